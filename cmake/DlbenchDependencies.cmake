@@ -1,0 +1,42 @@
+# Every dependency comes from a Debian package (scripts/deps.sh installs them).
+
+find_package(MPI REQUIRED COMPONENTS C)
+
+# Parallel HDF5 (Debian: libhdf5-openmpi-dev). A serial HDF5 cannot write shared files
+# from several ranks, and mixing it with MPI links two different HDF5 builds.
+set(HDF5_PREFER_PARALLEL ON)
+find_package(HDF5 REQUIRED COMPONENTS C)
+if(NOT HDF5_IS_PARALLEL)
+  message(FATAL_ERROR
+    "dlbench: the HDF5 found (${HDF5_VERSION}, ${HDF5_C_LIBRARIES}) is serial, but dlbench is "
+    "built with MPI. Install the parallel flavour (Debian: apt-get install libhdf5-openmpi-dev) "
+    "or point HDF5_ROOT at a parallel HDF5 built with the same MPI.")
+endif()
+if(NOT TARGET hdf5::hdf5)
+  add_library(hdf5::hdf5 INTERFACE IMPORTED)
+  target_include_directories(hdf5::hdf5 INTERFACE ${HDF5_C_INCLUDE_DIRS})
+  target_link_libraries(hdf5::hdf5 INTERFACE ${HDF5_C_LIBRARIES} MPI::MPI_C)
+  target_compile_definitions(hdf5::hdf5 INTERFACE ${HDF5_C_DEFINITIONS})
+endif()
+
+# Debian's yaml-cpp 0.7 exports the target without a namespace.
+find_package(yaml-cpp REQUIRED)
+if(NOT TARGET yaml-cpp::yaml-cpp)
+  add_library(yaml-cpp::yaml-cpp INTERFACE IMPORTED)
+  target_link_libraries(yaml-cpp::yaml-cpp INTERFACE yaml-cpp)
+endif()
+
+find_package(CLI11 CONFIG REQUIRED)
+find_package(nlohmann_json 3 REQUIRED)
+find_package(ZLIB REQUIRED)
+find_package(Threads REQUIRED)
+
+if(DLBENCH_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+  # Interop tests need Debian's numpy and h5py, which belong to the system interpreter, not to
+  # whichever python3 comes first on PATH.
+  set(DLBENCH_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with numpy and h5py for interop tests")
+endif()
+if(DLBENCH_BUILD_BENCHMARKS)
+  find_package(benchmark REQUIRED)
+endif()

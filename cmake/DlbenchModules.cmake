@@ -1,0 +1,29 @@
+# One static library per folder of src/ (dlbench_<folder>), holding every .cpp of that folder.
+# The link dependencies below are the layering of docs/architecture.md: a module links only the
+# modules it may include.
+function(dlbench_module name)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${name}/*.cpp)
+  if(sources)
+    add_library(dlbench_${name} STATIC ${sources})
+    target_include_directories(dlbench_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+    target_link_libraries(dlbench_${name} PUBLIC ${ARG_DEPS} PRIVATE dlbench_flags)
+  else()  # headers only, so far
+    add_library(dlbench_${name} INTERFACE)
+    target_include_directories(dlbench_${name} INTERFACE ${PROJECT_SOURCE_DIR}/src)
+    target_link_libraries(dlbench_${name} INTERFACE ${ARG_DEPS})
+  endif()
+endfunction()
+
+# A unit-test executable per module: tests/unit/<module>/*.cpp, discovered by ctest.
+function(dlbench_unit_tests name)
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${name}/*.cpp)
+  if(NOT sources)
+    return()
+  endif()
+  add_executable(unit_${name} ${sources})
+  target_link_libraries(unit_${name} PRIVATE dlbench_${name} dlbench_test_support GTest::gtest
+    dlbench_flags)
+  gtest_discover_tests(unit_${name} TEST_PREFIX "${name}." PROPERTIES LABELS unit TIMEOUT 120
+    DISCOVERY_TIMEOUT 60)
+endfunction()

@@ -1,0 +1,21 @@
+# Warning and sanitizer flags shared by every dlbench target.
+add_library(dlbench_flags INTERFACE)
+target_compile_options(dlbench_flags INTERFACE -Wall -Wextra -Wpedantic -Wshadow
+  -Wnon-virtual-dtor -Wold-style-cast -Wcast-align -Wnull-dereference)
+# GCC 12 reports false -Wrestrict positives inside libstdc++'s std::string at -O3 (GCC bug 105329).
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+  target_compile_options(dlbench_flags INTERFACE -Wno-restrict)
+endif()
+if(DLBENCH_WERROR)
+  target_compile_options(dlbench_flags INTERFACE -Werror)
+endif()
+if(DLBENCH_SANITIZE STREQUAL "address")
+  target_compile_options(dlbench_flags INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
+    -fno-sanitize-recover=undefined)
+  target_link_options(dlbench_flags INTERFACE -fsanitize=address,undefined)
+elseif(DLBENCH_SANITIZE STREQUAL "thread")
+  target_compile_options(dlbench_flags INTERFACE -fsanitize=thread -fno-omit-frame-pointer)
+  target_link_options(dlbench_flags INTERFACE -fsanitize=thread)
+elseif(NOT DLBENCH_SANITIZE STREQUAL "")
+  message(FATAL_ERROR "DLBENCH_SANITIZE must be '', 'address' or 'thread', not '${DLBENCH_SANITIZE}'")
+endif()

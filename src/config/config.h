@@ -1,0 +1,232 @@
+// The resolved workload configuration: every section and key of the DLIO schema as typed
+// fields with DLIO's defaults (../docs/configuration.md), plus dlbench's own keys, which are
+// marked "dlbench". Built once per process by config::Load and passed down as `const Config&`.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/distribution.h"
+#include "config/enums.h"
+#include "util/units.h"
+
+namespace dlbench::config {
+
+struct ParallelismConfig {
+  int tensor = 1;
+  int pipeline = 1;
+  int data = -1;  // -1: derived as world / (tensor * pipeline)
+  int zero_stage = 0;
+};
+
+struct TransformerConfig {
+  std::int64_t vocab_size = 32000;
+  std::int64_t hidden_size = 2048;
+  std::int64_t ffn_hidden_size = 8192;
+  std::int64_t num_attention_heads = 32;
+  std::int64_t num_kv_heads = 8;
+};
+
+struct ModelConfig {
+  std::string name = "default";
+  std::optional<std::string> type;      // "transformer" enables the layer checkpoint model
+  std::int64_t model_size_bytes = 10240;
+  DataType model_datatype = DataType::kFp16;
+  DataType optimizer_datatype = DataType::kFp32;
+  std::vector<std::int64_t> optimization_groups;
+  std::int64_t num_layers = -1;
+  std::vector<std::int64_t> layer_parameters;
+  ParallelismConfig parallelism;
+  TransformerConfig transformer;
+
+  bool is_transformer() const { return type && *type == "transformer"; }
+};
+
+struct WorkflowConfig {
+  bool generate_data = false;
+  bool train = true;
+  bool evaluation = false;
+  bool checkpoint = false;
+  bool profiling = false;
+  std::optional<std::string> query;  // only meaningful to `dlbench config query`
+
+  bool generate_only() const { return !train && generate_data && !checkpoint; }
+  bool checkpoint_only() const { return !train && checkpoint; }
+};
+
+// dlbench: a named storage tier (storage.tiers.<name>). I/O under `path` gets its emulation.
+struct TierConfig {
+  std::string name;
+  std::string path;
+  std::optional<Bytes> capacity;                   // e.g. 64GiB
+  std::optional<BytesPerSecond> bandwidth_limit;   // e.g. 400MiB/s, shared by a rank's threads
+  Seconds latency = 0.0;                           // added to every operation, e.g. 2ms
+};
+
+struct StorageConfig {
+  StorageType storage_type = StorageType::kLocalFs;
+  std::string storage_root = "./";
+  std::map<std::string, std::string> storage_options;
+  std::vector<TierConfig> tiers;  // dlbench
+};
+
+struct Hdf5Config {
+  std::vector<std::int64_t> chunk_dims;
+  int num_dset_per_record = 1;
+  std::vector<std::int64_t> max_shape;
+};
+
+// dlbench: what generated samples contain (DLIO's content differs by format, defect D18).
+struct ContentConfig {
+  ContentKind kind = ContentKind::kRandom;
+  double compress_ratio = 2.0;  // kCompressible: target ratio of raw to compressed size
+  std::uint64_t seed = 0;       // mixed with (file, offset); 0 = derived from train.seed
+};
+
+struct DatasetConfig {
+  std::string data_folder = "./data";  // trailing '/' stripped
+  Format format = Format::kTfrecord;
+  std::int64_t num_files_train = 8;
+  std::int64_t num_files_eval = 0;
+  std::int64_t num_samples_per_file = 1;
+  std::int64_t num_subfolders_train = 0;
+  std::int64_t num_subfolders_eval = 0;
+  std::string file_prefix = "img";
+  double record_length_bytes = 65536;   // may be fractional in DLIO YAMLs (114660.07)
+  double record_length_bytes_stdev = 0;
+  std::int64_t record_length_bytes_resize = 0;
+  std::vector<std::int64_t> record_dims;
+  std::string record_element_type = "uint8";  // NumPy dtype name
+  Compression compression = Compression::kNone;
+  int compression_level = 4;
+  bool enable_chunking = false;  // accepted, no effect at DLIO HEAD
+  std::int64_t chunk_size = 0;   // accepted, no effect at DLIO HEAD
+  Hdf5Config hdf5;
+  Bytes generation_buffer_size = 2 * GiB;
+  bool keep_files = true;
+  // dlbench additions
+  int generation_threads = 1;  // threads per rank writing files
+  bool fsync = false;          // fsync every generated file before it is renamed into place
+  ContentConfig content;
+};
+
+struct ReaderConfig {
+  DataLoader data_loader = DataLoader::kTensorflow;
+  std::optional<SamplerKind> data_loader_sampler;  // derived from data_loader when absent
+  std::int64_t batch_size = 1;
+  std::int64_t batch_size_eval = 1;
+  int read_threads = 1;
+  int computation_threads = 1;
+  int prefetch_size = 2;
+  Shuffle file_shuffle = Shuffle::kOff;
+  Shuffle sample_shuffle = Shuffle::kOff;
+  std::int64_t shuffle_size = 1024;
+  ReadType read_type = ReadType::kOnDemand;
+  FileAccess file_access = FileAccess::kMulti;
+  std::optional<Bytes> transfer_size;
+  TimeDistribution preprocess_time;
+  bool pin_memory = true;
+  MultiprocessingContext multiprocessing_context = MultiprocessingContext::kFork;
+  bool dont_use_mmap = false;
+  bool odirect = false;
+  std::vector<std::int64_t> transformed_record_dims;
+  std::string transformed_record_element_type = "uint8";
+  // dlbench additions
+  DropCaches drop_caches = DropCaches::kNone;  // between epochs
+  OnError on_error = OnError::kFail;           // corrupt sample: fail (exit 3) or count and skip
+  bool verify_checksums = false;               // verify TFRecord CRCs while reading
+
+  SamplerKind sampler() const {
+    if (data_loader_sampler) return *data_loader_sampler;
+    return data_loader == DataLoader::kTensorflow ? SamplerKind::kIterative : SamplerKind::kIndex;
+  }
+};
+
+struct TrainConfig {
+  int epochs = 1;
+  std::int64_t total_training_steps = -1;  // caps the steps of each epoch (DLIO meaning)
+  TimeDistribution computation_time;
+  std::int64_t seed = 123;
+  bool seed_change_epoch = true;
+  bool step_barrier = true;  // dlbench: barrier per step emulating the gradient all-reduce
+};
+
+struct EvaluationConfig {
+  TimeDistribution eval_time;
+  int eval_after_epoch = 1;
+  int epochs_between_evals = 1;
+};
+
+// dlbench: checkpoints land on a fast tier and drain asynchronously to checkpoint_folder.
+struct BurstBufferConfig {
+  std::string tier;  // name of a storage.tiers entry
+  int drain_threads = 2;
+  bool evict_after_drain = true;
+  int max_pending_checkpoints = 2;
+};
+
+struct CheckpointConfig {
+  std::string checkpoint_folder = "./checkpoints";  // trailing '/' stripped
+  int checkpoint_after_epoch = 1;
+  int epochs_between_checkpoints = 1;
+  std::int64_t steps_between_checkpoints = -1;  // >= 1 selects step mode
+  CheckpointType type = CheckpointType::kRankZero;
+  bool fsync = false;                        // honoured (DLIO never applies it, defect D2)
+  Seconds time_between_checkpoints = -1;     // < 0 means no sleep (DLIO sleeps 1 s, D14)
+  int num_checkpoints_write = -1;
+  int num_checkpoints_read = -1;
+  bool recovery_rank_shift = false;
+  bool rank_sync = false;
+  CheckpointMode mode = CheckpointMode::kDefault;
+  bool randomize_tensor = true;
+  bool ksm = false;  // presence of the `ksm` map
+  // dlbench additions
+  int write_threads = 1;
+  bool odirect = false;
+  bool verify = false;  // check content on restore
+  std::optional<BurstBufferConfig> burst_buffer;
+};
+
+struct MetricExclusion {
+  int exclude_start_steps = 1;
+  int exclude_end_steps = 0;
+};
+
+struct OutputConfig {
+  std::optional<std::string> folder;
+  std::string log_file = "dlio.log";
+  MetricExclusion metric;
+};
+
+struct ProfilingConfig {
+  Profiler profiler = Profiler::kIostat;
+  std::vector<std::string> iostat_devices;
+};
+
+struct MetricConfig {
+  double au = 0.90;
+};
+
+struct Config {
+  ModelConfig model;
+  Framework framework = Framework::kTensorflow;
+  WorkflowConfig workflow;
+  StorageConfig storage;
+  DatasetConfig dataset;
+  ReaderConfig reader;
+  TrainConfig train;
+  EvaluationConfig evaluation;
+  CheckpointConfig checkpoint;
+  OutputConfig output;
+  ProfilingConfig profiling;
+  MetricConfig metric;
+
+  // Where it came from: the workload file (empty for defaults only) and the overrides, verbatim.
+  std::string source_file;
+  std::vector<std::string> overrides;
+};
+
+}  // namespace dlbench::config

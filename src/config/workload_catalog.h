@@ -1,0 +1,45 @@
+// Finding workload files by name, as DLIO finds `workload=NAME` on its config search path.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlbench::config {
+
+struct WorkloadEntry {
+  std::string name;                // file stem: unet3d_h100
+  std::filesystem::path path;
+  std::string description;         // first comment line of the file, without '#'
+};
+
+// The search path: each of `config_dirs` (DIR/NAME.yaml and DIR/workload/NAME.yaml), then
+// `workloads_dir`.
+class WorkloadCatalog {
+ public:
+  WorkloadCatalog(std::vector<std::string> config_dirs, std::string workloads_dir);
+
+  // The file for `workload`: a path to an existing file, `workload=NAME`, or NAME.
+  // Throws Error(kUsage) listing where it looked and the closest names when not found.
+  std::filesystem::path Resolve(const std::string& workload) const;
+
+  // Every workload on the search path, sorted by name; earlier folders shadow later ones.
+  std::vector<WorkloadEntry> List() const;
+
+ private:
+  std::vector<std::filesystem::path> folders_;
+};
+
+// The folder of dlbench's shipped workloads: $DLBENCH_WORKLOADS_DIR, else workloads/ next to
+// or above the running binary, else the source tree it was built from.
+std::string DefaultWorkloadsDir();
+
+// Levenshtein distance, for "did you mean" suggestions.
+std::size_t EditDistance(const std::string& a, const std::string& b);
+
+// The candidate closest to `word`, if it is close enough to be a plausible typo.
+std::optional<std::string> ClosestMatch(const std::string& word,
+                                        const std::vector<std::string>& candidates);
+
+}  // namespace dlbench::config

@@ -1,0 +1,121 @@
+#include "mpi/communicator.h"
+
+#include <mpi.h>
+
+#include <cstdio>
+
+namespace dlbench::mpi {
+namespace {
+
+MPI_Comm Comm(int handle) { return MPI_Comm_f2c(handle); }
+
+template <typename T>
+T Reduce(int handle, T value, MPI_Datatype type, MPI_Op op) {
+  T result{};
+  MPI_Allreduce(&value, &result, 1, type, op, Comm(handle));
+  return result;
+}
+
+}  // namespace
+
+void Communicator::barrier() const { MPI_Barrier(Comm(handle_)); }
+
+double Communicator::max(double v) const { return Reduce(handle_, v, MPI_DOUBLE, MPI_MAX); }
+double Communicator::min(double v) const { return Reduce(handle_, v, MPI_DOUBLE, MPI_MIN); }
+double Communicator::sum(double v) const { return Reduce(handle_, v, MPI_DOUBLE, MPI_SUM); }
+std::uint64_t Communicator::max(std::uint64_t v) const {
+  return Reduce(handle_, v, MPI_UINT64_T, MPI_MAX);
+}
+std::uint64_t Communicator::min(std::uint64_t v) const {
+  return Reduce(handle_, v, MPI_UINT64_T, MPI_MIN);
+}
+std::uint64_t Communicator::sum(std::uint64_t v) const {
+  return Reduce(handle_, v, MPI_UINT64_T, MPI_SUM);
+}
+int Communicator::max(int v) const { return Reduce(handle_, v, MPI_INT, MPI_MAX); }
+int Communicator::min(int v) const { return Reduce(handle_, v, MPI_INT, MPI_MIN); }
+int Communicator::sum(int v) const { return Reduce(handle_, v, MPI_INT, MPI_SUM); }
+
+std::vector<double> Communicator::all_gather(double value) const {
+  std::vector<double> all(static_cast<size_t>(size_));
+  MPI_Allgather(&value, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, Comm(handle_));
+  return all;
+}
+
+std::vector<std::uint64_t> Communicator::all_gather(std::uint64_t value) const {
+  std::vector<std::uint64_t> all(static_cast<size_t>(size_));
+  MPI_Allgather(&value, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, Comm(handle_));
+  return all;
+}
+
+std::string Communicator::broadcast(const std::string& value, int root) const {
+  std::uint64_t length = value.size();
+  MPI_Bcast(&length, 1, MPI_UINT64_T, root, Comm(handle_));
+  std::string result = rank_ == root ? value : std::string(length, '\0');
+  MPI_Bcast(result.data(), static_cast<int>(length), MPI_CHAR, root, Comm(handle_));
+  return result;
+}
+
+int Communicator::ranks_on_this_node() const {
+  MPI_Comm node;
+  MPI_Comm_split_type(Comm(handle_), MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+  int count = 0;
+  MPI_Comm_size(node, &count);
+  MPI_Comm_free(&node);
+  return count;
+}
+
+int Communicator::node_count() const {
+  MPI_Comm node;
+  MPI_Comm_split_type(Comm(handle_), MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+  int node_rank = 0;
+  MPI_Comm_rank(node, &node_rank);
+  MPI_Comm_free(&node);
+  return sum(node_rank == 0 ? 1 : 0);
+}
+
+void Communicator::abort(ExitCode code) const {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  MPI_Abort(Comm(handle_), static_cast<int>(code));
+  std::_Exit(static_cast<int>(code));  // MPI_Abort does not return; this is for the compiler.
+}
+
+Session::Session(int* argc, char*** argv) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    int provided = 0;
+    // Reader, writer and drain threads never call MPI; only the main thread does.
+    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+  }
+  // Errors inside MPI calls come back as codes we turn into dlbench errors, not as aborts
+  // with MPI's own message.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
+Session::~Session() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+
+Communicator Session::world() const {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return Communicator(static_cast<int>(MPI_Comm_c2f(MPI_COMM_WORLD)), rank, size);
+}
+
+Communicator Session::self() const {
+  return Communicator(static_cast<int>(MPI_Comm_c2f(MPI_COMM_SELF)), 0, 1);
+}
+
+bool Session::active() {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  return initialized && !finalized;
+}
+
+}  // namespace dlbench::mpi

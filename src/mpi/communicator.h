@@ -1,0 +1,77 @@
+// A thin communicator over MPI_COMM_WORLD (or a split of it). It hides MPI's types so that the
+// rest of dlbench never includes <mpi.h>, and it works identically under `mpirun` and in a
+// singleton process started without it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "util/error.h"
+
+namespace dlbench::mpi {
+
+class Communicator {
+ public:
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  bool is_root() const { return rank_ == 0; }
+
+  void barrier() const;
+
+  double max(double value) const;
+  double min(double value) const;
+  double sum(double value) const;
+  std::uint64_t max(std::uint64_t value) const;
+  std::uint64_t min(std::uint64_t value) const;
+  std::uint64_t sum(std::uint64_t value) const;
+  int max(int value) const;
+  int min(int value) const;
+  int sum(int value) const;
+
+  // Every rank's value, in rank order, on every rank.
+  std::vector<double> all_gather(double value) const;
+  std::vector<std::uint64_t> all_gather(std::uint64_t value) const;
+
+  // Rank `root`'s string on every rank.
+  std::string broadcast(const std::string& value, int root = 0) const;
+
+  // Number of ranks sharing this rank's node, and the number of distinct nodes.
+  int ranks_on_this_node() const;
+  int node_count() const;
+
+  // Ends every rank of the job with `code`. Never returns.
+  [[noreturn]] void abort(ExitCode code) const;
+
+  // The raw MPI_Comm as its Fortran handle, for the few modules that call MPI-IO or parallel
+  // HDF5 themselves (storage/, formats/). Convert back with MPI_Comm_f2c.
+  int fortran_handle() const { return handle_; }
+
+ private:
+  friend class Session;
+  Communicator(int fortran_handle, int rank, int size)
+      : handle_(fortran_handle), rank_(rank), size_(size) {}
+
+  int handle_;
+  int rank_;
+  int size_;
+};
+
+// Owns MPI initialisation for the process: MPI_Init_thread on construction (a singleton when the
+// process was not started by mpirun), MPI_Finalize on destruction. Create exactly one, in main.
+class Session {
+ public:
+  Session(int* argc, char*** argv);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  Communicator world() const;
+  // A communicator of this rank alone (for tools and tests that must not talk to other ranks).
+  Communicator self() const;
+
+  // True when MPI is initialised and not yet finalised in this process.
+  static bool active();
+};
+
+}  // namespace dlbench::mpi

@@ -1,0 +1,35 @@
+// The one error type of dlbench. Every failure a user can cause or meet carries the exit code
+// the process ends with, so that `main` never has to guess.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace dlbench {
+
+// Process exit codes (docs/cli.md). Stable: scripts and CI depend on them.
+enum class ExitCode : int {
+  kOk = 0,
+  kInternal = 1,    // a bug in dlbench
+  kUsage = 2,       // bad command line, bad configuration
+  kIo = 3,          // an I/O error or bad data on storage
+  kRegression = 4,  // `dlbench compare` found a regression
+};
+
+class Error : public std::runtime_error {
+ public:
+  Error(ExitCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  ExitCode code() const noexcept { return code_; }
+
+ private:
+  ExitCode code_;
+};
+
+// Bad configuration or command line (exit 2).
+inline Error UsageError(const std::string& message) { return Error(ExitCode::kUsage, message); }
+
+// An I/O failure or corrupt data (exit 3). `errno_value` 0 means "no errno to report".
+Error IoError(const std::string& operation, const std::string& path, int errno_value,
+              const std::string& detail = "");
+
+}  // namespace dlbench

@@ -1,0 +1,55 @@
+#include "workflow/output_folder.h"
+
+#include <cerrno>
+#include <ctime>
+#include <fstream>
+#include <system_error>
+
+#include "config/load.h"
+#include "util/error.h"
+#include "workflow/safe_paths.h"
+
+namespace dlbench::workflow {
+namespace {
+
+std::string NowStamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y%m%d-%H%M%S", &local);
+  return buffer;
+}
+
+void WriteText(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) throw IoError("write", path.string(), errno);
+}
+
+}  // namespace
+
+std::filesystem::path ResolveOutputFolder(const config::Config& config,
+                                          const std::optional<std::string>& cli_output,
+                                          const mpi::Communicator& comm) {
+  if (cli_output) return *cli_output;
+  if (config.output.folder) return *config.output.folder;
+  const std::string stamp = comm.broadcast(comm.is_root() ? NowStamp() : std::string());
+  return std::filesystem::path("output") / config.model.name / stamp;
+}
+
+void PrepareOutputFolder(const std::filesystem::path& folder, const config::Config& config,
+                         const mpi::Communicator& comm) {
+  RefuseDangerousFolder(folder, "output folder");
+  if (comm.is_root()) {
+    std::error_code error;
+    std::filesystem::create_directories(folder, error);
+    if (error) throw IoError("create folder", folder.string(), error.value());
+    WriteText(folder / "config.yaml", config::ToYaml(config));
+    WriteText(folder / "overrides.yaml", config::OverridesYaml(config.overrides));
+  }
+  comm.barrier();
+}
+
+}  // namespace dlbench::workflow

@@ -1,0 +1,24 @@
+// Where a run writes its results, and the record of how it was configured.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "config/config.h"
+#include "mpi/communicator.h"
+
+namespace dlbench::workflow {
+
+// --output DIR if given, else output.folder, else output/<model.name>/<YYYYmmdd-HHMMSS>/
+// (the time agreed by rank 0, so every rank names the same folder).
+std::filesystem::path ResolveOutputFolder(const config::Config& config,
+                                          const std::optional<std::string>& cli_output,
+                                          const mpi::Communicator& comm);
+
+// Creates the folder (rank 0) and writes config.yaml (the resolved config) and overrides.yaml
+// (the overrides, verbatim) into it, as DLIO/Hydra do. All ranks return after the folder exists.
+void PrepareOutputFolder(const std::filesystem::path& folder, const config::Config& config,
+                         const mpi::Communicator& comm);
+
+}  // namespace dlbench::workflow

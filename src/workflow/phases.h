@@ -1,0 +1,30 @@
+// The phases a run can execute and the orchestration of them.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "config/config.h"
+#include "mpi/communicator.h"
+
+namespace dlbench::workflow {
+
+enum class Phase { kGenerate, kTrain, kCheckpoint };
+
+const char* PhaseName(Phase phase);
+
+// The phases the YAML's workflow section enables, in execution order.
+std::vector<Phase> PhasesFromWorkflow(const config::WorkflowConfig& workflow);
+
+struct RunRequest {
+  std::vector<Phase> phases;
+  std::filesystem::path output_folder;
+  bool quiet = false;
+};
+
+// Runs `request.phases` in order on every rank. Returns the process exit code.
+// Throws dlbench::Error on failure.
+int Run(const config::Config& config, const RunRequest& request, const mpi::Communicator& comm);
+
+}  // namespace dlbench::workflow
