@@ -1,0 +1,77 @@
+// The storage interface every byte of dlbench goes through (after leveldb's Env). Readers and
+// writers of formats and checkpoints take these, so tests can wrap them to inject faults and the
+// tier layer can wrap them to emulate slower storage. One virtual call per I/O operation, never
+// per byte.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "util/units.h"
+
+namespace dlbench::storage {
+
+struct OpenOptions {
+  bool direct = false;  // O_DIRECT: offsets, lengths and buffers must be aligned (see Alignment)
+};
+
+// O_DIRECT alignment required for offsets, lengths and buffer addresses.
+inline constexpr Bytes kDirectAlignment = 4096;
+
+class ReadableFile {
+ public:
+  virtual ~ReadableFile() = default;
+  virtual const std::string& path() const = 0;
+  virtual Bytes size() const = 0;
+  // Reads up to `length` bytes at `offset` into `buffer`, looping over short reads; returns the
+  // bytes read, which is less than `length` only at end of file. Throws Error(kIo) naming the
+  // path, the offset and errno.
+  virtual Bytes read_at(Bytes offset, void* buffer, Bytes length) = 0;
+  // Drops this file's pages from the page cache (posix_fadvise DONTNEED); best effort.
+  virtual void drop_cache() {}
+};
+
+class WritableFile {
+ public:
+  virtual ~WritableFile() = default;
+  virtual const std::string& path() const = 0;
+  // Writes all of `length` bytes at `offset`, looping over short writes. Throws Error(kIo).
+  virtual void write_at(Bytes offset, const void* buffer, Bytes length) = 0;
+  // Writes at the current end (the sum of previous appends). Throws Error(kIo).
+  virtual void append(const void* buffer, Bytes length) = 0;
+  // Bytes appended so far.
+  virtual Bytes appended() const = 0;
+  // fsync. Throws Error(kIo).
+  virtual void sync() = 0;
+  // Closes the descriptor, reporting a failed close. Called by the destructor if needed (which
+  // then swallows errors), so call it explicitly on the success path.
+  virtual void close() = 0;
+};
+
+// A file system: POSIX by default; wrappers add fault injection, throttling and counters.
+class Env {
+ public:
+  virtual ~Env() = default;
+  virtual std::unique_ptr<ReadableFile> open_read(const std::string& path,
+                                                  const OpenOptions& options = {}) = 0;
+  // Creates or truncates `path` for writing.
+  virtual std::unique_ptr<WritableFile> create(const std::string& path,
+                                               const OpenOptions& options = {}) = 0;
+  // Opens an existing file for writing without truncating it (shared files written in parts).
+  virtual std::unique_ptr<WritableFile> open_write(const std::string& path,
+                                                   const OpenOptions& options = {}) = 0;
+  // Atomically replaces `to` with `from` (rename(2)).
+  virtual void rename(const std::string& from, const std::string& to) = 0;
+  virtual void create_directories(const std::string& path) = 0;
+  virtual void remove(const std::string& path) = 0;  // no error if absent
+  virtual bool exists(const std::string& path) = 0;
+  virtual Bytes file_size(const std::string& path) = 0;
+  // fsync of a directory, so that a rename inside it is durable.
+  virtual void sync_directory(const std::string& path) = 0;
+};
+
+// The process-wide POSIX Env (stateless; safe to share between threads).
+Env& PosixEnv();
+
+}  // namespace dlbench::storage
