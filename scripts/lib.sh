@@ -1,0 +1,61 @@
+# Shared by scripts/*.sh: installing Debian packages and building dlbench. Source it; don't run it.
+
+DLBENCH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DLBENCH_BUILD_DIR="${DLBENCH_BUILD_DIR:-$DLBENCH_ROOT/build}"
+
+# Everything dlbench needs to build and test, as Debian 12 packages.
+DLBENCH_PACKAGES=(
+  g++ cmake ninja-build pkg-config
+  libopenmpi-dev openmpi-bin
+  libhdf5-openmpi-dev
+  libyaml-cpp-dev libcli11-dev nlohmann-json3-dev zlib1g-dev
+  libgtest-dev libbenchmark-dev
+  python3 python3-numpy python3-h5py
+)
+
+log() { printf 'dlbench: %s\n' "$*" >&2; }
+
+# Installs the packages in "$@" that are not installed yet; silent when none is missing.
+ensure_packages() {
+  local missing=()
+  local pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    log "missing Debian packages: ${missing[*]}"
+    log "install them with: sudo apt-get install ${missing[*]}"
+    exit 1
+  fi
+  log "installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Configures (first time) and builds dlbench in $DLBENCH_BUILD_DIR. Extra CMake -D options in "$@".
+build_dlbench() {
+  local werror=OFF
+  [ "${CI:-}" = "true" ] && werror=ON
+  if [ ! -f "$DLBENCH_BUILD_DIR/build.ninja" ]; then
+    log "configuring in $DLBENCH_BUILD_DIR"
+    cmake -S "$DLBENCH_ROOT" -B "$DLBENCH_BUILD_DIR" -G Ninja -DDLBENCH_WERROR=$werror "$@" >/dev/null
+  elif [ $# -gt 0 ] || [ "$werror" = ON ]; then
+    cmake "$DLBENCH_BUILD_DIR" -DDLBENCH_WERROR=$werror "$@" >/dev/null
+  fi
+  log "building"
+  local build_log="$DLBENCH_BUILD_DIR/build.log"
+  if ! cmake --build "$DLBENCH_BUILD_DIR" -j "$(nproc)" >"$build_log" 2>&1; then
+    grep -vE '^\[[0-9]+/[0-9]+\] ' "$build_log" | tail -n 60 >&2
+    log "build failed (full log: $build_log)"
+    exit 1
+  fi
+}
+
+# mpirun flags that let the scripts run as root (CI) and on fewer cores than ranks.
+mpirun_flags() {
+  local flags=(--oversubscribe)
+  [ "$(id -u)" -eq 0 ] && flags+=(--allow-run-as-root)
+  printf '%s\n' "${flags[@]}"
+}

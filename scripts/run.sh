@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Quick start, part 1: install what is missing, build, and run a workload on 2 ranks.
+#   scripts/run.sh [WORKLOAD] [OVERRIDES...]      (WORKLOAD defaults to `default`)
+# The run happens in a fresh temporary folder (data, checkpoints and results stay there);
+# set DLBENCH_RANKS to change the rank count.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+workload="${1:-default}"
+[ $# -gt 0 ] && shift
+
+ensure_packages "${DLBENCH_PACKAGES[@]}"
+build_dlbench
+
+workdir="$(mktemp -d "${TMPDIR:-/tmp}/dlbench-run-XXXXXX")"
+log "running '$workload' on ${DLBENCH_RANKS:-2} ranks in $workdir"
+cd "$workdir"
+mapfile -t flags < <(mpirun_flags)
+set +e
+mpirun "${flags[@]}" -np "${DLBENCH_RANKS:-2}" "$DLBENCH_BUILD_DIR/dlbench" run "$workload" "$@" \
+  --output "$workdir/output"
+status=$?
+set -e
+log "results in $workdir/output (exit code $status)"
+exit $status

@@ -1,0 +1,27 @@
+#include "app/cli_options.h"
+
+#include <CLI/CLI.hpp>
+
+namespace dlbench::app {
+
+void AddWorkloadOptions(CLI::App& command, WorkloadOptions& options, bool with_output) {
+  command
+      .add_option("workload", options.workload,
+                  "Workload name (see `dlbench workloads`), workload=NAME, or a YAML file")
+      ->required();
+  command.add_option("overrides", options.overrides,
+                     "DLIO overrides: ++workload.a.b=v (add or set), workload.a.b=v (set), "
+                     "+workload.a.b=v (add), a.b=v, ~a.b (reset to default)");
+  command.add_option("--config-dir", options.config_dirs,
+                     "Extra folder searched for WORKLOAD.yaml before the shipped workloads "
+                     "(repeatable; DIR/workload/NAME.yaml also works, as in DLIO)");
+  command.add_flag("--allow-unknown-keys", options.allow_unknown_keys,
+                   "Warn about unknown YAML keys instead of failing");
+  if (with_output) {
+    command.add_option("--output,-o", options.output,
+                       "Output folder (default: output.folder, else output/<model>/<time>/)");
+    command.add_flag("--quiet,-q", options.quiet, "No progress line and no table on the terminal");
+  }
+}
+
+}  // namespace dlbench::app

@@ -1,0 +1,27 @@
+// What every workload-taking subcommand accepts, gathered in one place.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace dlbench::app {
+
+struct WorkloadOptions {
+  std::string workload;
+  std::vector<std::string> overrides;
+  std::vector<std::string> config_dirs;
+  std::optional<std::string> output;
+  bool allow_unknown_keys = false;
+  bool quiet = false;
+};
+
+// Adds WORKLOAD, OVERRIDES..., --config-dir, --allow-unknown-keys to `command`; with
+// `with_output`, also --output and --quiet.
+void AddWorkloadOptions(CLI::App& command, WorkloadOptions& options, bool with_output);
+
+}  // namespace dlbench::app

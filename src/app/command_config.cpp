@@ -1,0 +1,49 @@
+// `dlbench config show` and `dlbench config query`: the resolved configuration, as DLIO's
+// `--cfg job` and `dlio_benchmark_query` give it.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+
+#include "app/cli_options.h"
+#include "app/commands.h"
+#include "app/workload_loading.h"
+#include "config/load.h"
+
+namespace dlbench::app {
+
+void AddConfigCommand(CLI::App& app, const mpi::Communicator& comm, CommandAction& action) {
+  CLI::App* config = app.add_subcommand("config", "Show the resolved configuration of a workload");
+  config->require_subcommand(1);
+
+  auto show_options = std::make_shared<WorkloadOptions>();
+  CLI::App* show = config->add_subcommand(
+      "show", "Print the fully resolved configuration (defaults and overrides applied) as YAML");
+  AddWorkloadOptions(*show, *show_options, /*with_output=*/false);
+  show->callback([show_options, &comm, &action] {
+    action = [show_options, &comm] {
+      const config::Config resolved = LoadWorkload(*show_options, comm);
+      if (comm.is_root()) std::fputs(config::ToYaml(resolved).c_str(), stdout);
+      return 0;
+    };
+  });
+
+  auto query_options = std::make_shared<WorkloadOptions>();
+  auto key = std::make_shared<std::string>();
+  CLI::App* query = config->add_subcommand(
+      "query", "Print one resolved value, e.g. `dlbench config query unet3d_h100 dataset.num_files_train`");
+  query->add_option("workload", query_options->workload, "Workload name or YAML file")->required();
+  query->add_option("key", *key, "Dotted key, e.g. reader.batch_size")->required();
+  query->add_option("overrides", query_options->overrides, "DLIO overrides, as for `run`");
+  query->add_option("--config-dir", query_options->config_dirs, "Extra workload folder");
+  query->add_flag("--allow-unknown-keys", query_options->allow_unknown_keys,
+                  "Warn about unknown YAML keys instead of failing");
+  query->callback([query_options, key, &comm, &action] {
+    action = [query_options, key, &comm] {
+      const config::Config resolved = LoadWorkload(*query_options, comm);
+      if (comm.is_root()) std::printf("%s\n", config::Query(resolved, *key).c_str());
+      return 0;
+    };
+  });
+}
+
+}  // namespace dlbench::app

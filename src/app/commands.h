@@ -1,0 +1,22 @@
+// The subcommands of `dlbench`. Each registers itself on the CLI11 app and returns, through the
+// callback it installs, the process exit code.
+#pragma once
+
+#include <functional>
+
+#include "mpi/communicator.h"
+
+namespace CLI {
+class App;
+}
+
+namespace dlbench::app {
+
+// Set by the chosen subcommand's callback; run after parsing succeeded on every rank.
+using CommandAction = std::function<int()>;
+
+void AddRunCommands(CLI::App& app, const mpi::Communicator& comm, CommandAction& action);
+void AddConfigCommand(CLI::App& app, const mpi::Communicator& comm, CommandAction& action);
+void AddWorkloadsCommand(CLI::App& app, const mpi::Communicator& comm, CommandAction& action);
+
+}  // namespace dlbench::app

@@ -1,0 +1,25 @@
+#include "app/workload_loading.h"
+
+#include <cstdio>
+
+#include "app/error_reporting.h"
+#include "config/load.h"
+#include "config/workload_catalog.h"
+
+namespace dlbench::app {
+
+config::Config LoadWorkload(const WorkloadOptions& options, const mpi::Communicator& comm) {
+  config::LoadOptions load_options;
+  load_options.config_dirs = options.config_dirs;
+  load_options.workloads_dir = config::DefaultWorkloadsDir();
+  load_options.allow_unknown_keys = options.allow_unknown_keys;
+  load_options.world_size = comm.size();
+  config::LoadResult result;
+  Collectively(comm, [&] { result = config::Load(options.workload, options.overrides, load_options); });
+  if (comm.is_root()) {
+    for (const auto& notice : result.notices) std::fprintf(stderr, "dlbench: note: %s\n", notice.c_str());
+  }
+  return result.config;
+}
+
+}  // namespace dlbench::app
