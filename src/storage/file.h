@@ -58,7 +58,8 @@ class Env {
   // Creates or truncates `path` for writing.
   virtual std::unique_ptr<WritableFile> create(const std::string& path,
                                                const OpenOptions& options = {}) = 0;
-  // Opens an existing file for writing without truncating it (shared files written in parts).
+  // Opens `path` for writing without truncating it, creating it if absent (shared files written
+  // in parts by several ranks, which may open it in any order).
   virtual std::unique_ptr<WritableFile> open_write(const std::string& path,
                                                    const OpenOptions& options = {}) = 0;
   // Atomically replaces `to` with `from` (rename(2)).

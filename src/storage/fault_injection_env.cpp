@@ -1,0 +1,184 @@
+#include "storage/fault_injection_env.h"
+
+#include <utility>
+
+#include "storage/posix_file.h"
+#include "util/error.h"
+
+namespace dlbench::storage {
+namespace {
+
+class FaultyReadableFile final : public ReadableFile {
+ public:
+  FaultyReadableFile(std::unique_ptr<ReadableFile> base, FaultInjectionEnv& env)
+      : base_(std::move(base)), env_(env) {}
+  const std::string& path() const override { return base_->path(); }
+  Bytes size() const override { return base_->size(); }
+  Bytes read_at(Bytes offset, void* buffer, Bytes length) override {
+    env_.Check(FaultOp::kRead, path(), OffsetDetail(offset, length));
+    return base_->read_at(offset, buffer, length);
+  }
+  void drop_cache() override { base_->drop_cache(); }
+
+ private:
+  std::unique_ptr<ReadableFile> base_;
+  FaultInjectionEnv& env_;
+};
+
+class FaultyWritableFile final : public WritableFile {
+ public:
+  FaultyWritableFile(std::unique_ptr<WritableFile> base, FaultInjectionEnv& env)
+      : base_(std::move(base)), env_(env) {}
+  const std::string& path() const override { return base_->path(); }
+  void write_at(Bytes offset, const void* buffer, Bytes length) override {
+    env_.Check(FaultOp::kWrite, path(), OffsetDetail(offset, length));
+    base_->write_at(offset, buffer, length);
+  }
+  void append(const void* buffer, Bytes length) override {
+    env_.Check(FaultOp::kWrite, path(), OffsetDetail(base_->appended(), length));
+    base_->append(buffer, length);
+  }
+  Bytes appended() const override { return base_->appended(); }
+  void sync() override {
+    env_.Check(FaultOp::kSync, path(), "");
+    base_->sync();
+  }
+  void close() override {
+    if (closed_) return;
+    closed_ = true;
+    // The descriptor is released even when the close "fails", as with close(2).
+    try {
+      env_.Check(FaultOp::kClose, path(), "");
+    } catch (...) {
+      try {
+        base_->close();
+      } catch (...) {
+      }
+      throw;
+    }
+    base_->close();
+  }
+
+ private:
+  std::unique_ptr<WritableFile> base_;
+  FaultInjectionEnv& env_;
+  bool closed_ = false;
+};
+
+}  // namespace
+
+const char* ToString(FaultOp op) {
+  switch (op) {
+    case FaultOp::kOpenRead:
+      return "open for reading";
+    case FaultOp::kCreate:
+      return "create";
+    case FaultOp::kOpenWrite:
+      return "open for writing";
+    case FaultOp::kRead:
+      return "read";
+    case FaultOp::kWrite:
+      return "write";
+    case FaultOp::kSync:
+      return "fsync";
+    case FaultOp::kClose:
+      return "close";
+    case FaultOp::kRename:
+      return "rename";
+    case FaultOp::kCreateDirectories:
+      return "mkdir";
+    case FaultOp::kRemove:
+      return "remove";
+    case FaultOp::kSyncDirectory:
+      return "fsync directory";
+  }
+  return "?";
+}
+
+void FaultInjectionEnv::inject(Fault fault) {
+  std::lock_guard lock(mutex_);
+  rules_.push_back(Rule{std::move(fault)});
+}
+
+void FaultInjectionEnv::clear() {
+  std::lock_guard lock(mutex_);
+  rules_.clear();
+}
+
+std::uint64_t FaultInjectionEnv::injected() const {
+  std::lock_guard lock(mutex_);
+  return injected_;
+}
+
+std::uint64_t FaultInjectionEnv::attempts(FaultOp op) const {
+  std::lock_guard lock(mutex_);
+  return attempts_[static_cast<std::size_t>(op)];
+}
+
+void FaultInjectionEnv::Check(FaultOp op, const std::string& path, const std::string& detail,
+                              const std::string& other_path) {
+  int error = 0;
+  {
+    std::lock_guard lock(mutex_);
+    ++attempts_[static_cast<std::size_t>(op)];
+    for (Rule& rule : rules_) {
+      const Fault& f = rule.fault;
+      if (f.op != op) continue;
+      const bool matches =
+          f.path_contains.empty() || path.find(f.path_contains) != std::string::npos ||
+          (!other_path.empty() && other_path.find(f.path_contains) != std::string::npos);
+      if (!matches) continue;
+      ++rule.seen;
+      if (rule.seen == f.nth_match || (f.keeps_failing && rule.seen > f.nth_match)) {
+        error = f.error_value;
+        ++injected_;
+        break;
+      }
+    }
+  }
+  if (error == 0) return;
+  std::string message = other_path.empty() ? "" : "to " + other_path + " ";
+  if (!detail.empty()) message += detail + " ";
+  message += "(injected fault)";
+  throw IoError(ToString(op), path, error, message);
+}
+
+std::unique_ptr<ReadableFile> FaultInjectionEnv::open_read(const std::string& path,
+                                                           const OpenOptions& options) {
+  Check(FaultOp::kOpenRead, path, "");
+  return std::make_unique<FaultyReadableFile>(base_.open_read(path, options), *this);
+}
+
+std::unique_ptr<WritableFile> FaultInjectionEnv::create(const std::string& path,
+                                                        const OpenOptions& options) {
+  Check(FaultOp::kCreate, path, "");
+  return std::make_unique<FaultyWritableFile>(base_.create(path, options), *this);
+}
+
+std::unique_ptr<WritableFile> FaultInjectionEnv::open_write(const std::string& path,
+                                                            const OpenOptions& options) {
+  Check(FaultOp::kOpenWrite, path, "");
+  return std::make_unique<FaultyWritableFile>(base_.open_write(path, options), *this);
+}
+
+void FaultInjectionEnv::rename(const std::string& from, const std::string& to) {
+  Check(FaultOp::kRename, from, "", to);
+  base_.rename(from, to);
+}
+
+void FaultInjectionEnv::create_directories(const std::string& path) {
+  Check(FaultOp::kCreateDirectories, path, "");
+  base_.create_directories(path);
+}
+
+void FaultInjectionEnv::remove(const std::string& path) {
+  Check(FaultOp::kRemove, path, "");
+  base_.remove(path);
+}
+
+void FaultInjectionEnv::sync_directory(const std::string& path) {
+  Check(FaultOp::kSyncDirectory, path, "");
+  base_.sync_directory(path);
+}
+
+}  // namespace dlbench::storage

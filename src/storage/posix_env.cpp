@@ -1,0 +1,150 @@
+// PosixEnv: the Env every real run uses.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <string>
+
+#include "storage/file.h"
+#include "storage/posix_file.h"
+#include "util/error.h"
+
+namespace dlbench::storage {
+namespace {
+
+constexpr const char* kDirectUnsupported =
+    "O_DIRECT is not supported by the file system of this path (e.g. tmpfs on older kernels); "
+    "use a path on a file system that supports it, or turn odirect off";
+
+int OpenRetrying(const std::string& path, int flags, mode_t mode = 0644) {
+  int fd;
+  do {
+    fd = ::open(path.c_str(), flags | O_CLOEXEC, mode);
+  } while (fd < 0 && errno == EINTR);
+  return fd;
+}
+
+bool PathExists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+// Opens the buffered descriptor with `flags` and, when asked, a second O_DIRECT one on the same
+// file (without O_CREAT/O_TRUNC, which the first open already applied).
+std::unique_ptr<WritableFile> OpenForWriting(const std::string& path, int flags,
+                                             const OpenOptions& options) {
+  const bool existed = options.direct && PathExists(path);
+  const int fd = OpenRetrying(path, flags);
+  if (fd < 0) throw IoError("open for writing", path, errno);
+  int direct_fd = -1;
+  if (options.direct) {
+    direct_fd = OpenRetrying(path, O_WRONLY | O_DIRECT);
+    if (direct_fd < 0) {
+      const int error = errno;
+      ::close(fd);
+      if (!existed) ::unlink(path.c_str());
+      if (error == EINVAL) throw IoError("open (O_DIRECT)", path, error, kDirectUnsupported);
+      throw IoError("open (O_DIRECT)", path, error);
+    }
+  }
+  return std::make_unique<PosixWritableFile>(path, fd, direct_fd);
+}
+
+class PosixEnvImpl final : public Env {
+ public:
+  std::unique_ptr<ReadableFile> open_read(const std::string& path,
+                                          const OpenOptions& options) override {
+    const int fd = OpenRetrying(path, O_RDONLY | (options.direct ? O_DIRECT : 0));
+    if (fd < 0) {
+      if (options.direct && errno == EINVAL) {
+        throw IoError("open (O_DIRECT)", path, errno, kDirectUnsupported);
+      }
+      throw IoError("open for reading", path, errno);
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+      const int error = errno;
+      ::close(fd);
+      throw IoError("stat", path, error);
+    }
+    return std::make_unique<PosixReadableFile>(path, fd, static_cast<Bytes>(st.st_size),
+                                               options.direct);
+  }
+
+  std::unique_ptr<WritableFile> create(const std::string& path,
+                                       const OpenOptions& options) override {
+    return OpenForWriting(path, O_WRONLY | O_CREAT | O_TRUNC, options);
+  }
+
+  std::unique_ptr<WritableFile> open_write(const std::string& path,
+                                           const OpenOptions& options) override {
+    // O_CREAT without O_TRUNC: ranks sharing a file may open it in any order.
+    return OpenForWriting(path, O_WRONLY | O_CREAT, options);
+  }
+
+  void rename(const std::string& from, const std::string& to) override {
+    if (::rename(from.c_str(), to.c_str()) != 0) throw IoError("rename", from, errno, "to " + to);
+  }
+
+  void create_directories(const std::string& path) override {
+    std::filesystem::path prefix;
+    for (const auto& part : std::filesystem::path(path)) {
+      prefix /= part;
+      const std::string current = prefix.string();
+      if (part.empty() || current == "/" || part == "." || part == "..") continue;
+      if (::mkdir(current.c_str(), 0755) == 0) continue;
+      const int error = errno;
+      struct stat st {};
+      if (error == EEXIST && ::stat(current.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) continue;
+        throw IoError("mkdir", current, ENOTDIR, "exists and is not a directory");
+      }
+      throw IoError("mkdir", current, error);
+    }
+  }
+
+  void remove(const std::string& path) override {
+    if (::unlink(path.c_str()) == 0) return;
+    if (errno == ENOENT) return;
+    if (errno == EISDIR || errno == EPERM) {
+      if (::rmdir(path.c_str()) == 0 || errno == ENOENT) return;
+    }
+    throw IoError("remove", path, errno);
+  }
+
+  bool exists(const std::string& path) override {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) return true;
+    if (errno == ENOENT || errno == ENOTDIR) return false;
+    throw IoError("stat", path, errno);
+  }
+
+  Bytes file_size(const std::string& path) override {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) throw IoError("stat", path, errno);
+    return static_cast<Bytes>(st.st_size);
+  }
+
+  void sync_directory(const std::string& path) override {
+    const int fd = OpenRetrying(path, O_RDONLY | O_DIRECTORY);
+    if (fd < 0) throw IoError("open directory", path, errno);
+    while (::fsync(fd) != 0) {
+      if (errno == EINTR) continue;
+      const int error = errno;
+      ::close(fd);
+      throw IoError("fsync directory", path, error);
+    }
+    ::close(fd);
+  }
+};
+
+}  // namespace
+
+Env& PosixEnv() {
+  static PosixEnvImpl env;
+  return env;
+}
+
+}  // namespace dlbench::storage

@@ -1,0 +1,123 @@
+#include "storage/posix_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <string>
+
+#include "storage/aligned_buffer.h"
+#include "util/error.h"
+
+namespace dlbench::storage {
+namespace {
+
+// Linux transfers at most 0x7ffff000 bytes per call; stay well below so a call never returns a
+// short count merely because of that limit.
+constexpr Bytes kMaxTransfer = 1 * GiB;
+
+std::string DirectAlignmentDetail(Bytes offset, Bytes length) {
+  return OffsetDetail(offset, length) + ": O_DIRECT needs offset, length and buffer aligned to " +
+         std::to_string(kDirectAlignment) + " bytes";
+}
+
+void WriteFully(int fd, const std::string& path, Bytes offset, const std::byte* data,
+                Bytes length) {
+  Bytes done = 0;
+  while (done < length) {
+    const Bytes chunk = std::min(length - done, kMaxTransfer);
+    const ssize_t n = ::pwrite(fd, data + done, static_cast<std::size_t>(chunk),
+                               static_cast<off_t>(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw IoError("write", path, errno, OffsetDetail(offset + done, length - done));
+    }
+    if (n == 0) {  // never expected for a regular file; do not spin
+      throw IoError("write", path, 0,
+                    OffsetDetail(offset + done, length - done) + ": the write made no progress");
+    }
+    done += static_cast<Bytes>(n);
+  }
+}
+
+}  // namespace
+
+std::string OffsetDetail(Bytes offset, Bytes length) {
+  return "offset " + std::to_string(offset) + ", length " + std::to_string(length);
+}
+
+PosixReadableFile::PosixReadableFile(std::string path, int fd, Bytes size, bool direct)
+    : path_(std::move(path)), fd_(fd), size_(size), direct_(direct) {}
+
+PosixReadableFile::~PosixReadableFile() { ::close(fd_); }
+
+Bytes PosixReadableFile::read_at(Bytes offset, void* buffer, Bytes length) {
+  if (direct_ && !(IsAligned(offset) && IsAligned(length) && IsAligned(buffer))) {
+    throw IoError("read", path_, EINVAL, DirectAlignmentDetail(offset, length));
+  }
+  auto* data = static_cast<std::byte*>(buffer);
+  Bytes done = 0;
+  while (done < length) {
+    const Bytes chunk = std::min(length - done, kMaxTransfer);
+    const ssize_t n = ::pread(fd_, data + done, static_cast<std::size_t>(chunk),
+                              static_cast<off_t>(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw IoError("read", path_, errno, OffsetDetail(offset + done, length - done));
+    }
+    if (n == 0) break;  // end of file
+    done += static_cast<Bytes>(n);
+  }
+  return done;
+}
+
+void PosixReadableFile::drop_cache() { ::posix_fadvise(fd_, 0, 0, POSIX_FADV_DONTNEED); }
+
+PosixWritableFile::PosixWritableFile(std::string path, int fd, int direct_fd)
+    : path_(std::move(path)), fd_(fd), direct_fd_(direct_fd) {}
+
+PosixWritableFile::~PosixWritableFile() {
+  if (direct_fd_ >= 0) ::close(direct_fd_);
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void PosixWritableFile::write_at(Bytes offset, const void* buffer, Bytes length) {
+  if (fd_ < 0) throw IoError("write", path_, EBADF, OffsetDetail(offset, length) + ": file closed");
+  const auto* data = static_cast<const std::byte*>(buffer);
+  if (direct_fd_ < 0) {
+    WriteFully(fd_, path_, offset, data, length);
+    return;
+  }
+  if (!IsAligned(offset) || !IsAligned(buffer)) {
+    throw IoError("write", path_, EINVAL, DirectAlignmentDetail(offset, length));
+  }
+  const Bytes aligned = AlignDown(length);
+  WriteFully(direct_fd_, path_, offset, data, aligned);
+  if (aligned < length) WriteFully(fd_, path_, offset + aligned, data + aligned, length - aligned);
+}
+
+void PosixWritableFile::append(const void* buffer, Bytes length) {
+  write_at(appended_, buffer, length);
+  appended_ += length;
+}
+
+void PosixWritableFile::sync() {
+  if (fd_ < 0) throw IoError("fsync", path_, EBADF, "file closed");
+  // fsync flushes the inode, so it covers what went through either descriptor.
+  while (::fsync(fd_) != 0) {
+    if (errno != EINTR) throw IoError("fsync", path_, errno);
+  }
+}
+
+void PosixWritableFile::close() {
+  int error = 0;
+  // close is not retried on EINTR: on Linux the descriptor is released regardless.
+  if (direct_fd_ >= 0 && ::close(direct_fd_) != 0) error = errno;
+  direct_fd_ = -1;
+  if (fd_ >= 0 && ::close(fd_) != 0 && error == 0) error = errno;
+  fd_ = -1;
+  if (error != 0) throw IoError("close", path_, error);
+}
+
+}  // namespace dlbench::storage

@@ -1,0 +1,61 @@
+// POSIX implementations of ReadableFile and WritableFile (used by PosixEnv). Every system call
+// is retried on EINTR and looped over short transfers; every failure names the path, the
+// operation, the offset and errno.
+#pragma once
+
+#include <string>
+
+#include "storage/file.h"
+
+namespace dlbench::storage {
+
+class PosixReadableFile final : public ReadableFile {
+ public:
+  // Takes ownership of `fd`.
+  PosixReadableFile(std::string path, int fd, Bytes size, bool direct);
+  ~PosixReadableFile() override;
+  PosixReadableFile(const PosixReadableFile&) = delete;
+  PosixReadableFile& operator=(const PosixReadableFile&) = delete;
+
+  const std::string& path() const override { return path_; }
+  Bytes size() const override { return size_; }
+  // With O_DIRECT, offset, length and buffer must be multiples of kDirectAlignment.
+  Bytes read_at(Bytes offset, void* buffer, Bytes length) override;
+  void drop_cache() override;
+
+ private:
+  std::string path_;
+  int fd_;
+  Bytes size_;
+  bool direct_;
+};
+
+class PosixWritableFile final : public WritableFile {
+ public:
+  // Takes ownership of both descriptors. `direct_fd` is -1 unless opened with O_DIRECT; then
+  // aligned parts of writes go through it and unaligned tails (a file's last partial block)
+  // through the buffered `fd`.
+  PosixWritableFile(std::string path, int fd, int direct_fd);
+  ~PosixWritableFile() override;
+  PosixWritableFile(const PosixWritableFile&) = delete;
+  PosixWritableFile& operator=(const PosixWritableFile&) = delete;
+
+  const std::string& path() const override { return path_; }
+  // With O_DIRECT, offset and buffer must be aligned; the length may end unaligned.
+  void write_at(Bytes offset, const void* buffer, Bytes length) override;
+  void append(const void* buffer, Bytes length) override;
+  Bytes appended() const override { return appended_; }
+  void sync() override;
+  void close() override;
+
+ private:
+  std::string path_;
+  int fd_;
+  int direct_fd_;
+  Bytes appended_ = 0;
+};
+
+// "offset N, length M": the detail every I/O error carries.
+std::string OffsetDetail(Bytes offset, Bytes length);
+
+}  // namespace dlbench::storage

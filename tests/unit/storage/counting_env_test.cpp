@@ -1,0 +1,78 @@
+#include "storage/counting_env.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
+
+#include "support/test_support.h"
+#include "util/error.h"
+
+namespace dlbench::storage {
+namespace {
+
+using test::TempDir;
+
+TEST(CountingEnv, CountsOperationsAndBytes) {
+  TempDir dir;
+  CountingEnv env(PosixEnv());
+  env.create_directories(dir / "d");
+  auto out = env.create(dir / "d/f.bin");
+  out->append("hello", 5);
+  out->write_at(5, " world", 6);
+  out->sync();
+  out->close();
+  env.rename(dir / "d/f.bin", dir / "d/g.bin");
+  env.sync_directory(dir / "d");
+  auto in = env.open_read(dir / "d/g.bin");
+  char buffer[64];
+  EXPECT_EQ(in->read_at(0, buffer, 64), 11u);
+  env.remove(dir / "d/g.bin");
+
+  const IoCounts c = env.counts();
+  EXPECT_EQ(c.mkdirs, 1u);
+  EXPECT_EQ(c.creates, 1u);
+  EXPECT_EQ(c.writes, 2u);
+  EXPECT_EQ(c.bytes_written, 11u);
+  EXPECT_EQ(c.syncs, 1u);
+  EXPECT_EQ(c.closes, 1u);
+  EXPECT_EQ(c.renames, 1u);
+  EXPECT_EQ(c.directory_syncs, 1u);
+  EXPECT_EQ(c.opens, 1u);
+  EXPECT_EQ(c.reads, 1u);
+  EXPECT_EQ(c.bytes_read, 11u);  // bytes returned, not bytes asked for
+  EXPECT_EQ(c.removes, 1u);
+  env.reset();
+  EXPECT_EQ(env.counts().writes, 0u);
+  EXPECT_EQ(env.counts().bytes_read, 0u);
+}
+
+TEST(CountingEnv, FailedOperationsAreNotCounted) {
+  TempDir dir;
+  CountingEnv env(PosixEnv());
+  EXPECT_THROW(env.open_read(dir / "missing"), Error);
+  EXPECT_THROW(env.rename(dir / "missing", dir / "x"), Error);
+  EXPECT_EQ(env.counts().opens, 0u);
+  EXPECT_EQ(env.counts().renames, 0u);
+}
+
+TEST(CountingEnv, CountsFromManyThreads) {
+  TempDir dir;
+  CountingEnv env(PosixEnv());
+  auto out = env.create(dir / "shared.bin");
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      char block[16] = {};
+      for (int i = 0; i < 100; ++i)
+        out->write_at(static_cast<Bytes>((t * 100 + i) * 16), block, 16);
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  out->close();
+  EXPECT_EQ(env.counts().writes, 400u);
+  EXPECT_EQ(env.counts().bytes_written, 6400u);
+}
+
+}  // namespace
+}  // namespace dlbench::storage

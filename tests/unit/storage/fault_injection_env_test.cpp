@@ -1,0 +1,113 @@
+#include "storage/fault_injection_env.h"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <functional>
+#include <string>
+
+#include "support/test_support.h"
+#include "util/error.h"
+
+namespace dlbench::storage {
+namespace {
+
+using test::TempDir;
+
+std::string MessageOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kIo);
+    return e.what();
+  }
+  return "";
+}
+
+TEST(FaultInjectionEnv, FailsOnlyTheNthWrite) {
+  TempDir dir;
+  FaultInjectionEnv env(PosixEnv());
+  env.inject(Fault(FaultOp::kWrite).nth(3).error(ENOSPC));
+  auto out = env.create(dir / "f.bin");
+  out->append("a", 1);
+  out->append("b", 1);
+  const std::string message = MessageOf([&] { out->append("c", 1); });
+  EXPECT_NE(message.find("write"), std::string::npos) << message;
+  EXPECT_NE(message.find("f.bin"), std::string::npos) << message;
+  EXPECT_NE(message.find("offset 2, length 1"), std::string::npos) << message;
+  EXPECT_NE(message.find("errno " + std::to_string(ENOSPC)), std::string::npos) << message;
+  EXPECT_NE(message.find("injected"), std::string::npos) << message;
+  out->append("d", 1);  // succeeds again afterwards
+  out->close();
+  EXPECT_EQ(env.injected(), 1u);
+  EXPECT_EQ(env.attempts(FaultOp::kWrite), 4u);
+  // The failed append wrote nothing and did not advance the end.
+  auto in = PosixEnv().open_read(dir / "f.bin");
+  char back[8];
+  ASSERT_EQ(in->read_at(0, back, sizeof back), 3u);
+  EXPECT_EQ(std::string(back, 3), "abd");
+}
+
+TEST(FaultInjectionEnv, KeepFailingAfterTheNth) {
+  TempDir dir;
+  FaultInjectionEnv env(PosixEnv());
+  env.inject(Fault(FaultOp::kSync).nth(2).error(EIO).keep_failing());
+  auto out = env.create(dir / "f.bin");
+  out->sync();
+  EXPECT_THROW(out->sync(), Error);
+  EXPECT_THROW(out->sync(), Error);
+  EXPECT_EQ(env.injected(), 2u);
+  env.clear();
+  out->sync();
+  out->close();
+}
+
+TEST(FaultInjectionEnv, MatchesPathSubstring) {
+  TempDir dir;
+  FaultInjectionEnv env(PosixEnv());
+  env.inject(Fault(FaultOp::kCreate).nth(1).error(EIO).on_paths_containing("ckpt"));
+  env.create(dir / "data.bin")->close();  // does not match, not counted for the rule
+  const std::string message = MessageOf([&] { env.create(dir / "ckpt.bin"); });
+  EXPECT_NE(message.find("ckpt.bin"), std::string::npos) << message;
+  EXPECT_FALSE(PosixEnv().exists(dir / "ckpt.bin"));
+  env.create(dir / "ckpt.bin")->close();  // only the first matching create fails
+}
+
+TEST(FaultInjectionEnv, EveryOperationKindCanFail) {
+  TempDir dir;
+  const std::string file = dir.Write("in.bin", "0123456789").string();
+  FaultInjectionEnv env(PosixEnv());
+  for (FaultOp op :
+       {FaultOp::kOpenRead, FaultOp::kOpenWrite, FaultOp::kRead, FaultOp::kClose, FaultOp::kRename,
+        FaultOp::kCreateDirectories, FaultOp::kRemove, FaultOp::kSyncDirectory}) {
+    env.inject(Fault(op).nth(1).error(EIO));
+  }
+  EXPECT_NE(MessageOf([&] { env.open_read(file); }).find("open for reading"), std::string::npos);
+  auto in = env.open_read(file);
+  char buffer[4];
+  EXPECT_NE(MessageOf([&] { in->read_at(5, buffer, 4); }).find("offset 5, length 4"),
+            std::string::npos);
+  EXPECT_EQ(in->read_at(5, buffer, 4), 4u);
+  EXPECT_THROW(env.open_write(file), Error);
+  auto out = env.open_write(file);
+  EXPECT_NE(MessageOf([&] { out->close(); }).find("close"), std::string::npos);
+  out->close();  // already released: no second error
+  const std::string rename_message = MessageOf([&] { env.rename(file, dir / "renamed.bin"); });
+  EXPECT_NE(rename_message.find("renamed.bin"), std::string::npos) << rename_message;
+  EXPECT_TRUE(PosixEnv().exists(file));
+  EXPECT_THROW(env.create_directories(dir / "sub"), Error);
+  EXPECT_FALSE(PosixEnv().exists(dir / "sub"));
+  EXPECT_THROW(env.remove(file), Error);
+  EXPECT_TRUE(PosixEnv().exists(file));
+  EXPECT_THROW(env.sync_directory(dir.path()), Error);
+  EXPECT_EQ(env.injected(), 8u);
+  // All rules were one-shot: everything works now.
+  env.rename(file, dir / "renamed.bin");
+  env.create_directories(dir / "sub");
+  env.sync_directory(dir.path());
+  env.remove(dir / "renamed.bin");
+  EXPECT_FALSE(env.exists(dir / "renamed.bin"));
+}
+
+}  // namespace
+}  // namespace dlbench::storage

@@ -1,0 +1,242 @@
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "storage/aligned_buffer.h"
+#include "storage/file.h"
+#include "support/test_support.h"
+#include "util/error.h"
+
+namespace dlbench::storage {
+namespace {
+
+using test::TempDir;
+
+std::vector<char> Pattern(std::size_t n) {
+  std::vector<char> data(n);
+  for (std::size_t i = 0; i < n; ++i) data[i] = static_cast<char>(i * 7 + 3);
+  return data;
+}
+
+// Runs `f`, which must throw an Error(kIo) whose message contains every string of `parts`.
+template <typename F>
+void ExpectIoError(F&& f, const std::vector<std::string>& parts) {
+  try {
+    f();
+    FAIL() << "no error thrown";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kIo);
+    for (const auto& part : parts)
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos)
+          << "'" << part << "' not in: " << e.what();
+  }
+}
+
+TEST(PosixEnv, WriteThenReadRoundTrip) {
+  TempDir dir;
+  const std::string path = dir / "a.bin";
+  const auto data = Pattern(100000);
+  Env& env = PosixEnv();
+  auto out = env.create(path);
+  out->append(data.data(), 60000);
+  out->append(data.data() + 60000, 40000);
+  EXPECT_EQ(out->appended(), 100000u);
+  out->sync();
+  out->close();
+  EXPECT_EQ(env.file_size(path), 100000u);
+
+  auto in = env.open_read(path);
+  EXPECT_EQ(in->size(), 100000u);
+  EXPECT_EQ(in->path(), path);
+  std::vector<char> back(100000);
+  EXPECT_EQ(in->read_at(0, back.data(), back.size()), 100000u);
+  EXPECT_EQ(back, data);
+  std::vector<char> middle(10);
+  EXPECT_EQ(in->read_at(12345, middle.data(), 10), 10u);
+  EXPECT_EQ(0, std::memcmp(middle.data(), data.data() + 12345, 10));
+  in->drop_cache();
+}
+
+TEST(PosixEnv, WriteAtPositionsAndOpenWriteKeepsContent) {
+  TempDir dir;
+  const std::string path = dir / "b.bin";
+  Env& env = PosixEnv();
+  {
+    auto out = env.create(path);
+    out->write_at(4, "5678", 4);
+    out->write_at(0, "1234", 4);
+    EXPECT_EQ(out->appended(), 0u);
+    out->close();
+  }
+  {
+    auto out = env.open_write(path);
+    out->write_at(8, "9", 1);
+    out->close();
+  }
+  auto in = env.open_read(path);
+  char back[9];
+  ASSERT_EQ(in->read_at(0, back, 9), 9u);
+  EXPECT_EQ(std::string(back, 9), "123456789");
+}
+
+TEST(PosixEnv, CreateTruncates) {
+  TempDir dir;
+  const std::string path = dir.Write("c.bin", "old content").string();
+  auto out = PosixEnv().create(path);
+  out->close();
+  EXPECT_EQ(PosixEnv().file_size(path), 0u);
+}
+
+TEST(PosixEnv, ShortReadAtEndOfFileReturnsFewerBytes) {
+  TempDir dir;
+  const std::string path = dir.Write("short.bin", "0123456789").string();
+  auto in = PosixEnv().open_read(path);
+  char buffer[32];
+  EXPECT_EQ(in->read_at(6, buffer, sizeof buffer), 4u);
+  EXPECT_EQ(std::string(buffer, 4), "6789");
+  EXPECT_EQ(in->read_at(10, buffer, sizeof buffer), 0u);
+  EXPECT_EQ(in->read_at(1000, buffer, sizeof buffer), 0u);
+}
+
+TEST(PosixEnv, OpenMissingFileNamesPathAndErrno) {
+  TempDir dir;
+  const std::string path = dir / "missing.bin";
+  ExpectIoError([&] { PosixEnv().open_read(path); },
+                {"open for reading", path, "errno " + std::to_string(ENOENT)});
+}
+
+TEST(PosixEnv, CreateUnderARegularFileFailsWithENotDir) {
+  TempDir dir;
+  const std::string file = dir.Write("plain", "x").string();
+  const std::string path = file + "/child.bin";
+  ExpectIoError([&] { PosixEnv().create(path); }, {path, "errno " + std::to_string(ENOTDIR)});
+  ExpectIoError([&] { PosixEnv().create_directories(file + "/sub/dir"); },
+                {"mkdir", file, "errno " + std::to_string(ENOTDIR)});
+  ExpectIoError([&] { PosixEnv().file_size(path); }, {"stat", path});
+  ExpectIoError([&] { PosixEnv().sync_directory(file + "/sub"); }, {file + "/sub"});
+  ExpectIoError([&] { PosixEnv().rename(dir / "nope", dir / "other"); },
+                {"rename", dir / "nope", dir / "other", "errno " + std::to_string(ENOENT)});
+  EXPECT_FALSE(PosixEnv().exists(path));
+}
+
+TEST(PosixEnv, ReadErrorNamesOffsetLengthAndErrno) {
+  // Reading a directory descriptor fails with EISDIR at the requested offset.
+  TempDir dir;
+  auto in = PosixEnv().open_read(dir.path().string());
+  char buffer[16];
+  ExpectIoError(
+      [&] { in->read_at(42, buffer, 16); },
+      {"read", dir.path().string(), "offset 42, length 16", "errno " + std::to_string(EISDIR)});
+}
+
+TEST(PosixEnv, WriteErrorNamesOffsetLengthAndErrno) {
+  // /dev/full fails every write with ENOSPC.
+  auto out = PosixEnv().open_write("/dev/full");
+  ExpectIoError([&] { out->write_at(8, "abcd", 4); },
+                {"write", "/dev/full", "offset 8, length 4", "errno " + std::to_string(ENOSPC)});
+}
+
+TEST(PosixEnv, CloseTwiceAndUseAfterCloseAreReported) {
+  TempDir dir;
+  auto out = PosixEnv().create(dir / "closed.bin");
+  out->close();
+  out->close();  // a second close is a no-op
+  ExpectIoError([&] { out->append("x", 1); }, {"write", "closed.bin", "file closed"});
+  ExpectIoError([&] { out->sync(); }, {"fsync", "closed.bin"});
+}
+
+TEST(PosixEnv, DirectoriesExistsRemove) {
+  TempDir dir;
+  Env& env = PosixEnv();
+  const std::string deep = dir / "a/b/c";
+  env.create_directories(deep);
+  env.create_directories(deep);  // already there
+  EXPECT_TRUE(env.exists(deep));
+  const std::string file = deep + "/f";
+  env.create(file)->close();
+  EXPECT_TRUE(env.exists(file));
+  env.rename(file, deep + "/g");
+  EXPECT_FALSE(env.exists(file));
+  EXPECT_TRUE(env.exists(deep + "/g"));
+  env.sync_directory(deep);
+  env.remove(deep + "/g");
+  env.remove(deep + "/g");  // absent: no error
+  EXPECT_FALSE(env.exists(deep + "/g"));
+  env.remove(deep);  // an empty folder
+  EXPECT_FALSE(env.exists(deep));
+  env.create(dir / "a/b/x")->close();
+  ExpectIoError([&] { env.remove(dir / "a/b"); }, {"remove", dir / "a/b"});
+}
+
+TEST(PosixEnv, DirectRoundTripWithUnalignedTail) {
+  TempDir dir;  // under $TMPDIR, a disk file system that supports O_DIRECT
+  const std::string path = dir / "direct.bin";
+  const Bytes size = 3 * kDirectAlignment + 100;
+  AlignedBuffer buffer(size);
+  for (Bytes i = 0; i < size; ++i) buffer.data()[i] = static_cast<std::byte>(i % 251);
+  OpenOptions direct{.direct = true};
+  auto out = PosixEnv().create(path, direct);
+  out->append(buffer.data(), size);
+  out->sync();
+  out->close();
+  EXPECT_EQ(PosixEnv().file_size(path), size);
+
+  auto in = PosixEnv().open_read(path, direct);
+  AlignedBuffer back(AlignUp(size));
+  EXPECT_EQ(in->read_at(0, back.data(), back.size()), size);  // short read at the end
+  EXPECT_EQ(0, std::memcmp(back.data(), buffer.data(), size));
+  ExpectIoError([&] { in->read_at(1, back.data(), kDirectAlignment); },
+                {"read", path, "offset 1", "aligned to 4096"});
+  ExpectIoError([&] { in->read_at(0, back.data() + 1, kDirectAlignment); }, {"aligned to 4096"});
+  auto again = PosixEnv().open_write(path, direct);
+  ExpectIoError([&] { again->write_at(3, buffer.data(), kDirectAlignment); },
+                {"write", path, "offset 3", "aligned to 4096"});
+}
+
+TEST(PosixEnv, DirectUnsupportedGivesClearError) {
+  // procfs refuses O_DIRECT with EINVAL, like tmpfs on kernels before 6.6.
+  ExpectIoError(
+      [&] { PosixEnv().open_read("/proc/self/status", {.direct = true}); },
+      {"O_DIRECT", "/proc/self/status", "not supported", "errno " + std::to_string(EINVAL)});
+}
+
+TEST(PosixEnv, DirectOnDevShmWorksOrSaysUnsupported) {
+  const std::string path = "/dev/shm/dlbench-direct-test-" + std::to_string(::getpid());
+  try {
+    auto out = PosixEnv().create(path, {.direct = true});
+    AlignedBuffer buffer(kDirectAlignment);
+    out->append(buffer.data(), kDirectAlignment);
+    out->close();
+    EXPECT_EQ(PosixEnv().file_size(path), kDirectAlignment);
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("O_DIRECT is not supported"), std::string::npos)
+        << e.what();
+    EXPECT_FALSE(PosixEnv().exists(path)) << "a refused create must not leave a file";
+  }
+  PosixEnv().remove(path);
+}
+
+TEST(AlignedBuffer, AlignedAndReusable) {
+  AlignedBuffer buffer(100);
+  EXPECT_TRUE(IsAligned(buffer.data()));
+  EXPECT_EQ(buffer.size(), 100u);
+  EXPECT_EQ(buffer.capacity(), kDirectAlignment);
+  std::byte* first = buffer.data();
+  buffer.resize(kDirectAlignment);
+  EXPECT_EQ(buffer.data(), first);  // fits: no reallocation
+  buffer.resize(kDirectAlignment + 1);
+  EXPECT_TRUE(IsAligned(buffer.data()));
+  EXPECT_EQ(buffer.capacity(), 2 * kDirectAlignment);
+  EXPECT_EQ(buffer.span().size(), kDirectAlignment + 1);
+  EXPECT_EQ(AlignUp(0), 0u);
+  EXPECT_EQ(AlignUp(1), kDirectAlignment);
+  EXPECT_EQ(AlignDown(kDirectAlignment + 5), kDirectAlignment);
+  EXPECT_FALSE(IsAligned(Bytes{5}));
+}
+
+}  // namespace
+}  // namespace dlbench::storage
