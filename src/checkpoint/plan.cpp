@@ -1,0 +1,272 @@
+#include "checkpoint/plan.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "checkpoint/file_names.h"
+#include "checkpoint/layer_split.h"
+#include "util/error.h"
+
+namespace dlbench::checkpoint {
+namespace {
+
+Bytes Sum(const std::vector<Bytes>& values) {
+  return std::accumulate(values.begin(), values.end(), Bytes{0});
+}
+
+PlannedFile MakeFile(std::string name, FileKind kind, std::vector<Bytes> tensors,
+                     std::int64_t layer = -1) {
+  PlannedFile file;
+  file.name = std::move(name);
+  file.kind = kind;
+  file.layer = layer;
+  file.bytes = Sum(tensors);
+  file.tensor_bytes = std::move(tensors);
+  return file;
+}
+
+// (kind, size) of every file in order: two ranks with the same profile write the same bytes.
+std::vector<std::pair<FileKind, Bytes>> Profile(const RankPlan& plan) {
+  std::vector<std::pair<FileKind, Bytes>> profile;
+  profile.reserve(plan.files.size());
+  for (const PlannedFile& file : plan.files) profile.emplace_back(file.kind, file.bytes);
+  return profile;
+}
+
+}  // namespace
+
+const char* FileKindName(FileKind kind) {
+  switch (kind) {
+    case FileKind::kModelStates:
+      return "model state";
+    case FileKind::kLayer:
+      return "layer";
+    case FileKind::kModel:
+      return "model";
+    case FileKind::kZeroModel:
+      return "model shard";
+    case FileKind::kOptimizer:
+      return "optimizer";
+  }
+  return "?";
+}
+
+CheckpointPlan::CheckpointPlan(const config::ModelConfig& model,
+                               const config::CheckpointConfig& checkpoint, int world)
+    : layout_(MakeLayout(model, checkpoint, world)),
+      zero_stage_(model.parallelism.zero_stage),
+      transformer_type_(model.is_transformer()),
+      num_layers_(model.num_layers),
+      model_element_bytes_(config::ElementBytes(model.model_datatype)),
+      optimizer_element_bytes_(config::ElementBytes(model.optimizer_datatype)) {
+  if (zero_stage_ < 0 || zero_stage_ > 3) {
+    throw UsageError("model.parallelism.zero_stage must be 0, 1, 2 or 3, got " +
+                     std::to_string(zero_stage_));
+  }
+  if (zero_stage_ == 3 && layout_.pp > 1) {
+    throw UsageError(
+        "model.parallelism.zero_stage: 3 shards the model over data-parallel ranks and needs "
+        "model.parallelism.pipeline: 1, got " +
+        std::to_string(layout_.pp));
+  }
+  if (!transformer_type_ && model.model_size_bytes > 0) {
+    model_size_bytes_ = static_cast<Bytes>(model.model_size_bytes);
+  }
+  // DLIO's legacy lists: only their positive entries produce tensors.
+  for (std::int64_t p : model.layer_parameters) layer_parameters_.push_back(p);
+  for (std::int64_t g : model.optimization_groups) optimization_groups_.push_back(g);
+  has_transformer_layers_ = num_layers_ > 0 && (!legacy_layers() || !legacy_optimizer());
+  if (has_transformer_layers_) {
+    shape_ = ShapeOf(model);
+    total_parameters_ = TotalParameters(shape_);
+  }
+}
+
+std::vector<Bytes> CheckpointPlan::LayerTensorBytes(std::int64_t layer) const {
+  std::vector<Bytes> bytes;
+  if (legacy_layers()) {
+    for (std::int64_t p : layer_parameters_) {
+      if (p <= 0) continue;
+      const Bytes elements = static_cast<Bytes>(p) / static_cast<Bytes>(layout_.tp);
+      if (elements > 0) bytes.push_back(elements);  // int8
+    }
+    return bytes;
+  }
+  const int shard_factor = zero_stage_ == 3 ? layout_.dp : 1;
+  for (std::uint64_t e : LayerTensorElements(shape_, layer, layout_.tp, shard_factor)) {
+    bytes.push_back(e * model_element_bytes_);
+  }
+  return bytes;
+}
+
+void CheckpointPlan::AddLayerFiles(RankPlan& plan) const {
+  if (num_layers_ <= 0) return;
+  const RankCoordinates& at = plan.at;
+  const LayerRange range = StageLayers(num_layers_, layout_.pp, at.pp, !legacy_layers());
+  if (range.empty()) return;
+
+  // DLIO allocates layer state everywhere except on ZeRO-1 replicas, and counts what it
+  // allocates (not what it writes) in its reported size; legacy layers are never counted.
+  const bool allocated = !(zero_stage_ == 1 && at.dp != 0);
+  if (allocated && !legacy_layers()) {
+    for (std::int64_t i = range.first; i <= range.last; ++i) {
+      plan.dlio_model_bytes += Sum(LayerTensorBytes(i));
+    }
+  }
+
+  if (zero_stage_ == 1 || zero_stage_ == 2) {
+    if (at.dp != 0) return;  // only the first replica writes the (replicated) model
+    if (layout_.pp > 1) {
+      for (std::int64_t i = range.first; i <= range.last; ++i) {
+        plan.files.push_back(
+            MakeFile(LayerFileName(i, at.mp), FileKind::kLayer, LayerTensorBytes(i), i));
+      }
+      return;
+    }
+    std::vector<Bytes> tensors;
+    for (std::int64_t i = range.first; i <= range.last; ++i) {
+      std::vector<Bytes> layer = LayerTensorBytes(i);
+      tensors.insert(tensors.end(), layer.begin(), layer.end());
+    }
+    plan.files.push_back(MakeFile(ModelFileName(at.mp), FileKind::kModel, std::move(tensors)));
+    return;
+  }
+  // ZeRO 0 (full stage, first replica only) and ZeRO 3 (1/DP shard on every rank).
+  std::vector<Bytes> tensors;
+  for (std::int64_t i = range.first; i <= range.last; ++i) {
+    std::vector<Bytes> layer = LayerTensorBytes(i);
+    tensors.insert(tensors.end(), layer.begin(), layer.end());
+  }
+  plan.files.push_back(
+      MakeFile(ZeroModelFileName(at.dp, at.mp), FileKind::kZeroModel, std::move(tensors)));
+}
+
+void CheckpointPlan::AddOptimizerFile(RankPlan& plan) const {
+  const RankCoordinates& at = plan.at;
+  std::vector<Bytes> tensors;
+  if (legacy_optimizer()) {
+    // Two int8 tensors per positive group plus one holding all of them (§2.8); DLIO writes the
+    // file even if every group is empty, and does not count it in its reported size.
+    Bytes combined = 0;
+    for (std::int64_t g : optimization_groups_) {
+      if (g <= 0) continue;
+      tensors.push_back(static_cast<Bytes>(g));
+      tensors.push_back(static_cast<Bytes>(g));
+      combined += static_cast<Bytes>(g);
+    }
+    if (combined > 0) tensors.push_back(combined);
+  } else {
+    if (!has_transformer_layers_) return;
+    const std::uint64_t divisor = zero_stage_ == 0
+                                      ? static_cast<std::uint64_t>(layout_.mp())
+                                      : static_cast<std::uint64_t>(layout_.dp) * layout_.mp();
+    const std::vector<std::uint64_t> elements = OptimizerTensorElements(shape_, divisor);
+    if (elements.empty()) return;
+    for (std::uint64_t e : elements) tensors.push_back(e * optimizer_element_bytes_);
+    plan.dlio_optimizer_bytes = Sum(tensors);
+  }
+  plan.files.push_back(
+      MakeFile(OptimizerFileName(at.dp, at.mp), FileKind::kOptimizer, std::move(tensors)));
+}
+
+RankPlan CheckpointPlan::ForRank(Rank rank) const {
+  if (rank < 0 || rank >= layout_.world) {
+    throw UsageError("checkpoint plan: rank " + std::to_string(rank) + " is outside 0.." +
+                     std::to_string(layout_.world - 1));
+  }
+  RankPlan plan;
+  plan.rank = rank;
+  plan.at = layout_.Coordinates(rank);
+  // Without ZeRO only the first model-parallel group holds any state at all.
+  plan.participates = zero_stage_ != 0 || rank < layout_.mp();
+  if (!plan.participates) return plan;
+  // DLIO's save order: model state, layers, optimizer.
+  if (model_size_bytes_ > 0) {
+    plan.files.push_back(
+        MakeFile(ModelStatesFileName(rank), FileKind::kModelStates, {model_size_bytes_}));
+  }
+  AddLayerFiles(plan);
+  AddOptimizerFile(plan);
+  for (const PlannedFile& file : plan.files) plan.bytes += file.bytes;
+  return plan;
+}
+
+PlanSummary CheckpointPlan::Summarize() const {
+  // Plans differ only by mp and by whether dp == 0 (names aside), so one representative of each
+  // (mp, dp == 0) class and the class sizes give the whole job.
+  const int world = layout_.world;
+  const int mp = layout_.mp();
+  const int classes_per_kind = std::min(mp, world);
+  struct Class {
+    RankPlan plan;
+    std::uint64_t ranks = 0;
+    int group = -1;
+  };
+  std::vector<Class> classes(2 * static_cast<std::size_t>(classes_per_kind));
+  auto class_of = [&](Rank r) { return static_cast<std::size_t>(r % mp) * 2 + (r < mp ? 0 : 1); };
+  for (int m = 0; m < classes_per_kind; ++m) {
+    Class& first = classes[2 * static_cast<std::size_t>(m)];
+    first.plan = ForRank(m);
+    first.ranks = 1;
+    if (m + mp < world) {
+      Class& replica = classes[2 * static_cast<std::size_t>(m) + 1];
+      replica.plan = ForRank(m + mp);
+      replica.ranks = static_cast<std::uint64_t>(world - 1 - m) / static_cast<std::uint64_t>(mp);
+    }
+  }
+
+  PlanSummary summary;
+  std::map<std::tuple<FileKind, Bytes>, std::uint64_t> sizes;
+  std::map<std::vector<std::pair<FileKind, Bytes>>, int> group_of_profile;
+  bool any_writer = false;
+  Bytes dlio_model = 0;
+  for (Class& c : classes) {
+    if (c.ranks == 0) continue;
+    const RankPlan& p = c.plan;
+    summary.total_bytes += p.bytes * c.ranks;
+    summary.files += p.files.size() * c.ranks;
+    dlio_model += p.dlio_model_bytes * c.ranks;
+    summary.dlio_reported_bytes += p.dlio_optimizer_bytes * c.ranks;
+    for (const PlannedFile& f : p.files) {
+      (f.kind == FileKind::kOptimizer ? summary.optimizer_bytes : summary.model_bytes) +=
+          f.bytes * c.ranks;
+      sizes[{f.kind, f.bytes}] += c.ranks;
+    }
+    if (!p.files.empty()) {
+      summary.writing_ranks += static_cast<int>(c.ranks);
+      summary.min_rank_bytes = any_writer ? std::min(summary.min_rank_bytes, p.bytes) : p.bytes;
+      summary.max_rank_bytes = any_writer ? std::max(summary.max_rank_bytes, p.bytes) : p.bytes;
+      any_writer = true;
+    }
+  }
+  // For a non-transformer DLIO reports the model size once, whatever the ranks holding it.
+  summary.dlio_reported_bytes += model_size_bytes_ > 0 ? model_size_bytes_ : dlio_model;
+  for (const auto& [key, count] : sizes) {
+    summary.file_sizes.push_back({std::get<0>(key), std::get<1>(key), count});
+  }
+  std::stable_sort(summary.file_sizes.begin(), summary.file_sizes.end(),
+                   [](const FileSizeCount& a, const FileSizeCount& b) {
+                     return std::tie(a.kind, a.bytes) < std::tie(b.kind, b.bytes);
+                   });
+
+  for (Rank r = 0; r < world; ++r) {
+    Class& c = classes[class_of(r)];
+    if (c.group < 0) {
+      auto [it, inserted] =
+          group_of_profile.try_emplace(Profile(c.plan), static_cast<int>(summary.groups.size()));
+      if (inserted) {
+        summary.groups.emplace_back();
+        summary.groups.back().example = ForRank(r);
+      }
+      c.group = it->second;
+    }
+    summary.groups[static_cast<std::size_t>(c.group)].ranks.push_back(r);
+  }
+  return summary;
+}
+
+}  // namespace dlbench::checkpoint
