@@ -1,0 +1,38 @@
+#include "formats/buffered_appender.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "util/error.h"
+
+namespace dlbench::formats {
+
+BufferedAppender::BufferedAppender(storage::WritableFile& file, std::span<std::byte> buffer)
+    : file_(file), buffer_(buffer) {
+  if (buffer_.empty()) throw Error(ExitCode::kInternal, "BufferedAppender: empty buffer");
+}
+
+void BufferedAppender::append(const void* data, std::size_t length) {
+  const auto* p = static_cast<const std::byte*>(data);
+  while (length > 0) {
+    const std::span<std::byte> space = free_space();
+    const std::size_t n = std::min(space.size(), length);
+    std::memcpy(space.data(), p, n);
+    commit(n);
+    p += n;
+    length -= n;
+  }
+}
+
+std::span<std::byte> BufferedAppender::free_space() {
+  if (used_ == buffer_.size()) flush();
+  return buffer_.subspan(used_);
+}
+
+void BufferedAppender::flush() {
+  if (used_ == 0) return;
+  file_.append(buffer_.data(), used_);
+  used_ = 0;
+}
+
+}  // namespace dlbench::formats

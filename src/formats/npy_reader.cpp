@@ -1,0 +1,69 @@
+#include "formats/npy_reader.h"
+
+#include <optional>
+#include <string>
+
+#include "formats/npy_array_check.h"
+#include "formats/npy_header.h"
+#include "formats/sample_last_array.h"
+#include "storage/file.h"
+#include "util/error.h"
+
+namespace dlbench::formats {
+namespace {
+
+class NpyFileReader final : public FileReader {
+ public:
+  NpyFileReader(std::unique_ptr<storage::ReadableFile> file, const FileSpec& spec,
+                const ReadOptions& options)
+      : file_(std::move(file)), samples_(spec.samples), sample_bytes_(spec.sample_bytes()) {
+    std::string bytes(npy::kProbeBytes, '\0');
+    bytes.resize(file_->read_at(0, bytes.data(), bytes.size()));
+    open_bytes_ = bytes.size();
+    const Bytes length = npy::HeaderLength(bytes, path());
+    const Bytes have = bytes.size();
+    bytes.resize(length);
+    if (length > have) {
+      const Bytes got = file_->read_at(have, bytes.data() + have, length - have);
+      open_bytes_ += got;
+      bytes.resize(have + got);
+    }
+    const npy::Header header = npy::Parse(bytes, path());
+    CheckArrayHeader(header, spec, path());
+    const Bytes end = header.data_offset + static_cast<Bytes>(samples_) * sample_bytes_;
+    if (file_->size() < end) {
+      throw IoError("open", path(), 0,
+                    "truncated npy: data needs " + std::to_string(end) + " bytes, file has " +
+                        std::to_string(file_->size()));
+    }
+    array_.emplace(header.data_offset, samples_, sample_bytes_, spec.itemsize(),
+                   options.transfer_size);
+  }
+
+  const std::string& path() const override { return file_->path(); }
+  std::int64_t samples() const override { return samples_; }
+  Bytes sample_bytes() const override { return sample_bytes_; }
+  Bytes open_bytes() const override { return open_bytes_; }
+  Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
+    if (k < 0 || k >= samples_ || out.size() < sample_bytes_) {
+      throw Error(ExitCode::kInternal, path() + ": bad sample request " + std::to_string(k));
+    }
+    return array_->Read(*file_, k, out.data());
+  }
+
+ private:
+  std::unique_ptr<storage::ReadableFile> file_;
+  std::int64_t samples_;
+  Bytes sample_bytes_;
+  Bytes open_bytes_ = 0;
+  std::optional<StoredSampleLastArray> array_;
+};
+
+}  // namespace
+
+std::unique_ptr<FileReader> NpyReader::open(storage::Env& env, const FileSpec& spec,
+                                            const ReadOptions& options) const {
+  return std::make_unique<NpyFileReader>(env.open_read(spec.path), spec, options);
+}
+
+}  // namespace dlbench::formats

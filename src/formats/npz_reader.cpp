@@ -1,0 +1,305 @@
+#include "formats/npz_reader.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/little_endian.h"
+#include "formats/npy_array_check.h"
+#include "formats/npy_header.h"
+#include "formats/sample_last_array.h"
+#include "formats/zip_layout.h"
+#include "storage/file.h"
+#include "util/error.h"
+
+namespace dlbench::formats {
+namespace {
+
+constexpr Bytes kMaxCommentBytes = 65535;
+constexpr Bytes kMaxDirectoryBytes = 16 * MiB;  // an npz has two entries
+
+struct Entry {
+  std::uint16_t method = 0;
+  std::uint16_t flags = 0;
+  Bytes compressed = 0;
+  Bytes uncompressed = 0;
+  Bytes local_offset = 0;
+};
+
+class ZipDirectory {
+ public:
+  ZipDirectory(storage::ReadableFile& file, Bytes* bytes_read) : file_(file), read_(bytes_read) {}
+
+  Entry Find(const std::string& wanted) {
+    const Bytes size = file_.size();
+    const Bytes tail_length = std::min<Bytes>(size, zip::kEndBytes + kMaxCommentBytes);
+    const std::string tail = Read(size - tail_length, tail_length, "end of central directory");
+    std::size_t end = std::string::npos;
+    for (std::size_t i = tail.size() >= zip::kEndBytes ? tail.size() - zip::kEndBytes + 1 : 0;
+         i-- > 0;) {
+      if (GetLe(tail.data() + i, 4) == zip::kEndSignature) {
+        end = i;
+        break;
+      }
+    }
+    if (end == std::string::npos) Bad("no end-of-central-directory record (not a zip file?)");
+    const Bytes end_offset = size - tail_length + end;
+    const char* e = tail.data() + end;
+    Bytes count = GetLe(e + 10, 2);
+    Bytes cd_size = GetLe(e + 12, 4);
+    Bytes cd_offset = GetLe(e + 16, 4);
+    if (end_offset >= zip::kEnd64LocatorBytes) {
+      const std::string loc =
+          Read(end_offset - zip::kEnd64LocatorBytes, zip::kEnd64LocatorBytes, "zip64 locator");
+      if (GetLe(loc.data(), 4) == zip::kEnd64LocatorSignature) {
+        const Bytes end64 = GetLe(loc.data() + 8, 8);
+        const std::string rec = Read(end64, zip::kEnd64Bytes, "zip64 end of central directory");
+        if (GetLe(rec.data(), 4) != zip::kEnd64Signature) {
+          Bad("bad zip64 end-of-central-directory signature at offset " + std::to_string(end64));
+        }
+        count = GetLe(rec.data() + 32, 8);
+        cd_size = GetLe(rec.data() + 40, 8);
+        cd_offset = GetLe(rec.data() + 48, 8);
+      }
+    }
+    if (cd_size > kMaxDirectoryBytes || cd_offset + cd_size > end_offset) {
+      Bad("central directory at offset " + std::to_string(cd_offset) + " (" +
+          std::to_string(cd_size) + " bytes) does not fit before the end record at " +
+          std::to_string(end_offset));
+    }
+    const std::string cd = Read(cd_offset, cd_size, "central directory");
+    std::size_t p = 0;
+    for (Bytes i = 0; i < count; ++i) {
+      if (p + zip::kCentralHeaderBytes > cd.size() ||
+          GetLe(cd.data() + p, 4) != zip::kCentralSignature) {
+        Bad("bad central directory entry " + std::to_string(i) + " at offset " +
+            std::to_string(cd_offset + p));
+      }
+      const char* h = cd.data() + p;
+      Entry entry;
+      entry.flags = static_cast<std::uint16_t>(GetLe(h + 8, 2));
+      entry.method = static_cast<std::uint16_t>(GetLe(h + 10, 2));
+      entry.compressed = GetLe(h + 20, 4);
+      entry.uncompressed = GetLe(h + 24, 4);
+      const std::size_t name_length = GetLe(h + 28, 2);
+      const std::size_t extra_length = GetLe(h + 30, 2);
+      const std::size_t comment_length = GetLe(h + 32, 2);
+      entry.local_offset = GetLe(h + 42, 4);
+      const std::size_t next =
+          p + zip::kCentralHeaderBytes + name_length + extra_length + comment_length;
+      if (next > cd.size()) Bad("central directory entry " + std::to_string(i) + " overruns");
+      const std::string name(h + zip::kCentralHeaderBytes, name_length);
+      if (name == wanted) {
+        ApplyZip64(entry, h + zip::kCentralHeaderBytes + name_length, extra_length);
+        return entry;
+      }
+      p = next;
+    }
+    Bad("no member '" + wanted + "'");
+  }
+
+  [[noreturn]] void Bad(const std::string& what) const {
+    throw Error(ExitCode::kIo, "npz " + file_.path() + ": bad zip directory: " + what);
+  }
+
+  std::string Read(Bytes offset, Bytes length, const char* what) {
+    std::string bytes(length, '\0');
+    const Bytes got = file_.read_at(offset, bytes.data(), length);
+    *read_ += got;
+    if (got != length) {
+      Bad(std::string("truncated ") + what + " at offset " + std::to_string(offset));
+    }
+    return bytes;
+  }
+
+ private:
+  // Fields set to 0xFFFFFFFF live in the ZIP64 extra, in this order.
+  void ApplyZip64(Entry& entry, const char* extra, std::size_t length) {
+    std::size_t p = 0;
+    while (p + 4 <= length) {
+      const auto id = GetLe(extra + p, 2);
+      const std::size_t size = GetLe(extra + p + 2, 2);
+      if (p + 4 + size > length) Bad("extra field overruns");
+      if (id == 1) {
+        std::size_t q = p + 4;
+        for (Bytes* field : {&entry.uncompressed, &entry.compressed, &entry.local_offset}) {
+          if (*field != 0xFFFFFFFFu) continue;
+          if (q + 8 > p + 4 + size) Bad("short zip64 extra field");
+          *field = GetLe(extra + q, 8);
+          q += 8;
+        }
+      }
+      p += 4 + size;
+    }
+  }
+
+  storage::ReadableFile& file_;
+  Bytes* read_;
+};
+
+class NpzFileReader final : public FileReader {
+ public:
+  NpzFileReader(std::unique_ptr<storage::ReadableFile> file, const FileSpec& spec,
+                const ReadOptions& options)
+      : file_(std::move(file)),
+        samples_(spec.samples),
+        sample_bytes_(spec.sample_bytes()),
+        itemsize_(spec.itemsize()),
+        transfer_size_(std::max<Bytes>(options.transfer_size, 4 * KiB)) {
+    ZipDirectory dir(*file_, &open_bytes_);
+    entry_ = dir.Find("x.npy");
+    if (entry_.flags & 1) dir.Bad("x.npy is encrypted");
+    if (entry_.method != zip::kMethodStored && entry_.method != zip::kMethodDeflated) {
+      dir.Bad("x.npy uses compression method " + std::to_string(entry_.method) +
+              " (only stored and deflated are supported)");
+    }
+    const std::string local = dir.Read(entry_.local_offset, zip::kLocalHeaderBytes, "local header");
+    if (GetLe(local.data(), 4) != zip::kLocalSignature) {
+      dir.Bad("no local header signature at offset " + std::to_string(entry_.local_offset));
+    }
+    member_offset_ = entry_.local_offset + zip::kLocalHeaderBytes + GetLe(local.data() + 26, 2) +
+                     GetLe(local.data() + 28, 2);
+    if (member_offset_ + entry_.compressed > file_->size()) {
+      dir.Bad("x.npy data (" + std::to_string(entry_.compressed) + " bytes at offset " +
+              std::to_string(member_offset_) + ") runs past the end of the file");
+    }
+    const std::string where = path() + ":x.npy";
+    std::string header;
+    if (entry_.method == zip::kMethodStored) {
+      header = dir.Read(member_offset_, std::min<Bytes>(npy::kProbeBytes, entry_.compressed),
+                        "x.npy header");
+      const Bytes length = npy::HeaderLength(header, where);
+      if (length > entry_.compressed) dir.Bad("x.npy header longer than the member");
+      header = dir.Read(member_offset_, length, "x.npy header");
+    } else {
+      inflate_buffer_.resize(transfer_size_);
+      input_buffer_.resize(transfer_size_);
+      header = InflateHeader(where);
+    }
+    const npy::Header h = npy::Parse(header, where);
+    CheckArrayHeader(h, spec, where);
+    header_bytes_ = h.data_offset;
+    if (entry_.uncompressed != header_bytes_ + static_cast<Bytes>(samples_) * sample_bytes_) {
+      dir.Bad("x.npy holds " + std::to_string(entry_.uncompressed) + " bytes, its header implies " +
+              std::to_string(header_bytes_ + static_cast<Bytes>(samples_) * sample_bytes_));
+    }
+    if (entry_.method == zip::kMethodStored) {
+      array_.emplace(member_offset_ + header_bytes_, samples_, sample_bytes_, itemsize_,
+                     transfer_size_);
+    }
+  }
+
+  const std::string& path() const override { return file_->path(); }
+  std::int64_t samples() const override { return samples_; }
+  Bytes sample_bytes() const override { return sample_bytes_; }
+  Bytes open_bytes() const override { return open_bytes_; }
+
+  Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
+    if (k < 0 || k >= samples_ || out.size() < sample_bytes_) {
+      throw Error(ExitCode::kInternal, path() + ": bad sample request " + std::to_string(k));
+    }
+    if (array_) return array_->Read(*file_, k, out.data());
+    return InflateSample(k, out.data());
+  }
+
+ private:
+  // Inflates the member from its start, handing each piece of output (with its member offset)
+  // to `sink` until it returns false or the member ends; returns compressed bytes read.
+  template <typename Sink>
+  Bytes Inflate(Sink&& sink) {
+    z_stream z{};
+    if (inflateInit2(&z, -15) != Z_OK) throw Error(ExitCode::kInternal, "inflateInit2 failed");
+    Bytes read = 0;
+    Bytes produced = 0;
+    bool more = true;
+    int rc = Z_OK;
+    while (more && rc != Z_STREAM_END) {
+      if (z.avail_in == 0) {
+        const Bytes want = std::min<Bytes>(input_buffer_.size(), entry_.compressed - read);
+        if (want == 0) break;
+        const Bytes got = file_->read_at(member_offset_ + read, input_buffer_.data(), want);
+        if (got != want) {
+          inflateEnd(&z);
+          throw IoError("read", path(), 0,
+                        "truncated x.npy at offset " + std::to_string(member_offset_ + read));
+        }
+        read += got;
+        z.next_in = reinterpret_cast<Bytef*>(input_buffer_.data());
+        z.avail_in = static_cast<uInt>(got);
+      }
+      z.next_out = reinterpret_cast<Bytef*>(inflate_buffer_.data());
+      z.avail_out = static_cast<uInt>(inflate_buffer_.size());
+      rc = inflate(&z, Z_NO_FLUSH);
+      if (rc != Z_OK && rc != Z_STREAM_END) {
+        inflateEnd(&z);
+        throw IoError("inflate", path(), 0,
+                      "corrupt deflate data in x.npy near member byte " + std::to_string(read));
+      }
+      const Bytes n = inflate_buffer_.size() - z.avail_out;
+      more = sink(std::span<const std::byte>(inflate_buffer_.data(), n), produced);
+      produced += n;
+    }
+    inflateEnd(&z);
+    return read;
+  }
+
+  std::string InflateHeader(const std::string& where) {
+    std::string header;
+    Bytes needed = npy::kProbeBytes;
+    open_bytes_ += Inflate([&](std::span<const std::byte> piece, Bytes) {
+      header.append(reinterpret_cast<const char*>(piece.data()), piece.size());
+      if (header.size() >= npy::kProbeBytes) needed = npy::HeaderLength(header, where);
+      return header.size() < needed;
+    });
+    if (header.size() < needed) throw IoError("read", path(), 0, "x.npy ends inside its header");
+    header.resize(needed);
+    return header;
+  }
+
+  Bytes InflateSample(std::int64_t k, std::byte* out) {
+    const Bytes end = header_bytes_ + static_cast<Bytes>(samples_) * sample_bytes_;
+    Bytes seen = 0;
+    const Bytes read = Inflate([&](std::span<const std::byte> piece, Bytes offset) {
+      const Bytes lo = std::max(offset, header_bytes_);
+      const Bytes hi = std::min(offset + piece.size(), end);
+      if (lo < hi) {
+        GatherSample(piece.subspan(lo - offset, hi - lo), lo - header_bytes_, samples_, itemsize_,
+                     k, out);
+      }
+      seen = offset + piece.size();
+      // With n samples, sample k's last element is in the last group of the array.
+      return seen < end;
+    });
+    if (seen < end) {
+      throw IoError(
+          "read", path(), 0,
+          "x.npy inflates to " + std::to_string(seen) + " bytes, expected " + std::to_string(end));
+    }
+    return read;
+  }
+
+  std::unique_ptr<storage::ReadableFile> file_;
+  std::int64_t samples_;
+  Bytes sample_bytes_;
+  int itemsize_;
+  Bytes transfer_size_;
+  Bytes open_bytes_ = 0;
+  Entry entry_;
+  Bytes member_offset_ = 0;
+  Bytes header_bytes_ = 0;
+  std::optional<StoredSampleLastArray> array_;
+  std::vector<std::byte> inflate_buffer_;
+  std::vector<std::byte> input_buffer_;
+};
+
+}  // namespace
+
+std::unique_ptr<FileReader> NpzReader::open(storage::Env& env, const FileSpec& spec,
+                                            const ReadOptions& options) const {
+  return std::make_unique<NpzFileReader>(env.open_read(spec.path), spec, options);
+}
+
+}  // namespace dlbench::formats

@@ -1,0 +1,179 @@
+#include "formats/npz_writer.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+
+#include "dataset/content.h"
+#include "formats/buffered_appender.h"
+#include "formats/dtype.h"
+#include "formats/npy_header.h"
+#include "formats/npy_writer.h"
+#include "formats/zip_layout.h"
+#include "storage/file.h"
+#include "util/error.h"
+
+namespace dlbench::formats {
+namespace {
+
+// Fills `out` with the member's array bytes starting at array byte `offset`.
+using ArrayFill = std::function<void(Bytes offset, std::span<std::byte> out)>;
+
+bool Deflated(const FileSpec& spec) {
+  switch (spec.compression) {
+    case config::Compression::kNone:
+      return false;
+    case config::Compression::kZip:
+      return true;
+    default:
+      throw UsageError(std::string("npz supports compression none or zip, not ") +
+                       config::ToString(spec.compression));
+  }
+}
+
+std::uint32_t Crc32(std::uint32_t crc, const void* data, Bytes length) {
+  const auto* p = static_cast<const Bytef*>(data);
+  while (length > 0) {
+    const auto n = static_cast<uInt>(std::min<Bytes>(length, 1u << 30));
+    crc = static_cast<std::uint32_t>(crc32(crc, p, n));
+    p += n;
+    length -= n;
+  }
+  return crc;
+}
+
+class MemberWriter {
+ public:
+  MemberWriter(storage::WritableFile& file, std::span<std::byte> buffer, const FileSpec& spec)
+      : file_(file), buffer_(buffer), spec_(spec), deflate_(Deflated(spec)) {}
+
+  zip::Member Write(const std::string& name, const std::string& npy_header, Bytes array_bytes,
+                    const ArrayFill& fill) {
+    zip::Member m;
+    m.name = name;
+    m.method = deflate_ ? zip::kMethodDeflated : zip::kMethodStored;
+    m.local_offset = file_.appended();
+    m.uncompressed = npy_header.size() + array_bytes;
+    const std::string placeholder = zip::LocalHeader(m);
+    file_.append(placeholder.data(), placeholder.size());
+    const Bytes data_start = file_.appended();
+    m.crc =
+        deflate_ ? Deflate(npy_header, array_bytes, fill) : Store(npy_header, array_bytes, fill);
+    m.compressed = file_.appended() - data_start;
+    const std::string header = zip::LocalHeader(m);
+    if (header.size() != placeholder.size()) {
+      throw Error(ExitCode::kInternal, "npz local header changed size");
+    }
+    file_.write_at(m.local_offset, header.data(), header.size());
+    return m;
+  }
+
+ private:
+  std::uint32_t Store(const std::string& npy_header, Bytes array_bytes, const ArrayFill& fill) {
+    BufferedAppender out(file_, buffer_);
+    std::uint32_t crc = Crc32(0, npy_header.data(), npy_header.size());
+    out.append(npy_header.data(), npy_header.size());
+    for (Bytes done = 0; done < array_bytes;) {
+      std::span<std::byte> space = out.free_space();
+      space = space.first(std::min<Bytes>(space.size(), array_bytes - done));
+      fill(done, space);
+      crc = Crc32(crc, space.data(), space.size());
+      out.commit(space.size());
+      done += space.size();
+    }
+    out.flush();
+    return crc;
+  }
+
+  std::uint32_t Deflate(const std::string& npy_header, Bytes array_bytes, const ArrayFill& fill) {
+    // Half the buffer stages input, half collects compressed output.
+    const std::size_t half = buffer_.size() / 2;
+    if (half < 64) throw Error(ExitCode::kInternal, "npz writer: buffer too small");
+    std::span<std::byte> input = buffer_.first(half);
+    BufferedAppender out(file_, buffer_.subspan(half));
+    z_stream z{};
+    if (deflateInit2(&z, spec_.compression_level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+      throw UsageError("npz: bad compression_level " + std::to_string(spec_.compression_level));
+    }
+    std::uint32_t crc = 0;
+    auto pump = [&](const std::byte* data, std::size_t n, int flush) {
+      crc = Crc32(crc, data, n);
+      z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(data));
+      z.avail_in = static_cast<uInt>(n);
+      do {
+        std::span<std::byte> space = out.free_space();
+        z.next_out = reinterpret_cast<Bytef*>(space.data());
+        z.avail_out = static_cast<uInt>(std::min<std::size_t>(space.size(), 1u << 30));
+        const uInt before = z.avail_out;
+        const int rc = deflate(&z, flush);
+        if (rc == Z_STREAM_ERROR) throw Error(ExitCode::kInternal, "npz: deflate failed");
+        out.commit(before - z.avail_out);
+        if (flush == Z_FINISH && rc == Z_STREAM_END) break;
+      } while (z.avail_in > 0 || (flush == Z_FINISH));
+    };
+    pump(reinterpret_cast<const std::byte*>(npy_header.data()), npy_header.size(), Z_NO_FLUSH);
+    for (Bytes done = 0; done < array_bytes;) {
+      const std::span<std::byte> chunk =
+          input.first(std::min<Bytes>(input.size(), array_bytes - done));
+      fill(done, chunk);
+      pump(chunk.data(), chunk.size(), Z_NO_FLUSH);
+      done += chunk.size();
+    }
+    pump(nullptr, 0, Z_FINISH);
+    deflateEnd(&z);
+    out.flush();
+    return crc;
+  }
+
+  storage::WritableFile& file_;
+  std::span<std::byte> buffer_;
+  const FileSpec& spec_;
+  bool deflate_;
+};
+
+std::string LabelsHeader(const FileSpec& spec) { return npy::Encode("<i8", {spec.samples}); }
+
+}  // namespace
+
+Bytes NpzWriter::file_size(const FileSpec& spec) const {
+  if (Deflated(spec)) {
+    throw UsageError("the size of a compressed npz file is known only after writing it");
+  }
+  zip::Member x{"x.npy", zip::kMethodStored, 0, 0, 0, 0};
+  x.uncompressed = npy::Encode(LookupDType(spec.dtype).descr, SampleLastShape(spec)).size() +
+                   static_cast<Bytes>(spec.samples) * spec.sample_bytes();
+  x.compressed = x.uncompressed;
+  zip::Member y{"y.npy", zip::kMethodStored, 0, 0, 0, 0};
+  y.uncompressed = LabelsHeader(spec).size() + 8 * static_cast<Bytes>(spec.samples);
+  y.compressed = y.uncompressed;
+  y.local_offset = zip::LocalHeaderBytes(x) + x.compressed;
+  const Bytes cd_offset = y.local_offset + zip::LocalHeaderBytes(y) + y.compressed;
+  return cd_offset + zip::CentralDirectoryAndEnd({x, y}, cd_offset).size();
+}
+
+WriteResult NpzWriter::write(storage::Env& env, const FileSpec& spec,
+                             const dataset::ContentGenerator& content,
+                             std::span<std::byte> buffer) const {
+  const Bytes array_bytes = static_cast<Bytes>(spec.samples) * spec.sample_bytes();
+  auto file = env.create(spec.path);
+  MemberWriter members(*file, buffer, spec);
+  std::vector<zip::Member> written;
+  written.push_back(members.Write(
+      "x.npy", npy::Encode(LookupDType(spec.dtype).descr, SampleLastShape(spec)), array_bytes,
+      [&](Bytes offset, std::span<std::byte> out) { content.Fill(spec.file_index, offset, out); }));
+  written.push_back(members.Write(
+      "y.npy", LabelsHeader(spec), 8 * static_cast<Bytes>(spec.samples),
+      [](Bytes, std::span<std::byte> out) { std::memset(out.data(), 0, out.size()); }));
+  const std::string tail = zip::CentralDirectoryAndEnd(written, file->appended());
+  file->append(tail.data(), tail.size());
+  WriteResult result;
+  result.data_bytes = file->appended();
+  if (spec.fsync) file->sync();
+  file->close();
+  result.files.push_back(spec.path);
+  return result;
+}
+
+}  // namespace dlbench::formats

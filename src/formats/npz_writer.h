@@ -1,0 +1,20 @@
+// .npz archives as np.savez writes them: members x.npy (the samples, shape (*sample_dims, n))
+// and y.npy (int64 zero labels, shape (n,)), stored, or deflated with `compression: zip`
+// (np.savez_compressed). The CRC-32 is computed while streaming and the local header is
+// rewritten in place afterwards, as Python's zipfile does.
+#pragma once
+
+#include "formats/format.h"
+
+namespace dlbench::formats {
+
+class NpzWriter final : public FormatWriter {
+ public:
+  // Exact for stored archives; throws Error(kUsage) for deflated ones.
+  Bytes file_size(const FileSpec& spec) const override;
+  WriteResult write(storage::Env& env, const FileSpec& spec,
+                    const dataset::ContentGenerator& content,
+                    std::span<std::byte> buffer) const override;
+};
+
+}  // namespace dlbench::formats

@@ -1,0 +1,347 @@
+#include "formats/tfrecord_reader.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "formats/buffered_reader.h"
+#include "formats/crc32c.h"
+#include "formats/tfrecord_example.h"
+#include "storage/file.h"
+#include "util/error.h"
+
+namespace dlbench::formats {
+namespace {
+
+std::string Hex(std::uint32_t v) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08X", v);
+  return text;
+}
+
+std::uint64_t LoadLe(const std::byte* p, int bytes) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
+  return v;
+}
+
+enum WireType : int { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2, kFixed32 = 5 };
+
+class TfrecordFileReader final : public FileReader {
+ public:
+  TfrecordFileReader(std::unique_ptr<storage::ReadableFile> file, const FileSpec& spec,
+                     const ReadOptions& options)
+      : file_(std::move(file)),
+        stream_(*file_, options.transfer_size),
+        verify_(options.verify_checksums),
+        samples_(spec.samples),
+        sample_bytes_(spec.sample_bytes()),
+        record_offsets_(static_cast<std::size_t>(spec.samples) + 1, 0) {}
+
+  const std::string& path() const override { return file_->path(); }
+  std::int64_t samples() const override { return samples_; }
+  Bytes sample_bytes() const override { return sample_bytes_; }
+  Bytes open_bytes() const override { return 0; }
+
+  Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
+    if (k < 0 || k >= samples_) {
+      throw Error(ExitCode::kInternal, path() + ": sample " + std::to_string(k) +
+                                           " out of range (file has " + std::to_string(samples_) +
+                                           ")");
+    }
+    if (out.size() < sample_bytes_) {
+      throw Error(ExitCode::kInternal, path() + ": sample buffer too small");
+    }
+    const Bytes before = stream_.bytes_read();
+    while (known_ < k) SkipRecord(known_);
+    ReadRecord(k, out);
+    return stream_.bytes_read() - before;
+  }
+
+ private:
+  [[noreturn]] void Fail(const std::string& what) const {
+    throw Error(ExitCode::kIo, "tfrecord " + path() + ": " + what);
+  }
+
+  // Reads and checks record k's header; returns the payload length.
+  Bytes ReadHeader(std::int64_t k) {
+    const Bytes offset = record_offsets_[static_cast<std::size_t>(k)];
+    stream_.seek(offset);
+    const std::span<const std::byte> h = stream_.peek(tfrecord::kHeaderBytes);
+    if (h.size() < tfrecord::kHeaderBytes) {
+      if (offset == file_->size() || h.empty()) {
+        Fail("file ends after " + std::to_string(k) + " records at offset " +
+             std::to_string(offset) + ", expected " + std::to_string(samples_));
+      }
+      Fail("truncated record header at offset " + std::to_string(offset) + ": " +
+           std::to_string(h.size()) + " of 12 bytes");
+    }
+    const Bytes length = LoadLe(h.data(), 8);
+    if (verify_) {
+      const std::uint32_t expected = crc32c::Mask(crc32c::Value(h.data(), 8));
+      const auto found = static_cast<std::uint32_t>(LoadLe(h.data() + 8, 4));
+      if (expected != found) {
+        Fail("bad length CRC at offset " + std::to_string(offset) + ": expected " + Hex(expected) +
+             ", found " + Hex(found));
+      }
+    }
+    stream_.advance(tfrecord::kHeaderBytes);
+    const Bytes end = offset + tfrecord::kHeaderBytes + length + tfrecord::kFooterBytes;
+    if (length > file_->size() || end > file_->size()) {
+      Fail("truncated record at offset " + std::to_string(offset) + ": payload length " +
+           std::to_string(length) + " needs " + std::to_string(end) + " bytes, file has " +
+           std::to_string(file_->size()));
+    }
+    record_offsets_[static_cast<std::size_t>(k) + 1] = end;
+    return length;
+  }
+
+  void SkipRecord(std::int64_t k) {
+    ReadHeader(k);
+    ++known_;
+  }
+
+  void ReadRecord(std::int64_t k, std::span<std::byte> out) {
+    const Bytes offset = record_offsets_[static_cast<std::size_t>(k)];
+    record_ = k;
+    const Bytes length = ReadHeader(k);
+    crc_ = 0;
+    image_found_ = false;
+    ParseExample(stream_.position() + length, out);
+    if (!image_found_)
+      Fail("record " + std::to_string(k) + " at offset " + std::to_string(offset) +
+           " has no 'image' bytes feature");
+    const std::span<const std::byte> f = stream_.peek(tfrecord::kFooterBytes);
+    if (f.size() < tfrecord::kFooterBytes)
+      Fail("truncated record at offset " + std::to_string(offset));
+    if (verify_) {
+      const std::uint32_t expected = crc32c::Mask(crc_);
+      const auto found = static_cast<std::uint32_t>(LoadLe(f.data(), 4));
+      if (expected != found) {
+        Fail("bad data CRC of record " + std::to_string(k) + " at offset " +
+             std::to_string(offset) + ": expected " + Hex(expected) + ", found " + Hex(found));
+      }
+    }
+    stream_.advance(tfrecord::kFooterBytes);
+    if (known_ == k) ++known_;
+  }
+
+  // --- protobuf over the stream; every payload byte goes through Take/Copy/Skip for the CRC.
+
+  [[noreturn]] void Malformed(const std::string& what) const {
+    Fail("malformed Example in record " + std::to_string(record_) + " at offset " +
+         std::to_string(record_offsets_[static_cast<std::size_t>(record_)]) + ": " + what);
+  }
+
+  void Take(std::byte* dst, std::size_t n) {
+    const std::span<const std::byte> avail = stream_.peek(n);
+    if (avail.size() < n) Malformed("unexpected end of file");
+    std::memcpy(dst, avail.data(), n);
+    if (verify_) crc_ = crc32c::Extend(crc_, avail.data(), n);
+    stream_.advance(n);
+  }
+
+  void Copy(std::byte* dst, Bytes n) {
+    if (stream_.read(dst, n) != n) Malformed("unexpected end of file");
+    if (verify_) crc_ = crc32c::Extend(crc_, dst, n);
+  }
+
+  void Skip(Bytes n) {
+    if (!verify_) {
+      stream_.skip(n);
+      return;
+    }
+    while (n > 0) {
+      const std::span<const std::byte> avail =
+          stream_.peek(static_cast<std::size_t>(std::min<Bytes>(n, stream_.capacity())));
+      if (avail.empty()) Malformed("unexpected end of file");
+      const std::size_t m = static_cast<std::size_t>(std::min<Bytes>(avail.size(), n));
+      crc_ = crc32c::Extend(crc_, avail.data(), m);
+      stream_.advance(m);
+      n -= m;
+    }
+  }
+
+  std::uint64_t Varint(Bytes end) {
+    std::uint64_t value = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (stream_.position() >= end) Malformed("varint runs past its message");
+      std::byte b;
+      Take(&b, 1);
+      value |= static_cast<std::uint64_t>(b & std::byte{0x7F}) << shift;
+      if ((b & std::byte{0x80}) == std::byte{0}) return value;
+    }
+    Malformed("varint longer than 10 bytes");
+  }
+
+  // A length-delimited field's end offset, checked against its parent's end.
+  Bytes Nested(Bytes end) {
+    const std::uint64_t length = Varint(end);
+    if (length > end - stream_.position()) Malformed("field length runs past its message");
+    return stream_.position() + length;
+  }
+
+  void SkipField(std::uint64_t tag, Bytes end) {
+    switch (static_cast<int>(tag & 7)) {
+      case kVarint:
+        Varint(end);
+        return;
+      case kFixed64:
+        SkipBounded(8, end);
+        return;
+      case kFixed32:
+        SkipBounded(4, end);
+        return;
+      case kLengthDelimited: {
+        const Bytes field_end = Nested(end);
+        Skip(field_end - stream_.position());
+        return;
+      }
+      default:
+        Malformed("unsupported wire type " + std::to_string(tag & 7));
+    }
+  }
+
+  void SkipBounded(Bytes n, Bytes end) {
+    if (n > end - stream_.position()) Malformed("field runs past its message");
+    Skip(n);
+  }
+
+  void ParseExample(Bytes end, std::span<std::byte> out) {
+    while (stream_.position() < end) {
+      const std::uint64_t tag = Varint(end);
+      if (tag == 0x0A) {
+        ParseFeatures(Nested(end), out);
+      } else {
+        SkipField(tag, end);
+      }
+    }
+  }
+
+  void ParseFeatures(Bytes end, std::span<std::byte> out) {
+    while (stream_.position() < end) {
+      const std::uint64_t tag = Varint(end);
+      if (tag == 0x0A) {
+        ParseEntry(Nested(end), out);
+      } else {
+        SkipField(tag, end);
+      }
+    }
+  }
+
+  // One map<string, Feature> entry. The key normally comes first and the image is then copied
+  // straight into `out`; if the value comes first, its location is remembered and fetched once
+  // the key turns out to be "image".
+  void ParseEntry(Bytes end, std::span<std::byte> out) {
+    enum class Key { kUnknown, kImage, kOther } key = Key::kUnknown;
+    Bytes late_offset = 0;
+    Bytes late_length = 0;
+    bool late_value = false;
+    while (stream_.position() < end) {
+      const std::uint64_t tag = Varint(end);
+      if (tag == 0x0A) {
+        const Bytes key_end = Nested(end);
+        const Bytes key_length = key_end - stream_.position();
+        constexpr std::string_view kImage = "image";
+        if (key_length == kImage.size()) {
+          char text[kImage.size()];
+          Take(reinterpret_cast<std::byte*>(text), kImage.size());
+          key = std::string_view(text, kImage.size()) == kImage ? Key::kImage : Key::kOther;
+        } else {
+          Skip(key_length);
+          key = Key::kOther;
+        }
+      } else if (tag == 0x12) {
+        const Bytes value_end = Nested(end);
+        if (key == Key::kImage) {
+          ParseFeature(value_end, out, nullptr, nullptr);
+          late_value = false;
+        } else if (key == Key::kUnknown) {
+          late_value = ParseFeature(value_end, {}, &late_offset, &late_length);
+        } else {
+          Skip(value_end - stream_.position());
+        }
+      } else {
+        SkipField(tag, end);
+      }
+    }
+    if (key == Key::kImage && late_value) FetchLate(late_offset, late_length, out);
+  }
+
+  // A Feature: copies its first bytes_list value into `out`, or, when `out` is empty, records
+  // where it is. Returns whether a bytes value was seen.
+  bool ParseFeature(Bytes end, std::span<std::byte> out, Bytes* where, Bytes* length) {
+    bool seen = false;
+    while (stream_.position() < end) {
+      const std::uint64_t tag = Varint(end);
+      if (tag != 0x0A) {
+        SkipField(tag, end);
+        continue;
+      }
+      const Bytes list_end = Nested(end);
+      while (stream_.position() < list_end) {
+        const std::uint64_t value_tag = Varint(list_end);
+        if (value_tag != 0x0A || seen) {
+          SkipField(value_tag, list_end);
+          continue;
+        }
+        const Bytes value_end = Nested(list_end);
+        const Bytes n = value_end - stream_.position();
+        seen = true;
+        if (where != nullptr) {
+          *where = stream_.position();
+          *length = n;
+          Skip(n);
+        } else {
+          CheckImageLength(n);
+          Copy(out.data(), n);
+          image_found_ = true;
+        }
+      }
+    }
+    if (where == nullptr && !seen) Malformed("'image' feature holds no bytes value");
+    return seen;
+  }
+
+  void CheckImageLength(Bytes n) const {
+    if (n != sample_bytes_) {
+      Malformed("'image' holds " + std::to_string(n) + " bytes, expected " +
+                std::to_string(sample_bytes_));
+    }
+  }
+
+  // The image of an entry whose value preceded its key: read it again by offset.
+  void FetchLate(Bytes offset, Bytes n, std::span<std::byte> out) {
+    CheckImageLength(n);
+    const Bytes resume = stream_.position();
+    const bool verify = verify_;
+    verify_ = false;  // its bytes already went into the CRC when they were skipped
+    stream_.seek(offset);
+    if (stream_.read(out.data(), n) != n) Malformed("unexpected end of file");
+    verify_ = verify;
+    stream_.seek(resume);
+    image_found_ = true;
+  }
+
+  std::unique_ptr<storage::ReadableFile> file_;
+  BufferedReader stream_;
+  bool verify_;
+  std::int64_t samples_;
+  Bytes sample_bytes_;
+  std::vector<Bytes> record_offsets_;  // [k] valid for k <= known_
+  std::int64_t known_ = 0;             // records whose end offset is known
+  std::int64_t record_ = 0;            // record being parsed, for messages
+  std::uint32_t crc_ = 0;
+  bool image_found_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<FileReader> TfrecordReader::open(storage::Env& env, const FileSpec& spec,
+                                                 const ReadOptions& options) const {
+  return std::make_unique<TfrecordFileReader>(env.open_read(spec.path), spec, options);
+}
+
+}  // namespace dlbench::formats
