@@ -1,0 +1,121 @@
+#include "metrics/cross_rank.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "metrics/clock.h"
+#include "metrics/throughput.h"
+#include "util/error.h"
+
+namespace dlbench::metrics {
+
+Span SpanOf(const std::vector<Seconds>& starts, const std::vector<Seconds>& ends) {
+  if (starts.empty() || starts.size() != ends.size()) {
+    throw Error(ExitCode::kInternal, "metrics: span over " + std::to_string(starts.size()) +
+                                         " starts and " + std::to_string(ends.size()) + " ends");
+  }
+  return {*std::min_element(starts.begin(), starts.end()),
+          *std::max_element(ends.begin(), ends.end())};
+}
+
+std::optional<Spread> SpreadOf(const std::vector<double>& values) {
+  if (values.empty()) return std::nullopt;
+  const auto [low, high] = std::minmax_element(values.begin(), values.end());
+  const double sum = std::accumulate(values.begin(), values.end(), 0.0);
+  return Spread{*low, sum / static_cast<double>(values.size()), *high};
+}
+
+CheckpointOpReduction ReduceCheckpointOp(const std::vector<Seconds>& starts,
+                                         const std::vector<Seconds>& ends,
+                                         const std::vector<Bytes>& bytes, double nominal_size_GiB) {
+  const Span span = SpanOf(starts, ends);
+  if (bytes.size() != starts.size()) {
+    throw Error(ExitCode::kInternal, "metrics: checkpoint bytes for " +
+                                         std::to_string(bytes.size()) + " ranks, times for " +
+                                         std::to_string(starts.size()));
+  }
+  std::vector<double> durations(starts.size());
+  for (std::size_t r = 0; r < starts.size(); ++r) durations[r] = ends[r] - starts[r];
+  CheckpointOpReduction result;
+  result.span = span.duration();
+  result.rank_duration = *SpreadOf(durations);
+  result.duration_max = result.rank_duration.max;
+  result.total_bytes = std::accumulate(bytes.begin(), bytes.end(), Bytes{0});
+  if (result.rank_duration.min > 0) {
+    result.throughput_min_GiB_per_second = nominal_size_GiB / result.duration_max;
+  }
+  result.GiB_per_second = GiBPerSecond(result.total_bytes, result.duration_max);
+  return result;
+}
+
+Seconds SynchronizedOrigin(const mpi::Communicator& comm) {
+  comm.barrier();
+  return Now();
+}
+
+Span ReduceSpan(const mpi::Communicator& comm, Seconds start, Seconds end) {
+  return {comm.min(start), comm.max(end)};
+}
+
+Spread ReduceSpread(const mpi::Communicator& comm, double value) {
+  return {comm.min(value), comm.sum(value) / comm.size(), comm.max(value)};
+}
+
+CheckpointOpReduction ReduceCheckpointOp(const mpi::Communicator& comm, Seconds start, Seconds end,
+                                         Bytes bytes, double nominal_size_GiB) {
+  return ReduceCheckpointOp(comm.all_gather(start), comm.all_gather(end),
+                            comm.all_gather(std::uint64_t{bytes}), nominal_size_GiB);
+}
+
+namespace {
+
+template <typename T>
+std::vector<T> Gather(const mpi::Communicator& comm, const std::vector<T>& values) {
+  const std::uint64_t length = values.size();
+  if (comm.min(length) != comm.max(length)) {
+    throw Error(ExitCode::kInternal,
+                "metrics: ranks gathered vectors of different lengths (rank " +
+                    std::to_string(comm.rank()) + " has " + std::to_string(length) +
+                    "); the ranks recorded different numbers of epochs, blocks or checkpoints");
+  }
+  const auto ranks = static_cast<std::size_t>(comm.size());
+  std::vector<T> all(ranks * values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const std::vector<T> column = comm.all_gather(values[i]);
+    for (std::size_t r = 0; r < ranks; ++r) all[r * values.size() + i] = column[r];
+  }
+  return all;
+}
+
+}  // namespace
+
+std::vector<double> GatherEqualLength(const mpi::Communicator& comm,
+                                      const std::vector<double>& values) {
+  return Gather(comm, values);
+}
+
+std::vector<std::uint64_t> GatherEqualLength(const mpi::Communicator& comm,
+                                             const std::vector<std::uint64_t>& values) {
+  return Gather(comm, values);
+}
+
+LatencyHistogram ReduceHistogram(const mpi::Communicator& comm, const LatencyHistogram& mine) {
+  // Only the buckets some rank used are summed: latencies span a few decades, so this is a few
+  // hundred reductions instead of the full layout's ~1300.
+  const std::vector<std::uint64_t>& counts = mine.counts();
+  std::uint64_t first = counts.size();
+  std::uint64_t last = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    if (counts[i] == 0) continue;
+    first = std::min<std::uint64_t>(first, i);
+    last = i + 1;
+  }
+  first = comm.min(first);
+  last = comm.max(last);
+  std::vector<std::uint64_t> total(counts.size(), 0);
+  for (std::uint64_t i = first; i < last; ++i) total[i] = comm.sum(counts[i]);
+  return LatencyHistogram::FromCounts(std::move(total), comm.max(mine.max()));
+}
+
+}  // namespace dlbench::metrics

@@ -1,0 +1,72 @@
+// Reductions across ranks (metrics.md §5.1, §6): pure cores over per-rank vectors, testable
+// without MPI, and thin wrappers that gather through an mpi::Communicator. Every wrapper is a
+// collective: all ranks must call it, in the same order, with same-shaped arguments.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "metrics/percentiles.h"
+#include "mpi/communicator.h"
+#include "util/units.h"
+
+namespace dlbench::metrics {
+
+// ---- pure cores ----
+
+struct Span {
+  Seconds start = 0;  // min over ranks
+  Seconds end = 0;    // max over ranks
+  Seconds duration() const { return end - start; }
+};
+// Throws dlbench::Error (internal) when the vectors are empty or of different lengths.
+Span SpanOf(const std::vector<Seconds>& starts, const std::vector<Seconds>& ends);
+
+struct Spread {
+  double min = 0;
+  double mean = 0;
+  double max = 0;
+};
+// nullopt for an empty vector.
+std::optional<Spread> SpreadOf(const std::vector<double>& values);
+
+// One checkpoint save or load, reduced over ranks.
+struct CheckpointOpReduction {
+  Seconds duration_max = 0;  // max over ranks of the rank's duration (MLPerf)
+  Seconds span = 0;          // max end - min start
+  Spread rank_duration;      // per-rank distribution of durations
+  Bytes total_bytes = 0;     // sum over ranks
+  // MLPerf / DLIO per-rank throughput is the nominal global size over the rank's duration;
+  // MLPerf's reported value is the minimum over ranks. nullopt when a duration is not positive.
+  std::optional<double> throughput_min_GiB_per_second;
+  // dlbench: total bytes actually moved / duration_max.
+  std::optional<double> GiB_per_second;
+};
+CheckpointOpReduction ReduceCheckpointOp(const std::vector<Seconds>& starts,
+                                         const std::vector<Seconds>& ends,
+                                         const std::vector<Bytes>& bytes, double nominal_size_GiB);
+
+// ---- MPI wrappers ----
+
+// A time origin common to all ranks: Now() right after a barrier. Subtract it from Now() to get
+// times that can be compared across hosts (steady_clock origins differ between hosts); the error
+// is the barrier's exit skew.
+Seconds SynchronizedOrigin(const mpi::Communicator& comm);
+
+Span ReduceSpan(const mpi::Communicator& comm, Seconds start, Seconds end);
+Spread ReduceSpread(const mpi::Communicator& comm, double value);
+CheckpointOpReduction ReduceCheckpointOp(const mpi::Communicator& comm, Seconds start, Seconds end,
+                                         Bytes bytes, double nominal_size_GiB);
+
+// Every rank's vector, concatenated in rank order, on every rank. All ranks must pass vectors
+// of the same length (throws dlbench::Error, internal, on every rank otherwise).
+std::vector<double> GatherEqualLength(const mpi::Communicator& comm,
+                                      const std::vector<double>& values);
+std::vector<std::uint64_t> GatherEqualLength(const mpi::Communicator& comm,
+                                             const std::vector<std::uint64_t>& values);
+
+// The sum of every rank's histogram, on every rank.
+LatencyHistogram ReduceHistogram(const mpi::Communicator& comm, const LatencyHistogram& mine);
+
+}  // namespace dlbench::metrics

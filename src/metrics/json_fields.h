@@ -1,0 +1,28 @@
+// Setting JSON fields so that only finite numbers are ever written (dlio-config.md D21): a value
+// that is absent, NaN or infinite leaves the field out instead of writing invalid JSON.
+#pragma once
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlbench::metrics {
+
+using Json = nlohmann::ordered_json;  // keeps DLIO's field order
+
+inline void SetNumber(Json& object, const std::string& key, std::optional<double> value) {
+  if (value && std::isfinite(*value)) object[key] = *value;
+}
+
+// The whole list, or nothing when it is empty or holds a non-finite value.
+inline void SetList(Json& object, const std::string& key, const std::vector<double>& values) {
+  if (values.empty()) return;
+  for (double v : values) {
+    if (!std::isfinite(v)) return;
+  }
+  object[key] = values;
+}
+
+}  // namespace dlbench::metrics

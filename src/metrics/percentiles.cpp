@@ -1,0 +1,104 @@
+#include "metrics/percentiles.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "util/error.h"
+
+namespace dlbench::metrics {
+namespace {
+
+constexpr double kGamma =
+    (1 + LatencyHistogram::kRelativeError) / (1 - LatencyHistogram::kRelativeError);
+
+// Buckets 1..N-1 cover (kMinSeconds, kMaxSeconds]; one more bucket takes everything above.
+std::size_t RegularBuckets() {
+  static const std::size_t n = static_cast<std::size_t>(std::ceil(
+      std::log(LatencyHistogram::kMaxSeconds / LatencyHistogram::kMinSeconds) / std::log(kGamma)));
+  return n;
+}
+
+}  // namespace
+
+double SortedQuantile(const std::vector<double>& sorted, double q) {
+  const double h = static_cast<double>(sorted.size() - 1) * q;
+  const auto lower = static_cast<std::size_t>(std::floor(h));
+  const auto upper = std::min(lower + 1, sorted.size() - 1);
+  return sorted[lower] + (h - static_cast<double>(lower)) * (sorted[upper] - sorted[lower]);
+}
+
+std::optional<Percentiles> ExactPercentiles(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  return Percentiles{values.size(), SortedQuantile(values, 0.50), SortedQuantile(values, 0.90),
+                     SortedQuantile(values, 0.99), values.back()};
+}
+
+std::size_t LatencyHistogram::bucket_count() { return RegularBuckets() + 2; }
+
+LatencyHistogram::LatencyHistogram() : counts_(bucket_count(), 0) {}
+
+void LatencyHistogram::Record(Seconds value) {
+  if (!(value > 0)) value = 0;  // also maps NaN to 0
+  std::size_t bucket = 0;
+  if (value > kMaxSeconds) {
+    bucket = counts_.size() - 1;
+  } else if (value > kMinSeconds) {
+    const double index = std::ceil(std::log(value / kMinSeconds) / std::log(kGamma));
+    bucket = std::clamp<std::size_t>(static_cast<std::size_t>(index), 1, RegularBuckets());
+  }
+  ++counts_[bucket];
+  ++count_;
+  max_ = std::max(max_, value);
+}
+
+void LatencyHistogram::Merge(const LatencyHistogram& other) {
+  for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += other.counts_[i];
+  count_ += other.count_;
+  max_ = std::max(max_, other.max_);
+}
+
+LatencyHistogram LatencyHistogram::FromCounts(std::vector<std::uint64_t> counts, Seconds max) {
+  if (counts.size() != bucket_count()) {
+    throw Error(ExitCode::kInternal, "metrics: latency histogram with " +
+                                         std::to_string(counts.size()) + " buckets, expected " +
+                                         std::to_string(bucket_count()));
+  }
+  LatencyHistogram histogram;
+  histogram.counts_ = std::move(counts);
+  for (std::uint64_t c : histogram.counts_) histogram.count_ += c;
+  histogram.max_ = max;
+  return histogram;
+}
+
+double LatencyHistogram::Representative(std::size_t bucket) const {
+  if (bucket == 0) return kMinSeconds;
+  if (bucket == counts_.size() - 1) return max_;
+  return kMinSeconds * 2 * std::pow(kGamma, static_cast<double>(bucket)) / (kGamma + 1);
+}
+
+Seconds LatencyHistogram::ValueAtRank(std::uint64_t rank) const {
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < counts_.size(); ++i) {
+    seen += counts_[i];
+    if (rank < seen) return Representative(i);
+  }
+  return max_;
+}
+
+double LatencyHistogram::Quantile(double q) const {
+  const double h = static_cast<double>(count_ - 1) * q;
+  const auto lower = static_cast<std::uint64_t>(std::floor(h));
+  const auto upper = std::min(lower + 1, count_ - 1);
+  const double low = ValueAtRank(lower);
+  const double high = ValueAtRank(upper);
+  // The true quantile lies within [0, max]; clamping can only move the estimate toward it.
+  return std::min(max_, low + (h - static_cast<double>(lower)) * (high - low));
+}
+
+std::optional<Percentiles> LatencyHistogram::Summary() const {
+  if (count_ == 0) return std::nullopt;
+  return Percentiles{count_, Quantile(0.50), Quantile(0.90), Quantile(0.99), max_};
+}
+
+}  // namespace dlbench::metrics

@@ -1,0 +1,70 @@
+// <rank>_output.json (metrics.md §3.3).
+#include <string>
+
+#include "metrics/summary.h"
+#include "metrics/throughput.h"
+
+namespace dlbench::metrics {
+namespace {
+
+Json StringMap(const std::map<std::string, std::string>& map) {
+  Json object = Json::object();
+  for (const auto& [key, value] : map) object[key] = value;
+  return object;
+}
+
+// Adds one block's per-step lists and results under `key` ("block<b>" or "eval").
+void AddBlock(Json& epoch, const std::string& key, const BlockRecord& block, double au_percent,
+              double samples_per_second) {
+  Json load = Json::array(), proc = Json::array(), compute = Json::array();
+  for (const StepRecord& step : block.steps) {
+    load.push_back(step.load);
+    proc.push_back(step.proc());
+    compute.push_back(step.compute);
+  }
+  epoch["load"][key] = std::move(load);
+  epoch["proc"][key] = std::move(proc);
+  epoch["compute"][key] = std::move(compute);
+  SetNumber(epoch["au"], key, au_percent);
+  SetNumber(epoch["throughput"], key, samples_per_second);
+}
+
+}  // namespace
+
+Json BuildRankOutput(const RankRecord& record, const RankHost& host, const RunSettings& settings,
+                     const WallClockAnchor& clock) {
+  Json output;
+  SetNumber(output, "host_memory_GB", host.memory_GiB);
+  output["host_cpu_count"] = host.cpu_count;
+  output["host_processor_name"] = host.processor_name;
+  output["potential_caching"] = host.potential_caching;
+  output["host_cpuinfo"] = StringMap(host.cpuinfo);
+  output["host_meminfo"] = StringMap(host.meminfo);
+  output["hostname"] = host.hostname;
+  for (const EpochRecord& epoch : record.epochs) {
+    Json out;
+    out["start"] = clock.Timestamp(epoch.start);
+    for (const char* list : {"load", "proc", "compute", "au", "throughput"}) {
+      out[list] = Json::object();
+    }
+    for (const BlockRecord& block : epoch.blocks) {
+      const BlockTiming timing = MeasureBlock(block, settings.steps_per_epoch, settings.exclusion);
+      AddBlock(out, "block" + std::to_string(block.number), block, AuPercent(timing),
+               DlioBlockSamplesPerSecond(timing, settings.batch_size));
+    }
+    if (epoch.eval) {
+      const EvalResult eval = MeasureEval(*epoch.eval, settings.eval_steps_per_epoch,
+                                          settings.exclusion, settings.eval_batch_size);
+      AddBlock(out, "eval", *epoch.eval, eval.au_percent, eval.dlio_samples_per_second);
+    }
+    if (const auto meminfo = host.epoch_meminfo.find(epoch.number);
+        meminfo != host.epoch_meminfo.end()) {
+      out["host_meminfo"] = StringMap(meminfo->second);
+    }
+    out["end"] = clock.Timestamp(epoch.end);
+    output[std::to_string(epoch.number)] = std::move(out);
+  }
+  return output;
+}
+
+}  // namespace dlbench::metrics

@@ -1,0 +1,101 @@
+// The human-readable result table. Values come from BuildSummary so the table and summary.json
+// agree; rows whose value is absent are not printed.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "metrics/summary.h"
+
+namespace dlbench::metrics {
+namespace {
+
+struct Row {
+  std::string name;
+  std::string value;
+  std::string unit;
+};
+
+class Table {
+ public:
+  explicit Table(const Json& metric) : metric_(metric) {}
+
+  void Add(const std::string& name, const std::string& key, const std::string& unit,
+           int decimals = 2, double scale = 1.0) {
+    if (!metric_.contains(key) || !metric_[key].is_number()) return;
+    char text[64];
+    std::snprintf(text, sizeof(text), "%.*f", decimals, metric_[key].get<double>() * scale);
+    rows_.push_back({name, text, unit});
+  }
+  void AddText(const std::string& name, const std::string& key) {
+    if (metric_.contains(key)) rows_.push_back({name, metric_[key].get<std::string>(), ""});
+  }
+  void Section(const std::string& title) { rows_.push_back({title, "", ""}); }
+
+  std::string Render() const {
+    std::size_t name_width = 0, value_width = 0;
+    for (const Row& row : rows_) {
+      name_width = std::max(name_width, row.name.size());
+      value_width = std::max(value_width, row.value.size());
+    }
+    std::string text;
+    for (const Row& row : rows_) {
+      if (row.value.empty()) {
+        text += row.name + "\n";
+        continue;
+      }
+      text += "  " + row.name + std::string(name_width - row.name.size() + 2, ' ') +
+              std::string(value_width - row.value.size(), ' ') + row.value;
+      text += row.unit.empty() ? "\n" : "  " + row.unit + "\n";
+    }
+    return text;
+  }
+
+ private:
+  const Json& metric_;
+  std::vector<Row> rows_;
+};
+
+void AddPhase(Table& table, const std::string& p, const std::string& title) {
+  table.Section(title);
+  table.Add("AU, mean over ranks and epochs", p + "_au_mean_percentage", "%");
+  table.AddText("AU meets expectation", p + "_au_meet_expectation");
+  table.Add("throughput (dlbench: measured steps)", p + "_throughput_mean_samples_per_second_exact",
+            "samples/s");
+  table.Add("throughput (DLIO definition)", p + "_throughput_mean_samples_per_second", "samples/s");
+  table.Add("read rate, bytes actually read", p + "_read_MiB_per_second", "MiB/s");
+  table.Add("read rate, bytes actually read", p + "_read_GB_per_second", "GB/s", 3);
+  table.Add("I/O rate (DLIO, nominal sample size)", p + "_io_mean_MB_per_second", "MiB/s");
+  table.Add("sample read latency p50", p + "_sample_read_latency_p50_seconds", "ms", 3, 1e3);
+  table.Add("sample read latency p99", p + "_sample_read_latency_p99_seconds", "ms", 3, 1e3);
+  table.Add("batch wait p50", p + "_batch_wait_p50_seconds", "ms", 3, 1e3);
+  table.Add("batch wait p99", p + "_batch_wait_p99_seconds", "ms", 3, 1e3);
+}
+
+}  // namespace
+
+std::string TerminalTable(const RunMetrics& run) {
+  const Json summary = BuildSummary(run);
+  const Json& m = summary["metric"];
+  Table table(m);
+  if (m.contains("train_au_percentage")) AddPhase(table, "train", "Training");
+  if (m.contains("eval_au_percentage")) AddPhase(table, "eval", "Evaluation");
+  if (run.checkpoint) {
+    table.Section("Checkpoint");
+    table.Add("trainer stall per save, mean", "checkpoint_stall_mean_seconds", "s", 3);
+    table.Add("trainer stall per save, max", "checkpoint_stall_max_seconds", "s", 3);
+    table.Add("save write rate, all ranks", "checkpoint_write_GiB_per_second", "GiB/s", 3);
+    table.Add("drain rate to capacity tier", "checkpoint_drain_GiB_per_second", "GiB/s", 3);
+    table.Add("time to durable, mean", "checkpoint_time_to_durable_mean_seconds", "s", 3);
+    table.Add("time to durable, max", "checkpoint_time_to_durable_max_seconds", "s", 3);
+    table.Add("save duration (DLIO, rank 0)", "save_checkpoint_duration_mean_seconds", "s", 3);
+    table.Add("save throughput (DLIO, rank 0)", "save_checkpoint_io_mean_GB_per_second", "GiB/s",
+              3);
+    table.Add("load duration (DLIO, rank 0)", "load_checkpoint_duration_mean_seconds", "s", 3);
+    table.Add("load throughput (DLIO, rank 0)", "load_checkpoint_io_mean_GB_per_second", "GiB/s",
+              3);
+  }
+  return table.Render();
+}
+
+}  // namespace dlbench::metrics
