@@ -1,0 +1,125 @@
+#include "metrics/percentiles.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "util/error.h"
+
+namespace dlbench::metrics {
+namespace {
+
+TEST(ExactPercentiles, LinearInterpolationLikeNumpy) {
+  // numpy.percentile([4, 1, 3, 2], [50, 90, 99]) == [2.5, 3.7, 3.97]
+  const auto p = ExactPercentiles({4, 1, 3, 2});
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->count, 4u);
+  EXPECT_DOUBLE_EQ(p->p50, 2.5);
+  EXPECT_NEAR(p->p90, 3.7, 1e-12);
+  EXPECT_NEAR(p->p99, 3.97, 1e-12);
+  EXPECT_DOUBLE_EQ(p->max, 4);
+}
+
+TEST(ExactPercentiles, OddCountAndSingleValue) {
+  // numpy.percentile([0.1, 0.5, 0.2, 0.9, 0.3], [50, 90, 99]) == [0.3, 0.74, 0.884]
+  const auto p = ExactPercentiles({0.1, 0.5, 0.2, 0.9, 0.3});
+  EXPECT_DOUBLE_EQ(p->p50, 0.3);
+  EXPECT_NEAR(p->p90, 0.74, 1e-12);
+  EXPECT_NEAR(p->p99, 0.884, 1e-12);
+  const auto one = ExactPercentiles({7});
+  EXPECT_DOUBLE_EQ(one->p50, 7);
+  EXPECT_DOUBLE_EQ(one->p99, 7);
+}
+
+TEST(ExactPercentiles, EmptyIsAbsent) { EXPECT_FALSE(ExactPercentiles({}).has_value()); }
+
+std::vector<double> LogNormalLatencies(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> normal(std::log(2e-3), 1.5);  // median 2 ms, wide tail
+  std::vector<double> values(n);
+  for (double& v : values) v = std::exp(normal(random));
+  return values;
+}
+
+TEST(LatencyHistogram, QuantilesWithinTheDocumentedRelativeError) {
+  const std::vector<double> values = LogNormalLatencies(20000, 42);
+  LatencyHistogram histogram;
+  for (double v : values) histogram.Record(v);
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  const double bound = LatencyHistogram::kRelativeError * (1 + 1e-9);
+  for (double q : {0.0, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 1.0}) {
+    const double exact = SortedQuantile(sorted, q);
+    EXPECT_LE(std::abs(histogram.Quantile(q) - exact) / exact, bound) << "q = " << q;
+  }
+  const auto summary = histogram.Summary();
+  EXPECT_EQ(summary->count, values.size());
+  EXPECT_DOUBLE_EQ(summary->max, sorted.back());  // exact
+}
+
+TEST(LatencyHistogram, BoundHoldsOnBucketEdgesAndSmallSets) {
+  // Two values: the median interpolates between them.
+  LatencyHistogram histogram;
+  histogram.Record(1e-3);
+  histogram.Record(3e-3);
+  EXPECT_NEAR(histogram.Quantile(0.5), 2e-3, 2e-3 * LatencyHistogram::kRelativeError);
+  EXPECT_DOUBLE_EQ(histogram.Quantile(1.0), 3e-3);
+}
+
+TEST(LatencyHistogram, MemoryIsFixed) {
+  LatencyHistogram histogram;
+  const std::size_t buckets = LatencyHistogram::bucket_count();
+  for (double v : LogNormalLatencies(5000, 7)) histogram.Record(v);
+  EXPECT_EQ(histogram.counts().size(), buckets);
+  EXPECT_LT(buckets, 2000u);  // ~1270 for 1 % over 1e-7 .. 1e4 s
+}
+
+TEST(LatencyHistogram, OutOfRangeValues) {
+  LatencyHistogram zeros;
+  zeros.Record(0);
+  zeros.Record(-1);  // not a duration; counted as 0
+  zeros.Record(std::nan(""));
+  EXPECT_EQ(zeros.count(), 3u);
+  EXPECT_DOUBLE_EQ(zeros.Quantile(0.5), 0.0);
+  LatencyHistogram huge;
+  huge.Record(5e4);
+  huge.Record(1e5);
+  EXPECT_DOUBLE_EQ(huge.max(), 1e5);
+  EXPECT_DOUBLE_EQ(huge.Quantile(0.0), 1e5);  // the overflow bucket reports the exact max
+  LatencyHistogram tiny;
+  tiny.Record(1e-9);
+  tiny.Record(1e-3);
+  EXPECT_NEAR(tiny.Quantile(0.0), 1e-9, LatencyHistogram::kMinSeconds);
+}
+
+TEST(LatencyHistogram, MergeEqualsRecordingEverything) {
+  const std::vector<double> a = LogNormalLatencies(1000, 1), b = LogNormalLatencies(3000, 2);
+  LatencyHistogram left, right, all;
+  for (double v : a) left.Record(v), all.Record(v);
+  for (double v : b) right.Record(v), all.Record(v);
+  left.Merge(right);
+  EXPECT_EQ(left.counts(), all.counts());
+  EXPECT_EQ(left.count(), all.count());
+  EXPECT_DOUBLE_EQ(left.max(), all.max());
+  const LatencyHistogram rebuilt = LatencyHistogram::FromCounts(all.counts(), all.max());
+  EXPECT_DOUBLE_EQ(rebuilt.Quantile(0.9), all.Quantile(0.9));
+}
+
+TEST(LatencyHistogram, FromCountsRejectsAnotherLayout) {
+  try {
+    LatencyHistogram::FromCounts(std::vector<std::uint64_t>(3, 0), 0);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kInternal);
+    EXPECT_NE(std::string(e.what()).find("3 buckets"), std::string::npos);
+  }
+}
+
+TEST(LatencyHistogram, EmptyHasNoSummary) {
+  EXPECT_FALSE(LatencyHistogram().Summary().has_value());
+}
+
+}  // namespace
+}  // namespace dlbench::metrics
