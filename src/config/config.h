@@ -20,6 +20,8 @@ struct ParallelismConfig {
   int pipeline = 1;
   int data = -1;  // -1: derived as world / (tensor * pipeline)
   int zero_stage = 0;
+
+  bool operator==(const ParallelismConfig&) const = default;
 };
 
 struct TransformerConfig {
@@ -28,11 +30,13 @@ struct TransformerConfig {
   std::int64_t ffn_hidden_size = 8192;
   std::int64_t num_attention_heads = 32;
   std::int64_t num_kv_heads = 8;
+
+  bool operator==(const TransformerConfig&) const = default;
 };
 
 struct ModelConfig {
   std::string name = "default";
-  std::optional<std::string> type;      // "transformer" enables the layer checkpoint model
+  std::optional<std::string> type;  // "transformer" enables the layer checkpoint model
   std::int64_t model_size_bytes = 10240;
   DataType model_datatype = DataType::kFp16;
   DataType optimizer_datatype = DataType::kFp32;
@@ -43,6 +47,8 @@ struct ModelConfig {
   TransformerConfig transformer;
 
   bool is_transformer() const { return type && *type == "transformer"; }
+
+  bool operator==(const ModelConfig&) const = default;
 };
 
 struct WorkflowConfig {
@@ -55,15 +61,19 @@ struct WorkflowConfig {
 
   bool generate_only() const { return !train && generate_data && !checkpoint; }
   bool checkpoint_only() const { return !train && checkpoint; }
+
+  bool operator==(const WorkflowConfig&) const = default;
 };
 
 // dlbench: a named storage tier (storage.tiers.<name>). I/O under `path` gets its emulation.
 struct TierConfig {
   std::string name;
   std::string path;
-  std::optional<Bytes> capacity;                   // e.g. 64GiB
-  std::optional<BytesPerSecond> bandwidth_limit;   // e.g. 400MiB/s, shared by a rank's threads
-  Seconds latency = 0.0;                           // added to every operation, e.g. 2ms
+  std::optional<Bytes> capacity;                  // e.g. 64GiB
+  std::optional<BytesPerSecond> bandwidth_limit;  // e.g. 400MiB/s, shared by a rank's threads
+  Seconds latency = 0.0;                          // added to every operation, e.g. 2ms
+
+  bool operator==(const TierConfig&) const = default;
 };
 
 struct StorageConfig {
@@ -71,12 +81,16 @@ struct StorageConfig {
   std::string storage_root = "./";
   std::map<std::string, std::string> storage_options;
   std::vector<TierConfig> tiers;  // dlbench
+
+  bool operator==(const StorageConfig&) const = default;
 };
 
 struct Hdf5Config {
   std::vector<std::int64_t> chunk_dims;
   int num_dset_per_record = 1;
   std::vector<std::int64_t> max_shape;
+
+  bool operator==(const Hdf5Config&) const = default;
 };
 
 // dlbench: what generated samples contain (DLIO's content differs by format, defect D18).
@@ -84,6 +98,8 @@ struct ContentConfig {
   ContentKind kind = ContentKind::kRandom;
   double compress_ratio = 2.0;  // kCompressible: target ratio of raw to compressed size
   std::uint64_t seed = 0;       // mixed with (file, offset); 0 = derived from train.seed
+
+  bool operator==(const ContentConfig&) const = default;
 };
 
 struct DatasetConfig {
@@ -95,7 +111,7 @@ struct DatasetConfig {
   std::int64_t num_subfolders_train = 0;
   std::int64_t num_subfolders_eval = 0;
   std::string file_prefix = "img";
-  double record_length_bytes = 65536;   // may be fractional in DLIO YAMLs (114660.07)
+  double record_length_bytes = 65536;  // may be fractional in DLIO YAMLs (114660.07)
   double record_length_bytes_stdev = 0;
   std::int64_t record_length_bytes_resize = 0;
   std::vector<std::int64_t> record_dims;
@@ -111,6 +127,8 @@ struct DatasetConfig {
   int generation_threads = 1;  // threads per rank writing files
   bool fsync = false;          // fsync every generated file before it is renamed into place
   ContentConfig content;
+
+  bool operator==(const DatasetConfig&) const = default;
 };
 
 struct ReaderConfig {
@@ -143,6 +161,8 @@ struct ReaderConfig {
     if (data_loader_sampler) return *data_loader_sampler;
     return data_loader == DataLoader::kTensorflow ? SamplerKind::kIterative : SamplerKind::kIndex;
   }
+
+  bool operator==(const ReaderConfig&) const = default;
 };
 
 struct TrainConfig {
@@ -152,12 +172,27 @@ struct TrainConfig {
   std::int64_t seed = 123;
   bool seed_change_epoch = true;
   bool step_barrier = true;  // dlbench: barrier per step emulating the gradient all-reduce
+
+  bool operator==(const TrainConfig&) const = default;
 };
 
 struct EvaluationConfig {
   TimeDistribution eval_time;
   int eval_after_epoch = 1;
   int epochs_between_evals = 1;
+
+  bool operator==(const EvaluationConfig&) const = default;
+};
+
+// checkpoint.ksm: DLIO's memory-deduplication settings (accepted; dlbench streams checkpoints,
+// so there is nothing resident to merge).
+struct KsmConfig {
+  int madv_mergeable_id = 12;
+  double high_ram_trigger = 30.0;  // percent
+  double low_ram_exit = 15.0;      // percent
+  int await_time = 200;            // seconds
+
+  bool operator==(const KsmConfig&) const = default;
 };
 
 // dlbench: checkpoints land on a fast tier and drain asynchronously to checkpoint_folder.
@@ -166,6 +201,8 @@ struct BurstBufferConfig {
   int drain_threads = 2;
   bool evict_after_drain = true;
   int max_pending_checkpoints = 2;
+
+  bool operator==(const BurstBufferConfig&) const = default;
 };
 
 struct CheckpointConfig {
@@ -174,40 +211,51 @@ struct CheckpointConfig {
   int epochs_between_checkpoints = 1;
   std::int64_t steps_between_checkpoints = -1;  // >= 1 selects step mode
   CheckpointType type = CheckpointType::kRankZero;
-  bool fsync = false;                        // honoured (DLIO never applies it, defect D2)
-  Seconds time_between_checkpoints = -1;     // < 0 means no sleep (DLIO sleeps 1 s, D14)
+  bool fsync = false;                     // honoured (DLIO never applies it, defect D2)
+  Seconds time_between_checkpoints = -1;  // < 0 means no sleep (DLIO sleeps 1 s, D14)
   int num_checkpoints_write = -1;
   int num_checkpoints_read = -1;
   bool recovery_rank_shift = false;
   bool rank_sync = false;
   CheckpointMode mode = CheckpointMode::kDefault;
   bool randomize_tensor = true;
-  bool ksm = false;  // presence of the `ksm` map
+  bool ksm = false;       // presence of the `ksm` map
+  KsmConfig ksm_options;  // its keys (only meaningful when ksm)
   // dlbench additions
   int write_threads = 1;
   bool odirect = false;
   bool verify = false;  // check content on restore
   std::optional<BurstBufferConfig> burst_buffer;
+
+  bool operator==(const CheckpointConfig&) const = default;
 };
 
 struct MetricExclusion {
   int exclude_start_steps = 1;
   int exclude_end_steps = 0;
+
+  bool operator==(const MetricExclusion&) const = default;
 };
 
 struct OutputConfig {
   std::optional<std::string> folder;
   std::string log_file = "dlio.log";
   MetricExclusion metric;
+
+  bool operator==(const OutputConfig&) const = default;
 };
 
 struct ProfilingConfig {
   Profiler profiler = Profiler::kIostat;
   std::vector<std::string> iostat_devices;
+
+  bool operator==(const ProfilingConfig&) const = default;
 };
 
 struct MetricConfig {
   double au = 0.90;
+
+  bool operator==(const MetricConfig&) const = default;
 };
 
 struct Config {
@@ -227,6 +275,8 @@ struct Config {
   // Where it came from: the workload file (empty for defaults only) and the overrides, verbatim.
   std::string source_file;
   std::vector<std::string> overrides;
+
+  bool operator==(const Config&) const = default;
 };
 
 }  // namespace dlbench::config

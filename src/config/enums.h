@@ -13,7 +13,16 @@ enum class Framework { kTensorflow, kPytorch };
 enum class DataLoader { kTensorflow, kPytorch, kDali, kNativeDali, kSynthetic };
 enum class SamplerKind { kIterative, kIndex };
 enum class Format {
-  kTfrecord, kHdf5, kCsv, kNpz, kNpy, kJpeg, kPng, kIndexedBinary, kMmapIndexedBinary, kSynthetic
+  kTfrecord,
+  kHdf5,
+  kCsv,
+  kNpz,
+  kNpy,
+  kJpeg,
+  kPng,
+  kIndexedBinary,
+  kMmapIndexedBinary,
+  kSynthetic
 };
 enum class Shuffle { kOff, kSeed, kRandom };
 enum class ReadType { kOnDemand, kMemory };
@@ -33,24 +42,27 @@ enum class OnError { kFail, kSkip };
 template <typename E>
 struct EnumNames;  // specialised below: static constexpr std::array<std::pair<E, const char*>, N>
 
-#define DLBENCH_ENUM_NAMES(E, ...)                                   \
-  template <>                                                        \
-  struct EnumNames<E> {                                              \
+#define DLBENCH_ENUM_NAMES(E, ...)                                       \
+  template <>                                                            \
+  struct EnumNames<E> {                                                  \
     static constexpr std::pair<E, const char*> kNames[] = {__VA_ARGS__}; \
   };
 
-DLBENCH_ENUM_NAMES(Framework, {Framework::kTensorflow, "tensorflow"}, {Framework::kPytorch, "pytorch"})
+DLBENCH_ENUM_NAMES(Framework, {Framework::kTensorflow, "tensorflow"},
+                   {Framework::kPytorch, "pytorch"})
 DLBENCH_ENUM_NAMES(DataLoader, {DataLoader::kTensorflow, "tensorflow"},
                    {DataLoader::kPytorch, "pytorch"}, {DataLoader::kDali, "dali"},
                    {DataLoader::kNativeDali, "native_dali"}, {DataLoader::kSynthetic, "synthetic"})
-DLBENCH_ENUM_NAMES(SamplerKind, {SamplerKind::kIterative, "iterative"}, {SamplerKind::kIndex, "index"})
+DLBENCH_ENUM_NAMES(SamplerKind, {SamplerKind::kIterative, "iterative"},
+                   {SamplerKind::kIndex, "index"})
 DLBENCH_ENUM_NAMES(Format, {Format::kTfrecord, "tfrecord"}, {Format::kHdf5, "hdf5"},
                    {Format::kCsv, "csv"}, {Format::kNpz, "npz"}, {Format::kNpy, "npy"},
                    {Format::kJpeg, "jpeg"}, {Format::kPng, "png"},
                    {Format::kIndexedBinary, "indexed_binary"},
                    {Format::kMmapIndexedBinary, "mmap_indexed_binary"},
                    {Format::kSynthetic, "synthetic"})
-DLBENCH_ENUM_NAMES(Shuffle, {Shuffle::kOff, "off"}, {Shuffle::kSeed, "seed"}, {Shuffle::kRandom, "random"})
+DLBENCH_ENUM_NAMES(Shuffle, {Shuffle::kOff, "off"}, {Shuffle::kSeed, "seed"},
+                   {Shuffle::kRandom, "random"})
 DLBENCH_ENUM_NAMES(ReadType, {ReadType::kOnDemand, "on_demand"}, {ReadType::kMemory, "memory"})
 DLBENCH_ENUM_NAMES(FileAccess, {FileAccess::kMulti, "multi"}, {FileAccess::kShared, "shared"},
                    {FileAccess::kCollective, "collective"}, {FileAccess::kMpio, "mpio"},
@@ -66,8 +78,8 @@ DLBENCH_ENUM_NAMES(CheckpointType, {CheckpointType::kRankZero, "rank_zero"},
 DLBENCH_ENUM_NAMES(CheckpointMode, {CheckpointMode::kDefault, "default"},
                    {CheckpointMode::kSubset, "subset"})
 DLBENCH_ENUM_NAMES(DataType, {DataType::kInt8, "int8"}, {DataType::kUint8, "uint8"},
-                   {DataType::kFp16, "fp16"}, {DataType::kBf16, "bf16"},
-                   {DataType::kFp32, "fp32"}, {DataType::kFp64, "fp64"})
+                   {DataType::kFp16, "fp16"}, {DataType::kBf16, "bf16"}, {DataType::kFp32, "fp32"},
+                   {DataType::kFp64, "fp64"})
 DLBENCH_ENUM_NAMES(Profiler, {Profiler::kIostat, "iostat"}, {Profiler::kDarshan, "darshan"},
                    {Profiler::kTensorboard, "tensorboard"}, {Profiler::kNone, "none"})
 DLBENCH_ENUM_NAMES(MultiprocessingContext, {MultiprocessingContext::kFork, "fork"},
@@ -100,11 +112,15 @@ constexpr std::optional<E> FromString(std::string_view name) {
 constexpr int ElementBytes(DataType type) {
   switch (type) {
     case DataType::kInt8:
-    case DataType::kUint8: return 1;
+    case DataType::kUint8:
+      return 1;
     case DataType::kFp16:
-    case DataType::kBf16: return 2;
-    case DataType::kFp32: return 4;
-    case DataType::kFp64: return 8;
+    case DataType::kBf16:
+      return 2;
+    case DataType::kFp32:
+      return 4;
+    case DataType::kFp64:
+      return 8;
   }
   return 1;
 }

@@ -33,6 +33,11 @@ struct LoadResult {
 LoadResult Load(const std::string& workload, const std::vector<std::string>& overrides,
                 const LoadOptions& options);
 
+// Like Load, for a workload document given as text; `name` stands for the file in messages and
+// becomes Config::source_file.
+LoadResult LoadYamlText(const std::string& text, const std::string& name,
+                        const std::vector<std::string>& overrides, const LoadOptions& options);
+
 // The fully resolved config as a DLIO-schema YAML document (every key, defaults included).
 // Loading the output again yields the same Config (round trip).
 std::string ToYaml(const Config& config);

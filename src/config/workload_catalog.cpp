@@ -50,7 +50,8 @@ WorkloadCatalog::WorkloadCatalog(std::vector<std::string> config_dirs, std::stri
 fs::path WorkloadCatalog::Resolve(const std::string& workload) const {
   std::string name = workload;
   if (name.rfind("workload=", 0) == 0) name = name.substr(9);
-  if (name.empty()) throw UsageError("no workload given: pass a name (see `dlbench workloads`) or a YAML file");
+  if (name.empty())
+    throw UsageError("no workload given: pass a name (see `dlbench workloads`) or a YAML file");
   std::error_code error;
   if (fs::is_regular_file(name, error)) return name;
   if (name.find('/') != std::string::npos || IsYaml(name)) {
@@ -98,7 +99,8 @@ std::string DefaultWorkloadsDir() {
   if (!error) {
     for (fs::path dir = exe.parent_path(); !dir.empty() && dir != dir.root_path();
          dir = dir.parent_path()) {
-      for (const fs::path& candidate : {dir / "workloads", dir / "share" / "dlbench" / "workloads"}) {
+      for (const fs::path& candidate :
+           {dir / "workloads", dir / "share" / "dlbench" / "workloads"}) {
         if (fs::is_directory(candidate, error)) return candidate.string();
       }
     }

@@ -9,9 +9,9 @@
 namespace dlbench::config {
 
 struct WorkloadEntry {
-  std::string name;                // file stem: unet3d_h100
+  std::string name;  // file stem: unet3d_h100
   std::filesystem::path path;
-  std::string description;         // first comment line of the file, without '#'
+  std::string description;  // first comment line of the file, without '#'
 };
 
 // The search path: each of `config_dirs` (DIR/NAME.yaml and DIR/workload/NAME.yaml), then

@@ -1,0 +1,244 @@
+#include "config/document.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cerrno>
+#include <fstream>
+#include <sstream>
+
+#include "config/scalar_parser.h"
+#include "util/error.h"
+
+namespace dlbench::config {
+
+DocNode DocNode::Null(std::string origin) {
+  DocNode node;
+  node.origin = std::move(origin);
+  return node;
+}
+
+DocNode DocNode::Scalar(std::string text, bool quoted, std::string origin) {
+  DocNode node;
+  node.kind = Kind::kScalar;
+  node.text = std::move(text);
+  node.quoted = quoted;
+  node.origin = std::move(origin);
+  return node;
+}
+
+DocNode DocNode::List(std::string origin) {
+  DocNode node;
+  node.kind = Kind::kList;
+  node.origin = std::move(origin);
+  return node;
+}
+
+DocNode DocNode::Map(std::string origin) {
+  DocNode node;
+  node.kind = Kind::kMap;
+  node.origin = std::move(origin);
+  return node;
+}
+
+const DocNode* DocNode::Find(const std::string& key) const {
+  if (kind != Kind::kMap) return nullptr;
+  for (const auto& [k, v] : entries) {
+    if (k == key) return &v;
+  }
+  return nullptr;
+}
+
+DocNode* DocNode::Find(const std::string& key) {
+  return const_cast<DocNode*>(static_cast<const DocNode*>(this)->Find(key));
+}
+
+DocNode& DocNode::Set(const std::string& key, DocNode value) {
+  if (DocNode* existing = Find(key)) {
+    *existing = std::move(value);
+    return *existing;
+  }
+  entries.emplace_back(key, std::move(value));
+  return entries.back().second;
+}
+
+bool DocNode::Erase(const std::string& key) {
+  for (auto it = entries.begin(); it != entries.end(); ++it) {
+    if (it->first == key) {
+      entries.erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool SameValue(const DocNode& a, const DocNode& b) {
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case DocNode::Kind::kNull:
+      return true;
+    case DocNode::Kind::kScalar: {
+      if (a.text == b.text) return true;
+      if (a.quoted || b.quoted) return false;
+      const auto x = ParseFloat(a.text), y = ParseFloat(b.text);
+      return x && y && *x == *y;
+    }
+    case DocNode::Kind::kList:
+      if (a.items.size() != b.items.size()) return false;
+      for (std::size_t i = 0; i < a.items.size(); ++i) {
+        if (!SameValue(a.items[i], b.items[i])) return false;
+      }
+      return true;
+    case DocNode::Kind::kMap:
+      if (a.entries.size() != b.entries.size()) return false;
+      for (const auto& [key, value] : a.entries) {
+        const DocNode* other = b.Find(key);
+        if (!other || !SameValue(value, *other)) return false;
+      }
+      return true;
+  }
+  return false;
+}
+
+std::string Describe(const DocNode& node) {
+  switch (node.kind) {
+    case DocNode::Kind::kNull:
+      return "null";
+    case DocNode::Kind::kScalar:
+      return node.quoted ? "'" + node.text + "'" : node.text;
+    case DocNode::Kind::kList: {
+      std::string out = "[";
+      for (std::size_t i = 0; i < node.items.size(); ++i) {
+        out += (i ? ", " : "") + Describe(node.items[i]);
+      }
+      return out + "]";
+    }
+    case DocNode::Kind::kMap: {
+      std::string out = "{";
+      for (std::size_t i = 0; i < node.entries.size(); ++i) {
+        out += (i ? ", " : "") + node.entries[i].first + ": " + Describe(node.entries[i].second);
+      }
+      return out + "}";
+    }
+  }
+  return "";
+}
+
+std::string Where(const DocNode& node) {
+  return node.origin.empty() ? "" : " (" + node.origin + ")";
+}
+
+namespace {
+
+std::string OriginOf(const YAML::Mark& mark, const std::string& name) {
+  if (mark.line < 0) return name;
+  return name + ":" + std::to_string(mark.line + 1);
+}
+
+DocNode Convert(const YAML::Node& node, const std::string& name, const std::string& origin) {
+  switch (node.Type()) {
+    case YAML::NodeType::Undefined:
+    case YAML::NodeType::Null:
+      return DocNode::Null(origin);
+    case YAML::NodeType::Scalar:
+      // yaml-cpp tags quoted scalars "!" and leaves plain ones "?".
+      if (node.Tag() != "!" && IsNullSpelling(node.Scalar())) return DocNode::Null(origin);
+      return DocNode::Scalar(node.Scalar(), node.Tag() == "!", origin);
+    case YAML::NodeType::Sequence: {
+      DocNode list = DocNode::List(origin);
+      for (const auto& item : node) {
+        list.items.push_back(Convert(item, name, OriginOf(item.Mark(), name)));
+      }
+      return list;
+    }
+    case YAML::NodeType::Map: {
+      DocNode map = DocNode::Map(origin);
+      for (auto it = node.begin(); it != node.end(); ++it) {
+        const std::string key_origin = OriginOf(it->first.Mark(), name);
+        if (!it->first.IsScalar()) {
+          throw UsageError("a mapping key must be a plain name (" + key_origin + ")");
+        }
+        const std::string key = it->first.Scalar();
+        if (const DocNode* first = map.Find(key)) {
+          throw UsageError("duplicate key '" + key + "' (" + key_origin + "); it is already set" +
+                           Where(*first));
+        }
+        map.entries.emplace_back(key, Convert(it->second, name, key_origin));
+      }
+      return map;
+    }
+  }
+  return DocNode::Null(origin);
+}
+
+bool LooksTyped(const std::string& text) {
+  return IsNullSpelling(text) || ParseBool(text) || ParseFloat(text) || text == "y" ||
+         text == "n" || text == "Y" || text == "N";
+}
+
+bool AllScalars(const DocNode& list) {
+  for (const auto& item : list.items) {
+    if (item.is_list() || item.is_map()) return false;
+  }
+  return true;
+}
+
+void Emit(YAML::Emitter& out, const DocNode& node) {
+  switch (node.kind) {
+    case DocNode::Kind::kNull:
+      out << YAML::Null;
+      break;
+    case DocNode::Kind::kScalar:
+      if (node.quoted && LooksTyped(node.text)) {
+        out << YAML::DoubleQuoted << node.text;
+      } else {
+        out << node.text;
+      }
+      break;
+    case DocNode::Kind::kList:
+      if (AllScalars(node)) out << YAML::Flow;
+      out << YAML::BeginSeq;
+      for (const auto& item : node.items) Emit(out, item);
+      out << YAML::EndSeq;
+      break;
+    case DocNode::Kind::kMap:
+      if (node.entries.empty()) out << YAML::Flow;
+      out << YAML::BeginMap;
+      for (const auto& [key, value] : node.entries) {
+        out << YAML::Key << key << YAML::Value;
+        Emit(out, value);
+      }
+      out << YAML::EndMap;
+      break;
+  }
+}
+
+}  // namespace
+
+DocNode ParseYaml(const std::string& text, const std::string& name) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw UsageError(name + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
+  }
+  return Convert(root, name, name);
+}
+
+DocNode ReadYamlFile(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw IoError("open", path.string(), errno, "cannot read the workload file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return ParseYaml(text.str(), path.string());
+}
+
+std::string EmitYaml(const DocNode& node) {
+  YAML::Emitter out;
+  out.SetIndent(2);
+  Emit(out, node);
+  std::string text = out.c_str();
+  if (text.empty() || text.back() != '\n') text += '\n';
+  return text;
+}
+
+}  // namespace dlbench::config

@@ -1,0 +1,78 @@
+#include "config/load.h"
+
+#include "config/aliases.h"
+#include "config/config_builder.h"
+#include "config/document.h"
+#include "config/override_apply.h"
+#include "config/override_parser.h"
+#include "config/validate.h"
+#include "config/workload_catalog.h"
+#include "util/error.h"
+
+namespace dlbench::config {
+namespace {
+
+// Hydra's saved config.yaml is rooted at `workload:`; a workload file is not.
+void UnwrapWorkloadRoot(DocNode& root, std::vector<std::string>& notices) {
+  if (root.is_map() && root.entries.size() == 1 && root.entries[0].first == "workload" &&
+      root.entries[0].second.is_map()) {
+    notices.push_back("workload" + Where(root.entries[0].second) +
+                      ": document rooted at `workload:` (a Hydra config.yaml); read its contents");
+    DocNode inner = root.entries[0].second;
+    root = inner;
+  }
+}
+
+// DLIO forces jpeg/png samples to uint8 with a warning; dlbench does the same, once, here.
+void Normalize(Config& config, std::vector<std::string>& notices) {
+  const bool image =
+      config.dataset.format == Format::kJpeg || config.dataset.format == Format::kPng;
+  if (image && config.dataset.record_element_type != "uint8") {
+    notices.push_back("dataset.record_element_type: " + config.dataset.record_element_type +
+                      " replaced by uint8, the only element type of " +
+                      ToString(config.dataset.format) + " images");
+    config.dataset.record_element_type = "uint8";
+  }
+}
+
+LoadResult LoadDocument(DocNode root, const std::string& source_file,
+                        const std::vector<std::string>& overrides, const LoadOptions& options) {
+  LoadResult result;
+  UnwrapWorkloadRoot(root, result.notices);
+  if (!root.is_null() && !root.is_map()) {
+    throw UsageError(
+        "a workload document must be a mapping of sections (model, dataset, ...), "
+        "got " +
+        Describe(root) + Where(root));
+  }
+  if (root.is_null()) root = DocNode::Map(source_file);
+  ApplyAliases(root, result.notices);
+  for (const auto& text : overrides) {
+    ApplyOverride(root, ParseOverride(text), result.notices);
+  }
+  KeyOrigins origins;
+  BuildConfig(root, options.allow_unknown_keys, result.config, origins, result.notices);
+  Normalize(result.config, result.notices);
+  Validate(result.config, origins, options.world_size, result.notices);
+  result.config.source_file = source_file;
+  result.config.overrides = overrides;
+  return result;
+}
+
+}  // namespace
+
+LoadResult Load(const std::string& workload, const std::vector<std::string>& overrides,
+                const LoadOptions& options) {
+  const WorkloadCatalog catalog(options.config_dirs, options.workloads_dir.empty()
+                                                         ? DefaultWorkloadsDir()
+                                                         : options.workloads_dir);
+  const auto path = catalog.Resolve(workload);
+  return LoadDocument(ReadYamlFile(path), path.string(), overrides, options);
+}
+
+LoadResult LoadYamlText(const std::string& text, const std::string& name,
+                        const std::vector<std::string>& overrides, const LoadOptions& options) {
+  return LoadDocument(ParseYaml(text, name), name, overrides, options);
+}
+
+}  // namespace dlbench::config

@@ -1,0 +1,256 @@
+#include "config/override_parser.h"
+
+#include <cctype>
+#include <utility>
+
+#include "config/scalar_parser.h"
+#include "config/schema.h"
+#include "util/error.h"
+
+namespace dlbench::config {
+namespace {
+
+bool IsIdentifierStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool IsIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+
+// Recursive descent over Hydra's value grammar (OverrideParser.g4, the subset DLIO users rely
+// on). Typing of plain scalars is left to the schema, which knows each key's type.
+class ValueParser {
+ public:
+  ValueParser(std::string text, std::string origin, std::string override_text)
+      : text_(std::move(text)),
+        origin_(std::move(origin)),
+        override_text_(std::move(override_text)) {}
+
+  DocNode ParseTopLevel() {
+    SkipBlanks();
+    if (AtEnd()) return DocNode::Scalar("", true, origin_);  // `a.b=` sets the empty string
+    DocNode value = ParseElement(/*nested=*/false);
+    SkipBlanks();
+    if (!AtEnd() && Peek() == ',') {
+      Fail(
+          "ambiguous value (a comma-separated sweep is only meaningful to Hydra --multirun); "
+          "quote it or use a list");
+    }
+    if (!AtEnd()) Fail("unexpected '" + std::string(1, Peek()) + "'");
+    return value;
+  }
+
+ private:
+  bool AtEnd() const { return pos_ >= text_.size(); }
+  char Peek() const { return text_[pos_]; }
+  void SkipBlanks() {
+    while (!AtEnd() && IsBlank(Peek())) ++pos_;
+  }
+
+  [[noreturn]] void Fail(const std::string& what) const {
+    throw UsageError("override '" + override_text_ + "': " + what + " (at character " +
+                     std::to_string(pos_ + 1) + " of the value)");
+  }
+
+  DocNode ParseElement(bool nested) {
+    SkipBlanks();
+    if (AtEnd()) Fail("a value is missing");
+    const char c = Peek();
+    if (c == '[') return ParseList();
+    if (c == '{') return ParseMap();
+    if (c == '\'' || c == '"') return ParseQuoted();
+    return ParsePrimitive(nested);
+  }
+
+  DocNode ParseList() {
+    ++pos_;  // [
+    DocNode list = DocNode::List(origin_);
+    SkipBlanks();
+    if (!AtEnd() && Peek() == ']') {
+      ++pos_;
+      return list;
+    }
+    while (true) {
+      list.items.push_back(ParseElement(/*nested=*/true));
+      SkipBlanks();
+      if (AtEnd()) Fail("missing ']'");
+      if (Peek() == ']') {
+        ++pos_;
+        return list;
+      }
+      if (Peek() != ',') Fail("expected ',' or ']'");
+      ++pos_;
+    }
+  }
+
+  DocNode ParseMap() {
+    ++pos_;  // {
+    DocNode map = DocNode::Map(origin_);
+    SkipBlanks();
+    if (!AtEnd() && Peek() == '}') {
+      ++pos_;
+      return map;
+    }
+    while (true) {
+      SkipBlanks();
+      const std::size_t start = pos_;
+      while (!AtEnd() && IsIdentifierChar(Peek())) ++pos_;
+      const std::string key = text_.substr(start, pos_ - start);
+      if (key.empty() || !IsIdentifierStart(key[0])) Fail("expected a key name in the mapping");
+      SkipBlanks();
+      if (AtEnd() || Peek() != ':') Fail("expected ':' after '" + key + "'");
+      ++pos_;
+      if (map.Find(key)) Fail("duplicate key '" + key + "'");
+      map.entries.emplace_back(key, ParseElement(/*nested=*/true));
+      SkipBlanks();
+      if (AtEnd()) Fail("missing '}'");
+      if (Peek() == '}') {
+        ++pos_;
+        return map;
+      }
+      if (Peek() != ',') Fail("expected ',' or '}'");
+      ++pos_;
+    }
+  }
+
+  DocNode ParseQuoted() {
+    const char quote = text_[pos_++];
+    std::string value;
+    while (true) {
+      if (AtEnd()) Fail(std::string("missing closing ") + quote);
+      char c = text_[pos_++];
+      if (c == '\\' && !AtEnd() && (Peek() == quote || Peek() == '\\')) {
+        value += text_[pos_++];
+        continue;
+      }
+      if (c == quote) break;
+      value += c;
+    }
+    return DocNode::Scalar(value, true, origin_);
+  }
+
+  DocNode ParsePrimitive(bool nested) {
+    std::string value;
+    bool escaped = false;
+    std::size_t trailing_blanks = 0;
+    while (!AtEnd()) {
+      const char c = Peek();
+      if (c == '\\' && pos_ + 1 < text_.size()) {
+        value += text_[pos_ + 1];
+        pos_ += 2;
+        escaped = true;
+        trailing_blanks = 0;
+        continue;
+      }
+      if (c == ',' || (nested && (c == ']' || c == '}'))) break;
+      if (c == '[' || c == ']' || c == '{' || c == '}' || c == '\'' || c == '"') {
+        Fail("unexpected '" + std::string(1, c) + "' in an unquoted value; quote the value");
+      }
+      if (c == '(') {
+        Fail(
+            "functions such as range(), choice() or int() are not supported; write the value "
+            "itself");
+      }
+      if (c == '$' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '{') {
+        Fail("interpolations ${...} are not supported; write the value itself");
+      }
+      trailing_blanks = IsBlank(c) ? trailing_blanks + 1 : 0;
+      value += c;
+      ++pos_;
+    }
+    value.resize(value.size() - trailing_blanks);
+    if (value.empty()) Fail("a value is missing");
+    if (!escaped && Lowercase(value) == "null") return DocNode::Null(origin_);
+    // Hydra types a lone INT/FLOAT/BOOL token; anything else is a string. The schema does the
+    // typing, so an escaped value is marked as the string it must stay.
+    return DocNode::Scalar(value, escaped, origin_);
+  }
+
+  std::string text_;
+  std::string origin_;
+  std::string override_text_;
+  std::size_t pos_ = 0;
+};
+
+std::vector<std::string> ParseKey(const std::string& key, const std::string& text) {
+  std::vector<std::string> segments;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = key.find('.', start);
+    const std::string segment = key.substr(start, dot - start);
+    if (segment.empty()) throw UsageError("override '" + text + "': empty key segment");
+    if (std::isdigit(static_cast<unsigned char>(segment[0]))) {
+      throw UsageError("override '" + text +
+                       "': list elements cannot be set one by one; give "
+                       "the whole list, e.g. key=[1,2]");
+    }
+    for (char c : segment) {
+      if (!IsIdentifierChar(c)) {
+        throw UsageError("override '" + text + "': '" + key +
+                         "' is not a key (dot-separated names of letters, digits and _)");
+      }
+    }
+    segments.push_back(segment);
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return segments;
+}
+
+}  // namespace
+
+DocNode ParseOverrideValue(const std::string& value, const std::string& origin) {
+  return ValueParser(value, origin, origin).ParseTopLevel();
+}
+
+Override ParseOverride(const std::string& text) {
+  Override result;
+  result.text = text;
+  std::string rest = text;
+  if (rest.rfind("++", 0) == 0) {
+    result.op = Override::Op::kUpsert;
+    rest.erase(0, 2);
+  } else if (rest.rfind('+', 0) == 0) {
+    result.op = Override::Op::kAdd;
+    rest.erase(0, 1);
+  } else if (rest.rfind('~', 0) == 0) {
+    result.op = Override::Op::kDelete;
+    rest.erase(0, 1);
+  } else {
+    result.op = Override::Op::kSet;
+  }
+  const std::size_t equals = rest.find('=');
+  std::string key = rest.substr(0, equals);
+  while (!key.empty() && IsBlank(key.back())) key.pop_back();
+  if (equals == std::string::npos && result.op != Override::Op::kDelete) {
+    throw UsageError("override '" + text +
+                     "': expected key=value (e.g. "
+                     "++workload.dataset.num_files_train=16)");
+  }
+  if (key.empty()) throw UsageError("override '" + text + "': the key is missing");
+  if (key == "workload" || key.find('/') != std::string::npos ||
+      key.find('@') != std::string::npos) {
+    throw UsageError("override '" + text +
+                     "': config groups cannot be selected by an override; "
+                     "give the workload name or file as the workload argument");
+  }
+  auto segments = ParseKey(key, text);
+  if (segments[0] == "workload") segments.erase(segments.begin());
+  if (segments.size() >= 1 && segments[0] == "hydra") {
+    if (JoinKey(segments) == "hydra.run.dir") {
+      segments = {"output", "folder"};
+    } else if (JoinKey(segments) == "hydra.output_subdir" ||
+               (segments.size() > 1 && segments[1] == "job")) {
+      result.ignored_notice = "override '" + text + "': Hydra setting ignored by dlbench";
+    } else {
+      throw UsageError("override '" + text +
+                       "': of Hydra's settings dlbench understands only "
+                       "hydra.run.dir (the output folder)");
+    }
+  }
+  result.key = segments;
+  if (equals != std::string::npos) {
+    ValueParser parser(rest.substr(equals + 1), "override " + text, text);
+    result.value = parser.ParseTopLevel();
+  }
+  return result;
+}
+
+}  // namespace dlbench::config

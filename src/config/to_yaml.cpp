@@ -1,0 +1,57 @@
+#include <yaml-cpp/yaml.h>
+
+#include "config/document.h"
+#include "config/load.h"
+#include "config/schema.h"
+#include "util/error.h"
+
+namespace dlbench::config {
+namespace {
+
+// The resolved config as a document in schema order, every key present.
+DocNode BuildDocument(const Config& config) {
+  DocNode root = DocNode::Map();
+  for (const Field& field : Schema()) {
+    auto value = field.get(config);
+    if (!value) continue;
+    const auto key = SplitKey(field.path);
+    DocNode* node = &root;
+    for (std::size_t i = 0; i + 1 < key.size(); ++i) {
+      DocNode* child = node->Find(key[i]);
+      node = child ? child : &node->Set(key[i], DocNode::Map());
+    }
+    node->Set(key.back(), std::move(*value));
+  }
+  return root;
+}
+
+}  // namespace
+
+std::string ToYaml(const Config& config) { return EmitYaml(BuildDocument(config)); }
+
+std::string Query(const Config& config, const std::string& dotted) {
+  auto key = SplitKey(dotted);
+  if (key.size() > 1 && key[0] == "workload") key.erase(key.begin());
+  const KeyLookup lookup = Lookup(key);
+  if (lookup.kind == KeyLookup::Kind::kUnknown) {
+    throw UsageError(UnknownKeyMessage(key, lookup, ""));
+  }
+  const DocNode root = BuildDocument(config);
+  const DocNode* node = &root;
+  for (const auto& segment : key) {
+    node = node->Find(segment);
+    if (!node) return EmitYaml(DocNode::Null());  // a known key that is not set (no ksm map)
+  }
+  return EmitYaml(*node);
+}
+
+std::string OverridesYaml(const std::vector<std::string>& overrides) {
+  if (overrides.empty()) return "[]\n";
+  YAML::Emitter out;  // block style, one string per line, as Hydra writes overrides.yaml
+  out << YAML::BeginSeq;
+  for (const auto& text : overrides) out << text;
+  out << YAML::EndSeq;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace dlbench::config

@@ -1,0 +1,17 @@
+// Every consistency rule a loaded Config must satisfy (reference §6.1 and §6.2), in one place.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "config/config.h"
+#include "config/config_builder.h"
+
+namespace dlbench::config {
+
+// Throws Error(kUsage) for the first rule broken, naming the keys involved, where they were
+// set and what is allowed. Rules that only warrant a warning add to `notices`.
+void Validate(const Config& config, const KeyOrigins& origins, int world_size,
+              std::vector<std::string>& notices);
+
+}  // namespace dlbench::config

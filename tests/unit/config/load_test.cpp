@@ -1,0 +1,229 @@
+// Loading a workload: files found by name or path, defaults, typed sections, source and
+// overrides recorded, ToYaml / Query / OverridesYaml.
+#include "config/load.h"
+
+#include <gtest/gtest.h>
+
+#include "config_test_util.h"
+#include "support/test_support.h"
+
+namespace dlbench::config {
+namespace {
+
+using testing::LoadError;
+using testing::LoadText;
+
+constexpr const char* kUnet = R"(model:
+  name: unet3d
+  type: cnn
+framework: pytorch
+workflow:
+  generate_data: False
+  train: True
+  checkpoint: True
+dataset:
+  data_folder: data/unet3d/
+  format: npz
+  num_files_train: 168
+  num_samples_per_file: 1
+  record_length_bytes: 146600628
+  record_length_bytes_stdev: 68341808
+  record_length_bytes_resize: 2097152
+reader:
+  data_loader: pytorch
+  batch_size: 7
+  read_threads: 4
+  file_shuffle: seed
+  sample_shuffle: seed
+train:
+  epochs: 5
+  computation_time: 0.323
+checkpoint:
+  checkpoint_folder: checkpoints/unet3d/
+  checkpoint_after_epoch: 5
+  epochs_between_checkpoints: 2
+metric:
+  au: 0.90
+)";
+
+TEST(Load, EmptyDocumentGivesDlioDefaults) {
+  const Config config = LoadText("{}").config;
+  Config defaults;
+  defaults.source_file = "w.yaml";
+  EXPECT_EQ(config, defaults);
+  EXPECT_EQ(config.model.name, "default");
+  EXPECT_EQ(config.dataset.num_files_train, 8);
+  EXPECT_EQ(config.dataset.data_folder, "./data");
+  EXPECT_EQ(config.reader.prefetch_size, 2);
+  EXPECT_EQ(config.model.transformer.ffn_hidden_size, 8192);
+}
+
+TEST(Load, TypedValuesFromAWorkload) {
+  const Config config = LoadText(kUnet).config;
+  EXPECT_EQ(config.model.name, "unet3d");
+  EXPECT_EQ(config.model.type, "cnn");
+  EXPECT_FALSE(config.model.is_transformer());
+  EXPECT_EQ(config.framework, Framework::kPytorch);
+  EXPECT_TRUE(config.workflow.checkpoint);
+  EXPECT_EQ(config.dataset.data_folder, "data/unet3d");  // relative, trailing '/' stripped
+  EXPECT_EQ(config.dataset.format, Format::kNpz);
+  EXPECT_EQ(config.dataset.record_length_bytes, 146600628.0);
+  EXPECT_EQ(config.dataset.record_length_bytes_resize, 2097152);
+  EXPECT_EQ(config.reader.data_loader, DataLoader::kPytorch);
+  EXPECT_EQ(config.reader.sampler(), SamplerKind::kIndex);
+  EXPECT_EQ(config.reader.file_shuffle, Shuffle::kSeed);
+  EXPECT_EQ(config.train.computation_time.kind, TimeDistribution::Kind::kConstant);
+  EXPECT_EQ(config.train.computation_time.mean, 0.323);
+  EXPECT_EQ(config.checkpoint.checkpoint_folder, "checkpoints/unet3d");
+  EXPECT_EQ(config.checkpoint.epochs_between_checkpoints, 2);
+  EXPECT_EQ(config.metric.au, 0.90);
+}
+
+TEST(Load, FindsAWorkloadByNameOrPathAndRecordsSourceAndOverrides) {
+  test::TempDir dir;
+  const auto file = dir.Write("mini.yaml", "dataset:\n  num_files_train: 4\n");
+  LoadOptions options;
+  options.workloads_dir = dir.path().string();
+  const std::vector<std::string> overrides = {"++workload.dataset.num_files_eval=2"};
+  const Config by_name = Load("mini", overrides, options).config;
+  EXPECT_EQ(by_name.source_file, file.string());
+  EXPECT_EQ(by_name.overrides, overrides);
+  EXPECT_EQ(by_name.dataset.num_files_train, 4);
+  EXPECT_EQ(by_name.dataset.num_files_eval, 2);
+  const Config by_path = Load(file.string(), {}, options).config;
+  EXPECT_EQ(by_path.dataset.num_files_train, 4);
+  const Config selected = Load("workload=mini", {}, options).config;
+  EXPECT_EQ(selected.dataset.num_files_train, 4);
+}
+
+TEST(Load, HydraConfigRootedAtWorkloadIsUnwrapped) {
+  const auto result = LoadText("workload:\n  dataset:\n    num_files_train: 3\n");
+  EXPECT_EQ(result.config.dataset.num_files_train, 3);
+  ASSERT_EQ(result.notices.size(), 1u);
+  EXPECT_NE(result.notices[0].find("rooted at `workload:`"), std::string::npos);
+}
+
+TEST(Load, NotAMappingIsAnError) {
+  EXPECT_NE(LoadError("- a\n- b\n").find("must be a mapping"), std::string::npos);
+  EXPECT_NE(LoadError("dataset: 5\n").find("dataset: expected a section"), std::string::npos);
+}
+
+TEST(Load, InvalidYamlNamesFileAndLine) {
+  const std::string message = LoadError("dataset:\n  num_files_train: [1, 2\n");
+  EXPECT_NE(message.find("w.yaml:"), std::string::npos) << message;
+  EXPECT_NE(message.find("not valid YAML"), std::string::npos) << message;
+}
+
+TEST(Load, EmptySectionsKeepDefaults) {
+  const Config config = LoadText("train:\nreader:\n").config;
+  EXPECT_EQ(config.train.epochs, 1);
+  EXPECT_EQ(config.reader.batch_size, 1);
+}
+
+TEST(ToYaml, RoundTripOfAWorkload) {
+  const Config config = LoadText(kUnet, {"++workload.train.computation_time.stdev=0.01"}).config;
+  Config again = LoadText(ToYaml(config)).config;
+  again.overrides = config.overrides;
+  EXPECT_EQ(again, config) << ToYaml(config);
+}
+
+TEST(ToYaml, WritesEveryKeyWithEnumNamesAndExplicitDistributions) {
+  const Config config =
+      LoadText(kUnet, {"++workload.reader.preprocess_time={mean: 0.5, stdev: 0.1}"}).config;
+  const std::string yaml = ToYaml(config);
+  EXPECT_NE(yaml.find("framework: pytorch"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("file_shuffle: seed"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("sample_shuffle: seed"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("num_files_eval: 0"), std::string::npos) << yaml;      // a default
+  EXPECT_NE(yaml.find("generation_threads: 1"), std::string::npos) << yaml;  // dlbench key
+  EXPECT_NE(yaml.find("type: normal"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("computation_time: 0.323"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("exclude_start_steps: 1"), std::string::npos) << yaml;
+  EXPECT_EQ(yaml.find("model_size:"), std::string::npos) << yaml;
+  EXPECT_EQ(yaml.find("debug"), std::string::npos) << yaml;
+}
+
+TEST(ToYaml, RoundTripOfEveryDlbenchAddition) {
+  const std::string yaml = R"(
+storage:
+  storage_options: {region: us-east-1}
+  tiers:
+    nvme: {path: /nvme, capacity: 64GiB, bandwidth_limit: 400MiB/s, latency: 2ms}
+    hdd: {path: /hdd}
+dataset:
+  generation_threads: 4
+  fsync: true
+  content: {kind: compressible, compress_ratio: 3.5, seed: 7}
+  hdf5: {chunk_dims: [1, 2], num_dset_per_record: 1, max_shape: [8]}
+  record_dims: [4, 4]
+  format: hdf5
+  record_length_bytes_stdev: 0
+reader:
+  transfer_size: 262144
+  drop_caches: fadvise
+  on_error: skip
+  data_loader_sampler: iterative
+  preprocess_time: {type: gamma, shape: 2, scale: 0.5}
+train:
+  step_barrier: false
+  computation_time: {type: uniform, min: 0.1, max: 0.2}
+evaluation:
+  eval_time: {type: exponential, scale: 0.3}
+checkpoint:
+  write_threads: 3
+  odirect: true
+  verify: true
+  randomize_tensor: false
+  ksm: {await_time: 10}
+  burst_buffer: {tier: nvme, drain_threads: 4, evict_after_drain: false}
+  time_between_checkpoints: 2.5
+model:
+  type: transformer
+  optimization_groups: [1, 2, 3]
+output:
+  folder: out/run1
+  metric: {exclude_start_steps: 2, exclude_end_steps: 1}
+profiling:
+  iostat_devices: [sda, nvme0n1]
+)";
+  const Config config = LoadText(yaml).config;
+  EXPECT_EQ(config.checkpoint.ksm_options.await_time, 10);
+  EXPECT_EQ(config.storage.tiers.size(), 2u);
+  const Config again = LoadText(ToYaml(config)).config;
+  EXPECT_EQ(again, config) << ToYaml(config);
+}
+
+TEST(ToYaml, RoundTripOfPoissonAndStringsThatLookTyped) {
+  const Config config = LoadText(
+                            "model: {name: 'true', type: 'null'}\ndataset: {file_prefix: '123'}\n"
+                            "train: {computation_time: {type: poisson, lam: 3}}\n")
+                            .config;
+  EXPECT_EQ(config.model.type, "null");
+  const Config again = LoadText(ToYaml(config)).config;
+  EXPECT_EQ(again, config) << ToYaml(config);
+}
+
+TEST(Query, PrintsOneResolvedValue) {
+  const Config config = LoadText(kUnet).config;
+  EXPECT_EQ(Query(config, "dataset.num_files_train"), "168\n");
+  EXPECT_EQ(Query(config, "workload.reader.file_shuffle"), "seed\n");
+  EXPECT_EQ(Query(config, "model.parallelism.tensor"), "1\n");
+  EXPECT_EQ(Query(config, "checkpoint.ksm"), "~\n");
+  EXPECT_NE(Query(config, "output.metric").find("exclude_end_steps: 0"), std::string::npos);
+}
+
+TEST(Query, UnknownKeySuggestsTheClosest) {
+  const Config config = LoadText("{}").config;
+  const std::string message =
+      testing::UsageMessage([&] { Query(config, "dataset.num_file_train"); });
+  EXPECT_EQ(message, "dataset.num_file_train: unknown key; did you mean num_files_train?");
+}
+
+TEST(OverridesYaml, ListsTheStringsVerbatim) {
+  EXPECT_EQ(OverridesYaml({"++workload.dataset.data_folder=/x", "workload.reader.odirect=True"}),
+            "- ++workload.dataset.data_folder=/x\n- workload.reader.odirect=True\n");
+  EXPECT_EQ(OverridesYaml({}), "[]\n");
+}
+
+}  // namespace
+}  // namespace dlbench::config
