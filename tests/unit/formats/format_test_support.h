@@ -1,0 +1,64 @@
+// Shared helpers of the formats tests: a content generator, expected sample bytes, file edits.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "config/enums.h"
+#include "dataset/content.h"
+#include "formats/format.h"
+#include "storage/file.h"
+
+namespace dlbench::formats::test {
+
+inline dataset::ContentGenerator RandomContent() {
+  return dataset::ContentGenerator(config::ContentKind::kRandom, 2.0, 1234);
+}
+
+// The bytes the generator gives a sample-first file's sample k.
+inline std::vector<std::byte> SampleFirstBytes(const dataset::ContentGenerator& content,
+                                               const FileSpec& spec, std::int64_t k) {
+  std::vector<std::byte> out(spec.sample_bytes());
+  content.Fill(spec.file_index, static_cast<Bytes>(k) * out.size(), out);
+  return out;
+}
+
+// The bytes of sample k of a sample-last (npy/npz) array filled in file order.
+inline std::vector<std::byte> SampleLastBytes(const dataset::ContentGenerator& content,
+                                              const FileSpec& spec, std::int64_t k) {
+  const Bytes item = static_cast<Bytes>(spec.itemsize());
+  const Bytes n = static_cast<Bytes>(spec.samples);
+  std::vector<std::byte> all(n * spec.sample_bytes());
+  content.Fill(spec.file_index, 0, all);
+  std::vector<std::byte> out(spec.sample_bytes());
+  for (Bytes e = 0; e < out.size() / item; ++e) {
+    for (Bytes b = 0; b < item; ++b)
+      out[e * item + b] = all[(e * n + static_cast<Bytes>(k)) * item + b];
+  }
+  return out;
+}
+
+inline std::string ReadAll(const std::filesystem::path& path) {
+  std::string bytes(std::filesystem::file_size(path), '\0');
+  std::ifstream in(path, std::ios::binary);
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  return bytes;
+}
+
+inline void WriteAll(const std::filesystem::path& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// Runs `writer` on `spec` with a small buffer, so multi-chunk paths are exercised.
+inline WriteResult WriteFile(const FormatWriter& writer, const FileSpec& spec,
+                             const dataset::ContentGenerator& content, std::size_t buffer = 4096) {
+  std::vector<std::byte> scratch(buffer);
+  return writer.write(storage::PosixEnv(), spec, content, scratch);
+}
+
+}  // namespace dlbench::formats::test
