@@ -1,0 +1,132 @@
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "format_test_support.h"
+#include "formats/npy_header.h"
+#include "formats/npy_reader.h"
+#include "formats/npy_writer.h"
+#include "support/test_support.h"
+#include "util/error.h"
+
+namespace dlbench::formats {
+namespace {
+
+TEST(NpyHeader, MatchesNumpyByteForByte) {
+  // np.save of zeros((3, 5, 2), uint8) with numpy 1.24.
+  std::string expected = std::string("\x93NUMPY\x01\x00\x76\x00", 10) +
+                         "{'descr': '|u1', 'fortran_order': False, 'shape': (3, 5, 2), }";
+  expected.append(128 - 1 - expected.size(), ' ');
+  expected += '\n';
+  EXPECT_EQ(npy::Encode("|u1", {3, 5, 2}), expected);
+  EXPECT_EQ(npy::Encode("<i8", {2}).size(), 128u);
+  EXPECT_NE(npy::Encode("<i8", {2}).find("'shape': (2,), }"), std::string::npos);
+  EXPECT_EQ(npy::Encode("|u1", {15865, 14125, 1}).size(), 128u);
+}
+
+TEST(NpyHeader, ParsesVersionsQuotesAndPadding) {
+  std::string dict = "{\"descr\":\"<f4\",\"shape\":(4,3),\"fortran_order\":False}";
+  std::string v2 = std::string("\x93NUMPY\x02\x00", 8);
+  const std::size_t hlen = dict.size() + 1;
+  for (int i = 0; i < 4; ++i) v2 += static_cast<char>((hlen >> (8 * i)) & 0xFF);
+  v2 += dict + "\n";
+  const npy::Header h = npy::Parse(v2, "t");
+  EXPECT_EQ(h.descr, "<f4");
+  EXPECT_EQ(h.shape, (std::vector<std::int64_t>{4, 3}));
+  EXPECT_FALSE(h.fortran_order);
+  EXPECT_EQ(h.data_offset, 12 + hlen);
+
+  const npy::Header scalar = npy::Parse(npy::Encode("<f8", {}), "t");
+  EXPECT_TRUE(scalar.shape.empty());
+}
+
+TEST(NpyHeader, RejectsGarbage) {
+  EXPECT_THROW(npy::Parse("NOTNUMPY\x01\x00", "t"), Error);
+  std::string bad = npy::Encode("|u1", {2});
+  bad.replace(bad.find("False"), 5, "Maybe");
+  try {
+    npy::Parse(bad, "file.npy");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("file.npy"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("fortran_order"), std::string::npos);
+  }
+}
+
+class NpyFiles : public ::testing::Test {
+ protected:
+  FileSpec Spec(std::vector<std::int64_t> dims, std::int64_t samples, std::string dtype) {
+    FileSpec spec;
+    spec.path = (dir_ / "img_0_of_1.npy").string();
+    spec.file_index = 3;
+    spec.sample_dims = std::move(dims);
+    spec.samples = samples;
+    spec.dtype = std::move(dtype);
+    return spec;
+  }
+  std::string OpenError(const FileSpec& spec) {
+    try {
+      NpyReader().open(storage::PosixEnv(), spec, {});
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::kIo);
+      return e.what();
+    }
+    return "no error";
+  }
+  dlbench::test::TempDir dir_;
+};
+
+TEST_F(NpyFiles, RoundTripsContiguousAndStridedSamples) {
+  const auto content = test::RandomContent();
+  for (const auto& [dims, samples, dtype] :
+       std::vector<std::tuple<std::vector<std::int64_t>, std::int64_t, std::string>>{
+           {{3, 5}, 1, "uint8"},
+           {{3, 5}, 2, "uint8"},
+           {{17, 9}, 5, "float32"},
+           {{100, 70}, 3, "uint16"},
+           {{4, 4, 4}, 7, "float64"}}) {
+    const FileSpec spec = Spec(dims, samples, dtype);
+    const WriteResult written = test::WriteFile(NpyWriter(), spec, content);
+    EXPECT_EQ(written.data_bytes, NpyWriter().file_size(spec));
+    EXPECT_EQ(written.data_bytes, 128 + static_cast<Bytes>(samples) * spec.sample_bytes());
+    ReadOptions options;
+    options.transfer_size = 1000;  // not a multiple of the element group
+    auto reader = NpyReader().open(storage::PosixEnv(), spec, options);
+    EXPECT_EQ(reader->open_bytes(), 128u);
+    std::vector<std::byte> out(spec.sample_bytes());
+    for (std::int64_t k = samples - 1; k >= 0; --k) {
+      const Bytes read = reader->read_sample(k, out);
+      EXPECT_EQ(out, test::SampleLastBytes(content, spec, k)) << "sample " << k;
+      // n = 1 reads the sample; n > 1 reads the whole array.
+      EXPECT_EQ(read, static_cast<Bytes>(samples) * spec.sample_bytes());
+    }
+  }
+}
+
+TEST_F(NpyFiles, RejectsMismatchesAndTruncation) {
+  const auto content = test::RandomContent();
+  const FileSpec spec = Spec({6, 6}, 2, "uint8");
+  test::WriteFile(NpyWriter(), spec, content);
+  EXPECT_NE(OpenError(Spec({6, 7}, 2, "uint8")).find("shape (6, 6, 2), expected (6, 7, 2)"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Spec({6, 6}, 2, "int16")).find("dtype '|u1', expected '<i2'"),
+            std::string::npos);
+
+  const std::string bytes = test::ReadAll(spec.path);
+  test::WriteAll(spec.path, bytes.substr(0, bytes.size() - 1));
+  const std::string error = OpenError(spec);
+  EXPECT_NE(error.find("truncated npy"), std::string::npos) << error;
+  EXPECT_NE(error.find(spec.path), std::string::npos) << error;
+
+  std::string fortran = bytes;
+  fortran.replace(fortran.find("False"), 5, "True ");
+  test::WriteAll(spec.path, fortran);
+  EXPECT_NE(OpenError(spec).find("fortran_order True"), std::string::npos);
+
+  test::WriteAll(spec.path, "short");
+  EXPECT_NE(OpenError(spec).find("magic"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dlbench::formats

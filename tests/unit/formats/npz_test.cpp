@@ -1,0 +1,115 @@
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "format_test_support.h"
+#include "formats/little_endian.h"
+#include "formats/npz_reader.h"
+#include "formats/npz_writer.h"
+#include "support/test_support.h"
+#include "util/error.h"
+
+namespace dlbench::formats {
+namespace {
+
+class NpzFiles : public ::testing::Test {
+ protected:
+  FileSpec Spec(std::vector<std::int64_t> dims, std::int64_t samples, std::string dtype) {
+    FileSpec spec;
+    spec.path = (dir_ / "img_0_of_1.npz").string();
+    spec.file_index = 5;
+    spec.sample_dims = std::move(dims);
+    spec.samples = samples;
+    spec.dtype = std::move(dtype);
+    return spec;
+  }
+  std::string OpenError(const FileSpec& spec) {
+    try {
+      NpzReader().open(storage::PosixEnv(), spec, {});
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::kIo);
+      return e.what();
+    }
+    return "no error";
+  }
+  dlbench::test::TempDir dir_;
+};
+
+TEST_F(NpzFiles, MatchesNumpySavezByteForByte) {
+  const std::string reference = (dir_ / "numpy.npz").string();
+  const std::string command = "/usr/bin/python3 -c \"import numpy as np; np.savez('" + reference +
+                              "', x=np.zeros((3, 5, 2), np.uint8), y=np.zeros(2, np.int64))\"";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  FileSpec spec = Spec({3, 5}, 2, "uint8");
+  const dataset::ContentGenerator zeros(config::ContentKind::kZeros, 1.0, 0);
+  const WriteResult written = test::WriteFile(NpzWriter(), spec, zeros, 64);
+  EXPECT_EQ(written.data_bytes, 536u);
+  EXPECT_EQ(NpzWriter().file_size(spec), 536u);
+  const std::string ours = test::ReadAll(spec.path);
+  EXPECT_EQ(ours, test::ReadAll(reference));
+  EXPECT_EQ(GetLe(ours.data() + 14, 4), 0xEE7B121Eu);        // x.npy CRC-32
+  EXPECT_EQ(GetLe(ours.data() + 213 + 14, 4), 0x05516AE0u);  // y.npy CRC-32
+}
+
+TEST_F(NpzFiles, RoundTripsStoredAndDeflated) {
+  const auto content = test::RandomContent();
+  for (const auto compression : {config::Compression::kNone, config::Compression::kZip}) {
+    for (const auto& [dims, samples, dtype] :
+         std::vector<std::tuple<std::vector<std::int64_t>, std::int64_t, std::string>>{
+             {{3, 5}, 1, "uint8"}, {{40, 50}, 4, "uint8"}, {{9, 11}, 3, "float32"}}) {
+      FileSpec spec = Spec(dims, samples, dtype);
+      spec.compression = compression;
+      const WriteResult written = test::WriteFile(NpzWriter(), spec, content, 1000);
+      EXPECT_EQ(written.data_bytes, std::filesystem::file_size(spec.path));
+      if (compression == config::Compression::kNone) {
+        EXPECT_EQ(written.data_bytes, NpzWriter().file_size(spec));
+        EXPECT_EQ(written.data_bytes,
+                  490 + static_cast<Bytes>(samples) * (spec.sample_bytes() + 8));
+      } else {
+        EXPECT_THROW(NpzWriter().file_size(spec), Error);
+      }
+      ReadOptions options;
+      options.transfer_size = 4096;
+      auto reader = NpzReader().open(storage::PosixEnv(), spec, options);
+      EXPECT_GT(reader->open_bytes(), 0u);
+      std::vector<std::byte> out(spec.sample_bytes());
+      for (std::int64_t k = 0; k < samples; ++k) {
+        const Bytes read = reader->read_sample(k, out);
+        EXPECT_EQ(out, test::SampleLastBytes(content, spec, k)) << "sample " << k;
+        EXPECT_GT(read, 0u);
+      }
+    }
+  }
+}
+
+TEST_F(NpzFiles, BadDirectoryAndMismatchesAreReported) {
+  const FileSpec spec = Spec({8, 8}, 2, "uint8");
+  test::WriteFile(NpzWriter(), spec, test::RandomContent());
+  const std::string bytes = test::ReadAll(spec.path);
+
+  test::WriteAll(spec.path, bytes.substr(0, bytes.size() - 10));
+  std::string error = OpenError(spec);
+  EXPECT_NE(error.find("bad zip directory"), std::string::npos) << error;
+  EXPECT_NE(error.find(spec.path), std::string::npos) << error;
+
+  std::string renamed = bytes;
+  for (std::size_t p = 0; (p = renamed.find("x.npy", p)) != std::string::npos; ++p)
+    renamed[p] = 'z';
+  test::WriteAll(spec.path, renamed);
+  error = OpenError(spec);
+  EXPECT_NE(error.find("no member 'x.npy'"), std::string::npos) << error;
+
+  std::string cut = bytes;
+  cut.erase(100, 20);  // directory offsets now point past their records
+  test::WriteAll(spec.path, cut);
+  EXPECT_NE(OpenError(spec).find("npz"), std::string::npos);
+
+  test::WriteAll(spec.path, bytes);
+  error = OpenError(Spec({8, 9}, 2, "uint8"));
+  EXPECT_NE(error.find("x.npy: shape (8, 8, 2), expected (8, 9, 2)"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace dlbench::formats
