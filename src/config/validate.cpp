@@ -1,15 +1,519 @@
 #include "config/validate.h"
 
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+#include "config/distribution_parser.h"
+#include "config/typed_value.h"
 #include "util/error.h"
 
 namespace dlbench::config {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Reports rule violations with the keys' origins; a key left at its default has none.
+class Checker {
+ public:
+  Checker(const KeyOrigins& origins, std::vector<std::string>& notices)
+      : origins_(origins), notices_(notices) {}
+
+  // " (w.yaml:7)" or "" for a default.
+  std::string At(const std::string& key) const {
+    const auto it = origins_.find(key);
+    return it == origins_.end() || it->second.empty() ? "" : " (" + it->second + ")";
+  }
+
+  // "key = value (origin)", for messages that involve several keys.
+  template <typename T>
+  std::string Is(const std::string& key, const T& value) const {
+    return key + " = " + Describe(ToNode(value)) + At(key);
+  }
+
+  [[noreturn]] void Fail(const std::string& key, const std::string& what) const {
+    throw UsageError(key + ": " + what + At(key));
+  }
+
+  [[noreturn]] void FailCombination(const std::string& what) const { throw UsageError(what); }
+
+  template <typename T>
+  void AtLeast(const std::string& key, T value, T minimum) const {
+    if (value < minimum) {
+      Fail(key, "must be >= " + std::to_string(minimum) + ", got " + std::to_string(value));
+    }
+  }
+
+  void Positive(const std::string& key, double value) const {
+    if (!(value > 0) || !std::isfinite(value)) {
+      Fail(key, "must be a finite number > 0, got " + Describe(ToNode(value)));
+    }
+  }
+
+  void NonNegative(const std::string& key, double value) const {
+    if (!(value >= 0) || !std::isfinite(value)) {
+      Fail(key, "must be a finite number >= 0, got " + Describe(ToNode(value)));
+    }
+  }
+
+  void AllPositive(const std::string& key, const std::vector<std::int64_t>& values) const {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (values[i] <= 0) {
+        Fail(key, "every element must be >= 1, got " + std::to_string(values[i]) + " at index " +
+                      std::to_string(i));
+      }
+    }
+  }
+
+  void Notice(const std::string& text) const { notices_.push_back(text); }
+
+ private:
+  const KeyOrigins& origins_;
+  std::vector<std::string>& notices_;
+};
+
+std::string Product(std::int64_t a, std::int64_t b) {
+  return std::to_string(a) + " x " + std::to_string(b) + " = " + std::to_string(a * b);
+}
+
+void CheckModel(const Config& config, const Checker& check, int world) {
+  const ModelConfig& model = config.model;
+  const ParallelismConfig& p = model.parallelism;
+  check.AtLeast("model.parallelism.tensor", p.tensor, 1);
+  check.AtLeast("model.parallelism.pipeline", p.pipeline, 1);
+  if (p.zero_stage < 0 || p.zero_stage > 3) {
+    check.Fail("model.parallelism.zero_stage",
+               "must be 0, 1, 2 or 3, got " + std::to_string(p.zero_stage));
+  }
+  if (p.data == 0 || p.data < -1) {
+    check.Fail("model.parallelism.data",
+               "must be -1 (derived from the rank count) or >= 1, got " + std::to_string(p.data));
+  }
+  if (p.pipeline > 1 && p.zero_stage == 3) {
+    check.FailCombination(check.Is("model.parallelism.zero_stage", p.zero_stage) + " with " +
+                          check.Is("model.parallelism.pipeline", p.pipeline) +
+                          ": ZeRO stage 3 cannot be combined with pipeline parallelism; use "
+                          "zero_stage 0-2 or pipeline 1");
+  }
+  if (model.num_layers > 0 && model.num_layers < p.pipeline) {
+    check.FailCombination(check.Is("model.num_layers", model.num_layers) + " is fewer than " +
+                          check.Is("model.parallelism.pipeline", p.pipeline) +
+                          ": every pipeline stage needs at least one layer");
+  }
+  const std::int64_t tp_pp = std::int64_t{p.tensor} * p.pipeline;
+  if (config.checkpoint.mode == CheckpointMode::kDefault) {
+    if (p.data > 0) {
+      check.FailCombination(check.Is("model.parallelism.data", p.data) +
+                            " is only allowed with checkpoint.mode: subset; in mode default "
+                            "it is derived as ranks / (tensor x pipeline)" +
+                            check.At("checkpoint.mode"));
+    }
+    if (world % tp_pp != 0) {
+      check.FailCombination("the rank count " + std::to_string(world) + " is not a multiple of " +
+                            check.Is("model.parallelism.tensor", p.tensor) + " x " +
+                            check.Is("model.parallelism.pipeline", p.pipeline) + " = " +
+                            std::to_string(tp_pp) + "; run with a multiple of " +
+                            std::to_string(tp_pp) + " ranks");
+    }
+  } else {
+    if (p.data <= 0) {
+      check.FailCombination("checkpoint.mode: subset" + check.At("checkpoint.mode") +
+                            " requires model.parallelism.data >= 1: the data-parallel size of "
+                            "the full job this run is a subset of");
+    }
+    if (p.data * tp_pp < world) {
+      check.FailCombination(
+          "checkpoint.mode: subset: the full job (" + check.Is("model.parallelism.data", p.data) +
+          " x tensor x pipeline " + std::to_string(tp_pp) + " = " + std::to_string(p.data * tp_pp) +
+          " ranks) is smaller than this run's " + std::to_string(world) + " ranks");
+    }
+  }
+  check.AtLeast<std::int64_t>("model.model_size_bytes", model.model_size_bytes, 0);
+  check.AllPositive("model.optimization_groups", model.optimization_groups);
+  check.AllPositive("model.layer_parameters", model.layer_parameters);
+  if (model.is_transformer()) {
+    const TransformerConfig& t = model.transformer;
+    check.AtLeast<std::int64_t>("model.transformer.vocab_size", t.vocab_size, 1);
+    check.AtLeast<std::int64_t>("model.transformer.hidden_size", t.hidden_size, 1);
+    check.AtLeast<std::int64_t>("model.transformer.ffn_hidden_size", t.ffn_hidden_size, 1);
+    check.AtLeast<std::int64_t>("model.transformer.num_attention_heads", t.num_attention_heads, 1);
+    check.AtLeast<std::int64_t>("model.transformer.num_kv_heads", t.num_kv_heads, 1);
+  }
+}
+
+void CheckStorage(const Config& config, const Checker& check) {
+  const StorageConfig& storage = config.storage;
+  if (storage.storage_type == StorageType::kS3 || storage.storage_type == StorageType::kAistore) {
+    check.Fail("storage.storage_type",
+               std::string(ToString(storage.storage_type)) +
+                   " is not supported by dlbench, which measures POSIX file systems; use "
+                   "local_fs or parallel_fs");
+  }
+  if (storage.storage_type == StorageType::kParallelFs) {
+    check.Notice("storage.storage_type: parallel_fs" + check.At("storage.storage_type") +
+                 " is POSIX I/O in dlbench, like local_fs (DLIO rejects it at run time)");
+  }
+  for (const TierConfig& tier : storage.tiers) {
+    const std::string key = "storage.tiers." + tier.name;
+    if (tier.path.empty()) check.Fail(key + ".path", "must not be empty");
+    if (tier.capacity && *tier.capacity == 0) check.Fail(key + ".capacity", "must be > 0");
+    if (tier.bandwidth_limit) check.Positive(key + ".bandwidth_limit", *tier.bandwidth_limit);
+    check.NonNegative(key + ".latency", tier.latency);
+  }
+}
+
+bool IsElementType(const std::string& name) {
+  static constexpr const char* kTypes[] = {"bool",   "int8",    "uint8",   "int16",
+                                           "uint16", "int32",   "uint32",  "int64",
+                                           "uint64", "float16", "float32", "float64"};
+  for (const char* type : kTypes) {
+    if (name == type) return true;
+  }
+  return false;
+}
+
+void CheckElementType(const Checker& check, const std::string& key, const std::string& name) {
+  if (!IsElementType(name)) {
+    check.Fail(key, "'" + name +
+                        "' is not an element type; use bool, int8, uint8, int16, uint16, int32, "
+                        "uint32, int64, uint64, float16, float32 or float64");
+  }
+}
+
+void CheckCompression(const Config& config, const Checker& check) {
+  const DatasetConfig& d = config.dataset;
+  if (d.compression == Compression::kNone) return;
+  const std::string combination = check.Is("dataset.compression", d.compression) + " with " +
+                                  check.Is("dataset.format", d.format);
+  if (d.format == Format::kHdf5) {
+    if (d.compression == Compression::kLzf) {
+      check.FailCombination(combination +
+                            ": lzf is the h5py-only filter 32000, not available to the HDF5 C "
+                            "library; use gzip");
+    }
+    if (d.compression != Compression::kGzip) {
+      check.FailCombination(combination + ": hdf5 files support only gzip compression");
+    }
+    if (d.compression_level < 0 || d.compression_level > 9) {
+      check.Fail("dataset.compression_level",
+                 "gzip levels are 0 to 9, got " + std::to_string(d.compression_level));
+    }
+  } else if (d.format == Format::kNpz) {
+    if (d.compression != Compression::kZip) {
+      check.FailCombination(combination + ": npz files support only zip compression");
+    }
+  } else {
+    check.FailCombination(combination +
+                          ": compression applies only to hdf5 (gzip) and npz (zip) datasets");
+  }
+}
+
+void CheckDataset(const Config& config, const Checker& check) {
+  const DatasetConfig& d = config.dataset;
+  const WorkflowConfig& w = config.workflow;
+  if (d.data_folder.empty()) check.Fail("dataset.data_folder", "must not be empty");
+  if (d.file_prefix.empty() || d.file_prefix.find('/') != std::string::npos) {
+    check.Fail("dataset.file_prefix", "must be a non-empty file name prefix without '/'");
+  }
+  check.AtLeast<std::int64_t>("dataset.num_files_train", d.num_files_train, 0);
+  check.AtLeast<std::int64_t>("dataset.num_files_eval", d.num_files_eval, 0);
+  if ((w.train || w.generate_data) && d.num_files_train < 1) {
+    check.Fail("dataset.num_files_train", "must be >= 1 when training or generating data, got " +
+                                              std::to_string(d.num_files_train));
+  }
+  if (w.train && w.evaluation && d.num_files_eval < 1) {
+    check.FailCombination("workflow.evaluation: true" + check.At("workflow.evaluation") +
+                          " needs evaluation files, but " +
+                          check.Is("dataset.num_files_eval", d.num_files_eval));
+  }
+  check.AtLeast<std::int64_t>("dataset.num_samples_per_file", d.num_samples_per_file, 1);
+  check.AtLeast<std::int64_t>("dataset.num_subfolders_train", d.num_subfolders_train, 0);
+  check.AtLeast<std::int64_t>("dataset.num_subfolders_eval", d.num_subfolders_eval, 0);
+  if (d.num_files_train > 0 && d.num_subfolders_train > d.num_files_train) {
+    check.FailCombination(check.Is("dataset.num_subfolders_train", d.num_subfolders_train) +
+                          " exceeds " + check.Is("dataset.num_files_train", d.num_files_train) +
+                          ": every subfolder needs a file");
+  }
+  if (d.num_files_eval > 0 && d.num_subfolders_eval > d.num_files_eval) {
+    check.FailCombination(check.Is("dataset.num_subfolders_eval", d.num_subfolders_eval) +
+                          " exceeds " + check.Is("dataset.num_files_eval", d.num_files_eval) +
+                          ": every subfolder needs a file");
+  }
+  if (d.record_dims.empty()) {
+    check.Positive("dataset.record_length_bytes", d.record_length_bytes);
+  } else {
+    check.AllPositive("dataset.record_dims", d.record_dims);
+    if (d.record_length_bytes_stdev > 0) {
+      check.FailCombination(
+          check.Is("dataset.record_dims", d.record_dims) + " with " +
+          check.Is("dataset.record_length_bytes_stdev", d.record_length_bytes_stdev) +
+          ": an explicit sample shape cannot vary in size; set the stdev to 0");
+    }
+    if (d.hdf5.num_dset_per_record >= 1 && d.record_dims[0] % d.hdf5.num_dset_per_record != 0) {
+      check.FailCombination(
+          check.Is("dataset.record_dims", d.record_dims) +
+          ": the first dimension must be a multiple of " +
+          check.Is("dataset.hdf5.num_dset_per_record", d.hdf5.num_dset_per_record));
+    }
+    if ((d.format == Format::kJpeg || d.format == Format::kPng) && d.record_dims.size() > 2) {
+      check.FailCombination(check.Is("dataset.record_dims", d.record_dims) + " with " +
+                            check.Is("dataset.format", d.format) +
+                            ": images are generated from at most 2 dimensions");
+    }
+  }
+  check.NonNegative("dataset.record_length_bytes_stdev", d.record_length_bytes_stdev);
+  check.AtLeast<std::int64_t>("dataset.record_length_bytes_resize", d.record_length_bytes_resize,
+                              0);
+  CheckElementType(check, "dataset.record_element_type", d.record_element_type);
+  check.AtLeast("dataset.hdf5.num_dset_per_record", d.hdf5.num_dset_per_record, 1);
+  check.AllPositive("dataset.hdf5.chunk_dims", d.hdf5.chunk_dims);
+  check.AllPositive("dataset.hdf5.max_shape", d.hdf5.max_shape);
+  check.AtLeast<std::int64_t>("dataset.chunk_size", d.chunk_size, 0);
+  CheckCompression(config, check);
+  if (d.generation_buffer_size == 0) check.Fail("dataset.generation_buffer_size", "must be > 0");
+  check.AtLeast("dataset.generation_threads", d.generation_threads, 1);
+  if (d.content.kind == ContentKind::kCompressible &&
+      (!(d.content.compress_ratio >= 1.0) || !std::isfinite(d.content.compress_ratio))) {
+    check.Fail("dataset.content.compress_ratio", "must be >= 1 (raw size / compressed size), got " +
+                                                     Describe(ToNode(d.content.compress_ratio)));
+  }
+}
+
+void CheckDistribution(const Checker& check, const std::string& key, const TimeDistribution& t) {
+  using Kind = TimeDistribution::Kind;
+  const std::string type = std::string(" (") + DistributionTypeName(t.kind) + ")";
+  switch (t.kind) {
+    case Kind::kConstant:
+      check.NonNegative(key, t.mean);
+      break;
+    case Kind::kNormal:
+      if (!std::isfinite(t.mean)) check.Fail(key + ".mean", "must be a finite number" + type);
+      check.NonNegative(key + ".stdev", t.stdev);
+      break;
+    case Kind::kUniform:
+      check.NonNegative(key + ".min", t.min);
+      check.NonNegative(key + ".max", t.max);
+      if (t.min > t.max) {
+        check.Fail(key, "uniform needs min <= max, got min " + Describe(ToNode(t.min)) +
+                            " and max " + Describe(ToNode(t.max)));
+      }
+      break;
+    case Kind::kGamma:
+      check.Positive(key + ".shape", t.shape);
+      check.Positive(key + ".scale", t.scale);
+      break;
+    case Kind::kExponential:
+      check.Positive(key + ".scale", t.scale);
+      break;
+    case Kind::kPoisson:
+      check.NonNegative(key + ".lam", t.lam);
+      break;
+  }
+}
+
+void CheckReader(const Config& config, const Checker& check) {
+  const ReaderConfig& r = config.reader;
+  const DataLoader loader = r.data_loader;
+  // The loader only matters when data is read: checkpoint-only and generate-only runs of
+  // pytorch workloads keep DLIO's default tensorflow loader.
+  const bool reads = config.workflow.train;
+  if (reads && config.dataset.format == Format::kTfrecord && loader == DataLoader::kPytorch) {
+    check.FailCombination(check.Is("dataset.format", config.dataset.format) + " with " +
+                          check.Is("reader.data_loader", loader) +
+                          ": the pytorch loader cannot read TFRecord files; use the tensorflow "
+                          "loader or another format");
+  }
+  if (reads && ((config.framework == Framework::kTensorflow && loader == DataLoader::kPytorch) ||
+                (config.framework == Framework::kPytorch && loader == DataLoader::kTensorflow))) {
+    check.FailCombination(check.Is("framework", config.framework) + " with " +
+                          check.Is("reader.data_loader", loader) +
+                          ": the data loader must belong to the framework (tensorflow with "
+                          "tensorflow, pytorch with pytorch or dali)");
+  }
+  check.AtLeast<std::int64_t>("reader.batch_size", r.batch_size, 1);
+  check.AtLeast<std::int64_t>("reader.batch_size_eval", r.batch_size_eval, 1);
+  check.AtLeast("reader.read_threads", r.read_threads, 0);
+  check.AtLeast("reader.computation_threads", r.computation_threads, 1);
+  check.AtLeast("reader.prefetch_size", r.prefetch_size, 0);
+  check.AtLeast<std::int64_t>("reader.shuffle_size", r.shuffle_size, 0);
+  if (r.transfer_size && *r.transfer_size == 0) check.Fail("reader.transfer_size", "must be > 0");
+  CheckDistribution(check, "reader.preprocess_time", r.preprocess_time);
+  check.AllPositive("reader.transformed_record_dims", r.transformed_record_dims);
+  CheckElementType(check, "reader.transformed_record_element_type",
+                   r.transformed_record_element_type);
+  const Format format = config.dataset.format;
+  if (r.odirect && format != Format::kNpz && format != Format::kNpy &&
+      format != Format::kIndexedBinary) {
+    check.FailCombination(check.Is("reader.odirect", r.odirect) + " with " +
+                          check.Is("dataset.format", format) +
+                          ": O_DIRECT reading exists only for npz, npy and indexed_binary");
+  }
+}
+
+// DLIO's loop runs floor(samples / batch / ranks) steps per epoch (reference §5).
+void CheckSteps(const Config& config, const Checker& check, int world) {
+  const DatasetConfig& d = config.dataset;
+  const ReaderConfig& r = config.reader;
+  if (!config.workflow.train) return;
+  const std::int64_t samples = d.num_files_train * d.num_samples_per_file;
+  const std::int64_t per_step = r.batch_size * world;
+  const std::int64_t steps = samples / per_step;
+  if (steps < 1) {
+    check.FailCombination(
+        "no training step per epoch: " + std::to_string(samples) + " training samples (" +
+        check.Is("dataset.num_files_train", d.num_files_train) + " x " +
+        check.Is("dataset.num_samples_per_file", d.num_samples_per_file) +
+        ") are fewer than one step needs (" + check.Is("reader.batch_size", r.batch_size) + " x " +
+        std::to_string(world) + " ranks = " + std::to_string(per_step) +
+        "); lower the batch size or the rank count, or add files");
+  }
+  const std::int64_t cap = config.train.total_training_steps;
+  if (cap > steps) {
+    check.FailCombination(
+        check.Is("train.total_training_steps", cap) + " exceeds the steps of an epoch: at most " +
+        std::to_string(steps) + " (" + std::to_string(samples) + " samples / (batch " +
+        Product(r.batch_size, world) + " per step)); as in DLIO it caps each epoch");
+  }
+  if (config.workflow.evaluation && d.num_files_eval > 0) {
+    const std::int64_t eval_samples = d.num_files_eval * d.num_samples_per_file;
+    const std::int64_t eval_per_step = r.batch_size_eval * world;
+    if (eval_samples / eval_per_step < 1) {
+      check.FailCombination(
+          "no evaluation step: " + std::to_string(eval_samples) + " evaluation samples (" +
+          check.Is("dataset.num_files_eval", d.num_files_eval) + " x num_samples_per_file " +
+          std::to_string(d.num_samples_per_file) + ") are fewer than one step needs (" +
+          check.Is("reader.batch_size_eval", r.batch_size_eval) + " x " + std::to_string(world) +
+          " ranks = " + std::to_string(eval_per_step) + ")");
+    }
+  }
+}
+
+void CheckTrainAndEvaluation(const Config& config, const Checker& check) {
+  check.AtLeast("train.epochs", config.train.epochs, 1);
+  CheckDistribution(check, "train.computation_time", config.train.computation_time);
+  CheckDistribution(check, "evaluation.eval_time", config.evaluation.eval_time);
+  check.AtLeast("evaluation.eval_after_epoch", config.evaluation.eval_after_epoch, 0);
+  check.AtLeast("evaluation.epochs_between_evals", config.evaluation.epochs_between_evals, 1);
+}
+
+void CheckCheckpoint(const Config& config, const Checker& check) {
+  const CheckpointConfig& c = config.checkpoint;
+  if (c.checkpoint_folder.empty()) check.Fail("checkpoint.checkpoint_folder", "must not be empty");
+  check.AtLeast("checkpoint.checkpoint_after_epoch", c.checkpoint_after_epoch, 0);
+  check.AtLeast("checkpoint.epochs_between_checkpoints", c.epochs_between_checkpoints, 1);
+  if (c.steps_between_checkpoints == 0) {
+    check.Fail("checkpoint.steps_between_checkpoints",
+               "0 would never checkpoint (DLIO's behaviour); use k >= 1 to checkpoint every k "
+               "steps, or -1 for epoch mode");
+  }
+  if (!std::isfinite(c.time_between_checkpoints)) {
+    check.Fail("checkpoint.time_between_checkpoints", "must be a finite number of seconds");
+  }
+  if (c.num_checkpoints_write > 0 && c.num_checkpoints_read > c.num_checkpoints_write) {
+    check.FailCombination(check.Is("checkpoint.num_checkpoints_read", c.num_checkpoints_read) +
+                          " exceeds " +
+                          check.Is("checkpoint.num_checkpoints_write", c.num_checkpoints_write) +
+                          ": only written checkpoints can be read back");
+  }
+  if (c.ksm && c.randomize_tensor) {
+    check.FailCombination("checkpoint.ksm" + check.At("checkpoint.ksm") +
+                          " requires checkpoint.randomize_tensor: false" +
+                          check.At("checkpoint.randomize_tensor") +
+                          " (random tensors have nothing to merge)");
+  }
+  check.AtLeast("checkpoint.write_threads", c.write_threads, 1);
+  if (c.burst_buffer) {
+    const BurstBufferConfig& b = *c.burst_buffer;
+    bool found = false;
+    std::string names;
+    for (const TierConfig& tier : config.storage.tiers) {
+      found = found || tier.name == b.tier;
+      names += (names.empty() ? "" : ", ") + tier.name;
+    }
+    if (!found) {
+      check.Fail("checkpoint.burst_buffer",
+                 "tier '" + b.tier + "' is not a storage.tiers entry" +
+                     (names.empty() ? std::string(" (storage.tiers is empty)")
+                                    : " (defined: " + names + ")"));
+    }
+    check.AtLeast("checkpoint.burst_buffer.drain_threads", b.drain_threads, 1);
+    check.AtLeast("checkpoint.burst_buffer.max_pending_checkpoints", b.max_pending_checkpoints, 1);
+  }
+}
+
+void CheckOutput(const Config& config, const Checker& check) {
+  check.AtLeast("output.metric.exclude_start_steps", config.output.metric.exclude_start_steps, 0);
+  check.AtLeast("output.metric.exclude_end_steps", config.output.metric.exclude_end_steps, 0);
+  if (config.output.log_file.empty()) check.Fail("output.log_file", "must not be empty");
+  const double au = config.metric.au;
+  if (!(au > 0 && au <= 1)) {
+    check.Fail("metric.au", "must be in (0, 1], got " + Describe(ToNode(au)));
+  }
+  if (config.workflow.profiling && config.profiling.profiler != Profiler::kNone) {
+    check.Notice("profiling.profiler: " + std::string(ToString(config.profiling.profiler)) +
+                 check.At("profiling.profiler") +
+                 " is not started by dlbench; use its own traces and metrics");
+  }
+}
+
+fs::path Absolute(const std::string& folder) {
+  return fs::absolute(fs::path(folder)).lexically_normal();
+}
+
+bool Inside(const fs::path& inner, const fs::path& outer) {
+  auto i = inner.begin();
+  for (auto o = outer.begin(); o != outer.end(); ++o, ++i) {
+    if (o->empty()) continue;  // trailing separator
+    if (i == inner.end() || *i != *o) return false;
+  }
+  return true;
+}
+
+// Folders dlbench writes into (and may delete, keep_files: false) must not be the root, the
+// home directory, or each other.
+void CheckFolders(const Config& config, const Checker& check) {
+  std::vector<std::pair<std::string, std::string>> folders = {
+      {"dataset.data_folder", config.dataset.data_folder},
+      {"checkpoint.checkpoint_folder", config.checkpoint.checkpoint_folder}};
+  if (config.output.folder) folders.emplace_back("output.folder", *config.output.folder);
+  const char* home = std::getenv("HOME");
+  for (const auto& [key, folder] : folders) {
+    const fs::path path = Absolute(folder);
+    if (path == path.root_path() || (home && *home && path == Absolute(home))) {
+      check.Fail(key, "'" + folder + "' is " +
+                          (path == path.root_path() ? "the root" : "the home") +
+                          " directory; give a dedicated folder");
+    }
+  }
+  for (std::size_t i = 0; i < folders.size(); ++i) {
+    for (std::size_t j = i + 1; j < folders.size(); ++j) {
+      const fs::path a = Absolute(folders[i].second), b = Absolute(folders[j].second);
+      if (Inside(a, b) || Inside(b, a)) {
+        check.FailCombination(check.Is(folders[i].first, folders[i].second) + " and " +
+                              check.Is(folders[j].first, folders[j].second) +
+                              " overlap; give them separate folders");
+      }
+    }
+  }
+}
+
+}  // namespace
 
 void Validate(const Config& config, const KeyOrigins& origins, int world_size,
               std::vector<std::string>& notices) {
-  (void)config;
-  (void)origins;
-  (void)world_size;
-  (void)notices;
+  const Checker check(origins, notices);
+  if (world_size < 1) {
+    throw UsageError("the rank count must be >= 1, got " + std::to_string(world_size));
+  }
+  CheckModel(config, check, world_size);
+  CheckStorage(config, check);
+  CheckDataset(config, check);
+  CheckReader(config, check);
+  CheckTrainAndEvaluation(config, check);
+  CheckSteps(config, check, world_size);
+  CheckCheckpoint(config, check);
+  CheckOutput(config, check);
+  CheckFolders(config, check);
 }
 
 }  // namespace dlbench::config
