@@ -1,0 +1,61 @@
+#include <gtest/gtest.h>
+
+#include "metrics/host_info.h"
+#include "metrics/summary.h"
+
+namespace dlbench::metrics {
+namespace {
+
+TEST(ParseProcKeyValues, AsDlioReadsProcFiles) {
+  const auto values = ParseProcKeyValues(
+      "processor\t: 0\nmodel name\t: Old CPU\nflags\t\t: fpu vme\n\n"
+      "processor\t: 1\nmodel name\t: New CPU\nweird: a: b\nMemTotal:       16315248 kB\n");
+  EXPECT_EQ(values.count("processor"), 0u);
+  EXPECT_EQ(values.at("model name"), "New CPU");  // the last CPU wins
+  EXPECT_EQ(values.at("flags"), "fpu vme");
+  EXPECT_EQ(values.at("MemTotal"), "16315248 kB");
+  EXPECT_EQ(values.count("weird"), 0u);  // more than one ':'
+}
+
+TEST(ReadProcKeyValues, MissingFileIsEmpty) {
+  EXPECT_TRUE(ReadProcKeyValues("/nonexistent/dlbench/meminfo").empty());
+}
+
+TEST(ReadHostInfo, ThisHost) {
+  const HostInfo info = ReadHostInfo();
+  EXPECT_FALSE(info.hostname.empty());
+  EXPECT_GT(info.cpu_count, 0);
+  EXPECT_GT(info.memory_GiB, 0);
+  EXPECT_TRUE(info.meminfo.count("MemTotal"));
+}
+
+TEST(Generation, TotalsOverUnequalRanks) {
+  GenerationMetrics generation;
+  generation.ranks = {{0.0, 4.0, 4 * MiB, 4}, {1.0, 8.0, 12 * MiB, 12}};
+  const Json json = BuildGenerationSummary(generation);
+  const Json& total = json["total"];
+  EXPECT_EQ(total["bytes_written"], 16 * MiB);
+  EXPECT_EQ(total["files"], 16);
+  EXPECT_DOUBLE_EQ(total["wall_seconds"].get<double>(), 8.0);  // max end - min start
+  EXPECT_DOUBLE_EQ(total["MiB_per_second"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(total["files_per_second"].get<double>(), 2.0);
+  ASSERT_EQ(json["ranks"].size(), 2u);
+  EXPECT_EQ(json["ranks"][1]["rank"], 1);
+  EXPECT_DOUBLE_EQ(json["ranks"][1]["wall_seconds"].get<double>(), 7.0);
+  EXPECT_DOUBLE_EQ(json["ranks"][0]["MiB_per_second"].get<double>(), 1.0);
+  EXPECT_EQ(GenerationTable(generation),
+            "Generation: 16 files, 16777216 bytes (16.00 MiB) by 2 rank(s) in 8.000 s: "
+            "2.00 MiB/s, 2.0 files/s\n");
+}
+
+TEST(Generation, NothingWrittenHasNoRates) {
+  GenerationMetrics generation;
+  generation.ranks = {{3.0, 3.0, 0, 0}};
+  const Json total = BuildGenerationSummary(generation)["total"];
+  EXPECT_FALSE(total.contains("MiB_per_second"));
+  EXPECT_FALSE(total.contains("files_per_second"));
+  EXPECT_TRUE(Json::accept(BuildGenerationSummary(GenerationMetrics{}).dump()));
+}
+
+}  // namespace
+}  // namespace dlbench::metrics

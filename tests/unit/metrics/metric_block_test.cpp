@@ -1,0 +1,105 @@
+// The "[METRIC]" block and the terminal table.
+#include <gtest/gtest.h>
+
+#include "metrics/summary.h"
+
+namespace dlbench::metrics {
+namespace {
+
+RunMetrics TrainingRun() {
+  RunMetrics run;
+  run.info.num_accelerators = 8;
+  run.au_expectation = 0.9;
+  run.record_length_bytes = MiB;
+  PhaseMetrics train;
+  for (int e = 0; e < 2; ++e) {
+    PhaseEpoch epoch;
+    epoch.epoch = e + 1;
+    epoch.au_percent = e == 0 ? 94.0 : 95.0;
+    epoch.dlio_samples_per_second = e == 0 ? 1000.0 : 1010.0;
+    epoch.exact_samples_per_second = epoch.dlio_samples_per_second + 4;
+    epoch.read_bytes = 1000 * MiB;
+    epoch.read_seconds = 1.0;
+    train.epochs.push_back(epoch);
+  }
+  run.train = train;
+  return run;
+}
+
+TEST(MetricBlock, TrainingOnlyWordingAndOrderAsDlio) {
+  EXPECT_EQ(MetricBlock(TrainingRun()),
+            "Averaged metric over all steps/epochs\n"
+            "[METRIC] ==========================================================\n"
+            "[METRIC] Number of Simulated Accelerators: 8 \n"
+            "[METRIC] Training Accelerator Utilization [AU] (%): 94.5000 (0.5000)\n"
+            "[METRIC] Training Throughput (samples/second): 1005.0000 (5.0000)\n"
+            "[METRIC] Training I/O Throughput (MB/second): 1005.0000 (5.0000)\n"
+            "[METRIC] train_au_meet_expectation: success\n"
+            "[METRIC] ==========================================================\n");
+}
+
+TEST(MetricBlock, CheckpointLinesBeforeEvalLines) {
+  RunMetrics run = TrainingRun();
+  PhaseMetrics eval;
+  PhaseEpoch epoch;
+  epoch.au_percent = 50;
+  epoch.dlio_samples_per_second = 3;
+  eval.epochs.push_back(epoch);
+  run.eval = eval;
+  CheckpointMetrics checkpoint;
+  checkpoint.nominal_size_GiB = 2;
+  CheckpointOp save;
+  save.rank0_duration = 4;
+  save.io = ReduceCheckpointOp({0.0}, {4.0}, {2 * GiB}, 2);
+  checkpoint.saves = {save};
+  checkpoint.loads = {save};
+  run.checkpoint = checkpoint;
+  const std::string text = MetricBlock(run);
+  const std::string expected_tail =
+      "[METRIC] train_au_meet_expectation: success\n"
+      "[METRIC] Checkpoint save duration (seconds): 4.0000 (0.0000)\n"
+      "[METRIC] Checkpoint save I/O Throughput (GB/second): 0.5000 (0.0000)\n"
+      "[METRIC] Checkpoint load duration (seconds): 4.0000 (0.0000)\n"
+      "[METRIC] Checkpoint load I/O Throughput (GB/second): 0.5000 (0.0000)\n"
+      "[METRIC] Eval Accelerator Utilization [AU] (%): 50.0000 (0.0000)\n"
+      "[METRIC] Eval Throughput (samples/second): 3.000000 (0.000000)\n"
+      "[METRIC] Eval Throughput (MB/second): 3.000000 (0.000000)\n"
+      "[METRIC] eval_au_meet_expectation: fail\n"
+      "[METRIC] ==========================================================\n";
+  ASSERT_GE(text.size(), expected_tail.size());
+  EXPECT_EQ(text.substr(text.size() - expected_tail.size()), expected_tail);
+}
+
+TEST(MetricBlock, CheckpointOnlyRun) {
+  RunMetrics run;
+  run.info.num_accelerators = 2;
+  CheckpointMetrics checkpoint;
+  checkpoint.nominal_size_GiB = 1;
+  CheckpointOp save;
+  save.rank0_duration = 0;  // unmeasurably fast: no throughput, printed as n/a, never "nan"
+  save.io = ReduceCheckpointOp({0.0}, {0.0}, {GiB}, 1);
+  checkpoint.saves = {save};
+  run.checkpoint = checkpoint;
+  EXPECT_EQ(MetricBlock(run),
+            "Averaged metric over all steps/epochs\n"
+            "[METRIC] ==========================================================\n"
+            "[METRIC] Number of Simulated Accelerators: 2 \n"
+            "[METRIC] Checkpoint save duration (seconds): 0.0000 (0.0000)\n"
+            "[METRIC] Checkpoint save I/O Throughput (GB/second): n/a (n/a)\n"
+            "[METRIC] ==========================================================\n");
+}
+
+TEST(TerminalTable, ShowsBothDefinitionsWithUnits) {
+  const std::string table = TerminalTable(TrainingRun());
+  EXPECT_NE(table.find("Training\n"), std::string::npos);
+  EXPECT_NE(table.find("94.50  %"), std::string::npos);
+  EXPECT_NE(table.find("1009.00  samples/s"), std::string::npos);  // exact
+  EXPECT_NE(table.find("1005.00  samples/s"), std::string::npos);  // DLIO
+  EXPECT_NE(table.find("1000.00  MiB/s"), std::string::npos);      // bytes actually read
+  EXPECT_NE(table.find("1.049  GB/s"), std::string::npos);
+  EXPECT_EQ(table.find("Checkpoint"), std::string::npos);
+  EXPECT_EQ(table.find("latency"), std::string::npos);  // absent values are not printed
+}
+
+}  // namespace
+}  // namespace dlbench::metrics
