@@ -1,0 +1,83 @@
+#include "formats/hdf5_handles.h"
+
+#include <mutex>
+
+#include "util/error.h"
+
+namespace dlbench::formats::hdf5 {
+namespace {
+
+herr_t KeepInnermost(unsigned n, const H5E_error2_t* error, void* data) {
+  auto* message = static_cast<std::string*>(data);
+  if (n == 0 && error->desc != nullptr) *message = error->desc;
+  return 0;
+}
+
+}  // namespace
+
+std::mutex& LibraryMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+void SilenceErrorStack() {
+  static std::once_flag once;
+  std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+}
+
+hid_t Check(hid_t status, const char* operation, const std::string& path) {
+  if (status >= 0) return status;
+  std::string detail;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, KeepInnermost, &detail);
+  H5Eclear2(H5E_DEFAULT);
+  throw Error(ExitCode::kIo, std::string("hdf5 ") + operation + " " + path +
+                                 (detail.empty() ? "" : ": " + detail));
+}
+
+Handle FileAccess(const std::string& path) {
+  SilenceErrorStack();
+  Handle fapl(Check(H5Pcreate(H5P_FILE_ACCESS), "property list", path), H5Pclose);
+  Check(H5Pset_fapl_sec2(fapl.get()), "set sec2 driver", path);
+  Check(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V110), "set version bounds",
+        path);
+  return fapl;
+}
+
+hid_t FileType(const std::string& dtype) {
+  if (dtype == "uint8") return H5T_STD_U8LE;
+  if (dtype == "int8") return H5T_STD_I8LE;
+  if (dtype == "uint16") return H5T_STD_U16LE;
+  if (dtype == "int16") return H5T_STD_I16LE;
+  if (dtype == "uint32") return H5T_STD_U32LE;
+  if (dtype == "int32") return H5T_STD_I32LE;
+  if (dtype == "uint64") return H5T_STD_U64LE;
+  if (dtype == "int64") return H5T_STD_I64LE;
+  if (dtype == "float32") return H5T_IEEE_F32LE;
+  if (dtype == "float64") return H5T_IEEE_F64LE;
+  throw UsageError("hdf5 does not support record_element_type '" + dtype +
+                   "' in dlbench (use an integer type, float32 or float64)");
+}
+
+hid_t MemoryType(const std::string& dtype) {
+  // Little-endian hosts: the file types are the memory types.
+  return FileType(dtype);
+}
+
+std::vector<hsize_t> DatasetSampleDims(const FileSpec& spec) {
+  std::vector<hsize_t> dims(spec.sample_dims.begin(), spec.sample_dims.end());
+  const int k = spec.num_dset_per_record;
+  if (k < 1) throw UsageError("hdf5.num_dset_per_record must be >= 1");
+  if (spec.dims_from_record_dims && !dims.empty()) {
+    if (dims[0] % static_cast<hsize_t>(k) != 0) {
+      throw UsageError("record_dims[0] = " + std::to_string(dims[0]) +
+                       " is not divisible by hdf5.num_dset_per_record = " + std::to_string(k));
+    }
+    dims[0] /= static_cast<hsize_t>(k);
+    if (dims[0] == 1) dims.erase(dims.begin());
+  }
+  return dims;
+}
+
+std::string RecordsName(int j) { return "records_" + std::to_string(j); }
+
+}  // namespace dlbench::formats::hdf5

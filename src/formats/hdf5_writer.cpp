@@ -1,0 +1,196 @@
+#include "formats/hdf5_writer.h"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <vector>
+
+#include "dataset/content.h"
+#include "formats/hdf5_handles.h"
+#include "storage/file.h"
+#include "util/error.h"
+
+namespace dlbench::formats {
+namespace {
+
+using hdf5::Check;
+using hdf5::Handle;
+
+void CheckCompression(const FileSpec& spec) {
+  switch (spec.compression) {
+    case config::Compression::kNone:
+    case config::Compression::kGzip:
+      return;
+    case config::Compression::kLzf:
+      throw UsageError(
+          "hdf5 compression lzf needs h5py's LZF filter (id 32000), which libhdf5 "
+          "lacks; use gzip or none");
+    default:
+      throw UsageError(std::string("hdf5 supports compression none or gzip, not ") +
+                       config::ToString(spec.compression));
+  }
+}
+
+Handle CreationProperties(const FileSpec& spec, const std::vector<hsize_t>& shape) {
+  Handle dcpl(Check(H5Pcreate(H5P_DATASET_CREATE), "property list", spec.path), H5Pclose);
+  const bool gzip = spec.compression == config::Compression::kGzip;
+  if (!spec.chunk_dims.empty() || gzip || !spec.max_shape.empty()) {
+    std::vector<hsize_t> chunk;
+    if (!spec.chunk_dims.empty()) {
+      if (spec.chunk_dims.size() != shape.size()) {
+        throw UsageError("hdf5.chunk_dims has " + std::to_string(spec.chunk_dims.size()) +
+                         " dimensions, the dataset has " + std::to_string(shape.size()));
+      }
+      chunk.assign(spec.chunk_dims.begin(), spec.chunk_dims.end());
+    } else {
+      chunk.push_back(1);  // one sample per chunk
+      chunk.insert(chunk.end(), shape.begin() + 1, shape.end());
+    }
+    for (hsize_t& c : chunk) c = std::max<hsize_t>(c, 1);
+    Check(H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()), "set chunk",
+          spec.path);
+    if (gzip) {
+      Check(H5Pset_deflate(dcpl.get(), static_cast<unsigned>(spec.compression_level)), "set gzip",
+            spec.path);
+    }
+  }
+  return dcpl;
+}
+
+// Writes `rows` rows starting at global row `first` of a dataset seen as (n·rows_per_sample, row)
+// — always inside one sample or covering whole samples.
+void WriteRows(hid_t dset, const std::vector<hsize_t>& shape, hsize_t rows_per_sample,
+               hsize_t first, hsize_t rows, hid_t mem_type, const void* data,
+               const std::string& path) {
+  std::vector<hsize_t> start(shape.size(), 0), count = shape;
+  if (rows_per_sample == 1 || rows % rows_per_sample == 0) {
+    start[0] = first / rows_per_sample;
+    count[0] = rows / rows_per_sample;
+  } else {
+    start[0] = first / rows_per_sample;
+    count[0] = 1;
+    start[1] = first % rows_per_sample;
+    count[1] = rows;
+  }
+  Handle file_space(Check(H5Dget_space(dset), "get space", path), H5Sclose);
+  Check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
+                            nullptr),
+        "select", path);
+  Handle mem_space(Check(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
+                         "create space", path),
+                   H5Sclose);
+  Check(H5Dwrite(dset, mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, data), "write",
+        path);
+}
+
+// Streams a dataset's payload [0, n·S) through `buffer` in whole rows.
+void WriteDataset(hid_t dset, const std::vector<hsize_t>& shape, Bytes row_bytes,
+                  hsize_t rows_per_sample, hid_t mem_type, std::span<std::byte> buffer,
+                  const std::function<void(Bytes, std::span<std::byte>)>& fill,
+                  const std::string& path) {
+  const hsize_t total_rows = shape[0] * rows_per_sample;
+  const Bytes sample_bytes = row_bytes * rows_per_sample;
+  std::vector<std::byte> wide;  // only when one row exceeds the buffer
+  if (buffer.size() < row_bytes) {
+    wide.resize(row_bytes);
+    buffer = wide;
+  }
+  for (hsize_t row = 0; row < total_rows;) {
+    hsize_t rows;
+    if (row % rows_per_sample == 0 && buffer.size() >= sample_bytes) {
+      rows = std::min<hsize_t>(buffer.size() / sample_bytes, (total_rows - row) / rows_per_sample) *
+             rows_per_sample;
+    } else {
+      rows = std::min<hsize_t>(buffer.size() / row_bytes, rows_per_sample - row % rows_per_sample);
+    }
+    const std::span<std::byte> chunk = buffer.first(rows * row_bytes);
+    fill(row * row_bytes, chunk);
+    WriteRows(dset, shape, rows_per_sample, row, rows, mem_type, chunk.data(), path);
+    row += rows;
+  }
+}
+
+}  // namespace
+
+Bytes Hdf5Writer::file_size(const FileSpec&) const {
+  throw UsageError("the size of an hdf5 file is known only after writing it");
+}
+
+WriteResult Hdf5Writer::write(storage::Env& env, const FileSpec& spec,
+                              const dataset::ContentGenerator& content,
+                              std::span<std::byte> buffer) const {
+  CheckCompression(spec);
+  const std::vector<hsize_t> sample = hdf5::DatasetSampleDims(spec);
+  const hid_t file_type = hdf5::FileType(spec.dtype);
+  const hid_t mem_type = hdf5::MemoryType(spec.dtype);
+  std::vector<hsize_t> shape{static_cast<hsize_t>(spec.samples)};
+  shape.insert(shape.end(), sample.begin(), sample.end());
+  std::vector<hsize_t> max_shape = shape;
+  if (!spec.max_shape.empty()) {
+    if (spec.max_shape.size() != sample.size()) {
+      throw UsageError("hdf5.max_shape has " + std::to_string(spec.max_shape.size()) +
+                       " dimensions, a sample has " + std::to_string(sample.size()));
+    }
+    for (std::size_t i = 0; i < sample.size(); ++i) {
+      max_shape[i + 1] =
+          spec.max_shape[i] < 0 ? H5S_UNLIMITED : static_cast<hsize_t>(spec.max_shape[i]);
+    }
+  }
+  const hsize_t rows_per_sample = sample.empty() ? 1 : sample[0];
+  Bytes row_bytes = static_cast<Bytes>(spec.itemsize());
+  for (std::size_t i = 1; i < sample.size(); ++i) row_bytes *= sample[i];
+
+  std::lock_guard lock(hdf5::LibraryMutex());
+  {
+    Handle fapl = hdf5::FileAccess(spec.path);
+    Handle file(Check(H5Fcreate(spec.path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()),
+                      "create", spec.path),
+                H5Fclose);
+    const Handle dcpl = CreationProperties(spec, shape);
+    Handle space(
+        Check(H5Screate_simple(static_cast<int>(shape.size()), shape.data(), max_shape.data()),
+              "create space", spec.path),
+        H5Sclose);
+    const auto fill = [&](Bytes offset, std::span<std::byte> out) {
+      content.Fill(spec.file_index, offset, out);
+    };
+    for (int j = 0; j < spec.num_dset_per_record; ++j) {
+      Handle dset(Check(H5Dcreate2(file.get(), hdf5::RecordsName(j).c_str(), file_type, space.get(),
+                                   H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+                        "create dataset", spec.path),
+                  H5Dclose);
+      if (spec.samples > 0 && rows_per_sample > 0 && row_bytes > 0) {
+        WriteDataset(dset.get(), shape, row_bytes, rows_per_sample, mem_type, buffer, fill,
+                     spec.path);
+      }
+    }
+    const hsize_t n = static_cast<hsize_t>(spec.samples);
+    Handle label_space(Check(H5Screate_simple(1, &n, nullptr), "create space", spec.path),
+                       H5Sclose);
+    Handle labels(Check(H5Dcreate2(file.get(), "labels", H5T_STD_I64LE, label_space.get(),
+                                   H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                        "create dataset", spec.path),
+                  H5Dclose);
+    if (n > 0) {
+      const std::vector<hsize_t> label_shape{n};
+      WriteDataset(
+          labels.get(), label_shape, 8, 1, H5T_NATIVE_INT64, buffer,
+          [](Bytes, std::span<std::byte> out) { std::memset(out.data(), 0, out.size()); },
+          spec.path);
+    }
+    labels.reset();
+    Check(H5Fclose(file.release()), "close", spec.path);
+  }
+  if (spec.fsync) {
+    auto synced = env.open_write(spec.path);
+    synced->sync();
+    synced->close();
+  }
+  WriteResult result;
+  result.data_bytes = std::filesystem::file_size(spec.path);
+  result.files.push_back(spec.path);
+  return result;
+}
+
+}  // namespace dlbench::formats

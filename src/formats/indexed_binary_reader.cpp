@@ -1,0 +1,175 @@
+#include "formats/indexed_binary_reader.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include "formats/little_endian.h"
+#include "storage/file.h"
+#include "util/error.h"
+
+namespace dlbench::formats {
+namespace {
+
+struct SampleIndex {
+  std::vector<Bytes> offsets;
+  std::vector<Bytes> sizes;
+  Bytes bytes_read = 0;
+};
+
+std::vector<Bytes> LoadIndex(storage::Env& env, const std::string& path, std::int64_t samples,
+                             Bytes* bytes_read) {
+  auto file = env.open_read(path);
+  const Bytes expected = 8 * static_cast<Bytes>(samples);
+  if (file->size() < expected) {
+    throw IoError("open", path, 0,
+                  "index holds " + std::to_string(file->size() / 8) + " entries, expected " +
+                      std::to_string(samples));
+  }
+  std::vector<unsigned char> raw(expected);
+  const Bytes got = file->read_at(0, raw.data(), expected);
+  *bytes_read += got;
+  if (got != expected) throw IoError("read", path, 0, "short read of the index");
+  std::vector<Bytes> values(static_cast<std::size_t>(samples));
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = GetLe(raw.data() + 8 * i, 8);
+  return values;
+}
+
+SampleIndex LoadAndValidate(storage::Env& env, const FileSpec& spec, Bytes data_size) {
+  SampleIndex index;
+  index.offsets = LoadIndex(env, spec.offsets_index(), spec.samples, &index.bytes_read);
+  index.sizes = LoadIndex(env, spec.sizes_index(), spec.samples, &index.bytes_read);
+  const Bytes sample = spec.sample_bytes();
+  for (std::size_t i = 0; i < index.offsets.size(); ++i) {
+    const Bytes offset = index.offsets[i];
+    const Bytes size = index.sizes[i];
+    if (size != sample) {
+      throw IoError("open", spec.sizes_index(), 0,
+                    "entry " + std::to_string(i) + " says " + std::to_string(size) +
+                        " bytes, expected " + std::to_string(sample));
+    }
+    if (offset > data_size || size > data_size - offset) {
+      throw IoError("open", spec.offsets_index(), 0,
+                    "entry " + std::to_string(i) + " [" + std::to_string(offset) + ", +" +
+                        std::to_string(size) + ") lies beyond the end of " + spec.path + " (" +
+                        std::to_string(data_size) + " bytes)");
+    }
+  }
+  return index;
+}
+
+void CheckRequest(const std::string& path, std::int64_t k, std::int64_t samples,
+                  std::span<std::byte> out, Bytes sample) {
+  if (k < 0 || k >= samples || out.size() < sample) {
+    throw Error(ExitCode::kInternal, path + ": bad sample request " + std::to_string(k));
+  }
+}
+
+class IndexedBinaryFileReader final : public FileReader {
+ public:
+  IndexedBinaryFileReader(storage::Env& env, const FileSpec& spec)
+      : file_(env.open_read(spec.path)),
+        samples_(spec.samples),
+        sample_bytes_(spec.sample_bytes()),
+        index_(LoadAndValidate(env, spec, file_->size())) {}
+
+  const std::string& path() const override { return file_->path(); }
+  std::int64_t samples() const override { return samples_; }
+  Bytes sample_bytes() const override { return sample_bytes_; }
+  Bytes open_bytes() const override { return index_.bytes_read; }
+  Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
+    CheckRequest(path(), k, samples_, out, sample_bytes_);
+    const auto i = static_cast<std::size_t>(k);
+    const Bytes got = file_->read_at(index_.offsets[i], out.data(), index_.sizes[i]);
+    if (got != index_.sizes[i]) {
+      throw IoError("read", path(), 0,
+                    "sample " + std::to_string(k) + " at offset " +
+                        std::to_string(index_.offsets[i]) + ": got " + std::to_string(got) +
+                        " of " + std::to_string(index_.sizes[i]) + " bytes");
+    }
+    return got;
+  }
+
+ private:
+  std::unique_ptr<storage::ReadableFile> file_;
+  std::int64_t samples_;
+  Bytes sample_bytes_;
+  SampleIndex index_;
+};
+
+// The mapping bypasses Env: page faults cannot go through a positional-read interface.
+class MmapIndexedBinaryFileReader final : public FileReader {
+ public:
+  MmapIndexedBinaryFileReader(storage::Env& env, const FileSpec& spec)
+      : path_(spec.path), samples_(spec.samples), sample_bytes_(spec.sample_bytes()) {
+    const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw IoError("open", path_, errno);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+      const int err = errno;
+      ::close(fd);
+      throw IoError("stat", path_, err);
+    }
+    size_ = static_cast<Bytes>(st.st_size);
+    if (size_ > 0) {
+      void* map = ::mmap(nullptr, size_, PROT_READ, MAP_SHARED, fd, 0);
+      if (map == MAP_FAILED) {
+        const int err = errno;
+        ::close(fd);
+        throw IoError("mmap", path_, err);
+      }
+      data_ = static_cast<const std::byte*>(map);
+    }
+    ::close(fd);
+    try {
+      index_ = LoadAndValidate(env, spec, size_);
+    } catch (...) {
+      Unmap();
+      throw;
+    }
+  }
+  ~MmapIndexedBinaryFileReader() override { Unmap(); }
+
+  const std::string& path() const override { return path_; }
+  std::int64_t samples() const override { return samples_; }
+  Bytes sample_bytes() const override { return sample_bytes_; }
+  Bytes open_bytes() const override { return index_.bytes_read; }
+  Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
+    CheckRequest(path_, k, samples_, out, sample_bytes_);
+    const auto i = static_cast<std::size_t>(k);
+    std::memcpy(out.data(), data_ + index_.offsets[i], index_.sizes[i]);
+    return index_.sizes[i];
+  }
+
+ private:
+  void Unmap() {
+    if (data_ != nullptr) ::munmap(const_cast<std::byte*>(data_), size_);
+    data_ = nullptr;
+  }
+
+  std::string path_;
+  std::int64_t samples_;
+  Bytes sample_bytes_;
+  Bytes size_ = 0;
+  const std::byte* data_ = nullptr;
+  SampleIndex index_;
+};
+
+}  // namespace
+
+std::unique_ptr<FileReader> IndexedBinaryReader::open(storage::Env& env, const FileSpec& spec,
+                                                      const ReadOptions&) const {
+  return std::make_unique<IndexedBinaryFileReader>(env, spec);
+}
+
+std::unique_ptr<FileReader> MmapIndexedBinaryReader::open(storage::Env& env, const FileSpec& spec,
+                                                          const ReadOptions&) const {
+  return std::make_unique<MmapIndexedBinaryFileReader>(env, spec);
+}
+
+}  // namespace dlbench::formats

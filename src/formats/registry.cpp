@@ -1,0 +1,87 @@
+#include "formats/registry.h"
+
+#include <string>
+
+#include "formats/hdf5_reader.h"
+#include "formats/hdf5_writer.h"
+#include "formats/indexed_binary_reader.h"
+#include "formats/indexed_binary_writer.h"
+#include "formats/npy_reader.h"
+#include "formats/npy_writer.h"
+#include "formats/npz_reader.h"
+#include "formats/npz_writer.h"
+#include "formats/synthetic_format.h"
+#include "formats/tfrecord_reader.h"
+#include "formats/tfrecord_writer.h"
+#include "util/error.h"
+
+namespace dlbench::formats {
+namespace {
+
+[[noreturn]] void Unsupported(config::Format format) {
+  throw UsageError(std::string("format ") + config::ToString(format) +
+                   " is not supported by dlbench yet (supported: tfrecord, npz, npy, hdf5, "
+                   "indexed_binary, mmap_indexed_binary, synthetic)");
+}
+
+}  // namespace
+
+bool IsSupported(config::Format format) {
+  switch (format) {
+    case config::Format::kCsv:
+    case config::Format::kJpeg:
+    case config::Format::kPng:
+      return false;
+    default:
+      return true;
+  }
+}
+
+std::unique_ptr<FormatWriter> MakeWriter(config::Format format) {
+  switch (format) {
+    case config::Format::kTfrecord:
+      return std::make_unique<TfrecordWriter>();
+    case config::Format::kNpz:
+      return std::make_unique<NpzWriter>();
+    case config::Format::kNpy:
+      return std::make_unique<NpyWriter>();
+    case config::Format::kHdf5:
+      return std::make_unique<Hdf5Writer>();
+    case config::Format::kIndexedBinary:
+    case config::Format::kMmapIndexedBinary:
+      return std::make_unique<IndexedBinaryWriter>();
+    case config::Format::kSynthetic:
+      return std::make_unique<SyntheticWriter>();
+    case config::Format::kCsv:
+    case config::Format::kJpeg:
+    case config::Format::kPng:
+      break;
+  }
+  Unsupported(format);
+}
+
+std::unique_ptr<FormatReader> MakeReader(config::Format format) {
+  switch (format) {
+    case config::Format::kTfrecord:
+      return std::make_unique<TfrecordReader>();
+    case config::Format::kNpz:
+      return std::make_unique<NpzReader>();
+    case config::Format::kNpy:
+      return std::make_unique<NpyReader>();
+    case config::Format::kHdf5:
+      return std::make_unique<Hdf5Reader>();
+    case config::Format::kIndexedBinary:
+      return std::make_unique<IndexedBinaryReader>();
+    case config::Format::kMmapIndexedBinary:
+      return std::make_unique<MmapIndexedBinaryReader>();
+    case config::Format::kSynthetic:
+      return std::make_unique<SyntheticReader>();
+    case config::Format::kCsv:
+    case config::Format::kJpeg:
+    case config::Format::kPng:
+      break;
+  }
+  Unsupported(format);
+}
+
+}  // namespace dlbench::formats
