@@ -1,0 +1,142 @@
+#include "dataset/layout.h"
+
+#include <string_view>
+
+#include "util/error.h"
+
+namespace dlbench::dataset {
+namespace {
+
+int Digits(std::uint64_t n) { return static_cast<int>(std::to_string(n).size()); }
+
+void AppendPadded(std::string& out, std::uint64_t value, int digits) {
+  const std::string text = std::to_string(value);
+  if (static_cast<int>(text.size()) < digits) out.append(digits - text.size(), '0');
+  out += text;
+}
+
+std::uint64_t NonNegative(std::int64_t value, const char* key) {
+  if (value < 0) {
+    throw UsageError(std::string("dataset.") + key + " must not be negative, got " +
+                     std::to_string(value));
+  }
+  return static_cast<std::uint64_t>(value);
+}
+
+std::string StripTrailingSlashes(std::string folder) {
+  while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
+  return folder;
+}
+
+}  // namespace
+
+const char* FolderName(Split split) { return split == Split::kTrain ? "train" : "valid"; }
+
+DatasetLayout::DatasetLayout(const config::DatasetConfig& dataset)
+    : data_folder_(StripTrailingSlashes(dataset.data_folder)),
+      format_(dataset.format),
+      extension_(config::ToString(dataset.format)),
+      prefix_(dataset.file_prefix),
+      samples_per_file_(NonNegative(dataset.num_samples_per_file, "num_samples_per_file")),
+      sizes_(SampleSizeModel::FromConfig(dataset)) {
+  if (samples_per_file_ == 0) throw UsageError("dataset.num_samples_per_file must be at least 1");
+  auto make_side = [](std::uint64_t files, std::uint64_t subfolders) {
+    Side side;
+    side.files = files;
+    side.subfolders = subfolders > 1 ? subfolders : 0;
+    side.index_digits = Digits(files);
+    side.subfolder_digits = Digits(subfolders);
+    return side;
+  };
+  train_ = make_side(NonNegative(dataset.num_files_train, "num_files_train"),
+                     NonNegative(dataset.num_subfolders_train, "num_subfolders_train"));
+  eval_ = make_side(dataset.num_files_eval > 0 ? dataset.num_files_eval : 0,
+                    NonNegative(dataset.num_subfolders_eval, "num_subfolders_eval"));
+  for (Split split : {Split::kTrain, Split::kEval}) {
+    Side& s = split == Split::kTrain ? train_ : eval_;
+    if (!sizes_.varies()) {
+      s.payload = s.files * sizes_.sample_bytes(0) * samples_per_file_;
+      continue;
+    }
+    for (FileIndex file = 0; file < s.files; ++file) s.payload += file_payload_bytes(split, file);
+  }
+}
+
+void DatasetLayout::CheckFile(Split split, FileIndex file) const {
+  if (file >= num_files(split)) {
+    throw Error(ExitCode::kInternal, std::string("file ") + std::to_string(file) + " of split " +
+                                         FolderName(split) + " asked for, but it has " +
+                                         std::to_string(num_files(split)) + " files");
+  }
+}
+
+std::string DatasetLayout::split_folder(Split split) const {
+  return data_folder_ + "/" + FolderName(split);
+}
+
+std::vector<std::string> DatasetLayout::folders(Split split) const {
+  std::vector<std::string> result{split_folder(split)};
+  const Side& s = side(split);
+  for (std::uint64_t k = 0; k < s.subfolders; ++k) {
+    std::string folder = result.front() + "/";
+    AppendPadded(folder, k, s.subfolder_digits);
+    result.push_back(std::move(folder));
+  }
+  return result;
+}
+
+std::string DatasetLayout::file_name(Split split, FileIndex file) const {
+  CheckFile(split, file);
+  const Side& s = side(split);
+  std::string name = prefix_ + "_";
+  AppendPadded(name, file, s.index_digits);
+  name += "_of_" + std::to_string(s.files) + "." + extension_;
+  return name;
+}
+
+std::string DatasetLayout::file_path(Split split, FileIndex file) const {
+  const Side& s = side(split);
+  std::string path = split_folder(split) + "/";
+  if (s.subfolders > 0) {
+    AppendPadded(path, file % s.subfolders, s.subfolder_digits);
+    path += "/";
+  }
+  return path + file_name(split, file);
+}
+
+std::string DatasetLayout::dali_index_folder(Split split) const {
+  return data_folder_ + "/index/" + FolderName(split);
+}
+
+std::string DatasetLayout::dali_index_path(Split split, FileIndex file) const {
+  return dali_index_folder(split) + "/" + file_name(split, file) + ".idx";
+}
+
+std::string DatasetLayout::offsets_index_path(Split split, FileIndex file) const {
+  return file_path(split, file) + ".off.idx";
+}
+
+std::string DatasetLayout::sizes_index_path(Split split, FileIndex file) const {
+  return file_path(split, file) + ".sz.idx";
+}
+
+FileIndex DatasetLayout::global_file(Split split, FileIndex file) const {
+  CheckFile(split, file);
+  return split == Split::kTrain ? file : train_.files + file;
+}
+
+std::pair<Split, FileIndex> DatasetLayout::from_global(FileIndex global) const {
+  if (global < train_.files) return {Split::kTrain, global};
+  CheckFile(Split::kEval, global - train_.files);
+  return {Split::kEval, global - train_.files};
+}
+
+std::vector<std::int64_t> DatasetLayout::sample_dims(Split split, FileIndex file) const {
+  return sizes_.dims(global_file(split, file));
+}
+
+Bytes DatasetLayout::sample_bytes(Split split, FileIndex file) const {
+  return sizes_.sample_bytes(global_file(split, file));
+}
+
+}  // namespace dlbench::dataset
