@@ -45,7 +45,7 @@ void LatencyHistogram::Record(Seconds value) {
     bucket = counts_.size() - 1;
   } else if (value > kMinSeconds) {
     const double index = std::ceil(std::log(value / kMinSeconds) / std::log(kGamma));
-    bucket = std::clamp<std::size_t>(static_cast<std::size_t>(index), 1, RegularBuckets());
+    bucket = std::clamp<std::size_t>(static_cast<std::size_t>(index), 1, counts_.size() - 2);
   }
   ++counts_[bucket];
   ++count_;
