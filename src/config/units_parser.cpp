@@ -78,10 +78,37 @@ std::optional<Seconds> ParseDuration(std::string_view text) {
   return std::nullopt;
 }
 
-std::string FormatSize(Bytes bytes) { return std::to_string(bytes) + "B"; }
+std::string FormatSize(Bytes bytes) {
+  static constexpr std::pair<const char*, Bytes> kUnits[] = {{"TiB", Bytes{1} << 40},
+                                                             {"GiB", Bytes{1} << 30},
+                                                             {"MiB", Bytes{1} << 20},
+                                                             {"KiB", Bytes{1} << 10}};
+  for (const auto& [name, factor] : kUnits) {
+    if (bytes != 0 && bytes % factor == 0) return std::to_string(bytes / factor) + name;
+  }
+  return std::to_string(bytes) + "B";
+}
 
-std::string FormatRate(BytesPerSecond rate) { return FormatFloat(rate) + "B/s"; }
+std::string FormatRate(BytesPerSecond rate) {
+  if (rate >= 0 && rate < 1.8e19 && rate == std::floor(rate)) {
+    return FormatSize(static_cast<Bytes>(rate)) + "/s";
+  }
+  return FormatFloat(rate) + "B/s";
+}
 
-std::string FormatDuration(Seconds seconds) { return FormatFloat(seconds) + "s"; }
+std::string FormatDuration(Seconds seconds) {
+  // The shortest spelling that reads back to exactly the same value: 2ms, not 0.002s.
+  std::string best = FormatFloat(seconds) + "s";
+  for (const auto& [unit, factor] :
+       {std::pair<const char*, double>{"s", 1.0}, {"ms", 1e3}, {"us", 1e6}}) {
+    std::string text = FormatFloat(seconds * factor);
+    if (text.size() > 2 && text.compare(text.size() - 2, 2, ".0") == 0) {
+      text.resize(text.size() - 2);
+    }
+    text += unit;
+    if (ParseDuration(text) == seconds && text.size() < best.size()) best = text;
+  }
+  return best;
+}
 
 }  // namespace dlbench::config
