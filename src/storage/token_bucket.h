@@ -1,0 +1,32 @@
+// A token bucket limiting the bytes per second that pass through it, shared by every thread of
+// a rank that uses one storage tier. A request larger than the tokens available takes them on
+// credit and sleeps until the debt is paid, so concurrent requests queue up in order and the
+// long-run rate never exceeds `rate`, whatever the request sizes.
+#pragma once
+
+#include <mutex>
+
+#include "storage/throttle_clock.h"
+#include "util/units.h"
+
+namespace dlbench::storage {
+
+class TokenBucket {
+ public:
+  // `burst`: bytes that may pass at once after an idle period (at least 1).
+  TokenBucket(BytesPerSecond rate, Bytes burst, ThrottleClock& clock);
+
+  // Takes `bytes` tokens, sleeping (outside the lock) as long as the rate requires.
+  void acquire(Bytes bytes);
+  BytesPerSecond rate() const { return rate_; }
+
+ private:
+  BytesPerSecond rate_;
+  double burst_;
+  ThrottleClock& clock_;
+  std::mutex mutex_;
+  double tokens_;  // may be negative: debt of requests still sleeping
+  Seconds last_;   // time of the last refill
+};
+
+}  // namespace dlbench::storage

@@ -1,0 +1,120 @@
+#include "storage/throttled_env.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "storage/token_bucket.h"
+#include "support/test_support.h"
+#include "util/error.h"
+
+namespace dlbench::storage {
+namespace {
+
+// Time moves only when someone sleeps (or the test advances it); sleeps are recorded.
+class FakeClock final : public ThrottleClock {
+ public:
+  explicit FakeClock(bool sleeping_advances_time = true) : advance_(sleeping_advances_time) {}
+  Seconds now() override {
+    std::lock_guard lock(mutex_);
+    return now_;
+  }
+  void sleep_for(Seconds duration) override {
+    std::lock_guard lock(mutex_);
+    sleeps_.push_back(duration);
+    if (advance_) now_ += duration;
+  }
+  void advance(Seconds duration) {
+    std::lock_guard lock(mutex_);
+    now_ += duration;
+  }
+  std::vector<Seconds> sleeps() {
+    std::lock_guard lock(mutex_);
+    return sleeps_;
+  }
+
+ private:
+  bool advance_;
+  std::mutex mutex_;
+  Seconds now_ = 100.0;
+  std::vector<Seconds> sleeps_;
+};
+
+TEST(TokenBucket, BurstThenRate) {
+  FakeClock clock;
+  TokenBucket bucket(1000, 1000, clock);
+  bucket.acquire(1000);  // the burst
+  EXPECT_DOUBLE_EQ(clock.now(), 100.0);
+  bucket.acquire(500);
+  EXPECT_DOUBLE_EQ(clock.now(), 100.5);
+  bucket.acquire(500);
+  EXPECT_DOUBLE_EQ(clock.now(), 101.0);
+  // After idling, the bucket refills only up to the burst.
+  clock.advance(10);
+  bucket.acquire(1000);
+  EXPECT_DOUBLE_EQ(clock.now(), 111.0);
+  bucket.acquire(2000);
+  EXPECT_DOUBLE_EQ(clock.now(), 113.0);
+}
+
+TEST(TokenBucket, ConcurrentRequestsQueueUp) {
+  FakeClock clock(/*sleeping_advances_time=*/false);
+  TokenBucket bucket(100, 100, clock);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) threads.emplace_back([&] { bucket.acquire(100); });
+  for (auto& thread : threads) thread.join();
+  auto sleeps = clock.sleeps();
+  std::sort(sleeps.begin(), sleeps.end());
+  ASSERT_EQ(sleeps.size(), 4u);
+  // The first takes the burst; each later one waits for everything before it.
+  EXPECT_DOUBLE_EQ(sleeps[0], 0.0);
+  EXPECT_DOUBLE_EQ(sleeps[1], 1.0);
+  EXPECT_DOUBLE_EQ(sleeps[2], 2.0);
+  EXPECT_DOUBLE_EQ(sleeps[3], 3.0);
+}
+
+TEST(TokenBucket, RejectsANonPositiveRate) {
+  FakeClock clock;
+  EXPECT_THROW(TokenBucket(0, 1, clock), Error);
+}
+
+TEST(ThrottledEnv, BandwidthAndLatency) {
+  test::TempDir dir;
+  FakeClock clock;
+  ThrottledEnv env(PosixEnv(), {.bandwidth = 1.0 * MiB, .latency = 0.002, .burst = MiB}, clock);
+  std::vector<char> data(MiB, 'x');
+  auto out = env.create(dir / "f.bin");
+  for (int i = 0; i < 3; ++i) out->append(data.data(), data.size());
+  out->close();
+  // 4 latencies (create, 3 writes) = 8 ms; the first MiB is the burst; the next two MiB take
+  // 2 s of bandwidth, less the 2 x 2 ms of latency during which the bucket already refilled.
+  EXPECT_NEAR(clock.now() - 100.0, 0.008 + 2.0 - 0.004, 1e-9);
+  EXPECT_EQ(PosixEnv().file_size(dir / "f.bin"), 3 * MiB);
+
+  const Seconds before = clock.now();
+  auto in = env.open_read(dir / "f.bin");
+  std::vector<char> back(MiB);
+  // A read at the end returns nothing and is charged nothing but its latency.
+  EXPECT_EQ(in->read_at(3 * MiB, back.data(), back.size()), 0u);
+  EXPECT_NEAR(clock.now() - before, 2 * 0.002, 1e-9);
+}
+
+TEST(ThrottledEnv, LatencyOnlyAddsPerOperation) {
+  test::TempDir dir;
+  FakeClock clock;
+  ThrottledEnv env(PosixEnv(), {.bandwidth = std::nullopt, .latency = 0.5, .burst = 0}, clock);
+  env.create_directories(dir / "d");
+  auto out = env.create(dir / "d/f");
+  out->append("abc", 3);
+  out->sync();
+  out->close();
+  env.rename(dir / "d/f", dir / "d/g");
+  EXPECT_TRUE(env.exists(dir / "d/g"));
+  EXPECT_DOUBLE_EQ(clock.now(), 100.0 + 6 * 0.5);
+}
+
+}  // namespace
+}  // namespace dlbench::storage
