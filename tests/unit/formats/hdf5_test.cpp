@@ -1,0 +1,118 @@
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "format_test_support.h"
+#include "formats/hdf5_reader.h"
+#include "formats/hdf5_writer.h"
+#include "support/test_support.h"
+#include "util/error.h"
+
+namespace dlbench::formats {
+namespace {
+
+class Hdf5Files : public ::testing::Test {
+ protected:
+  FileSpec Spec(std::vector<std::int64_t> dims, std::int64_t samples, std::string dtype = "uint8") {
+    FileSpec spec;
+    spec.path = (dir_ / "img_0_of_1.hdf5").string();
+    spec.file_index = 11;
+    spec.sample_dims = std::move(dims);
+    spec.samples = samples;
+    spec.dtype = std::move(dtype);
+    return spec;
+  }
+  std::string OpenError(const FileSpec& spec) {
+    try {
+      Hdf5Reader().open(storage::PosixEnv(), spec, {});
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::kIo);
+      return e.what();
+    }
+    return "no error";
+  }
+  dlbench::test::TempDir dir_;
+};
+
+TEST_F(Hdf5Files, RoundTripsLayouts) {
+  const auto content = test::RandomContent();
+  struct Case {
+    std::vector<std::int64_t> dims;
+    std::int64_t samples;
+    std::string dtype;
+    config::Compression compression;
+    std::vector<std::int64_t> chunks;
+    int datasets;
+    std::size_t buffer;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{30, 40}, 5, "uint8", config::Compression::kNone, {}, 1, 4096},
+           {{30, 40}, 5, "uint8", config::Compression::kNone, {}, 1, 100},  // rows per write
+           {{16, 8}, 4, "float32", config::Compression::kGzip, {}, 2, 4096},
+           {{20, 20}, 3, "int16", config::Compression::kNone, {1, 10, 10}, 3, 1 << 20},
+           {{7}, 6, "float64", config::Compression::kNone, {}, 1, 64}}) {
+    FileSpec spec = Spec(c.dims, c.samples, c.dtype);
+    spec.compression = c.compression;
+    spec.chunk_dims = c.chunks;
+    spec.num_dset_per_record = c.datasets;
+    const WriteResult written = test::WriteFile(Hdf5Writer(), spec, content, c.buffer);
+    EXPECT_EQ(written.data_bytes, std::filesystem::file_size(spec.path));
+    auto reader = Hdf5Reader().open(storage::PosixEnv(), spec, {});
+    const Bytes per_dataset = spec.sample_bytes();
+    EXPECT_EQ(reader->sample_bytes(), per_dataset * static_cast<Bytes>(c.datasets));
+    std::vector<std::byte> out(reader->sample_bytes());
+    for (std::int64_t k = c.samples - 1; k >= 0; --k) {
+      EXPECT_EQ(reader->read_sample(k, out), reader->sample_bytes());
+      const auto expected = test::SampleFirstBytes(content, spec, k);
+      for (int j = 0; j < c.datasets; ++j) {
+        EXPECT_TRUE(std::equal(expected.begin(), expected.end(), out.begin() + j * per_dataset))
+            << "sample " << k << " dataset " << j;
+      }
+    }
+  }
+}
+
+TEST_F(Hdf5Files, RecordDimsSplitAcrossDatasets) {
+  FileSpec spec = Spec({2, 6, 5}, 3);
+  spec.dims_from_record_dims = true;
+  spec.num_dset_per_record = 2;  // each dataset: (3, 6, 5) — the 1 is dropped
+  test::WriteFile(Hdf5Writer(), spec, test::RandomContent());
+  auto reader = Hdf5Reader().open(storage::PosixEnv(), spec, {});
+  EXPECT_EQ(reader->sample_bytes(), 60u);
+  spec.num_dset_per_record = 4;
+  EXPECT_THROW(test::WriteFile(Hdf5Writer(), spec, test::RandomContent()), Error);
+}
+
+TEST_F(Hdf5Files, RejectsLzfAndReportsBadFiles) {
+  FileSpec spec = Spec({4, 4}, 2);
+  spec.compression = config::Compression::kLzf;
+  try {
+    test::WriteFile(Hdf5Writer(), spec, test::RandomContent());
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kUsage);
+    EXPECT_NE(std::string(e.what()).find("lzf"), std::string::npos);
+  }
+  spec.compression = config::Compression::kNone;
+  test::WriteFile(Hdf5Writer(), spec, test::RandomContent());
+
+  std::string error = OpenError(Spec({4, 5}, 2));
+  EXPECT_NE(error.find("shape (2, 4, 4), expected (2, 4, 5)"), std::string::npos) << error;
+  FileSpec two = Spec({4, 4}, 2);
+  two.num_dset_per_record = 2;
+  error = OpenError(two);
+  EXPECT_NE(error.find("no dataset 'records_1'"), std::string::npos) << error;
+  error = OpenError(Spec({4, 4}, 2, "int8"));
+  EXPECT_NE(error.find("does not hold little-endian int8"), std::string::npos) << error;
+
+  const std::string bytes = test::ReadAll(spec.path);
+  test::WriteAll(spec.path, bytes.substr(0, bytes.size() / 2));
+  error = OpenError(spec);
+  EXPECT_NE(error.find("hdf5 open " + spec.path), std::string::npos) << error;
+  test::WriteAll(spec.path, "not hdf5 at all");
+  EXPECT_NE(OpenError(spec).find(spec.path), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dlbench::formats

@@ -1,0 +1,111 @@
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "format_test_support.h"
+#include "formats/indexed_binary_reader.h"
+#include "formats/indexed_binary_writer.h"
+#include "formats/little_endian.h"
+#include "support/test_support.h"
+#include "util/error.h"
+
+namespace dlbench::formats {
+namespace {
+
+TEST(SharedFileSlice, CoversEverySampleOnce) {
+  for (std::int64_t n : {0, 1, 7, 10, 1000003}) {
+    for (int ranks : {1, 2, 3, 8, 13}) {
+      std::int64_t next = 0;
+      for (int r = 0; r < ranks; ++r) {
+        const SampleSlice s = SharedFileSlice(n, ranks, r);
+        EXPECT_EQ(s.first, next) << n << " " << ranks << " " << r;
+        EXPECT_TRUE(s.count == n / ranks || s.count == n / ranks + 1);
+        next += s.count;
+      }
+      EXPECT_EQ(next, n);
+    }
+  }
+  EXPECT_EQ(SharedFileSlice(10, 4, 0).count, 3);
+  EXPECT_EQ(SharedFileSlice(10, 4, 2).first, 6);
+  EXPECT_EQ(SharedFileSlice(10, 4, 3).count, 2);
+  EXPECT_THROW(SharedFileSlice(10, 4, 4), Error);
+}
+
+class IndexedBinaryFiles : public ::testing::Test {
+ protected:
+  FileSpec Spec(std::vector<std::int64_t> dims, std::int64_t samples) {
+    FileSpec spec;
+    spec.path = (dir_ / "img_0_of_1.indexed_binary").string();
+    spec.file_index = 2;
+    spec.sample_dims = std::move(dims);
+    spec.samples = samples;
+    return spec;
+  }
+  template <typename Reader>
+  std::string OpenError(const FileSpec& spec) {
+    try {
+      Reader().open(storage::PosixEnv(), spec, {});
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::kIo);
+      return e.what();
+    }
+    return "no error";
+  }
+  dlbench::test::TempDir dir_;
+};
+
+TEST_F(IndexedBinaryFiles, RoundTripsWithBothReaders) {
+  const auto content = test::RandomContent();
+  const FileSpec spec = Spec({45, 45}, 9);
+  const WriteResult written = test::WriteFile(IndexedBinaryWriter(), spec, content, 1000);
+  EXPECT_EQ(written.data_bytes, 9u * 2025);
+  EXPECT_EQ(IndexedBinaryWriter().file_size(spec), written.data_bytes);
+  EXPECT_EQ(written.companion_bytes, 2u * 8 * 9);
+  EXPECT_EQ(written.files,
+            (std::vector<std::string>{spec.path, spec.path + ".off.idx", spec.path + ".sz.idx"}));
+  const std::string offsets = test::ReadAll(spec.path + ".off.idx");
+  const std::string sizes = test::ReadAll(spec.path + ".sz.idx");
+  for (int i = 0; i < 9; ++i) {
+    EXPECT_EQ(GetLe(offsets.data() + 8 * i, 8), 2025u * i);
+    EXPECT_EQ(GetLe(sizes.data() + 8 * i, 8), 2025u);
+  }
+  std::vector<std::unique_ptr<FileReader>> readers;
+  readers.push_back(IndexedBinaryReader().open(storage::PosixEnv(), spec, {}));
+  readers.push_back(MmapIndexedBinaryReader().open(storage::PosixEnv(), spec, {}));
+  for (auto& reader : readers) {
+    EXPECT_EQ(reader->open_bytes(), 144u);
+    std::vector<std::byte> out(2025);
+    for (std::int64_t k : {8, 0, 3}) {
+      EXPECT_EQ(reader->read_sample(k, out), 2025u);
+      EXPECT_EQ(out, test::SampleFirstBytes(content, spec, k));
+    }
+  }
+}
+
+TEST_F(IndexedBinaryFiles, BrokenIndexesAreReported) {
+  const FileSpec spec = Spec({10, 10}, 4);
+  test::WriteFile(IndexedBinaryWriter(), spec, test::RandomContent());
+  const std::string offsets = test::ReadAll(spec.path + ".off.idx");
+
+  // DLIO's chunk-restarted offsets are fine; offsets beyond the end are not.
+  std::string beyond = offsets;
+  beyond[8 * 3 + 1] = 0x10;
+  test::WriteAll(spec.path + ".off.idx", beyond);
+  for (const std::string& error :
+       {OpenError<IndexedBinaryReader>(spec), OpenError<MmapIndexedBinaryReader>(spec)}) {
+    EXPECT_NE(error.find("entry 3"), std::string::npos) << error;
+    EXPECT_NE(error.find("beyond the end"), std::string::npos) << error;
+  }
+  test::WriteAll(spec.path + ".off.idx", offsets.substr(0, 24));
+  EXPECT_NE(OpenError<IndexedBinaryReader>(spec).find("index holds 3 entries, expected 4"),
+            std::string::npos);
+  test::WriteAll(spec.path + ".off.idx", offsets);
+  EXPECT_NE(OpenError<IndexedBinaryReader>(Spec({10, 11}, 4)).find("says 100 bytes, expected 110"),
+            std::string::npos);
+  std::filesystem::remove(spec.path + ".sz.idx");
+  EXPECT_NE(OpenError<IndexedBinaryReader>(spec).find(".sz.idx"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dlbench::formats

@@ -1,0 +1,54 @@
+#include "formats/registry.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "format_test_support.h"
+#include "support/test_support.h"
+#include "util/error.h"
+
+namespace dlbench::formats {
+namespace {
+
+TEST(Registry, EverySupportedFormatRoundTripsOneFile) {
+  dlbench::test::TempDir dir;
+  const auto content = test::RandomContent();
+  for (const auto& [format, name] : config::EnumNames<config::Format>::kNames) {
+    if (!IsSupported(format)) continue;
+    FileSpec spec;
+    spec.path = (dir / (std::string("f.") + name)).string();
+    spec.file_index = 4;
+    spec.sample_dims = {12, 10};
+    spec.samples = 2;
+    test::WriteFile(*MakeWriter(format), spec, content);
+    auto reader = MakeReader(format)->open(storage::PosixEnv(), spec, {});
+    std::vector<std::byte> out(reader->sample_bytes());
+    const Bytes read = reader->read_sample(1, out);
+    if (format == config::Format::kSynthetic) {
+      EXPECT_EQ(read, 0u);
+      EXPECT_EQ(test::ReadAll(spec.path), "4");
+    } else {
+      EXPECT_GE(read, 120u) << name;
+    }
+  }
+}
+
+TEST(Registry, UnsupportedFormatsAreUsageErrors) {
+  for (const auto format : {config::Format::kCsv, config::Format::kJpeg, config::Format::kPng}) {
+    EXPECT_FALSE(IsSupported(format));
+    try {
+      MakeWriter(format);
+      FAIL();
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::kUsage);
+      EXPECT_NE(std::string(e.what()).find(std::string("format ") + config::ToString(format) +
+                                           " is not supported by dlbench yet"),
+                std::string::npos);
+    }
+    EXPECT_THROW(MakeReader(format), Error);
+  }
+}
+
+}  // namespace
+}  // namespace dlbench::formats
