@@ -1,0 +1,257 @@
+"""Interop of dlbench's format writers and readers with numpy, h5py and TFRecord.
+
+Run by ctest as: formats_interop.py <interop_tool>. (a) Files written by interop_tool are read by
+numpy / h5py / a pure-Python TFRecord reader that checks every length and CRC32C; the per-sample
+checksums must equal what interop_tool prints when it reads the same file. (b) Files written by
+numpy / h5py / a Python TFRecord writer are read by interop_tool with the same checksums.
+"""
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+import h5py
+import numpy as np
+
+TOOL = sys.argv[1]
+FAILURES = []
+
+
+def check(condition, message):
+    if not condition:
+        FAILURES.append(message)
+        print("FAIL:", message)
+
+
+def fnv1a(data):
+    h = 0xCBF29CE484222325
+    for b in data:
+        h ^= b
+        h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return "%016x" % h
+
+
+def tool(*args):
+    out = subprocess.run([TOOL] + [str(a) for a in args], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError("interop_tool %s failed: %s" % (args, out.stderr))
+    return out.stdout
+
+
+def tool_checksums(*args):
+    return [line.split()[1] for line in tool("read", *args).splitlines()]
+
+
+# --- CRC32C and a TFRecord codec, written independently of the C++ code.
+def _crc32c_table():
+    table = []
+    for b in range(256):
+        c = b
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+        table.append(c)
+    return table
+
+
+CRC_TABLE = _crc32c_table()
+
+
+def crc32c(data):
+    c = 0xFFFFFFFF
+    for b in data:
+        c = (c >> 8) ^ CRC_TABLE[(c ^ b) & 0xFF]
+    return c ^ 0xFFFFFFFF
+
+
+def masked(data):
+    c = crc32c(data)
+    return ((((c >> 15) | (c << 17)) & 0xFFFFFFFF) + 0xA282EAD8) & 0xFFFFFFFF
+
+
+def varint(v):
+    out = bytearray()
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def read_varint(buf, pos):
+    value, shift = 0, 0
+    while True:
+        b = buf[pos]
+        pos += 1
+        value |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return value, pos
+        shift += 7
+
+
+def fields(buf):
+    pos = 0
+    while pos < len(buf):
+        tag, pos = read_varint(buf, pos)
+        wire = tag & 7
+        if wire == 2:
+            n, pos = read_varint(buf, pos)
+            yield tag >> 3, buf[pos:pos + n]
+            pos += n
+        elif wire == 0:
+            v, pos = read_varint(buf, pos)
+            yield tag >> 3, v
+        else:
+            raise ValueError("unexpected wire type %d" % wire)
+
+
+def decode_example(payload):
+    features = {}
+    for num, body in fields(payload):
+        assert num == 1
+        for num2, entry in fields(body):
+            assert num2 == 1
+            key, value = None, None
+            for f, v in fields(entry):
+                if f == 1:
+                    key = bytes(v).decode()
+                elif f == 2:
+                    value = v
+            for kind, lst in fields(value):
+                if kind == 1:
+                    features[key] = [bytes(v) for _, v in fields(lst)]
+                elif kind == 3:
+                    ints = []
+                    for f, v in fields(lst):
+                        if isinstance(v, int):
+                            ints.append(v)
+                        else:
+                            p = 0
+                            while p < len(v):
+                                x, p = read_varint(v, p)
+                                ints.append(x)
+                    features[key] = ints
+    return features
+
+
+def read_tfrecord(path):
+    data = open(path, "rb").read()
+    pos, records = 0, []
+    while pos < len(data):
+        length_bytes = data[pos:pos + 8]
+        (length,) = struct.unpack("<Q", length_bytes)
+        (lcrc,) = struct.unpack("<I", data[pos + 8:pos + 12])
+        check(lcrc == masked(length_bytes), "%s: length CRC at %d" % (path, pos))
+        payload = data[pos + 12:pos + 12 + length]
+        (dcrc,) = struct.unpack("<I", data[pos + 12 + length:pos + 16 + length])
+        check(dcrc == masked(payload), "%s: data CRC at %d" % (path, pos))
+        records.append((pos, length + 16, decode_example(payload)))
+        pos += length + 16
+    check(pos == len(data), "%s: trailing bytes" % path)
+    return records
+
+
+def encode_example_size_first(image):
+    def entry(key, feature):
+        body = b"\x0a" + varint(len(key)) + key + b"\x12" + varint(len(feature)) + feature
+        return b"\x0a" + varint(len(body)) + body
+    ints = varint(len(image))
+    size_feature = b"\x1a" + varint(len(ints) + 2) + b"\x0a" + varint(len(ints)) + ints
+    bl = b"\x0a" + varint(len(image)) + image
+    image_feature = b"\x0a" + varint(len(bl)) + bl
+    features = entry(b"size", size_feature) + entry(b"image", image_feature)
+    return b"\x0a" + varint(len(features)) + features
+
+
+def write_tfrecord(path, images):
+    with open(path, "wb") as f:
+        for image in images:
+            payload = encode_example_size_first(image)
+            length = struct.pack("<Q", len(payload))
+            f.write(length + struct.pack("<I", masked(length)) + payload +
+                    struct.pack("<I", masked(payload)))
+
+
+def sample_last(x, k):
+    return np.ascontiguousarray(x[..., k]).tobytes()
+
+
+def ours_to_python(tmp):
+    cases = [("uint8", 1, [6, 7]), ("uint8", 3, [5, 4]), ("float32", 2, [3, 5])]
+    for dtype, n, dims in cases:
+        for fmt, extra in (("npy", []), ("npz", []), ("npz", ["--zip"])):
+            path = os.path.join(tmp, "ours_%s_%d.%s" % (dtype, n, fmt))
+            tool("write", fmt, path, dtype, n, *dims, *extra)
+            ours = tool_checksums(fmt, path, dtype, n, *dims)
+            x = np.load(path) if fmt == "npy" else np.load(path)["x"]
+            if fmt == "npz":
+                y = np.load(path)["y"]
+                check(y.dtype == np.int64 and y.shape == (n,) and not y.any(), path + ": labels")
+            check(x.shape == tuple(dims) + (n,) and x.dtype == np.dtype(dtype),
+                  "%s: numpy sees %s %s" % (path, x.shape, x.dtype))
+            check([fnv1a(sample_last(x, k)) for k in range(n)] == ours, path + ": sample bytes")
+
+        path = os.path.join(tmp, "ours_%s_%d.hdf5" % (dtype, n))
+        tool("write", "hdf5", path, dtype, n, *dims, "--datasets", 2)
+        ours = tool_checksums("hdf5", path, dtype, n, *dims, "--datasets", 2)
+        with h5py.File(path, "r") as f:
+            r0, r1 = f["records_0"], f["records_1"]
+            check(r0.shape == (n, *dims) and r0.dtype == np.dtype(dtype), path + ": h5py shape")
+            check(f["labels"].shape == (n,) and f["labels"].dtype == np.int64, path + ": labels")
+            py = [fnv1a(r0[k].tobytes() + r1[k].tobytes()) for k in range(n)]
+        check(py == ours, path + ": hdf5 sample bytes")
+
+        path = os.path.join(tmp, "ours_%s_%d.tfrecord" % (dtype, n))
+        index = path + ".idx"
+        tool("write", "tfrecord", path, dtype, n, *dims, "--dali-index", index)
+        ours = tool_checksums("tfrecord", path, dtype, n, *dims, "--verify")
+        records = read_tfrecord(path)
+        check(len(records) == n, path + ": record count")
+        sample = int(np.prod(dims)) * np.dtype(dtype).itemsize
+        for offset, length, feats in records:
+            check(feats["size"] == [sample] and len(feats["image"][0]) == sample,
+                  path + ": Example features")
+        check([fnv1a(r[2]["image"][0]) for r in records] == ours, path + ": image bytes")
+        lines = ["%d %d" % (o, l) for o, l, _ in records]
+        check(open(index).read() == "".join(l + "\n" for l in lines), path + ": DALI index")
+
+
+def python_to_ours(tmp):
+    rng = np.random.default_rng(7)
+    for dtype, n, dims in (("uint8", 1, [9, 8]), ("uint8", 4, [6, 5]), ("float32", 3, [4, 4])):
+        x = (rng.random(tuple(dims) + (n,)) * 200).astype(dtype)
+        expected = [fnv1a(sample_last(x, k)) for k in range(n)]
+        path = os.path.join(tmp, "numpy_%s_%d.npy" % (dtype, n))
+        np.save(path, x)
+        check(tool_checksums("npy", path, dtype, n, *dims) == expected, path)
+        for save in (np.savez, np.savez_compressed):
+            path = os.path.join(tmp, "numpy_%s_%d_%s.npz" % (dtype, n, save.__name__))
+            save(path, x=x, y=np.zeros(n, np.int64))
+            check(tool_checksums("npz", path, dtype, n, *dims) == expected, path)
+
+        records = np.moveaxis(x, -1, 0).copy()  # sample-first for hdf5
+        expected = [fnv1a(records[k].tobytes()) for k in range(n)]
+        for chunks, compression in ((None, None), ((1, *dims), "gzip")):
+            path = os.path.join(tmp, "h5py_%s_%d_%s.hdf5" % (dtype, n, compression))
+            with h5py.File(path, "w", libver="latest") as f:
+                f.create_dataset("records_0", data=records, chunks=chunks, compression=compression)
+                f.create_dataset("labels", data=np.zeros(n, np.int64))
+            check(tool_checksums("hdf5", path, dtype, n, *dims) == expected, path)
+
+        path = os.path.join(tmp, "python_%s_%d.tfrecord" % (dtype, n))
+        write_tfrecord(path, [records[k].tobytes() for k in range(n)])
+        check(tool_checksums("tfrecord", path, dtype, n, *dims, "--verify") == expected, path)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        ours_to_python(tmp)
+        python_to_ours(tmp)
+    if FAILURES:
+        print("%d interop failures" % len(FAILURES))
+        sys.exit(1)
+    print("interop ok")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+// Writes one data file with dlbench's format writers, or reads one and prints a checksum per
+// sample, so that the interop scripts can compare against numpy, h5py and a Python TFRecord codec.
+//
+//   interop_tool write <format> <path> <dtype> <samples> <dim>... [--zip|--gzip]
+//                      [--datasets K] [--dali-index PATH]
+//   interop_tool read  <format> <path> <dtype> <samples> <dim>... [--datasets K] [--verify]
+//
+// Output of read: one line per sample, "<k> <FNV-1a 64 of the sample bytes, hex>".
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "config/enums.h"
+#include "dataset/content.h"
+#include "formats/registry.h"
+#include "storage/file.h"
+#include "util/error.h"
+
+namespace {
+
+using dlbench::formats::FileSpec;
+
+std::uint64_t Fnv1a(const std::vector<std::byte>& bytes) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (const std::byte b : bytes) {
+    h ^= static_cast<std::uint64_t>(b);
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+int Usage() {
+  std::fprintf(stderr,
+               "usage: interop_tool write|read <format> <path> <dtype> <samples> <dim>... "
+               "[--zip|--gzip] [--datasets K] [--dali-index PATH] [--verify]\n");
+  return 2;
+}
+
+int Run(int argc, char** argv) {
+  if (argc < 7) return Usage();
+  const std::string mode = argv[1];
+  const auto format = dlbench::config::FromString<dlbench::config::Format>(argv[2]);
+  if (!format) return Usage();
+  FileSpec spec;
+  spec.path = argv[3];
+  spec.dtype = argv[4];
+  spec.samples = std::atoll(argv[5]);
+  spec.file_index = 1;
+  dlbench::formats::ReadOptions options;
+  for (int i = 6; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--zip") {
+      spec.compression = dlbench::config::Compression::kZip;
+    } else if (arg == "--gzip") {
+      spec.compression = dlbench::config::Compression::kGzip;
+    } else if (arg == "--datasets" && i + 1 < argc) {
+      spec.num_dset_per_record = std::atoi(argv[++i]);
+    } else if (arg == "--dali-index" && i + 1 < argc) {
+      spec.dali_index_path = argv[++i];
+    } else if (arg == "--verify") {
+      options.verify_checksums = true;
+    } else {
+      spec.sample_dims.push_back(std::atoll(arg.c_str()));
+    }
+  }
+  auto& env = dlbench::storage::PosixEnv();
+  if (mode == "write") {
+    const dlbench::dataset::ContentGenerator content(dlbench::config::ContentKind::kRandom, 2.0,
+                                                     99);
+    std::vector<std::byte> buffer(1 << 16);
+    const auto result = dlbench::formats::MakeWriter(*format)->write(env, spec, content, buffer);
+    std::printf("%llu\n", static_cast<unsigned long long>(result.data_bytes));
+    return 0;
+  }
+  if (mode != "read") return Usage();
+  auto reader = dlbench::formats::MakeReader(*format)->open(env, spec, options);
+  std::vector<std::byte> out(reader->sample_bytes());
+  for (std::int64_t k = 0; k < reader->samples(); ++k) {
+    reader->read_sample(k, out);
+    std::printf("%lld %016llx\n", static_cast<long long>(k),
+                static_cast<unsigned long long>(Fnv1a(out)));
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return Run(argc, argv);
+  } catch (const dlbench::Error& e) {
+    std::fprintf(stderr, "interop_tool: %s\n", e.what());
+    return static_cast<int>(e.code());
+  }
+}
