@@ -1,0 +1,137 @@
+#include "checkpoint/checkpoint_reader.h"
+
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "checkpoint/chunk_schedule.h"
+#include "checkpoint/manifest.h"
+#include "checkpoint/tensor_content.h"
+#include "metrics/clock.h"
+#include "util/error.h"
+
+namespace dlbench::checkpoint {
+namespace {
+
+struct OpenFile {
+  std::once_flag opened;
+  std::unique_ptr<storage::ReadableFile> file;
+  std::atomic<std::uint64_t> chunks_left{0};
+  std::uint64_t key = 0;
+  Seconds start = 0;
+  Seconds end = 0;
+};
+
+}  // namespace
+
+ReaderOptions ReaderOptions::FromConfig(const config::CheckpointConfig& checkpoint) {
+  ReaderOptions options;
+  options.threads = checkpoint.write_threads;
+  options.direct = checkpoint.odirect;
+  options.verify = checkpoint.verify;
+  return options;
+}
+
+CheckpointReader::CheckpointReader(storage::Env& env, const ReaderOptions& options)
+    : env_(env), options_(options) {
+  ValidateThreadsAndBuffer(options_.threads, options_.buffer_bytes, "checkpoint.write_threads");
+  for (int t = 0; t < options_.threads; ++t) {
+    buffers_.emplace_back(options_.buffer_bytes);
+    if (options_.verify) expected_.emplace_back(options_.buffer_bytes);
+  }
+}
+
+Bytes CheckpointReader::buffer_bytes() const {
+  Bytes total = 0;
+  for (const storage::AlignedBuffer& b : buffers_) total += b.capacity();
+  for (const storage::AlignedBuffer& b : expected_) total += b.capacity();
+  return total;
+}
+
+RankIoResult CheckpointReader::ReadRank(const std::string& folder, const RankPlan& plan) {
+  RankIoResult result;
+  result.start = metrics::Now();
+  const Manifest manifest = ReadManifest(env_, folder);
+  std::map<std::string, Bytes> listed;
+  for (const ManifestEntry& e : manifest.files) listed.emplace(e.name, e.bytes);
+  for (const PlannedFile& f : plan.files) {
+    const auto it = listed.find(f.name);
+    if (it == listed.end() || it->second != f.bytes) {
+      throw IoError("read checkpoint", PathIn(folder, f.name), 0,
+                    it == listed.end()
+                        ? "not in the checkpoint's manifest (written with another model or rank "
+                          "count?)"
+                        : "manifest lists " + std::to_string(it->second) + " B, the plan " +
+                              std::to_string(f.bytes) + " B");
+    }
+  }
+
+  const std::size_t n = plan.files.size();
+  std::vector<Bytes> sizes;
+  for (const PlannedFile& f : plan.files) sizes.push_back(f.bytes);
+  const ChunkSchedule schedule(sizes, options_.buffer_bytes);
+  std::unique_ptr<OpenFile[]> files(new OpenFile[n]);
+  for (std::size_t i = 0; i < n; ++i) {
+    files[i].chunks_left.store(schedule.chunks_in_file(i), std::memory_order_relaxed);
+    files[i].key = ContentKey(manifest.content.seed, manifest.checkpoint, plan.files[i].name);
+  }
+  std::atomic<std::uint64_t> next_chunk{0};
+  const storage::OpenOptions open{.direct = options_.direct};
+
+  ThreadTeam team(options_.threads);
+  team.Run([&](int thread) {
+    storage::AlignedBuffer& buffer = buffers_[static_cast<std::size_t>(thread)];
+    while (!team.stop()) {
+      const std::uint64_t index = next_chunk.fetch_add(1, std::memory_order_relaxed);
+      if (index >= schedule.size()) return;
+      const Chunk chunk = schedule.at(index);
+      OpenFile& file = files[chunk.file];
+      const std::string& name = plan.files[chunk.file].name;
+      std::call_once(file.opened, [&] {
+        file.start = metrics::Now();
+        file.file = env_.open_read(PathIn(folder, name), open);
+        if (file.file->size() != plan.files[chunk.file].bytes) {
+          throw IoError("read checkpoint", file.file->path(), 0,
+                        "size " + std::to_string(file.file->size()) + " B, planned " +
+                            std::to_string(plan.files[chunk.file].bytes) + " B");
+        }
+      });
+      if (chunk.length > 0) {
+        // O_DIRECT reads whole aligned blocks; the file's end shortens the last one.
+        const Bytes request = options_.direct ? storage::AlignUp(chunk.length) : chunk.length;
+        const Bytes got = file.file->read_at(chunk.offset, buffer.data(), request);
+        if (got < chunk.length) {
+          throw IoError("read checkpoint", file.file->path(), 0,
+                        "short read at offset " + std::to_string(chunk.offset) + ": " +
+                            std::to_string(got) + " of " + std::to_string(chunk.length) + " B");
+        }
+        if (options_.verify) {
+          std::span<std::byte> want = expected_[static_cast<std::size_t>(thread)].span().first(
+              static_cast<std::size_t>(chunk.length));
+          FillContent(file.key, manifest.content.randomize, chunk.offset, want);
+          if (std::memcmp(want.data(), buffer.data(), want.size()) != 0) {
+            std::size_t at = 0;
+            while (want[at] == buffer.data()[at]) ++at;
+            throw IoError("verify checkpoint", file.file->path(), 0,
+                          "content differs from what was written at offset " +
+                              std::to_string(chunk.offset + at));
+          }
+        }
+      }
+      if (file.chunks_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        file.file.reset();
+        file.end = metrics::Now();
+      }
+    }
+  });
+  for (std::size_t i = 0; i < n; ++i) {
+    result.files.push_back({plan.files[i].name, plan.files[i].bytes, files[i].start, files[i].end});
+    result.bytes += plan.files[i].bytes;
+  }
+  result.end = metrics::Now();
+  return result;
+}
+
+}  // namespace dlbench::checkpoint

@@ -1,0 +1,120 @@
+#include "checkpoint/checkpoint_writer.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+
+#include "checkpoint/chunk_schedule.h"
+#include "checkpoint/tensor_content.h"
+#include "metrics/clock.h"
+#include "storage/atomic_file.h"
+#include "util/error.h"
+
+namespace dlbench::checkpoint {
+namespace {
+
+struct OpenFile {
+  std::once_flag opened;
+  std::unique_ptr<storage::AtomicFileWriter> writer;
+  std::atomic<std::uint64_t> chunks_left{0};
+  std::uint64_t key = 0;
+  Seconds start = 0;
+  Seconds end = 0;
+};
+
+}  // namespace
+
+WriterOptions WriterOptions::FromConfig(const config::CheckpointConfig& checkpoint,
+                                        std::uint64_t content_seed) {
+  WriterOptions options;
+  options.threads = checkpoint.write_threads;
+  options.fsync = checkpoint.fsync;
+  options.direct = checkpoint.odirect;
+  options.content.randomize = checkpoint.randomize_tensor;
+  options.content.seed = content_seed;
+  return options;
+}
+
+std::string CheckpointNameOf(const std::string& folder) {
+  std::string trimmed = folder;
+  while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
+  const std::size_t slash = trimmed.rfind('/');
+  return slash == std::string::npos ? trimmed : trimmed.substr(slash + 1);
+}
+
+std::string PathIn(const std::string& folder, const std::string& name) {
+  return folder.empty() || folder.back() == '/' ? folder + name : folder + "/" + name;
+}
+
+CheckpointWriter::CheckpointWriter(storage::Env& env, const WriterOptions& options)
+    : env_(env), options_(options) {
+  ValidateThreadsAndBuffer(options_.threads, options_.buffer_bytes, "checkpoint.write_threads");
+  buffers_.reserve(static_cast<std::size_t>(options_.threads));
+  for (int t = 0; t < options_.threads; ++t) {
+    buffers_.emplace_back(options_.buffer_bytes);
+    // Constant content is generated once; random content per chunk, as it depends on the offset.
+    if (!options_.content.randomize) FillContent(0, false, 0, buffers_.back().span());
+  }
+}
+
+Bytes CheckpointWriter::buffer_bytes() const {
+  Bytes total = 0;
+  for (const storage::AlignedBuffer& b : buffers_) total += b.capacity();
+  return total;
+}
+
+RankIoResult CheckpointWriter::WriteRank(const std::string& folder, const RankPlan& plan) {
+  RankIoResult result;
+  result.start = metrics::Now();
+  env_.create_directories(folder);
+
+  const std::size_t n = plan.files.size();
+  std::vector<Bytes> sizes;
+  sizes.reserve(n);
+  for (const PlannedFile& f : plan.files) sizes.push_back(f.bytes);
+  const ChunkSchedule schedule(sizes, options_.buffer_bytes);
+  const std::string checkpoint = CheckpointNameOf(folder);
+  std::unique_ptr<OpenFile[]> files(new OpenFile[n]);
+  for (std::size_t i = 0; i < n; ++i) {
+    files[i].chunks_left.store(schedule.chunks_in_file(i), std::memory_order_relaxed);
+    files[i].key = ContentKey(options_.content.seed, checkpoint, plan.files[i].name);
+  }
+  std::atomic<std::uint64_t> next_chunk{0};
+  const storage::OpenOptions open{.direct = options_.direct};
+
+  ThreadTeam team(options_.threads);
+  team.Run([&](int thread) {
+    storage::AlignedBuffer& buffer = buffers_[static_cast<std::size_t>(thread)];
+    while (!team.stop()) {
+      const std::uint64_t index = next_chunk.fetch_add(1, std::memory_order_relaxed);
+      if (index >= schedule.size()) return;
+      const Chunk chunk = schedule.at(index);
+      OpenFile& file = files[chunk.file];
+      std::call_once(file.opened, [&] {
+        file.start = metrics::Now();
+        file.writer = std::make_unique<storage::AtomicFileWriter>(
+            env_, PathIn(folder, plan.files[chunk.file].name), open);
+      });
+      if (chunk.length > 0) {
+        std::span<std::byte> bytes = buffer.span().first(static_cast<std::size_t>(chunk.length));
+        if (options_.content.randomize) FillContent(file.key, true, chunk.offset, bytes);
+        file.writer->file().write_at(chunk.offset, bytes.data(), chunk.length);
+      }
+      // The thread that finishes a file's last chunk completes it: all its writes are done.
+      if (file.chunks_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        file.writer->commit(options_.fsync);
+        file.end = metrics::Now();
+      }
+    }
+  });
+  // Reached only on success: every file committed.
+  for (std::size_t i = 0; i < n; ++i) {
+    result.files.push_back({plan.files[i].name, plan.files[i].bytes, files[i].start, files[i].end});
+    result.bytes += plan.files[i].bytes;
+    if (options_.fsync) ++result.fsyncs;
+  }
+  result.end = metrics::Now();
+  return result;
+}
+
+}  // namespace dlbench::checkpoint

@@ -1,0 +1,79 @@
+// Writes one rank's files of a checkpoint through a storage::Env, streaming from fixed buffers:
+// `threads` threads each own one buffer of `buffer_bytes` and take fixed-size chunks of the rank's
+// files in order, so memory is threads x buffer_bytes whatever the checkpoint size (DLIO keeps the
+// whole checkpoint in RAM, defect D20). Every file is written under a temporary name, fsync'd when
+// asked, and renamed into place when complete. The folder is a parameter, so a burst-buffer layer
+// can point the writer at a fast tier and drain complete checkpoints (manifest last) later.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "checkpoint/manifest.h"
+#include "checkpoint/plan.h"
+#include "config/config.h"
+#include "storage/aligned_buffer.h"
+#include "storage/file.h"
+#include "util/units.h"
+
+namespace dlbench::checkpoint {
+
+inline constexpr Bytes kDefaultCheckpointBufferBytes = 8 * MiB;
+
+struct WriterOptions {
+  int threads = 1;                                     // checkpoint.write_threads
+  Bytes buffer_bytes = kDefaultCheckpointBufferBytes;  // per thread; a multiple of 4 KiB
+  bool fsync = false;                                  // checkpoint.fsync
+  bool direct = false;                                 // checkpoint.odirect
+  ContentSettings content;                             // randomize_tensor and the content seed
+
+  static WriterOptions FromConfig(const config::CheckpointConfig& checkpoint,
+                                  std::uint64_t content_seed);
+};
+
+struct FileTiming {
+  std::string name;  // relative to the checkpoint folder
+  Bytes bytes = 0;
+  Seconds start = 0;  // metrics::Now() when the file was opened
+  Seconds end = 0;    // when it was complete (committed after a write, fully read after a read)
+  Seconds duration() const { return end - start; }
+};
+
+// What one rank moved for one checkpoint.
+struct RankIoResult {
+  Bytes bytes = 0;
+  Seconds start = 0;              // entry into WriteRank/ReadRank (folder creation included)
+  Seconds end = 0;                // the last file complete
+  std::vector<FileTiming> files;  // in plan order
+  std::uint64_t fsyncs = 0;       // file fsyncs requested (a directory fsync follows each rename)
+  Seconds duration() const { return end - start; }
+};
+
+class CheckpointWriter {
+ public:
+  // Allocates the buffers; throws Error(kUsage) for threads < 1 or a buffer size that is not a
+  // positive multiple of 4 KiB.
+  CheckpointWriter(storage::Env& env, const WriterOptions& options);
+
+  // Bytes of buffer memory this writer holds; fixed for its lifetime.
+  Bytes buffer_bytes() const;
+
+  // Writes `plan`'s files into `folder` (created if needed; its last path component names the
+  // checkpoint for the content key). On failure rethrows the first error after removing every
+  // temporary file; files already renamed are complete, but without a manifest the checkpoint is
+  // not. Not thread-safe: one call at a time per writer.
+  RankIoResult WriteRank(const std::string& folder, const RankPlan& plan);
+
+ private:
+  storage::Env& env_;
+  WriterOptions options_;
+  std::vector<storage::AlignedBuffer> buffers_;  // one per thread
+};
+
+// The folder's last path component ("global_epoch1_step2" for ".../global_epoch1_step2/").
+std::string CheckpointNameOf(const std::string& folder);
+// folder + "/" + name.
+std::string PathIn(const std::string& folder, const std::string& name);
+
+}  // namespace dlbench::checkpoint

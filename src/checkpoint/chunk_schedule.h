@@ -1,0 +1,58 @@
+// Splits the files of one rank into fixed-size chunks that a pool of threads takes in order, so
+// that a rank with one huge file still uses all its threads and every thread streams through a
+// single reused buffer. Files are visited in plan order, so only about `threads` files are open at
+// a time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <vector>
+
+#include "util/units.h"
+
+namespace dlbench::checkpoint {
+
+// Throws Error(kUsage) unless threads >= 1 (naming `threads_key`) and `buffer_bytes` is a
+// positive multiple of the O_DIRECT alignment (so chunk offsets stay aligned).
+void ValidateThreadsAndBuffer(int threads, Bytes buffer_bytes, const char* threads_key);
+
+struct Chunk {
+  std::size_t file = 0;
+  Bytes offset = 0;
+  Bytes length = 0;  // 0 only for the single chunk of an empty file
+};
+
+class ChunkSchedule {
+ public:
+  ChunkSchedule(const std::vector<Bytes>& file_sizes, Bytes chunk_bytes);
+
+  std::uint64_t size() const { return first_chunk_.back(); }
+  std::uint64_t chunks_in_file(std::size_t file) const {
+    return first_chunk_[file + 1] - first_chunk_[file];
+  }
+  Chunk at(std::uint64_t index) const;
+
+ private:
+  std::vector<Bytes> sizes_;
+  std::vector<std::uint64_t> first_chunk_;  // prefix sums, one extra at the end
+  Bytes chunk_bytes_;
+};
+
+// Runs `work(thread_index)` on `threads` threads (the caller's thread being thread 0) and
+// rethrows the first exception any of them threw, after all have finished. `work` should stop
+// early once `stop()` returns true.
+class ThreadTeam {
+ public:
+  explicit ThreadTeam(int threads) : threads_(threads) {}
+  void Run(const std::function<void(int thread)>& work);
+  bool stop() const;
+
+ private:
+  int threads_;
+  struct State;
+  State* state_ = nullptr;  // valid during Run
+};
+
+}  // namespace dlbench::checkpoint

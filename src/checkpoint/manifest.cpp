@@ -1,0 +1,110 @@
+#include "checkpoint/manifest.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "storage/atomic_file.h"
+#include "util/error.h"
+
+namespace dlbench::checkpoint {
+namespace {
+
+constexpr const char* kFormat = "dlbench-checkpoint-manifest";
+constexpr int kVersion = 1;
+
+std::string Join(const std::string& folder, const std::string& name) {
+  return folder.empty() || folder.back() == '/' ? folder + name : folder + "/" + name;
+}
+
+std::string BaseName(const std::string& folder) {
+  std::string trimmed = folder;
+  while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
+  const std::size_t slash = trimmed.rfind('/');
+  return slash == std::string::npos ? trimmed : trimmed.substr(slash + 1);
+}
+
+}  // namespace
+
+Manifest WriteManifest(storage::Env& env, const std::string& folder, const CheckpointPlan& plan,
+                       const ContentSettings& content, bool fsync) {
+  Manifest manifest;
+  manifest.checkpoint = BaseName(folder);
+  manifest.world = plan.world();
+  manifest.content = content;
+  for (Rank r = 0; r < plan.world(); ++r) {
+    for (const PlannedFile& file : plan.ForRank(r).files) {
+      const std::string path = Join(folder, file.name);
+      if (!env.exists(path)) {
+        throw IoError("complete checkpoint", path, 0,
+                      "missing (rank " + std::to_string(r) + " did not write it); no manifest");
+      }
+      const Bytes size = env.file_size(path);
+      if (size != file.bytes) {
+        throw IoError("complete checkpoint", path, 0,
+                      "size " + std::to_string(size) + " B, planned " + std::to_string(file.bytes) +
+                          " B; no manifest");
+      }
+      manifest.files.push_back({file.name, file.bytes, r});
+      manifest.total_bytes += file.bytes;
+    }
+  }
+
+  nlohmann::json json;
+  json["format"] = kFormat;
+  json["version"] = kVersion;
+  json["checkpoint"] = manifest.checkpoint;
+  json["world"] = manifest.world;
+  json["content"] = {{"randomize", content.randomize}, {"seed", content.seed}};
+  json["total_bytes"] = manifest.total_bytes;
+  nlohmann::json files = nlohmann::json::array();
+  for (const ManifestEntry& e : manifest.files) {
+    files.push_back({{"name", e.name}, {"bytes", e.bytes}, {"rank", e.rank}});
+  }
+  json["files"] = std::move(files);
+  const std::string text = json.dump(1) + "\n";
+
+  storage::AtomicFileWriter writer(env, Join(folder, kManifestFileName));
+  writer.file().append(text.data(), text.size());
+  writer.commit(fsync);
+  return manifest;
+}
+
+bool IsCheckpointComplete(storage::Env& env, const std::string& folder) {
+  return env.exists(Join(folder, kManifestFileName));
+}
+
+Manifest ReadManifest(storage::Env& env, const std::string& folder) {
+  const std::string path = Join(folder, kManifestFileName);
+  if (!env.exists(path)) {
+    throw IoError("read checkpoint", folder, 0,
+                  std::string("incomplete checkpoint: no ") + kManifestFileName +
+                      " (a save was interrupted or a rank failed)");
+  }
+  std::string text;
+  {
+    std::unique_ptr<storage::ReadableFile> file = env.open_read(path);
+    text.resize(file->size());
+    const Bytes got = file->read_at(0, text.data(), text.size());
+    text.resize(got);
+  }
+  Manifest manifest;
+  try {
+    const nlohmann::json json = nlohmann::json::parse(text);
+    if (json.at("format").get<std::string>() != kFormat) throw std::runtime_error("wrong format");
+    if (json.at("version").get<int>() != kVersion) throw std::runtime_error("unknown version");
+    manifest.checkpoint = json.at("checkpoint").get<std::string>();
+    manifest.world = json.at("world").get<int>();
+    manifest.content.randomize = json.at("content").at("randomize").get<bool>();
+    manifest.content.seed = json.at("content").at("seed").get<std::uint64_t>();
+    manifest.total_bytes = json.at("total_bytes").get<Bytes>();
+    for (const nlohmann::json& e : json.at("files")) {
+      manifest.files.push_back(
+          {e.at("name").get<std::string>(), e.at("bytes").get<Bytes>(), e.at("rank").get<Rank>()});
+    }
+  } catch (const std::exception& e) {
+    throw IoError("read checkpoint manifest", path, 0, std::string("corrupt: ") + e.what());
+  }
+  return manifest;
+}
+
+}  // namespace dlbench::checkpoint

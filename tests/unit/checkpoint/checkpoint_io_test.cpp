@@ -1,0 +1,455 @@
+// Plan -> write -> manifest -> read, on a tiny model, through real files and wrapped Envs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "checkpoint/checkpoint_commit.h"
+#include "checkpoint/checkpoint_reader.h"
+#include "checkpoint/checkpoint_writer.h"
+#include "checkpoint/chunk_schedule.h"
+#include "checkpoint/file_names.h"
+#include "checkpoint/manifest.h"
+#include "checkpoint/rank_mapping.h"
+#include "checkpoint/tensor_content.h"
+#include "storage/counting_env.h"
+#include "storage/fault_injection_env.h"
+#include "support/test_support.h"
+#include "unit/checkpoint/model_fixtures.h"
+#include "util/error.h"
+
+namespace dlbench::checkpoint {
+namespace {
+
+namespace fs = std::filesystem;
+using storage::CountingEnv;
+using storage::Fault;
+using storage::FaultInjectionEnv;
+using storage::FaultOp;
+using storage::PosixEnv;
+
+constexpr int kWorld = 8;
+constexpr Bytes kBuffer = 4096;  // small, so that files span several chunks and threads
+
+// TP 2 x PP 2 x DP 2, ZeRO 1: 22 files of 64 B to 67 KB.
+CheckpointPlan TinyPlan() {
+  return CheckpointPlan(test::Transformer(4, 100, 32, 64, 4, 2, 2, 2, 1), test::Default(), kWorld);
+}
+
+WriterOptions Options(int threads, bool fsync = false) {
+  WriterOptions o;
+  o.threads = threads;
+  o.buffer_bytes = kBuffer;
+  o.fsync = fsync;
+  o.content.seed = 42;
+  return o;
+}
+
+ReaderOptions ReadOptions(int threads, bool verify = true) {
+  ReaderOptions o;
+  o.threads = threads;
+  o.buffer_bytes = kBuffer;
+  o.verify = verify;
+  return o;
+}
+
+// Every regular file in `folder`: name -> size.
+std::map<std::string, Bytes> Listing(const fs::path& folder) {
+  std::map<std::string, Bytes> files;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    files[entry.path().filename().string()] = entry.file_size();
+  }
+  return files;
+}
+
+std::map<std::string, Bytes> Planned(const CheckpointPlan& plan) {
+  std::map<std::string, Bytes> files;
+  for (Rank r = 0; r < plan.world(); ++r) {
+    for (const PlannedFile& f : plan.ForRank(r).files) files[f.name] = f.bytes;
+  }
+  return files;
+}
+
+void WriteEveryRank(storage::Env& env, const std::string& folder, const CheckpointPlan& plan,
+                    const WriterOptions& options) {
+  CheckpointWriter writer(env, options);
+  for (Rank r = 0; r < plan.world(); ++r) writer.WriteRank(folder, plan.ForRank(r));
+}
+
+std::string ReadWholeFile(const fs::path& path) {
+  std::unique_ptr<storage::ReadableFile> file = PosixEnv().open_read(path.string());
+  std::string bytes(file->size(), '\0');
+  EXPECT_EQ(file->read_at(0, bytes.data(), bytes.size()), bytes.size());
+  return bytes;
+}
+
+std::string FolderIn(const dlbench::test::TempDir& dir) {
+  return (dir / CheckpointFolderName(1, 1)).string();
+}
+
+TEST(CheckpointIo, WritesExactlyThePlannedFilesThenReadsAndVerifiesThem) {
+  dlbench::test::TempDir dir;
+  const std::string folder = FolderIn(dir);
+  const CheckpointPlan plan = TinyPlan();
+  CheckpointWriter writer(PosixEnv(), Options(3));
+  Bytes written = 0;
+  for (Rank r = 0; r < kWorld; ++r) {
+    const RankPlan rank_plan = plan.ForRank(r);
+    const RankIoResult result = writer.WriteRank(folder, rank_plan);
+    EXPECT_EQ(result.bytes, rank_plan.bytes);
+    ASSERT_EQ(result.files.size(), rank_plan.files.size());
+    for (std::size_t i = 0; i < result.files.size(); ++i) {
+      EXPECT_EQ(result.files[i].name, rank_plan.files[i].name);
+      EXPECT_GE(result.files[i].duration(), 0.0);
+      EXPECT_GE(result.files[i].end, result.start);
+      EXPECT_LE(result.files[i].end, result.end);
+    }
+    written += result.bytes;
+  }
+  const PlanSummary summary = plan.Summarize();
+  EXPECT_EQ(written, summary.total_bytes);
+  EXPECT_EQ(Listing(folder), Planned(plan));  // no partial files, nothing else
+  EXPECT_EQ(Listing(folder).size(), 22u);
+  EXPECT_FALSE(IsCheckpointComplete(PosixEnv(), folder));
+
+  const Manifest manifest =
+      WriteManifest(PosixEnv(), folder, plan, Options(1).content, /*fsync=*/false);
+  EXPECT_EQ(manifest.files.size(), 22u);
+  EXPECT_EQ(manifest.total_bytes, summary.total_bytes);
+  EXPECT_TRUE(IsCheckpointComplete(PosixEnv(), folder));
+  const Manifest again = ReadManifest(PosixEnv(), folder);
+  EXPECT_EQ(again.checkpoint, "global_epoch1_step1");
+  EXPECT_EQ(again.world, kWorld);
+  EXPECT_EQ(again.content.seed, 42u);
+  EXPECT_EQ(again.files.size(), 22u);
+
+  CheckpointReader reader(PosixEnv(), ReadOptions(2));
+  Bytes read = 0;
+  for (Rank r = 0; r < kWorld; ++r) read += reader.ReadRank(folder, plan.ForRank(r)).bytes;
+  EXPECT_EQ(read, summary.total_bytes);
+}
+
+TEST(CheckpointIo, RecoveryRankShiftReadsTheShiftedRanksFiles) {
+  dlbench::test::TempDir dir;
+  const std::string folder = FolderIn(dir);
+  const CheckpointPlan plan = TinyPlan();
+  WriteEveryRank(PosixEnv(), folder, plan, Options(1));
+  WriteManifest(PosixEnv(), folder, plan, Options(1).content, false);
+  CountingEnv counting(PosixEnv());
+  CheckpointReader reader(counting, ReadOptions(1));
+  const Rank source = RecoveryRank(0, 2, kWorld);  // four nodes of two ranks
+  ASSERT_EQ(source, 2);
+  const RankIoResult result = reader.ReadRank(folder, plan.ForRank(source));
+  EXPECT_EQ(result.bytes, plan.ForRank(2).bytes);
+  EXPECT_NE(result.bytes, plan.ForRank(0).bytes);  // stage 1 holds different layers
+  EXPECT_EQ(result.files.front().name, "layer_3-model_2_model_states.pt");
+  EXPECT_EQ(counting.counts().bytes_read,
+            result.bytes + fs::file_size(PathIn(folder, kManifestFileName)));
+}
+
+TEST(CheckpointIo, FsyncPerFileOnlyWhenAsked) {
+  dlbench::test::TempDir dir;
+  const CheckpointPlan plan = TinyPlan();
+  const RankPlan rank0 = plan.ForRank(0);
+  {
+    CountingEnv env(PosixEnv());
+    const RankIoResult result =
+        CheckpointWriter(env, Options(2, true)).WriteRank((dir / "synced").string(), rank0);
+    const storage::IoCounts c = env.counts();
+    EXPECT_EQ(c.syncs, rank0.files.size());
+    EXPECT_EQ(c.directory_syncs, rank0.files.size());  // each rename made durable
+    EXPECT_EQ(c.renames, rank0.files.size());
+    EXPECT_EQ(c.bytes_written, rank0.bytes);
+    EXPECT_EQ(result.fsyncs, rank0.files.size());
+  }
+  {
+    CountingEnv env(PosixEnv());
+    const RankIoResult result =
+        CheckpointWriter(env, Options(2, false)).WriteRank((dir / "unsynced").string(), rank0);
+    EXPECT_EQ(env.counts().syncs, 0u);
+    EXPECT_EQ(env.counts().directory_syncs, 0u);
+    EXPECT_EQ(result.fsyncs, 0u);
+  }
+}
+
+// After a failed save: an error naming the path and the operation, no temporary files, every
+// file under a final name complete, and no manifest.
+void ExpectCleanFailure(const Fault& fault, const std::string& operation, int threads) {
+  SCOPED_TRACE(operation + ", threads " + std::to_string(threads));
+  dlbench::test::TempDir dir;
+  const std::string folder = FolderIn(dir);
+  const CheckpointPlan plan = TinyPlan();
+  const RankPlan rank0 = plan.ForRank(0);
+  FaultInjectionEnv env(PosixEnv());
+  env.inject(fault);
+  CheckpointWriter writer(env, Options(threads, true));
+  bool ok = true;
+  try {
+    writer.WriteRank(folder, rank0);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    ok = false;
+    EXPECT_EQ(e.code(), ExitCode::kIo);
+    const std::string what = e.what();
+    EXPECT_NE(what.find(operation), std::string::npos) << what;
+    EXPECT_NE(what.find(folder + "/"), std::string::npos) << what;
+    EXPECT_NE(what.find("injected"), std::string::npos) << what;
+  }
+  const std::map<std::string, Bytes> planned = Planned(plan);
+  for (const auto& [name, size] : Listing(folder)) {
+    ASSERT_TRUE(planned.contains(name)) << "unexpected file " << name;
+    EXPECT_EQ(size, planned.at(name)) << name;
+  }
+  // The job-level commit sees the failure and writes no manifest.
+  const mpi::Communicator world = dlbench::test::World();
+  const CheckpointPlan job(test::Transformer(4, 100, 32, 64, 4, 2, 1, 1, 3), test::Default(),
+                           world.size());
+  EXPECT_FALSE(CommitCheckpoint(world, env, folder, job, {}, false, ok));
+  EXPECT_FALSE(IsCheckpointComplete(PosixEnv(), folder));
+  EXPECT_THROW(ReadManifest(PosixEnv(), folder), Error);
+}
+
+TEST(CheckpointIo, FailedWriteLeavesNoIncompleteFileAndNoManifest) {
+  ExpectCleanFailure(Fault(FaultOp::kWrite).nth(3).error(ENOSPC), "write", 1);
+  ExpectCleanFailure(Fault(FaultOp::kWrite).nth(7).error(EIO), "write", 3);
+  ExpectCleanFailure(Fault(FaultOp::kSync).nth(2).error(EIO), "fsync", 1);
+  ExpectCleanFailure(Fault(FaultOp::kSync).nth(1).error(EIO), "fsync", 2);
+  ExpectCleanFailure(Fault(FaultOp::kCreate).nth(4).error(ENOSPC), "create", 2);
+  ExpectCleanFailure(Fault(FaultOp::kRename).nth(2), "rename", 1);
+}
+
+TEST(CheckpointIo, ManifestRefusesMissingOrShortFiles) {
+  dlbench::test::TempDir dir;
+  const std::string folder = FolderIn(dir);
+  const CheckpointPlan plan = TinyPlan();
+  CheckpointWriter writer(PosixEnv(), Options(1));
+  for (Rank r = 0; r < kWorld; ++r) {
+    if (r != 5) writer.WriteRank(folder, plan.ForRank(r));
+  }
+  try {
+    WriteManifest(PosixEnv(), folder, plan, {}, false);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("rank 5"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(IsCheckpointComplete(PosixEnv(), folder));
+  writer.WriteRank(folder, plan.ForRank(5));
+  const std::string victim = PathIn(folder, plan.ForRank(5).files.back().name);
+  fs::resize_file(victim, 100);
+  try {
+    WriteManifest(PosixEnv(), folder, plan, {}, false);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(victim), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("size 100 B"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(IsCheckpointComplete(PosixEnv(), folder));
+}
+
+TEST(CheckpointIo, ReaderRefusesIncompleteAndDetectsCorruption) {
+  dlbench::test::TempDir dir;
+  const std::string folder = FolderIn(dir);
+  const CheckpointPlan plan = TinyPlan();
+  WriteEveryRank(PosixEnv(), folder, plan, Options(2));
+  CheckpointReader reader(PosixEnv(), ReadOptions(2));
+  try {
+    reader.ReadRank(folder, plan.ForRank(0));
+    ADD_FAILURE() << "read an incomplete checkpoint";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kIo);
+    EXPECT_NE(std::string(e.what()).find("incomplete checkpoint"), std::string::npos);
+  }
+  WriteManifest(PosixEnv(), folder, plan, Options(1).content, false);
+
+  // Flip one byte in the middle of rank 0's optimizer file.
+  const PlannedFile optim = plan.ForRank(0).files.back();
+  const std::string path = PathIn(folder, optim.name);
+  const Bytes offset = 3 * kBuffer + 17;
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(static_cast<std::streamoff>(offset));
+    char c = 0;
+    f.read(&c, 1);
+    c = static_cast<char>(c ^ 0x5A);
+    f.seekp(static_cast<std::streamoff>(offset));
+    f.write(&c, 1);
+  }
+  try {
+    reader.ReadRank(folder, plan.ForRank(0));
+    ADD_FAILURE() << "corruption not detected";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("offset " + std::to_string(offset)), std::string::npos)
+        << e.what();
+  }
+  // Without verify only sizes are checked, so the flipped byte goes unnoticed.
+  CheckpointReader unverified(PosixEnv(), ReadOptions(2, false));
+  EXPECT_EQ(unverified.ReadRank(folder, plan.ForRank(0)).bytes, plan.ForRank(0).bytes);
+
+  fs::resize_file(path, optim.bytes - 1);
+  try {
+    unverified.ReadRank(folder, plan.ForRank(0));
+    ADD_FAILURE() << "short file not detected";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+
+  // A plan from another configuration names files the manifest does not list.
+  const CheckpointPlan other(test::Transformer(4, 100, 32, 64, 4, 2, 1, 1, 3), test::Default(), 2);
+  try {
+    unverified.ReadRank(folder, other.ForRank(1));
+    ADD_FAILURE() << "foreign plan accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not in the checkpoint's manifest"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(CheckpointIo, CorruptManifestIsAnIoError) {
+  dlbench::test::TempDir dir;
+  dir.Write("ckpt/" + std::string(kManifestFileName), "{\"format\": \"something else\"}");
+  try {
+    ReadManifest(PosixEnv(), (dir / "ckpt").string());
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kIo);
+    EXPECT_NE(std::string(e.what()).find("corrupt"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CheckpointIo, BufferMemoryIsFixedWhateverTheCheckpointSize) {
+  dlbench::test::TempDir dir;
+  CheckpointWriter writer(PosixEnv(), Options(3));
+  EXPECT_EQ(writer.buffer_bytes(), 3 * kBuffer);
+  // A plan of 64 KiB and one of 4 MiB leave the writer with the same buffers.
+  config::ModelConfig small;
+  small.model_size_bytes = 64 * KiB;
+  config::ModelConfig large;
+  large.model_size_bytes = 4 * MiB + 5;
+  writer.WriteRank((dir / "small").string(), CheckpointPlan(small, test::Default(), 1).ForRank(0));
+  EXPECT_EQ(writer.buffer_bytes(), 3 * kBuffer);
+  writer.WriteRank((dir / "large").string(), CheckpointPlan(large, test::Default(), 1).ForRank(0));
+  EXPECT_EQ(writer.buffer_bytes(), 3 * kBuffer);
+  EXPECT_EQ(fs::file_size(dir / "large" / "model_states-0.pt"), 4 * MiB + 5);
+
+  EXPECT_EQ(CheckpointReader(PosixEnv(), ReadOptions(2, false)).buffer_bytes(), 2 * kBuffer);
+  EXPECT_EQ(CheckpointReader(PosixEnv(), ReadOptions(2, true)).buffer_bytes(), 4 * kBuffer);
+  EXPECT_EQ(CheckpointWriter(PosixEnv(), WriterOptions{}).buffer_bytes(),
+            kDefaultCheckpointBufferBytes);
+}
+
+TEST(CheckpointIo, RejectsBadThreadAndBufferSettings) {
+  WriterOptions no_threads = Options(0);
+  EXPECT_THROW(CheckpointWriter(PosixEnv(), no_threads), Error);
+  WriterOptions odd_buffer = Options(1);
+  odd_buffer.buffer_bytes = 1000;
+  try {
+    CheckpointWriter writer(PosixEnv(), odd_buffer);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kUsage);
+    EXPECT_NE(std::string(e.what()).find("1000"), std::string::npos);
+  }
+  ReaderOptions reader_threads = ReadOptions(0);
+  try {
+    CheckpointReader reader(PosixEnv(), reader_threads);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("checkpoint.write_threads"), std::string::npos);
+  }
+}
+
+TEST(CheckpointIo, OnesWhenTensorsAreNotRandomized) {
+  dlbench::test::TempDir dir;
+  WriterOptions options = Options(2);
+  options.content.randomize = false;
+  config::ModelConfig m;
+  m.model_size_bytes = 3 * kBuffer + 11;
+  const CheckpointPlan plan(m, test::Default(), 1);
+  CheckpointWriter(PosixEnv(), options).WriteRank((dir / "c").string(), plan.ForRank(0));
+  const std::string bytes = ReadWholeFile(dir / "c" / "model_states-0.pt");
+  ASSERT_EQ(bytes.size(), 3 * kBuffer + 11);
+  EXPECT_EQ(std::count(bytes.begin(), bytes.end(), '\1'), static_cast<long>(bytes.size()));
+  WriteManifest(PosixEnv(), (dir / "c").string(), plan, options.content, false);
+  EXPECT_EQ(CheckpointReader(PosixEnv(), ReadOptions(1))
+                .ReadRank((dir / "c").string(), plan.ForRank(0))
+                .bytes,
+            3 * kBuffer + 11);
+}
+
+TEST(CheckpointIo, DirectIoRoundTrip) {
+  dlbench::test::TempDir dir;  // $TMPDIR is a disk file system that supports O_DIRECT
+  const std::string folder = FolderIn(dir);
+  const CheckpointPlan plan = TinyPlan();
+  WriterOptions options = Options(2, true);
+  options.direct = true;
+  WriteEveryRank(PosixEnv(), folder, plan, options);
+  EXPECT_EQ(Listing(folder), Planned(plan));
+  WriteManifest(PosixEnv(), folder, plan, options.content, true);
+  ReaderOptions read = ReadOptions(2);
+  read.direct = true;
+  CheckpointReader reader(PosixEnv(), read);
+  for (Rank r = 0; r < kWorld; ++r) {
+    EXPECT_EQ(reader.ReadRank(folder, plan.ForRank(r)).bytes, plan.ForRank(r).bytes);
+  }
+}
+
+TEST(CheckpointIo, CommitWritesTheManifestWhenEveryRankSucceeded) {
+  dlbench::test::TempDir dir;
+  const mpi::Communicator world = dlbench::test::World();
+  const std::string folder = world.broadcast(FolderIn(dir));  // rank 0's folder for all ranks
+  const CheckpointPlan plan(test::Transformer(4, 100, 32, 64, 4, 2, 1, 1, 3), test::Default(),
+                            world.size());
+  CheckpointWriter(PosixEnv(), Options(1)).WriteRank(folder, plan.ForRank(world.rank()));
+  EXPECT_TRUE(CommitCheckpoint(world, PosixEnv(), folder, plan, Options(1).content, true, true));
+  EXPECT_TRUE(IsCheckpointComplete(PosixEnv(), folder));
+  EXPECT_EQ(ReadManifest(PosixEnv(), folder).files.size(), 2u * world.size());
+
+  // A file lost before the commit: every rank gets rank 0's error, and there is no manifest.
+  const std::string second = folder + "_b";
+  CheckpointWriter(PosixEnv(), Options(1)).WriteRank(second, plan.ForRank(world.rank()));
+  if (world.is_root()) fs::remove(PathIn(second, plan.ForRank(0).files[0].name));
+  EXPECT_THROW(CommitCheckpoint(world, PosixEnv(), second, plan, {}, false, true), Error);
+  EXPECT_FALSE(IsCheckpointComplete(PosixEnv(), second));
+}
+
+TEST(ChunkSchedule, CoversEveryByteOnceInFileOrder) {
+  const ChunkSchedule s({10, 0, 8192, 8193}, 4096);
+  ASSERT_EQ(s.size(), 1u + 1u + 2u + 3u);
+  EXPECT_EQ(s.chunks_in_file(1), 1u);
+  const Chunk empty = s.at(1);
+  EXPECT_EQ(empty.file, 1u);
+  EXPECT_EQ(empty.length, 0u);
+  const Chunk last = s.at(6);
+  EXPECT_EQ(last.file, 3u);
+  EXPECT_EQ(last.offset, 8192u);
+  EXPECT_EQ(last.length, 1u);
+  Bytes total = 0;
+  for (std::uint64_t i = 0; i < s.size(); ++i) total += s.at(i).length;
+  EXPECT_EQ(total, 10u + 8192u + 8193u);
+}
+
+TEST(TensorContent, AdjacentRangesMatchOneFillAndKeysDiffer) {
+  const std::uint64_t key = ContentKey(7, "global_epoch1_step1", "a.pt");
+  std::vector<std::byte> whole(100), parts(100);
+  FillContent(key, true, 5, whole);
+  FillContent(key, true, 5, std::span(parts).first(3));
+  FillContent(key, true, 8, std::span(parts).subspan(3, 50));
+  FillContent(key, true, 58, std::span(parts).subspan(53));
+  EXPECT_EQ(whole, parts);
+  EXPECT_NE(key, ContentKey(7, "global_epoch1_step2", "a.pt"));
+  EXPECT_NE(key, ContentKey(7, "global_epoch1_step1", "b.pt"));
+  EXPECT_NE(key, ContentKey(8, "global_epoch1_step1", "a.pt"));
+  std::vector<std::byte> other(100);
+  FillContent(ContentKey(7, "global_epoch1_step1", "b.pt"), true, 5, other);
+  EXPECT_NE(whole, other);
+}
+
+}  // namespace
+}  // namespace dlbench::checkpoint
