@@ -1,0 +1,116 @@
+#include "pipeline/batch_reader.h"
+
+#include <chrono>
+#include <optional>
+#include <thread>
+
+#include "pipeline/seed.h"
+#include "pipeline/time_sampler.h"
+#include "util/error.h"
+
+namespace dlbench::pipeline {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Seconds Since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+BatchReader::BatchReader(SampleSource& source, const ReaderOptions& options, int epoch)
+    : source_(source), options_(options), epoch_(epoch) {
+  open_.reserve(capacity());
+}
+
+SampleFile& BatchReader::cached(FileIndex file, Batch& batch) {
+  ++use_counter_;
+  for (OpenFile& f : open_) {
+    if (f.file == file) {
+      f.last_use = use_counter_;
+      return *f.handle;
+    }
+  }
+  std::unique_ptr<SampleFile> handle = source_.open(file);
+  batch.bytes_read += handle->open_bytes();
+  OpenFile* slot = nullptr;
+  if (open_.size() < capacity()) {
+    slot = &open_.emplace_back();
+  } else {
+    slot = &open_.front();
+    for (OpenFile& f : open_) {
+      if (f.last_use < slot->last_use) slot = &f;
+    }
+  }
+  slot->file = file;
+  slot->handle = std::move(handle);  // closes the evicted file
+  slot->last_use = use_counter_;
+  return *slot->handle;
+}
+
+void BatchReader::forget(FileIndex file) {
+  for (OpenFile& f : open_) {
+    if (f.file == file && f.handle) {
+      f.handle.reset();
+      f.last_use = 0;
+      f.file = ~FileIndex{0};
+    }
+  }
+}
+
+Bytes BatchReader::read_one(const SampleRef& sample, Batch& batch) {
+  std::unique_ptr<SampleFile> once;
+  SampleFile* file = nullptr;
+  if (options_.read_type == config::ReadType::kMemory) {
+    file = &cached(sample.file, batch);
+  } else {
+    once = source_.open(sample.file);
+    batch.bytes_read += once->open_bytes();
+    file = once.get();
+  }
+  const Bytes need = file->sample_bytes();
+  // Grows only when a file has larger samples than any before (per-file sizes vary), so the
+  // buffer is allocated a handful of times per thread, not per sample.
+  if (buffer_.size() < need) buffer_.resize(need);
+  return file->read(sample.index, std::span<std::byte>(buffer_.data(), need));
+}
+
+void BatchReader::read(Batch& batch) {
+  const bool preprocess = !options_.preprocess_time.is_zero();
+  std::optional<TimeSampler> preprocess_time;
+  if (preprocess) {
+    preprocess_time.emplace(
+        options_.preprocess_time, options_.seed, options_.rank, StreamPurpose::kPreprocessTime,
+        MixSeed({options_.stream, static_cast<std::uint64_t>(epoch_), batch.step}),
+        "reader.preprocess_time");
+  }
+  for (const SampleRef& sample : batch.samples) {
+    const Clock::time_point start = Clock::now();
+    try {
+      batch.bytes_read += read_one(sample, batch);
+      ++batch.samples_read;
+    } catch (const Error& e) {
+      if (options_.read_type == config::ReadType::kMemory) forget(sample.file);
+      if (options_.on_error == config::OnError::kSkip && e.code() == ExitCode::kIo) {
+        ++batch.samples_failed;
+        if (batch.first_error.empty()) batch.first_error = e.what();
+      } else {
+        batch.error = std::current_exception();
+        batch.read_seconds.push_back(Since(start));
+        return;
+      }
+    } catch (...) {
+      batch.error = std::current_exception();
+      batch.read_seconds.push_back(Since(start));
+      return;
+    }
+    if (preprocess) {
+      std::this_thread::sleep_for(std::chrono::duration<double>(preprocess_time->next()));
+    }
+    batch.read_seconds.push_back(Since(start));
+  }
+}
+
+}  // namespace dlbench::pipeline

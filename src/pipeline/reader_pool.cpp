@@ -1,0 +1,131 @@
+#include "pipeline/reader_pool.h"
+
+#include <exception>
+#include <string>
+
+#include "util/error.h"
+
+namespace dlbench::pipeline {
+
+namespace {
+
+// A slot whose vectors already hold a whole batch, so filling never allocates.
+Batch Prototype(std::uint64_t batch_size) {
+  Batch batch;
+  batch.samples.reserve(batch_size);
+  batch.read_seconds.reserve(batch_size);
+  return batch;
+}
+
+}  // namespace
+
+ReaderPool::ReaderPool(SampleSource& source, const Sampler& sampler, const EpochOrder& order,
+                       std::uint64_t steps, const ReaderOptions& options)
+    : source_(source),
+      sampler_(sampler),
+      order_(order),
+      steps_(steps),
+      options_(options),
+      queue_(options.threads > 0 ? options.queue_capacity() : 1, Prototype(sampler.batch_size())) {
+  if (steps_ > sampler_.steps_per_epoch()) {
+    throw Error(ExitCode::kInternal, "reader pool: " + std::to_string(steps_) +
+                                         " steps asked, the sampler has " +
+                                         std::to_string(sampler_.steps_per_epoch()));
+  }
+  if (options_.threads <= 0) {
+    inline_reader_.emplace(source_, options_, order_.epoch());
+    return;
+  }
+  threads_.reserve(static_cast<std::size_t>(options_.threads));
+  try {
+    for (int i = 0; i < options_.threads; ++i) threads_.emplace_back([this] { run_thread(); });
+  } catch (...) {
+    stop();
+    throw;
+  }
+}
+
+ReaderPool::~ReaderPool() { stop(); }
+
+void ReaderPool::stop() {
+  stopping_.store(true);
+  queue_.close();
+  for (std::thread& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+}
+
+void ReaderPool::fill(Batch& batch, std::uint64_t step) {
+  batch.reset(step);
+  batch.samples.resize(sampler_.batch_size());
+  sampler_.batch(order_, step, batch.samples);
+}
+
+void ReaderPool::run_thread() {
+  BatchReader reader(source_, options_, order_.epoch());
+  while (!stopping_.load(std::memory_order_relaxed)) {
+    const std::uint64_t step = next_claim_.fetch_add(1);
+    if (step >= steps_) return;
+    Batch* batch = queue_.acquire(step);
+    if (batch == nullptr) return;  // closed
+    try {
+      fill(*batch, step);
+      reader.read(*batch);
+    } catch (...) {
+      batch->error = std::current_exception();
+    }
+    // Later steps are not worth reading once one failed: the consumer stops at this one.
+    if (batch->error) stopping_.store(true);
+    queue_.publish(step);
+  }
+}
+
+const Batch& ReaderPool::next() { return *next_until(std::nullopt); }
+
+const Batch* ReaderPool::next_for(std::chrono::nanoseconds timeout) {
+  return next_until(std::chrono::steady_clock::now() + timeout);
+}
+
+const Batch* ReaderPool::next_until(std::optional<std::chrono::steady_clock::time_point> deadline) {
+  if (holding_) throw Error(ExitCode::kInternal, "reader pool: next() before release()");
+  if (next_take_ >= steps_) {
+    throw Error(ExitCode::kInternal, "reader pool: step " + std::to_string(next_take_) +
+                                         " asked of an epoch of " + std::to_string(steps_));
+  }
+  const std::uint64_t step = next_take_;
+  Batch* batch = nullptr;
+  if (inline_reader_) {
+    // One slot, used in step order on this thread, so it never waits.
+    batch = queue_.acquire(step);
+    if (batch != nullptr) {
+      fill(*batch, step);
+      inline_reader_->read(*batch);
+      queue_.publish(step);
+      batch = queue_.take(step);
+    }
+  } else {
+    batch = deadline ? queue_.take_for(step, *deadline - std::chrono::steady_clock::now())
+                     : queue_.take(step);
+    if (batch == nullptr && deadline && !queue_.closed()) return nullptr;  // timed out
+  }
+  if (batch == nullptr) {
+    throw Error(ExitCode::kInternal,
+                "reader pool: step " + std::to_string(step) + " asked after the pool was stopped");
+  }
+  if (batch->error) {
+    const std::exception_ptr error = batch->error;
+    stop();
+    std::rethrow_exception(error);
+  }
+  holding_ = true;
+  return batch;
+}
+
+void ReaderPool::release() {
+  if (!holding_) throw Error(ExitCode::kInternal, "reader pool: release() without next()");
+  holding_ = false;
+  queue_.release(next_take_);
+  ++next_take_;
+}
+
+}  // namespace dlbench::pipeline

@@ -1,0 +1,254 @@
+#include "pipeline/reader_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "fake_sample_source.h"
+#include "util/error.h"
+#include "watchdog.h"
+
+namespace dlbench::pipeline {
+namespace {
+
+using namespace std::chrono_literals;
+using test::FakeSource;
+using test::Watchdog;
+
+SamplerOptions Shape(std::uint64_t files, std::uint64_t spf, std::uint64_t batch) {
+  SamplerOptions o;
+  o.files = files;
+  o.samples_per_file = spf;
+  o.batch_size = batch;
+  o.sample_shuffle = config::Shuffle::kSeed;
+  return o;
+}
+
+// Takes every batch of the epoch with a timeout, checking order and content.
+std::vector<SampleRef> Drain(ReaderPool& pool, const Sampler& sampler, const EpochOrder& order) {
+  std::vector<SampleRef> delivered;
+  for (std::uint64_t step = 0; step < pool.steps(); ++step) {
+    const Batch* batch = pool.next_for(20s);
+    if (batch == nullptr) {
+      ADD_FAILURE() << "step " << step << " never arrived";
+      return delivered;
+    }
+    EXPECT_EQ(batch->step, step);
+    EXPECT_EQ(batch->samples.size(), sampler.batch_size());
+    for (std::uint64_t i = 0; i < batch->samples.size(); ++i) {
+      EXPECT_EQ(batch->samples[i], sampler.sample(order, step, i));
+      delivered.push_back(batch->samples[i]);
+    }
+    EXPECT_EQ(batch->samples_read, sampler.batch_size());
+    EXPECT_EQ(batch->read_seconds.size(), sampler.batch_size());
+    pool.release();
+  }
+  return delivered;
+}
+
+TEST(ReaderPool, DeliversEveryBatchInStepOrderForAnyThreadsAndPrefetch) {
+  Watchdog watchdog(60s);
+  const Sampler sampler(Shape(37, 3, 4));  // 111 samples, 27 steps
+  const EpochOrder order = sampler.epoch(1);
+  for (int threads : {0, 1, 4}) {
+    for (int prefetch : {0, 1, 4}) {
+      FakeSource source;
+      source.read_delay = 20us;
+      ReaderOptions options;
+      options.threads = threads;
+      options.prefetch = prefetch;
+      ReaderPool pool(source, sampler, order, sampler.steps_per_epoch(), options);
+      const auto delivered = Drain(pool, sampler, order);
+      ASSERT_EQ(delivered.size(), 108u) << threads << " threads, prefetch " << prefetch;
+      // Each sample read exactly once (no extra batch fetched after the last step).
+      auto reads = source.reads();
+      auto key = [](const SampleRef& s) { return std::pair(s.file, s.index); };
+      std::vector<std::pair<FileIndex, std::uint64_t>> a, b;
+      for (const auto& s : reads) a.push_back(key(s));
+      for (const auto& s : delivered) b.push_back(key(s));
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      EXPECT_EQ(a, b);
+      EXPECT_EQ(std::adjacent_find(b.begin(), b.end()), b.end());
+    }
+  }
+}
+
+TEST(ReaderPool, ReadsOnlyTheRequestedSteps) {
+  Watchdog watchdog(30s);
+  const Sampler sampler(Shape(40, 1, 2));
+  const EpochOrder order = sampler.epoch(1);
+  FakeSource source;
+  ReaderOptions options;
+  options.threads = 3;
+  options.prefetch = 8;
+  ReaderPool pool(source, sampler, order, 5, options);
+  EXPECT_EQ(Drain(pool, sampler, order).size(), 10u);
+  pool.stop();
+  EXPECT_EQ(source.reads().size(), 10u);  // the step cap: nothing read beyond it
+  EXPECT_THROW(pool.next(), Error);
+}
+
+TEST(ReaderPool, CountsBytesWithOpensPerReadType) {
+  Watchdog watchdog(30s);
+  SamplerOptions shape = Shape(4, 5, 5);
+  shape.sample_shuffle = config::Shuffle::kOff;  // a batch = one file
+  const Sampler sampler(shape);
+  const EpochOrder order = sampler.epoch(1);
+  for (config::ReadType type : {config::ReadType::kOnDemand, config::ReadType::kMemory}) {
+    FakeSource source;
+    ReaderOptions options;
+    options.threads = 1;
+    options.read_type = type;
+    ReaderPool pool(source, sampler, order, sampler.steps_per_epoch(), options);
+    const bool memory = type == config::ReadType::kMemory;
+    for (std::uint64_t step = 0; step < 4; ++step) {
+      const Batch* batch = pool.next_for(20s);
+      ASSERT_NE(batch, nullptr);
+      EXPECT_EQ(batch->bytes_read, 5 * 100 + (memory ? 1 : 5) * 10);
+      pool.release();
+    }
+    EXPECT_EQ(source.opens(), memory ? 4u : 20u);
+  }
+}
+
+TEST(ReaderPool, MemoryModeKeepsAFewFilesOpenPerThread) {
+  Watchdog watchdog(30s);
+  SamplerOptions shape = Shape(3, 4, 12);  // one batch reading files 0,1,2 interleaved
+  shape.sample_shuffle = config::Shuffle::kSeed;
+  const Sampler sampler(shape);
+  const EpochOrder order = sampler.epoch(1);
+  FakeSource source;
+  ReaderOptions options;
+  options.threads = 0;
+  options.read_type = config::ReadType::kMemory;
+  options.open_files = 3;
+  ReaderPool pool(source, sampler, order, 1, options);
+  pool.next();
+  pool.release();
+  EXPECT_EQ(source.opens(), 3u);  // each file opened once
+}
+
+TEST(ReaderPool, SkipModeCountsCorruptSamplesAndGoesOn) {
+  Watchdog watchdog(30s);
+  SamplerOptions shape = Shape(10, 2, 4);
+  shape.sample_shuffle = config::Shuffle::kOff;
+  const Sampler sampler(shape);
+  const EpochOrder order = sampler.epoch(1);
+  for (int threads : {0, 2}) {
+    FakeSource source;
+    source.corrupt = {{1, 1}, {6, 0}};
+    source.missing = {8};  // samples 16, 17: step 4
+    ReaderOptions options;
+    options.threads = threads;
+    options.on_error = config::OnError::kSkip;
+    ReaderPool pool(source, sampler, order, sampler.steps_per_epoch(), options);
+    std::uint64_t failed = 0, read = 0;
+    for (std::uint64_t step = 0; step < 5; ++step) {
+      const Batch* batch = pool.next_for(20s);
+      ASSERT_NE(batch, nullptr);
+      failed += batch->samples_failed;
+      read += batch->samples_read;
+      if (step == 0) {
+        EXPECT_NE(batch->first_error.find("file1"), std::string::npos);
+      }
+      if (step == 2) {
+        EXPECT_TRUE(batch->first_error.empty());
+      }
+      pool.release();
+    }
+    EXPECT_EQ(failed, 4u);
+    EXPECT_EQ(read, 16u);
+  }
+}
+
+TEST(ReaderPool, FailModeRethrowsAtTheFailingStepAndStopsCleanly) {
+  Watchdog watchdog(30s);
+  SamplerOptions shape = Shape(50, 1, 2);
+  shape.sample_shuffle = config::Shuffle::kOff;
+  const Sampler sampler(shape);
+  const EpochOrder order = sampler.epoch(1);
+  for (int threads : {0, 1, 4}) {
+    FakeSource source;
+    source.corrupt = {{7, 0}};  // step 3
+    ReaderOptions options;
+    options.threads = threads;
+    options.prefetch = 4;
+    ReaderPool pool(source, sampler, order, sampler.steps_per_epoch(), options);
+    for (std::uint64_t step = 0; step < 3; ++step) {
+      ASSERT_NE(pool.next_for(20s), nullptr);
+      pool.release();
+    }
+    try {
+      pool.next_for(20s);
+      FAIL() << "the corrupt sample was not reported";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::kIo);
+      EXPECT_NE(std::string(e.what()).find("file7"), std::string::npos);
+    }
+    pool.stop();  // already stopped; idempotent and joins immediately
+    EXPECT_LT(source.reads().size(), 50u);
+  }
+}
+
+TEST(ReaderPool, InternalErrorsAreNeverSkipped) {
+  Watchdog watchdog(30s);
+  const Sampler sampler(Shape(4, 1, 1));
+  const EpochOrder order = sampler.epoch(1);
+  FakeSource source;
+  source.throw_internal = true;
+  for (FileIndex f = 0; f < 4; ++f) source.corrupt.insert({f, 0});
+  ReaderOptions options;
+  options.threads = 2;
+  options.on_error = config::OnError::kSkip;
+  ReaderPool pool(source, sampler, order, 4, options);
+  try {
+    pool.next_for(20s);
+    FAIL() << "an internal error was skipped";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kInternal);
+  }
+}
+
+TEST(ReaderPool, DestroyingAPoolMidEpochJoinsItsThreads) {
+  Watchdog watchdog(30s);
+  const Sampler sampler(Shape(200, 1, 2));
+  const EpochOrder order = sampler.epoch(1);
+  FakeSource source;
+  source.read_delay = 100us;
+  ReaderOptions options;
+  options.threads = 4;
+  {
+    ReaderPool pool(source, sampler, order, sampler.steps_per_epoch(), options);
+    ASSERT_NE(pool.next_for(20s), nullptr);
+    pool.release();
+  }
+  EXPECT_LT(source.reads().size(), 200u);
+}
+
+TEST(ReaderPool, PreprocessTimeIsSpentPerSample) {
+  Watchdog watchdog(30s);
+  const Sampler sampler(Shape(4, 1, 4));
+  const EpochOrder order = sampler.epoch(1);
+  FakeSource source;
+  ReaderOptions options;
+  options.threads = 1;
+  options.preprocess_time.mean = 0.002;
+  ReaderPool pool(source, sampler, order, 1, options);
+  const Batch* batch = pool.next_for(20s);
+  ASSERT_NE(batch, nullptr);
+  for (Seconds s : batch->read_seconds) EXPECT_GE(s, 0.002);
+}
+
+TEST(ReaderPool, StepsBeyondTheSamplerAreAnInternalError) {
+  const Sampler sampler(Shape(4, 1, 1));
+  FakeSource source;
+  ReaderOptions options;
+  EXPECT_THROW(ReaderPool(source, sampler, sampler.epoch(1), 5, options), Error);
+}
+
+}  // namespace
+}  // namespace dlbench::pipeline
