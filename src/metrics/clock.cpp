@@ -45,8 +45,8 @@ std::string FormatLocalRfc3339(WallTime time) {
   return FormatRfc3339(time, std::chrono::seconds(local.tm_gmtoff));
 }
 
-WallClockAnchor WallClockAnchor::Capture() {
-  return WallClockAnchor(Now(), std::chrono::system_clock::now());
+WallClockAnchor WallClockAnchor::Capture(Seconds origin) {
+  return WallClockAnchor(Now() - origin, std::chrono::system_clock::now());
 }
 
 WallTime WallClockAnchor::WallAt(Seconds monotonic) const {

@@ -27,8 +27,9 @@ std::string FormatLocalRfc3339(WallTime time);
 // written as wall-clock timestamps without reading the wall clock while timing.
 class WallClockAnchor {
  public:
-  // Reads both clocks now.
-  static WallClockAnchor Capture();
+  // Reads both clocks now. `origin` is subtracted from Now() so that the anchor uses the same
+  // time base as the records (step_record.h: Now() minus SynchronizedOrigin()).
+  static WallClockAnchor Capture(Seconds origin = 0);
   WallClockAnchor(Seconds monotonic, WallTime wall) : monotonic_(monotonic), wall_(wall) {}
 
   // The wall-clock time at which Now() returned `monotonic`.

@@ -45,5 +45,15 @@ TEST(WallClockAnchor, MapsMonotonicTimesToWallTimes) {
   EXPECT_EQ(FormatRfc3339(anchor.WallAt(99.0), seconds(0)), "2026-11-21T04:32:48.123456+00:00");
 }
 
+TEST(WallClockAnchor, CaptureUsesTheRecordsTimeBase) {
+  // Records are Now() - origin; with an origin 1000 s ago, record time 0 was ~1000 s ago.
+  const Seconds origin = Now() - 1000;
+  const WallClockAnchor anchor = WallClockAnchor::Capture(origin);
+  const auto age =
+      std::chrono::duration<double>(std::chrono::system_clock::now() - anchor.WallAt(0.0)).count();
+  EXPECT_GT(age, 900);  // generous margins: this checks the time base, not timing
+  EXPECT_LT(age, 1100);
+}
+
 }  // namespace
 }  // namespace dlbench::metrics

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "util/error.h"
+
 namespace dlbench::metrics {
 namespace {
 
@@ -219,6 +221,7 @@ TEST(DataSizePerHostGiB, DliosIntegerDivisionOrder) {
   // 4 ranks per node, 8 ranks, 1 sample per file, 3 files: (4 * 1 * 3) // 8 = 1 sample.
   EXPECT_DOUBLE_EQ(DataSizePerHostGiB(4, 8, 1, 3, GiB), 1.0);
   EXPECT_DOUBLE_EQ(DataSizePerHostGiB(8, 8, 1, 168, 146.6 * MiB), 168 * 146.6 / 1024);
+  EXPECT_THROW(DataSizePerHostGiB(1, 0, 1, 1, 1.0), Error);
 }
 
 }  // namespace
