@@ -179,7 +179,12 @@ TEST(PosixEnv, DirectRoundTripWithUnalignedTail) {
   AlignedBuffer buffer(size);
   for (Bytes i = 0; i < size; ++i) buffer.data()[i] = static_cast<std::byte>(i % 251);
   OpenOptions direct{.direct = true};
-  auto out = PosixEnv().create(path, direct);
+  std::unique_ptr<WritableFile> out;
+  try {
+    out = PosixEnv().create(path, direct);
+  } catch (const Error& e) {
+    GTEST_SKIP() << "$TMPDIR does not support O_DIRECT: " << e.what();
+  }
   out->append(buffer.data(), size);
   out->sync();
   out->close();
