@@ -235,6 +235,7 @@ DocNode ReadYamlFile(const std::filesystem::path& path) {
 std::string EmitYaml(const DocNode& node) {
   YAML::Emitter out;
   out.SetIndent(2);
+  out.SetNullFormat(YAML::LowerNull);
   Emit(out, node);
   std::string text = out.c_str();
   if (text.empty() || text.back() != '\n') text += '\n';

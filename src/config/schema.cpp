@@ -1,6 +1,7 @@
 #include "config/schema.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "config/distribution_parser.h"
@@ -67,6 +68,20 @@ Field Folder(std::string path, Access access) {
     std::string& folder = access(config);
     Convert(node, path, folder);
     while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
+  };
+  return field;
+}
+
+// A byte length DLIO allows to be fractional (114660.07): written as an integer when it is one.
+template <typename Access>
+Field Length(std::string path, Access access) {
+  Field field = Leaf(path, access);
+  field.get = [access](const Config& config) -> std::optional<DocNode> {
+    const double value = access(config);
+    if (value == std::floor(value) && std::fabs(value) < 9e15) {
+      return ToNode(static_cast<std::int64_t>(value));
+    }
+    return ToNode(value);
   };
   return field;
 }
@@ -267,8 +282,12 @@ std::vector<Field> BuildSchema() {
       DLBENCH_KEY(dataset, num_subfolders_train),
       DLBENCH_KEY(dataset, num_subfolders_eval),
       DLBENCH_KEY(dataset, file_prefix),
-      DLBENCH_KEY(dataset, record_length_bytes),
-      DLBENCH_KEY(dataset, record_length_bytes_stdev),
+      Length(
+          "dataset.record_length_bytes",
+          [](auto& c) -> auto& { return c.dataset.record_length_bytes; }),
+      Length(
+          "dataset.record_length_bytes_stdev",
+          [](auto& c) -> auto& { return c.dataset.record_length_bytes_stdev; }),
       ResizeField(),
       DLBENCH_KEY(dataset, record_dims),
       DLBENCH_KEY(dataset, record_element_type),
