@@ -1,0 +1,120 @@
+// The step loop of one rank (metrics.md §1): per epoch, per step, wait for the batch ("load"),
+// emulate the accelerator (a computation_time draw, measured), wait at the step barrier, and
+// record a metrics::StepRecord; then evaluation when due. The trainer knows neither MPI nor file
+// formats nor checkpoints: the barrier, cache dropping, checkpoints and progress output are
+// hooks the workflow supplies.
+//
+// Timeline of a block (DLIO's, with its extra fetch removed, D25): the block starts, the reader
+// pool starts, step k's start is step k−1's end (after its barrier), and the block ends right
+// after the last step's barrier. The pool reads exactly the epoch's K batches, so nothing is
+// fetched after the last step. When `pause_after_step` asks for it (a step-mode checkpoint), the
+// block ends after that step, `between_blocks` runs outside any block, and a new block starts;
+// the reader threads keep prefetching meanwhile, as DLIO's loader workers do.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "config/distribution.h"
+#include "metrics/step_record.h"
+#include "pipeline/batch.h"
+#include "pipeline/reader_options.h"
+#include "pipeline/sample_source.h"
+#include "pipeline/sampler.h"
+#include "pipeline/time_sampler.h"
+#include "util/units.h"
+
+namespace dlbench::pipeline {
+
+struct TrainerOptions {
+  int epochs = 1;                             // train.epochs
+  config::TimeDistribution computation_time;  // train.computation_time, per step
+  bool step_barrier = true;                   // train.step_barrier: call hooks.barrier per step
+  // Evaluation (workflow.evaluation): after epoch e when e ≥ eval_after_epoch and
+  // (e − eval_after_epoch) is a multiple of epochs_between_evals; eval_time per eval step, no
+  // barrier, the eval sampler's batch size (reader.batch_size_eval).
+  bool evaluation = false;
+  config::TimeDistribution eval_time;
+  int eval_after_epoch = 1;
+  int epochs_between_evals = 1;
+  // Keys of the time draws: (seed, rank, purpose).
+  std::uint64_t seed = 123;
+  Rank rank = 0;
+  // StepRecord::nominal_bytes = samples × this (dataset.record_length_bytes, DLIO's sizes).
+  Bytes nominal_sample_bytes = 0;
+  // Recorded time points are metrics::Now() − origin (cross_rank.h's synchronized origin).
+  Seconds origin = 0;
+  ReaderOptions reader;  // the eval pass uses it too, with its own preprocess stream
+};
+
+// Where the workflow plugs in. Every hook is optional.
+struct TrainerHooks {
+  // The per-step barrier across ranks (train.step_barrier), e.g. Communicator::barrier.
+  std::function<void()> barrier;
+  // Before each epoch, outside its timing (reader.drop_caches between epochs).
+  std::function<void(int epoch)> before_epoch;
+  // After each training step (`steps_done` ≥ 1 steps of `epoch` completed, barrier included):
+  // true ends the block here and runs between_blocks outside it (step-mode checkpoints).
+  std::function<bool(int epoch, std::uint64_t steps_done)> pause_after_step;
+  std::function<void(int epoch, std::uint64_t steps_done)> between_blocks;
+  // After an epoch's training blocks, outside them, before evaluation (epoch-mode checkpoints).
+  std::function<void(int epoch)> after_epoch;
+  // Each delivered batch, between "load" and "compute" (latency histograms, tracing). Keep cheap.
+  std::function<void(const Batch&)> on_batch;
+  // After each step (rank 0 prints; the trainer never does).
+  struct Progress {
+    bool eval = false;
+    int epoch = 1;
+    std::uint64_t step = 0;   // steps done in this epoch (or eval pass)
+    std::uint64_t steps = 0;  // of how many
+  };
+  std::function<void(const Progress&)> progress;
+};
+
+// What the reads of the whole run amounted to, on this rank.
+struct ReadTotals {
+  std::uint64_t samples_read = 0;
+  std::uint64_t samples_failed = 0;  // skipped (reader.on_error: skip)
+  Bytes bytes_read = 0;
+  std::string first_error;  // of the first skipped sample
+};
+
+class Trainer {
+ public:
+  // `eval_source` / `eval_sampler` may be null when options.evaluation is false. Everything
+  // passed must outlive the trainer. Throws Error(kUsage) for invalid time distributions.
+  Trainer(SampleSource& train_source, const Sampler& train_sampler, SampleSource* eval_source,
+          const Sampler* eval_sampler, const TrainerOptions& options, TrainerHooks hooks = {});
+
+  // Runs every epoch and appends one EpochRecord per epoch to `record`. Rethrows a reader's
+  // error (on_error: fail) after stopping the reader threads.
+  void run(metrics::RankRecord& record);
+
+  const ReadTotals& totals() const { return totals_; }
+
+  // Whether evaluation runs after `epoch`.
+  bool evaluates_after(int epoch) const;
+
+ private:
+  void train_epoch(int epoch, metrics::EpochRecord& record);
+  void evaluate(int epoch, metrics::EpochRecord& record);
+  // One step: load, compute, barrier, starting at `start`.
+  template <typename Pool>
+  metrics::StepRecord step(Pool& pool, TimeSampler& compute, bool barrier, Seconds start);
+  Seconds now() const;
+
+  SampleSource& train_source_;
+  const Sampler& train_sampler_;
+  SampleSource* eval_source_;
+  const Sampler* eval_sampler_;
+  TrainerOptions options_;
+  ReaderOptions eval_reader_;
+  TrainerHooks hooks_;
+  TimeSampler compute_time_;  // one stream for the whole run
+  std::optional<TimeSampler> eval_time_;
+  ReadTotals totals_;
+};
+
+}  // namespace dlbench::pipeline
