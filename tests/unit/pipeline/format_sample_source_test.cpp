@@ -1,0 +1,83 @@
+#include "pipeline/format_sample_source.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "util/error.h"
+
+namespace dlbench::pipeline {
+namespace {
+
+// A format whose files hold `spec.samples` samples of 8 bytes each: sample k reads as k repeated.
+class FakeFileReader final : public formats::FileReader {
+ public:
+  explicit FakeFileReader(const formats::FileSpec& spec)
+      : path_(spec.path), samples_(spec.samples) {}
+  const std::string& path() const override { return path_; }
+  std::int64_t samples() const override { return samples_; }
+  Bytes sample_bytes() const override { return 8; }
+  Bytes open_bytes() const override { return 3; }
+  Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
+    for (std::size_t i = 0; i < 8; ++i) out[i] = static_cast<std::byte>(k);
+    return 12;  // framing included
+  }
+
+ private:
+  std::string path_;
+  std::int64_t samples_;
+};
+
+class FakeFormat final : public formats::FormatReader {
+ public:
+  mutable std::vector<std::string> opened;
+  std::unique_ptr<formats::FileReader> open(storage::Env&, const formats::FileSpec& spec,
+                                            const formats::ReadOptions&) const override {
+    opened.push_back(spec.path);
+    if (spec.path == "/data/missing") throw IoError("open", spec.path, 2);
+    return std::make_unique<FakeFileReader>(spec);
+  }
+};
+
+formats::FileSpec SpecOf(FileIndex file) {
+  formats::FileSpec spec;
+  spec.path = file == 9 ? "/data/missing" : "/data/f" + std::to_string(file);
+  spec.samples = 4;
+  return spec;
+}
+
+TEST(FormatSampleSource, OpensTheSpecOfTheFileAndReadsThroughTheFormat) {
+  FakeFormat format;
+  FormatSampleSource source(format, storage::PosixEnv(), formats::ReadOptions{}, SpecOf);
+  auto file = source.open(3);
+  EXPECT_EQ(format.opened, std::vector<std::string>{"/data/f3"});
+  EXPECT_EQ(file->sample_bytes(), 8u);
+  EXPECT_EQ(file->open_bytes(), 3u);
+  std::vector<std::byte> buffer(8);
+  EXPECT_EQ(file->read(2, buffer), 12u);
+  EXPECT_EQ(buffer[7], std::byte{2});
+}
+
+TEST(FormatSampleSource, AnIndexBeyondTheFileIsAnIoErrorNamingThePath) {
+  FakeFormat format;
+  FormatSampleSource source(format, storage::PosixEnv(), formats::ReadOptions{}, SpecOf);
+  auto file = source.open(1);
+  std::vector<std::byte> buffer(8);
+  try {
+    file->read(4, buffer);
+    FAIL() << "read past the file's samples";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kIo);
+    EXPECT_NE(std::string(e.what()).find("/data/f1"), std::string::npos);
+  }
+}
+
+TEST(FormatSampleSource, OpenErrorsPropagate) {
+  FakeFormat format;
+  FormatSampleSource source(format, storage::PosixEnv(), formats::ReadOptions{}, SpecOf);
+  EXPECT_THROW(source.open(9), Error);
+}
+
+}  // namespace
+}  // namespace dlbench::pipeline
