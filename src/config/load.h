@@ -42,7 +42,8 @@ LoadResult LoadYamlText(const std::string& text, const std::string& name,
 // Loading the output again yields the same Config (round trip).
 std::string ToYaml(const Config& config);
 
-// One resolved value by dotted key (`dataset.num_files_train`), as YAML text.
+// One resolved value by dotted key (`dataset.num_files_train`, `workload.` prefix optional), as
+// YAML text without a final newline ("168"; a section prints as a block of lines).
 // Throws Error(kUsage) for an unknown key, with a suggestion.
 std::string Query(const Config& config, const std::string& key);
 

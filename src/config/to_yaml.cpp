@@ -40,9 +40,11 @@ std::string Query(const Config& config, const std::string& dotted) {
   const DocNode* node = &root;
   for (const auto& segment : key) {
     node = node->Find(segment);
-    if (!node) return EmitYaml(DocNode::Null());  // a known key that is not set (no ksm map)
+    if (!node) return "null";  // a known key that is not set (no ksm map)
   }
-  return EmitYaml(*node);
+  std::string text = EmitYaml(*node);
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
 }
 
 std::string OverridesYaml(const std::vector<std::string>& overrides) {

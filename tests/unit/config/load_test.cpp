@@ -205,11 +205,11 @@ TEST(ToYaml, RoundTripOfPoissonAndStringsThatLookTyped) {
 
 TEST(Query, PrintsOneResolvedValue) {
   const Config config = LoadText(kUnet).config;
-  EXPECT_EQ(Query(config, "dataset.num_files_train"), "168\n");
-  EXPECT_EQ(Query(config, "workload.reader.file_shuffle"), "seed\n");
-  EXPECT_EQ(Query(config, "model.parallelism.tensor"), "1\n");
-  EXPECT_EQ(Query(config, "checkpoint.ksm"), "null\n");
-  EXPECT_EQ(Query(config, "output.folder"), "null\n");
+  EXPECT_EQ(Query(config, "dataset.num_files_train"), "168");
+  EXPECT_EQ(Query(config, "workload.reader.file_shuffle"), "seed");
+  EXPECT_EQ(Query(config, "model.parallelism.tensor"), "1");
+  EXPECT_EQ(Query(config, "checkpoint.ksm"), "null");
+  EXPECT_EQ(Query(config, "output.folder"), "null");
   EXPECT_NE(Query(config, "output.metric").find("exclude_end_steps: 0"), std::string::npos);
 }
 
