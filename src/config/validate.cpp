@@ -1,5 +1,7 @@
 #include "config/validate.h"
 
+#include <sched.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -333,6 +335,12 @@ void CheckReader(const Config& config, const Checker& check) {
   check.AtLeast<std::int64_t>("reader.batch_size", r.batch_size, 1);
   check.AtLeast<std::int64_t>("reader.batch_size_eval", r.batch_size_eval, 1);
   check.AtLeast("reader.read_threads", r.read_threads, 0);
+  cpu_set_t cpus;
+  if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0 && r.read_threads > CPU_COUNT(&cpus)) {
+    check.Notice("reader.read_threads: " + std::to_string(r.read_threads) +
+                 check.At("reader.read_threads") + " is more than the " +
+                 std::to_string(CPU_COUNT(&cpus)) + " cores this process may run on");
+  }
   check.AtLeast("reader.computation_threads", r.computation_threads, 1);
   check.AtLeast("reader.prefetch_size", r.prefetch_size, 0);
   check.AtLeast<std::int64_t>("reader.shuffle_size", r.shuffle_size, 0);

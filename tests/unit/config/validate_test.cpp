@@ -558,6 +558,14 @@ TEST(Validation, NoticesInsteadOfErrors) {
             std::string::npos);
 }
 
+TEST(Validation, MoreReadThreadsThanCoresIsOnlyANotice) {
+  const auto result = LoadText("reader: {read_threads: 100000}\n");
+  ASSERT_EQ(result.notices.size(), 1u);
+  EXPECT_NE(result.notices[0].find("reader.read_threads: 100000 (w.yaml:1) is more than the"),
+            std::string::npos)
+      << result.notices[0];
+}
+
 TEST(Validation, ImagesAreForcedToUint8) {
   const auto result = LoadText("dataset: {format: png, record_element_type: float32}\n");
   EXPECT_EQ(result.config.dataset.record_element_type, "uint8");
