@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "metrics/cross_rank.h"
+#include "metrics/host_lists.h"
 #include "metrics/run_reduction.h"
 #include "support/test_support.h"
 #include "util/error.h"
@@ -203,6 +204,19 @@ TEST(MpiReduction, GenerationGathersEveryRank) {
   ASSERT_EQ(generation.ranks.size(), static_cast<std::size_t>(p));
   EXPECT_DOUBLE_EQ(generation.ranks.back().end, 10.0 + (p - 1));
   EXPECT_EQ(generation.ranks.back().bytes, static_cast<Bytes>(p) * MiB);
+}
+
+TEST(MpiReduction, HostListsHaveOneEntryPerHostName) {
+  const mpi::Communicator world = World();
+  // Pretend ranks 0 and 1 share host "x" and every other rank has its own host.
+  HostInfo info;
+  info.hostname = world.rank() <= 1 ? "x" : "y" + std::to_string(world.rank());
+  info.cpu_count = 10 + world.rank();
+  info.memory_GiB = 100.0 + world.rank();
+  const HostLists lists = GatherHostLists(world, info);
+  EXPECT_EQ(lists.num_hosts, world.size() - 1);
+  EXPECT_EQ(lists.cpu_count.front(), 10);
+  EXPECT_DOUBLE_EQ(lists.memory_GiB.back(), world.size() == 2 ? 100.0 : 100.0 + world.size() - 1);
 }
 
 }  // namespace

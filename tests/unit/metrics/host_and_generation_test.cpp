@@ -1,7 +1,10 @@
 #include <gtest/gtest.h>
 
 #include "metrics/host_info.h"
+#include "metrics/host_lists.h"
 #include "metrics/summary.h"
+#include "support/test_support.h"
+#include "util/error.h"
 
 namespace dlbench::metrics {
 namespace {
@@ -55,6 +58,35 @@ TEST(Generation, NothingWrittenHasNoRates) {
   EXPECT_FALSE(total.contains("MiB_per_second"));
   EXPECT_FALSE(total.contains("files_per_second"));
   EXPECT_TRUE(Json::accept(BuildGenerationSummary(GenerationMetrics{}).dump()));
+}
+
+}  // namespace
+}  // namespace dlbench::metrics
+
+namespace dlbench::metrics {
+namespace {
+
+TEST(PerHost, FirstRankOfEachHostInRankOrder) {
+  // Ranks 0, 2 on host 7; ranks 1, 3 on host 9; rank 4 on host 5.
+  EXPECT_EQ(PerHost({7, 9, 7, 9, 5}, {10, 20, 11, 21, 30}), (std::vector<double>{10, 20, 30}));
+  EXPECT_THROW(PerHost({1}, {}), Error);
+}
+
+TEST(PotentialCaching, OneWhenTheHostCanHoldItsData) {
+  EXPECT_EQ(PotentialCaching({256, 64, 100}, 100), (std::vector<int>{1, 0, 0}));
+}
+
+TEST(GatherHostLists, ThisProcess) {
+  const mpi::Communicator world = dlbench::test::World();
+  if (world.size() != 1) GTEST_SKIP() << "multi-rank cases live in tests/mpi";
+  HostInfo info;
+  info.hostname = "a";
+  info.cpu_count = 12;
+  info.memory_GiB = 31.5;
+  const HostLists lists = GatherHostLists(world, info);
+  EXPECT_EQ(lists.num_hosts, 1);
+  EXPECT_EQ(lists.cpu_count, (std::vector<int>{12}));
+  EXPECT_EQ(lists.memory_GiB, (std::vector<double>{31.5}));
 }
 
 }  // namespace
