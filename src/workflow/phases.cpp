@@ -1,14 +1,18 @@
 #include "workflow/phases.h"
 
 #include "util/error.h"
+#include "workflow/generate_phase.h"
 
 namespace dlbench::workflow {
 
 const char* PhaseName(Phase phase) {
   switch (phase) {
-    case Phase::kGenerate: return "generate";
-    case Phase::kTrain: return "train";
-    case Phase::kCheckpoint: return "checkpoint";
+    case Phase::kGenerate:
+      return "generate";
+    case Phase::kTrain:
+      return "train";
+    case Phase::kCheckpoint:
+      return "checkpoint";
   }
   return "?";
 }
@@ -26,11 +30,11 @@ namespace {
 
 // Phases that are implemented in this build. A phase not listed here is refused with a plain
 // message rather than faked.
-bool IsBuilt(Phase) { return false; }
+bool IsBuilt(Phase phase) { return phase == Phase::kGenerate; }
 
 }  // namespace
 
-int Run(const config::Config&, const RunRequest& request, const mpi::Communicator&) {
+int Run(const config::Config& config, const RunRequest& request, const mpi::Communicator& comm) {
   if (request.phases.empty()) {
     throw UsageError(
         "the workload enables no phase (workflow.generate_data, workflow.train and "
@@ -44,6 +48,10 @@ int Run(const config::Config&, const RunRequest& request, const mpi::Communicato
     throw UsageError("not built yet in this version of dlbench: " + missing +
                      ". The configuration was resolved and written to " +
                      request.output_folder.string() + "; no phase was run.");
+  }
+  for (Phase phase : request.phases) {
+    if (phase == Phase::kGenerate)
+      RunGeneratePhase(config, request.output_folder, request.quiet, comm);
   }
   return 0;
 }

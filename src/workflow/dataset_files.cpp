@@ -1,0 +1,54 @@
+#include "workflow/dataset_files.h"
+
+namespace dlbench::workflow {
+
+DatasetFiles::DatasetFiles(const config::DatasetConfig& dataset)
+    : dataset_(dataset), layout_(dataset) {}
+
+std::vector<std::string> DatasetFiles::folders() const {
+  std::vector<std::string> folders;
+  for (const dataset::Split split : {dataset::Split::kTrain, dataset::Split::kEval}) {
+    for (std::string& folder : layout_.folders(split)) folders.push_back(std::move(folder));
+    if (layout_.format() == config::Format::kTfrecord) {
+      folders.push_back(layout_.dali_index_folder(split));
+    }
+  }
+  return folders;
+}
+
+DatasetFile DatasetFiles::file(FileIndex g) const {
+  const auto [split, i] = layout_.from_global(g);
+  DatasetFile file;
+  file.path = layout_.file_path(split, i);
+  formats::FileSpec& spec = file.spec;
+  spec.path = file.path;
+  spec.file_index = g;
+  spec.sample_dims = layout_.sample_dims(split, i);
+  spec.dims_from_record_dims = !dataset_.record_dims.empty();
+  spec.dtype = dataset_.record_element_type;
+  spec.samples = static_cast<std::int64_t>(layout_.samples_per_file());
+  spec.compression = dataset_.compression;
+  spec.compression_level = dataset_.compression_level;
+  spec.chunk_dims = dataset_.hdf5.chunk_dims;
+  spec.num_dset_per_record = dataset_.hdf5.num_dset_per_record;
+  spec.max_shape = dataset_.hdf5.max_shape;
+  spec.fsync = dataset_.fsync;
+  switch (layout_.format()) {
+    case config::Format::kTfrecord:
+      spec.dali_index_path = layout_.dali_index_path(split, i);
+      file.companions.push_back(spec.dali_index_path);
+      break;
+    case config::Format::kIndexedBinary:
+    case config::Format::kMmapIndexedBinary:
+      spec.offsets_index_path = layout_.offsets_index_path(split, i);
+      spec.sizes_index_path = layout_.sizes_index_path(split, i);
+      file.companions.push_back(spec.offsets_index_path);
+      file.companions.push_back(spec.sizes_index_path);
+      break;
+    default:
+      break;
+  }
+  return file;
+}
+
+}  // namespace dlbench::workflow

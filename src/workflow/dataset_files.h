@@ -1,0 +1,37 @@
+// The files generation produces, as FileSpecs a format writer takes: dataset::DatasetLayout's
+// names, folders and sample shapes plus the dataset options a writer needs. Global file index g
+// covers train files [0, N_t) then eval files [N_t, N_t + N_e).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "config/config.h"
+#include "dataset/layout.h"
+#include "formats/format.h"
+
+namespace dlbench::workflow {
+
+struct DatasetFile {
+  std::string path;                     // final data file path
+  std::vector<std::string> companions;  // final paths of its index files
+  formats::FileSpec spec;               // spec.path == path; companion paths set explicitly
+};
+
+class DatasetFiles {
+ public:
+  explicit DatasetFiles(const config::DatasetConfig& dataset);
+
+  const dataset::DatasetLayout& layout() const { return layout_; }
+  FileIndex total() const { return layout_.total_files(); }
+  // Every folder generation creates: split folders, subfolders, DALI index folders.
+  std::vector<std::string> folders() const;
+  // File `g` of the global list.
+  DatasetFile file(FileIndex g) const;
+
+ private:
+  const config::DatasetConfig& dataset_;
+  dataset::DatasetLayout layout_;
+};
+
+}  // namespace dlbench::workflow

@@ -1,0 +1,333 @@
+#include "workflow/generate_phase.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "dataset/content.h"
+#include "formats/format.h"
+#include "metrics/clock.h"
+#include "metrics/cross_rank.h"
+#include "metrics/run_reduction.h"
+#include "metrics/summary.h"
+#include "storage/aligned_buffer.h"
+#include "storage/atomic_file.h"
+#include "util/error.h"
+#include "workflow/dataset_files.h"
+#include "workflow/format_writers.h"
+#include "workflow/generation_plan.h"
+#include "workflow/generation_resume.h"
+#include "workflow/safe_paths.h"
+#include "workflow/shared_file_writer.h"
+
+namespace dlbench::workflow {
+namespace {
+
+// The exact data-file size when the writer can predict it; nullopt when the content decides it.
+std::optional<Bytes> ExpectedSize(const formats::FormatWriter& writer,
+                                  const formats::FileSpec& spec) {
+  try {
+    return writer.file_size(spec);
+  } catch (const Error& e) {
+    if (e.code() != ExitCode::kUsage) throw;
+    return std::nullopt;
+  }
+}
+
+// Refuses sizes that cannot be represented before a byte is written.
+void CheckSize(const DatasetFile& file) {
+  const Bytes sample = file.spec.sample_bytes();
+  Bytes payload = 0;
+  if (__builtin_mul_overflow(sample, static_cast<Bytes>(file.spec.samples), &payload)) {
+    throw UsageError("dataset.num_samples_per_file (" + std::to_string(file.spec.samples) +
+                     ") x sample size (" + std::to_string(sample) +
+                     " bytes, from "
+                     "dataset.record_length_bytes/record_dims) overflows 64 bits for " +
+                     file.path);
+  }
+}
+
+void RemoveQuietly(storage::Env& env, const std::string& path) {
+  try {
+    env.remove(path);
+  } catch (...) {  // already failing: the partial name keeps it detectable for the next run
+  }
+}
+
+// Writes one whole file under partial names, then renames the companions and, last, the data
+// file into place. Returns the bytes written.
+Bytes WriteWholeFile(storage::Env& env, const formats::FormatWriter& writer,
+                     const DatasetFile& file, std::optional<Bytes> expected,
+                     const dataset::ContentGenerator& content, std::span<std::byte> buffer,
+                     bool fsync) {
+  formats::FileSpec spec = file.spec;
+  spec.path = storage::PartialPathFor(file.path);
+  if (!spec.dali_index_path.empty()) {
+    spec.dali_index_path = storage::PartialPathFor(spec.dali_index_path);
+  }
+  if (!spec.offsets_index_path.empty()) {
+    spec.offsets_index_path = storage::PartialPathFor(spec.offsets_index_path);
+    spec.sizes_index_path = storage::PartialPathFor(spec.sizes_index_path);
+  }
+  const std::vector<std::string> partials = {spec.path, spec.dali_index_path,
+                                             spec.offsets_index_path, spec.sizes_index_path};
+  try {
+    const formats::WriteResult result = writer.write(env, spec, content, buffer);
+    if (expected && result.data_bytes != *expected) {
+      throw Error(ExitCode::kInternal, "the writer produced " + std::to_string(result.data_bytes) +
+                                           " bytes, not the predicted " +
+                                           std::to_string(*expected));
+    }
+    for (const std::string& written : result.files) {
+      if (written != spec.path) env.rename(written, storage::FinalPathFor(written));
+    }
+    env.rename(spec.path, file.path);
+    if (fsync) {
+      for (const std::string& written : result.files) {
+        const std::string folder =
+            std::filesystem::path(storage::FinalPathFor(written)).parent_path().string();
+        env.sync_directory(folder.empty() ? "." : folder);
+      }
+    }
+    return result.data_bytes + result.companion_bytes;
+  } catch (const Error& e) {
+    for (const std::string& partial : partials) {
+      if (!partial.empty()) RemoveQuietly(env, partial);
+    }
+    throw Error(e.code(), "generating " + file.path + ": " + e.what());
+  }
+}
+
+class Generation {
+ public:
+  Generation(const config::Config& config, const mpi::Communicator& comm, storage::Env& env)
+      : config_(config),
+        comm_(comm),
+        env_(env),
+        files_(config.dataset),
+        content_(config.dataset.content.kind, config.dataset.content.compress_ratio,
+                 ContentSeed(config)),
+        threads_(config.dataset.generation_threads),
+        buffer_bytes_(GenerationBufferBytes(config.dataset)) {
+    if (files_.total() == 0) {
+      throw UsageError(
+          "nothing to generate: dataset.num_files_train and dataset.num_files_eval are 0");
+    }
+    if (threads_ < 1) {
+      throw UsageError("dataset.generation_threads must be at least 1, got " +
+                       std::to_string(threads_));
+    }
+    shared_ = UsesSharedFiles(files_.total(), comm.size()) &&
+              SupportsSharedWriting(config.dataset.format);
+    if (!shared_) writer_ = &WriterFor(config.dataset.format);
+    result_.shared_files = shared_;
+  }
+
+  RankGeneration Run() {
+    Prepare();
+    const Seconds origin = metrics::SynchronizedOrigin(comm_);
+    result_.io.start = metrics::Now() - origin;
+    if (shared_) {
+      WriteShared();
+    } else {
+      WriteRankFiles();
+    }
+    result_.io.end = metrics::Now() - origin;
+    comm_.barrier();
+    if (comm_.is_root()) {
+      WriteDatasetMarker(env_, DatasetMarkerPath(config_), DatasetFingerprint(config_),
+                         /*complete=*/true, config_.dataset.fsync);
+    }
+    comm_.barrier();
+    return result_;
+  }
+
+ private:
+  // Rank 0: folders, marker "incomplete" (so an interruption from now on is detectable), and
+  // removal of our partial files. Every rank learns whether existing files can be trusted.
+  void Prepare() {
+    std::string policy;
+    if (comm_.is_root()) {
+      const std::string fingerprint = DatasetFingerprint(config_);
+      env_.create_directories(config_.dataset.data_folder);
+      for (const std::string& folder : files_.folders()) env_.create_directories(folder);
+      const std::string marker_path = DatasetMarkerPath(config_);
+      const auto marker = ReadDatasetMarker(env_, marker_path);
+      policy = marker && marker->fingerprint == fingerprint ? "trusted" : "size";
+      if (!marker || !marker->complete || marker->fingerprint != fingerprint) {
+        WriteDatasetMarker(env_, marker_path, fingerprint, /*complete=*/false,
+                           config_.dataset.fsync);
+      }
+      std::vector<std::string> folders = files_.folders();
+      folders.push_back(config_.dataset.data_folder);
+      result_.partials_removed = RemovePartialFiles(env_, folders);
+    }
+    policy = comm_.broadcast(policy);
+    policy_ = policy == "trusted" ? ExistingFiles::kTrusted : ExistingFiles::kSizeOnly;
+  }
+
+  void WriteRankFiles() {
+    std::atomic<bool> stop{false};
+    std::mutex mutex;
+    std::exception_ptr failure;
+    std::atomic<Bytes> bytes{0};
+    std::atomic<std::uint64_t> written{0}, kept{0};
+
+    auto work = [&](int thread) {
+      try {
+        storage::AlignedBuffer buffer(buffer_bytes_);
+        FileIndex g = 0;
+        for (std::uint64_t step = 0;
+             !stop.load(std::memory_order_relaxed) &&
+             FileAt(files_.total(), comm_.size(), comm_.rank(), threads_, thread, step, g);
+             ++step) {
+          const DatasetFile file = files_.file(g);
+          CheckSize(file);
+          const std::optional<Bytes> expected = ExpectedSize(*writer_, file.spec);
+          if (IsFileComplete(env_, file, expected, policy_)) {
+            kept.fetch_add(1, std::memory_order_relaxed);
+            continue;
+          }
+          bytes.fetch_add(WriteWholeFile(env_, *writer_, file, expected, content_, buffer.span(),
+                                         config_.dataset.fsync),
+                          std::memory_order_relaxed);
+          written.fetch_add(1, std::memory_order_relaxed);
+        }
+      } catch (...) {
+        stop.store(true);
+        const std::lock_guard lock(mutex);
+        if (!failure) failure = std::current_exception();
+      }
+    };
+
+    if (threads_ == 1) {
+      work(0);
+    } else {
+      std::vector<std::jthread> pool;
+      for (int t = 0; t < threads_; ++t) pool.emplace_back(work, t);
+    }
+    if (failure) std::rethrow_exception(failure);
+    result_.io.bytes = bytes.load();
+    result_.io.files = written.load();
+    result_.files_kept = kept.load();
+  }
+
+  // Every rank writes its slice of every file, one file after the other (collective calls
+  // cannot be spread over threads).
+  void WriteShared() {
+    storage::AlignedBuffer buffer(buffer_bytes_);
+    for (FileIndex g = 0; g < files_.total(); ++g) {
+      const DatasetFile file = files_.file(g);
+      CheckSize(file);
+      std::string complete;
+      if (comm_.is_root()) {
+        const Bytes expected = SharedFileSize(config_.dataset.format, file.spec);
+        complete = IsFileComplete(env_, file, expected, policy_) ? "1" : "0";
+      }
+      if (comm_.broadcast(complete) == "1") {
+        if (comm_.is_root()) ++result_.files_kept;
+        continue;
+      }
+      result_.io.bytes += WriteSharedFile(comm_, config_.dataset.format, file, content_,
+                                          buffer.span(), config_.dataset.fsync);
+      if (comm_.is_root()) ++result_.io.files;  // one file, counted once
+    }
+  }
+
+  const config::Config& config_;
+  const mpi::Communicator& comm_;
+  storage::Env& env_;
+  DatasetFiles files_;
+  const formats::FormatWriter* writer_ = nullptr;  // whole-file mode only
+  dataset::ContentGenerator content_;
+  int threads_;
+  Bytes buffer_bytes_;
+  bool shared_ = false;
+  ExistingFiles policy_ = ExistingFiles::kSizeOnly;
+  RankGeneration result_;
+};
+
+void WriteSummary(const std::filesystem::path& output_folder, const metrics::Json& generation,
+                  const RankGeneration& root, const config::Config& config) {
+  const std::filesystem::path path = output_folder / "summary.json";
+  metrics::Json summary = metrics::Json::object();
+  {
+    std::ifstream in(path);
+    if (in) {
+      summary = metrics::Json::parse(in, nullptr, /*allow_exceptions=*/false);
+      if (!summary.is_object()) summary = metrics::Json::object();
+    }
+  }
+  metrics::Json part = generation;
+  part["data_folder"] = config.dataset.data_folder;
+  part["format"] = config::ToString(config.dataset.format);
+  part["layout"] = root.shared_files ? "shared_files" : "file_per_rank";
+  part["files_kept"] = root.files_kept;
+  part["partial_files_removed"] = root.partials_removed;
+  part["content"] = {{"kind", config::ToString(config.dataset.content.kind)},
+                     {"seed", ContentSeed(config)}};
+  summary["generation"] = part;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << summary.dump(2) << "\n";
+  out.close();
+  if (!out) throw IoError("write", path.string(), errno);
+}
+
+}  // namespace
+
+Bytes GenerationBufferBytes(const config::DatasetConfig& dataset) {
+  const Bytes configured =
+      std::max<Bytes>(dataset.generation_buffer_size, storage::kDirectAlignment);
+  return std::min(configured, kMaxGenerationBuffer);
+}
+
+RankGeneration GenerateDataset(const config::Config& config, const mpi::Communicator& comm,
+                               storage::Env& env) {
+  std::optional<Generation> generation;
+  std::optional<Error> invalid;
+  try {
+    RefuseDangerousFolder(config.dataset.data_folder, "dataset.data_folder");
+    generation.emplace(config, comm, env);
+  } catch (const Error& e) {
+    invalid = e;
+  }
+  // A configuration error is the same on every rank: rank 0 reports it (and its error handler
+  // ends the job), the other ranks wait for that instead of printing it once more each.
+  if (comm.broadcast(invalid ? "invalid" : "") == "invalid") {
+    if (comm.is_root()) throw *invalid;
+    comm.barrier();
+  }
+  if (invalid) throw *invalid;
+  return generation->Run();
+}
+
+void RunGeneratePhase(const config::Config& config, const std::filesystem::path& output_folder,
+                      bool quiet, const mpi::Communicator& comm) {
+  const RankGeneration mine = GenerateDataset(config, comm, storage::PosixEnv());
+  const metrics::GenerationMetrics all = metrics::ReduceGeneration(comm, mine.io);
+  const std::uint64_t kept = comm.sum(mine.files_kept);
+  if (!comm.is_root()) return;
+  RankGeneration root = mine;
+  root.files_kept = kept;
+  WriteSummary(output_folder, metrics::BuildGenerationSummary(all), root, config);
+  if (!quiet) {
+    std::cout << "generate: " << config.dataset.data_folder << " ("
+              << config::ToString(config.dataset.format) << ", "
+              << (mine.shared_files ? "shared files written by all ranks" : "files per rank")
+              << (kept > 0 ? ", " + std::to_string(kept) + " complete files kept" : "")
+              << (mine.partials_removed > 0
+                      ? ", " + std::to_string(mine.partials_removed) + " partial files removed"
+                      : "")
+              << ")\n"
+              << metrics::GenerationTable(all) << std::flush;
+  }
+}
+
+}  // namespace dlbench::workflow

@@ -1,0 +1,39 @@
+// Who writes what during generation (reference formats.md §2.3, §9.3): whole files are dealt
+// round-robin to ranks and, inside a rank, round-robin to its generation threads; a file shared
+// by all ranks is cut into contiguous sample slices, one per rank. Pure arithmetic, no I/O.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "util/units.h"
+
+namespace dlbench::workflow {
+
+// Global file indices (train files first, then eval) written by `rank` of `ranks`:
+// rank, rank + ranks, rank + 2·ranks, ... below `total_files`.
+std::vector<FileIndex> FilesOfRank(FileIndex total_files, int ranks, int rank);
+
+// The file `thread` of `threads` inside `rank` writes at its `step`-th turn: the rank's files
+// are dealt round-robin to its threads, so this is rank + ranks·(thread + threads·step).
+// Returns false past the end (no list is built: datasets may have millions of files).
+bool FileAt(FileIndex total_files, int ranks, int rank, int threads, int thread, std::uint64_t step,
+            FileIndex& file);
+
+// A contiguous range of samples [first, first + count).
+struct SampleSlice {
+  std::uint64_t first = 0;
+  std::uint64_t count = 0;
+  std::uint64_t end() const { return first + count; }
+};
+
+// Rank `rank`'s slice of `samples` shared by `ranks` ranks: with q = samples / ranks and
+// rem = samples % ranks, [rank·q + min(rank, rem), +q + (rank < rem)). Slices are disjoint,
+// ordered by rank and cover [0, samples) exactly.
+SampleSlice SliceOfRank(std::uint64_t samples, int ranks, int rank);
+
+// True when the dataset is written as shared files (every rank writes a slice of every file):
+// DLIO's rule, more than one rank and no more files than ranks.
+bool UsesSharedFiles(FileIndex total_files, int ranks);
+
+}  // namespace dlbench::workflow

@@ -1,0 +1,114 @@
+#include "workflow/generation_resume.h"
+
+#include <nlohmann/json.hpp>
+
+#include "storage/atomic_file.h"
+#include "util/error.h"
+
+namespace dlbench::workflow {
+namespace {
+
+// splitmix64's finaliser: spreads train.seed so that nearby seeds give unrelated content.
+std::uint64_t Mix(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+std::string DatasetMarkerPath(const config::Config& config) {
+  return config.dataset.data_folder + "/" + kDatasetMarkerName;
+}
+
+std::uint64_t ContentSeed(const config::Config& config) {
+  if (config.dataset.content.seed != 0) return config.dataset.content.seed;
+  return Mix(static_cast<std::uint64_t>(config.train.seed));
+}
+
+std::string DatasetFingerprint(const config::Config& config) {
+  const config::DatasetConfig& d = config.dataset;
+  nlohmann::ordered_json j;
+  j["format"] = config::ToString(d.format);
+  j["num_files_train"] = d.num_files_train;
+  j["num_files_eval"] = d.num_files_eval;
+  j["num_samples_per_file"] = d.num_samples_per_file;
+  j["num_subfolders_train"] = d.num_subfolders_train;
+  j["num_subfolders_eval"] = d.num_subfolders_eval;
+  j["file_prefix"] = d.file_prefix;
+  j["record_length_bytes"] = d.record_length_bytes;
+  j["record_length_bytes_stdev"] = d.record_length_bytes_stdev;
+  j["record_dims"] = d.record_dims;
+  j["record_element_type"] = d.record_element_type;
+  j["compression"] = config::ToString(d.compression);
+  j["compression_level"] = d.compression_level;
+  j["hdf5"] = {{"chunk_dims", d.hdf5.chunk_dims},
+               {"num_dset_per_record", d.hdf5.num_dset_per_record},
+               {"max_shape", d.hdf5.max_shape}};
+  j["content"] = {{"kind", config::ToString(d.content.kind)},
+                  {"compress_ratio", d.content.compress_ratio},
+                  {"seed", ContentSeed(config)}};
+  return j.dump();
+}
+
+std::optional<DatasetMarker> ReadDatasetMarker(storage::Env& env, const std::string& path) {
+  if (!env.exists(path)) return std::nullopt;
+  std::string text;
+  {
+    auto file = env.open_read(path);
+    text.resize(file->size());
+    text.resize(file->read_at(0, text.data(), text.size()));
+  }
+  const nlohmann::ordered_json j =
+      nlohmann::ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("dataset") || !j.contains("complete") ||
+      !j["complete"].is_boolean()) {
+    return std::nullopt;
+  }
+  return DatasetMarker{j["dataset"].dump(), j["complete"].get<bool>()};
+}
+
+void WriteDatasetMarker(storage::Env& env, const std::string& path, const std::string& fingerprint,
+                        bool complete, bool fsync) {
+  nlohmann::ordered_json j;
+  j["tool"] = "dlbench";
+  j["complete"] = complete;
+  j["dataset"] = nlohmann::ordered_json::parse(fingerprint);
+  const std::string text = j.dump(2) + "\n";
+  storage::AtomicFileWriter writer(env, path);
+  writer.file().append(text.data(), text.size());
+  writer.commit(fsync);
+}
+
+bool IsDatasetComplete(storage::Env& env, const config::Config& config) {
+  const auto marker = ReadDatasetMarker(env, DatasetMarkerPath(config));
+  return marker && marker->complete && marker->fingerprint == DatasetFingerprint(config);
+}
+
+bool IsFileComplete(storage::Env& env, const DatasetFile& file, std::optional<Bytes> expected_size,
+                    ExistingFiles policy) {
+  if (!env.exists(file.path)) return false;
+  if (expected_size) {
+    if (env.file_size(file.path) != *expected_size) return false;
+  } else if (policy != ExistingFiles::kTrusted) {
+    return false;
+  }
+  for (const std::string& companion : file.companions) {
+    if (!env.exists(companion)) return false;
+  }
+  return true;
+}
+
+std::size_t RemovePartialFiles(storage::Env& env, const std::vector<std::string>& folders) {
+  std::size_t removed = 0;
+  for (const std::string& folder : folders) {
+    for (const std::string& partial : storage::FindPartialFiles(folder, /*recursive=*/false)) {
+      env.remove(partial);
+      ++removed;
+    }
+  }
+  return removed;
+}
+
+}  // namespace dlbench::workflow

@@ -1,0 +1,60 @@
+// How a rerun of generation tells finished work from interrupted work. Rank 0 keeps a marker,
+// `<data_folder>/.dlbench-dataset.json`, holding the dataset's fingerprint (format, counts,
+// shapes, content, seed) and whether generation completed: it is rewritten as "incomplete"
+// before any data file is written and as "complete" after the final barrier, so a training run
+// can refuse an interrupted dataset and a rerun knows which existing files it may keep.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/config.h"
+#include "storage/file.h"
+#include "workflow/dataset_files.h"
+
+namespace dlbench::workflow {
+
+inline constexpr const char* kDatasetMarkerName = ".dlbench-dataset.json";
+
+std::string DatasetMarkerPath(const config::Config& config);
+
+// The content seed generation uses: dataset.content.seed, or one derived from train.seed when
+// that is 0 (so that runs differing only in train.seed also differ in content).
+std::uint64_t ContentSeed(const config::Config& config);
+
+// Everything that decides the bytes of the dataset, as canonical JSON text.
+std::string DatasetFingerprint(const config::Config& config);
+
+struct DatasetMarker {
+  std::string fingerprint;  // canonical JSON text, comparable with DatasetFingerprint
+  bool complete = false;
+};
+
+// The marker in the data folder, if there is a readable one. A marker that cannot be parsed is
+// treated as absent (and will be replaced): it only ever says what this tool wrote.
+std::optional<DatasetMarker> ReadDatasetMarker(storage::Env& env, const std::string& path);
+// Writes the marker atomically (temporary name + rename, fsync when asked).
+void WriteDatasetMarker(storage::Env& env, const std::string& path, const std::string& fingerprint,
+                        bool complete, bool fsync);
+
+// True when `config`'s dataset was generated completely by dlbench with the same fingerprint.
+bool IsDatasetComplete(storage::Env& env, const config::Config& config);
+
+// Whether an existing file under its final name may be kept:
+// - kTrusted: the marker has this fingerprint, so every final-named file was written (whole,
+//   since files are renamed into place only when complete) with this configuration;
+// - kSizeOnly: no marker or another fingerprint: keep only files whose exact size is predictable
+//   and matches; files of unpredictable size are regenerated.
+enum class ExistingFiles { kTrusted, kSizeOnly };
+
+// True when `file` is complete on storage: the data file exists with `expected_size` (when
+// known; when unknown only under kTrusted) and every companion exists.
+bool IsFileComplete(storage::Env& env, const DatasetFile& file, std::optional<Bytes> expected_size,
+                    ExistingFiles policy);
+
+// Removes the partial files left by an interrupted run under `folders` (not recursively: only
+// names made by storage::PartialPathFor, never anything else). Returns how many were removed.
+std::size_t RemovePartialFiles(storage::Env& env, const std::vector<std::string>& folders);
+
+}  // namespace dlbench::workflow

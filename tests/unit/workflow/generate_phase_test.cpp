@@ -1,0 +1,249 @@
+#include "workflow/generate_phase.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "storage/atomic_file.h"
+#include "storage/fault_injection_env.h"
+#include "support/test_support.h"
+#include "util/error.h"
+#include "workflow/generation_resume.h"
+#include "workflow/shared_file_writer.h"
+
+namespace dlbench::workflow {
+namespace {
+
+namespace fs = std::filesystem;
+
+// 6 train + 2 eval NPY files of 2 samples of 32x32 bytes: 128 + 2048 bytes each.
+config::Config TinyNpy(const fs::path& folder) {
+  config::Config config;
+  config.dataset.data_folder = (folder / "data").string();
+  config.dataset.format = config::Format::kNpy;
+  config.dataset.num_files_train = 6;
+  config.dataset.num_files_eval = 2;
+  config.dataset.num_samples_per_file = 2;
+  config.dataset.record_length_bytes = 1024;
+  return config;
+}
+
+constexpr Bytes kNpyFileBytes = 128 + 2 * 1024;
+
+std::string ReadAll(const fs::path& path) {
+  std::string bytes(fs::file_size(path), '\0');
+  std::ifstream in(path, std::ios::binary);
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  return bytes;
+}
+
+std::vector<fs::path> Listing(const fs::path& folder) {
+  std::vector<fs::path> found;
+  for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+    if (entry.is_regular_file()) found.push_back(entry.path());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+std::size_t CountEnding(const std::vector<fs::path>& files, const std::string& suffix) {
+  return static_cast<std::size_t>(std::count_if(files.begin(), files.end(), [&](const auto& p) {
+    return p.filename().string().ends_with(suffix);
+  }));
+}
+
+TEST(GenerateDataset, WritesEveryFileWithItsExactSizeAndMarksTheDatasetComplete) {
+  test::TempDir dir;
+  const config::Config config = TinyNpy(dir.path());
+  const RankGeneration result = GenerateDataset(config, test::World(), storage::PosixEnv());
+
+  EXPECT_EQ(result.io.files, 8u);
+  EXPECT_EQ(result.io.bytes, 8 * kNpyFileBytes);
+  EXPECT_LE(result.io.start, result.io.end);
+  EXPECT_FALSE(result.shared_files);
+  const fs::path data = config.dataset.data_folder;
+  for (const char* name : {"train/img_0_of_6.npy", "train/img_5_of_6.npy", "valid/img_0_of_2.npy",
+                           "valid/img_1_of_2.npy"}) {
+    ASSERT_TRUE(fs::exists(data / name)) << name;
+    EXPECT_EQ(fs::file_size(data / name), kNpyFileBytes) << name;
+  }
+  const auto files = Listing(data);
+  EXPECT_EQ(CountEnding(files, ".npy"), 8u);
+  EXPECT_EQ(CountEnding(files, ".dlbench-partial"), 0u);
+  EXPECT_TRUE(IsDatasetComplete(storage::PosixEnv(), config));
+}
+
+TEST(GenerateDataset, ThreadsWriteTheSameDatasetAsOneThread) {
+  test::TempDir one_dir, many_dir;
+  config::Config one = TinyNpy(one_dir.path());
+  config::Config many = TinyNpy(many_dir.path());
+  many.dataset.generation_threads = 3;
+  GenerateDataset(one, test::World(), storage::PosixEnv());
+  const RankGeneration result = GenerateDataset(many, test::World(), storage::PosixEnv());
+  EXPECT_EQ(result.io.files, 8u);
+  for (const char* name :
+       {"train/img_0_of_6.npy", "train/img_4_of_6.npy", "valid/img_1_of_2.npy"}) {
+    const std::string bytes_a = ReadAll(fs::path(one.dataset.data_folder) / name);
+    const std::string bytes_b = ReadAll(fs::path(many.dataset.data_folder) / name);
+    EXPECT_EQ(bytes_a.size(), kNpyFileBytes);
+    EXPECT_EQ(bytes_a, bytes_b) << name << ": content depends only on (seed, file, offset)";
+  }
+}
+
+TEST(GenerateDataset, FilesDifferFromEachOther) {
+  test::TempDir dir;
+  const config::Config config = TinyNpy(dir.path());
+  GenerateDataset(config, test::World(), storage::PosixEnv());
+  const std::string bytes_a =
+      ReadAll(fs::path(config.dataset.data_folder) / "train/img_0_of_6.npy");
+  const std::string bytes_b =
+      ReadAll(fs::path(config.dataset.data_folder) / "train/img_1_of_6.npy");
+  EXPECT_EQ(bytes_a.substr(0, 128), bytes_b.substr(0, 128));  // same header
+  EXPECT_NE(bytes_a.substr(128), bytes_b.substr(128));
+}
+
+TEST(GenerateDataset, FailedWriteNamesTheFileExitsThreeAndLeavesNoPartialFileUnderAFinalName) {
+  test::TempDir dir;
+  const config::Config config = TinyNpy(dir.path());
+  storage::FaultInjectionEnv faulty(storage::PosixEnv());
+  // Files are small (one write each): the 4th write to a data file is the 4th file, img_3_of_6.
+  faulty.inject(
+      storage::Fault(storage::FaultOp::kWrite).nth(4).error(ENOSPC).on_paths_containing(".npy"));
+  try {
+    GenerateDataset(config, test::World(), faulty);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kIo);
+    EXPECT_NE(std::string(e.what()).find("train/img_3_of_6.npy"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("No space left"), std::string::npos) << e.what();
+  }
+  const fs::path data = config.dataset.data_folder;
+  for (const fs::path& file : Listing(data)) {
+    if (file.extension() == ".npy") {
+      EXPECT_EQ(fs::file_size(file), kNpyFileBytes) << file;
+    }
+    EXPECT_FALSE(file.filename().string().ends_with(".dlbench-partial")) << file;
+  }
+  EXPECT_FALSE(fs::exists(data / "train/img_3_of_6.npy"));
+  EXPECT_FALSE(IsDatasetComplete(storage::PosixEnv(), config));
+
+  // The rerun keeps the three complete files and writes the other five.
+  const RankGeneration rerun = GenerateDataset(config, test::World(), storage::PosixEnv());
+  EXPECT_EQ(rerun.files_kept, 3u);
+  EXPECT_EQ(rerun.io.files, 5u);
+  EXPECT_EQ(CountEnding(Listing(data), ".npy"), 8u);
+  EXPECT_TRUE(IsDatasetComplete(storage::PosixEnv(), config));
+}
+
+TEST(GenerateDataset, RerunRemovesOurPartialFilesRedoesShortFilesAndKeepsForeignFiles) {
+  test::TempDir dir;
+  const config::Config config = TinyNpy(dir.path());
+  GenerateDataset(config, test::World(), storage::PosixEnv());
+  const fs::path data = config.dataset.data_folder;
+  // An interrupted run: a truncated file under a final name cannot happen through dlbench, but a
+  // copy gone wrong can; a partial file of ours; files that are not ours.
+  fs::resize_file(data / "train/img_2_of_6.npy", 100);
+  std::ofstream(storage::PartialPathFor((data / "train/img_4_of_6.npy").string())) << "half";
+  std::ofstream(data / "train/notes.txt") << "mine";
+  std::ofstream(data / "train/.hidden.dlbench") << "mine too";
+  fs::remove(data / kDatasetMarkerName);
+
+  const RankGeneration rerun = GenerateDataset(config, test::World(), storage::PosixEnv());
+  EXPECT_EQ(rerun.io.files, 1u);
+  EXPECT_EQ(rerun.files_kept, 7u);
+  EXPECT_EQ(rerun.partials_removed, 1u);
+  EXPECT_EQ(fs::file_size(data / "train/img_2_of_6.npy"), kNpyFileBytes);
+  EXPECT_TRUE(fs::exists(data / "train/notes.txt"));
+  EXPECT_TRUE(fs::exists(data / "train/.hidden.dlbench"));
+  EXPECT_EQ(CountEnding(Listing(data), ".dlbench-partial"), 0u);
+}
+
+TEST(GenerateDataset, ChangedFingerprintRegeneratesFilesOfTheSameSize) {
+  test::TempDir dir;
+  config::Config config = TinyNpy(dir.path());
+  GenerateDataset(config, test::World(), storage::PosixEnv());
+  config.dataset.content.seed = 99;  // same sizes, other content
+  const RankGeneration rerun = GenerateDataset(config, test::World(), storage::PosixEnv());
+  // Sizes are predictable, so same-size files are kept even though the seed changed...
+  EXPECT_EQ(rerun.files_kept, 8u);
+  // ...but a fully kept dataset is still marked with the new fingerprint only after the run.
+  EXPECT_TRUE(IsDatasetComplete(storage::PosixEnv(), config));
+}
+
+TEST(GenerateDataset, UnwritableFolderIsAnIoErrorNamingIt) {
+  test::TempDir dir;
+  const config::Config config = TinyNpy(dir.path());
+  storage::FaultInjectionEnv faulty(storage::PosixEnv());
+  faulty.inject(storage::Fault(storage::FaultOp::kCreateDirectories).error(EACCES));
+  try {
+    GenerateDataset(config, test::World(), faulty);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kIo);
+    EXPECT_NE(std::string(e.what()).find(config.dataset.data_folder), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(GenerateDataset, ImpossibleSizesAreUsageErrors) {
+  test::TempDir dir;
+  config::Config config = TinyNpy(dir.path());
+  config.dataset.record_length_bytes = 1e18;
+  config.dataset.num_samples_per_file = 1000;
+  try {
+    GenerateDataset(config, test::World(), storage::PosixEnv());
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kUsage);
+    EXPECT_NE(std::string(e.what()).find("num_samples_per_file"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(CountEnding(Listing(config.dataset.data_folder), ".npy"), 0u);
+}
+
+TEST(GenerateDataset, NothingToGenerateIsAUsageError) {
+  test::TempDir dir;
+  config::Config config = TinyNpy(dir.path());
+  config.dataset.num_files_train = 0;
+  config.dataset.num_files_eval = 0;
+  try {
+    GenerateDataset(config, test::World(), storage::PosixEnv());
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kUsage);
+    EXPECT_NE(std::string(e.what()).find("num_files_train"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GenerateDataset, DangerousDataFolderIsRefused) {
+  config::Config config;
+  config.dataset.data_folder = "/";
+  try {
+    GenerateDataset(config, test::World(), storage::PosixEnv());
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kUsage);
+    EXPECT_NE(std::string(e.what()).find("dataset.data_folder"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GenerationBuffer, IsBoundedWhateverTheConfiguredSize) {
+  config::DatasetConfig dataset;  // generation_buffer_size 2 GiB by default
+  EXPECT_EQ(GenerationBufferBytes(dataset), kMaxGenerationBuffer);
+  dataset.generation_buffer_size = 64 * KiB;
+  EXPECT_EQ(GenerationBufferBytes(dataset), 64 * KiB);
+}
+
+TEST(DaliIndexOffset, MatchesTheLinesWrittenOneByOne) {
+  for (Bytes record : {1, 7, 49, 100, 114304, 999999}) {
+    Bytes offset = 0;
+    for (std::uint64_t k = 0; k < 2000; ++k) {
+      ASSERT_EQ(DaliIndexOffset(k, record), offset) << "record " << record << ", line " << k;
+      offset += std::to_string(k * record).size() + 1 + std::to_string(record).size() + 1;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace dlbench::workflow
