@@ -5,6 +5,7 @@
 #include <exception>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -13,6 +14,7 @@
 
 #include "dataset/content.h"
 #include "formats/format.h"
+#include "formats/registry.h"
 #include "metrics/clock.h"
 #include "metrics/cross_rank.h"
 #include "metrics/run_reduction.h"
@@ -21,7 +23,6 @@
 #include "storage/atomic_file.h"
 #include "util/error.h"
 #include "workflow/dataset_files.h"
-#include "workflow/format_writers.h"
 #include "workflow/generation_plan.h"
 #include "workflow/generation_resume.h"
 #include "workflow/safe_paths.h"
@@ -38,6 +39,14 @@ std::optional<Bytes> ExpectedSize(const formats::FormatWriter& writer,
   } catch (const Error& e) {
     if (e.code() != ExitCode::kUsage) throw;
     return std::nullopt;
+  }
+}
+
+std::unique_ptr<formats::FormatWriter> MakeWriter(config::Format format) {
+  try {
+    return formats::MakeWriter(format);
+  } catch (const Error& e) {
+    throw Error(e.code(), std::string("dataset.format: ") + e.what());
   }
 }
 
@@ -126,7 +135,7 @@ class Generation {
     }
     shared_ = UsesSharedFiles(files_.total(), comm.size()) &&
               SupportsSharedWriting(config.dataset.format);
-    if (!shared_) writer_ = &WriterFor(config.dataset.format);
+    if (!shared_) writer_ = MakeWriter(config.dataset.format);
     result_.shared_files = shared_;
   }
 
@@ -245,7 +254,7 @@ class Generation {
   const mpi::Communicator& comm_;
   storage::Env& env_;
   DatasetFiles files_;
-  const formats::FormatWriter* writer_ = nullptr;  // whole-file mode only
+  std::unique_ptr<formats::FormatWriter> writer_;  // whole-file mode only
   dataset::ContentGenerator content_;
   int threads_;
   Bytes buffer_bytes_;

@@ -1,0 +1,104 @@
+// Generation under mpiexec: every rank writes its share, files and sizes are exact, the rank
+// totals add up, and a rerun keeps what is complete.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+
+#include "storage/file.h"
+#include "support/test_support.h"
+#include "workflow/generate_phase.h"
+#include "workflow/generation_plan.h"
+#include "workflow/generation_resume.h"
+
+namespace dlbench::workflow {
+namespace {
+
+namespace fs = std::filesystem;
+
+// One folder for all ranks: rank 0's temporary folder.
+class SharedFolder {
+ public:
+  SharedFolder() {
+    const mpi::Communicator comm = test::World();
+    if (comm.is_root()) dir_ = std::make_unique<test::TempDir>();
+    path_ = comm.broadcast(comm.is_root() ? dir_->path().string() : std::string());
+  }
+  ~SharedFolder() { test::World().barrier(); }
+  const fs::path& path() const { return path_; }
+
+ private:
+  std::unique_ptr<test::TempDir> dir_;
+  fs::path path_;
+};
+
+config::Config Tiny(const fs::path& folder, config::Format format, std::int64_t train,
+                    std::int64_t eval, std::int64_t samples) {
+  config::Config config;
+  config.dataset.data_folder = (folder / "data").string();
+  config.dataset.format = format;
+  config.dataset.num_files_train = train;
+  config.dataset.num_files_eval = eval;
+  config.dataset.num_samples_per_file = samples;
+  config.dataset.record_length_bytes = 1024;
+  config.dataset.generation_threads = 2;
+  return config;
+}
+
+TEST(GenerateMpi, ManyFilesAreDealtRoundRobinAndSumUp) {
+  const mpi::Communicator comm = test::World();
+  SharedFolder folder;
+  const config::Config config = Tiny(folder.path(), config::Format::kNpy, 7, 3, 2);
+  const RankGeneration mine = GenerateDataset(config, comm, storage::PosixEnv());
+  const Bytes file_bytes = 128 + 2 * 1024;
+
+  EXPECT_FALSE(mine.shared_files);
+  EXPECT_EQ(mine.io.files, FilesOfRank(10, comm.size(), comm.rank()).size());
+  EXPECT_EQ(mine.io.bytes, mine.io.files * file_bytes);
+  EXPECT_EQ(comm.sum(std::uint64_t{mine.io.files}), 10u);
+  EXPECT_EQ(comm.sum(std::uint64_t{mine.io.bytes}), 10 * file_bytes);
+  for (int i = 0; i < 7; ++i) {
+    const fs::path path =
+        fs::path(config.dataset.data_folder) / "train" / ("img_" + std::to_string(i) + "_of_7.npy");
+    ASSERT_TRUE(fs::exists(path)) << path;
+    EXPECT_EQ(fs::file_size(path), file_bytes) << path;
+  }
+  EXPECT_TRUE(IsDatasetComplete(storage::PosixEnv(), config));
+}
+
+TEST(GenerateMpi, OneSharedFileIsWrittenInSlicesByEveryRank) {
+  const mpi::Communicator comm = test::World();
+  SharedFolder folder;
+  const config::Config config = Tiny(folder.path(), config::Format::kIndexedBinary, 1, 0, 37);
+  const RankGeneration mine = GenerateDataset(config, comm, storage::PosixEnv());
+  const SampleSlice slice = SliceOfRank(37, comm.size(), comm.rank());
+
+  EXPECT_TRUE(mine.shared_files);
+  // Data (1 KiB per sample) and two 8-byte index entries per sample of this rank's slice.
+  EXPECT_EQ(mine.io.bytes, slice.count * (1024 + 16));
+  EXPECT_EQ(mine.io.files, comm.is_root() ? 1u : 0u);
+  const fs::path path = fs::path(config.dataset.data_folder) / "train/img_0_of_1.indexed_binary";
+  EXPECT_EQ(fs::file_size(path), 37u * 1024);
+  EXPECT_EQ(fs::file_size(path.string() + ".off.idx"), 37u * 8);
+  EXPECT_EQ(fs::file_size(path.string() + ".sz.idx"), 37u * 8);
+
+  // A rerun finds the file complete and writes nothing.
+  const RankGeneration rerun = GenerateDataset(config, comm, storage::PosixEnv());
+  EXPECT_EQ(rerun.io.bytes, 0u);
+  EXPECT_EQ(comm.sum(std::uint64_t{rerun.files_kept}), 1u);
+}
+
+TEST(GenerateMpi, SharedTfrecordHasExactRecordsAndIndex) {
+  const mpi::Communicator comm = test::World();
+  SharedFolder folder;
+  const config::Config config = Tiny(folder.path(), config::Format::kTfrecord, 1, 0, 5);
+  GenerateDataset(config, comm, storage::PosixEnv());
+  // 1024-byte images: 1024 + 54 bytes of framing and Example encoding per record.
+  const fs::path data = config.dataset.data_folder;
+  EXPECT_EQ(fs::file_size(data / "train/img_0_of_1.tfrecord"), 5u * 1078);
+  // "0 1078\n1078 1078\n2156 1078\n3234 1078\n4312 1078\n"
+  EXPECT_EQ(fs::file_size(data / "index/train/img_0_of_1.tfrecord.idx"), 7u + 4 * 10);
+}
+
+}  // namespace
+}  // namespace dlbench::workflow
