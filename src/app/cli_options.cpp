@@ -21,6 +21,9 @@ void AddWorkloadOptions(CLI::App& command, WorkloadOptions& options, bool with_o
     command.add_option("--output,-o", options.output,
                        "Output folder (default: output.folder, else output/<model>/<time>/)");
     command.add_flag("--quiet,-q", options.quiet, "No progress line and no table on the terminal");
+    command.add_flag("--progress", options.progress,
+                     "Show the live progress line even under mpirun (shown by default only when "
+                     "running alone on a terminal)");
   }
 }
 

@@ -18,6 +18,7 @@ struct WorkloadOptions {
   std::optional<std::string> output;
   bool allow_unknown_keys = false;
   bool quiet = false;
+  bool progress = false;
 };
 
 // Adds WORKLOAD, OVERRIDES..., --config-dir, --allow-unknown-keys to `command`; with

@@ -8,6 +8,7 @@
 #include "app/workload_loading.h"
 #include "workflow/output_folder.h"
 #include "workflow/phases.h"
+#include "workflow/progress_line.h"
 
 namespace dlbench::app {
 namespace {
@@ -19,6 +20,7 @@ int RunPhases(const WorkloadOptions& options, const std::vector<workflow::Phase>
   request.phases = forced ? *forced : workflow::PhasesFromWorkflow(config.workflow);
   request.output_folder = workflow::ResolveOutputFolder(config, options.output, comm);
   request.quiet = options.quiet;
+  request.progress = workflow::ShowProgress(options.progress, options.quiet);
   workflow::PrepareOutputFolder(request.output_folder, config, comm);
   return workflow::Run(config, request, comm);
 }

@@ -1,9 +1,8 @@
 #include "app/error_reporting.h"
 
-#include <climits>
 #include <cstdio>
 #include <exception>
-#include <string>
+#include <new>
 
 namespace dlbench::app {
 
@@ -22,9 +21,15 @@ int RunGuarded(const mpi::Communicator& comm, const std::function<int()>& body) 
   ExitCode code = ExitCode::kInternal;
   try {
     return body();
-  } catch (const AlreadyReported& reported) {
-    return static_cast<int>(reported.code);
   } catch (const Error& error) {
+    if (error.collective()) {
+      if (comm.is_root()) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "dlbench: error: %s\n", error.what());
+        std::fflush(stderr);
+      }
+      return static_cast<int>(error.code());
+    }
     PrintError(comm, error.what());
     code = error.code();
   } catch (const std::bad_alloc&) {
@@ -35,29 +40,6 @@ int RunGuarded(const mpi::Communicator& comm, const std::function<int()>& body) 
   }
   if (comm.size() > 1) comm.abort(code);
   return static_cast<int>(code);
-}
-
-void Collectively(const mpi::Communicator& comm, const std::function<void()>& step) {
-  std::string message;
-  ExitCode code = ExitCode::kOk;
-  try {
-    step();
-  } catch (const Error& error) {
-    message = error.what();
-    code = error.code();
-  } catch (const std::exception& error) {
-    message = std::string("internal error: ") + error.what();
-    code = ExitCode::kInternal;
-  }
-  const int failing = comm.min(code == ExitCode::kOk ? INT_MAX : comm.rank());
-  if (failing == INT_MAX) return;
-  const int agreed = std::stoi(comm.broadcast(std::to_string(static_cast<int>(code)), failing));
-  if (comm.rank() == failing) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "dlbench: error: %s\n", message.c_str());
-    std::fflush(stderr);
-  }
-  throw AlreadyReported{static_cast<ExitCode>(agreed)};
 }
 
 }  // namespace dlbench::app

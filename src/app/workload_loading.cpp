@@ -2,9 +2,9 @@
 
 #include <cstdio>
 
-#include "app/error_reporting.h"
 #include "config/load.h"
 #include "config/workload_catalog.h"
+#include "mpi/agreement.h"
 
 namespace dlbench::app {
 
@@ -15,7 +15,7 @@ config::Config LoadWorkload(const WorkloadOptions& options, const mpi::Communica
   load_options.allow_unknown_keys = options.allow_unknown_keys;
   load_options.world_size = comm.size();
   config::LoadResult result;
-  Collectively(comm, [&] { result = config::Load(options.workload, options.overrides, load_options); });
+  mpi::AgreeOnFailure(comm, [&] { result = config::Load(options.workload, options.overrides, load_options); });
   if (comm.is_root()) {
     for (const auto& notice : result.notices) std::fprintf(stderr, "dlbench: note: %s\n", notice.c_str());
   }

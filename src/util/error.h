@@ -21,8 +21,17 @@ class Error : public std::runtime_error {
   Error(ExitCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
   ExitCode code() const noexcept { return code_; }
 
+  // True when every rank of the job throws this error together (an agreed failure, see
+  // mpi/agreement.h): it is then printed once, by rank 0, and no rank has to abort the others.
+  bool collective() const noexcept { return collective_; }
+  Error& mark_collective() noexcept {
+    collective_ = true;
+    return *this;
+  }
+
  private:
   ExitCode code_;
+  bool collective_ = false;
 };
 
 // Bad configuration or command line (exit 2).

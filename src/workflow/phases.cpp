@@ -2,6 +2,8 @@
 
 #include "util/error.h"
 #include "workflow/generate_phase.h"
+#include "workflow/run_results.h"
+#include "workflow/train_phase.h"
 
 namespace dlbench::workflow {
 
@@ -27,7 +29,7 @@ namespace {
 
 // Phases that are implemented in this build. A phase not listed here is refused with a plain
 // message rather than faked.
-bool IsBuilt(Phase phase) { return phase == Phase::kGenerate; }
+bool IsBuilt(Phase phase) { return phase == Phase::kGenerate || phase == Phase::kTrain; }
 
 }  // namespace
 
@@ -46,9 +48,18 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
                      ". The configuration was resolved and written to " +
                      request.output_folder.string() + "; no phase was run.");
   }
+  RunResults results(request.output_folder, comm);
   for (Phase phase : request.phases) {
-    if (phase == Phase::kGenerate)
-      RunGeneratePhase(config, request.output_folder, request.quiet, comm);
+    switch (phase) {
+      case Phase::kGenerate:
+        RunGeneratePhase(config, request.output_folder, request.quiet, comm);
+        break;
+      case Phase::kTrain:
+        RunTrainPhase(config, request, comm, results);
+        break;
+      case Phase::kCheckpoint:
+        break;
+    }
   }
   return 0;
 }

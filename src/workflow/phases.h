@@ -20,7 +20,8 @@ std::vector<Phase> PhasesFromWorkflow(const config::WorkflowConfig& workflow);
 struct RunRequest {
   std::vector<Phase> phases;
   std::filesystem::path output_folder;
-  bool quiet = false;
+  bool quiet = false;     // no table and no progress line on the terminal
+  bool progress = false;  // live progress line on rank 0 (resolved by ShowProgress)
 };
 
 // Runs `request.phases` in order on every rank. Returns the process exit code.

@@ -1,0 +1,32 @@
+// reader.drop_caches: making each epoch read from storage rather than from the page cache.
+#pragma once
+
+#include "config/config.h"
+#include "mpi/communicator.h"
+#include "storage/file.h"
+#include "workflow/dataset_files.h"
+
+namespace dlbench::workflow {
+
+// Collective; called between epochs, outside the timed blocks.
+// - fadvise: every rank drops the pages of its share of the dataset's files (round robin), with
+//   posix_fadvise(DONTNEED) through ReadableFile::drop_cache;
+// - drop: one rank per node writes 3 to /proc/sys/vm/drop_caches (after sync); when that is not
+//   permitted, fadvise is used instead and rank 0 warns once.
+class PageCacheDropper {
+ public:
+  PageCacheDropper(config::DropCaches mode, const DatasetFiles& files, storage::Env& env,
+                   const mpi::Communicator& comm);
+  void Drop();
+
+ private:
+  void DropWithFadvise();
+  config::DropCaches mode_;
+  const DatasetFiles& files_;
+  storage::Env& env_;
+  const mpi::Communicator& comm_;
+  bool warned_ = false;
+  bool node_leader_;
+};
+
+}  // namespace dlbench::workflow

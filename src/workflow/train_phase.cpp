@@ -1,0 +1,171 @@
+#include "workflow/train_phase.h"
+
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "formats/registry.h"
+#include "metrics/clock.h"
+#include "metrics/cross_rank.h"
+#include "metrics/host_info.h"
+#include "metrics/host_lists.h"
+#include "metrics/run_reduction.h"
+#include "metrics/summary.h"
+#include "pipeline/format_sample_source.h"
+#include "pipeline/options_from_config.h"
+#include "pipeline/trainer.h"
+#include "storage/file.h"
+#include "workflow/dataset_check.h"
+#include "workflow/dataset_files.h"
+#include "workflow/page_cache.h"
+#include "workflow/progress_line.h"
+
+namespace dlbench::workflow {
+namespace {
+
+std::string NowRfc3339() { return metrics::FormatLocalRfc3339(std::chrono::system_clock::now()); }
+
+// Everything summary.json says about the hosts, gathered from every rank.
+metrics::RunInfo GatherRunInfo(const config::Config& config, const mpi::Communicator& comm,
+                               const metrics::HostInfo& host) {
+  metrics::RunInfo info;
+  info.num_accelerators = comm.size();
+  info.hostname = host.hostname;
+  info.host_processor_name = host.processor_name;
+  info.host_cpuinfo = host.cpuinfo;
+  info.host_meminfo = host.meminfo;
+  const metrics::HostLists lists = metrics::GatherHostLists(comm, host);
+  info.num_hosts = lists.num_hosts;
+  info.host_cpu_count = lists.cpu_count;
+  info.host_memory_GiB = lists.memory_GiB;
+  info.num_files_train = static_cast<std::uint64_t>(config.dataset.num_files_train);
+  info.num_files_eval = static_cast<std::uint64_t>(config.dataset.num_files_eval);
+  info.num_samples_per_file = static_cast<std::uint64_t>(config.dataset.num_samples_per_file);
+  info.data_size_per_host_GiB = metrics::DataSizePerHostGiB(
+      comm.ranks_on_this_node(), comm.size(), info.num_samples_per_file, info.num_files_train,
+      config.dataset.record_length_bytes);
+  info.potential_caching =
+      metrics::PotentialCaching(info.host_memory_GiB, info.data_size_per_host_GiB);
+  return info;
+}
+
+void WriteRankFiles(const config::Config& config, const metrics::RankRecord& record,
+                    const metrics::RunSettings& settings, const metrics::HostInfo& host,
+                    const metrics::RunInfo& info, const metrics::WallClockAnchor& clock,
+                    const mpi::Communicator& comm, const std::filesystem::path& folder) {
+  metrics::RankHost rank_host;
+  rank_host.hostname = host.hostname;
+  rank_host.cpu_count = host.cpu_count;
+  rank_host.processor_name = host.processor_name;
+  rank_host.memory_GiB = host.memory_GiB;
+  rank_host.potential_caching = host.memory_GiB > info.data_size_per_host_GiB ? 1 : 0;
+  rank_host.cpuinfo = host.cpuinfo;
+  rank_host.meminfo = host.meminfo;
+  (void)config;
+  const std::string rank = std::to_string(comm.rank());
+  WriteFileAtomically(folder / (rank + "_output.json"),
+                      metrics::BuildRankOutput(record, rank_host, settings, clock).dump(2) + "\n");
+  WriteFileAtomically(folder / (rank + "_per_epoch_stats.json"),
+                      metrics::BuildPerEpochStats(record, settings, clock).dump(2) + "\n");
+}
+
+}  // namespace
+
+void RunTrainPhase(const config::Config& config, const RunRequest& request,
+                   const mpi::Communicator& comm, RunResults& results) {
+  storage::Env& env = storage::PosixEnv();
+  RequireDataset(config, env, comm);
+
+  const DatasetFiles files(config.dataset);
+  const auto train_files = static_cast<FileIndex>(config.dataset.num_files_train);
+  const auto reader = formats::MakeReader(config.dataset.format);
+  formats::ReadOptions read_options;
+  if (config.reader.transfer_size) read_options.transfer_size = *config.reader.transfer_size;
+  read_options.verify_checksums = config.reader.verify_checksums;
+  pipeline::FormatSampleSource train_source(*reader, env, read_options,
+                                            [&](FileIndex f) { return files.file(f).spec; });
+  pipeline::FormatSampleSource eval_source(
+      *reader, env, read_options, [&](FileIndex f) { return files.file(train_files + f).spec; });
+
+  // Shuffle::kRandom draws one seed per run, on rank 0, so every rank permutes alike.
+  const std::uint64_t run_seed = std::stoull(
+      comm.broadcast(comm.is_root() ? std::to_string(pipeline::DrawRunSeed()) : std::string()));
+  const pipeline::Sampler train_sampler(
+      pipeline::TrainSamplerOptions(config, comm.size(), comm.rank(), run_seed));
+  const Seconds origin = metrics::SynchronizedOrigin(comm);
+  pipeline::TrainerOptions options = pipeline::TrainerOptionsFrom(config, comm.rank(), origin);
+  std::optional<pipeline::Sampler> eval_sampler;
+  if (options.evaluation) {
+    eval_sampler.emplace(pipeline::EvalSamplerOptions(config, comm.size(), comm.rank(), run_seed));
+  }
+
+  PageCacheDropper dropper(config.reader.drop_caches, files, env, comm);
+  ProgressLine progress(comm.is_root() && request.progress, config.train.epochs,
+                        train_sampler.steps_per_epoch(), train_sampler.batch_size(), comm.size());
+  metrics::RankRecord record;
+  metrics::RankLatencies latencies;
+  bool evaluating = false;
+
+  pipeline::TrainerHooks hooks;
+  if (config.train.step_barrier) hooks.barrier = [&] { comm.barrier(); };
+  hooks.before_epoch = [&](int) {
+    evaluating = false;
+    dropper.Drop();
+  };
+  hooks.after_epoch = [&](int) { evaluating = true; };
+  hooks.on_batch = [&](const pipeline::Batch& batch) {
+    auto& histogram = evaluating ? latencies.eval_sample_read : latencies.train_sample_read;
+    for (const Seconds seconds : batch.read_seconds) histogram.Record(seconds);
+  };
+  hooks.progress = [&](const pipeline::TrainerHooks::Progress& p) {
+    progress.Update(p.eval, p.epoch, p.step, p.steps, record);
+  };
+
+  const metrics::WallClockAnchor clock = metrics::WallClockAnchor::Capture(origin);
+  const std::string start = NowRfc3339();
+  pipeline::Trainer trainer(train_source, train_sampler, eval_sampler ? &eval_source : nullptr,
+                            eval_sampler ? &*eval_sampler : nullptr, options, hooks);
+  trainer.run(record);
+  progress.Finish();
+  const std::string end = NowRfc3339();
+
+  metrics::RunSettings settings;
+  settings.steps_per_epoch = train_sampler.steps_per_epoch();
+  settings.eval_steps_per_epoch = eval_sampler ? eval_sampler->steps_per_epoch() : 0;
+  settings.batch_size = train_sampler.batch_size();
+  settings.eval_batch_size = eval_sampler ? eval_sampler->batch_size() : 1;
+  settings.exclusion = {config.output.metric.exclude_start_steps,
+                        config.output.metric.exclude_end_steps};
+
+  const metrics::HostInfo host = metrics::ReadHostInfo();
+  metrics::RunInfo info = GatherRunInfo(config, comm, host);
+  info.start = comm.broadcast(start);
+  info.end = comm.broadcast(end);
+  const metrics::RunMetrics run =
+      metrics::ReduceRun(comm, record, latencies, settings, info, config.metric.au,
+                         config.dataset.record_length_bytes);
+  const std::uint64_t skipped = comm.sum(trainer.totals().samples_failed);
+  const std::uint64_t dropped = train_sampler.shape().total_samples -
+                                train_sampler.steps_per_epoch() * train_sampler.batch_size() *
+                                    static_cast<std::uint64_t>(comm.size());
+
+  WriteRankFiles(config, record, settings, host, info, clock, comm, results.folder());
+  if (!comm.is_root()) return;
+  metrics::Json summary = metrics::BuildSummary(run);
+  summary["metric"]["train_samples_skipped_on_error"] = skipped;
+  summary["metric"]["train_samples_unread_per_epoch"] = dropped;
+  results.Add(summary);
+  const std::string metric_block = metrics::MetricBlock(run);
+  WriteFileAtomically(results.folder() / config.output.log_file, "[OUTPUT] " + metric_block);
+  if (!request.quiet) {
+    std::fputs(metrics::TerminalTable(run).c_str(), stdout);
+    if (skipped > 0) {
+      std::printf("warning: %llu sample(s) could not be read and were skipped (first: %s)\n",
+                  static_cast<unsigned long long>(skipped), trainer.totals().first_error.c_str());
+    }
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace dlbench::workflow
