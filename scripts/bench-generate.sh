@@ -29,7 +29,7 @@ done
 [ -x "$dlbench" ] || { echo "no dlbench binary at $dlbench (use --dlbench)" >&2; exit 2; }
 ensure_packages fio time python3
 
-block=4M  # dlbench's generation buffer (workflow/generate_phase.h kMaxGenerationBuffer)
+block=4M  # dlbench's generation buffer (workflow/generate_phase.h kMaxGenerationBuffer); smaller files: one write
 
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
@@ -37,7 +37,7 @@ median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+
 run_fio() {  # dir files size
   rm -rf "$1/fio"; mkdir -p "$1/fio"
   fio --name=gen --directory="$1/fio" --nrfiles="$2" --filesize="$3" --size=$(( $2 * $3 )) \
-      --rw=write --bs=$block --ioengine=psync --openfiles=1 --file_service_type=sequential \
+      --rw=write --bs=$(( $3 < 4194304 ? $3 : 4194304 )) --ioengine=psync --openfiles=1 --file_service_type=sequential \
       --fsync_on_close=1 --end_fsync=1 --output-format=json |
     /usr/bin/python3 -c 'import json,sys; j=json.load(sys.stdin)["jobs"][0]["write"]; \
 s=j["runtime"]/1000.0; print(j["bw_bytes"]/2**20, ('"$2"')/s if s>0 else 0)'
