@@ -35,8 +35,14 @@ class ZipDirectory {
 
   Entry Find(const std::string& wanted) {
     const Bytes size = file_.size();
-    const Bytes tail_length = std::min<Bytes>(size, zip::kEndBytes + kMaxCommentBytes);
-    const std::string tail = Read(size - tail_length, tail_length, "end of central directory");
+    // The end record is the last 22 bytes unless the archive has a comment (numpy writes none):
+    // try those first, as Python's zipfile does, so an open reads 22 bytes, not up to 64 KiB.
+    Bytes tail_length = std::min<Bytes>(size, zip::kEndBytes);
+    std::string tail = Read(size - tail_length, tail_length, "end of central directory");
+    if (tail.size() < zip::kEndBytes || GetLe(tail.data(), 4) != zip::kEndSignature) {
+      tail_length = std::min<Bytes>(size, zip::kEndBytes + kMaxCommentBytes);
+      tail = Read(size - tail_length, tail_length, "end of central directory");
+    }
     std::size_t end = std::string::npos;
     for (std::size_t i = tail.size() >= zip::kEndBytes ? tail.size() - zip::kEndBytes + 1 : 0;
          i-- > 0;) {

@@ -67,7 +67,11 @@ ReaderOptions ReaderOptionsFrom(const config::Config& config, Rank rank) {
   ReaderOptions o;
   o.threads = config.reader.read_threads;
   o.prefetch = config.reader.prefetch_size;
-  o.read_type = config.reader.read_type;
+  // tf.data streams each TFRecord file whatever read_type says (as DLIO's TF reader does):
+  // reopening the file for every record would re-read its prefix through the stream buffer,
+  // O(records²) bytes for a shared file. So a streaming order keeps its files open.
+  o.read_type = OrderFor(config) == SampleOrder::kFileMajor ? config::ReadType::kMemory
+                                                            : config.reader.read_type;
   o.on_error = config.reader.on_error;
   o.preprocess_time = config.reader.preprocess_time;
   o.seed = static_cast<std::uint64_t>(config.train.seed);

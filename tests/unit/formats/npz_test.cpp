@@ -84,6 +84,28 @@ TEST_F(NpzFiles, RoundTripsStoredAndDeflated) {
   }
 }
 
+// An open reads the 22-byte end record, not the 64 KiB a comment could take (numpy writes no
+// comment); an archive with a comment is still found by the longer search.
+TEST_F(NpzFiles, OpenReadsTheEndRecordOnlyUnlessThereIsAComment) {
+  const FileSpec spec = Spec({64, 64}, 1, "uint8");
+  test::WriteFile(NpzWriter(), spec, test::RandomContent());
+  const Bytes size = std::filesystem::file_size(spec.path);
+  {
+    auto reader = NpzReader().open(storage::PosixEnv(), spec, {});
+    // End record 22 + zip64 locator 20 + directory + local header + x.npy header: far below
+    // the file, which the old 64 KiB tail search read whole.
+    EXPECT_LT(reader->open_bytes(), 600u);
+    EXPECT_LT(reader->open_bytes(), size - spec.sample_bytes());
+  }
+  const std::string command = "/usr/bin/python3 -c \"import zipfile; z = zipfile.ZipFile('" +
+                              spec.path + "', 'a'); z.comment = b'made by a test'; z.close()\"";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  auto reader = NpzReader().open(storage::PosixEnv(), spec, {});
+  std::vector<std::byte> out(spec.sample_bytes());
+  EXPECT_EQ(reader->read_sample(0, out), spec.sample_bytes());
+  EXPECT_EQ(out, test::SampleLastBytes(test::RandomContent(), spec, 0));
+}
+
 TEST_F(NpzFiles, BadDirectoryAndMismatchesAreReported) {
   const FileSpec spec = Spec({8, 8}, 2, "uint8");
   test::WriteFile(NpzWriter(), spec, test::RandomContent());

@@ -59,6 +59,19 @@ TEST(OptionsFromConfig, TfrecordOnTheTensorflowLoaderStreamsFiles) {
   EXPECT_EQ(OrderFor(c), SampleOrder::kIndex);
 }
 
+// A streamed TFRecord file stays open while its records are consumed, whatever read_type says;
+// reading by index honours read_type.
+TEST(OptionsFromConfig, StreamedFilesStayOpen) {
+  config::Config c;
+  c.reader.read_type = config::ReadType::kOnDemand;
+  c.dataset.format = config::Format::kTfrecord;
+  EXPECT_EQ(ReaderOptionsFrom(c, 0).read_type, config::ReadType::kMemory);
+  c.dataset.format = config::Format::kNpz;
+  EXPECT_EQ(ReaderOptionsFrom(c, 0).read_type, config::ReadType::kOnDemand);
+  c.reader.read_type = config::ReadType::kMemory;
+  EXPECT_EQ(ReaderOptionsFrom(c, 0).read_type, config::ReadType::kMemory);
+}
+
 TEST(OptionsFromConfig, TrainerAndReader) {
   const config::Config c = Unet3dLike();
   const TrainerOptions t = TrainerOptionsFrom(c, 2, 1.5);
