@@ -136,6 +136,8 @@ class Generation {
     shared_ = UsesSharedFiles(files_.total(), comm.size()) &&
               SupportsSharedWriting(config.dataset.format);
     if (!shared_) writer_ = MakeWriter(config.dataset.format);
+    // The HDF5 library (parallel builds are not thread-safe) must not be entered by two threads.
+    if (config.dataset.format == config::Format::kHdf5) threads_ = 1;
     result_.shared_files = shared_;
   }
 
