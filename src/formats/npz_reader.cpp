@@ -51,7 +51,10 @@ class ZipDirectory {
         break;
       }
     }
-    if (end == std::string::npos) Bad("no end-of-central-directory record (not a zip file?)");
+    if (end == std::string::npos) {
+      Bad("no end-of-central-directory record in the last " + std::to_string(tail_length) +
+          " bytes of the file (" + std::to_string(size) + " bytes; truncated, or not a zip file?)");
+    }
     const Bytes end_offset = size - tail_length + end;
     const char* e = tail.data() + end;
     Bytes count = GetLe(e + 10, 2);

@@ -1,0 +1,212 @@
+#!/usr/bin/python3
+"""Checks the byte counts of a `dlbench run` against the dataset on disk.
+
+    check_summary.py OUTPUT_FOLDER [--skipped N]
+
+Reads OUTPUT_FOLDER/config.yaml (the resolved configuration) and summary.json, derives from the
+configuration how many samples each phase reads (every rank reads floor(floor(N/P)/b) batches of
+b samples per epoch, sharding_remainder and partial batches unread) and from the data files what
+each sample costs in bytes read from storage, per format (see each reader's header in
+src/formats/):
+
+  npy / npz       open: the .npy header (npz: the 22-byte end record, the 20-byte zip64
+                  locator [+ the zip64 end record], the central directory, the 30-byte local
+                  header, the member name and extra, the x.npy header); per sample: the sample
+                  when the file holds one, else the whole sample-last array (it is strided).
+  tfrecord        streamed (files stay open): each file is read whole through the transfer
+                  buffer by the rank that consumes it; a shared file once per rank per epoch.
+  hdf5            the sample (HDF5 does not report its metadata reads).
+  indexed_binary  open: both index files (8 bytes per sample each); per sample: the sample.
+  mmap_indexed_binary  as indexed_binary (page faults are reported as the sample bytes).
+  synthetic       nothing.
+
+With --skipped N (a run with reader.on_error: skip over corrupt data), only the sample counts
+and train_samples_skipped_on_error = N are checked. Reading on_demand (every sample opens its file) is assumed for the index-order formats. Prints
+`check_summary: OK` or the mismatches, and exits 1 on a mismatch.
+"""
+import json
+import os
+import struct
+import sys
+
+import yaml
+
+
+def fail(msg):
+    print("check_summary: FAIL: " + msg)
+    sys.exit(1)
+
+
+def npy_header_length(data, where):
+    if data[:6] != b"\x93NUMPY":
+        fail(where + ": not an npy header")
+    major = data[6]
+    if major == 1:
+        return 10 + struct.unpack("<H", data[8:10])[0]
+    return 12 + struct.unpack("<I", data[8:12])[0]
+
+
+def npz_open_bytes(path):
+    """Bytes the reader fetches to open an uncompressed .npz: see the module docstring."""
+    with open(path, "rb") as f:
+        blob = f.read()
+    size = len(blob)
+    end = blob[size - 22:]
+    if end[:4] != b"PK\x05\x06":
+        fail(path + ": no end record in the last 22 bytes (a comment?)")
+    cd_size, cd_offset = struct.unpack("<II", end[12:20])
+    opened = 22 + 20
+    loc = blob[size - 22 - 20:size - 22]
+    if loc[:4] == b"PK\x06\x07":
+        end64 = struct.unpack("<Q", loc[8:16])[0]
+        rec = blob[end64:end64 + 56]
+        cd_size, cd_offset = struct.unpack("<QQ", rec[40:56])
+        opened += 56
+    opened += cd_size
+    # The x.npy entry of the central directory: its local header offset.
+    p = cd_offset
+    local = None
+    while p < cd_offset + cd_size:
+        name_len, extra_len, comment_len = struct.unpack("<HHH", blob[p + 28:p + 34])
+        name = blob[p + 46:p + 46 + name_len]
+        local_offset = struct.unpack("<I", blob[p + 42:p + 46])[0]
+        if local_offset == 0xFFFFFFFF:
+            fail(path + ": zip64 local offsets are not expected in a test dataset")
+        if name == b"x.npy":
+            local = local_offset
+            break
+        p += 46 + name_len + extra_len + comment_len
+    if local is None:
+        fail(path + ": no x.npy member")
+    name_len, extra_len = struct.unpack("<HH", blob[local + 26:local + 30])
+    member = local + 30 + name_len + extra_len
+    header = npy_header_length(blob[member:member + 16], path)
+    opened += 30 + min(12, header) + header
+    return opened, header
+
+
+def first_file(folder, split):
+    names = sorted(n for n in os.listdir(os.path.join(folder, split))
+                   if not n.endswith(".idx"))
+    if not names:
+        fail("no files in " + os.path.join(folder, split))
+    return os.path.join(folder, split, names[0]), names
+
+
+def per_phase(cfg, ranks, phase):
+    ds, rd, tr = cfg["dataset"], cfg["reader"], cfg["train"]
+    files = ds["num_files_train"] if phase == "train" else ds["num_files_eval"]
+    spf = ds["num_samples_per_file"]
+    batch = rd["batch_size"] if phase == "train" else rd["batch_size_eval"]
+    n = files * spf
+    steps = (n // ranks) // batch
+    cap = tr.get("total_training_steps", -1)
+    if phase == "train" and cap is not None and cap > 0:
+        steps = min(steps, cap)
+    epochs = tr["epochs"]
+    if phase == "train":
+        passes = epochs
+    else:
+        ev = cfg["evaluation"]
+        passes = 0
+        if cfg["workflow"]["evaluation"]:
+            passes = sum(1 for e in range(1, epochs + 1)
+                         if e >= ev["eval_after_epoch"]
+                         and (e - ev["eval_after_epoch"]) % ev["epochs_between_evals"] == 0)
+    return n, files, spf, ranks * batch * steps, passes
+
+
+def expected_bytes(cfg, ranks, phase, read_per_pass, passes, files):
+    ds = cfg["dataset"]
+    fmt = ds["format"]
+    spf = ds["num_samples_per_file"]
+    folder = ds["data_folder"]
+    split = "train" if phase == "train" else "valid"
+    if fmt == "synthetic":
+        return 0
+    path, names = first_file(folder, split)
+    sizes = {os.path.getsize(os.path.join(folder, split, n)) for n in names}
+    if len(sizes) != 1:
+        fail("files of %s differ in size: %s" % (split, sorted(sizes)))
+    size = sizes.pop()
+    sample = ds["record_length_bytes"]
+    dims = ds.get("record_dims") or []
+    if dims:
+        sample = 1
+        for d in dims:
+            sample *= d
+    unit = sample if spf == 1 else spf * sample  # sample-last arrays: strided beyond one sample
+    samples = read_per_pass * passes
+    if fmt == "npy":
+        with open(path, "rb") as f:
+            header = npy_header_length(f.read(16), path)
+        return samples * (min(12, header) + max(header - 12, 0) + unit)
+    if fmt == "npz":
+        opened, _ = npz_open_bytes(path)
+        return samples * (opened + unit)
+    if fmt in ("indexed_binary", "mmap_indexed_binary"):
+        index = os.path.getsize(path + ".off.idx") + os.path.getsize(path + ".sz.idx")
+        if index != 16 * spf:
+            fail("%s: index files hold %d bytes, expected 16 x %d" % (path, index, spf))
+        return samples * (index + sample)
+    if fmt == "hdf5":
+        return samples * sample
+    if fmt == "tfrecord":
+        transfer = cfg["reader"].get("transfer_size") or 256 * 1024
+        if size > transfer:
+            fail("tfrecord test files must fit the %d-byte transfer buffer" % transfer)
+        if files == 1:
+            if cfg["reader"]["read_threads"] > 1:
+                fail("a shared tfrecord file is checked with read_threads <= 1")
+            return passes * ranks * size
+        if samples % spf != 0 or cfg["reader"]["batch_size"] % spf != 0:
+            fail("tfrecord files must be consumed whole by one batch in this check")
+        return samples // spf * size
+    fail("no expectation for format " + fmt)
+
+
+def main():
+    args = sys.argv[1:]
+    skipped = None
+    if len(args) == 3 and args[1] == "--skipped":
+        skipped = int(args[2])
+        args = args[:1]
+    if len(args) != 1:
+        fail("usage: check_summary.py OUTPUT_FOLDER [--skipped N]")
+    out = args[0]
+    with open(os.path.join(out, "config.yaml")) as f:
+        cfg = yaml.safe_load(f)
+    with open(os.path.join(out, "summary.json")) as f:
+        summary = json.load(f)
+    metric = summary["metric"]
+    ranks = summary["num_accelerators"]
+    record = cfg["dataset"]["record_length_bytes"]
+    problems = []
+    for phase in ("train", "eval"):
+        n, files, _, read_per_pass, passes = per_phase(cfg, ranks, phase)
+        if passes == 0:
+            if phase + "_read_bytes" in metric:
+                problems.append(phase + ": metrics present without a pass")
+            continue
+        samples = read_per_pass * passes
+        want = {phase + "_sample_read_latency_count": samples}
+        if skipped is None:
+            want[phase + "_nominal_bytes"] = samples * record
+            want[phase + "_read_bytes"] = expected_bytes(cfg, ranks, phase, read_per_pass, passes,
+                                                         files)
+        if phase == "train":
+            want["train_samples_unread_per_epoch"] = n - read_per_pass
+            want["train_samples_skipped_on_error"] = skipped or 0
+        for key, value in want.items():
+            got = metric.get(key)
+            if got != value:
+                problems.append("%s = %s, expected %s" % (key, got, value))
+            else:
+                print("%s = %s" % (key, got))
+    if problems:
+        fail("; ".join(problems))
+    print("check_summary: OK")
+
+
+if __name__ == "__main__":
+    main()
