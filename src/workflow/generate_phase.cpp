@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -19,6 +18,7 @@
 #include "metrics/cross_rank.h"
 #include "metrics/run_reduction.h"
 #include "metrics/summary.h"
+#include "mpi/agreement.h"
 #include "storage/aligned_buffer.h"
 #include "storage/atomic_file.h"
 #include "util/error.h"
@@ -265,17 +265,8 @@ class Generation {
   RankGeneration result_;
 };
 
-void WriteSummary(const std::filesystem::path& output_folder, const metrics::Json& generation,
-                  const RankGeneration& root, const config::Config& config) {
-  const std::filesystem::path path = output_folder / "summary.json";
-  metrics::Json summary = metrics::Json::object();
-  {
-    std::ifstream in(path);
-    if (in) {
-      summary = metrics::Json::parse(in, nullptr, /*allow_exceptions=*/false);
-      if (!summary.is_object()) summary = metrics::Json::object();
-    }
-  }
+metrics::Json GenerationPart(const metrics::Json& generation, const RankGeneration& root,
+                             const config::Config& config) {
   metrics::Json part = generation;
   part["data_folder"] = config.dataset.data_folder;
   part["format"] = config::ToString(config.dataset.format);
@@ -284,11 +275,7 @@ void WriteSummary(const std::filesystem::path& output_folder, const metrics::Jso
   part["partial_files_removed"] = root.partials_removed;
   part["content"] = {{"kind", config::ToString(config.dataset.content.kind)},
                      {"seed", ContentSeed(config)}};
-  summary["generation"] = part;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << summary.dump(2) << "\n";
-  out.close();
-  if (!out) throw IoError("write", path.string(), errno);
+  return part;
 }
 
 }  // namespace
@@ -302,32 +289,23 @@ Bytes GenerationBufferBytes(const config::DatasetConfig& dataset) {
 RankGeneration GenerateDataset(const config::Config& config, const mpi::Communicator& comm,
                                storage::Env& env) {
   std::optional<Generation> generation;
-  std::optional<Error> invalid;
-  try {
+  // A configuration error is the same on every rank: agree on it, print it once.
+  mpi::AgreeOnFailure(comm, [&] {
     RefuseDangerousFolder(config.dataset.data_folder, "dataset.data_folder");
     generation.emplace(config, comm, env);
-  } catch (const Error& e) {
-    invalid = e;
-  }
-  // A configuration error is the same on every rank: rank 0 reports it (and its error handler
-  // ends the job), the other ranks wait for that instead of printing it once more each.
-  if (comm.broadcast(invalid ? "invalid" : "") == "invalid") {
-    if (comm.is_root()) throw *invalid;
-    comm.barrier();
-  }
-  if (invalid) throw *invalid;
+  });
   return generation->Run();
 }
 
-void RunGeneratePhase(const config::Config& config, const std::filesystem::path& output_folder,
-                      bool quiet, const mpi::Communicator& comm) {
+void RunGeneratePhase(const config::Config& config, bool quiet, const mpi::Communicator& comm,
+                      RunResults& results) {
   const RankGeneration mine = GenerateDataset(config, comm, storage::PosixEnv());
   const metrics::GenerationMetrics all = metrics::ReduceGeneration(comm, mine.io);
   const std::uint64_t kept = comm.sum(mine.files_kept);
   if (!comm.is_root()) return;
   RankGeneration root = mine;
   root.files_kept = kept;
-  WriteSummary(output_folder, metrics::BuildGenerationSummary(all), root, config);
+  results.Add({{"generation", GenerationPart(metrics::BuildGenerationSummary(all), root, config)}});
   if (!quiet) {
     std::cout << "generate: " << config.dataset.data_folder << " ("
               << config::ToString(config.dataset.format) << ", "

@@ -13,6 +13,7 @@
 #include "metrics/run_metrics.h"
 #include "mpi/communicator.h"
 #include "storage/file.h"
+#include "workflow/run_results.h"
 
 namespace dlbench::workflow {
 
@@ -37,8 +38,8 @@ RankGeneration GenerateDataset(const config::Config& config, const mpi::Communic
                                storage::Env& env);
 
 // The phase as `dlbench generate` runs it: GenerateDataset on the POSIX file system, then rank 0
-// puts the generation part into <output_folder>/summary.json and, unless `quiet`, prints a table.
-void RunGeneratePhase(const config::Config& config, const std::filesystem::path& output_folder,
-                      bool quiet, const mpi::Communicator& comm);
+// adds the `generation` part to summary.json and, unless `quiet`, prints a table.
+void RunGeneratePhase(const config::Config& config, bool quiet, const mpi::Communicator& comm,
+                      RunResults& results);
 
 }  // namespace dlbench::workflow

@@ -2,11 +2,11 @@
 
 #include <cerrno>
 #include <ctime>
-#include <fstream>
 #include <system_error>
 
 #include "config/load.h"
 #include "util/error.h"
+#include "workflow/run_results.h"
 #include "workflow/safe_paths.h"
 
 namespace dlbench::workflow {
@@ -19,13 +19,6 @@ std::string NowStamp() {
   char buffer[32];
   std::strftime(buffer, sizeof buffer, "%Y%m%d-%H%M%S", &local);
   return buffer;
-}
-
-void WriteText(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw IoError("write", path.string(), errno);
 }
 
 }  // namespace
@@ -46,8 +39,8 @@ void PrepareOutputFolder(const std::filesystem::path& folder, const config::Conf
     std::error_code error;
     std::filesystem::create_directories(folder, error);
     if (error) throw IoError("create folder", folder.string(), error.value());
-    WriteText(folder / "config.yaml", config::ToYaml(config));
-    WriteText(folder / "overrides.yaml", config::OverridesYaml(config.overrides));
+    WriteFileAtomically(folder / "config.yaml", config::ToYaml(config));
+    WriteFileAtomically(folder / "overrides.yaml", config::OverridesYaml(config.overrides));
   }
   comm.barrier();
 }

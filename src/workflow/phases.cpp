@@ -52,7 +52,7 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
   for (Phase phase : request.phases) {
     switch (phase) {
       case Phase::kGenerate:
-        RunGeneratePhase(config, request.output_folder, request.quiet, comm);
+        RunGeneratePhase(config, request.quiet, comm, results);
         break;
       case Phase::kTrain:
         RunTrainPhase(config, request, comm, results);
