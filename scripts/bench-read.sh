@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# Training-read benchmarks of dlbench; prints a Markdown table of medians over --reps runs.
+#
+#   scripts/bench-read.sh [--reps N] [--dlbench PATH] [--dir DIR] [--quick]
+#
+#  (a) pipeline ceiling: computation 0, 8192 files of one 4 KiB npy sample on tmpfs (/dev/shm),
+#      2 ranks, read_threads 1, 2, 4 — samples/s of all ranks (target >= 100,000);
+#  (b) per-sample cost as the file count grows 1,024 -> 16,384 (same settings, best threads):
+#      ratio of the time per sample (target <= 1.25);
+#  (c) large reads: 16 files of 64 MiB (npy, npz, indexed_binary) in the page cache (DIR, a
+#      disk file system, read once before), 2 ranks x 1 reader thread, against fio reading
+#      the same files with 2 processes and the same block size (one 64 MiB read per sample)
+#      (target >= 0.9);
+#  (d) AU: computation_time 20 ms, page cache, 2 ranks, 4 threads, unet3d-shaped (target >= 99%);
+#  (e) peak RSS per rank (VmHWM) on the unet3d-shaped tiny workload against
+#      64 MiB + (read_threads + prefetch_size + 1) x batch bytes.
+# Ranks are started with --bind-to none: with core binding each rank's reader threads would
+# share the trainer's one core. DIR (default /var/tmp/dlbench-readbench) is emptied.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+source "$here/lib.sh"
+
+reps=3
+dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
+dir=/var/tmp/dlbench-readbench
+quick=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --reps) reps="$2"; shift 2 ;;
+    --dlbench) dlbench="$2"; shift 2 ;;
+    --dir) dir="$2"; shift 2 ;;
+    --quick) quick=1; shift ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) echo "unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+ensure_packages fio time python3 python3-yaml
+[ -x "$dlbench" ] || build_dlbench
+shm=/dev/shm/dlbench-readbench
+mapfile -t mpi_flags < <(mpirun_flags)
+mpi=(mpirun "${mpi_flags[@]}" --bind-to none -np 2)
+tiny="$DLBENCH_ROOT/tests/data/workloads/tiny_unet3d.yaml"
+trap 'rm -rf "$shm"' EXIT
+
+# A workload with N files of one sample of S bytes of FORMAT in FOLDER.
+workload() {  # folder format files bytes [batch] [epochs]
+  cat <<EOF
+model: {name: readbench}
+framework: pytorch
+workflow: {generate_data: false, train: true}
+dataset: {data_folder: $1, format: $2, num_files_train: $3, num_files_eval: 0,
+          num_samples_per_file: 1, record_length_bytes: $4}
+reader: {data_loader: pytorch, batch_size: ${5:-32}, read_threads: 1, prefetch_size: 4,
+         file_shuffle: seed, sample_shuffle: seed}
+train: {epochs: ${6:-3}, computation_time: 0}
+EOF
+}
+
+median() { /usr/bin/python3 -c 'import statistics,sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
+metric() {  # summary.json key
+  /usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["metric"][sys.argv[2]])' "$1" "$2"
+}
+# Samples per second of all ranks over the epochs' read spans.
+samples_per_second() {
+  /usr/bin/python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["metric"]; print(m["train_sample_read_latency_count"]/m["train_read_seconds"])' "$1"
+}
+
+generate() {  # yaml
+  "$dlbench" generate "$1" --output "$dir/out-gen" -q >/dev/null
+}
+train() {  # yaml overrides... ; prints the output folder
+  rm -rf "$dir/out"
+  "${mpi[@]}" "$dlbench" run "$@" --output "$dir/out" --quiet >/dev/null
+  echo "$dir/out"
+}
+
+mkdir -p "$dir" "$shm"
+echo "# dlbench read benchmarks — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, reps=$reps"
+echo
+echo "Command: \`scripts/bench-read.sh --reps $reps$([ $quick = 1 ] && echo ' --quick')\`"
+echo
+
+# (a) + (b)
+echo "## Pipeline ceiling and per-sample cost (tmpfs, npy, 4 KiB, computation 0, 2 ranks)"
+echo
+echo "| files | read_threads | samples/s (median) | runs |"
+echo "|---|---|---|---|"
+best_threads=1
+best_rate=0
+declare -A rate_of
+for files in 8192 1024 16384; do
+  threads_list=(1 2 4)
+  [ "$files" != 8192 ] && threads_list=("$best_threads")
+  rm -rf "$shm/data"
+  # About 48k samples per run whatever the file count, so start-up weighs the same.
+  workload "$shm/data" npy "$files" 4096 32 $(( files >= 16384 ? 3 : 49152 / files )) >"$dir/ceiling.yaml"
+  generate "$dir/ceiling.yaml"
+  for threads in "${threads_list[@]}"; do
+    runs=()
+    for _ in $(seq "$reps"); do
+      out=$(train "$dir/ceiling.yaml" ++workload.reader.read_threads="$threads")
+      runs+=("$(samples_per_second "$out/summary.json")")
+    done
+    m=$(median "${runs[@]}")
+    rate_of[$files]=$m
+    printf '| %s | %s | %.0f | %s |\n' "$files" "$threads" "$m" "$(printf '%.0f ' "${runs[@]}")"
+    if [ "$files" = 8192 ] && /usr/bin/python3 -c "import sys; sys.exit(0 if $m > $best_rate else 1)"; then
+      best_rate=$m
+      best_threads=$threads
+    fi
+  done
+done
+rm -rf "$shm/data"
+echo
+printf 'Per-sample time 16384 files / 1024 files: %.3f (target <= 1.25)\n' \
+  "$(/usr/bin/python3 -c "print(${rate_of[1024]} / ${rate_of[16384]})")"
+echo
+
+# (c)
+echo "## Large reads: 16 files of 64 MiB in the page cache, 2 ranks x 1 thread vs fio (2 jobs, bs 64 MiB)"
+echo
+echo "| format | dlbench MiB/s | fio MiB/s | ratio |"
+echo "|---|---|---|---|"
+large_files=16
+[ $quick = 1 ] && large_files=4
+for format in npy npz indexed_binary; do
+  rm -rf "$dir/data"
+  workload "$dir/data" "$format" "$large_files" $((64 * 1024 * 1024)) 1 >"$dir/large.yaml"
+  generate "$dir/large.yaml"
+  data_files=$(find "$dir/data/train" -type f ! -name '*.idx' | sort | paste -sd:)
+  cat $(echo "$data_files" | tr ':' ' ') >/dev/null  # into the page cache
+  d_runs=(); f_runs=()
+  for _ in $(seq "$reps"); do
+    out=$(train "$dir/large.yaml" ++workload.reader.read_threads=1 ++workload.reader.file_shuffle=off ++workload.reader.sample_shuffle=off)
+    d_runs+=("$(metric "$out/summary.json" train_read_MiB_per_second)")
+    f_runs+=("$(fio --name=read --filename="$data_files" --rw=read --bs=64m --numjobs=2 \
+      --file_service_type=sequential --ioengine=psync --group_reporting --output-format=json \
+      --loops=3 | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["read"]["bw"]/1024)')")
+  done
+  d=$(median "${d_runs[@]}"); f=$(median "${f_runs[@]}")
+  printf '| %s | %.0f | %.0f | %.2f |\n' "$format" "$d" "$f" "$(/usr/bin/python3 -c "print($d / $f)")"
+done
+rm -rf "$dir/data"
+echo
+
+# (d) + (e)
+echo "## AU and memory (unet3d-shaped tiny workload, page cache, 2 ranks)"
+echo
+au_runs=()
+for _ in $(seq "$reps"); do
+  rm -rf "$dir/unet"
+  out=$(train "$tiny" ++workload.dataset.data_folder="$dir/unet/data" \
+    ++workload.checkpoint.checkpoint_folder="$dir/unet/ckpt" ++workload.workflow.checkpoint=False \
+    ++workload.train.computation_time=0.02 ++workload.reader.read_threads=4 \
+    ++workload.dataset.num_files_train=256 ++workload.train.epochs=3)
+  au_runs+=("$(metric "$out/summary.json" train_au_mean_percentage)")
+done
+printf 'AU at computation_time 20 ms, 4 threads: median %.2f%% (runs: %s; target >= 99%%)\n' \
+  "$(median "${au_runs[@]}")" "$(printf '%.2f ' "${au_runs[@]}")"
+rss_runs=()
+for _ in $(seq "$reps"); do
+  rm -rf "$dir/unet"
+  rm -rf "$dir/out"
+  rss=$("${mpi[@]}" /usr/bin/time -f 'VmHWM %M' "$dlbench" run "$tiny" --output "$dir/out" --quiet \
+    ++workload.dataset.data_folder="$dir/unet/data" ++workload.checkpoint.checkpoint_folder="$dir/unet/ckpt" \
+    ++workload.workflow.checkpoint=False 2>&1 >/dev/null | awk '/VmHWM/ {print $2}' | sort -n | tail -1)
+  rss_runs+=("$rss")
+done
+# tiny_unet3d: 2 threads, prefetch 2 (DLIO default), batch 2 x 64 KiB after the resize but files of
+# up to ~1 MiB are read whole, so the batch bytes are bounded by 2 x the largest file.
+largest=$(find "$dir/unet/data/train" -type f -printf '%s\n' | sort -n | tail -1)
+bound_kib=$(( (64 * 1024 * 1024 + (2 + 2 + 1) * 2 * largest) / 1024 ))
+printf 'Peak RSS per rank: median %s KiB (runs: %s) vs bound 64 MiB + 5 x 2 x %s B = %s KiB\n' \
+  "$(median "${rss_runs[@]}")" "${rss_runs[*]}" "$largest" "$bound_kib"
+rm -rf "$dir/unet" "$dir/out" "$dir/out-gen"
