@@ -19,6 +19,8 @@ struct WorkloadOptions {
   bool allow_unknown_keys = false;
   bool quiet = false;
   bool progress = false;
+  // Rank count the configuration is validated for; unset: the job's size.
+  std::optional<int> world_size;
 };
 
 // Adds WORKLOAD, OVERRIDES..., --config-dir, --allow-unknown-keys to `command`; with

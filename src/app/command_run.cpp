@@ -25,19 +25,22 @@ int RunPhases(const WorkloadOptions& options, const std::vector<workflow::Phase>
   return workflow::Run(config, request, comm);
 }
 
-void AddPhaseCommand(CLI::App& app, const std::string& name, const std::string& description,
-                     std::optional<workflow::Phase> phase, const mpi::Communicator& comm,
-                     CommandAction& action) {
+CLI::App* AddPhaseCommand(CLI::App& app, const std::string& name, const std::string& description,
+                          std::optional<workflow::Phase> phase, const mpi::Communicator& comm,
+                          CommandAction& action) {
   auto options = std::make_shared<WorkloadOptions>();
   CLI::App* command = app.add_subcommand(name, description);
   AddWorkloadOptions(*command, *options, /*with_output=*/true);
-  command->callback([options, phase, &comm, &action] {
+  command->callback([options, phase, command, &comm, &action] {
+    if (command->get_subcommands().size() > 0) return;  // e.g. `checkpoint plan`
+    if (options->workload.empty()) throw CLI::RequiredError("workload");
     action = [options, phase, &comm] {
       if (!phase) return RunPhases(*options, nullptr, comm);
       const std::vector<workflow::Phase> only{*phase};
       return RunPhases(*options, &only, comm);
     };
   });
+  return command;
 }
 
 }  // namespace
@@ -51,9 +54,12 @@ void AddRunCommands(CLI::App& app, const mpi::Communicator& comm, CommandAction&
                   workflow::Phase::kGenerate, comm, action);
   AddPhaseCommand(app, "train", "Replay the workload's training reads, whatever `workflow` says",
                   workflow::Phase::kTrain, comm, action);
-  AddPhaseCommand(app, "checkpoint",
-                  "Write and read the workload's checkpoints alone (checkpoint-only mode)",
-                  workflow::Phase::kCheckpoint, comm, action);
+  CLI::App* checkpoint =
+      AddPhaseCommand(app, "checkpoint",
+                      "Write and read the workload's checkpoints alone (checkpoint-only mode); "
+                      "`checkpoint plan` prints what would be written",
+                      workflow::Phase::kCheckpoint, comm, action);
+  AddCheckpointPlanCommand(*checkpoint, comm, action);
 }
 
 }  // namespace dlbench::app

@@ -17,6 +17,9 @@ using CommandAction = std::function<int()>;
 
 void AddRunCommands(CLI::App& app, const mpi::Communicator& comm, CommandAction& action);
 void AddConfigCommand(CLI::App& app, const mpi::Communicator& comm, CommandAction& action);
+// `checkpoint plan`, under the `checkpoint` command.
+void AddCheckpointPlanCommand(CLI::App& checkpoint, const mpi::Communicator& comm,
+                              CommandAction& action);
 void AddWorkloadsCommand(CLI::App& app, const mpi::Communicator& comm, CommandAction& action);
 
 }  // namespace dlbench::app

@@ -13,7 +13,7 @@ config::Config LoadWorkload(const WorkloadOptions& options, const mpi::Communica
   load_options.config_dirs = options.config_dirs;
   load_options.workloads_dir = config::DefaultWorkloadsDir();
   load_options.allow_unknown_keys = options.allow_unknown_keys;
-  load_options.world_size = comm.size();
+  load_options.world_size = options.world_size.value_or(comm.size());
   config::LoadResult result;
   mpi::AgreeOnFailure(comm, [&] { result = config::Load(options.workload, options.overrides, load_options); });
   if (comm.is_root()) {
