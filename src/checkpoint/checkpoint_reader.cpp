@@ -15,8 +15,11 @@
 namespace dlbench::checkpoint {
 namespace {
 
+// A file opened by the first thread that needs it (not std::call_once, whose waiters block
+// forever under libstdc++ when the callable throws, GCC PR 66146).
 struct OpenFile {
-  std::once_flag opened;
+  std::mutex mutex;
+  bool open_attempted = false;
   std::unique_ptr<storage::ReadableFile> file;
   std::atomic<std::uint64_t> chunks_left{0};
   std::uint64_t key = 0;
@@ -89,21 +92,30 @@ RankIoResult CheckpointReader::ReadRank(const std::string& folder, const RankPla
       const Chunk chunk = schedule.at(index);
       OpenFile& file = files[chunk.file];
       const std::string& name = plan.files[chunk.file].name;
-      std::call_once(file.opened, [&] {
-        file.start = metrics::Now();
-        file.file = env_.open_read(PathIn(folder, name), open);
-        if (file.file->size() != plan.files[chunk.file].bytes) {
-          throw IoError("read checkpoint", file.file->path(), 0,
-                        "size " + std::to_string(file.file->size()) + " B, planned " +
-                            std::to_string(plan.files[chunk.file].bytes) + " B");
+      storage::ReadableFile* in = nullptr;
+      {
+        std::lock_guard lock(file.mutex);
+        if (!file.open_attempted) {
+          file.open_attempted = true;
+          file.start = metrics::Now();
+          std::unique_ptr<storage::ReadableFile> opened =
+              env_.open_read(PathIn(folder, name), open);
+          if (opened->size() != plan.files[chunk.file].bytes) {
+            throw IoError("read checkpoint", opened->path(), 0,
+                          "size " + std::to_string(opened->size()) + " B, planned " +
+                              std::to_string(plan.files[chunk.file].bytes) + " B");
+          }
+          file.file = std::move(opened);
         }
-      });
+        if (!file.file) return;  // another thread failed to open it; the team is stopping
+        in = file.file.get();
+      }
       if (chunk.length > 0) {
         // O_DIRECT reads whole aligned blocks; the file's end shortens the last one.
         const Bytes request = options_.direct ? storage::AlignUp(chunk.length) : chunk.length;
-        const Bytes got = file.file->read_at(chunk.offset, buffer.data(), request);
+        const Bytes got = in->read_at(chunk.offset, buffer.data(), request);
         if (got < chunk.length) {
-          throw IoError("read checkpoint", file.file->path(), 0,
+          throw IoError("read checkpoint", in->path(), 0,
                         "short read at offset " + std::to_string(chunk.offset) + ": " +
                             std::to_string(got) + " of " + std::to_string(chunk.length) + " B");
         }
@@ -114,15 +126,16 @@ RankIoResult CheckpointReader::ReadRank(const std::string& folder, const RankPla
           if (std::memcmp(want.data(), buffer.data(), want.size()) != 0) {
             std::size_t at = 0;
             while (want[at] == buffer.data()[at]) ++at;
-            throw IoError("verify checkpoint", file.file->path(), 0,
+            throw IoError("verify checkpoint", in->path(), 0,
                           "content differs from what was written at offset " +
                               std::to_string(chunk.offset + at));
           }
         }
       }
       if (file.chunks_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        file.file.reset();
         file.end = metrics::Now();
+        std::lock_guard lock(file.mutex);
+        file.file.reset();
       }
     }
   });

@@ -13,8 +13,11 @@
 namespace dlbench::checkpoint {
 namespace {
 
+// A file opened by the first thread that needs it. Not std::call_once: with libstdc++ a throwing
+// callable leaves the other waiters blocked forever (GCC PR 66146), and opening can fail.
 struct OpenFile {
-  std::once_flag opened;
+  std::mutex mutex;
+  bool open_attempted = false;
   std::unique_ptr<storage::AtomicFileWriter> writer;
   std::atomic<std::uint64_t> chunks_left{0};
   std::uint64_t key = 0;
@@ -90,15 +93,22 @@ RankIoResult CheckpointWriter::WriteRank(const std::string& folder, const RankPl
       if (index >= schedule.size()) return;
       const Chunk chunk = schedule.at(index);
       OpenFile& file = files[chunk.file];
-      std::call_once(file.opened, [&] {
-        file.start = metrics::Now();
-        file.writer = std::make_unique<storage::AtomicFileWriter>(
-            env_, PathIn(folder, plan.files[chunk.file].name), open);
-      });
+      storage::WritableFile* out = nullptr;
+      {
+        std::lock_guard lock(file.mutex);
+        if (!file.open_attempted) {
+          file.open_attempted = true;
+          file.start = metrics::Now();
+          file.writer = std::make_unique<storage::AtomicFileWriter>(
+              env_, PathIn(folder, plan.files[chunk.file].name), open);
+        }
+        if (!file.writer) return;  // another thread failed to create it; the team is stopping
+        out = &file.writer->file();
+      }
       if (chunk.length > 0) {
         std::span<std::byte> bytes = buffer.span().first(static_cast<std::size_t>(chunk.length));
         if (options_.content.randomize) FillContent(file.key, true, chunk.offset, bytes);
-        file.writer->file().write_at(chunk.offset, bytes.data(), chunk.length);
+        out->write_at(chunk.offset, bytes.data(), chunk.length);
       }
       // The thread that finishes a file's last chunk completes it: all its writes are done.
       if (file.chunks_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
