@@ -53,9 +53,10 @@ build_dlbench() {
   fi
 }
 
-# mpirun flags that let the scripts run as root (CI) and on fewer cores than ranks.
+# mpirun flags that let the scripts run as root (CI) and on fewer cores than ranks. Open MPI
+# binds each rank to one core by default, which would make a rank's reader threads share it.
 mpirun_flags() {
-  local flags=(--oversubscribe)
+  local flags=(--oversubscribe --bind-to none)
   [ "$(id -u)" -eq 0 ] && flags+=(--allow-run-as-root)
   printf '%s\n' "${flags[@]}"
 }
