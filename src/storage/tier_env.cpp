@@ -1,0 +1,164 @@
+#include "storage/tier_env.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <utility>
+
+#include "util/error.h"
+
+namespace dlbench::storage {
+namespace {
+
+// Absolute, lexically normal, without a trailing separator ("/a/b/../c/" -> "/a/c").
+std::string Normalize(const std::string& path) {
+  std::string normal = std::filesystem::absolute(path).lexically_normal().string();
+  while (normal.size() > 1 && normal.back() == '/') normal.pop_back();
+  return normal;
+}
+
+// True when `folder` is `path` or one of its ancestors.
+bool Contains(const std::string& folder, const std::string& path) {
+  if (path.compare(0, folder.size(), folder) != 0) return false;
+  return path.size() == folder.size() || folder == "/" || path[folder.size()] == '/';
+}
+
+std::string Format(const char* format, double value, const char* unit) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value, unit);
+  return text;
+}
+
+std::string WithUnit(double value, const char* suffix) {
+  constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int unit = 0;
+  while (value >= 1024.0 && unit < 5) {
+    value /= 1024.0;
+    ++unit;
+  }
+  return Format("%.4g %s", value, kUnits[unit]) + suffix;
+}
+
+}  // namespace
+
+std::string DescribeBytes(Bytes bytes) { return WithUnit(static_cast<double>(bytes), ""); }
+std::string DescribeRate(BytesPerSecond rate) { return WithUnit(rate, "/s"); }
+std::string DescribeSeconds(Seconds seconds) {
+  if (seconds < 1e-3) return Format("%.4g %s", seconds * 1e6, "us");
+  if (seconds < 1.0) return Format("%.4g %s", seconds * 1e3, "ms");
+  return Format("%.4g %s", seconds, "s");
+}
+
+TierEnv::TierEnv(Env& base, std::vector<TierSpec> tiers, ThrottleClock& clock)
+    : base_(base), tiers_(std::move(tiers)) {
+  std::set<std::string> names;
+  std::set<std::string> folders;
+  for (std::size_t i = 0; i < tiers_.size(); ++i) {
+    const TierSpec& tier = tiers_[i];
+    const std::string key = "storage.tiers[" + std::to_string(i) + "]";
+    if (tier.name.empty()) throw UsageError(key + ": a tier needs a name");
+    if (tier.path.empty()) throw UsageError(key + " (" + tier.name + "): path is empty");
+    if (!names.insert(tier.name).second) {
+      throw UsageError(key + ": tier name '" + tier.name + "' is used twice");
+    }
+    folders_.push_back(Normalize(tier.path));
+    if (!folders.insert(folders_.back()).second) {
+      throw UsageError(key + " (" + tier.name + "): path " + tier.path +
+                       " is the folder of another tier too");
+    }
+    if (tier.bandwidth_limit && !(*tier.bandwidth_limit > 0)) {
+      throw UsageError(key + " (" + tier.name + "): bandwidth_limit must be positive");
+    }
+    if (tier.latency < 0) throw UsageError(key + " (" + tier.name + "): latency is negative");
+    if (tier.emulated()) {
+      ThrottleOptions options;
+      options.bandwidth = tier.bandwidth_limit;
+      options.latency = tier.latency;
+      throttles_.push_back(std::make_unique<ThrottledEnv>(base_, options, clock));
+    } else {
+      throttles_.push_back(nullptr);
+    }
+  }
+}
+
+const TierSpec* TierEnv::TierOf(const std::string& path) const {
+  if (tiers_.empty()) return nullptr;
+  const std::string normal = Normalize(path);
+  const TierSpec* best = nullptr;
+  std::size_t best_length = 0;
+  for (std::size_t i = 0; i < tiers_.size(); ++i) {
+    if (Contains(folders_[i], normal) && (best == nullptr || folders_[i].size() > best_length)) {
+      best = &tiers_[i];
+      best_length = folders_[i].size();
+    }
+  }
+  return best;
+}
+
+const TierSpec* TierEnv::TierNamed(const std::string& name) const {
+  for (const TierSpec& tier : tiers_) {
+    if (tier.name == name) return &tier;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> TierEnv::emulation_notes() const {
+  std::vector<std::string> notes;
+  for (const TierSpec& tier : tiers_) {
+    if (!tier.emulated() && !tier.capacity) continue;
+    std::string note = "storage tier " + tier.name + " (" + tier.path + "): emulated";
+    std::string separator = " ";
+    if (tier.bandwidth_limit) {
+      note += separator + "bandwidth_limit " + DescribeRate(*tier.bandwidth_limit) +
+              " (one token bucket shared by the rank's threads)";
+      separator = ", ";
+    }
+    if (tier.latency > 0) {
+      note += separator + "latency " + DescribeSeconds(tier.latency) + " per operation";
+      separator = ", ";
+    }
+    if (tier.capacity) {
+      note +=
+          separator + "capacity " + DescribeBytes(*tier.capacity) + " (burst-buffer backpressure)";
+    }
+    notes.push_back(std::move(note));
+  }
+  return notes;
+}
+
+Env& TierEnv::EnvFor(const std::string& path) {
+  const TierSpec* tier = TierOf(path);
+  if (tier == nullptr) return base_;
+  ThrottledEnv* throttle = throttles_[static_cast<std::size_t>(tier - tiers_.data())].get();
+  return throttle != nullptr ? static_cast<Env&>(*throttle) : base_;
+}
+
+std::unique_ptr<ReadableFile> TierEnv::open_read(const std::string& path,
+                                                 const OpenOptions& options) {
+  return EnvFor(path).open_read(path, options);
+}
+
+std::unique_ptr<WritableFile> TierEnv::create(const std::string& path, const OpenOptions& options) {
+  return EnvFor(path).create(path, options);
+}
+
+std::unique_ptr<WritableFile> TierEnv::open_write(const std::string& path,
+                                                  const OpenOptions& options) {
+  return EnvFor(path).open_write(path, options);
+}
+
+void TierEnv::rename(const std::string& from, const std::string& to) {
+  EnvFor(to).rename(from, to);
+}
+
+void TierEnv::create_directories(const std::string& path) { EnvFor(path).create_directories(path); }
+
+void TierEnv::remove(const std::string& path) { EnvFor(path).remove(path); }
+
+bool TierEnv::exists(const std::string& path) { return EnvFor(path).exists(path); }
+
+Bytes TierEnv::file_size(const std::string& path) { return EnvFor(path).file_size(path); }
+
+void TierEnv::sync_directory(const std::string& path) { EnvFor(path).sync_directory(path); }
+
+}  // namespace dlbench::storage

@@ -1,0 +1,77 @@
+// Storage tiers (storage.tiers): an Env that gives every path the emulation of the tier whose
+// folder is the longest prefix of it, so that one machine can play a fast burst buffer and a slow
+// parallel file system at once. Each tier with a bandwidth_limit or latency gets one ThrottledEnv,
+// hence one token bucket shared by every thread of the rank that touches the tier; paths under no
+// tier, and tiers without emulation, go straight to the base Env. Files it opens refer to it, so it
+// must outlive them.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "storage/file.h"
+#include "storage/throttle_clock.h"
+#include "storage/throttled_env.h"
+
+namespace dlbench::storage {
+
+// One tier, as configured (the fields of config::TierConfig, which storage/ does not include).
+struct TierSpec {
+  std::string name;
+  std::string path;
+  std::optional<Bytes> capacity =
+      std::nullopt;  // not emulated here: the burst buffer's backpressure uses it
+  std::optional<BytesPerSecond> bandwidth_limit = std::nullopt;
+  Seconds latency = 0.0;
+
+  bool emulated() const { return bandwidth_limit.has_value() || latency > 0; }
+};
+
+class TierEnv final : public Env {
+ public:
+  // Throws Error(kUsage) naming storage.tiers[i] for an empty name or path, a duplicate name or
+  // folder, a bandwidth_limit that is not positive or a negative latency.
+  TierEnv(Env& base, std::vector<TierSpec> tiers, ThrottleClock& clock = SteadyThrottleClock());
+
+  // The tier holding `path` (longest folder prefix, compared component by component after making
+  // both absolute and lexically normal), or nullptr.
+  const TierSpec* TierOf(const std::string& path) const;
+  const TierSpec* TierNamed(const std::string& name) const;
+  const std::vector<TierSpec>& tiers() const { return tiers_; }
+
+  // One line per tier whose speed or size is emulated, for the terminal and result files, e.g.
+  // "storage tier pfs (/lustre/proj): bandwidth_limit 400 MiB/s (one token bucket shared by the
+  // rank's threads), latency 2 ms per operation". Empty when nothing is emulated.
+  std::vector<std::string> emulation_notes() const;
+
+  std::unique_ptr<ReadableFile> open_read(const std::string& path,
+                                          const OpenOptions& options = {}) override;
+  std::unique_ptr<WritableFile> create(const std::string& path,
+                                       const OpenOptions& options = {}) override;
+  std::unique_ptr<WritableFile> open_write(const std::string& path,
+                                           const OpenOptions& options = {}) override;
+  // Charged to the destination's tier (a rename across tiers fails in the base Env anyway).
+  void rename(const std::string& from, const std::string& to) override;
+  void create_directories(const std::string& path) override;
+  void remove(const std::string& path) override;
+  bool exists(const std::string& path) override;
+  Bytes file_size(const std::string& path) override;
+  void sync_directory(const std::string& path) override;
+
+ private:
+  Env& EnvFor(const std::string& path);
+
+  Env& base_;
+  std::vector<TierSpec> tiers_;
+  std::vector<std::string> folders_;                      // normalized tiers_[i].path
+  std::vector<std::unique_ptr<ThrottledEnv>> throttles_;  // nullptr when not emulated
+};
+
+// "400 MiB/s", "1.5 GiB", "2 ms": the units a note uses.
+std::string DescribeBytes(Bytes bytes);
+std::string DescribeRate(BytesPerSecond rate);
+std::string DescribeSeconds(Seconds seconds);
+
+}  // namespace dlbench::storage

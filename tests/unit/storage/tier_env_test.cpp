@@ -1,0 +1,178 @@
+#include "storage/tier_env.h"
+
+#include <gtest/gtest.h>
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "support/test_support.h"
+#include "util/error.h"
+
+namespace dlbench::storage {
+namespace {
+
+// Time moves only when a throttle sleeps.
+class FakeClock final : public ThrottleClock {
+ public:
+  Seconds now() override {
+    std::lock_guard lock(mutex_);
+    return now_;
+  }
+  void sleep_for(Seconds duration) override {
+    std::lock_guard lock(mutex_);
+    now_ += duration;
+    ++sleeps_;
+  }
+  int sleeps() {
+    std::lock_guard lock(mutex_);
+    return sleeps_;
+  }
+
+ private:
+  std::mutex mutex_;
+  Seconds now_ = 0.0;
+  int sleeps_ = 0;
+};
+
+void WriteBytes(Env& env, const std::string& path, Bytes bytes) {
+  const std::vector<char> data(bytes, 'x');
+  auto file = env.create(path);
+  file->append(data.data(), bytes);
+  file->close();
+}
+
+class TierEnvTest : public ::testing::Test {
+ protected:
+  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+  TierEnv MakeTiers() {
+    // "slow" sits inside "fast": the longer prefix wins.
+    std::vector<TierSpec> tiers = {
+        {.name = "fast", .path = Path("a"), .bandwidth_limit = 4.0 * MiB},
+        {.name = "slow", .path = Path("a/b/"), .bandwidth_limit = 1.0 * MiB, .latency = 0.5},
+        {.name = "plain", .path = Path("p")},
+    };
+    return TierEnv(PosixEnv(), tiers, clock_);
+  }
+
+  test::TempDir dir_;
+  FakeClock clock_;
+};
+
+TEST_F(TierEnvTest, LongestFolderPrefixWinsComponentByComponent) {
+  TierEnv env = MakeTiers();
+  EXPECT_EQ(env.TierOf(Path("a/x"))->name, "fast");
+  EXPECT_EQ(env.TierOf(Path("a"))->name, "fast");
+  EXPECT_EQ(env.TierOf(Path("a/b/c/d"))->name, "slow");
+  EXPECT_EQ(env.TierOf(Path("a/b"))->name, "slow");
+  EXPECT_EQ(env.TierOf(Path("a/bc"))->name, "fast");  // not under a/b
+  EXPECT_EQ(env.TierOf(Path("ab/x")), nullptr);       // not under a
+  EXPECT_EQ(env.TierOf(Path("a/b/../x"))->name, "fast");
+  EXPECT_EQ(env.TierOf(Path("p/q"))->name, "plain");
+  EXPECT_EQ(env.TierOf(dir_.path().string()), nullptr);
+  EXPECT_EQ(env.TierNamed("slow")->path, Path("a/b/"));
+  EXPECT_EQ(env.TierNamed("nvme"), nullptr);
+}
+
+TEST_F(TierEnvTest, EachTierThrottlesAtItsOwnRateWithOneBucketPerTier) {
+  TierEnv env = MakeTiers();
+  PosixEnv().create_directories(Path("a/b"));
+  PosixEnv().create_directories(Path("p"));
+  // fast: 4 MiB/s with a 1 MiB burst (ThrottledEnv's default). The first MiB passes at once;
+  // two further files of 2 MiB each share the bucket, so they cost 1 s together.
+  WriteBytes(env, Path("a/f1"), MiB);
+  EXPECT_DOUBLE_EQ(clock_.now(), 0.0);
+  WriteBytes(env, Path("a/f2"), 2 * MiB);
+  WriteBytes(env, Path("a/f3"), 2 * MiB);
+  EXPECT_DOUBLE_EQ(clock_.now(), 1.0);
+
+  // slow: 1 MiB/s and 0.5 s per operation (create, the write, close is not throttled).
+  const Seconds before = clock_.now();
+  WriteBytes(env, Path("a/b/s1"), 3 * MiB);
+  // create: 0.5 s; write: 0.5 s, then 3 MiB with the 1 MiB burst in the bucket: 2 s.
+  EXPECT_DOUBLE_EQ(clock_.now() - before, 0.5 + 0.5 + 2.0);
+
+  // No emulation outside tiers or on a tier without limits: time does not move.
+  const int sleeps = clock_.sleeps();
+  WriteBytes(env, Path("p/x"), 3 * MiB);
+  WriteBytes(env, Path("outside"), 3 * MiB);
+  EXPECT_EQ(clock_.sleeps(), sleeps);
+  EXPECT_EQ(env.file_size(Path("a/b/s1")), 3 * MiB);
+  EXPECT_EQ(PosixEnv().file_size(Path("outside")), 3 * MiB);
+}
+
+TEST_F(TierEnvTest, ReadsAreChargedToTheTierAndReturnTheBytes) {
+  TierEnv env = MakeTiers();
+  PosixEnv().create_directories(Path("a/b"));
+  {
+    auto out = PosixEnv().create(Path("a/b/r"));
+    out->append("hello", 5);
+    out->close();
+  }
+  const Seconds before = clock_.now();
+  auto in = env.open_read(Path("a/b/r"));
+  char text[8] = {};
+  EXPECT_EQ(in->read_at(0, text, sizeof text), 5u);
+  EXPECT_EQ(std::string(text, 5), "hello");
+  EXPECT_DOUBLE_EQ(clock_.now() - before, 1.0);  // open and read: two latencies of 0.5 s
+}
+
+TEST_F(TierEnvTest, MetadataOperationsPayTheLatencyOfTheirTier) {
+  TierEnv env = MakeTiers();
+  env.create_directories(Path("a/b/c"));  // 0.5
+  EXPECT_DOUBLE_EQ(clock_.now(), 0.5);
+  WriteBytes(PosixEnv(), Path("a/b/c/.t"), 1);
+  env.rename(Path("a/b/c/.t"), Path("a/b/c/t"));  // 0.5
+  env.sync_directory(Path("a/b/c"));              // 0.5
+  EXPECT_TRUE(env.exists(Path("a/b/c/t")));       // 0.5
+  env.remove(Path("a/b/c/t"));                    // 0.5
+  EXPECT_DOUBLE_EQ(clock_.now(), 2.5);
+  EXPECT_FALSE(PosixEnv().exists(Path("a/b/c/t")));
+}
+
+TEST_F(TierEnvTest, NotesNameEveryEmulatedTier) {
+  std::vector<TierSpec> tiers = {
+      {.name = "nvme", .path = Path("bb"), .capacity = 64 * GiB},
+      {.name = "pfs", .path = Path("pfs"), .bandwidth_limit = 400.0 * MiB, .latency = 0.002},
+      {.name = "plain", .path = Path("plain")},
+  };
+  TierEnv env(PosixEnv(), tiers, clock_);
+  const std::vector<std::string> notes = env.emulation_notes();
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[0], "storage tier nvme (" + Path("bb") +
+                          "): emulated capacity 64 GiB (burst-buffer backpressure)");
+  EXPECT_EQ(notes[1], "storage tier pfs (" + Path("pfs") +
+                          "): emulated bandwidth_limit 400 MiB/s (one token bucket shared by the "
+                          "rank's threads), latency 2 ms per operation");
+  EXPECT_TRUE(TierEnv(PosixEnv(), {{.name = "x", .path = Path("x")}}).emulation_notes().empty());
+}
+
+TEST_F(TierEnvTest, RejectsBadTiers) {
+  auto message = [&](std::vector<TierSpec> tiers) {
+    try {
+      TierEnv env(PosixEnv(), std::move(tiers), clock_);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::kUsage);
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(
+      message({{.name = "", .path = Path("x")}}).find("storage.tiers[0]: a tier needs a name"),
+      std::string::npos);
+  EXPECT_NE(message({{.name = "a", .path = ""}}).find("path is empty"), std::string::npos);
+  EXPECT_NE(message({{.name = "a", .path = Path("x")}, {.name = "a", .path = Path("y")}})
+                .find("storage.tiers[1]: tier name 'a' is used twice"),
+            std::string::npos);
+  EXPECT_NE(message({{.name = "a", .path = Path("x")}, {.name = "b", .path = Path("x/")}})
+                .find("is the folder of another tier too"),
+            std::string::npos);
+  EXPECT_NE(message({{.name = "a", .path = Path("x"), .bandwidth_limit = 0.0}})
+                .find("bandwidth_limit must be positive"),
+            std::string::npos);
+  EXPECT_NE(message({{.name = "a", .path = Path("x"), .latency = -1}}).find("latency is negative"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace dlbench::storage
