@@ -10,10 +10,24 @@
 namespace dlbench::storage {
 namespace fs = std::filesystem;
 
+namespace {
+
+// Where the base name of `path` starts (after the last '/'). Plain string work: generation maps
+// names once per file, and std::filesystem::path would allocate for every component.
+std::size_t NameStart(std::string_view path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? 0 : slash + 1;
+}
+
+}  // namespace
+
 std::string PartialPathFor(const std::string& final_path) {
-  const fs::path path(final_path);
-  const std::string name = "." + path.filename().string() + std::string(kPartialSuffix);
-  return (path.parent_path() / name).string();
+  const std::size_t name = NameStart(final_path);
+  std::string partial;
+  partial.reserve(final_path.size() + 1 + kPartialSuffix.size());
+  partial.append(final_path, 0, name).append(1, '.').append(final_path, name);
+  partial.append(kPartialSuffix);
+  return partial;
 }
 
 bool IsPartialFileName(std::string_view file_name) {
@@ -22,11 +36,12 @@ bool IsPartialFileName(std::string_view file_name) {
 }
 
 std::string FinalPathFor(const std::string& partial_path) {
-  const fs::path path(partial_path);
-  const std::string name = path.filename().string();
-  if (!IsPartialFileName(name)) return "";
-  const std::string final_name = name.substr(1, name.size() - 1 - kPartialSuffix.size());
-  return (path.parent_path() / final_name).string();
+  const std::size_t name = NameStart(partial_path);
+  const std::string_view file_name = std::string_view(partial_path).substr(name);
+  if (!IsPartialFileName(file_name)) return "";
+  std::string final_path(partial_path, 0, name);
+  final_path.append(file_name.substr(1, file_name.size() - 1 - kPartialSuffix.size()));
+  return final_path;
 }
 
 std::vector<std::string> FindPartialFiles(const std::string& folder, bool recursive) {

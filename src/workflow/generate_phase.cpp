@@ -8,6 +8,8 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -70,13 +72,36 @@ void RemoveQuietly(storage::Env& env, const std::string& path) {
   }
 }
 
+// The folders a rank renamed files into. With dataset.fsync each is fsync'd once, after the
+// rank's last rename, instead of once per file: the renames are durable before the final barrier
+// and the "complete" marker, which is all a rerun relies on (a rename lost in a crash leaves a
+// partial or missing file, which the rerun redoes). Sorted, and looked up without allocating.
+class RenamedFolders {
+ public:
+  void add(std::string_view final_path) {
+    const std::size_t slash = final_path.rfind('/');
+    const std::string_view folder = slash == std::string_view::npos
+                                        ? std::string_view(".")
+                                        : final_path.substr(0, slash == 0 ? 1 : slash);
+    if (!folders_.contains(folder)) folders_.emplace(folder);
+  }
+  void merge(const RenamedFolders& other) {
+    folders_.insert(other.folders_.begin(), other.folders_.end());
+  }
+  void sync(storage::Env& env) const {
+    for (const std::string& folder : folders_) env.sync_directory(folder);
+  }
+
+ private:
+  std::set<std::string, std::less<>> folders_;
+};
+
 // Writes one whole file under partial names, then renames the companions and, last, the data
-// file into place. Returns the bytes written.
-Bytes WriteWholeFile(storage::Env& env, const formats::FormatWriter& writer,
-                     const DatasetFile& file, std::optional<Bytes> expected,
-                     const dataset::ContentGenerator& content, std::span<std::byte> buffer,
-                     bool fsync) {
-  formats::FileSpec spec = file.spec;
+// file into place (recording their folders in `renamed`). Returns the bytes written.
+Bytes WriteWholeFile(storage::Env& env, const formats::FormatWriter& writer, DatasetFile& file,
+                     std::optional<Bytes> expected, const dataset::ContentGenerator& content,
+                     std::span<std::byte> buffer, RenamedFolders& renamed) {
+  formats::FileSpec& spec = file.spec;
   spec.path = storage::PartialPathFor(file.path);
   if (!spec.dali_index_path.empty()) {
     spec.dali_index_path = storage::PartialPathFor(spec.dali_index_path);
@@ -85,8 +110,6 @@ Bytes WriteWholeFile(storage::Env& env, const formats::FormatWriter& writer,
     spec.offsets_index_path = storage::PartialPathFor(spec.offsets_index_path);
     spec.sizes_index_path = storage::PartialPathFor(spec.sizes_index_path);
   }
-  const std::vector<std::string> partials = {spec.path, spec.dali_index_path,
-                                             spec.offsets_index_path, spec.sizes_index_path};
   try {
     const formats::WriteResult result = writer.write(env, spec, content, buffer);
     if (expected && result.data_bytes != *expected) {
@@ -95,20 +118,18 @@ Bytes WriteWholeFile(storage::Env& env, const formats::FormatWriter& writer,
                                            std::to_string(*expected));
     }
     for (const std::string& written : result.files) {
-      if (written != spec.path) env.rename(written, storage::FinalPathFor(written));
+      if (written == spec.path) continue;
+      const std::string final_path = storage::FinalPathFor(written);
+      env.rename(written, final_path);
+      renamed.add(final_path);
     }
     env.rename(spec.path, file.path);
-    if (fsync) {
-      for (const std::string& written : result.files) {
-        const std::string folder =
-            std::filesystem::path(storage::FinalPathFor(written)).parent_path().string();
-        env.sync_directory(folder.empty() ? "." : folder);
-      }
-    }
+    renamed.add(file.path);
     return result.data_bytes + result.companion_bytes;
   } catch (const Error& e) {
-    for (const std::string& partial : partials) {
-      if (!partial.empty()) RemoveQuietly(env, partial);
+    for (const std::string* partial :
+         {&spec.path, &spec.dali_index_path, &spec.offsets_index_path, &spec.sizes_index_path}) {
+      if (!partial->empty()) RemoveQuietly(env, *partial);
     }
     throw Error(e.code(), "generating " + file.path + ": " + e.what());
   }
@@ -190,25 +211,27 @@ class Generation {
     std::exception_ptr failure;
     std::atomic<Bytes> bytes{0};
     std::atomic<std::uint64_t> written{0}, kept{0};
+    std::vector<RenamedFolders> renamed(static_cast<std::size_t>(threads_));
 
     auto work = [&](int thread) {
       try {
         storage::AlignedBuffer buffer(buffer_bytes_);
+        RenamedFolders& mine = renamed[static_cast<std::size_t>(thread)];
         FileIndex g = 0;
         for (std::uint64_t step = 0;
              !stop.load(std::memory_order_relaxed) &&
              FileAt(files_.total(), comm_.size(), comm_.rank(), threads_, thread, step, g);
              ++step) {
-          const DatasetFile file = files_.file(g);
+          DatasetFile file = files_.file(g);
           CheckSize(file);
           const std::optional<Bytes> expected = ExpectedSize(*writer_, file.spec);
           if (IsFileComplete(env_, file, expected, policy_)) {
             kept.fetch_add(1, std::memory_order_relaxed);
             continue;
           }
-          bytes.fetch_add(WriteWholeFile(env_, *writer_, file, expected, content_, buffer.span(),
-                                         config_.dataset.fsync),
-                          std::memory_order_relaxed);
+          bytes.fetch_add(
+              WriteWholeFile(env_, *writer_, file, expected, content_, buffer.span(), mine),
+              std::memory_order_relaxed);
           written.fetch_add(1, std::memory_order_relaxed);
         }
       } catch (...) {
@@ -225,6 +248,10 @@ class Generation {
       for (int t = 0; t < threads_; ++t) pool.emplace_back(work, t);
     }
     if (failure) std::rethrow_exception(failure);
+    if (config_.dataset.fsync) {
+      for (std::size_t t = 1; t < renamed.size(); ++t) renamed[0].merge(renamed[t]);
+      renamed[0].sync(env_);
+    }
     result_.io.bytes = bytes.load();
     result_.io.files = written.load();
     result_.files_kept = kept.load();

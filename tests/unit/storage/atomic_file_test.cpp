@@ -25,6 +25,17 @@ TEST(AtomicFile, PartialNameIsHiddenAndDoesNotMatchTheExtension) {
   EXPECT_EQ(FinalPathFor("/d/x.npz"), "");
 }
 
+TEST(AtomicFile, PartialAndFinalNamesRoundTripAtTheRootAndWithoutAFolder) {
+  EXPECT_EQ(PartialPathFor("/x.npy"), "/.x.npy.dlbench-partial");
+  EXPECT_EQ(PartialPathFor("a/b/c.npy"), "a/b/.c.npy.dlbench-partial");
+  for (const std::string path : {"/x.npy", "rel.npy", "a/b/c.npy", "/d/.hidden"}) {
+    EXPECT_EQ(FinalPathFor(PartialPathFor(path)), path) << path;
+  }
+  EXPECT_EQ(FinalPathFor(".dlbench-partial"), "");  // no name inside
+  EXPECT_EQ(FinalPathFor("/d/..dlbench-partial"), "");
+  EXPECT_EQ(FinalPathFor("/.d/x.npy"), "");  // a hidden folder is not a partial file
+}
+
 TEST(AtomicFile, CommitWithFsyncSyncsFileAndFolder) {
   TempDir dir;
   CountingEnv env(PosixEnv());

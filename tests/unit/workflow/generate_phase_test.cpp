@@ -4,12 +4,16 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "storage/atomic_file.h"
+#include "storage/counting_env.h"
 #include "storage/fault_injection_env.h"
 #include "support/test_support.h"
 #include "util/error.h"
+#include "workflow/dataset_files.h"
 #include "workflow/generation_resume.h"
 #include "workflow/shared_file_writer.h"
 
@@ -226,6 +230,88 @@ TEST(GenerateDataset, DangerousDataFolderIsRefused) {
     EXPECT_EQ(e.code(), ExitCode::kUsage);
     EXPECT_NE(std::string(e.what()).find("dataset.data_folder"), std::string::npos) << e.what();
   }
+}
+
+// Records the folders fsync'd through it (on top of a CountingEnv, which counts the rest).
+class SyncedFolders final : public storage::Env {
+ public:
+  explicit SyncedFolders(storage::Env& base) : base_(base) {}
+  std::map<std::string, int> synced;  // folder -> directory syncs
+
+  std::unique_ptr<storage::ReadableFile> open_read(const std::string& path,
+                                                   const storage::OpenOptions& options) override {
+    return base_.open_read(path, options);
+  }
+  std::unique_ptr<storage::WritableFile> create(const std::string& path,
+                                                const storage::OpenOptions& options) override {
+    return base_.create(path, options);
+  }
+  std::unique_ptr<storage::WritableFile> open_write(const std::string& path,
+                                                    const storage::OpenOptions& options) override {
+    return base_.open_write(path, options);
+  }
+  void rename(const std::string& from, const std::string& to) override { base_.rename(from, to); }
+  void create_directories(const std::string& path) override { base_.create_directories(path); }
+  void remove(const std::string& path) override { base_.remove(path); }
+  bool exists(const std::string& path) override { return base_.exists(path); }
+  Bytes file_size(const std::string& path) override { return base_.file_size(path); }
+  void sync_directory(const std::string& path) override {
+    base_.sync_directory(path);
+    const std::lock_guard lock(mutex_);
+    ++synced[path];
+  }
+
+ private:
+  storage::Env& base_;
+  std::mutex mutex_;
+};
+
+TEST(GenerateDataset, WithoutFsyncIssuesNoFsyncAtAll) {
+  test::TempDir dir;
+  config::Config config = TinyNpy(dir.path());
+  config.dataset.generation_threads = 2;
+  storage::CountingEnv counting(storage::PosixEnv());
+  GenerateDataset(config, test::World(), counting);
+  const storage::IoCounts counts = counting.counts();
+  EXPECT_EQ(counts.renames, 8u + 2u);  // the files and the two markers
+  EXPECT_EQ(counts.syncs, 0u);
+  EXPECT_EQ(counts.directory_syncs, 0u);
+}
+
+TEST(GenerateDataset, WithFsyncSyncsEveryFileAndEachFolderOncePerRank) {
+  for (const int threads : {1, 3}) {
+    test::TempDir dir;
+    config::Config config = TinyNpy(dir.path());
+    config.dataset.fsync = true;
+    config.dataset.generation_threads = threads;
+    storage::CountingEnv counting(storage::PosixEnv());
+    SyncedFolders env(counting);
+    GenerateDataset(config, test::World(), env);
+    EXPECT_EQ(counting.counts().syncs, 8u + 2u) << threads;  // the files and the two markers
+    const std::string data = config.dataset.data_folder;
+    const std::map<std::string, int> expected = {
+        {data, 2},  // the "incomplete" and "complete" markers
+        {data + "/train", 1},
+        {data + "/valid", 1}};
+    EXPECT_EQ(env.synced, expected) << threads << " threads";
+  }
+}
+
+TEST(GenerateDataset, WithFsyncSyncsTheFoldersOfCompanionFilesToo) {
+  test::TempDir dir;
+  config::Config config = TinyNpy(dir.path());
+  config.dataset.format = config::Format::kTfrecord;  // + a DALI index per file in its own folder
+  config.dataset.fsync = true;
+  config.dataset.generation_threads = 2;
+  storage::CountingEnv counting(storage::PosixEnv());
+  SyncedFolders env(counting);
+  GenerateDataset(config, test::World(), env);
+  EXPECT_EQ(counting.counts().syncs, 2u * 8u + 2u);  // data file + index, and the markers
+  const std::string data = config.dataset.data_folder;
+  std::map<std::string, int> expected = {{data, 2}};
+  for (const std::string& folder : DatasetFiles(config.dataset).folders()) expected[folder] = 1;
+  EXPECT_EQ(expected.size(), 5u);  // data, train, valid and their two index folders
+  EXPECT_EQ(env.synced, expected);
 }
 
 TEST(GenerationBuffer, IsBoundedWhateverTheConfiguredSize) {
