@@ -1,6 +1,7 @@
 #include "workflow/phases.h"
 
 #include "util/error.h"
+#include "workflow/checkpoint_phase.h"
 #include "workflow/generate_phase.h"
 #include "workflow/run_results.h"
 #include "workflow/train_phase.h"
@@ -29,7 +30,9 @@ namespace {
 
 // Phases that are implemented in this build. A phase not listed here is refused with a plain
 // message rather than faked.
-bool IsBuilt(Phase phase) { return phase == Phase::kGenerate || phase == Phase::kTrain; }
+bool IsBuilt(Phase phase) {
+  return phase == Phase::kGenerate || phase == Phase::kTrain || phase == Phase::kCheckpoint;
+}
 
 }  // namespace
 
@@ -58,6 +61,7 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
         RunTrainPhase(config, request, comm, results);
         break;
       case Phase::kCheckpoint:
+        RunCheckpointPhase(config, request, comm, results);
         break;
     }
   }

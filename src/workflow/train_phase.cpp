@@ -20,6 +20,7 @@
 #include "workflow/dataset_files.h"
 #include "workflow/page_cache.h"
 #include "workflow/progress_line.h"
+#include "workflow/training_checkpoints.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -121,6 +122,11 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   hooks.progress = [&](const pipeline::TrainerHooks::Progress& p) {
     progress.Update(p.eval, p.epoch, p.step, p.steps, record);
   };
+  std::optional<TrainingCheckpoints> checkpoints;
+  if (config.workflow.checkpoint) {
+    checkpoints.emplace(config, comm, env, origin, train_sampler.steps_per_epoch());
+    checkpoints->Install(hooks);
+  }
 
   const metrics::WallClockAnchor clock = metrics::WallClockAnchor::Capture(origin);
   const std::string start = NowRfc3339();
@@ -128,6 +134,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
                             eval_sampler ? &*eval_sampler : nullptr, options, hooks);
   trainer.run(record);
   progress.Finish();
+  if (checkpoints) checkpoints->Finish(record);  // waits for drains; timed on its own
   const std::string end = NowRfc3339();
 
   metrics::RunSettings settings;
@@ -137,6 +144,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   settings.eval_batch_size = eval_sampler ? eval_sampler->batch_size() : 1;
   settings.exclusion = {config.output.metric.exclude_start_steps,
                         config.output.metric.exclude_end_steps};
+  if (checkpoints) settings.checkpoint_size_GiB = checkpoints->nominal_size_GiB();
 
   const metrics::HostInfo host = metrics::ReadHostInfo();
   metrics::RunInfo info = GatherRunInfo(config, comm, host);
@@ -149,12 +157,15 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   const std::uint64_t dropped = train_sampler.shape().total_samples -
                                 train_sampler.steps_per_epoch() * train_sampler.batch_size() *
                                     static_cast<std::uint64_t>(comm.size());
+  const metrics::Json checkpoint_fields =
+      checkpoints ? checkpoints->SummaryFields() : metrics::Json::object();
 
   WriteRankFiles(config, record, settings, host, info, clock, comm, results.folder());
   if (!comm.is_root()) return;
   metrics::Json summary = metrics::BuildSummary(run);
   summary["metric"]["train_samples_skipped_on_error"] = skipped;
   summary["metric"]["train_samples_unread_per_epoch"] = dropped;
+  summary["metric"].update(checkpoint_fields);
   results.Add(summary);
   const std::string metric_block = metrics::MetricBlock(run);
   WriteFileAtomically(results.folder() / config.output.log_file, "[OUTPUT] " + metric_block);

@@ -23,3 +23,62 @@ dlbench_cli_test(checkpoint_plan_mpi 0 --once "^Checkpoint plan:" --once "978,40
 dlbench_cli_test(checkpoint_missing_workload 2 --once "workload is required" -- ${DLBENCH} checkpoint)
 dlbench_cli_test(checkpoint_plan_missing_workload 2 --once "workload is required"
   -- ${DLBENCH} checkpoint plan)
+
+# Checkpoint-only runs (`dlbench checkpoint`) and checkpoints during training, under mpiexec:
+# check_checkpoints.py holds every checkpoint folder to its manifest and to the totals of
+# `dlbench checkpoint plan` for the same workload and rank count, and summary.json and the
+# per-rank stats to the saves and loads that ran.
+set(CKPT_YAML ${PROJECT_SOURCE_DIR}/tests/data/workloads/tiny_checkpoint.yaml)
+set(CKPT_TRAIN_YAML ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml)
+string(JOIN " " CKPT_MPIEXEC ${MPIEXEC})
+set(CHECK_CHECKPOINTS "/usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_checkpoints.py")
+# dlbench_checkpoint_run_test(NAME RANKS WORKLOAD COMMAND "OVERRIDES" "CHECK ARGUMENTS" [expect])
+function(dlbench_checkpoint_run_test name ranks workload command overrides check)
+  set(dir ${SCRATCH}/ckpt_${name})
+  set(all "++workload.checkpoint.checkpoint_folder=${dir}/ckpt ${overrides}")
+  dlbench_cli_test(checkpoint_${name} 0 --match "check_checkpoints: OK" ${ARGN} -- /bin/sh -c
+    "rm -rf ${dir} && mkdir -p ${dir} && ${DLBENCH} checkpoint plan ${workload} --ranks ${ranks} ${all} > ${dir}/plan.txt && ${CKPT_MPIEXEC} ${ranks} ${DLBENCH} ${command} ${workload} --output ${dir}/out ${all} && ${CHECK_CHECKPOINTS} ${dir}/out ${dir}/ckpt ${dir}/plan.txt ${ranks} ${check}")
+  set_tests_properties(cli.checkpoint_${name} PROPERTIES LABELS "cli;mpi")
+endfunction()
+
+set(TWO_WRITTEN "global_epoch1_step1 global_epoch1_step2 --loads 2")
+dlbench_checkpoint_run_test(only_np2 2 ${CKPT_YAML} checkpoint "" "${TWO_WRITTEN}"
+  --once "save duration \\(DLIO, rank 0\\)")
+dlbench_checkpoint_run_test(only_np4 4 ${CKPT_YAML} checkpoint "" "${TWO_WRITTEN}")
+# TP 2 x PP 2, ZeRO 1: per-layer files of two pipeline stages, 4 ranks each with its own files.
+dlbench_checkpoint_run_test(only_np4_tp2_pp2 4 ${CKPT_YAML} checkpoint
+  "++workload.model.parallelism.tensor=2 ++workload.model.parallelism.pipeline=2 ++workload.checkpoint.write_threads=2 ++workload.checkpoint.verify=True"
+  "${TWO_WRITTEN}")
+# ZeRO 3 with the rank shift and rank_sync; on one node the shift is warned about, once.
+dlbench_checkpoint_run_test(only_np4_zero3_shift 4 ${CKPT_YAML} checkpoint
+  "++workload.model.parallelism.zero_stage=3 ++workload.checkpoint.recovery_rank_shift=True ++workload.checkpoint.rank_sync=True ++workload.checkpoint.verify=True"
+  "${TWO_WRITTEN}" --once "warning: checkpoint.recovery_rank_shift: all 4 ranks run on one node")
+# `dlbench run` with train and checkpoint on: step mode saves after steps 2 and 4 of both epochs
+# (4 steps per epoch at 2 ranks); epoch mode after each epoch, named after its last step.
+set(CKPT_TRAIN "++workload.workflow.checkpoint=True ++workload.dataset.data_folder=${SCRATCH}/ckpt_train")
+dlbench_checkpoint_run_test(train_step_mode 2 ${CKPT_TRAIN_YAML} run
+  "${CKPT_TRAIN}_step_mode/data ++workload.checkpoint.steps_between_checkpoints=2"
+  "global_epoch1_step2 global_epoch1_step4 global_epoch2_step2 global_epoch2_step4 --train")
+dlbench_checkpoint_run_test(train_epoch_mode 2 ${CKPT_TRAIN_YAML} run
+  "${CKPT_TRAIN}_epoch_mode/data ++workload.model.model_size_bytes=100000"
+  "global_epoch1_step4 global_epoch2_step4 --train")
+
+# MLPerf's two invocations: write only, then read only what the first one wrote.
+set(CKPT_RW_DIR ${SCRATCH}/ckpt_read_only)
+set(CKPT_RW "${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} ++workload.checkpoint.checkpoint_folder=${CKPT_RW_DIR}/ckpt")
+dlbench_cli_test(checkpoint_read_only 0 --match "load duration \\(DLIO, rank 0\\)"
+  --no-match "save duration" --file ${CKPT_RW_DIR}/read/summary.json -- /bin/sh -c
+  "rm -rf ${CKPT_RW_DIR} && ${CKPT_RW} --output ${CKPT_RW_DIR}/write ++workload.checkpoint.num_checkpoints_read=0 -q && ${CKPT_RW} --output ${CKPT_RW_DIR}/read ++workload.checkpoint.num_checkpoints_write=-1")
+# Reading checkpoints that were never written: a configuration error naming the folder, once.
+dlbench_cli_test(checkpoint_read_missing 2
+  --once "error: checkpoint.num_checkpoints_read is 2 but checkpoint .*/ckpt_missing/ckpt/global_epoch1_step1 is missing"
+  -- ${MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} --output ${SCRATCH}/ckpt_missing/out
+  ++workload.checkpoint.checkpoint_folder=${SCRATCH}/ckpt_missing/ckpt
+  ++workload.checkpoint.num_checkpoints_write=-1)
+# An unwritable checkpoint folder: an I/O error naming the path, once, exit 3.
+dlbench_cli_test(checkpoint_unwritable 3 --once "/proc/dlbench-no-such-folder"
+  -- ${MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} --output ${SCRATCH}/ckpt_unwritable/out
+  ++workload.checkpoint.checkpoint_folder=/proc/dlbench-no-such-folder)
+foreach(t checkpoint_read_only checkpoint_read_missing checkpoint_unwritable)
+  set_tests_properties(cli.${t} PROPERTIES LABELS "cli;mpi")
+endforeach()

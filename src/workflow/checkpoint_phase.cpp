@@ -1,0 +1,172 @@
+#include "workflow/checkpoint_phase.h"
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "checkpoint/checkpoint_store.h"
+#include "checkpoint/checkpoint_writer.h"
+#include "checkpoint/file_names.h"
+#include "checkpoint/manifest.h"
+#include "checkpoint/plan.h"
+#include "checkpoint/rank_mapping.h"
+#include "metrics/clock.h"
+#include "metrics/cross_rank.h"
+#include "metrics/host_info.h"
+#include "metrics/host_lists.h"
+#include "metrics/run_reduction.h"
+#include "metrics/summary.h"
+#include "mpi/agreement.h"
+#include "pipeline/precise_sleep.h"
+#include "storage/file.h"
+#include "util/error.h"
+#include "workflow/checkpoint_records.h"
+
+namespace dlbench::workflow {
+namespace {
+
+std::string NowRfc3339() { return metrics::FormatLocalRfc3339(std::chrono::system_clock::now()); }
+
+// The emulated compute between checkpoints, then the barrier after which the timer starts.
+// Negative means no pause (DLIO sleeps |value|, D14).
+void PauseThenSynchronize(const config::CheckpointConfig& checkpoint,
+                          const mpi::Communicator& comm) {
+  if (checkpoint.time_between_checkpoints > 0) {
+    pipeline::PreciseSleep(checkpoint.time_between_checkpoints);
+  }
+  comm.barrier();
+}
+
+// A read-only run reads what an earlier invocation wrote: every checkpoint to read must be
+// complete (have its manifest) on every rank's view of the folder.
+void RequireCompleteCheckpoints(const config::CheckpointConfig& checkpoint, storage::Env& env,
+                                const mpi::Communicator& comm) {
+  mpi::AgreeOnFailure(comm, [&] {
+    for (int i = 1; i <= checkpoint.num_checkpoints_read; ++i) {
+      const std::string folder =
+          checkpoint::PathIn(checkpoint.checkpoint_folder, checkpoint::CheckpointFolderName(1, i));
+      if (checkpoint::IsCheckpointComplete(env, folder)) continue;
+      throw UsageError(
+          "checkpoint.num_checkpoints_read is " + std::to_string(checkpoint.num_checkpoints_read) +
+          " but checkpoint " + folder + " is " +
+          (env.exists(folder) ? "incomplete (no " + std::string(checkpoint::kManifestFileName) + ")"
+                              : "missing") +
+          "; write the checkpoints first (checkpoint.num_checkpoints_write >= " +
+          std::to_string(checkpoint.num_checkpoints_read) + ", same model and number of ranks)");
+    }
+  });
+}
+
+// The rank whose files this rank reads back.
+Rank SourceRank(const config::CheckpointConfig& checkpoint, const mpi::Communicator& comm) {
+  if (!checkpoint.recovery_rank_shift) return comm.rank();
+  const int ranks_per_node = comm.max(comm.ranks_on_this_node());
+  if (!checkpoint::RankShiftCrossesNodes(ranks_per_node, comm.size()) && comm.is_root()) {
+    std::printf(
+        "warning: checkpoint.recovery_rank_shift: all %d ranks run on one node, so every rank "
+        "reads files written on its own node and the shift does not keep reads out of the page "
+        "cache there\n",
+        comm.size());
+    std::fflush(stdout);
+  }
+  return checkpoint::RecoveryRank(comm.rank(), ranks_per_node, comm.size());
+}
+
+// summary.json's header for a run without training: the hosts, and the dataset as configured.
+metrics::RunInfo GatherInfo(const config::Config& config, const mpi::Communicator& comm,
+                            const metrics::HostInfo& host) {
+  metrics::RunInfo info;
+  info.num_accelerators = comm.size();
+  info.hostname = host.hostname;
+  info.host_processor_name = host.processor_name;
+  info.host_cpuinfo = host.cpuinfo;
+  info.host_meminfo = host.meminfo;
+  const metrics::HostLists lists = metrics::GatherHostLists(comm, host);
+  info.num_hosts = lists.num_hosts;
+  info.host_cpu_count = lists.cpu_count;
+  info.host_memory_GiB = lists.memory_GiB;
+  info.num_files_train = static_cast<std::uint64_t>(config.dataset.num_files_train);
+  info.num_files_eval = static_cast<std::uint64_t>(config.dataset.num_files_eval);
+  info.num_samples_per_file = static_cast<std::uint64_t>(config.dataset.num_samples_per_file);
+  // DLIO fills these from the dataset section even when nothing is read.
+  info.data_size_per_host_GiB =
+      metrics::DataSizePerHostGiB(comm.ranks_on_this_node(), comm.size(), info.num_samples_per_file,
+                                  info.num_files_train, config.dataset.record_length_bytes);
+  info.potential_caching =
+      metrics::PotentialCaching(info.host_memory_GiB, info.data_size_per_host_GiB);
+  return info;
+}
+
+}  // namespace
+
+void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
+                        const mpi::Communicator& comm, RunResults& results) {
+  const config::CheckpointConfig& settings = config.checkpoint;
+  storage::Env& env = storage::PosixEnv();
+  std::unique_ptr<checkpoint::CheckpointPlan> plan;
+  mpi::AgreeOnFailure(comm, [&] {
+    plan = std::make_unique<checkpoint::CheckpointPlan>(config.model, settings, comm.size());
+  });
+  const Seconds origin = metrics::SynchronizedOrigin(comm);
+  std::unique_ptr<checkpoint::CheckpointStore> store;
+  mpi::AgreeOnFailure(comm,
+                      [&] { store = checkpoint::MakeCheckpointStore(config, comm, env, origin); });
+  if (settings.num_checkpoints_write <= 0 && settings.num_checkpoints_read <= 0 && comm.is_root() &&
+      !request.quiet) {
+    std::printf(
+        "note: checkpoint.num_checkpoints_write and checkpoint.num_checkpoints_read are both <= "
+        "0: nothing to write or read\n");
+  }
+  const Rank source = SourceRank(settings, comm);
+
+  const metrics::WallClockAnchor clock = metrics::WallClockAnchor::Capture(origin);
+  const std::string start = NowRfc3339();
+  CheckpointLog log;
+  for (int i = 1; i <= settings.num_checkpoints_write; ++i) {
+    PauseThenSynchronize(settings, comm);
+    log.Add(metrics::CheckpointKind::kSave, 1, i,
+            store->Save(checkpoint::CheckpointFolderName(1, i), *plan));
+  }
+  if (settings.num_checkpoints_write <= 0) RequireCompleteCheckpoints(settings, env, comm);
+  for (int i = 1; i <= settings.num_checkpoints_read; ++i) {
+    PauseThenSynchronize(settings, comm);
+    log.Add(metrics::CheckpointKind::kLoad, 1, i,
+            store->Load(checkpoint::CheckpointFolderName(1, i), *plan, source));
+  }
+  const Seconds finish_start = metrics::Now();
+  log.AttachDrains(store->Finish());
+  const Seconds finish = metrics::Now() - finish_start;
+  const std::string end = NowRfc3339();
+
+  metrics::RankRecord record;
+  record.checkpoints = log.records();
+  metrics::RunSettings run_settings;
+  run_settings.exclusion = {config.output.metric.exclude_start_steps,
+                            config.output.metric.exclude_end_steps};
+  run_settings.checkpoint_size_GiB =
+      static_cast<double>(plan->Summarize().dlio_reported_bytes) / static_cast<double>(GiB);
+
+  const metrics::HostInfo host = metrics::ReadHostInfo();
+  metrics::RunInfo info = GatherInfo(config, comm, host);
+  info.start = comm.broadcast(start);
+  info.end = comm.broadcast(end);
+  const metrics::RunMetrics run = metrics::ReduceRun(
+      comm, record, {}, run_settings, info, config.metric.au, config.dataset.record_length_bytes);
+  const metrics::Json extra = CheckpointExtraFields(comm, finish, nullptr);
+
+  WriteFileAtomically(results.folder() / (std::to_string(comm.rank()) + "_per_epoch_stats.json"),
+                      metrics::BuildPerEpochStats(record, run_settings, clock).dump(2) + "\n");
+  if (!comm.is_root()) return;
+  metrics::Json summary = metrics::BuildSummary(run);
+  summary["metric"].update(extra);
+  results.Add(summary);
+  WriteFileAtomically(results.folder() / config.output.log_file,
+                      "[OUTPUT] " + metrics::MetricBlock(run));
+  if (!request.quiet) {
+    std::fputs(metrics::TerminalTable(run).c_str(), stdout);
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace dlbench::workflow

@@ -1,0 +1,51 @@
+#include "workflow/checkpoint_records.h"
+
+#include <algorithm>
+
+#include "util/error.h"
+
+namespace dlbench::workflow {
+
+void CheckpointLog::Add(metrics::CheckpointKind kind, int epoch, int number,
+                        const checkpoint::StoreOpResult& op) {
+  metrics::CheckpointRecord record;
+  record.kind = kind;
+  record.epoch = epoch;
+  record.number = number;
+  record.start = op.start;
+  record.end = op.end;
+  record.bytes = op.bytes;
+  records_.push_back(record);
+  names_.push_back(op.name);
+}
+
+void CheckpointLog::AttachDrains(const std::vector<checkpoint::DrainResult>& drains) {
+  for (const checkpoint::DrainResult& drain : drains) {
+    bool attached = false;
+    for (std::size_t i = 0; i < records_.size() && !attached; ++i) {
+      metrics::CheckpointRecord& record = records_[i];
+      if (record.kind != metrics::CheckpointKind::kSave || names_[i] != drain.name ||
+          record.drain_end) {
+        continue;
+      }
+      record.drain_start = drain.start;
+      record.drain_end = std::max(drain.end, drain.durable_at);
+      record.drained_bytes = drain.bytes;
+      attached = true;
+    }
+    if (!attached) {
+      throw Error(ExitCode::kInternal,
+                  "checkpoint store reported a drain of " + drain.name + ", which was not saved");
+    }
+  }
+}
+
+metrics::Json CheckpointExtraFields(const mpi::Communicator& comm, Seconds finish,
+                                    const Seconds* stall) {
+  metrics::Json fields = metrics::Json::object();
+  metrics::SetNumber(fields, "checkpoint_finish_seconds", comm.max(finish));
+  if (stall != nullptr) metrics::SetNumber(fields, "checkpoint_stall_seconds", comm.max(*stall));
+  return fields;
+}
+
+}  // namespace dlbench::workflow

@@ -1,0 +1,130 @@
+// DirectStore across ranks: a save writes exactly the union of every rank's planned files plus
+// one manifest, a load with the recovery rank shift reads (and verifies) another rank's files,
+// and one rank's I/O failure fails the save on every rank with one agreed message and no manifest.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "checkpoint/checkpoint_store.h"
+#include "checkpoint/direct_store.h"
+#include "checkpoint/manifest.h"
+#include "checkpoint/rank_mapping.h"
+#include "storage/fault_injection_env.h"
+#include "support/test_support.h"
+#include "util/error.h"
+
+namespace dlbench::checkpoint {
+namespace {
+
+namespace fs = std::filesystem;
+
+// One folder for all ranks: rank 0's temporary folder, removed after every rank is done.
+class SharedDir {
+ public:
+  explicit SharedDir(const mpi::Communicator& comm) : comm_(comm) {
+    if (comm.is_root()) dir_.emplace();
+    path_ = comm.broadcast(comm.is_root() ? dir_->path().string() : std::string());
+  }
+  ~SharedDir() { comm_.barrier(); }
+  const std::string& path() const { return path_; }
+
+ private:
+  const mpi::Communicator& comm_;
+  std::optional<dlbench::test::TempDir> dir_;
+  std::string path_;
+};
+
+// TP 2, ZeRO 1, DP = ranks / 2: model files from the first data-parallel group, one optimizer
+// file per rank.
+config::ModelConfig Model() {
+  config::ModelConfig m;
+  m.type = "transformer";
+  m.num_layers = 4;
+  m.transformer = {100, 32, 64, 4, 2};
+  m.parallelism.tensor = 2;
+  m.parallelism.zero_stage = 1;
+  return m;
+}
+
+config::CheckpointConfig Settings(const SharedDir& dir) {
+  config::CheckpointConfig c;
+  c.checkpoint_folder = dir.path();
+  c.verify = true;
+  c.write_threads = 2;
+  return c;
+}
+
+TEST(DirectStoreMpi, SaveWritesExactlyThePlannedFilesOfAllRanks) {
+  const mpi::Communicator comm = dlbench::test::World();
+  SharedDir dir(comm);
+  const config::CheckpointConfig settings = Settings(dir);
+  const CheckpointPlan plan(Model(), settings, comm.size());
+  DirectStore store(settings, 11, comm, storage::PosixEnv(), 0);
+  const StoreOpResult save = store.Save("global_epoch1_step1", plan);
+  EXPECT_EQ(save.bytes, plan.ForRank(comm.rank()).bytes);
+  EXPECT_EQ(comm.sum(std::uint64_t{save.bytes}), plan.Summarize().total_bytes);
+
+  std::map<std::string, Bytes> expected{{kManifestFileName, 0}};
+  for (Rank r = 0; r < comm.size(); ++r) {
+    for (const PlannedFile& f : plan.ForRank(r).files) expected[f.name] = f.bytes;
+  }
+  std::map<std::string, Bytes> listing;
+  for (const auto& entry : fs::directory_iterator(fs::path(dir.path()) / "global_epoch1_step1")) {
+    const std::string name = entry.path().filename().string();
+    listing[name] = name == kManifestFileName ? 0 : entry.file_size();
+  }
+  EXPECT_EQ(listing, expected);
+  EXPECT_EQ(listing.size(), plan.Summarize().files + 1);
+}
+
+TEST(DirectStoreMpi, RankShiftReadsAndVerifiesTheNextRanksFiles) {
+  const mpi::Communicator comm = dlbench::test::World();
+  SharedDir dir(comm);
+  const config::CheckpointConfig settings = Settings(dir);
+  const CheckpointPlan plan(Model(), settings, comm.size());
+  DirectStore store(settings, 11, comm, storage::PosixEnv(), 0);
+  store.Save("global_epoch1_step1", plan);
+  // As if every rank were alone on its node: read the files of rank r + 1.
+  const Rank source = RecoveryRank(comm.rank(), 1, comm.size());
+  EXPECT_EQ(source, (comm.rank() + 1) % comm.size());
+  const StoreOpResult load = store.Load("global_epoch1_step1", plan, source);
+  EXPECT_EQ(load.bytes, plan.ForRank(source).bytes);
+  EXPECT_EQ(comm.sum(std::uint64_t{load.bytes}), plan.Summarize().total_bytes);
+}
+
+TEST(DirectStoreMpi, OneRanksFailureFailsTheSaveEverywhereWithoutManifest) {
+  const mpi::Communicator comm = dlbench::test::World();
+  SharedDir dir(comm);
+  const config::CheckpointConfig settings = Settings(dir);
+  const CheckpointPlan plan(Model(), settings, comm.size());
+  storage::FaultInjectionEnv env(storage::PosixEnv());
+  if (comm.rank() == comm.size() - 1) {
+    env.inject(storage::Fault(storage::FaultOp::kWrite).error(ENOSPC).on_paths_containing(".pt"));
+  }
+  DirectStore store(settings, 11, comm, env, 0);
+  try {
+    store.Save("global_epoch1_step1", plan);
+    ADD_FAILURE() << "rank " << comm.rank() << ": no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kIo);
+    EXPECT_TRUE(e.collective());
+    EXPECT_NE(std::string(e.what()).find("No space left on device"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(IsCheckpointComplete(env, dir.path() + "/global_epoch1_step1"));
+  // The others' loads agree on the failure too.
+  try {
+    store.Load("global_epoch1_step1", plan, comm.rank());
+    ADD_FAILURE() << "loaded an incomplete checkpoint";
+  } catch (const Error& e) {
+    EXPECT_TRUE(e.collective());
+    EXPECT_NE(std::string(e.what()).find("incomplete checkpoint"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace dlbench::checkpoint
