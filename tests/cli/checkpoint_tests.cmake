@@ -75,10 +75,18 @@ dlbench_cli_test(checkpoint_read_missing 2
   -- ${MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} --output ${SCRATCH}/ckpt_missing/out
   ++workload.checkpoint.checkpoint_folder=${SCRATCH}/ckpt_missing/ckpt
   ++workload.checkpoint.num_checkpoints_write=-1)
+# A checkpoint whose manifest is gone (an interrupted save) is not read: exit 2 naming it, once.
+set(CKPT_INCOMPLETE_DIR ${SCRATCH}/ckpt_incomplete)
+set(CKPT_INCOMPLETE "${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} ++workload.checkpoint.checkpoint_folder=${CKPT_INCOMPLETE_DIR}/ckpt -q")
+dlbench_cli_test(checkpoint_read_incomplete 2
+  --once "error: .*ckpt_incomplete/ckpt/global_epoch1_step2 is incomplete \\(no dlbench_checkpoint_manifest.json\\)"
+  -- /bin/sh -c
+  "rm -rf ${CKPT_INCOMPLETE_DIR} && ${CKPT_INCOMPLETE} --output ${CKPT_INCOMPLETE_DIR}/write ++workload.checkpoint.num_checkpoints_read=0 && rm ${CKPT_INCOMPLETE_DIR}/ckpt/global_epoch1_step2/dlbench_checkpoint_manifest.json && ${CKPT_INCOMPLETE} --output ${CKPT_INCOMPLETE_DIR}/read ++workload.checkpoint.num_checkpoints_write=-1")
 # An unwritable checkpoint folder: an I/O error naming the path, once, exit 3.
 dlbench_cli_test(checkpoint_unwritable 3 --once "/proc/dlbench-no-such-folder"
   -- ${MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} --output ${SCRATCH}/ckpt_unwritable/out
   ++workload.checkpoint.checkpoint_folder=/proc/dlbench-no-such-folder)
-foreach(t checkpoint_read_only checkpoint_read_missing checkpoint_unwritable)
+foreach(t checkpoint_read_only checkpoint_read_missing checkpoint_read_incomplete
+    checkpoint_unwritable)
   set_tests_properties(cli.${t} PROPERTIES LABELS "cli;mpi")
 endforeach()

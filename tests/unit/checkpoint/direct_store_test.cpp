@@ -242,5 +242,17 @@ TEST(MakeCheckpointStore, DirectByDefaultOnTheCheckpointFolder) {
   EXPECT_TRUE(IsCheckpointComplete(PosixEnv(), (dir / "ckpt" / kName).string()));
 }
 
+TEST(MakeCheckpointStore, RefusesTheBurstBufferUntilItIsBuilt) {
+  config::Config config;
+  config.checkpoint.burst_buffer = config::BurstBufferConfig{};
+  try {
+    MakeCheckpointStore(config, dlbench::test::World(), PosixEnv(), 0);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kUsage);
+    EXPECT_NE(std::string(e.what()).find("checkpoint.burst_buffer"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace dlbench::checkpoint
