@@ -1,22 +1,111 @@
 // A CheckpointStore that absorbs each save on a fast tier (checkpoint.burst_buffer.tier) and
 // drains complete checkpoints in the background to checkpoint.checkpoint_folder, where a manifest
 // written last, once every rank's part is drained, marks the checkpoint durable.
+//
+// Lifecycle of checkpoint N (docs/checkpointing.md, "Burst buffer and storage tiers"):
+//   Save:   wait for room (backpressure) -> write <tier path>/N with the checkpoint writer ->
+//           CommitCheckpoint (fast-tier manifest) -> queue the drain -> return (training goes on)
+//   drain:  copy this rank's files to <checkpoint_folder>/N (fsync'd) -> marker per rank ->
+//           rank 0 waits for every marker, then copies the manifest: durable
+//   evict:  at the next collective call after durability (Save, Load, Finish), with
+//           evict_after_drain: the fast-tier manifest first, then each rank's own files
+// The fast tier's folder must be visible to rank 0 (one node, or a shared file system), because
+// the fast-tier commit and the resume scan are rank 0's.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "checkpoint/checkpoint_store.h"
+#include "checkpoint/checkpoint_writer.h"
 #include "config/config.h"
 #include "mpi/communicator.h"
 #include "storage/file.h"
+#include "storage/throttle_clock.h"
+#include "storage/tier_env.h"
 #include "util/units.h"
 
 namespace dlbench::checkpoint {
+
+class CheckpointReader;
+class DrainEngine;
+struct DrainOutcome;
 
 // Requires config.checkpoint.burst_buffer (throws Error(kUsage) otherwise or when its tier is
 // not one of storage.tiers). `env` is the raw Env; the store applies every tier's emulation.
 std::unique_ptr<CheckpointStore> MakeBurstBufferStore(const config::Config& config,
                                                       const mpi::Communicator& comm,
                                                       storage::Env& env, Seconds origin);
+
+// storage.tiers as storage/ knows them (for any store that builds a storage::TierEnv).
+std::vector<storage::TierSpec> TierSpecsFromConfig(const config::StorageConfig& storage);
+
+// Knobs tests turn; real runs use the defaults.
+struct BurstBufferTuning {
+  storage::ThrottleClock* clock = nullptr;             // tiers' emulation (nullptr: steady clock)
+  Bytes buffer_bytes = kDefaultCheckpointBufferBytes;  // per writer, reader and drain thread
+  Seconds marker_timeout = 600;                        // see DrainOptions
+  Seconds poll_interval = 0.05;
+  // Runs on rank 0 when a Save is about to wait for room on the fast tier.
+  std::function<void()> on_backpressure;
+};
+
+class BurstBufferStore final : public CheckpointStore {
+ public:
+  // Collective. Validates the burst-buffer configuration (Error(kUsage) naming the key), then
+  // finds checkpoints that are complete on the fast tier but have no manifest in the checkpoint
+  // folder (a drain interrupted by a crash or a failure) and queues their drains before any new
+  // save; resumed() names them.
+  BurstBufferStore(const config::Config& config, const mpi::Communicator& comm, storage::Env& env,
+                   Seconds origin, const BurstBufferTuning& tuning = {});
+  // Without Finish, abandons drains in progress (they stay resumable).
+  ~BurstBufferStore() override;
+
+  StoreOpResult Save(const std::string& name, const CheckpointPlan& plan) override;
+  StoreOpResult Load(const std::string& name, const CheckpointPlan& plan,
+                     Rank source_rank) override;
+  // Also returns the drains of resumed checkpoints, first. Throws Error(kIo) on every rank, with
+  // the lowest failing rank's message (the path and operation that failed), when a drain failed;
+  // that checkpoint is then not durable and its fast-tier copy is kept.
+  std::vector<DrainResult> Finish() override;
+
+  const std::vector<std::string>& resumed() const { return resumed_; }
+  std::vector<std::string> emulation_notes() const { return tiers_->emulation_notes(); }
+  // <tier path>/<name> and <checkpoint_folder>/<name>.
+  std::string FastFolder(const std::string& name) const;
+  std::string CapacityFolder(const std::string& name) const;
+
+ private:
+  struct Saved {
+    std::string name;
+    std::vector<std::string> own_files;  // this rank's files on the fast tier
+  };
+  void Resume();
+  void ClearForSave(const std::string& name);
+  // Collective. Rank 0 announces the drains of finished_ that are durable; with evict_after_drain
+  // it removes their fast-tier manifests before the announcement and every rank its own files
+  // after. Returns this rank's first error instead of throwing, so that no rank leaves the
+  // collective early; the caller agrees on it.
+  std::string EvictDurable();
+
+  const config::Config& config_;
+  mpi::Communicator comm_;
+  Seconds origin_;
+  BurstBufferTuning tuning_;
+  std::string tier_name_;
+  std::string tier_path_;
+  std::unique_ptr<storage::TierEnv> tiers_;
+  std::unique_ptr<CheckpointWriter> writer_;
+  std::unique_ptr<CheckpointReader> reader_;
+  std::unique_ptr<DrainEngine> drains_;
+  std::vector<std::string> resumed_;
+  std::vector<Saved> saved_;                   // in drain order, not yet evicted or failed
+  std::vector<DrainOutcome> finished_;         // collected from the engine, not yet returned
+  std::vector<std::string> evicted_folders_;   // emptied on the fast tier, removed by Finish
+  std::map<std::string, Seconds> durable_at_;  // as announced by rank 0
+};
 
 }  // namespace dlbench::checkpoint

@@ -1,0 +1,414 @@
+#include "checkpoint/burst_buffer_store.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <utility>
+
+#include "checkpoint/checkpoint_commit.h"
+#include "checkpoint/checkpoint_reader.h"
+#include "checkpoint/checkpoint_writer.h"
+#include "checkpoint/drain_engine.h"
+#include "checkpoint/manifest.h"
+#include "metrics/clock.h"
+#include "mpi/agreement.h"
+#include "util/error.h"
+
+namespace dlbench::checkpoint {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Trimmed(std::string path) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  return path;
+}
+
+std::string Normal(const std::string& path) {
+  return Trimmed(fs::absolute(path).lexically_normal().string());
+}
+
+// The content seed of checkpoint bytes: fixed by the run's seed, so that a restore can verify.
+std::uint64_t ContentSeed(const config::Config& config) {
+  return static_cast<std::uint64_t>(config.train.seed);
+}
+
+std::string Join(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  return text;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) lines.push_back(line);
+  }
+  return lines;
+}
+
+std::string FormatSeconds(Seconds value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+
+}  // namespace
+
+std::vector<storage::TierSpec> TierSpecsFromConfig(const config::StorageConfig& storage) {
+  std::vector<storage::TierSpec> specs;
+  for (const config::TierConfig& tier : storage.tiers) {
+    specs.push_back({.name = tier.name,
+                     .path = tier.path,
+                     .capacity = tier.capacity,
+                     .bandwidth_limit = tier.bandwidth_limit,
+                     .latency = tier.latency});
+  }
+  return specs;
+}
+
+std::unique_ptr<CheckpointStore> MakeBurstBufferStore(const config::Config& config,
+                                                      const mpi::Communicator& comm,
+                                                      storage::Env& env, Seconds origin) {
+  return std::make_unique<BurstBufferStore>(config, comm, env, origin);
+}
+
+BurstBufferStore::BurstBufferStore(const config::Config& config, const mpi::Communicator& comm,
+                                   storage::Env& env, Seconds origin,
+                                   const BurstBufferTuning& tuning)
+    : config_(config), comm_(comm), origin_(origin), tuning_(tuning) {
+  if (!config.checkpoint.burst_buffer) {
+    throw UsageError("checkpoint.burst_buffer is not set: no burst buffer to store checkpoints");
+  }
+  const config::BurstBufferConfig& bb = *config.checkpoint.burst_buffer;
+  tiers_ = std::make_unique<storage::TierEnv>(
+      env, TierSpecsFromConfig(config.storage),
+      tuning.clock != nullptr ? *tuning.clock : storage::SteadyThrottleClock());
+  const storage::TierSpec* tier = tiers_->TierNamed(bb.tier);
+  if (tier == nullptr) {
+    std::string known;
+    for (const storage::TierSpec& t : tiers_->tiers())
+      known += (known.empty() ? "" : ", ") + t.name;
+    throw UsageError(
+        "checkpoint.burst_buffer.tier: '" + bb.tier + "' is not a storage.tiers entry (" +
+        (known.empty() ? std::string("none are configured") : "known: " + known) + ")");
+  }
+  tier_name_ = tier->name;
+  tier_path_ = Trimmed(tier->path);
+  const std::string fast = Normal(tier_path_);
+  const std::string capacity = Normal(config.checkpoint.checkpoint_folder);
+  if (fast == capacity || capacity.starts_with(fast + "/") || fast.starts_with(capacity + "/")) {
+    throw UsageError("checkpoint.burst_buffer.tier: tier " + tier_name_ + " (" + tier_path_ +
+                     ") and checkpoint.checkpoint_folder (" + config.checkpoint.checkpoint_folder +
+                     ") overlap; the burst buffer must be a different folder");
+  }
+  if (bb.max_pending_checkpoints < 1) {
+    throw UsageError("checkpoint.burst_buffer.max_pending_checkpoints must be at least 1, got " +
+                     std::to_string(bb.max_pending_checkpoints));
+  }
+  WriterOptions writer = WriterOptions::FromConfig(config.checkpoint, ContentSeed(config));
+  writer.buffer_bytes = tuning.buffer_bytes;
+  writer_ = std::make_unique<CheckpointWriter>(*tiers_, writer);
+  DrainOptions drain;
+  drain.threads = bb.drain_threads;
+  drain.buffer_bytes = tuning.buffer_bytes;
+  drain.origin = origin;
+  drain.marker_timeout = tuning.marker_timeout;
+  drain.poll_interval = tuning.poll_interval;
+  drains_ = std::make_unique<DrainEngine>(*tiers_, drain);
+  Resume();
+}
+
+BurstBufferStore::~BurstBufferStore() = default;
+
+std::string BurstBufferStore::FastFolder(const std::string& name) const {
+  return PathIn(tier_path_, name);
+}
+
+std::string BurstBufferStore::CapacityFolder(const std::string& name) const {
+  return PathIn(Trimmed(config_.checkpoint.checkpoint_folder), name);
+}
+
+void BurstBufferStore::Resume() {
+  // Rank 0 finds them (the fast tier is visible to it, see the header) and clears stale failure
+  // markers before anyone's drain can look at them.
+  std::string found;
+  if (comm_.is_root()) {
+    std::vector<std::string> names;
+    std::error_code error;
+    for (fs::directory_iterator it(tier_path_, error), end; !error && it != end;
+         it.increment(error)) {
+      const std::string name = it->path().filename().string();
+      if (!it->is_directory()) continue;
+      if (!IsCheckpointComplete(*tiers_, FastFolder(name))) continue;     // not ours, or partial
+      if (IsCheckpointComplete(*tiers_, CapacityFolder(name))) continue;  // durable already
+      names.push_back(name);
+    }
+    std::sort(names.begin(), names.end());  // global_epoch..._step... names sort by time
+    for (const std::string& name : names) {
+      for (const fs::directory_entry& entry : fs::directory_iterator(CapacityFolder(name), error)) {
+        const std::string file = entry.path().filename().string();
+        if (IsDrainFailedMarkerName(file)) {
+          tiers_->remove(entry.path().string());
+        }
+      }
+    }
+    found = Join(names);
+  }
+  resumed_ = Lines(comm_.broadcast(found, 0));
+  for (const std::string& name : resumed_) {
+    const Manifest manifest = ReadManifest(*tiers_, FastFolder(name));
+    DrainJob job;
+    job.name = name;
+    job.fast_folder = FastFolder(name);
+    job.capacity_folder = CapacityFolder(name);
+    job.world = manifest.world;
+    job.finisher = comm_.is_root();
+    job.total_bytes = manifest.total_bytes;
+    // The checkpoint's ranks are dealt over this run's ranks; parts already marked drained are
+    // complete and fsync'd, so they are not copied again.
+    std::map<Rank, bool> done;
+    for (Rank r = comm_.rank(); r < manifest.world; r += comm_.size()) {
+      done[r] = tiers_->exists(PathIn(job.capacity_folder, DrainedMarkerName(r)));
+      if (!done[r]) job.marks.push_back(r);
+    }
+    Saved saved{name, {}};
+    for (const ManifestEntry& entry : manifest.files) {
+      if (entry.rank % comm_.size() != comm_.rank()) continue;
+      saved.own_files.push_back(entry.name);
+      if (!done[entry.rank]) job.files.push_back({entry.name, entry.bytes});
+    }
+    saved_.push_back(std::move(saved));
+    drains_->Enqueue(std::move(job));
+  }
+  if (comm_.is_root() && !resumed_.empty()) {
+    std::string names;
+    for (const std::string& name : resumed_) names += " " + name;
+    std::cerr << "dlbench: resuming the drain of " << resumed_.size()
+              << " checkpoint(s) complete on tier " << tier_name_ << " (" << tier_path_
+              << ") but not durable in " << config_.checkpoint.checkpoint_folder << ":" << names
+              << "\n";
+  }
+}
+
+void BurstBufferStore::ClearForSave(const std::string& name) {
+  // A folder of the same name from an earlier run must not look complete while it is rewritten.
+  tiers_->remove(PathIn(FastFolder(name), kManifestFileName));
+  tiers_->remove(PathIn(CapacityFolder(name), kManifestFileName));
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(CapacityFolder(name), error)) {
+    if (IsDrainMarkerName(entry.path().filename().string())) tiers_->remove(entry.path().string());
+  }
+}
+
+std::string BurstBufferStore::EvictDurable() {
+  const bool evict = config_.checkpoint.burst_buffer->evict_after_drain;
+  std::string error;
+  std::vector<std::string> lines;
+  if (comm_.is_root()) {
+    for (const DrainOutcome& outcome : finished_) {
+      if (!outcome.durable_at || durable_at_.contains(outcome.name)) continue;
+      try {
+        // Readers decide by the fast-tier manifest, so it goes before any file does.
+        if (evict) tiers_->remove(PathIn(FastFolder(outcome.name), kManifestFileName));
+      } catch (const Error& e) {
+        if (error.empty()) error = e.what();
+        continue;  // not announced: nobody removes files of a copy that still looks complete
+      }
+      lines.push_back(outcome.name + "\t" + FormatSeconds(*outcome.durable_at));
+    }
+  }
+  const std::vector<std::string> durable = Lines(comm_.broadcast(Join(lines), 0));
+  for (const std::string& line : durable) {
+    const std::size_t tab = line.find('\t');
+    const std::string name = line.substr(0, tab);
+    durable_at_[name] = std::stod(line.substr(tab + 1));
+    auto saved =
+        std::find_if(saved_.begin(), saved_.end(), [&](const Saved& s) { return s.name == name; });
+    if (saved == saved_.end()) continue;
+    if (evict) {
+      try {
+        for (const std::string& file : saved->own_files) {
+          tiers_->remove(PathIn(FastFolder(name), file));
+        }
+      } catch (const Error& e) {
+        if (error.empty()) error = e.what();
+      }
+      evicted_folders_.push_back(FastFolder(name));
+    }
+    saved_.erase(saved);
+  }
+  return error;
+}
+
+StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPlan& plan) {
+  StoreOpResult result;
+  result.name = name;
+  result.tier = tier_name_;
+  result.start = metrics::Now() - origin_;
+  const config::BurstBufferConfig& bb = *config_.checkpoint.burst_buffer;
+  const RankPlan mine = plan.ForRank(comm_.rank());
+  const Bytes total = plan.Summarize().total_bytes;
+  const std::optional<Bytes> capacity = tiers_->TierNamed(tier_name_)->capacity;
+  // A node-local tier holds its node's share; one node holds it all.
+  const Bytes per_node = total / static_cast<Bytes>(std::max(1, comm_.node_count()));
+  if (capacity && per_node > *capacity) {
+    throw UsageError("checkpoint " + name + " needs " + storage::DescribeBytes(per_node) +
+                     " per node on tier " + tier_name_ + ", more than its capacity of " +
+                     storage::DescribeBytes(*capacity) + " (storage.tiers " + tier_name_ +
+                     ".capacity)");
+  }
+
+  // Backpressure: rank 0 sees every drain through to durability, so it decides for all.
+  std::string header = "0";
+  if (comm_.is_root()) {
+    const Seconds waited = drains_->WaitUntil(
+        [&](int pending, Bytes pending_bytes) {
+          if (pending >= bb.max_pending_checkpoints) return false;
+          if (!capacity || pending == 0) return true;
+          return (pending_bytes + total) / static_cast<Bytes>(std::max(1, comm_.node_count())) <=
+                 *capacity;
+        },
+        tuning_.on_backpressure);
+    if (waited > 0) header = "1";
+  }
+  for (DrainOutcome& outcome : drains_->TakeFinished()) finished_.push_back(std::move(outcome));
+  std::string local_error;
+  try {
+    if (comm_.is_root()) ClearForSave(name);
+  } catch (const Error& e) {
+    local_error = e.what();
+  }
+  const bool waited = comm_.broadcast(header, 0) == "1";
+  const std::string evict_error = EvictDurable();
+  if (local_error.empty()) local_error = evict_error;
+  if (waited) result.backpressure = metrics::Now() - origin_ - result.start;
+
+  RankIoResult io;
+  if (local_error.empty()) {
+    try {
+      io = writer_->WriteRank(FastFolder(name), mine);
+    } catch (const Error& e) {
+      local_error = e.what();
+    }
+  }
+  const ContentSettings content{config_.checkpoint.randomize_tensor, ContentSeed(config_)};
+  if (!CommitCheckpoint(comm_, *tiers_, FastFolder(name), plan, content, config_.checkpoint.fsync,
+                        local_error.empty())) {
+    mpi::AgreeOnFailure(comm_, [&] {
+      if (!local_error.empty()) throw Error(ExitCode::kIo, local_error);
+    });
+  }
+
+  DrainJob job;
+  job.name = name;
+  job.fast_folder = FastFolder(name);
+  job.capacity_folder = CapacityFolder(name);
+  Saved saved{name, {}};
+  for (const PlannedFile& file : mine.files) {
+    job.files.push_back({file.name, file.bytes});
+    saved.own_files.push_back(file.name);
+  }
+  job.marks = {comm_.rank()};
+  job.world = plan.world();
+  job.finisher = comm_.is_root();
+  job.total_bytes = total;
+  saved_.push_back(std::move(saved));
+  drains_->Enqueue(std::move(job));
+
+  result.bytes = io.bytes;
+  result.end = metrics::Now() - origin_;
+  return result;
+}
+
+StoreOpResult BurstBufferStore::Load(const std::string& name, const CheckpointPlan& plan,
+                                     Rank source_rank) {
+  StoreOpResult result;
+  result.name = name;
+  result.start = metrics::Now() - origin_;
+  for (DrainOutcome& outcome : drains_->TakeFinished()) finished_.push_back(std::move(outcome));
+  const std::string evict_error = EvictDurable();
+  // Rank 0 decides for everyone: evictions happen only inside collective calls, so what it sees
+  // now holds for every rank until this Load returns.
+  std::string where;
+  if (comm_.is_root()) {
+    try {
+      if (IsCheckpointComplete(*tiers_, FastFolder(name))) {
+        where = "fast";
+      } else if (IsCheckpointComplete(*tiers_, CapacityFolder(name))) {
+        where = "capacity";
+      }
+    } catch (const Error& e) {
+      where = std::string("error ") + e.what();
+    }
+  }
+  where = comm_.broadcast(where, 0);
+  std::string folder;
+  mpi::AgreeOnFailure(comm_, [&] {
+    if (!evict_error.empty()) throw Error(ExitCode::kIo, evict_error);
+    if (where.starts_with("error ")) throw Error(ExitCode::kIo, where.substr(6));
+    if (where.empty()) {
+      throw IoError("load checkpoint", name, 0,
+                    "neither complete on tier " + tier_name_ + " (" + FastFolder(name) +
+                        ") nor durable in the checkpoint folder (" + CapacityFolder(name) +
+                        "): no " + kManifestFileName);
+    }
+    const bool fast = where == "fast";
+    folder = fast ? FastFolder(name) : CapacityFolder(name);
+    result.tier = fast ? tier_name_ : "checkpoint_folder";
+  });
+  mpi::AgreeOnFailure(comm_, [&] {
+    if (!reader_) {
+      ReaderOptions options = ReaderOptions::FromConfig(config_.checkpoint);
+      options.buffer_bytes = tuning_.buffer_bytes;
+      reader_ = std::make_unique<CheckpointReader>(*tiers_, options);
+    }
+    result.bytes = reader_->ReadRank(folder, plan.ForRank(source_rank)).bytes;
+  });
+  result.end = metrics::Now() - origin_;
+  return result;
+}
+
+std::vector<DrainResult> BurstBufferStore::Finish() {
+  for (DrainOutcome& outcome : drains_->WaitAll()) finished_.push_back(std::move(outcome));
+  std::string local_error = EvictDurable();
+  for (const DrainOutcome& outcome : finished_) {
+    if (!outcome.error.empty() && local_error.empty()) {
+      local_error = "checkpoint " + outcome.name + " is not durable in " +
+                    CapacityFolder(outcome.name) + " (its complete copy stays in " +
+                    FastFolder(outcome.name) + "): " + outcome.error;
+    }
+  }
+  // Empty folders go only after every rank has removed its files.
+  comm_.barrier();
+  if (comm_.is_root()) {
+    for (const std::string& folder : evicted_folders_) {
+      std::error_code ignored;
+      fs::remove(folder, ignored);  // only if empty: someone else's file keeps it
+    }
+  }
+  evicted_folders_.clear();
+  std::vector<DrainResult> results;
+  for (const DrainOutcome& outcome : finished_) {
+    DrainResult r;
+    r.name = outcome.name;
+    r.start = outcome.start;
+    r.end = outcome.end;
+    r.bytes = outcome.bytes;
+    auto at = durable_at_.find(outcome.name);
+    r.durable_at = at != durable_at_.end() ? at->second : 0;
+    results.push_back(r);
+  }
+  finished_.clear();
+  mpi::AgreeOnFailure(comm_, [&] {
+    if (!local_error.empty()) throw Error(ExitCode::kIo, local_error);
+  });
+  return results;
+}
+
+}  // namespace dlbench::checkpoint

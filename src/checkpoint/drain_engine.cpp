@@ -1,0 +1,311 @@
+#include "checkpoint/drain_engine.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <set>
+#include <utility>
+
+#include "checkpoint/chunk_schedule.h"
+#include "checkpoint/manifest.h"
+#include "metrics/clock.h"
+#include "storage/atomic_file.h"
+#include "util/error.h"
+
+namespace dlbench::checkpoint {
+namespace {
+
+constexpr const char* kDrainedPrefix = ".dlbench_drained_rank";
+constexpr const char* kFailedPrefix = ".dlbench_drain_failed_rank";
+
+// A file opened by the first thread that needs it (see checkpoint_writer.cpp for why not
+// std::call_once).
+struct CopiedFile {
+  std::mutex mutex;
+  bool open_attempted = false;
+  std::unique_ptr<storage::ReadableFile> source;
+  std::unique_ptr<storage::AtomicFileWriter> target;
+  std::atomic<std::uint64_t> chunks_left{0};
+};
+
+// Thrown inside the copy when the engine is being destroyed.
+struct Abandoned {};
+
+std::string ReadSmallFile(storage::Env& env, const std::string& path) {
+  std::unique_ptr<storage::ReadableFile> file = env.open_read(path);
+  std::string text(static_cast<std::size_t>(file->size()), '\0');
+  const Bytes n = file->read_at(0, text.data(), text.size());
+  if (n != text.size()) {
+    throw IoError("read", path, 0,
+                  "short read: " + std::to_string(n) + " of " + std::to_string(text.size()) + " B");
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string DrainedMarkerName(Rank rank) { return kDrainedPrefix + std::to_string(rank); }
+std::string DrainFailedMarkerName(Rank rank) { return kFailedPrefix + std::to_string(rank); }
+bool IsDrainFailedMarkerName(const std::string& file_name) {
+  return file_name.starts_with(kFailedPrefix);
+}
+bool IsDrainMarkerName(const std::string& file_name) {
+  return file_name.starts_with(kDrainedPrefix) || file_name.starts_with(kFailedPrefix);
+}
+
+DrainEngine::DrainEngine(storage::Env& env, const DrainOptions& options)
+    : env_(env), options_(options) {
+  ValidateThreadsAndBuffer(options_.threads, options_.buffer_bytes,
+                           "checkpoint.burst_buffer.drain_threads");
+  buffers_.reserve(static_cast<std::size_t>(options_.threads));
+  for (int t = 0; t < options_.threads; ++t) buffers_.emplace_back(options_.buffer_bytes);
+  thread_ = std::thread([this] { Run(); });
+}
+
+DrainEngine::~DrainEngine() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+}
+
+Seconds DrainEngine::Now() const { return metrics::Now() - options_.origin; }
+
+void DrainEngine::Enqueue(DrainJob job) {
+  {
+    std::lock_guard lock(mutex_);
+    ++pending_;
+    pending_bytes_ += job.total_bytes;
+    queue_.push_back(std::move(job));
+  }
+  changed_.notify_all();
+}
+
+Seconds DrainEngine::WaitUntil(const std::function<bool(int pending, Bytes pending_bytes)>& room,
+                               const std::function<void()>& on_wait) {
+  std::unique_lock lock(mutex_);
+  if (room(pending_, pending_bytes_)) return 0;
+  if (on_wait) on_wait();
+  const Seconds start = metrics::Now();
+  changed_.wait(lock, [&] { return room(pending_, pending_bytes_); });
+  return metrics::Now() - start;
+}
+
+std::vector<DrainOutcome> DrainEngine::WaitAll() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return pending_ == 0; });
+  std::vector<DrainOutcome> outcomes = std::move(finished_);
+  finished_.clear();
+  return outcomes;
+}
+
+std::vector<DrainOutcome> DrainEngine::TakeFinished() {
+  std::lock_guard lock(mutex_);
+  std::vector<DrainOutcome> outcomes = std::move(finished_);
+  finished_.clear();
+  return outcomes;
+}
+
+void DrainEngine::Run() {
+  while (true) {
+    DrainJob job;
+    {
+      std::unique_lock lock(mutex_);
+      changed_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      job = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    DrainOutcome outcome = Drain(job);
+    {
+      std::lock_guard lock(mutex_);
+      --pending_;
+      pending_bytes_ -= job.total_bytes;
+      finished_.push_back(std::move(outcome));
+    }
+    changed_.notify_all();
+  }
+}
+
+DrainOutcome DrainEngine::Drain(const DrainJob& job) {
+  DrainOutcome outcome;
+  outcome.name = job.name;
+  outcome.start = Now();
+  try {
+    CopyFiles(job, outcome);
+    for (Rank rank : job.marks) {
+      WriteMarker(job, DrainedMarkerName(rank), "drained\n");
+    }
+    outcome.end = Now();
+    if (job.finisher) {
+      AwaitMarkers(job, outcome.end - outcome.start);
+      CommitManifest(job);
+      outcome.durable_at = Now();
+      // The markers only served the finisher; the manifest now says it all.
+      for (Rank rank = 0; rank < job.world; ++rank) {
+        try {
+          env_.remove(PathIn(job.capacity_folder, DrainedMarkerName(rank)));
+        } catch (const Error&) {  // litter at worst: readers ignore hidden files
+        }
+      }
+    }
+  } catch (const Abandoned&) {
+    outcome.error = "drain of checkpoint " + job.name + " to " + job.capacity_folder +
+                    " abandoned (the store was destroyed before it finished)";
+  } catch (const std::exception& e) {
+    outcome.error = e.what();
+    if (!job.finisher) {
+      // Tells the finisher to stop waiting for this rank; best effort, as the capacity side may
+      // be what is failing.
+      for (Rank rank : job.marks) {
+        try {
+          WriteMarker(job, DrainFailedMarkerName(rank), outcome.error + "\n");
+        } catch (const std::exception&) {
+        }
+      }
+    }
+  }
+  if (outcome.end == 0) outcome.end = Now();
+  return outcome;
+}
+
+void DrainEngine::CopyFiles(const DrainJob& job, DrainOutcome& outcome) {
+  env_.create_directories(job.capacity_folder);
+  const std::size_t n = job.files.size();
+  std::vector<Bytes> sizes;
+  sizes.reserve(n);
+  for (const DrainFile& f : job.files) sizes.push_back(f.bytes);
+  const ChunkSchedule schedule(sizes, options_.buffer_bytes);
+  std::unique_ptr<CopiedFile[]> files(new CopiedFile[n]);
+  for (std::size_t i = 0; i < n; ++i) {
+    files[i].chunks_left.store(schedule.chunks_in_file(i), std::memory_order_relaxed);
+  }
+  std::atomic<std::uint64_t> next_chunk{0};
+
+  ThreadTeam team(options_.threads);
+  team.Run([&](int thread) {
+    storage::AlignedBuffer& buffer = buffers_[static_cast<std::size_t>(thread)];
+    while (!team.stop()) {
+      if (stopping_.load(std::memory_order_relaxed)) throw Abandoned{};
+      const std::uint64_t index = next_chunk.fetch_add(1, std::memory_order_relaxed);
+      if (index >= schedule.size()) return;
+      const Chunk chunk = schedule.at(index);
+      CopiedFile& file = files[chunk.file];
+      const DrainFile& spec = job.files[chunk.file];
+      storage::ReadableFile* source = nullptr;
+      storage::WritableFile* target = nullptr;
+      {
+        std::lock_guard lock(file.mutex);
+        if (!file.open_attempted) {
+          file.open_attempted = true;
+          const std::string from = PathIn(job.fast_folder, spec.name);
+          file.source = env_.open_read(from);
+          if (file.source->size() != spec.bytes) {
+            throw IoError("drain", from, 0,
+                          "size " + std::to_string(file.source->size()) + " B, expected " +
+                              std::to_string(spec.bytes) + " B");
+          }
+          file.target = std::make_unique<storage::AtomicFileWriter>(
+              env_, PathIn(job.capacity_folder, spec.name));
+        }
+        if (!file.target) return;  // another thread failed to open it; the team is stopping
+        source = file.source.get();
+        target = &file.target->file();
+      }
+      if (chunk.length > 0) {
+        void* bytes = buffer.data();
+        const Bytes got = source->read_at(chunk.offset, bytes, chunk.length);
+        if (got != chunk.length) {
+          throw IoError("drain read", source->path(), 0,
+                        "short read at offset " + std::to_string(chunk.offset) + ": " +
+                            std::to_string(got) + " of " + std::to_string(chunk.length) + " B");
+        }
+        target->write_at(chunk.offset, bytes, chunk.length);
+      }
+      // Durability is the point of the drain: every file is fsync'd, whatever checkpoint.fsync.
+      if (file.chunks_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        file.target->commit(/*fsync=*/true);
+        std::lock_guard lock(file.mutex);
+        file.source.reset();
+      }
+    }
+  });
+  for (const DrainFile& f : job.files) outcome.bytes += f.bytes;
+}
+
+void DrainEngine::WriteMarker(const DrainJob& job, const std::string& file_name,
+                              const std::string& text) {
+  storage::AtomicFileWriter writer(env_, PathIn(job.capacity_folder, file_name));
+  writer.file().append(text.data(), text.size());
+  writer.commit(/*fsync=*/true);
+}
+
+void DrainEngine::AwaitMarkers(const DrainJob& job, Seconds own_duration) {
+  const Seconds deadline = metrics::Now() + options_.marker_timeout + 2 * own_duration;
+  std::set<Rank> waiting;
+  for (Rank rank = 0; rank < job.world; ++rank) waiting.insert(rank);
+  while (true) {
+    for (auto it = waiting.begin(); it != waiting.end();) {
+      const std::string failed = PathIn(job.capacity_folder, DrainFailedMarkerName(*it));
+      if (env_.exists(failed)) {
+        std::string reason;
+        try {
+          reason = ReadSmallFile(env_, failed);
+          while (!reason.empty() && reason.back() == '\n') reason.pop_back();
+        } catch (const std::exception&) {
+          reason = "(its marker " + failed + " could not be read)";
+        }
+        throw Error(ExitCode::kIo, "drain of checkpoint " + job.name + ": rank " +
+                                       std::to_string(*it) + " failed: " + reason);
+      }
+      if (env_.exists(PathIn(job.capacity_folder, DrainedMarkerName(*it)))) {
+        it = waiting.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    if (waiting.empty()) return;
+    if (metrics::Now() > deadline) {
+      throw IoError("drain", job.capacity_folder, 0,
+                    "rank " + std::to_string(*waiting.begin()) + " (and " +
+                        std::to_string(waiting.size() - 1) + " more) did not mark its part of " +
+                        job.name + " drained (" + DrainedMarkerName(*waiting.begin()) +
+                        ") in time; the checkpoint is not durable");
+    }
+    std::unique_lock lock(mutex_);
+    changed_.wait_for(lock, std::chrono::duration<double>(options_.poll_interval),
+                      [&] { return stopping_.load(); });
+    if (stopping_) throw Abandoned{};
+  }
+}
+
+void DrainEngine::CommitManifest(const DrainJob& job) {
+  // The fast-tier manifest lists every rank's files; each must now be on the capacity side, whole.
+  const Manifest manifest = ReadManifest(env_, job.fast_folder);
+  for (const ManifestEntry& entry : manifest.files) {
+    const std::string path = PathIn(job.capacity_folder, entry.name);
+    if (!env_.exists(path)) {
+      throw IoError("drain", path, 0, "missing after every rank marked its part drained");
+    }
+    const Bytes size = env_.file_size(path);
+    if (size != entry.bytes) {
+      throw IoError("drain", path, 0,
+                    "size " + std::to_string(size) + " B, manifest says " +
+                        std::to_string(entry.bytes) + " B");
+    }
+  }
+  const std::string text = ReadSmallFile(env_, PathIn(job.fast_folder, kManifestFileName));
+  // The checkpoint folder's own entry in its parent must be durable before the manifest is.
+  std::string parent = job.capacity_folder;
+  while (parent.size() > 1 && parent.back() == '/') parent.pop_back();
+  const std::size_t slash = parent.rfind('/');
+  env_.sync_directory(slash == std::string::npos ? "."
+                                                 : (slash == 0 ? "/" : parent.substr(0, slash)));
+  storage::AtomicFileWriter writer(env_, PathIn(job.capacity_folder, kManifestFileName));
+  writer.file().append(text.data(), text.size());
+  writer.commit(/*fsync=*/true);
+}
+
+}  // namespace dlbench::checkpoint

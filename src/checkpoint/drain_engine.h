@@ -1,0 +1,118 @@
+// The background half of the burst buffer: copies this rank's files of each complete checkpoint
+// from the fast tier to the capacity folder, one checkpoint at a time in save order, through a
+// fixed set of reused buffers (threads x buffer_bytes, whatever the checkpoint size). Each copied
+// file is fsync'd and renamed into place (AtomicFileWriter), then a per-rank marker file says
+// "this rank's part is drained". The finisher (one rank) polls for every rank's marker on the
+// shared capacity folder and then copies the fast-tier manifest there, last: that makes the
+// checkpoint durable. Drain threads never call MPI; a rank that fails writes a failure marker so
+// that the finisher stops waiting, and the finisher gives up after a timeout, never hangs.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "checkpoint/checkpoint_writer.h"
+#include "storage/file.h"
+#include "util/units.h"
+
+namespace dlbench::checkpoint {
+
+// Hidden marker names inside the capacity-side checkpoint folder.
+std::string DrainedMarkerName(Rank rank);
+std::string DrainFailedMarkerName(Rank rank);
+// True for a file name made by one of the two functions above / by DrainFailedMarkerName.
+bool IsDrainMarkerName(const std::string& file_name);
+bool IsDrainFailedMarkerName(const std::string& file_name);
+
+struct DrainFile {
+  std::string name;  // relative to the checkpoint folder
+  Bytes bytes = 0;
+};
+
+struct DrainJob {
+  std::string name;              // the checkpoint's folder name
+  std::string fast_folder;       // <tier path>/<name>, complete (manifest present)
+  std::string capacity_folder;   // <checkpoint_folder>/<name>
+  std::vector<DrainFile> files;  // what this rank copies
+  std::vector<Rank> marks;       // ranks whose drained marker this rank writes when done
+  int world = 1;                 // the finisher waits for markers of ranks 0..world-1
+  bool finisher = false;         // this rank writes the capacity-side manifest
+  Bytes total_bytes = 0;         // the whole checkpoint (all ranks), for backpressure
+};
+
+struct DrainOutcome {
+  std::string name;
+  Seconds start = 0;                  // this rank's copy began (time since the origin)
+  Seconds end = 0;                    // its last file and its markers fsync'd
+  Bytes bytes = 0;                    // bytes this rank copied
+  std::optional<Seconds> durable_at;  // finisher only: when the capacity manifest was committed
+  std::string error;                  // empty on success
+};
+
+struct DrainOptions {
+  int threads = 2;                                     // checkpoint.burst_buffer.drain_threads
+  Bytes buffer_bytes = kDefaultCheckpointBufferBytes;  // per thread, a multiple of 4 KiB
+  Seconds origin = 0;                                  // subtracted from metrics::Now()
+  // How long the finisher waits for the other ranks' markers after its own part is drained, on
+  // top of twice the time its own part took (ranks move similar amounts of bytes).
+  Seconds marker_timeout = 600;
+  Seconds poll_interval = 0.05;
+};
+
+class DrainEngine {
+ public:
+  // Allocates the buffers and starts the coordinating thread. Throws Error(kUsage) for
+  // threads < 1 (naming checkpoint.burst_buffer.drain_threads) or a bad buffer size.
+  DrainEngine(storage::Env& env, const DrainOptions& options);
+  // Abandons the job in progress (its temporary files removed, no marker: the checkpoint stays
+  // complete on the fast tier and can be drained again) and joins the threads.
+  ~DrainEngine();
+  DrainEngine(const DrainEngine&) = delete;
+  DrainEngine& operator=(const DrainEngine&) = delete;
+
+  void Enqueue(DrainJob job);
+
+  // Blocks until `room(jobs not finished, their total_bytes)` is true; returns the seconds waited
+  // (0 when there was room at once). `on_wait` (tests) runs, under the engine's lock, before a
+  // wait.
+  Seconds WaitUntil(const std::function<bool(int pending, Bytes pending_bytes)>& room,
+                    const std::function<void()>& on_wait = {});
+
+  // Blocks until every job enqueued so far has finished; returns their outcomes in enqueue order
+  // (those not returned by an earlier call).
+  std::vector<DrainOutcome> WaitAll();
+  // The outcomes of jobs finished since the last call, without waiting.
+  std::vector<DrainOutcome> TakeFinished();
+
+ private:
+  void Run();
+  DrainOutcome Drain(const DrainJob& job);
+  void CopyFiles(const DrainJob& job, DrainOutcome& outcome);
+  void WriteMarker(const DrainJob& job, const std::string& file_name, const std::string& text);
+  void AwaitMarkers(const DrainJob& job, Seconds own_duration);
+  void CommitManifest(const DrainJob& job);
+  Seconds Now() const;
+
+  storage::Env& env_;
+  DrainOptions options_;
+  std::vector<storage::AlignedBuffer> buffers_;  // one per thread, reused for every file
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<DrainJob> queue_;
+  int pending_ = 0;  // enqueued, not finished
+  Bytes pending_bytes_ = 0;
+  std::vector<DrainOutcome> finished_;
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+};
+
+}  // namespace dlbench::checkpoint

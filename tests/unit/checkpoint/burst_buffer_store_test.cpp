@@ -1,0 +1,348 @@
+// BurstBufferStore through real files: save to the fast tier, drain, durable manifest, evict,
+// load from either tier, faults on the capacity side, resume, backpressure.
+#include "checkpoint/burst_buffer_store.h"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "checkpoint/drain_engine.h"
+#include "checkpoint/manifest.h"
+#include "storage/fault_injection_env.h"
+#include "support/test_support.h"
+#include "unit/checkpoint/model_fixtures.h"
+#include "util/error.h"
+
+namespace dlbench::checkpoint {
+namespace {
+
+namespace fs = std::filesystem;
+using storage::Fault;
+using storage::FaultInjectionEnv;
+using storage::FaultOp;
+using storage::PosixEnv;
+
+constexpr Bytes kBuffer = 4096;
+
+// One rank (unit tests run as a singleton): 2 layers, ZeRO 1 -> a handful of files of up to ~40 KB.
+CheckpointPlan OneRankPlan() {
+  return CheckpointPlan(test::Transformer(2, 100, 32, 64, 4, 2, 1, 1, 1), test::Default(), 1);
+}
+
+// A throttle clock whose sleeps block drain threads while the gate is closed: a capacity tier with
+// a latency then stalls the drain at its first operation until the test opens the gate. The test's
+// own thread (Save clears stale manifests on the capacity side) passes freely.
+class GateClock final : public storage::ThrottleClock {
+ public:
+  Seconds now() override { return 0; }
+  void sleep_for(Seconds) override {
+    if (std::this_thread::get_id() == test_thread_) return;
+    std::unique_lock lock(mutex_);
+    opened_.wait(lock, [&] { return open_; });
+  }
+  void open() {
+    {
+      std::lock_guard lock(mutex_);
+      open_ = true;
+    }
+    opened_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable opened_;
+  bool open_ = false;
+  const std::thread::id test_thread_ = std::this_thread::get_id();
+};
+
+class BurstBufferStoreTest : public ::testing::Test {
+ protected:
+  BurstBufferStoreTest() {
+    config_.storage.tiers.resize(2);
+    config_.storage.tiers[0].name = "nvme";
+    config_.storage.tiers[0].path = (dir_ / "bb").string();
+    config_.storage.tiers[1].name = "pfs";
+    config_.storage.tiers[1].path = (dir_ / "pfs").string();
+    config_.checkpoint.checkpoint_folder = (dir_ / "pfs" / "ckpt").string();
+    config_.checkpoint.verify = true;
+    config_.checkpoint.burst_buffer = config::BurstBufferConfig{};
+    config_.checkpoint.burst_buffer->tier = "nvme";
+    tuning_.buffer_bytes = kBuffer;
+  }
+  std::unique_ptr<BurstBufferStore> Make(storage::Env& env) {
+    return std::make_unique<BurstBufferStore>(config_, dlbench::test::World(), env, 0.0, tuning_);
+  }
+  fs::path Fast(const std::string& name) const { return dir_ / "bb" / name; }
+  fs::path Capacity(const std::string& name) const { return dir_ / "pfs" / "ckpt" / name; }
+  // The capacity-side copy is durable and holds exactly the planned files, nothing else.
+  void ExpectDurable(const std::string& name) const {
+    ASSERT_TRUE(fs::exists(Capacity(name) / kManifestFileName)) << name;
+    std::vector<std::string> found;
+    for (const auto& entry : fs::directory_iterator(Capacity(name))) {
+      found.push_back(entry.path().filename().string());
+    }
+    const RankPlan mine = plan_.ForRank(0);
+    EXPECT_EQ(found.size(), mine.files.size() + 1) << "markers or partial files left behind";
+    for (const PlannedFile& f : mine.files) {
+      EXPECT_EQ(fs::file_size(Capacity(name) / f.name), f.bytes) << f.name;
+    }
+  }
+
+  dlbench::test::TempDir dir_;
+  config::Config config_;
+  BurstBufferTuning tuning_;
+  CheckpointPlan plan_ = OneRankPlan();
+};
+
+TEST_F(BurstBufferStoreTest, SaveReturnsOnTheFastTierThenDrainsAndEvicts) {
+  auto store = Make(PosixEnv());
+  EXPECT_TRUE(store->resumed().empty());
+  const StoreOpResult saved = store->Save("global_epoch1_step1", plan_);
+  EXPECT_EQ(saved.tier, "nvme");
+  EXPECT_EQ(saved.bytes, plan_.ForRank(0).bytes);
+  EXPECT_EQ(saved.backpressure, 0.0);
+  EXPECT_LE(saved.start, saved.end);
+  // Complete and self-describing on the fast tier when Save returns.
+  EXPECT_TRUE(fs::exists(Fast("global_epoch1_step1") / kManifestFileName));
+
+  const std::vector<DrainResult> drains = store->Finish();
+  ASSERT_EQ(drains.size(), 1u);
+  EXPECT_EQ(drains[0].name, "global_epoch1_step1");
+  EXPECT_EQ(drains[0].bytes, plan_.ForRank(0).bytes);
+  EXPECT_LE(saved.end, drains[0].start);
+  EXPECT_LE(drains[0].start, drains[0].end);
+  EXPECT_LE(drains[0].end, drains[0].durable_at);
+  ExpectDurable("global_epoch1_step1");
+  EXPECT_FALSE(fs::exists(Fast("global_epoch1_step1"))) << "evicted, folder removed";
+  EXPECT_TRUE(fs::exists(dir_ / "bb")) << "the tier's own folder stays";
+
+  const StoreOpResult loaded = store->Load("global_epoch1_step1", plan_, 0);
+  EXPECT_EQ(loaded.tier, "checkpoint_folder");
+  EXPECT_EQ(loaded.bytes, plan_.ForRank(0).bytes);
+}
+
+TEST_F(BurstBufferStoreTest, LoadPrefersTheFastTierThenTheCheckpointFolderElseFails) {
+  config_.checkpoint.burst_buffer->evict_after_drain = false;
+  auto store = Make(PosixEnv());
+  store->Save("global_epoch1_step1", plan_);
+  EXPECT_EQ(store->Load("global_epoch1_step1", plan_, 0).tier, "nvme");
+  ASSERT_EQ(store->Finish().size(), 1u);
+  ExpectDurable("global_epoch1_step1");
+  EXPECT_EQ(store->Load("global_epoch1_step1", plan_, 0).tier, "nvme") << "kept: not evicted";
+
+  fs::remove(Fast("global_epoch1_step1") / kManifestFileName);
+  EXPECT_EQ(store->Load("global_epoch1_step1", plan_, 0).tier, "checkpoint_folder");
+
+  fs::remove(Capacity("global_epoch1_step1") / kManifestFileName);
+  try {
+    store->Load("global_epoch1_step1", plan_, 0);
+    FAIL() << "loaded a checkpoint that is complete nowhere";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kIo);
+    EXPECT_NE(std::string(e.what()).find("neither complete on tier nvme"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(BurstBufferStoreTest, LoadOfAnEvictedCheckpointReadsTheCheckpointFolderWithVerify) {
+  auto store = Make(PosixEnv());
+  store->Save("global_epoch1_step1", plan_);
+  store->Save("global_epoch1_step2", plan_);
+  store->Finish();
+  // Corrupt one byte of the durable copy: verify must catch it, so the load really read it.
+  const fs::path victim = Capacity("global_epoch1_step2") / plan_.ForRank(0).files.back().name;
+  {
+    auto file = PosixEnv().open_write(victim.string());
+    file->write_at(10, "?", 1);
+    file->close();
+  }
+  EXPECT_EQ(store->Load("global_epoch1_step1", plan_, 0).tier, "checkpoint_folder");
+  EXPECT_THROW(store->Load("global_epoch1_step2", plan_, 0), Error);
+}
+
+struct CapacityFault {
+  FaultOp op;
+  int error;
+  const char* operation;  // as the message names it
+  const char* reason;     // strerror
+};
+
+class DrainFaultTest : public BurstBufferStoreTest,
+                       public ::testing::WithParamInterface<CapacityFault> {};
+
+TEST_P(DrainFaultTest, FailedDrainIsNeverDurableAndKeepsTheFastCopy) {
+  FaultInjectionEnv faulty(PosixEnv());
+  faulty.inject(
+      Fault(GetParam().op).nth(2).error(GetParam().error).on_paths_containing("pfs/ckpt"));
+  auto store = Make(faulty);
+  store->Save("global_epoch1_step1", plan_);
+  try {
+    store->Finish();
+    FAIL() << "Finish succeeded although the drain failed";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(e.code(), ExitCode::kIo);
+    EXPECT_NE(message.find("checkpoint global_epoch1_step1 is not durable"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find(GetParam().operation), std::string::npos) << message;
+    EXPECT_NE(message.find(Capacity("global_epoch1_step1").string() + "/"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find(GetParam().reason), std::string::npos) << message;
+  }
+  EXPECT_EQ(faulty.injected(), 1u);
+  EXPECT_FALSE(fs::exists(Capacity("global_epoch1_step1") / kManifestFileName));
+  EXPECT_TRUE(fs::exists(Fast("global_epoch1_step1") / kManifestFileName)) << "not evicted";
+  for (const PlannedFile& f : plan_.ForRank(0).files) {
+    EXPECT_EQ(fs::file_size(Fast("global_epoch1_step1") / f.name), f.bytes);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    CapacitySide, DrainFaultTest,
+    ::testing::Values(CapacityFault{FaultOp::kWrite, ENOSPC, "write", "No space left on device"},
+                      CapacityFault{FaultOp::kSync, EIO, "fsync", "Input/output error"},
+                      CapacityFault{FaultOp::kCreate, EIO, "create", "Input/output error"}),
+    [](const auto& param) { return std::string(storage::ToString(param.param.op)); });
+
+TEST_F(BurstBufferStoreTest, AnInterruptedDrainIsResumedByTheNextStore) {
+  const std::string name = "global_epoch2_step4";
+  {
+    // The drain dies after one file: the second file's create fails.
+    FaultInjectionEnv faulty(PosixEnv());
+    faulty.inject(Fault(FaultOp::kCreate).nth(2).on_paths_containing("pfs/ckpt").keep_failing());
+    auto store = Make(faulty);
+    store->Save(name, plan_);
+    EXPECT_THROW(store->Finish(), Error);
+  }
+  ASSERT_GE(plan_.ForRank(0).files.size(), 2u);
+  EXPECT_TRUE(fs::exists(Capacity(name) / plan_.ForRank(0).files.front().name));
+  EXPECT_FALSE(fs::exists(Capacity(name) / kManifestFileName));
+  // A killed process would also leave a partial file behind; the drain must replace it.
+  {
+    auto junk = PosixEnv().create((Capacity(name) / plan_.ForRank(0).files.back().name).string());
+    junk->append("junk", 4);
+    junk->close();
+  }
+
+  auto store = Make(PosixEnv());
+  ASSERT_EQ(store->resumed(), std::vector<std::string>{name});
+  const std::vector<DrainResult> drains = store->Finish();
+  ASSERT_EQ(drains.size(), 1u);
+  EXPECT_EQ(drains[0].name, name);
+  EXPECT_EQ(drains[0].bytes, plan_.ForRank(0).bytes);
+  EXPECT_GT(drains[0].durable_at, 0.0);
+  ExpectDurable(name);
+  EXPECT_FALSE(fs::exists(Fast(name)));
+  EXPECT_EQ(store->Load(name, plan_, 0).tier, "checkpoint_folder");  // verify: every byte right
+
+  // Nothing is left to resume.
+  EXPECT_TRUE(Make(PosixEnv())->resumed().empty());
+}
+
+TEST_F(BurstBufferStoreTest, AStoreDestroyedMidDrainLeavesAResumableCheckpoint) {
+  GateClock gate;
+  config_.storage.tiers[1].latency = 0.001;  // every capacity-side operation waits at the gate
+  tuning_.clock = &gate;
+  {
+    auto store = Make(PosixEnv());
+    store->Save("global_epoch1_step1", plan_);
+    // The drain is stuck at the gate. The destructor stops it, but must first get the thread
+    // back from its sleep, so the gate opens a little later (if the drain then wins the race and
+    // completes, the checkpoint is simply durable: both outcomes are checked below).
+    std::thread opener([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      gate.open();
+    });
+    opener.detach();
+    store.reset();
+  }
+  const bool durable = fs::exists(Capacity("global_epoch1_step1") / kManifestFileName);
+  auto store = Make(PosixEnv());
+  EXPECT_EQ(store->resumed().size(), durable ? 0u : 1u);
+  store->Finish();
+  ExpectDurable("global_epoch1_step1");
+}
+
+TEST_F(BurstBufferStoreTest, MaxPendingCheckpointsMakesTheNextSaveWaitAndReportIt) {
+  GateClock gate;
+  config_.storage.tiers[1].latency = 0.001;
+  config_.checkpoint.burst_buffer->max_pending_checkpoints = 1;
+  tuning_.clock = &gate;
+  bool waited = false;
+  tuning_.on_backpressure = [&] {
+    waited = true;
+    gate.open();  // the first drain may finish only once the second save is waiting
+  };
+  auto store = Make(PosixEnv());
+  const StoreOpResult first = store->Save("global_epoch1_step1", plan_);
+  EXPECT_EQ(first.backpressure, 0.0);
+  const StoreOpResult second = store->Save("global_epoch1_step2", plan_);
+  EXPECT_TRUE(waited);
+  EXPECT_GT(second.backpressure, 0.0);
+  EXPECT_LE(second.backpressure, second.end - second.start);
+  // The wait lasted until the first checkpoint was durable.
+  EXPECT_TRUE(fs::exists(Capacity("global_epoch1_step1") / kManifestFileName));
+  EXPECT_EQ(store->Finish().size(), 2u);
+  ExpectDurable("global_epoch1_step2");
+}
+
+TEST_F(BurstBufferStoreTest, TierCapacityMakesTheNextSaveWait) {
+  GateClock gate;
+  config_.storage.tiers[1].latency = 0.001;
+  config_.storage.tiers[0].capacity = plan_.ForRank(0).bytes * 3 / 2;  // room for one
+  config_.checkpoint.burst_buffer->max_pending_checkpoints = 10;
+  tuning_.clock = &gate;
+  tuning_.on_backpressure = [&] { gate.open(); };
+  auto store = Make(PosixEnv());
+  EXPECT_EQ(store->Save("global_epoch1_step1", plan_).backpressure, 0.0);
+  EXPECT_GT(store->Save("global_epoch1_step2", plan_).backpressure, 0.0);
+  store->Finish();
+
+  config_.storage.tiers[0].capacity = plan_.ForRank(0).bytes - 1;
+  auto small = Make(PosixEnv());
+  try {
+    small->Save("global_epoch1_step3", plan_);
+    FAIL() << "saved a checkpoint larger than the tier";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kUsage);
+    EXPECT_NE(std::string(e.what()).find("more than its capacity"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(BurstBufferStoreTest, RejectsBadConfigurations) {
+  auto usage_error = [&](const config::Config& config) {
+    try {
+      BurstBufferStore store(config, dlbench::test::World(), PosixEnv(), 0.0, tuning_);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::kUsage);
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  config::Config c = config_;
+  c.checkpoint.burst_buffer->tier = "ssd";
+  EXPECT_NE(usage_error(c).find("'ssd' is not a storage.tiers entry (known: nvme, pfs)"),
+            std::string::npos);
+  c = config_;
+  c.checkpoint.checkpoint_folder = (dir_ / "bb" / "ckpt").string();
+  EXPECT_NE(usage_error(c).find("overlap"), std::string::npos);
+  c = config_;
+  c.checkpoint.burst_buffer->drain_threads = 0;
+  EXPECT_NE(usage_error(c).find("checkpoint.burst_buffer.drain_threads"), std::string::npos);
+  c = config_;
+  c.checkpoint.burst_buffer->max_pending_checkpoints = 0;
+  EXPECT_NE(usage_error(c).find("max_pending_checkpoints must be at least 1"), std::string::npos);
+  c = config_;
+  c.checkpoint.burst_buffer.reset();
+  EXPECT_NE(usage_error(c).find("checkpoint.burst_buffer is not set"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dlbench::checkpoint
