@@ -1,0 +1,132 @@
+// DrainEngine coordination between ranks, played by two engines in one process over shared
+// folders: the finisher waits for every rank's marker, a failing rank stops it at once, a silent
+// rank makes it give up after the timeout.
+#include "checkpoint/drain_engine.h"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "checkpoint/manifest.h"
+#include "storage/fault_injection_env.h"
+#include "support/test_support.h"
+#include "unit/checkpoint/model_fixtures.h"
+
+namespace dlbench::checkpoint {
+namespace {
+
+namespace fs = std::filesystem;
+using storage::PosixEnv;
+
+constexpr int kWorld = 2;
+
+class DrainEngineTest : public ::testing::Test {
+ protected:
+  DrainEngineTest()
+      : plan_(test::Transformer(2, 100, 32, 64, 4, 2, 1, 1, 1), test::Default(), kWorld) {
+    WriterOptions options;
+    options.buffer_bytes = 4096;
+    CheckpointWriter writer(PosixEnv(), options);
+    for (Rank r = 0; r < kWorld; ++r) writer.WriteRank(fast_.string(), plan_.ForRank(r));
+    WriteManifest(PosixEnv(), fast_.string(), plan_, options.content, false);
+  }
+  DrainJob Job(Rank rank) const {
+    DrainJob job;
+    job.name = "global_epoch1_step1";
+    job.fast_folder = fast_.string();
+    job.capacity_folder = capacity_.string();
+    for (const PlannedFile& f : plan_.ForRank(rank).files) job.files.push_back({f.name, f.bytes});
+    job.marks = {rank};
+    job.world = kWorld;
+    job.finisher = rank == 0;
+    return job;
+  }
+  DrainOptions Options(Seconds timeout = 600) const {
+    DrainOptions options;
+    options.buffer_bytes = 4096;
+    options.marker_timeout = timeout;
+    options.poll_interval = 0.001;
+    return options;
+  }
+
+  dlbench::test::TempDir dir_;
+  fs::path fast_ = dir_ / "bb" / "global_epoch1_step1";
+  fs::path capacity_ = dir_ / "pfs" / "global_epoch1_step1";
+  CheckpointPlan plan_;
+};
+
+TEST_F(DrainEngineTest, TheFinisherWritesTheManifestOnceEveryRankIsDrained) {
+  ASSERT_FALSE(plan_.ForRank(1).files.empty());
+  DrainEngine rank0(PosixEnv(), Options());
+  rank0.Enqueue(Job(0));
+  std::vector<DrainOutcome> one;
+  {
+    DrainEngine rank1(PosixEnv(), Options());
+    rank1.Enqueue(Job(1));
+    one = rank1.WaitAll();
+  }
+  const std::vector<DrainOutcome> zero = rank0.WaitAll();
+  ASSERT_EQ(zero.size(), 1u);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(zero[0].error, "");
+  EXPECT_EQ(one[0].error, "");
+  ASSERT_TRUE(zero[0].durable_at.has_value());
+  EXPECT_FALSE(one[0].durable_at.has_value());
+  EXPECT_GE(*zero[0].durable_at, one[0].end) << "durable only after rank 1's part";
+  EXPECT_EQ(one[0].bytes, plan_.ForRank(1).bytes);
+  const Manifest manifest = ReadManifest(PosixEnv(), capacity_.string());
+  EXPECT_EQ(manifest.files.size(), plan_.Summarize().files);
+  for (const ManifestEntry& e : manifest.files) {
+    EXPECT_EQ(fs::file_size(capacity_ / e.name), e.bytes) << e.name;
+  }
+  EXPECT_FALSE(fs::exists(capacity_ / DrainedMarkerName(0)));
+  EXPECT_FALSE(fs::exists(capacity_ / DrainedMarkerName(1)));
+}
+
+TEST_F(DrainEngineTest, ARankThatFailsStopsTheFinisherWithItsError) {
+  storage::FaultInjectionEnv faulty(PosixEnv());
+  faulty.inject(storage::Fault(storage::FaultOp::kSync).error(EIO).on_paths_containing("pfs"));
+  DrainEngine rank1(faulty, Options());
+  rank1.Enqueue(Job(1));
+  const std::vector<DrainOutcome> one = rank1.WaitAll();
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_NE(one[0].error.find("fsync"), std::string::npos) << one[0].error;
+  EXPECT_TRUE(fs::exists(capacity_ / DrainFailedMarkerName(1)));
+
+  DrainEngine rank0(PosixEnv(), Options());
+  rank0.Enqueue(Job(0));
+  const std::vector<DrainOutcome> zero = rank0.WaitAll();
+  ASSERT_EQ(zero.size(), 1u);
+  EXPECT_NE(zero[0].error.find("rank 1 failed: "), std::string::npos) << zero[0].error;
+  EXPECT_NE(zero[0].error.find("Input/output error"), std::string::npos) << zero[0].error;
+  EXPECT_FALSE(zero[0].durable_at.has_value());
+  EXPECT_FALSE(fs::exists(capacity_ / kManifestFileName));
+}
+
+TEST_F(DrainEngineTest, ASilentRankMakesTheFinisherGiveUpNotHang) {
+  DrainEngine rank0(PosixEnv(), Options(/*timeout=*/0.05));
+  rank0.Enqueue(Job(0));
+  const std::vector<DrainOutcome> zero = rank0.WaitAll();
+  ASSERT_EQ(zero.size(), 1u);
+  EXPECT_NE(zero[0].error.find("rank 1 (and 0 more) did not mark its part of global_epoch1_step1"),
+            std::string::npos)
+      << zero[0].error;
+  EXPECT_NE(zero[0].error.find(capacity_.string()), std::string::npos) << zero[0].error;
+  EXPECT_FALSE(fs::exists(capacity_ / kManifestFileName));
+}
+
+TEST_F(DrainEngineTest, ASourceOfTheWrongSizeIsAnError) {
+  fs::resize_file(fast_ / plan_.ForRank(0).files.front().name, 3);
+  DrainEngine rank0(PosixEnv(), Options());
+  rank0.Enqueue(Job(0));
+  const std::vector<DrainOutcome> zero = rank0.WaitAll();
+  ASSERT_EQ(zero.size(), 1u);
+  EXPECT_NE(zero[0].error.find("size 3 B, expected"), std::string::npos) << zero[0].error;
+  EXPECT_FALSE(fs::exists(capacity_ / kManifestFileName));
+}
+
+}  // namespace
+}  // namespace dlbench::checkpoint
