@@ -242,15 +242,16 @@ TEST(MakeCheckpointStore, DirectByDefaultOnTheCheckpointFolder) {
   EXPECT_TRUE(IsCheckpointComplete(PosixEnv(), (dir / "ckpt" / kName).string()));
 }
 
-TEST(MakeCheckpointStore, RefusesTheBurstBufferUntilItIsBuilt) {
+TEST(MakeCheckpointStore, BurstBufferNeedsItsTier) {
   config::Config config;
   config.checkpoint.burst_buffer = config::BurstBufferConfig{};
+  config.checkpoint.burst_buffer->tier = "no_such_tier";
   try {
     MakeCheckpointStore(config, dlbench::test::World(), PosixEnv(), 0);
-    ADD_FAILURE() << "no error";
+    ADD_FAILURE() << "no error: the burst buffer's tier is not one of storage.tiers";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::kUsage);
-    EXPECT_NE(std::string(e.what()).find("checkpoint.burst_buffer"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no_such_tier"), std::string::npos) << e.what();
   }
 }
 
