@@ -33,14 +33,53 @@ inline std::uint64_t RandomWord(std::uint64_t key, std::uint64_t word) {
   return Mix(key + word * kGolden);
 }
 
-// Random words [first, first + count) to `out` (unaligned). A flat loop the compiler unrolls and
-// vectorises.
-void FillRandomWords(std::uint64_t key, std::uint64_t first, std::byte* out, std::size_t count) {
+// Random words [first, first + count) to `out` (unaligned), one at a time: the portable path
+// (the multiplies of Mix are 64-bit, which SSE2/AVX2 cannot vectorise profitably).
+void FillRandomWordsScalar(std::uint64_t key, std::uint64_t first, std::byte* out,
+                           std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
     const std::uint64_t value = RandomWord(key, first + i);
     std::memcpy(out + 8 * i, &value, 8);
   }
 }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// The same words, eight at a time from a running key + word·golden: with AVX-512DQ the compiler
+// turns each of Mix's multiplies into one vpmullq over 8 lanes, ~7x the scalar rate (measured
+// 77 vs 10 GiB/s on the development VM). On tmpfs generation was otherwise a quarter of the time
+// of writing a file.
+__attribute__((target("avx512f,avx512dq"))) void FillRandomWordsAvx512(std::uint64_t key,
+                                                                       std::uint64_t first,
+                                                                       std::byte* out,
+                                                                       std::size_t count) {
+  std::size_t i = 0;
+  std::uint64_t base = key + first * kGolden;
+  for (; i + 8 <= count; i += 8) {
+    std::uint64_t words[8];
+    for (std::size_t j = 0; j < 8; ++j) words[j] = Mix(base + j * kGolden);
+    std::memcpy(out + 8 * i, words, sizeof words);
+    base += 8 * kGolden;
+  }
+  FillRandomWordsScalar(key, first + i, out + 8 * i, count - i);
+}
+
+bool HasAvx512() {
+  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+  return has;
+}
+
+void FillRandomWords(std::uint64_t key, std::uint64_t first, std::byte* out, std::size_t count) {
+  if (count >= 8 && HasAvx512()) {
+    FillRandomWordsAvx512(key, first, out, count);
+  } else {
+    FillRandomWordsScalar(key, first, out, count);
+  }
+}
+#else
+void FillRandomWords(std::uint64_t key, std::uint64_t first, std::byte* out, std::size_t count) {
+  FillRandomWordsScalar(key, first, out, count);
+}
+#endif
 
 std::uint64_t RandomWordsPerBlock(config::ContentKind kind, double ratio) {
   if (kind != config::ContentKind::kCompressible || !(ratio > 1.0)) return kWordsPerBlock;

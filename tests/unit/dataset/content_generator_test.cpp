@@ -70,6 +70,40 @@ TEST(ContentGenerator, AdjacentRangesEqualOneCall) {
   }
 }
 
+// The bytes of a dataset must not change between versions or CPUs (datasets are shared and
+// resumed): CRC-32 of 1 MiB + 5 bytes at three offsets, pinned from the word-at-a-time version.
+TEST(ContentGenerator, BytesArePinned) {
+  struct Case {
+    ContentKind kind;
+    Bytes offset;
+    uLong crc;
+  };
+  for (const Case& c :
+       {Case{ContentKind::kRandom, 0, 0xfa19175c}, Case{ContentKind::kRandom, 3, 0x04922a8f},
+        Case{ContentKind::kRandom, 1 << 20, 0xf75e5301},
+        Case{ContentKind::kCompressible, 0, 0xbcd25dab},
+        Case{ContentKind::kCompressible, 3, 0xb239f32b},
+        Case{ContentKind::kCompressible, 1 << 20, 0x53db28c5}}) {
+    const auto bytes = Generate(ContentGenerator(c.kind, 3.0, 42), 3, c.offset, (1 << 20) + 5);
+    EXPECT_EQ(crc32(0, reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()), c.crc)
+        << "kind " << static_cast<int>(c.kind) << ", offset " << c.offset;
+  }
+}
+
+// Pieces shorter than 8 words take the one-word-at-a-time path; long ranges the 8-word one.
+TEST(ContentGenerator, LongRangesEqualTheirShortPieces) {
+  const ContentGenerator g(ContentKind::kRandom, 2.0, 9);
+  for (const Bytes start : {Bytes(0), Bytes(5), Bytes(8 * 1000 + 3)}) {
+    const auto whole = Generate(g, 2, start, 8 * 203 + 7);
+    std::vector<std::byte> pieces(whole.size());
+    for (std::size_t at = 0; at < pieces.size(); at += 13) {
+      const std::size_t n = std::min<std::size_t>(13, pieces.size() - at);
+      g.Fill(2, start + at, std::span<std::byte>(pieces).subspan(at, n));
+    }
+    EXPECT_EQ(whole, pieces) << "start " << start;
+  }
+}
+
 TEST(ContentGenerator, Zeros) {
   const ContentGenerator g(ContentKind::kZeros, 2.0, 42);
   const auto data = Generate(g, 5, 3, 10001);
