@@ -60,6 +60,7 @@ void AddRunCommands(CLI::App& app, const mpi::Communicator& comm, CommandAction&
                       "`checkpoint plan` prints what would be written",
                       workflow::Phase::kCheckpoint, comm, action);
   AddCheckpointPlanCommand(*checkpoint, comm, action);
+  AddCheckpointDrainCommand(*checkpoint, comm, action);
 }
 
 }  // namespace dlbench::app

@@ -20,6 +20,9 @@ void AddConfigCommand(CLI::App& app, const mpi::Communicator& comm, CommandActio
 // `checkpoint plan`, under the `checkpoint` command.
 void AddCheckpointPlanCommand(CLI::App& checkpoint, const mpi::Communicator& comm,
                               CommandAction& action);
+// `checkpoint drain`: finishes interrupted burst-buffer drains.
+void AddCheckpointDrainCommand(CLI::App& checkpoint, const mpi::Communicator& comm,
+                               CommandAction& action);
 void AddWorkloadsCommand(CLI::App& app, const mpi::Communicator& comm, CommandAction& action);
 
 }  // namespace dlbench::app

@@ -12,6 +12,7 @@
 #include "checkpoint/checkpoint_commit.h"
 #include "checkpoint/checkpoint_reader.h"
 #include "checkpoint/checkpoint_writer.h"
+#include "checkpoint/direct_store.h"
 #include "checkpoint/drain_engine.h"
 #include "checkpoint/manifest.h"
 #include "metrics/clock.h"
@@ -30,11 +31,6 @@ std::string Trimmed(std::string path) {
 
 std::string Normal(const std::string& path) {
   return Trimmed(fs::absolute(path).lexically_normal().string());
-}
-
-// The content seed of checkpoint bytes: fixed by the run's seed, so that a restore can verify.
-std::uint64_t ContentSeed(const config::Config& config) {
-  return static_cast<std::uint64_t>(config.train.seed);
 }
 
 std::string Join(const std::vector<std::string>& lines) {
@@ -111,7 +107,8 @@ BurstBufferStore::BurstBufferStore(const config::Config& config, const mpi::Comm
     throw UsageError("checkpoint.burst_buffer.max_pending_checkpoints must be at least 1, got " +
                      std::to_string(bb.max_pending_checkpoints));
   }
-  WriterOptions writer = WriterOptions::FromConfig(config.checkpoint, ContentSeed(config));
+  WriterOptions writer =
+      WriterOptions::FromConfig(config.checkpoint, CheckpointContentSeed(config));
   writer.buffer_bytes = tuning.buffer_bytes;
   writer_ = std::make_unique<CheckpointWriter>(*tiers_, writer);
   DrainOptions drain;
@@ -297,7 +294,8 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
       local_error = e.what();
     }
   }
-  const ContentSettings content{config_.checkpoint.randomize_tensor, ContentSeed(config_)};
+  const ContentSettings content{config_.checkpoint.randomize_tensor,
+                                CheckpointContentSeed(config_)};
   if (!CommitCheckpoint(comm_, *tiers_, FastFolder(name), plan, content, config_.checkpoint.fsync,
                         local_error.empty())) {
     mpi::AgreeOnFailure(comm_, [&] {

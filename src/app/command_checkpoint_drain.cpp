@@ -1,0 +1,61 @@
+// `dlbench checkpoint drain WORKLOAD`: finishes drains that a run left unfinished (killed, or a
+// failed capacity tier): every checkpoint complete on the burst-buffer tier but without a manifest
+// in checkpoint.checkpoint_folder is copied there and made durable, then evicted as configured.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "app/cli_options.h"
+#include "app/commands.h"
+#include "app/workload_loading.h"
+#include "checkpoint/burst_buffer_store.h"
+#include "metrics/cross_rank.h"
+#include "storage/file.h"
+#include "util/error.h"
+
+namespace dlbench::app {
+
+void AddCheckpointDrainCommand(CLI::App& checkpoint, const mpi::Communicator& comm,
+                               CommandAction& action) {
+  auto options = std::make_shared<WorkloadOptions>();
+  CLI::App* drain = checkpoint.add_subcommand(
+      "drain",
+      "Finish interrupted burst-buffer drains: copy checkpoints complete on the fast tier but not "
+      "durable in checkpoint_folder, then evict them as configured");
+  AddWorkloadOptions(*drain, *options, /*with_output=*/false);
+  drain->callback([options, &comm, &action] {
+    if (options->workload.empty()) throw CLI::RequiredError("workload");
+    action = [options, &comm] {
+      const config::Config config = LoadWorkload(*options, comm);
+      if (!config.checkpoint.burst_buffer) {
+        throw UsageError(
+            "checkpoint drain: the workload has no checkpoint.burst_buffer, so nothing is ever "
+            "left to drain");
+      }
+      const Seconds origin = metrics::SynchronizedOrigin(comm);
+      checkpoint::BurstBufferStore store(config, comm, storage::PosixEnv(), origin);
+      if (comm.is_root()) {
+        for (const std::string& note : store.emulation_notes()) {
+          std::fprintf(stderr, "dlbench: %s\n", note.c_str());
+        }
+      }
+      const std::vector<checkpoint::DrainResult> drains = store.Finish();
+      if (comm.is_root()) {
+        if (drains.empty()) {
+          std::printf("nothing to drain: every complete checkpoint on tier %s is durable in %s\n",
+                      config.checkpoint.burst_buffer->tier.c_str(),
+                      config.checkpoint.checkpoint_folder.c_str());
+        }
+        for (const checkpoint::DrainResult& d : drains) {
+          std::printf("%s: durable in %s after %.3f s (rank 0 copied %s)\n", d.name.c_str(),
+                      store.CapacityFolder(d.name).c_str(), d.durable_at,
+                      storage::DescribeBytes(d.bytes).c_str());
+        }
+      }
+      return 0;
+    };
+  });
+}
+
+}  // namespace dlbench::app
