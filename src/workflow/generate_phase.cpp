@@ -183,7 +183,8 @@ class Generation {
 
  private:
   // Rank 0: folders, marker "incomplete" (so an interruption from now on is detectable), and
-  // removal of our partial files. Every rank learns whether existing files can be trusted.
+  // removal of our partial files. Every rank learns whether existing files can be trusted, or
+  // whether there are none to look for.
   void Prepare() {
     std::string policy;
     if (comm_.is_root()) {
@@ -200,9 +201,12 @@ class Generation {
       std::vector<std::string> folders = files_.folders();
       folders.push_back(config_.dataset.data_folder);
       result_.partials_removed = RemovePartialFiles(env_, folders);
+      if (FoldersHoldNoDataFiles(folders)) policy = "none";
     }
     policy = comm_.broadcast(policy);
-    policy_ = policy == "trusted" ? ExistingFiles::kTrusted : ExistingFiles::kSizeOnly;
+    policy_ = policy == "trusted" ? ExistingFiles::kTrusted
+              : policy == "none"  ? ExistingFiles::kNone
+                                  : ExistingFiles::kSizeOnly;
   }
 
   void WriteRankFiles() {

@@ -1,6 +1,8 @@
 #include "workflow/generation_resume.h"
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <system_error>
 
 #include "storage/atomic_file.h"
 #include "util/error.h"
@@ -88,6 +90,7 @@ bool IsDatasetComplete(storage::Env& env, const config::Config& config) {
 
 bool IsFileComplete(storage::Env& env, const DatasetFile& file, std::optional<Bytes> expected_size,
                     ExistingFiles policy) {
+  if (policy == ExistingFiles::kNone) return false;
   if (!env.exists(file.path)) return false;
   if (expected_size) {
     if (env.file_size(file.path) != *expected_size) return false;
@@ -109,6 +112,24 @@ std::size_t RemovePartialFiles(storage::Env& env, const std::vector<std::string>
     }
   }
   return removed;
+}
+
+bool FoldersHoldNoDataFiles(const std::vector<std::string>& folders) {
+  namespace fs = std::filesystem;
+  for (const std::string& folder : folders) {
+    std::error_code ec;
+    fs::directory_iterator it(folder, ec);
+    if (ec == std::errc::no_such_file_or_directory) continue;
+    for (const fs::directory_iterator end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      if (name == kDatasetMarkerName || storage::IsPartialFileName(name)) continue;
+      std::error_code type_ec;
+      if (it->is_directory(type_ec)) continue;
+      return false;
+    }
+    if (ec) throw IoError("list", folder, ec.value());
+  }
+  return true;
 }
 
 }  // namespace dlbench::workflow

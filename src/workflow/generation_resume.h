@@ -45,16 +45,25 @@ bool IsDatasetComplete(storage::Env& env, const config::Config& config);
 // - kTrusted: the marker has this fingerprint, so every final-named file was written (whole,
 //   since files are renamed into place only when complete) with this configuration;
 // - kSizeOnly: no marker or another fingerprint: keep only files whose exact size is predictable
-//   and matches; files of unpredictable size are regenerated.
-enum class ExistingFiles { kTrusted, kSizeOnly };
+//   and matches; files of unpredictable size are regenerated;
+// - kNone: the folders held no data files when generation started (FoldersHoldNoDataFiles), so
+//   there is nothing to keep and nothing to look up: no stat per file, which on a parallel file
+//   system is a metadata round trip each.
+enum class ExistingFiles { kTrusted, kSizeOnly, kNone };
 
 // True when `file` is complete on storage: the data file exists with `expected_size` (when
-// known; when unknown only under kTrusted) and every companion exists.
+// known; when unknown only under kTrusted) and every companion exists. Always false, without
+// touching storage, under kNone.
 bool IsFileComplete(storage::Env& env, const DatasetFile& file, std::optional<Bytes> expected_size,
                     ExistingFiles policy);
 
 // Removes the partial files left by an interrupted run under `folders` (not recursively: only
 // names made by storage::PartialPathFor, never anything else). Returns how many were removed.
 std::size_t RemovePartialFiles(storage::Env& env, const std::vector<std::string>& folders);
+
+// True when none of `folders` holds anything but folders, partial files of ours and the dataset
+// marker (missing folders hold nothing). Stops at the first other entry, so it is cheap on a
+// complete dataset too. Throws Error(kIo) if a folder cannot be listed.
+bool FoldersHoldNoDataFiles(const std::vector<std::string>& folders);
 
 }  // namespace dlbench::workflow

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -232,11 +233,14 @@ TEST(GenerateDataset, DangerousDataFolderIsRefused) {
   }
 }
 
-// Records the folders fsync'd through it (on top of a CountingEnv, which counts the rest).
-class SyncedFolders final : public storage::Env {
+// Records the folders fsync'd through it and counts existence checks (on top of a CountingEnv,
+// which counts the rest).
+class RecordingEnv final : public storage::Env {
  public:
-  explicit SyncedFolders(storage::Env& base) : base_(base) {}
+  explicit RecordingEnv(storage::Env& base) : base_(base) {}
   std::map<std::string, int> synced;  // folder -> directory syncs
+  std::atomic<int> exists_calls{0};
+  std::atomic<int> size_calls{0};
 
   std::unique_ptr<storage::ReadableFile> open_read(const std::string& path,
                                                    const storage::OpenOptions& options) override {
@@ -253,8 +257,14 @@ class SyncedFolders final : public storage::Env {
   void rename(const std::string& from, const std::string& to) override { base_.rename(from, to); }
   void create_directories(const std::string& path) override { base_.create_directories(path); }
   void remove(const std::string& path) override { base_.remove(path); }
-  bool exists(const std::string& path) override { return base_.exists(path); }
-  Bytes file_size(const std::string& path) override { return base_.file_size(path); }
+  bool exists(const std::string& path) override {
+    ++exists_calls;
+    return base_.exists(path);
+  }
+  Bytes file_size(const std::string& path) override {
+    ++size_calls;
+    return base_.file_size(path);
+  }
   void sync_directory(const std::string& path) override {
     base_.sync_directory(path);
     const std::lock_guard lock(mutex_);
@@ -285,7 +295,7 @@ TEST(GenerateDataset, WithFsyncSyncsEveryFileAndEachFolderOncePerRank) {
     config.dataset.fsync = true;
     config.dataset.generation_threads = threads;
     storage::CountingEnv counting(storage::PosixEnv());
-    SyncedFolders env(counting);
+    RecordingEnv env(counting);
     GenerateDataset(config, test::World(), env);
     EXPECT_EQ(counting.counts().syncs, 8u + 2u) << threads;  // the files and the two markers
     const std::string data = config.dataset.data_folder;
@@ -304,7 +314,7 @@ TEST(GenerateDataset, WithFsyncSyncsTheFoldersOfCompanionFilesToo) {
   config.dataset.fsync = true;
   config.dataset.generation_threads = 2;
   storage::CountingEnv counting(storage::PosixEnv());
-  SyncedFolders env(counting);
+  RecordingEnv env(counting);
   GenerateDataset(config, test::World(), env);
   EXPECT_EQ(counting.counts().syncs, 2u * 8u + 2u);  // data file + index, and the markers
   const std::string data = config.dataset.data_folder;
@@ -312,6 +322,51 @@ TEST(GenerateDataset, WithFsyncSyncsTheFoldersOfCompanionFilesToo) {
   for (const std::string& folder : DatasetFiles(config.dataset).folders()) expected[folder] = 1;
   EXPECT_EQ(expected.size(), 5u);  // data, train, valid and their two index folders
   EXPECT_EQ(env.synced, expected);
+}
+
+TEST(GenerateDataset, IntoEmptyFoldersLooksUpNoFileButARerunDoes) {
+  test::TempDir dir;
+  config::Config config = TinyNpy(dir.path());
+  config.dataset.generation_threads = 2;
+  RecordingEnv fresh(storage::PosixEnv());
+  EXPECT_EQ(GenerateDataset(config, test::World(), fresh).io.files, 8u);
+  EXPECT_EQ(fresh.exists_calls, 1);  // the marker only
+  EXPECT_EQ(fresh.size_calls, 0);
+
+  // One file missing: the other seven are found and kept.
+  fs::remove(fs::path(config.dataset.data_folder) / "valid/img_1_of_2.npy");
+  RecordingEnv rerun(storage::PosixEnv());
+  const RankGeneration again = GenerateDataset(config, test::World(), rerun);
+  EXPECT_EQ(again.files_kept, 7u);
+  EXPECT_EQ(again.io.files, 1u);
+  EXPECT_EQ(rerun.exists_calls, 1 + 8);
+  EXPECT_EQ(rerun.size_calls, 7);
+}
+
+TEST(FoldersHoldNoDataFiles, IgnoresSubfoldersPartialFilesAndTheMarker) {
+  test::TempDir dir;
+  const fs::path folder = dir.path() / "data";
+  EXPECT_TRUE(FoldersHoldNoDataFiles({folder.string()}));  // missing
+  fs::create_directories(folder / "train");
+  std::ofstream(folder / kDatasetMarkerName) << "{}";
+  std::ofstream(storage::PartialPathFor((folder / "train/img_0_of_1.npy").string())) << "x";
+  EXPECT_TRUE(FoldersHoldNoDataFiles({folder.string(), (folder / "train").string()}));
+  std::ofstream(folder / "train/notes.txt") << "not ours";
+  EXPECT_FALSE(FoldersHoldNoDataFiles({folder.string(), (folder / "train").string()}));
+  EXPECT_TRUE(FoldersHoldNoDataFiles({folder.string()}));  // not recursive
+}
+
+TEST(FoldersHoldNoDataFiles, UnlistableFolderIsAnIoErrorNamingIt) {
+  test::TempDir dir;
+  const fs::path file = dir.path() / "plain";
+  std::ofstream(file) << "x";
+  try {
+    FoldersHoldNoDataFiles({file.string()});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kIo);
+    EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
+  }
 }
 
 TEST(GenerationBuffer, IsBoundedWhateverTheConfiguredSize) {
