@@ -79,6 +79,9 @@ class FormatWriter {
 struct ReadOptions {
   Bytes transfer_size = 256 * KiB;  // read buffer of streaming readers (tfrecord, npy n>1, npz)
   bool verify_checksums = false;    // tfrecord CRC32C; npz CRC-32 is never verified
+  // reader.odirect: npy, npz and indexed_binary read their data file with O_DIRECT, in aligned
+  // 4 KiB blocks (direct_file.h), and report the blocks read; the other readers refuse it.
+  bool direct = false;
 };
 
 // One open data file. Keeps what was parsed at open (headers, directories, indexes, handles) so

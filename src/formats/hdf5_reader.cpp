@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "formats/direct_file.h"
 #include "formats/hdf5_handles.h"
 #include "formats/npy_header.h"
 #include "util/error.h"
@@ -114,7 +115,8 @@ class Hdf5FileReader final : public FileReader {
 }  // namespace
 
 std::unique_ptr<FileReader> Hdf5Reader::open(storage::Env&, const FileSpec& spec,
-                                             const ReadOptions&) const {
+                                             const ReadOptions& options) const {
+  RejectDirect(options, "hdf5");
   return std::make_unique<Hdf5FileReader>(spec);
 }
 

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "formats/direct_file.h"
 #include "formats/little_endian.h"
 #include "storage/file.h"
 #include "util/error.h"
@@ -72,8 +73,11 @@ void CheckRequest(const std::string& path, std::int64_t k, std::int64_t samples,
 
 class IndexedBinaryFileReader final : public FileReader {
  public:
-  IndexedBinaryFileReader(storage::Env& env, const FileSpec& spec)
-      : file_(env.open_read(spec.path)),
+  // `direct`: `file` is a DirectFile (the index files are read normally).
+  IndexedBinaryFileReader(storage::Env& env, std::unique_ptr<storage::ReadableFile> file,
+                          DirectFile* direct, const FileSpec& spec)
+      : file_(std::move(file)),
+        direct_(direct),
         samples_(spec.samples),
         sample_bytes_(spec.sample_bytes()),
         index_(LoadAndValidate(env, spec, file_->size())) {}
@@ -85,6 +89,8 @@ class IndexedBinaryFileReader final : public FileReader {
   Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
     CheckRequest(path(), k, samples_, out, sample_bytes_);
     const auto i = static_cast<std::size_t>(k);
+    if (direct_) direct_->discard_staged();
+    const Bytes before = direct_ ? direct_->bytes_read() : 0;
     const Bytes got = file_->read_at(index_.offsets[i], out.data(), index_.sizes[i]);
     if (got != index_.sizes[i]) {
       throw IoError("read", path(), 0,
@@ -92,11 +98,12 @@ class IndexedBinaryFileReader final : public FileReader {
                         std::to_string(index_.offsets[i]) + ": got " + std::to_string(got) +
                         " of " + std::to_string(index_.sizes[i]) + " bytes");
     }
-    return got;
+    return direct_ ? direct_->bytes_read() - before : got;
   }
 
  private:
   std::unique_ptr<storage::ReadableFile> file_;
+  DirectFile* direct_;  // file_ when reading with O_DIRECT, else null
   std::int64_t samples_;
   Bytes sample_bytes_;
   SampleIndex index_;
@@ -163,12 +170,18 @@ class MmapIndexedBinaryFileReader final : public FileReader {
 }  // namespace
 
 std::unique_ptr<FileReader> IndexedBinaryReader::open(storage::Env& env, const FileSpec& spec,
-                                                      const ReadOptions&) const {
-  return std::make_unique<IndexedBinaryFileReader>(env, spec);
+                                                      const ReadOptions& options) const {
+  if (!options.direct) {
+    return std::make_unique<IndexedBinaryFileReader>(env, env.open_read(spec.path), nullptr, spec);
+  }
+  std::unique_ptr<DirectFile> file = DirectFile::Open(env, spec.path);
+  DirectFile* direct = file.get();
+  return std::make_unique<IndexedBinaryFileReader>(env, std::move(file), direct, spec);
 }
 
 std::unique_ptr<FileReader> MmapIndexedBinaryReader::open(storage::Env& env, const FileSpec& spec,
-                                                          const ReadOptions&) const {
+                                                          const ReadOptions& options) const {
+  RejectDirect(options, "mmap_indexed_binary");
   return std::make_unique<MmapIndexedBinaryFileReader>(env, spec);
 }
 

@@ -3,9 +3,11 @@
 #include <optional>
 #include <string>
 
+#include "formats/direct_file.h"
 #include "formats/npy_array_check.h"
 #include "formats/npy_header.h"
 #include "formats/sample_last_array.h"
+#include "storage/aligned_buffer.h"
 #include "storage/file.h"
 #include "util/error.h"
 
@@ -14,10 +16,15 @@ namespace {
 
 class NpyFileReader final : public FileReader {
  public:
-  NpyFileReader(std::unique_ptr<storage::ReadableFile> file, const FileSpec& spec,
-                const ReadOptions& options)
-      : file_(std::move(file)), samples_(spec.samples), sample_bytes_(spec.sample_bytes()) {
-    std::string bytes(npy::kProbeBytes, '\0');
+  // `direct`: `file` is a DirectFile.
+  NpyFileReader(std::unique_ptr<storage::ReadableFile> file, DirectFile* direct,
+                const FileSpec& spec, const ReadOptions& options)
+      : file_(std::move(file)),
+        direct_(direct),
+        samples_(spec.samples),
+        sample_bytes_(spec.sample_bytes()) {
+    // O_DIRECT fetches a whole block anyway: probe with it, which holds any usual header.
+    std::string bytes(direct_ ? storage::kDirectAlignment : npy::kProbeBytes, '\0');
     bytes.resize(file_->read_at(0, bytes.data(), bytes.size()));
     open_bytes_ = bytes.size();
     const Bytes length = npy::HeaderLength(bytes, path());
@@ -37,7 +44,8 @@ class NpyFileReader final : public FileReader {
                         std::to_string(file_->size()));
     }
     array_.emplace(header.data_offset, samples_, sample_bytes_, spec.itemsize(),
-                   options.transfer_size);
+                   options.transfer_size, direct_ != nullptr);
+    if (direct_) open_bytes_ = direct_->bytes_read();
   }
 
   const std::string& path() const override { return file_->path(); }
@@ -48,11 +56,13 @@ class NpyFileReader final : public FileReader {
     if (k < 0 || k >= samples_ || out.size() < sample_bytes_) {
       throw Error(ExitCode::kInternal, path() + ": bad sample request " + std::to_string(k));
     }
-    return array_->Read(*file_, k, out.data());
+    return direct_ ? array_->ReadDirect(*direct_, k, out.data())
+                   : array_->Read(*file_, k, out.data());
   }
 
  private:
   std::unique_ptr<storage::ReadableFile> file_;
+  DirectFile* direct_;  // file_ when reading with O_DIRECT, else null
   std::int64_t samples_;
   Bytes sample_bytes_;
   Bytes open_bytes_ = 0;
@@ -63,7 +73,12 @@ class NpyFileReader final : public FileReader {
 
 std::unique_ptr<FileReader> NpyReader::open(storage::Env& env, const FileSpec& spec,
                                             const ReadOptions& options) const {
-  return std::make_unique<NpyFileReader>(env.open_read(spec.path), spec, options);
+  if (!options.direct) {
+    return std::make_unique<NpyFileReader>(env.open_read(spec.path), nullptr, spec, options);
+  }
+  std::unique_ptr<DirectFile> file = DirectFile::Open(env, spec.path);
+  DirectFile* direct = file.get();
+  return std::make_unique<NpyFileReader>(std::move(file), direct, spec, options);
 }
 
 }  // namespace dlbench::formats

@@ -7,11 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "formats/direct_file.h"
 #include "formats/little_endian.h"
 #include "formats/npy_array_check.h"
 #include "formats/npy_header.h"
 #include "formats/sample_last_array.h"
 #include "formats/zip_layout.h"
+#include "storage/aligned_buffer.h"
 #include "storage/file.h"
 #include "util/error.h"
 
@@ -151,9 +153,11 @@ class ZipDirectory {
 
 class NpzFileReader final : public FileReader {
  public:
-  NpzFileReader(std::unique_ptr<storage::ReadableFile> file, const FileSpec& spec,
-                const ReadOptions& options)
+  // `direct`: `file` is a DirectFile.
+  NpzFileReader(std::unique_ptr<storage::ReadableFile> file, DirectFile* direct,
+                const FileSpec& spec, const ReadOptions& options)
       : file_(std::move(file)),
+        direct_(direct),
         samples_(spec.samples),
         sample_bytes_(spec.sample_bytes()),
         itemsize_(spec.itemsize()),
@@ -185,7 +189,7 @@ class NpzFileReader final : public FileReader {
       header = dir.Read(member_offset_, length, "x.npy header");
     } else {
       inflate_buffer_.resize(transfer_size_);
-      input_buffer_.resize(transfer_size_);
+      if (!direct_) input_buffer_.resize(transfer_size_);
       header = InflateHeader(where);
     }
     const npy::Header h = npy::Parse(header, where);
@@ -197,8 +201,9 @@ class NpzFileReader final : public FileReader {
     }
     if (entry_.method == zip::kMethodStored) {
       array_.emplace(member_offset_ + header_bytes_, samples_, sample_bytes_, itemsize_,
-                     transfer_size_);
+                     transfer_size_, direct_ != nullptr);
     }
+    if (direct_) open_bytes_ = direct_->bytes_read();
   }
 
   const std::string& path() const override { return file_->path(); }
@@ -210,8 +215,15 @@ class NpzFileReader final : public FileReader {
     if (k < 0 || k >= samples_ || out.size() < sample_bytes_) {
       throw Error(ExitCode::kInternal, path() + ": bad sample request " + std::to_string(k));
     }
-    if (array_) return array_->Read(*file_, k, out.data());
-    return InflateSample(k, out.data());
+    if (array_) {
+      return direct_ ? array_->ReadDirect(*direct_, k, out.data())
+                     : array_->Read(*file_, k, out.data());
+    }
+    if (!direct_) return InflateSample(k, out.data());
+    direct_->discard_staged();
+    const Bytes before = direct_->bytes_read();
+    InflateSample(k, out.data());
+    return direct_->bytes_read() - before;
   }
 
  private:
@@ -227,17 +239,16 @@ class NpzFileReader final : public FileReader {
     int rc = Z_OK;
     while (more && rc != Z_STREAM_END) {
       if (z.avail_in == 0) {
-        const Bytes want = std::min<Bytes>(input_buffer_.size(), entry_.compressed - read);
-        if (want == 0) break;
-        const Bytes got = file_->read_at(member_offset_ + read, input_buffer_.data(), want);
-        if (got != want) {
+        std::span<std::byte> input;
+        if (!Input(read, &input)) {
           inflateEnd(&z);
           throw IoError("read", path(), 0,
                         "truncated x.npy at offset " + std::to_string(member_offset_ + read));
         }
-        read += got;
-        z.next_in = reinterpret_cast<Bytef*>(input_buffer_.data());
-        z.avail_in = static_cast<uInt>(got);
+        if (input.empty()) break;
+        read += input.size();
+        z.next_in = reinterpret_cast<Bytef*>(input.data());
+        z.avail_in = static_cast<uInt>(input.size());
       }
       z.next_out = reinterpret_cast<Bytef*>(inflate_buffer_.data());
       z.avail_out = static_cast<uInt>(inflate_buffer_.size());
@@ -253,6 +264,25 @@ class NpzFileReader final : public FileReader {
     }
     inflateEnd(&z);
     return read;
+  }
+
+  // Sets `input` to the next piece of the compressed member from member byte `read` on (empty
+  // at its end); false when the file ends first. With O_DIRECT the pieces end on multiples of
+  // transfer_size rounded up to whole blocks, so that no block is fetched twice.
+  bool Input(Bytes read, std::span<std::byte>* input) {
+    const Bytes left = entry_.compressed - read;
+    const Bytes at = member_offset_ + read;
+    if (left == 0) {
+      *input = {};
+    } else if (direct_) {
+      const Bytes piece = storage::AlignUp(transfer_size_);
+      *input = direct_->view(at, std::min(left, at - at % piece + piece - at));
+    } else {
+      const Bytes want = std::min<Bytes>(input_buffer_.size(), left);
+      *input = {input_buffer_.data(),
+                static_cast<std::size_t>(file_->read_at(at, input_buffer_.data(), want))};
+    }
+    return left == 0 || !input->empty();
   }
 
   std::string InflateHeader(const std::string& where) {
@@ -291,6 +321,7 @@ class NpzFileReader final : public FileReader {
   }
 
   std::unique_ptr<storage::ReadableFile> file_;
+  DirectFile* direct_;  // file_ when reading with O_DIRECT, else null
   std::int64_t samples_;
   Bytes sample_bytes_;
   int itemsize_;
@@ -308,7 +339,12 @@ class NpzFileReader final : public FileReader {
 
 std::unique_ptr<FileReader> NpzReader::open(storage::Env& env, const FileSpec& spec,
                                             const ReadOptions& options) const {
-  return std::make_unique<NpzFileReader>(env.open_read(spec.path), spec, options);
+  if (!options.direct) {
+    return std::make_unique<NpzFileReader>(env.open_read(spec.path), nullptr, spec, options);
+  }
+  std::unique_ptr<DirectFile> file = DirectFile::Open(env, spec.path);
+  DirectFile* direct = file.get();
+  return std::make_unique<NpzFileReader>(std::move(file), direct, spec, options);
 }
 
 }  // namespace dlbench::formats

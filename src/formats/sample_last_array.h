@@ -1,14 +1,17 @@
 // Reading one sample of a sample-last array (NPY and NPZ `x`, shape (*sample_dims, n)), whose
 // element e of sample k sits at data byte (e·n + k)·itemsize. With n = 1 a sample is one
 // contiguous range; with n > 1 it is strided, so the read unit is the whole array, streamed
-// through a bounded buffer and gathered — the same bytes DLIO's np.load reads per sample.
+// through a bounded buffer and gathered — the same bytes DLIO's np.load reads per sample. With
+// O_DIRECT the unit is rounded out to whole 4 KiB blocks.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
+#include "formats/direct_file.h"
 #include "storage/file.h"
 #include "util/units.h"
 
@@ -23,17 +26,25 @@ void GatherSample(std::span<const std::byte> chunk, Bytes chunk_offset, std::int
 // of a file.
 class StoredSampleLastArray {
  public:
+  // `direct`: samples are read with ReadDirect only (no buffer of our own is allocated).
   StoredSampleLastArray(Bytes data_offset, std::int64_t samples, Bytes sample_bytes, int itemsize,
-                        Bytes transfer_size);
+                        Bytes transfer_size, bool direct = false);
   // Reads sample k into out; returns bytes read. Throws Error(kIo) on a short read.
   Bytes Read(storage::ReadableFile& file, std::int64_t k, std::byte* out);
+  // The same through O_DIRECT: with n = 1 the blocks covering the sample in one read, else the
+  // blocks covering the array in block-aligned pieces of transfer_size (rounded up to 4 KiB), so
+  // no block is fetched twice. Returns the bytes storage delivered (whole blocks).
+  Bytes ReadDirect(DirectFile& file, std::int64_t k, std::byte* out);
 
  private:
+  [[noreturn]] void Truncated(const std::string& path, Bytes want, Bytes offset, Bytes got) const;
+
   Bytes data_offset_;
   std::int64_t samples_;
   Bytes sample_bytes_;
   int itemsize_;
-  std::vector<std::byte> buffer_;  // only for samples > 1
+  Bytes direct_piece_;             // ReadDirect with samples > 1
+  std::vector<std::byte> buffer_;  // Read with samples > 1
 };
 
 }  // namespace dlbench::formats

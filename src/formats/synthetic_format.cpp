@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "formats/direct_file.h"
 #include "storage/file.h"
 #include "util/error.h"
 
@@ -49,7 +50,8 @@ WriteResult SyntheticWriter::write(storage::Env& env, const FileSpec& spec,
 }
 
 std::unique_ptr<FileReader> SyntheticReader::open(storage::Env&, const FileSpec& spec,
-                                                  const ReadOptions&) const {
+                                                  const ReadOptions& options) const {
+  RejectDirect(options, "synthetic");
   return std::make_unique<SyntheticFileReader>(spec);
 }
 

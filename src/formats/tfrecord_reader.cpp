@@ -8,6 +8,7 @@
 
 #include "formats/buffered_reader.h"
 #include "formats/crc32c.h"
+#include "formats/direct_file.h"
 #include "formats/tfrecord_example.h"
 #include "storage/file.h"
 #include "util/error.h"
@@ -341,6 +342,7 @@ class TfrecordFileReader final : public FileReader {
 
 std::unique_ptr<FileReader> TfrecordReader::open(storage::Env& env, const FileSpec& spec,
                                                  const ReadOptions& options) const {
+  RejectDirect(options, "tfrecord");
   return std::make_unique<TfrecordFileReader>(env.open_read(spec.path), spec, options);
 }
 

@@ -84,6 +84,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   formats::ReadOptions read_options;
   if (config.reader.transfer_size) read_options.transfer_size = *config.reader.transfer_size;
   read_options.verify_checksums = config.reader.verify_checksums;
+  read_options.direct = config.reader.odirect;
   pipeline::FormatSampleSource train_source(*reader, env, read_options,
                                             [&](FileIndex f) { return files.file(f).spec; });
   pipeline::FormatSampleSource eval_source(

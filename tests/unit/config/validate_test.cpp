@@ -371,6 +371,12 @@ const Rule kRules[] = {
      1,
      "with dataset.format = tfrecord: O_DIRECT reading exists only for npz, npy and "
      "indexed_binary"},
+    {"OdirectWithMmapIndexedBinary",  // its reads are page faults: O_DIRECT has no meaning
+     "reader: {odirect: true}\ndataset: {format: mmap_indexed_binary}\n",
+     {},
+     1,
+     "with dataset.format = mmap_indexed_binary (w.yaml:2): O_DIRECT reading exists only for "
+     "npz, npy and indexed_binary"},
     // steps
     {"NoStepPerEpoch",
      "dataset: {num_files_train: 16, num_samples_per_file: 2}\n"
