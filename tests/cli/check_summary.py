@@ -20,6 +20,11 @@ src/formats/):
   mmap_indexed_binary  as indexed_binary (page faults are reported as the sample bytes).
   synthetic       nothing.
 
+With reader.odirect every read of a data file is rounded out to 4 KiB blocks (the last one short
+at the end of the file; src/formats/direct_file.h), a read inside the blocks the file's previous
+read fetched costs nothing, and each sample is fetched afresh: npy opens with block 0 and npz
+with its directory walk replayed through the blocks; indexed_binary's indexes are read normally.
+
 With --skipped N (a run with reader.on_error: skip over corrupt data), only the sample counts
 and train_samples_skipped_on_error = N are checked. Reading on_demand (every sample opens its file) is assumed for the index-order formats. Prints
 `check_summary: OK` or the mismatches, and exits 1 on a mismatch.
@@ -85,6 +90,56 @@ def npz_open_bytes(path):
     return opened, header
 
 
+BLOCK = 4096
+
+
+class DirectReads:
+    """Replays reads of a file of `size` bytes as O_DIRECT through one staging window."""
+
+    def __init__(self, size):
+        self.size, self.window, self.fetched = size, (0, 0), 0
+
+    def read(self, offset, length):
+        end = min(offset + length, self.size)
+        if offset >= end or (self.window[0] <= offset and end <= self.window[1]):
+            return
+        lo, hi = offset - offset % BLOCK, min(-(-end // BLOCK) * BLOCK, self.size)
+        self.fetched += hi - lo
+        self.window = (lo, hi)
+
+
+def npz_direct_open_bytes(path):
+    """The reads of npz_open_bytes, in the reader's order, through O_DIRECT blocks."""
+    with open(path, "rb") as f:
+        blob = f.read()
+    size = len(blob)
+    d = DirectReads(size)
+    d.read(size - 22, 22)
+    end = blob[size - 22:]
+    if end[:4] != b"PK\x05\x06":
+        fail(path + ": no end record in the last 22 bytes (a comment?)")
+    cd_size, cd_offset = struct.unpack("<II", end[12:20])
+    d.read(size - 42, 20)
+    if blob[size - 42:size - 38] == b"PK\x06\x07":
+        end64 = struct.unpack("<Q", blob[size - 34:size - 26])[0]
+        d.read(end64, 56)
+        cd_size, cd_offset = struct.unpack("<QQ", blob[end64 + 40:end64 + 56])
+    d.read(cd_offset, cd_size)
+    _, header = npz_open_bytes(path)
+    local = struct.unpack("<I", blob[cd_offset + 42:cd_offset + 46])[0]  # x.npy comes first
+    d.read(local, 30)
+    name_len, extra_len = struct.unpack("<HH", blob[local + 26:local + 30])
+    member = local + 30 + name_len + extra_len
+    d.read(member, 12)
+    d.read(member, header)
+    return d.fetched, member + header, size
+
+
+def direct_blocks(begin, end, size):
+    """Bytes O_DIRECT fetches to cover [begin, end) of a file of `size` bytes."""
+    return min(-(-end // BLOCK) * BLOCK, size) - begin // BLOCK * BLOCK
+
+
 def first_file(folder, split):
     names = sorted(n for n in os.listdir(os.path.join(folder, split))
                    if not n.endswith(".idx"))
@@ -137,6 +192,19 @@ def expected_bytes(cfg, ranks, phase, read_per_pass, passes, files):
             sample *= d
     unit = sample if spf == 1 else spf * sample  # sample-last arrays: strided beyond one sample
     samples = read_per_pass * passes
+    if cfg["reader"].get("odirect"):
+        if fmt == "npy":
+            with open(path, "rb") as f:
+                header = npy_header_length(f.read(16), path)
+            return samples * (min(BLOCK, size) + direct_blocks(header, header + unit, size))
+        if fmt == "npz":
+            opened, data, size = npz_direct_open_bytes(path)
+            return samples * (opened + direct_blocks(data, data + unit, size))
+        if fmt == "indexed_binary":
+            if sample % BLOCK != 0:
+                fail("indexed_binary with odirect is checked with samples of whole blocks")
+            return samples * (16 * spf + sample)
+        fail("no odirect expectation for format " + fmt)
     if fmt == "npy":
         with open(path, "rb") as f:
             header = npy_header_length(f.read(16), path)
