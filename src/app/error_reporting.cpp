@@ -1,6 +1,9 @@
 #include "app/error_reporting.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <thread>
 #include <exception>
 #include <new>
 
@@ -17,6 +20,18 @@ void PrintError(const mpi::Communicator& comm, const std::string& message) {
   std::fflush(stderr);
 }
 
+// When several ranks fail at once (every rank meets the same unreadable folder), each would print
+// the same message before the abort reaches it. A failing rank therefore waits a little longer the
+// higher its rank: the lowest failing rank prints and aborts first, and Open MPI's abort normally
+// ends the others before their turn. Bounded, so a lone failure on a high rank still ends the
+// job within seconds.
+void StaggerBeforeAbort(const mpi::Communicator& comm) {
+  if (comm.size() <= 1 || comm.rank() == 0) return;
+  constexpr auto kStep = std::chrono::milliseconds(150);
+  constexpr int kMaxSteps = 12;
+  std::this_thread::sleep_for(kStep * std::min(comm.rank(), kMaxSteps));
+}
+
 int RunGuarded(const mpi::Communicator& comm, const std::function<int()>& body) {
   ExitCode code = ExitCode::kInternal;
   try {
@@ -30,6 +45,7 @@ int RunGuarded(const mpi::Communicator& comm, const std::function<int()>& body) 
       }
       return static_cast<int>(error.code());
     }
+    StaggerBeforeAbort(comm);
     PrintError(comm, error.what());
     code = error.code();
   } catch (const std::bad_alloc&) {

@@ -9,10 +9,12 @@
 int main(int argc, char** argv) {
   dlbench::mpi::Session session(&argc, &argv);
   const auto comm = session.world();
+  // The rank that fails, or -1 for every rank at once.
   const int failing_rank = argc > 1 ? std::atoi(argv[1]) : 1;
   return dlbench::app::RunGuarded(comm, [&] {
-    if (comm.rank() == failing_rank) {
-      throw dlbench::UsageError("probe failure raised on rank " + std::to_string(failing_rank));
+    if (comm.rank() == failing_rank || failing_rank < 0) {
+      throw dlbench::Error(dlbench::ExitCode::kIo, "probe failure raised on rank " +
+                                                       std::to_string(comm.rank()));
     }
     // The other ranks wait where a real run would: in a collective the failed rank never joins.
     comm.barrier();
