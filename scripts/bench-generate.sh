@@ -99,7 +99,7 @@ EOF
   rm -rf "$dir"
 }
 
-echo "| file system | case | P | fio MiB/s | dlbench MiB/s | ratio | fio files/s | dlbench files/s | ratio | wall: fio MiB/s | wall: dlbench MiB/s | wall ratio | dlbench max RSS |"
+echo "| file system | case | P | fio MiB/s | dlbench MiB/s | ratio (range of paired runs) | fio files/s | dlbench files/s | ratio | wall: fio MiB/s | wall: dlbench MiB/s | wall ratio | dlbench max RSS |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for dir in "${dirs[@]}"; do
   mkdir -p "$dir"
@@ -124,9 +124,12 @@ for dir in "${dirs[@]}"; do
       m() { printf '%s\n' "$@" | median; }
       awk -v fs="$fs" -v c="$files x $size B" -v p="$procs" -v fb="$(m "${fb[@]}")" -v db="$(m "${db[@]}")" \
           -v ff="$(m "${ff[@]}")" -v df="$(m "${dff[@]}")" -v fw="$(m "${fw[@]}")" -v dw="$(m "${dw[@]}")" \
-          -v rss="$(m "${rss[@]}")" 'BEGIN {
-        printf "| %s | %s | %s | %.0f | %.0f | **%.2f** | %.0f | %.0f | **%.2f** | %.0f | %.0f | %.2f | %.0f MiB |\n",
-               fs, c, p, fb, db, db / fb, ff, df, df / ff, fw, dw, dw / fw, rss / 1024 }'
+          -v rss="$(m "${rss[@]}")" -v fall="${fb[*]}" -v dall="${db[*]}" 'BEGIN {
+        n = split(fall, f, " "); split(dall, d, " ")
+        lo = hi = d[1] / f[1]
+        for (i = 2; i <= n; ++i) { r = d[i] / f[i]; if (r < lo) lo = r; if (r > hi) hi = r }
+        printf "| %s | %s | %s | %.0f | %.0f | **%.2f** (%.2f-%.2f) | %.0f | %.0f | **%.2f** | %.0f | %.0f | %.2f | %.0f MiB |\n",
+               fs, c, p, fb, db, db / fb, lo, hi, ff, df, df / ff, fw, dw, dw / fw, rss / 1024 }'
     done
   done
   rmdir "$dir" 2>/dev/null || true
