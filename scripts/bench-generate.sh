@@ -11,8 +11,7 @@
 #   scripts/bench-generate.sh [--quick] [--reps N] [--writers "1 2"] [--threads T] [--dlbench PATH] [DIR...]
 #
 # DIR: scratch folders on the file systems to compare (default /dev/shm/dlbench-genbench and
-# /var/tmp/dlbench-genbench); they are created and deleted by this script and must not hold
-# anything else. Cases: 64 files of 16 MiB (+128 B npy header; bandwidth) and 5000 files of
+# /var/tmp/dlbench-genbench); each run works in its own new sub-folder, deleted at the end. Cases: 64 files of 16 MiB (+128 B npy header; bandwidth) and 5000 files of
 # 4 KiB (files/s; each is fsync'd, ~5 ms apiece on the VM's disk); --quick: 16 and 1000 files. Runs alternate fio / dlbench (order swapped every
 # repetition); the table shows medians of --reps (default 3) runs. Rates use each tool's own
 # timed interval (fio: bytes / job runtime incl. its end fsync; dlbench: bytes / (last rank's
@@ -101,8 +100,13 @@ EOF
 
 echo "| file system | case | P | fio MiB/s | dlbench MiB/s | ratio (range of paired runs) | fio files/s | dlbench files/s | ratio | wall: fio MiB/s | wall: dlbench MiB/s | wall ratio | dlbench max RSS |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-for dir in "${dirs[@]}"; do
-  mkdir -p "$dir"
+result=$(mktemp)
+scratch=()
+trap 'rm -rf "$result" "${scratch[@]}"' EXIT
+for root in "${dirs[@]}"; do
+  mkdir -p "$root"
+  dir=$(mktemp -d "$root/run.XXXXXX")  # concurrent runs of this script must not collide
+  scratch+=("$dir")
   fs=$(df --output=fstype "$dir" | tail -1 | tr -d ' ')
   # 16 MiB files: 4096^2 + 128 B; 4 KiB files: 63^2 + 128 = 4097 B.
   for case in "$large_files 4096" "$small_files 63"; do
@@ -114,9 +118,11 @@ for dir in "${dirs[@]}"; do
       for ((r = 0; r < reps; ++r)); do
         for tool in $( ((r % 2)) && echo "dlbench fio" || echo "fio dlbench"); do
           if [ "$tool" = fio ]; then
-            read -r b f w < <(run_fio "$dir" "$files" "$size" "$procs"); fb+=("$b"); ff+=("$f"); fw+=("$w")
+            run_fio "$dir" "$files" "$size" "$procs" >"$result"  # a failure stops the script
+            read -r b f w <"$result"; fb+=("$b"); ff+=("$f"); fw+=("$w")
           else
-            read -r b f w m < <(run_dlbench "$dir" "$files" "$side" "$procs")
+            run_dlbench "$dir" "$files" "$side" "$procs" >"$result"
+            read -r b f w m <"$result"
             db+=("$b"); dff+=("$f"); dw+=("$w"); rss+=("$m")
           fi
         done
@@ -132,7 +138,8 @@ for dir in "${dirs[@]}"; do
                fs, c, p, fb, db, db / fb, lo, hi, ff, df, df / ff, fw, dw, dw / fw, rss / 1024 }'
     done
   done
-  rmdir "$dir" 2>/dev/null || true
+  rm -rf "$dir"
+  rmdir "$root" 2>/dev/null || true
 done
 echo
 echo "medians of $reps alternating runs; P = fio numjobs = dlbench ranks x generation_threads ($threads);"
