@@ -96,8 +96,8 @@ train_yaml() {  # $1 = with burst buffer (1/0)
   model_yaml $hidden $layers
   cat <<YAML
 workflow: {generate_data: true, train: true, checkpoint: true}
-dataset: {data_folder: $dir/data, format: npy, num_files_train: 8, num_samples_per_file: 1, record_length_bytes: 65536}
-reader: {batch_size: 1, read_threads: 1}
+dataset: {data_folder: $dir/data, format: npy, num_files_train: 16, num_samples_per_file: 1, record_length_bytes: 65536}
+reader: {data_loader: pytorch, batch_size: 1, read_threads: 1}
 train: {epochs: 1, total_training_steps: 16, computation_time: $compute}
 storage:
   tiers:
