@@ -10,6 +10,7 @@
 #include "app/commands.h"
 #include "app/workload_loading.h"
 #include "checkpoint/burst_buffer_store.h"
+#include "workflow/storage_tiers.h"
 #include "metrics/cross_rank.h"
 #include "storage/file.h"
 #include "util/error.h"
@@ -31,15 +32,13 @@ void AddCheckpointDrainCommand(CLI::App& checkpoint, const mpi::Communicator& co
       if (!config.checkpoint.burst_buffer) {
         throw UsageError(
             "checkpoint drain: the workload has no checkpoint.burst_buffer, so nothing is ever "
-            "left to drain");
+            "left to drain")
+            .mark_collective();
       }
       const Seconds origin = metrics::SynchronizedOrigin(comm);
-      checkpoint::BurstBufferStore store(config, comm, storage::PosixEnv(), origin);
-      if (comm.is_root()) {
-        for (const std::string& note : store.emulation_notes()) {
-          std::fprintf(stderr, "dlbench: %s\n", note.c_str());
-        }
-      }
+      const auto storage =
+          workflow::MakeRunStorage(config, storage::PosixEnv(), /*quiet=*/false, comm);
+      checkpoint::BurstBufferStore store(config, comm, *storage, origin);
       const std::vector<checkpoint::DrainResult> drains = store.Finish();
       if (comm.is_root()) {
         if (drains.empty()) {

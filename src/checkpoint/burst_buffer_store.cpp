@@ -17,6 +17,7 @@
 #include "checkpoint/manifest.h"
 #include "metrics/clock.h"
 #include "mpi/agreement.h"
+#include "storage/tier_env.h"
 #include "util/error.h"
 
 namespace dlbench::checkpoint {
@@ -56,18 +57,6 @@ std::string FormatSeconds(Seconds value) {
 
 }  // namespace
 
-std::vector<storage::TierSpec> TierSpecsFromConfig(const config::StorageConfig& storage) {
-  std::vector<storage::TierSpec> specs;
-  for (const config::TierConfig& tier : storage.tiers) {
-    specs.push_back({.name = tier.name,
-                     .path = tier.path,
-                     .capacity = tier.capacity,
-                     .bandwidth_limit = tier.bandwidth_limit,
-                     .latency = tier.latency});
-  }
-  return specs;
-}
-
 std::unique_ptr<CheckpointStore> MakeBurstBufferStore(const config::Config& config,
                                                       const mpi::Communicator& comm,
                                                       storage::Env& env, Seconds origin) {
@@ -77,18 +66,18 @@ std::unique_ptr<CheckpointStore> MakeBurstBufferStore(const config::Config& conf
 BurstBufferStore::BurstBufferStore(const config::Config& config, const mpi::Communicator& comm,
                                    storage::Env& env, Seconds origin,
                                    const BurstBufferTuning& tuning)
-    : config_(config), comm_(comm), origin_(origin), tuning_(tuning) {
+    : config_(config), comm_(comm), env_(env), origin_(origin), tuning_(tuning) {
   if (!config.checkpoint.burst_buffer) {
     throw UsageError("checkpoint.burst_buffer is not set: no burst buffer to store checkpoints");
   }
   const config::BurstBufferConfig& bb = *config.checkpoint.burst_buffer;
-  tiers_ = std::make_unique<storage::TierEnv>(
-      env, TierSpecsFromConfig(config.storage),
-      tuning.clock != nullptr ? *tuning.clock : storage::SteadyThrottleClock());
-  const storage::TierSpec* tier = tiers_->TierNamed(bb.tier);
+  const config::TierConfig* tier = nullptr;
+  for (const config::TierConfig& t : config.storage.tiers) {
+    if (t.name == bb.tier) tier = &t;
+  }
   if (tier == nullptr) {
     std::string known;
-    for (const storage::TierSpec& t : tiers_->tiers())
+    for (const config::TierConfig& t : config.storage.tiers)
       known += (known.empty() ? "" : ", ") + t.name;
     throw UsageError(
         "checkpoint.burst_buffer.tier: '" + bb.tier + "' is not a storage.tiers entry (" +
@@ -96,6 +85,7 @@ BurstBufferStore::BurstBufferStore(const config::Config& config, const mpi::Comm
   }
   tier_name_ = tier->name;
   tier_path_ = Trimmed(tier->path);
+  tier_capacity_ = tier->capacity;
   const std::string fast = Normal(tier_path_);
   const std::string capacity = Normal(config.checkpoint.checkpoint_folder);
   if (fast == capacity || capacity.starts_with(fast + "/") || fast.starts_with(capacity + "/")) {
@@ -110,14 +100,14 @@ BurstBufferStore::BurstBufferStore(const config::Config& config, const mpi::Comm
   WriterOptions writer =
       WriterOptions::FromConfig(config.checkpoint, CheckpointContentSeed(config));
   writer.buffer_bytes = tuning.buffer_bytes;
-  writer_ = std::make_unique<CheckpointWriter>(*tiers_, writer);
+  writer_ = std::make_unique<CheckpointWriter>(env_, writer);
   DrainOptions drain;
   drain.threads = bb.drain_threads;
   drain.buffer_bytes = tuning.buffer_bytes;
   drain.origin = origin;
   drain.marker_timeout = tuning.marker_timeout;
   drain.poll_interval = tuning.poll_interval;
-  drains_ = std::make_unique<DrainEngine>(*tiers_, drain);
+  drains_ = std::make_unique<DrainEngine>(env_, drain);
   Resume();
 }
 
@@ -142,8 +132,8 @@ void BurstBufferStore::Resume() {
          it.increment(error)) {
       const std::string name = it->path().filename().string();
       if (!it->is_directory()) continue;
-      if (!IsCheckpointComplete(*tiers_, FastFolder(name))) continue;     // not ours, or partial
-      if (IsCheckpointComplete(*tiers_, CapacityFolder(name))) continue;  // durable already
+      if (!IsCheckpointComplete(env_, FastFolder(name))) continue;     // not ours, or partial
+      if (IsCheckpointComplete(env_, CapacityFolder(name))) continue;  // durable already
       names.push_back(name);
     }
     std::sort(names.begin(), names.end());  // global_epoch..._step... names sort by time
@@ -151,7 +141,7 @@ void BurstBufferStore::Resume() {
       for (const fs::directory_entry& entry : fs::directory_iterator(CapacityFolder(name), error)) {
         const std::string file = entry.path().filename().string();
         if (IsDrainFailedMarkerName(file)) {
-          tiers_->remove(entry.path().string());
+          env_.remove(entry.path().string());
         }
       }
     }
@@ -159,7 +149,7 @@ void BurstBufferStore::Resume() {
   }
   resumed_ = Lines(comm_.broadcast(found, 0));
   for (const std::string& name : resumed_) {
-    const Manifest manifest = ReadManifest(*tiers_, FastFolder(name));
+    const Manifest manifest = ReadManifest(env_, FastFolder(name));
     DrainJob job;
     job.name = name;
     job.fast_folder = FastFolder(name);
@@ -171,7 +161,7 @@ void BurstBufferStore::Resume() {
     // complete and fsync'd, so they are not copied again.
     std::map<Rank, bool> done;
     for (Rank r = comm_.rank(); r < manifest.world; r += comm_.size()) {
-      done[r] = tiers_->exists(PathIn(job.capacity_folder, DrainedMarkerName(r)));
+      done[r] = env_.exists(PathIn(job.capacity_folder, DrainedMarkerName(r)));
       if (!done[r]) job.marks.push_back(r);
     }
     Saved saved{name, {}};
@@ -195,11 +185,11 @@ void BurstBufferStore::Resume() {
 
 void BurstBufferStore::ClearForSave(const std::string& name) {
   // A folder of the same name from an earlier run must not look complete while it is rewritten.
-  tiers_->remove(PathIn(FastFolder(name), kManifestFileName));
-  tiers_->remove(PathIn(CapacityFolder(name), kManifestFileName));
+  env_.remove(PathIn(FastFolder(name), kManifestFileName));
+  env_.remove(PathIn(CapacityFolder(name), kManifestFileName));
   std::error_code error;
   for (const fs::directory_entry& entry : fs::directory_iterator(CapacityFolder(name), error)) {
-    if (IsDrainMarkerName(entry.path().filename().string())) tiers_->remove(entry.path().string());
+    if (IsDrainMarkerName(entry.path().filename().string())) env_.remove(entry.path().string());
   }
 }
 
@@ -212,7 +202,7 @@ std::string BurstBufferStore::EvictDurable() {
       if (!outcome.durable_at || durable_at_.contains(outcome.name)) continue;
       try {
         // Readers decide by the fast-tier manifest, so it goes before any file does.
-        if (evict) tiers_->remove(PathIn(FastFolder(outcome.name), kManifestFileName));
+        if (evict) env_.remove(PathIn(FastFolder(outcome.name), kManifestFileName));
       } catch (const Error& e) {
         if (error.empty()) error = e.what();
         continue;  // not announced: nobody removes files of a copy that still looks complete
@@ -231,7 +221,7 @@ std::string BurstBufferStore::EvictDurable() {
     if (evict) {
       try {
         for (const std::string& file : saved->own_files) {
-          tiers_->remove(PathIn(FastFolder(name), file));
+          env_.remove(PathIn(FastFolder(name), file));
         }
       } catch (const Error& e) {
         if (error.empty()) error = e.what();
@@ -251,7 +241,7 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
   const config::BurstBufferConfig& bb = *config_.checkpoint.burst_buffer;
   const RankPlan mine = plan.ForRank(comm_.rank());
   const Bytes total = plan.Summarize().total_bytes;
-  const std::optional<Bytes> capacity = tiers_->TierNamed(tier_name_)->capacity;
+  const std::optional<Bytes> capacity = tier_capacity_;
   // A node-local tier holds its node's share; one node holds it all.
   const Bytes per_node = total / static_cast<Bytes>(std::max(1, comm_.node_count()));
   if (capacity && per_node > *capacity) {
@@ -296,7 +286,7 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
   }
   const ContentSettings content{config_.checkpoint.randomize_tensor,
                                 CheckpointContentSeed(config_)};
-  if (!CommitCheckpoint(comm_, *tiers_, FastFolder(name), plan, content, config_.checkpoint.fsync,
+  if (!CommitCheckpoint(comm_, env_, FastFolder(name), plan, content, config_.checkpoint.fsync,
                         local_error.empty())) {
     mpi::AgreeOnFailure(comm_, [&] {
       if (!local_error.empty()) throw Error(ExitCode::kIo, local_error);
@@ -336,9 +326,9 @@ StoreOpResult BurstBufferStore::Load(const std::string& name, const CheckpointPl
   std::string where;
   if (comm_.is_root()) {
     try {
-      if (IsCheckpointComplete(*tiers_, FastFolder(name))) {
+      if (IsCheckpointComplete(env_, FastFolder(name))) {
         where = "fast";
-      } else if (IsCheckpointComplete(*tiers_, CapacityFolder(name))) {
+      } else if (IsCheckpointComplete(env_, CapacityFolder(name))) {
         where = "capacity";
       }
     } catch (const Error& e) {
@@ -364,7 +354,7 @@ StoreOpResult BurstBufferStore::Load(const std::string& name, const CheckpointPl
     if (!reader_) {
       ReaderOptions options = ReaderOptions::FromConfig(config_.checkpoint);
       options.buffer_bytes = tuning_.buffer_bytes;
-      reader_ = std::make_unique<CheckpointReader>(*tiers_, options);
+      reader_ = std::make_unique<CheckpointReader>(env_, options);
     }
     result.bytes = reader_->ReadRank(folder, plan.ForRank(source_rank)).bytes;
   });

@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,6 @@
 #include "config/config.h"
 #include "mpi/communicator.h"
 #include "storage/file.h"
-#include "storage/throttle_clock.h"
-#include "storage/tier_env.h"
 #include "util/units.h"
 
 namespace dlbench::checkpoint {
@@ -35,17 +34,14 @@ class DrainEngine;
 struct DrainOutcome;
 
 // Requires config.checkpoint.burst_buffer (throws Error(kUsage) otherwise or when its tier is
-// not one of storage.tiers). `env` is the raw Env; the store applies every tier's emulation.
+// not one of storage.tiers). `env` is the run's Env, which already applies storage.tiers'
+// emulation (workflow/storage_tiers.h); the store only chooses paths.
 std::unique_ptr<CheckpointStore> MakeBurstBufferStore(const config::Config& config,
                                                       const mpi::Communicator& comm,
                                                       storage::Env& env, Seconds origin);
 
-// storage.tiers as storage/ knows them (for any store that builds a storage::TierEnv).
-std::vector<storage::TierSpec> TierSpecsFromConfig(const config::StorageConfig& storage);
-
 // Knobs tests turn; real runs use the defaults.
 struct BurstBufferTuning {
-  storage::ThrottleClock* clock = nullptr;             // tiers' emulation (nullptr: steady clock)
   Bytes buffer_bytes = kDefaultCheckpointBufferBytes;  // per writer, reader and drain thread
   Seconds marker_timeout = 600;                        // see DrainOptions
   Seconds poll_interval = 0.05;
@@ -73,7 +69,6 @@ class BurstBufferStore final : public CheckpointStore {
   std::vector<DrainResult> Finish() override;
 
   const std::vector<std::string>& resumed() const { return resumed_; }
-  std::vector<std::string> emulation_notes() const { return tiers_->emulation_notes(); }
   // <tier path>/<name> and <checkpoint_folder>/<name>.
   std::string FastFolder(const std::string& name) const;
   std::string CapacityFolder(const std::string& name) const;
@@ -93,11 +88,12 @@ class BurstBufferStore final : public CheckpointStore {
 
   const config::Config& config_;
   mpi::Communicator comm_;
+  storage::Env& env_;  // the run's Env: storage.tiers' emulation already applied
   Seconds origin_;
   BurstBufferTuning tuning_;
   std::string tier_name_;
   std::string tier_path_;
-  std::unique_ptr<storage::TierEnv> tiers_;
+  std::optional<Bytes> tier_capacity_;
   std::unique_ptr<CheckpointWriter> writer_;
   std::unique_ptr<CheckpointReader> reader_;
   std::unique_ptr<DrainEngine> drains_;

@@ -101,9 +101,8 @@ metrics::RunInfo GatherInfo(const config::Config& config, const mpi::Communicato
 }  // namespace
 
 void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
-                        const mpi::Communicator& comm, RunResults& results) {
+                        const mpi::Communicator& comm, storage::Env& env, RunResults& results) {
   const config::CheckpointConfig& settings = config.checkpoint;
-  storage::Env& env = storage::PosixEnv();
   std::unique_ptr<checkpoint::CheckpointPlan> plan;
   mpi::AgreeOnFailure(comm, [&] {
     plan = std::make_unique<checkpoint::CheckpointPlan>(config.model, settings, comm.size());

@@ -6,6 +6,7 @@
 
 #include "config/config.h"
 #include "mpi/communicator.h"
+#include "storage/file.h"
 #include "workflow/phases.h"
 #include "workflow/run_results.h"
 
@@ -19,6 +20,6 @@ namespace dlbench::workflow {
 // table. A read-only run (W <= 0) first checks that the R checkpoints exist and are complete
 // (exit 2 otherwise, naming the first one missing).
 void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
-                        const mpi::Communicator& comm, RunResults& results);
+                        const mpi::Communicator& comm, storage::Env& env, RunResults& results);
 
 }  // namespace dlbench::workflow

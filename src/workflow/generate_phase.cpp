@@ -329,8 +329,8 @@ RankGeneration GenerateDataset(const config::Config& config, const mpi::Communic
 }
 
 void RunGeneratePhase(const config::Config& config, bool quiet, const mpi::Communicator& comm,
-                      RunResults& results) {
-  const RankGeneration mine = GenerateDataset(config, comm, storage::PosixEnv());
+                      storage::Env& env, RunResults& results) {
+  const RankGeneration mine = GenerateDataset(config, comm, env);
   const metrics::GenerationMetrics all = metrics::ReduceGeneration(comm, mine.io);
   const std::uint64_t kept = comm.sum(mine.files_kept);
   if (!comm.is_root()) return;

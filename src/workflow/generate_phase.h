@@ -37,9 +37,9 @@ Bytes GenerationBufferBytes(const config::DatasetConfig& dataset);
 RankGeneration GenerateDataset(const config::Config& config, const mpi::Communicator& comm,
                                storage::Env& env);
 
-// The phase as `dlbench generate` runs it: GenerateDataset on the POSIX file system, then rank 0
+// The phase as `dlbench generate` runs it: GenerateDataset through the run's Env, then rank 0
 // adds the `generation` part to summary.json and, unless `quiet`, prints a table.
 void RunGeneratePhase(const config::Config& config, bool quiet, const mpi::Communicator& comm,
-                      RunResults& results);
+                      storage::Env& env, RunResults& results);
 
 }  // namespace dlbench::workflow

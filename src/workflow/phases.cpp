@@ -4,6 +4,7 @@
 #include "workflow/checkpoint_phase.h"
 #include "workflow/generate_phase.h"
 #include "workflow/run_results.h"
+#include "workflow/storage_tiers.h"
 #include "workflow/train_phase.h"
 
 namespace dlbench::workflow {
@@ -26,42 +27,28 @@ std::vector<Phase> PhasesFromWorkflow(const config::WorkflowConfig& workflow) {
   return phases;
 }
 
-namespace {
-
-// Phases that are implemented in this build. A phase not listed here is refused with a plain
-// message rather than faked.
-bool IsBuilt(Phase phase) {
-  return phase == Phase::kGenerate || phase == Phase::kTrain || phase == Phase::kCheckpoint;
-}
-
-}  // namespace
-
 int Run(const config::Config& config, const RunRequest& request, const mpi::Communicator& comm) {
   if (request.phases.empty()) {
+    // Every rank reads the same configuration: they all fail here together.
     throw UsageError(
         "the workload enables no phase (workflow.generate_data, workflow.train and "
-        "workflow.checkpoint are all false); nothing to run");
+        "workflow.checkpoint are all false); nothing to run")
+        .mark_collective();
   }
-  std::string missing;
-  for (Phase phase : request.phases) {
-    if (!IsBuilt(phase)) missing += (missing.empty() ? "" : ", ") + std::string(PhaseName(phase));
-  }
-  if (!missing.empty()) {
-    throw UsageError("not built yet in this version of dlbench: " + missing +
-                     ". The configuration was resolved and written to " +
-                     request.output_folder.string() + "; no phase was run.");
-  }
+  const std::unique_ptr<storage::TierEnv> storage =
+      MakeRunStorage(config, storage::PosixEnv(), request.quiet, comm);
   RunResults results(request.output_folder, comm);
+  results.Add(EmulationSummary(*storage));
   for (Phase phase : request.phases) {
     switch (phase) {
       case Phase::kGenerate:
-        RunGeneratePhase(config, request.quiet, comm, results);
+        RunGeneratePhase(config, request.quiet, comm, *storage, results);
         break;
       case Phase::kTrain:
-        RunTrainPhase(config, request, comm, results);
+        RunTrainPhase(config, request, comm, *storage, results);
         break;
       case Phase::kCheckpoint:
-        RunCheckpointPhase(config, request, comm, results);
+        RunCheckpointPhase(config, request, comm, *storage, results);
         break;
     }
   }

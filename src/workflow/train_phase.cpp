@@ -74,8 +74,7 @@ void WriteRankFiles(const config::Config& config, const metrics::RankRecord& rec
 }  // namespace
 
 void RunTrainPhase(const config::Config& config, const RunRequest& request,
-                   const mpi::Communicator& comm, RunResults& results) {
-  storage::Env& env = storage::PosixEnv();
+                   const mpi::Communicator& comm, storage::Env& env, RunResults& results) {
   RequireDataset(config, env, comm);
 
   const DatasetFiles files(config.dataset);

@@ -6,6 +6,7 @@
 
 #include "config/config.h"
 #include "mpi/communicator.h"
+#include "storage/file.h"
 #include "workflow/phases.h"
 #include "workflow/run_results.h"
 
@@ -16,6 +17,6 @@ namespace dlbench::workflow {
 // summary.json, writes the [METRIC] block to output.log_file and, unless `quiet`, prints the
 // results table (and a live progress line while running, when stdout is a terminal).
 void RunTrainPhase(const config::Config& config, const RunRequest& request,
-                   const mpi::Communicator& comm, RunResults& results);
+                   const mpi::Communicator& comm, storage::Env& env, RunResults& results);
 
 }  // namespace dlbench::workflow

@@ -16,6 +16,7 @@
 #include "checkpoint/drain_engine.h"
 #include "checkpoint/manifest.h"
 #include "storage/fault_injection_env.h"
+#include "storage/tier_env.h"
 #include "support/test_support.h"
 #include "unit/checkpoint/model_fixtures.h"
 #include "util/error.h"
@@ -76,8 +77,21 @@ class BurstBufferStoreTest : public ::testing::Test {
     config_.checkpoint.burst_buffer->tier = "nvme";
     tuning_.buffer_bytes = kBuffer;
   }
+  // The store over `env` with storage.tiers' emulation applied as a run applies it (one TierEnv
+  // per store here, kept for the whole test so that no store outlives its Env).
   std::unique_ptr<BurstBufferStore> Make(storage::Env& env) {
-    return std::make_unique<BurstBufferStore>(config_, dlbench::test::World(), env, 0.0, tuning_);
+    std::vector<storage::TierSpec> specs;
+    for (const config::TierConfig& t : config_.storage.tiers) {
+      specs.push_back({.name = t.name,
+                       .path = t.path,
+                       .capacity = t.capacity,
+                       .bandwidth_limit = t.bandwidth_limit,
+                       .latency = t.latency});
+    }
+    tier_envs_.push_back(std::make_unique<storage::TierEnv>(
+        env, specs, clock_ != nullptr ? *clock_ : storage::SteadyThrottleClock()));
+    return std::make_unique<BurstBufferStore>(config_, dlbench::test::World(), *tier_envs_.back(),
+                                              0.0, tuning_);
   }
   fs::path Fast(const std::string& name) const { return dir_ / "bb" / name; }
   fs::path Capacity(const std::string& name) const { return dir_ / "pfs" / "ckpt" / name; }
@@ -98,6 +112,8 @@ class BurstBufferStoreTest : public ::testing::Test {
   dlbench::test::TempDir dir_;
   config::Config config_;
   BurstBufferTuning tuning_;
+  storage::ThrottleClock* clock_ = nullptr;  // the tiers' emulation clock; nullptr: steady
+  std::vector<std::unique_ptr<storage::TierEnv>> tier_envs_;
   CheckpointPlan plan_ = OneRankPlan();
 };
 
@@ -249,7 +265,7 @@ TEST_F(BurstBufferStoreTest, AnInterruptedDrainIsResumedByTheNextStore) {
 TEST_F(BurstBufferStoreTest, AStoreDestroyedMidDrainLeavesAResumableCheckpoint) {
   GateClock gate;
   config_.storage.tiers[1].latency = 0.001;  // every capacity-side operation waits at the gate
-  tuning_.clock = &gate;
+  clock_ = &gate;
   {
     auto store = Make(PosixEnv());
     store->Save("global_epoch1_step1", plan_);
@@ -274,7 +290,7 @@ TEST_F(BurstBufferStoreTest, MaxPendingCheckpointsMakesTheNextSaveWaitAndReportI
   GateClock gate;
   config_.storage.tiers[1].latency = 0.001;
   config_.checkpoint.burst_buffer->max_pending_checkpoints = 1;
-  tuning_.clock = &gate;
+  clock_ = &gate;
   bool waited = false;
   tuning_.on_backpressure = [&] {
     waited = true;
@@ -298,7 +314,7 @@ TEST_F(BurstBufferStoreTest, TierCapacityMakesTheNextSaveWait) {
   config_.storage.tiers[1].latency = 0.001;
   config_.storage.tiers[0].capacity = plan_.ForRank(0).bytes * 3 / 2;  // room for one
   config_.checkpoint.burst_buffer->max_pending_checkpoints = 10;
-  tuning_.clock = &gate;
+  clock_ = &gate;
   tuning_.on_backpressure = [&] { gate.open(); };
   auto store = Make(PosixEnv());
   EXPECT_EQ(store->Save("global_epoch1_step1", plan_).backpressure, 0.0);
