@@ -5,9 +5,8 @@
 namespace dlbench::app {
 
 void AddWorkloadOptions(CLI::App& command, WorkloadOptions& options, bool with_output) {
-  command
-      .add_option("workload", options.workload,
-                  "Workload name (see `dlbench workloads`), workload=NAME, or a YAML file");
+  command.add_option("workload", options.workload,
+                     "Workload name (see `dlbench workloads`), workload=NAME, or a YAML file");
   command.add_option("overrides", options.overrides,
                      "DLIO overrides: ++workload.a.b=v (add or set), workload.a.b=v (set), "
                      "+workload.a.b=v (add), a.b=v, ~a.b (reset to default)");

@@ -10,10 +10,10 @@
 #include "app/commands.h"
 #include "app/workload_loading.h"
 #include "checkpoint/burst_buffer_store.h"
-#include "workflow/storage_tiers.h"
 #include "metrics/cross_rank.h"
 #include "storage/file.h"
 #include "util/error.h"
+#include "workflow/storage_tiers.h"
 
 namespace dlbench::app {
 

@@ -30,7 +30,8 @@ void AddConfigCommand(CLI::App& app, const mpi::Communicator& comm, CommandActio
   auto query_options = std::make_shared<WorkloadOptions>();
   auto key = std::make_shared<std::string>();
   CLI::App* query = config->add_subcommand(
-      "query", "Print one resolved value, e.g. `dlbench config query unet3d_h100 dataset.num_files_train`");
+      "query",
+      "Print one resolved value, e.g. `dlbench config query unet3d_h100 dataset.num_files_train`");
   query->add_option("workload", query_options->workload, "Workload name or YAML file")->required();
   query->add_option("key", *key, "Dotted key, e.g. reader.batch_size")->required();
   query->add_option("overrides", query_options->overrides, "DLIO overrides, as for `run`");

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <thread>
 #include <exception>
 #include <new>
+#include <thread>
 
 namespace dlbench::app {
 

@@ -15,9 +15,11 @@ config::Config LoadWorkload(const WorkloadOptions& options, const mpi::Communica
   load_options.allow_unknown_keys = options.allow_unknown_keys;
   load_options.world_size = options.world_size.value_or(comm.size());
   config::LoadResult result;
-  mpi::AgreeOnFailure(comm, [&] { result = config::Load(options.workload, options.overrides, load_options); });
+  mpi::AgreeOnFailure(
+      comm, [&] { result = config::Load(options.workload, options.overrides, load_options); });
   if (comm.is_root()) {
-    for (const auto& notice : result.notices) std::fprintf(stderr, "dlbench: note: %s\n", notice.c_str());
+    for (const auto& notice : result.notices)
+      std::fprintf(stderr, "dlbench: note: %s\n", notice.c_str());
   }
   return result.config;
 }

@@ -14,7 +14,6 @@
 #include "metrics/clock.h"
 #include "metrics/cross_rank.h"
 #include "metrics/host_info.h"
-#include "metrics/host_lists.h"
 #include "metrics/run_reduction.h"
 #include "metrics/summary.h"
 #include "mpi/agreement.h"
@@ -22,6 +21,7 @@
 #include "storage/file.h"
 #include "util/error.h"
 #include "workflow/checkpoint_records.h"
+#include "workflow/run_info.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -73,31 +73,6 @@ Rank SourceRank(const config::CheckpointConfig& checkpoint, const mpi::Communica
   return checkpoint::RecoveryRank(comm.rank(), ranks_per_node, comm.size());
 }
 
-// summary.json's header for a run without training: the hosts, and the dataset as configured.
-metrics::RunInfo GatherInfo(const config::Config& config, const mpi::Communicator& comm,
-                            const metrics::HostInfo& host) {
-  metrics::RunInfo info;
-  info.num_accelerators = comm.size();
-  info.hostname = host.hostname;
-  info.host_processor_name = host.processor_name;
-  info.host_cpuinfo = host.cpuinfo;
-  info.host_meminfo = host.meminfo;
-  const metrics::HostLists lists = metrics::GatherHostLists(comm, host);
-  info.num_hosts = lists.num_hosts;
-  info.host_cpu_count = lists.cpu_count;
-  info.host_memory_GiB = lists.memory_GiB;
-  info.num_files_train = static_cast<std::uint64_t>(config.dataset.num_files_train);
-  info.num_files_eval = static_cast<std::uint64_t>(config.dataset.num_files_eval);
-  info.num_samples_per_file = static_cast<std::uint64_t>(config.dataset.num_samples_per_file);
-  // DLIO fills these from the dataset section even when nothing is read.
-  info.data_size_per_host_GiB =
-      metrics::DataSizePerHostGiB(comm.ranks_on_this_node(), comm.size(), info.num_samples_per_file,
-                                  info.num_files_train, config.dataset.record_length_bytes);
-  info.potential_caching =
-      metrics::PotentialCaching(info.host_memory_GiB, info.data_size_per_host_GiB);
-  return info;
-}
-
 }  // namespace
 
 void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
@@ -147,7 +122,7 @@ void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
       static_cast<double>(plan->Summarize().dlio_reported_bytes) / static_cast<double>(GiB);
 
   const metrics::HostInfo host = metrics::ReadHostInfo();
-  metrics::RunInfo info = GatherInfo(config, comm, host);
+  metrics::RunInfo info = GatherRunInfo(config, comm, host);
   info.start = comm.broadcast(start);
   info.end = comm.broadcast(end);
   const metrics::RunMetrics run = metrics::ReduceRun(

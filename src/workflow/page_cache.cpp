@@ -32,7 +32,8 @@ void PageCacheDropper::Drop() {
       dropped = (std::fclose(control) == 0) && dropped;
     }
   }
-  const int any_failed = comm_.max(mode_ == config::DropCaches::kDrop && node_leader_ && !dropped ? 1 : 0);
+  const int any_failed =
+      comm_.max(mode_ == config::DropCaches::kDrop && node_leader_ && !dropped ? 1 : 0);
   if (mode_ == config::DropCaches::kFadvise || any_failed) {
     if (any_failed && !warned_ && comm_.is_root()) {
       std::fprintf(stderr,

@@ -11,9 +11,12 @@ namespace dlbench::workflow {
 
 const char* PhaseName(Phase phase) {
   switch (phase) {
-    case Phase::kGenerate: return "generate";
-    case Phase::kTrain: return "train";
-    case Phase::kCheckpoint: return "checkpoint";
+    case Phase::kGenerate:
+      return "generate";
+    case Phase::kTrain:
+      return "train";
+    case Phase::kCheckpoint:
+      return "checkpoint";
   }
   return "?";
 }

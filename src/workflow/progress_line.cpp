@@ -34,11 +34,10 @@ std::string ProgressLine::Format(bool eval, int epoch, int epochs, std::uint64_t
                                  std::uint64_t steps, double samples_per_second, double au_percent,
                                  Seconds eta) {
   char text[160];
-  std::snprintf(text, sizeof text,
-                "%s epoch %d/%d  step %llu/%llu  %.1f samples/s  AU %.1f%%  ETA %.0fs",
-                eval ? "[eval] " : "[train]", epoch, epochs, static_cast<unsigned long long>(step),
-                static_cast<unsigned long long>(steps), samples_per_second, au_percent,
-                eta < 0 ? 0.0 : eta);
+  std::snprintf(
+      text, sizeof text, "%s epoch %d/%d  step %llu/%llu  %.1f samples/s  AU %.1f%%  ETA %.0fs",
+      eval ? "[eval] " : "[train]", epoch, epochs, static_cast<unsigned long long>(step),
+      static_cast<unsigned long long>(steps), samples_per_second, au_percent, eta < 0 ? 0.0 : eta);
   return text;
 }
 
@@ -61,8 +60,9 @@ void ProgressLine::Update(bool eval, int epoch, std::uint64_t step, std::uint64_
   const double rate = elapsed > 0 ? static_cast<double>(done * batch_ * ranks_) / elapsed : 0;
   const double au = busy_ > 0 ? 100.0 * compute_ / busy_ : 0;
   const std::uint64_t total = steps_per_epoch_ * static_cast<std::uint64_t>(epochs_);
-  const Seconds eta =
-      done > 0 ? elapsed / static_cast<double>(done) * static_cast<double>(total - std::min(done, total)) : 0;
+  const Seconds eta = done > 0 ? elapsed / static_cast<double>(done) *
+                                     static_cast<double>(total - std::min(done, total))
+                               : 0;
   std::printf("\r%s\x1b[K", Format(eval, epoch, epochs_, step, steps, rate, au, eta).c_str());
   std::fflush(stdout);
   printed_ = true;

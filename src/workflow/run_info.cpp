@@ -1,0 +1,31 @@
+#include "workflow/run_info.h"
+
+#include "metrics/host_lists.h"
+#include "metrics/summary.h"
+
+namespace dlbench::workflow {
+
+metrics::RunInfo GatherRunInfo(const config::Config& config, const mpi::Communicator& comm,
+                               const metrics::HostInfo& host) {
+  metrics::RunInfo info;
+  info.num_accelerators = comm.size();
+  info.hostname = host.hostname;
+  info.host_processor_name = host.processor_name;
+  info.host_cpuinfo = host.cpuinfo;
+  info.host_meminfo = host.meminfo;
+  const metrics::HostLists lists = metrics::GatherHostLists(comm, host);
+  info.num_hosts = lists.num_hosts;
+  info.host_cpu_count = lists.cpu_count;
+  info.host_memory_GiB = lists.memory_GiB;
+  info.num_files_train = static_cast<std::uint64_t>(config.dataset.num_files_train);
+  info.num_files_eval = static_cast<std::uint64_t>(config.dataset.num_files_eval);
+  info.num_samples_per_file = static_cast<std::uint64_t>(config.dataset.num_samples_per_file);
+  info.data_size_per_host_GiB =
+      metrics::DataSizePerHostGiB(comm.ranks_on_this_node(), comm.size(), info.num_samples_per_file,
+                                  info.num_files_train, config.dataset.record_length_bytes);
+  info.potential_caching =
+      metrics::PotentialCaching(info.host_memory_GiB, info.data_size_per_host_GiB);
+  return info;
+}
+
+}  // namespace dlbench::workflow
