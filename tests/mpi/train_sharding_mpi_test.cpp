@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -30,6 +29,7 @@
 #include "pipeline/sampler.h"
 #include "pipeline/trainer.h"
 #include "support/test_support.h"
+#include "support/watchdog.h"
 #include "util/error.h"
 
 namespace dlbench::pipeline {
@@ -37,33 +37,7 @@ namespace {
 
 using config::Shuffle;
 
-// Aborts the whole process (and so the job) if a test hangs.
-class Watchdog {
- public:
-  explicit Watchdog(std::chrono::seconds limit)
-      : thread_([this, limit] {
-          std::unique_lock lock(mutex_);
-          if (!cv_.wait_for(lock, limit, [this] { return done_; })) {
-            std::fprintf(stderr, "watchdog: still running after %lld s (deadlock?)\n",
-                         static_cast<long long>(limit.count()));
-            std::abort();
-          }
-        }) {}
-  ~Watchdog() {
-    {
-      std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  std::thread thread_;
-};
+using dlbench::test::Watchdog;
 
 // Counts the reads of every sample of the current epoch (global id file · spf + index).
 class RecordingSource final : public SampleSource {

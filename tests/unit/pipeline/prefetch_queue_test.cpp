@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "util/error.h"
-#include "watchdog.h"
+#include "support/watchdog.h"
 
 namespace dlbench::pipeline {
 namespace {
 
 using namespace std::chrono_literals;
-using test::Watchdog;
+using dlbench::test::Watchdog;
 
 TEST(PrefetchQueue, CapacityIsAtLeastOne) {
   EXPECT_EQ(PrefetchQueue<int>(0).capacity(), 1u);

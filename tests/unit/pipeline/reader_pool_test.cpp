@@ -9,14 +9,14 @@
 
 #include "fake_sample_source.h"
 #include "util/error.h"
-#include "watchdog.h"
+#include "support/watchdog.h"
 
 namespace dlbench::pipeline {
 namespace {
 
 using namespace std::chrono_literals;
 using test::FakeSource;
-using test::Watchdog;
+using dlbench::test::Watchdog;
 
 SamplerOptions Shape(std::uint64_t files, std::uint64_t spf, std::uint64_t batch) {
   SamplerOptions o;

@@ -1,4 +1,5 @@
-// Turns a hang into a failure: aborts the test process if the scope lives longer than `limit`.
+// Turns a hang into a failure: aborts the test process (and so an MPI job) if the scope lives
+// longer than `limit`.
 #pragma once
 
 #include <chrono>
@@ -8,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-namespace dlbench::pipeline::test {
+namespace dlbench::test {
 
 class Watchdog {
  public:
@@ -37,4 +38,4 @@ class Watchdog {
   std::thread thread_;
 };
 
-}  // namespace dlbench::pipeline::test
+}  // namespace dlbench::test
