@@ -183,6 +183,13 @@ void BurstBufferStore::Resume() {
   }
 }
 
+void BurstBufferStore::Collect(std::vector<DrainOutcome> outcomes) {
+  for (DrainOutcome& outcome : outcomes) {
+    // A cancelled drain belongs to a save that already failed (and said why): nothing to report.
+    if (!outcome.cancelled) finished_.push_back(std::move(outcome));
+  }
+}
+
 void BurstBufferStore::ClearForSave(const std::string& name) {
   // A folder of the same name from an earlier run must not look complete while it is rewritten.
   env_.remove(PathIn(FastFolder(name), kManifestFileName));
@@ -264,7 +271,7 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
         tuning_.on_backpressure);
     if (waited > 0) header = "1";
   }
-  for (DrainOutcome& outcome : drains_->TakeFinished()) finished_.push_back(std::move(outcome));
+  Collect(drains_->TakeFinished());
   std::string local_error;
   try {
     if (comm_.is_root()) ClearForSave(name);
@@ -276,10 +283,35 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
   if (local_error.empty()) local_error = evict_error;
   if (waited) result.backpressure = metrics::Now() - origin_ - result.start;
 
+  // The drain is queued before the write, so that it copies each file as soon as the writer has
+  // renamed it into place; it marks nothing drained until the commit below succeeded, and a failed
+  // save cancels it (the guard), whose copies are then removed.
+  std::shared_ptr<DrainFeed> feed;
+  struct CancelUnlessCommitted {
+    std::shared_ptr<DrainFeed>& feed;
+    ~CancelUnlessCommitted() {
+      if (feed) feed->Cancel();
+    }
+  } guard{feed};
   RankIoResult io;
   if (local_error.empty()) {
+    feed = std::make_shared<DrainFeed>(mine.files.size());
+    DrainJob job;
+    job.name = name;
+    job.fast_folder = FastFolder(name);
+    job.capacity_folder = CapacityFolder(name);
+    for (const PlannedFile& file : mine.files) job.files.push_back({file.name, file.bytes});
+    job.marks = {comm_.rank()};
+    job.world = plan.world();
+    job.finisher = comm_.is_root();
+    job.total_bytes = total;
+    job.feed = feed;
+    drains_->Enqueue(std::move(job));
     try {
-      io = writer_->WriteRank(FastFolder(name), mine);
+      io = writer_->WriteRank(FastFolder(name), mine, [&](std::size_t file) {
+        feed->MarkReady(file);
+        if (tuning_.on_file_written) tuning_.on_file_written(mine.files[file].name);
+      });
     } catch (const Error& e) {
       local_error = e.what();
     }
@@ -288,26 +320,16 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
                                 CheckpointContentSeed(config_)};
   if (!CommitCheckpoint(comm_, env_, FastFolder(name), plan, content, config_.checkpoint.fsync,
                         local_error.empty())) {
+    if (feed) feed->Cancel();
     mpi::AgreeOnFailure(comm_, [&] {
       if (!local_error.empty()) throw Error(ExitCode::kIo, local_error);
     });
   }
+  if (feed) feed->Commit();
 
-  DrainJob job;
-  job.name = name;
-  job.fast_folder = FastFolder(name);
-  job.capacity_folder = CapacityFolder(name);
   Saved saved{name, {}};
-  for (const PlannedFile& file : mine.files) {
-    job.files.push_back({file.name, file.bytes});
-    saved.own_files.push_back(file.name);
-  }
-  job.marks = {comm_.rank()};
-  job.world = plan.world();
-  job.finisher = comm_.is_root();
-  job.total_bytes = total;
+  for (const PlannedFile& file : mine.files) saved.own_files.push_back(file.name);
   saved_.push_back(std::move(saved));
-  drains_->Enqueue(std::move(job));
 
   result.bytes = io.bytes;
   result.end = metrics::Now() - origin_;
@@ -319,7 +341,7 @@ StoreOpResult BurstBufferStore::Load(const std::string& name, const CheckpointPl
   StoreOpResult result;
   result.name = name;
   result.start = metrics::Now() - origin_;
-  for (DrainOutcome& outcome : drains_->TakeFinished()) finished_.push_back(std::move(outcome));
+  Collect(drains_->TakeFinished());
   const std::string evict_error = EvictDurable();
   // Rank 0 decides for everyone: evictions happen only inside collective calls, so what it sees
   // now holds for every rank until this Load returns.
@@ -363,7 +385,7 @@ StoreOpResult BurstBufferStore::Load(const std::string& name, const CheckpointPl
 }
 
 std::vector<DrainResult> BurstBufferStore::Finish() {
-  for (DrainOutcome& outcome : drains_->WaitAll()) finished_.push_back(std::move(outcome));
+  Collect(drains_->WaitAll());
   std::string local_error = EvictDurable();
   for (const DrainOutcome& outcome : finished_) {
     if (!outcome.error.empty() && local_error.empty()) {

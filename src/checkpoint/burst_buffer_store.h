@@ -3,10 +3,13 @@
 // written last, once every rank's part is drained, marks the checkpoint durable.
 //
 // Lifecycle of checkpoint N (docs/checkpointing.md, "Burst buffer and storage tiers"):
-//   Save:   wait for room (backpressure) -> write <tier path>/N with the checkpoint writer ->
-//           CommitCheckpoint (fast-tier manifest) -> queue the drain -> return (training goes on)
-//   drain:  copy this rank's files to <checkpoint_folder>/N (fsync'd) -> marker per rank ->
-//           rank 0 waits for every marker, then copies the manifest: durable
+//   Save:   wait for room (backpressure) -> queue the drain -> write <tier path>/N with the
+//           checkpoint writer, handing each file to the drain once it is renamed into place ->
+//           CommitCheckpoint (fast-tier manifest) -> return (training goes on)
+//   drain:  copy each of this rank's files to <checkpoint_folder>/N (fsync'd) as soon as it is
+//           complete on the fast tier -> once the fast-tier commit succeeded, marker per rank ->
+//           rank 0 waits for every marker, then copies the manifest: durable. A failed save
+//           cancels its drain (copies removed, never a marker or manifest).
 //   evict:  at the next collective call after durability (Save, Load, Finish), with
 //           evict_after_drain: the fast-tier manifest first, then each rank's own files
 // The fast tier's folder must be visible to rank 0 (one node, or a shared file system), because
@@ -47,6 +50,9 @@ struct BurstBufferTuning {
   Seconds poll_interval = 0.05;
   // Runs on rank 0 when a Save is about to wait for room on the fast tier.
   std::function<void()> on_backpressure;
+  // Runs on a writer thread once a file of a Save is complete on the fast tier (and handed to
+  // the drain), with the file's name.
+  std::function<void(const std::string& file)> on_file_written;
 };
 
 class BurstBufferStore final : public CheckpointStore {
@@ -80,6 +86,8 @@ class BurstBufferStore final : public CheckpointStore {
   };
   void Resume();
   void ClearForSave(const std::string& name);
+  // Keeps the outcomes worth reporting (not those of cancelled drains) in finished_.
+  void Collect(std::vector<DrainOutcome> outcomes);
   // Collective. Rank 0 announces the drains of finished_ that are durable; with evict_after_drain
   // it removes their fast-tier manifests before the announcement and every rank its own files
   // after. Returns this rank's first error instead of throwing, so that no rank leaves the

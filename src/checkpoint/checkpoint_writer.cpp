@@ -66,7 +66,9 @@ Bytes CheckpointWriter::buffer_bytes() const {
   return total;
 }
 
-RankIoResult CheckpointWriter::WriteRank(const std::string& folder, const RankPlan& plan) {
+RankIoResult CheckpointWriter::WriteRank(
+    const std::string& folder, const RankPlan& plan,
+    const std::function<void(std::size_t file)>& on_file_complete) {
   RankIoResult result;
   result.start = metrics::Now();
   env_.create_directories(folder);
@@ -114,6 +116,7 @@ RankIoResult CheckpointWriter::WriteRank(const std::string& folder, const RankPl
       if (file.chunks_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         file.writer->commit(options_.fsync);
         file.end = metrics::Now();
+        if (on_file_complete) on_file_complete(chunk.file);
       }
     }
   });

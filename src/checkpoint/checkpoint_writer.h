@@ -6,7 +6,9 @@
 // can point the writer at a fast tier and drain complete checkpoints (manifest last) later.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -62,8 +64,12 @@ class CheckpointWriter {
   // Writes `plan`'s files into `folder` (created if needed; its last path component names the
   // checkpoint for the content key). On failure rethrows the first error after removing every
   // temporary file; files already renamed are complete, but without a manifest the checkpoint is
-  // not. Not thread-safe: one call at a time per writer.
-  RankIoResult WriteRank(const std::string& folder, const RankPlan& plan);
+  // not. Not thread-safe: one call at a time per writer. `on_file_complete(i)` runs, on a writer
+  // thread, as soon as plan.files[i] is complete under its final name (fsync'd when asked): a
+  // burst buffer starts draining that file while the others are still being written. It must
+  // not throw and should return quickly.
+  RankIoResult WriteRank(const std::string& folder, const RankPlan& plan,
+                         const std::function<void(std::size_t file)>& on_file_complete = {});
 
  private:
   storage::Env& env_;

@@ -30,6 +30,8 @@ struct CopiedFile {
 
 // Thrown inside the copy when the engine is being destroyed.
 struct Abandoned {};
+// Thrown inside the copy when the job's save failed.
+struct Cancelled {};
 
 std::string ReadSmallFile(storage::Env& env, const std::string& path) {
   std::unique_ptr<storage::ReadableFile> file = env.open_read(path);
@@ -51,6 +53,59 @@ bool IsDrainFailedMarkerName(const std::string& file_name) {
 }
 bool IsDrainMarkerName(const std::string& file_name) {
   return file_name.starts_with(kDrainedPrefix) || file_name.starts_with(kFailedPrefix);
+}
+
+DrainFeed::DrainFeed(std::size_t files) : ready_(files, false) {}
+
+void DrainFeed::MarkReady(std::size_t file) {
+  {
+    std::lock_guard lock(mutex_);
+    ready_.at(file) = true;
+  }
+  changed_.notify_all();
+}
+
+void DrainFeed::Commit() {
+  {
+    std::lock_guard lock(mutex_);
+    if (state_ == State::kWriting) state_ = State::kCommitted;
+  }
+  changed_.notify_all();
+}
+
+void DrainFeed::Cancel() {
+  {
+    std::lock_guard lock(mutex_);
+    if (state_ == State::kWriting) state_ = State::kCancelled;
+  }
+  changed_.notify_all();
+}
+
+bool DrainFeed::committed() const {
+  std::lock_guard lock(mutex_);
+  return state_ == State::kCommitted;
+}
+
+DrainFeed::Wait DrainFeed::WaitFile(std::size_t file, Seconds poll,
+                                    const std::function<bool()>& give_up) {
+  return WaitFor([&] { return ready_.at(file) || state_ == State::kCommitted; }, poll, give_up);
+}
+
+DrainFeed::Wait DrainFeed::WaitCommit(Seconds poll, const std::function<bool()>& give_up) {
+  return WaitFor([&] { return state_ == State::kCommitted; }, poll, give_up);
+}
+
+DrainFeed::Wait DrainFeed::WaitFor(const std::function<bool()>& done, Seconds poll,
+                                   const std::function<bool()>& give_up) {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    // Ready wins over a later cancel: a cancelled save's files are removed by the drain anyway.
+    if (done()) return Wait::kReady;
+    if (state_ == State::kCancelled) return Wait::kCancelled;
+    if (give_up()) return Wait::kGaveUp;
+    // Polls because the engine's stop request does not signal this condition variable.
+    changed_.wait_for(lock, std::chrono::duration<double>(poll));
+  }
 }
 
 DrainEngine::DrainEngine(storage::Env& env, const DrainOptions& options)
@@ -132,13 +187,24 @@ void DrainEngine::Run() {
 DrainOutcome DrainEngine::Drain(const DrainJob& job) {
   DrainOutcome outcome;
   outcome.name = job.name;
-  outcome.start = Now();
   try {
     CopyFiles(job, outcome);
+    if (job.feed) {
+      // Markers say "drained" only for a committed checkpoint: a failed save never gets them.
+      switch (job.feed->WaitCommit(options_.poll_interval, [&] { return stopping_.load(); })) {
+        case DrainFeed::Wait::kReady:
+          break;
+        case DrainFeed::Wait::kCancelled:
+          throw Cancelled{};
+        case DrainFeed::Wait::kGaveUp:
+          throw Abandoned{};
+      }
+    }
+    // Before the markers: once one is visible the finisher may commit, so `end` <= durable_at.
+    outcome.end = Now();
     for (Rank rank : job.marks) {
       WriteMarker(job, DrainedMarkerName(rank), "drained\n");
     }
-    outcome.end = Now();
     if (job.finisher) {
       AwaitMarkers(job, outcome.end - outcome.start);
       CommitManifest(job);
@@ -149,6 +215,18 @@ DrainOutcome DrainEngine::Drain(const DrainJob& job) {
           env_.remove(PathIn(job.capacity_folder, DrainedMarkerName(rank)));
         } catch (const Error&) {  // litter at worst: readers ignore hidden files
         }
+      }
+    }
+  } catch (const Cancelled&) {
+    outcome.cancelled = true;
+    outcome.error = "save of checkpoint " + job.name +
+                    " failed before its fast-tier commit; its drain was cancelled";
+    // Every rank's save failed together (the commit is agreed), so no rank waits for markers;
+    // the copies made so far are removed (best effort: without a manifest they are never read).
+    for (const DrainFile& f : job.files) {
+      try {
+        env_.remove(PathIn(job.capacity_folder, f.name));
+      } catch (const std::exception&) {
       }
     }
   } catch (const Abandoned&) {
@@ -167,6 +245,7 @@ DrainOutcome DrainEngine::Drain(const DrainJob& job) {
       }
     }
   }
+  if (outcome.start == 0) outcome.start = Now();
   if (outcome.end == 0) outcome.end = Now();
   return outcome;
 }
@@ -183,6 +262,7 @@ void DrainEngine::CopyFiles(const DrainJob& job, DrainOutcome& outcome) {
     files[i].chunks_left.store(schedule.chunks_in_file(i), std::memory_order_relaxed);
   }
   std::atomic<std::uint64_t> next_chunk{0};
+  std::atomic<bool> started{false};
 
   ThreadTeam team(options_.threads);
   team.Run([&](int thread) {
@@ -199,6 +279,18 @@ void DrainEngine::CopyFiles(const DrainJob& job, DrainOutcome& outcome) {
       {
         std::lock_guard lock(file.mutex);
         if (!file.open_attempted) {
+          if (job.feed) {
+            // The writer renames a file into place when it is complete; only then is it copied.
+            const DrainFeed::Wait wait = job.feed->WaitFile(
+                chunk.file, options_.poll_interval,
+                [&] { return team.stop() || stopping_.load(std::memory_order_relaxed); });
+            if (wait == DrainFeed::Wait::kCancelled) throw Cancelled{};
+            if (wait == DrainFeed::Wait::kGaveUp) {
+              if (stopping_.load(std::memory_order_relaxed)) throw Abandoned{};
+              return;  // another thread failed; the team is stopping
+            }
+          }
+          if (!started.exchange(true)) outcome.start = Now();
           file.open_attempted = true;
           const std::string from = PathIn(job.fast_folder, spec.name);
           file.source = env_.open_read(from);

@@ -4,8 +4,12 @@
 // file is fsync'd and renamed into place (AtomicFileWriter), then a per-rank marker file says
 // "this rank's part is drained". The finisher (one rank) polls for every rank's marker on the
 // shared capacity folder and then copies the fast-tier manifest there, last: that makes the
-// checkpoint durable. Drain threads never call MPI; a rank that fails writes a failure marker so
-// that the finisher stops waiting, and the finisher gives up after a timeout, never hangs.
+// checkpoint durable. The drain is pipelined with the save: a job is enqueued when its save starts
+// and copies each file as soon as the writer has renamed it into place on the fast tier (a
+// DrainFeed says which), but writes its markers only once the fast-tier checkpoint is committed;
+// a save that fails cancels its job, whose copied files are then removed. Drain threads never call
+// MPI; a rank that fails writes a failure marker so that the finisher stops waiting, and the
+// finisher gives up after a timeout, never hangs.
 #pragma once
 
 #include <atomic>
@@ -13,6 +17,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -37,6 +42,35 @@ struct DrainFile {
   Bytes bytes = 0;
 };
 
+// How a save still being written hands its files to its drain job. The saving thread marks each
+// file ready once it is complete under its final name on the fast tier, then either commits (the
+// fast-tier manifest exists) or cancels (the save failed). Thread-safe.
+class DrainFeed {
+ public:
+  explicit DrainFeed(std::size_t files);
+  void MarkReady(std::size_t file);
+  // Each settles the save once: the first of the two wins.
+  void Commit();
+  void Cancel();
+  bool committed() const;
+
+  enum class Wait { kReady, kCancelled, kGaveUp };
+  // Blocks until `file` is ready / the save is committed, or the save is cancelled, or
+  // `give_up()` (checked every `poll` seconds) is true.
+  Wait WaitFile(std::size_t file, Seconds poll, const std::function<bool()>& give_up);
+  Wait WaitCommit(Seconds poll, const std::function<bool()>& give_up);
+
+ private:
+  enum class State { kWriting, kCommitted, kCancelled };
+  Wait WaitFor(const std::function<bool()>& done, Seconds poll,
+               const std::function<bool()>& give_up);
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<bool> ready_;
+  State state_ = State::kWriting;
+};
+
 struct DrainJob {
   std::string name;              // the checkpoint's folder name
   std::string fast_folder;       // <tier path>/<name>, complete (manifest present)
@@ -46,15 +80,19 @@ struct DrainJob {
   int world = 1;                 // the finisher waits for markers of ranks 0..world-1
   bool finisher = false;         // this rank writes the capacity-side manifest
   Bytes total_bytes = 0;         // the whole checkpoint (all ranks), for backpressure
+  // Null: the checkpoint is complete on the fast tier (a resumed drain). Otherwise the save is
+  // still being written; files are copied as the feed marks them ready.
+  std::shared_ptr<DrainFeed> feed;
 };
 
 struct DrainOutcome {
   std::string name;
-  Seconds start = 0;                  // this rank's copy began (time since the origin)
-  Seconds end = 0;                    // its last file and its markers fsync'd
+  Seconds start = 0;                  // this rank's copy of its first file began (since the origin)
+  Seconds end = 0;                    // its last file fsync'd (its markers follow)
   Bytes bytes = 0;                    // bytes this rank copied
   std::optional<Seconds> durable_at;  // finisher only: when the capacity manifest was committed
   std::string error;                  // empty on success
+  bool cancelled = false;             // its save failed: not drained, copied files removed
 };
 
 struct DrainOptions {

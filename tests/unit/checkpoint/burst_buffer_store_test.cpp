@@ -1,5 +1,6 @@
 // BurstBufferStore through real files: save to the fast tier, drain, durable manifest, evict,
-// load from either tier, faults on the capacity side, resume, backpressure.
+// load from either tier, faults on the capacity side, resume, backpressure, the drain pipelined
+// with the save (and a failed save never durable).
 #include "checkpoint/burst_buffer_store.h"
 
 #include <gtest/gtest.h>
@@ -142,6 +143,76 @@ TEST_F(BurstBufferStoreTest, SaveReturnsOnTheFastTierThenDrainsAndEvicts) {
   const StoreOpResult loaded = store->Load("global_epoch1_step1", plan_, 0);
   EXPECT_EQ(loaded.tier, "checkpoint_folder");
   EXPECT_EQ(loaded.bytes, plan_.ForRank(0).bytes);
+}
+
+// Waits for a file the drain is expected to produce. The bound only keeps a broken drain from
+// hanging the test; the outcome does not depend on timing.
+bool Appears(const fs::path& path) {
+  for (int i = 0; i < 60000; ++i) {
+    if (fs::exists(path)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return false;
+}
+
+TEST_F(BurstBufferStoreTest, TheDrainOfTheFirstFileStartsBeforeTheSaveReturns) {
+  const std::vector<PlannedFile>& files = plan_.ForRank(0).files;
+  ASSERT_GE(files.size(), 2u);
+  const std::string name = "global_epoch1_step1";
+  // The writer holds back its last file until the first one is on the capacity side: a drain
+  // that waited for the whole save would never get there.
+  bool first_drained_before_last_written = false;
+  tuning_.on_file_written = [&](const std::string& file) {
+    if (file == files.back().name) {
+      first_drained_before_last_written = Appears(Capacity(name) / files.front().name);
+    }
+  };
+  auto store = Make(PosixEnv());
+  store->Save(name, plan_);
+  EXPECT_TRUE(first_drained_before_last_written);
+  const std::vector<DrainResult> drains = store->Finish();
+  ASSERT_EQ(drains.size(), 1u);
+  EXPECT_EQ(drains[0].bytes, plan_.ForRank(0).bytes);
+  ExpectDurable(name);
+}
+
+TEST_F(BurstBufferStoreTest, ASaveThatFailsAfterSomeFilesWereDrainedIsNeverDurable) {
+  const std::vector<PlannedFile>& files = plan_.ForRank(0).files;
+  ASSERT_GE(files.size(), 2u);
+  const std::string name = "global_epoch1_step1";
+  // The last file cannot be created on the fast tier; the first is drained before that.
+  FaultInjectionEnv faulty(PosixEnv());
+  faulty.inject(Fault(FaultOp::kCreate)
+                    .error(ENOSPC)
+                    .on_paths_containing("bb/" + name + "/." + files.back().name));
+  bool first_drained = false;
+  tuning_.on_file_written = [&](const std::string& file) {
+    if (file == files.front().name) first_drained = Appears(Capacity(name) / file);
+  };
+  auto store = Make(faulty);
+  try {
+    store->Save(name, plan_);
+    FAIL() << "Save succeeded although a file could not be created";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kIo);
+    EXPECT_NE(std::string(e.what()).find("No space left on device"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(first_drained);
+  EXPECT_EQ(faulty.injected(), 1u);
+  // The cancelled drain is not reported again: the save already failed and said why.
+  EXPECT_TRUE(store->Finish().empty());
+  EXPECT_FALSE(fs::exists(Fast(name) / kManifestFileName));
+  EXPECT_FALSE(fs::exists(Capacity(name) / kManifestFileName));
+  for (const PlannedFile& f : files) {
+    EXPECT_FALSE(fs::exists(Capacity(name) / f.name)) << "drained copy left behind: " << f.name;
+  }
+  if (fs::exists(Capacity(name))) {
+    for (const auto& entry : fs::directory_iterator(Capacity(name))) {
+      EXPECT_FALSE(IsDrainMarkerName(entry.path().filename().string())) << entry.path();
+    }
+  }
+  // Nothing complete on the fast tier, so nothing for a later run to resume.
+  EXPECT_TRUE(Make(PosixEnv())->resumed().empty());
 }
 
 TEST_F(BurstBufferStoreTest, LoadPrefersTheFastTierThenTheCheckpointFolderElseFails) {

@@ -1,13 +1,17 @@
 // DrainEngine coordination between ranks, played by two engines in one process over shared
 // folders: the finisher waits for every rank's marker, a failing rank stops it at once, a silent
-// rank makes it give up after the timeout.
+// rank makes it give up after the timeout. Pipelined jobs (a DrainFeed) copy each file once it is
+// ready, mark nothing drained before the commit, and clean up when their save is cancelled.
 #include "checkpoint/drain_engine.h"
 
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <chrono>
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "checkpoint/manifest.h"
@@ -22,6 +26,16 @@ namespace fs = std::filesystem;
 using storage::PosixEnv;
 
 constexpr int kWorld = 2;
+
+// Waits for a file the drain is expected to produce. The bound only keeps a broken drain from
+// hanging the test; the outcome does not depend on timing.
+bool Appears(const fs::path& path) {
+  for (int i = 0; i < 60000; ++i) {
+    if (fs::exists(path)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return false;
+}
 
 class DrainEngineTest : public ::testing::Test {
  protected:
@@ -127,6 +141,65 @@ TEST_F(DrainEngineTest, ASourceOfTheWrongSizeIsAnError) {
   EXPECT_NE(zero[0].error.find("size 3 B, expected"), std::string::npos) << zero[0].error;
   EXPECT_FALSE(fs::exists(capacity_ / kManifestFileName));
 }
+
+TEST_F(DrainEngineTest, APipelinedJobCopiesEachFileOnceReadyAndMarksOnlyAfterTheCommit) {
+  const std::vector<PlannedFile>& files = plan_.ForRank(0).files;
+  ASSERT_GE(files.size(), 2u);
+  auto feed = std::make_shared<DrainFeed>(files.size());
+  DrainJob job = Job(0);  // rank 0's two files; rank 1 has one
+  job.finisher = false;   // the finisher's part is covered above
+  job.feed = feed;
+  DrainEngine rank0(PosixEnv(), Options());
+  rank0.Enqueue(std::move(job));
+  feed->MarkReady(0);
+  ASSERT_TRUE(Appears(capacity_ / files[0].name)) << "the first file is copied while others wait";
+  EXPECT_EQ(fs::file_size(capacity_ / files[0].name), files[0].bytes);
+  EXPECT_FALSE(fs::exists(capacity_ / files[1].name)) << "not ready yet, so not copied";
+  EXPECT_TRUE(rank0.TakeFinished().empty());
+  for (std::size_t i = 1; i < files.size(); ++i) feed->MarkReady(i);
+  ASSERT_TRUE(Appears(capacity_ / files.back().name));
+  EXPECT_FALSE(fs::exists(capacity_ / DrainedMarkerName(0))) << "not committed yet";
+  feed->Commit();
+  const std::vector<DrainOutcome> zero = rank0.WaitAll();
+  ASSERT_EQ(zero.size(), 1u);
+  EXPECT_EQ(zero[0].error, "");
+  EXPECT_FALSE(zero[0].cancelled);
+  EXPECT_EQ(zero[0].bytes, plan_.ForRank(0).bytes);
+  EXPECT_TRUE(fs::exists(capacity_ / DrainedMarkerName(0)));
+  for (const PlannedFile& f : files) EXPECT_EQ(fs::file_size(capacity_ / f.name), f.bytes);
+}
+
+// Cancelled after one file was copied, or after all of them: never a marker, copies removed.
+class CancelledDrainTest : public DrainEngineTest, public ::testing::WithParamInterface<bool> {};
+
+TEST_P(CancelledDrainTest, ACancelledSaveLeavesNoMarkerAndNoCopies) {
+  const bool all_ready = GetParam();
+  const std::vector<PlannedFile>& files = plan_.ForRank(0).files;
+  ASSERT_GE(files.size(), 2u);
+  auto feed = std::make_shared<DrainFeed>(files.size());
+  DrainJob job = Job(0);  // rank 0's two files; rank 1 has one
+  job.finisher = false;   // the finisher's part is covered above
+  job.feed = feed;
+  DrainEngine rank0(PosixEnv(), Options());
+  rank0.Enqueue(std::move(job));
+  const std::size_t ready = all_ready ? files.size() : 1;
+  for (std::size_t i = 0; i < ready; ++i) feed->MarkReady(i);
+  ASSERT_TRUE(Appears(capacity_ / files[ready - 1].name));
+  feed->Cancel();
+  feed->Commit();  // too late: a cancelled save stays cancelled
+  EXPECT_FALSE(feed->committed());
+  const std::vector<DrainOutcome> zero = rank0.WaitAll();
+  ASSERT_EQ(zero.size(), 1u);
+  EXPECT_TRUE(zero[0].cancelled);
+  EXPECT_NE(zero[0].error.find("save of checkpoint global_epoch1_step1 failed"), std::string::npos)
+      << zero[0].error;
+  EXPECT_FALSE(fs::exists(capacity_ / DrainedMarkerName(0)));
+  EXPECT_FALSE(fs::exists(capacity_ / DrainFailedMarkerName(0)));
+  for (const PlannedFile& f : files) EXPECT_FALSE(fs::exists(capacity_ / f.name)) << f.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(AfterOneOrAllFiles, CancelledDrainTest, ::testing::Bool(),
+                         [](const auto& param) { return param.param ? "AllCopied" : "OneCopied"; });
 
 }  // namespace
 }  // namespace dlbench::checkpoint
