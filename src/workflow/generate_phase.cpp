@@ -270,7 +270,11 @@ class Generation {
       CheckSize(file);
       std::string complete;
       if (comm_.is_root()) {
-        const Bytes expected = SharedFileSize(config_.dataset.format, file.spec);
+        // HDF5 decides its metadata size: only the file's presence can be checked.
+        const std::optional<Bytes> expected =
+            config_.dataset.format == config::Format::kHdf5
+                ? std::nullopt
+                : std::optional<Bytes>(SharedFileSize(config_.dataset.format, file.spec));
         complete = IsFileComplete(env_, file, expected, policy_) ? "1" : "0";
       }
       if (comm_.broadcast(complete) == "1") {

@@ -23,6 +23,7 @@
 #include "storage/posix_file.h"
 #include "util/error.h"
 #include "workflow/generation_plan.h"
+#include "workflow/shared_hdf5_writer.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -327,6 +328,7 @@ bool SupportsSharedWriting(config::Format format) {
     case config::Format::kMmapIndexedBinary:
     case config::Format::kNpy:
     case config::Format::kTfrecord:
+    case config::Format::kHdf5:
       return true;
     default:
       return false;
@@ -369,6 +371,7 @@ Bytes WriteSharedFile(const mpi::Communicator& comm, config::Format format, cons
                       const dataset::ContentGenerator& content, std::span<std::byte> buffer,
                       bool fsync) {
   if (buffer.empty()) throw Error(ExitCode::kInternal, "shared write without a buffer");
+  if (format == config::Format::kHdf5) return WriteSharedHdf5(comm, file, content, buffer, fsync);
   SharedWrite write(comm, file, content, buffer, fsync);
   switch (format) {
     case config::Format::kIndexedBinary:

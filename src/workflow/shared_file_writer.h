@@ -4,6 +4,7 @@
 // offsets follow from the sample index alone can be written this way: indexed binary (+ both
 // index files), NPY (rank 0 adds the header) and TFRecord (fixed-size records, CRCs computed per
 // record; the DALI index lines' offsets are computed in closed form).
+// HDF5 files are handed to parallel HDF5 (shared_hdf5_writer.h).
 #pragma once
 
 #include <cstddef>
@@ -28,7 +29,8 @@ Bytes WriteSharedFile(const mpi::Communicator& comm, config::Format format, cons
                       const dataset::ContentGenerator& content, std::span<std::byte> buffer,
                       bool fsync);
 
-// Exact size of the data file WriteSharedFile writes.
+// Exact size of the data file WriteSharedFile writes; Error(kUsage) for HDF5 (its metadata
+// size is the library's).
 Bytes SharedFileSize(config::Format format, const formats::FileSpec& spec);
 
 // Byte offset of line `k` in a DALI index of records of `record_bytes` each: the lines

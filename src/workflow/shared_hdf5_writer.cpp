@@ -1,0 +1,287 @@
+#include "workflow/shared_hdf5_writer.h"
+
+// The C API only (the C++ bindings would need their own library).
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <hdf5.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "formats/hdf5_handles.h"
+#include "storage/atomic_file.h"
+#include "storage/file.h"
+#include "util/error.h"
+#include "workflow/generation_plan.h"
+
+namespace dlbench::workflow {
+namespace {
+
+using formats::hdf5::Check;
+using formats::hdf5::Handle;
+
+// The serial writer's choices (formats/hdf5_writer.cpp), which the file must repeat: contiguous
+// unless chunk_dims, gzip or max_shape; one sample per chunk when chunking is not configured.
+Handle CreationProperties(const formats::FileSpec& spec, const std::vector<hsize_t>& shape,
+                          const std::string& path) {
+  Handle dcpl(Check(H5Pcreate(H5P_DATASET_CREATE), "property list", path), H5Pclose);
+  const bool gzip = spec.compression == config::Compression::kGzip;
+  if (spec.chunk_dims.empty() && !gzip && spec.max_shape.empty()) return dcpl;
+  std::vector<hsize_t> chunk;
+  if (!spec.chunk_dims.empty()) {
+    if (spec.chunk_dims.size() != shape.size()) {
+      throw UsageError("hdf5.chunk_dims has " + std::to_string(spec.chunk_dims.size()) +
+                       " dimensions, the dataset has " + std::to_string(shape.size()));
+    }
+    chunk.assign(spec.chunk_dims.begin(), spec.chunk_dims.end());
+  } else {
+    chunk.push_back(1);
+    chunk.insert(chunk.end(), shape.begin() + 1, shape.end());
+  }
+  for (hsize_t& c : chunk) c = std::max<hsize_t>(c, 1);
+  Check(H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()), "set chunk", path);
+  if (gzip) {
+    // Parallel HDF5 (1.10.2+) writes filtered chunks only collectively, which every write here is.
+    Check(H5Pset_deflate(dcpl.get(), static_cast<unsigned>(spec.compression_level)), "set gzip",
+          path);
+  }
+  return dcpl;
+}
+
+// lzf is refused by the configuration already; this keeps a file from being written wrong.
+void CheckCompression(const formats::FileSpec& spec) {
+  if (spec.compression != config::Compression::kNone &&
+      spec.compression != config::Compression::kGzip) {
+    throw UsageError(std::string("dataset.compression: hdf5 supports none or gzip, not ") +
+                     config::ToString(spec.compression));
+  }
+}
+
+// A dataset seen as total rows of `row_bytes`, `rows_per_sample` rows per sample (the first
+// sample dimension; 1 for samples of one row). A write covers whole samples or lies inside one.
+struct RowLayout {
+  std::vector<hsize_t> shape;
+  hsize_t rows_per_sample = 1;
+  Bytes row_bytes = 0;
+};
+
+// Rows of the next write from `row` (below `end`), as the serial writer cuts them: whole samples
+// when at a sample start and one fits the buffer, else the rest of the current sample.
+hsize_t NextRows(const RowLayout& layout, hsize_t row, hsize_t end, Bytes buffer_bytes) {
+  const hsize_t rps = layout.rows_per_sample;
+  const Bytes sample_bytes = layout.row_bytes * rps;
+  if (row % rps == 0 && buffer_bytes >= sample_bytes) {
+    return std::min<hsize_t>(buffer_bytes / sample_bytes, (end - row) / rps) * rps;
+  }
+  return std::min<hsize_t>(buffer_bytes / layout.row_bytes, rps - row % rps);
+}
+
+std::uint64_t CountWrites(const RowLayout& layout, hsize_t row, hsize_t end, Bytes buffer_bytes) {
+  std::uint64_t writes = 0;
+  while (row < end) {
+    row += NextRows(layout, row, end, buffer_bytes);
+    ++writes;
+  }
+  return writes;
+}
+
+// Selects rows [first, first + rows) in `file_space` and returns the matching memory space.
+Handle SelectRows(hid_t file_space, const RowLayout& layout, hsize_t first, hsize_t rows,
+                  const std::string& path) {
+  std::vector<hsize_t> start(layout.shape.size(), 0), count = layout.shape;
+  start[0] = first / layout.rows_per_sample;
+  if (layout.rows_per_sample == 1 || rows % layout.rows_per_sample == 0) {
+    count[0] = rows / layout.rows_per_sample;
+  } else {
+    count[0] = 1;
+    start[1] = first % layout.rows_per_sample;
+    count[1] = rows;
+  }
+  Check(
+      H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
+      "select", path);
+  return Handle(Check(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
+                      "create space", path),
+                H5Sclose);
+}
+
+class SharedHdf5 {
+ public:
+  SharedHdf5(const mpi::Communicator& comm, const DatasetFile& file,
+             const dataset::ContentGenerator& content, std::span<std::byte> buffer)
+      : comm_(comm),
+        spec_(file.spec),
+        content_(content),
+        buffer_(buffer),
+        partial_(storage::PartialPathFor(file.path)),
+        slice_(
+            SliceOfRank(static_cast<std::uint64_t>(file.spec.samples), comm.size(), comm.rank())) {}
+
+  // Collective: creates, fills and closes the partial file. Returns the payload bytes written.
+  Bytes Write() {
+    CheckCompression(spec_);
+    const std::vector<hsize_t> sample = formats::hdf5::DatasetSampleDims(spec_);
+    RowLayout records;
+    records.shape.push_back(static_cast<hsize_t>(spec_.samples));
+    records.shape.insert(records.shape.end(), sample.begin(), sample.end());
+    records.rows_per_sample = sample.empty() ? 1 : sample[0];
+    records.row_bytes = static_cast<Bytes>(spec_.itemsize());
+    for (std::size_t i = 1; i < sample.size(); ++i) records.row_bytes *= sample[i];
+    const std::vector<hsize_t> max_shape = MaxShape(records.shape, sample.size());
+    const hid_t file_type = formats::hdf5::FileType(spec_.dtype);
+    const hid_t mem_type = formats::hdf5::MemoryType(spec_.dtype);
+
+    formats::hdf5::SilenceErrorStack();
+    // Shapes are checked before the file exists.
+    const Handle dcpl = CreationProperties(spec_, records.shape, partial_);
+    Handle space(Check(H5Screate_simple(static_cast<int>(records.shape.size()),
+                                        records.shape.data(), max_shape.data()),
+                       "create space", partial_),
+                 H5Sclose);
+    Handle fapl(Check(H5Pcreate(H5P_FILE_ACCESS), "property list", partial_), H5Pclose);
+    Check(H5Pset_fapl_mpio(fapl.get(), MPI_Comm_f2c(comm_.fortran_handle()), MPI_INFO_NULL),
+          "set MPI-IO driver", partial_);
+    Check(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V110), "set version bounds",
+          partial_);
+    Handle dxpl(Check(H5Pcreate(H5P_DATASET_XFER), "property list", partial_), H5Pclose);
+    Check(H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE), "set collective transfer", partial_);
+    dxpl_ = dxpl.get();
+
+    Handle file(Check(H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), "create",
+                      partial_),
+                H5Fclose);
+    const auto payload = [&](Bytes offset, std::span<std::byte> out) {
+      content_.Fill(spec_.file_index, offset, out);
+    };
+    Bytes written = 0;
+    for (int j = 0; j < spec_.num_dset_per_record; ++j) {
+      Handle dset(Check(H5Dcreate2(file.get(), formats::hdf5::RecordsName(j).c_str(), file_type,
+                                   space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+                        "create dataset", partial_),
+                  H5Dclose);
+      if (records.rows_per_sample > 0 && records.row_bytes > 0) {
+        written += WriteSlice(dset.get(), records, mem_type, payload);
+      }
+    }
+    RowLayout labels;
+    labels.shape = {static_cast<hsize_t>(spec_.samples)};
+    labels.row_bytes = 8;
+    Handle label_space(
+        Check(H5Screate_simple(1, labels.shape.data(), nullptr), "create space", partial_),
+        H5Sclose);
+    Handle label_set(Check(H5Dcreate2(file.get(), "labels", H5T_STD_I64LE, label_space.get(),
+                                      H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                           "create dataset", partial_),
+                     H5Dclose);
+    written +=
+        WriteSlice(label_set.get(), labels, H5T_NATIVE_INT64,
+                   [](Bytes, std::span<std::byte> out) { std::memset(out.data(), 0, out.size()); });
+    label_set.reset();
+    Check(H5Fclose(file.release()), "close", partial_);
+    return written;
+  }
+
+  const std::string& partial() const { return partial_; }
+
+ private:
+  std::vector<hsize_t> MaxShape(const std::vector<hsize_t>& shape, std::size_t sample_rank) const {
+    std::vector<hsize_t> max_shape = shape;
+    if (spec_.max_shape.empty()) return max_shape;
+    if (spec_.max_shape.size() != sample_rank) {
+      throw UsageError("hdf5.max_shape has " + std::to_string(spec_.max_shape.size()) +
+                       " dimensions, a sample has " + std::to_string(sample_rank));
+    }
+    for (std::size_t i = 0; i < sample_rank; ++i) {
+      max_shape[i + 1] =
+          spec_.max_shape[i] < 0 ? H5S_UNLIMITED : static_cast<hsize_t>(spec_.max_shape[i]);
+    }
+    return max_shape;
+  }
+
+  // Writes this rank's rows of `dset` in collective calls of at most one buffer, then empty
+  // collective calls until it made as many as the rank with the most.
+  template <typename Fill>
+  Bytes WriteSlice(hid_t dset, const RowLayout& layout, hid_t mem_type, const Fill& fill) {
+    std::span<std::byte> buffer = buffer_;
+    if (buffer.size() < layout.row_bytes) {
+      wide_.resize(layout.row_bytes);  // only when one row exceeds the buffer
+      buffer = wide_;
+    }
+    const hsize_t begin = slice_.first * layout.rows_per_sample;
+    const hsize_t end = slice_.end() * layout.rows_per_sample;
+    const std::uint64_t rounds = comm_.max(CountWrites(layout, begin, end, buffer.size()));
+    Handle file_space(Check(H5Dget_space(dset), "get space", partial_), H5Sclose);
+    std::uint64_t calls = 0;
+    for (hsize_t row = begin; row < end; ++calls) {
+      const hsize_t rows = NextRows(layout, row, end, buffer.size());
+      const std::span<std::byte> chunk = buffer.first(rows * layout.row_bytes);
+      fill(row * layout.row_bytes, chunk);
+      const Handle mem_space = SelectRows(file_space.get(), layout, row, rows, partial_);
+      Check(H5Dwrite(dset, mem_type, mem_space.get(), file_space.get(), dxpl_, chunk.data()),
+            "write", partial_);
+      row += rows;
+    }
+    if (calls < rounds) {
+      Check(H5Sselect_none(file_space.get()), "select", partial_);
+      const hsize_t one = 1;
+      Handle mem_space(Check(H5Screate_simple(1, &one, nullptr), "create space", partial_),
+                       H5Sclose);
+      Check(H5Sselect_none(mem_space.get()), "select", partial_);
+      for (; calls < rounds; ++calls) {
+        Check(H5Dwrite(dset, mem_type, mem_space.get(), file_space.get(), dxpl_, buffer.data()),
+              "write", partial_);
+      }
+    }
+    return (end - begin) * layout.row_bytes;
+  }
+
+  const mpi::Communicator& comm_;
+  const formats::FileSpec& spec_;
+  const dataset::ContentGenerator& content_;
+  std::span<std::byte> buffer_;
+  std::string partial_;
+  SampleSlice slice_;
+  hid_t dxpl_ = H5P_DEFAULT;
+  std::vector<std::byte> wide_;
+};
+
+}  // namespace
+
+Bytes WriteSharedHdf5(const mpi::Communicator& comm, const DatasetFile& file,
+                      const dataset::ContentGenerator& content, std::span<std::byte> buffer,
+                      bool fsync) {
+  if (buffer.empty()) throw Error(ExitCode::kInternal, "shared write without a buffer");
+  SharedHdf5 write(comm, file, content, buffer);
+  Bytes bytes = 0;
+  {
+    // Debian's HDF5 is not thread-safe: the library is entered under the process-wide lock.
+    const std::lock_guard lock(formats::hdf5::LibraryMutex());
+    bytes = write.Write();
+  }
+  storage::Env& env = storage::PosixEnv();
+  if (fsync && comm.is_root()) {
+    auto synced = env.open_write(write.partial());
+    synced->sync();
+    synced->close();
+  }
+  // The sum completes only when every rank has contributed, i.e. closed the file (H5Fclose is
+  // collective), so rank 0 may then give it its final name.
+  const Bytes payload = comm.sum(bytes);
+  if (comm.is_root()) {
+    env.rename(write.partial(), file.path);
+    if (fsync) {
+      const std::string folder = std::filesystem::path(file.path).parent_path().string();
+      env.sync_directory(folder.empty() ? "." : folder);
+    }
+    const Bytes size = std::filesystem::file_size(file.path);
+    if (size > payload) bytes += size - payload;  // HDF5's metadata
+  }
+  return bytes;
+}
+
+}  // namespace dlbench::workflow
