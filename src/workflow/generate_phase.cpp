@@ -270,7 +270,7 @@ class Generation {
       CheckSize(file);
       std::string complete;
       if (comm_.is_root()) {
-        // HDF5 decides its metadata size: only the file's presence can be checked.
+        // HDF5 decides its metadata size: the file is kept only under a trusted marker.
         const std::optional<Bytes> expected =
             config_.dataset.format == config::Format::kHdf5
                 ? std::nullopt
