@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dataset/content.h"
+#include "formats/hdf5_creation.h"
 #include "formats/hdf5_handles.h"
 #include "storage/file.h"
 #include "util/error.h"
@@ -15,48 +16,9 @@ namespace dlbench::formats {
 namespace {
 
 using hdf5::Check;
+using hdf5::CheckCompression;
+using hdf5::CreationProperties;
 using hdf5::Handle;
-
-void CheckCompression(const FileSpec& spec) {
-  switch (spec.compression) {
-    case config::Compression::kNone:
-    case config::Compression::kGzip:
-      return;
-    case config::Compression::kLzf:
-      throw UsageError(
-          "hdf5 compression lzf needs h5py's LZF filter (id 32000), which libhdf5 "
-          "lacks; use gzip or none");
-    default:
-      throw UsageError(std::string("hdf5 supports compression none or gzip, not ") +
-                       config::ToString(spec.compression));
-  }
-}
-
-Handle CreationProperties(const FileSpec& spec, const std::vector<hsize_t>& shape) {
-  Handle dcpl(Check(H5Pcreate(H5P_DATASET_CREATE), "property list", spec.path), H5Pclose);
-  const bool gzip = spec.compression == config::Compression::kGzip;
-  if (!spec.chunk_dims.empty() || gzip || !spec.max_shape.empty()) {
-    std::vector<hsize_t> chunk;
-    if (!spec.chunk_dims.empty()) {
-      if (spec.chunk_dims.size() != shape.size()) {
-        throw UsageError("hdf5.chunk_dims has " + std::to_string(spec.chunk_dims.size()) +
-                         " dimensions, the dataset has " + std::to_string(shape.size()));
-      }
-      chunk.assign(spec.chunk_dims.begin(), spec.chunk_dims.end());
-    } else {
-      chunk.push_back(1);  // one sample per chunk
-      chunk.insert(chunk.end(), shape.begin() + 1, shape.end());
-    }
-    for (hsize_t& c : chunk) c = std::max<hsize_t>(c, 1);
-    Check(H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()), "set chunk",
-          spec.path);
-    if (gzip) {
-      Check(H5Pset_deflate(dcpl.get(), static_cast<unsigned>(spec.compression_level)), "set gzip",
-            spec.path);
-    }
-  }
-  return dcpl;
-}
 
 // Writes `rows` rows starting at global row `first` of a dataset seen as (n·rows_per_sample, row)
 // — always inside one sample or covering whole samples.
@@ -147,7 +109,7 @@ WriteResult Hdf5Writer::write(storage::Env& env, const FileSpec& spec,
     Handle file(Check(H5Fcreate(spec.path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()),
                       "create", spec.path),
                 H5Fclose);
-    const Handle dcpl = CreationProperties(spec, shape);
+    const Handle dcpl = CreationProperties(spec, shape, spec.path);
     Handle space(
         Check(H5Screate_simple(static_cast<int>(shape.size()), shape.data(), max_shape.data()),
               "create space", spec.path),

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/hdf5_creation.h"
 #include "formats/hdf5_handles.h"
 #include "storage/atomic_file.h"
 #include "storage/file.h"
@@ -23,44 +24,9 @@ namespace dlbench::workflow {
 namespace {
 
 using formats::hdf5::Check;
+using formats::hdf5::CheckCompression;
+using formats::hdf5::CreationProperties;
 using formats::hdf5::Handle;
-
-// The serial writer's choices (formats/hdf5_writer.cpp), which the file must repeat: contiguous
-// unless chunk_dims, gzip or max_shape; one sample per chunk when chunking is not configured.
-Handle CreationProperties(const formats::FileSpec& spec, const std::vector<hsize_t>& shape,
-                          const std::string& path) {
-  Handle dcpl(Check(H5Pcreate(H5P_DATASET_CREATE), "property list", path), H5Pclose);
-  const bool gzip = spec.compression == config::Compression::kGzip;
-  if (spec.chunk_dims.empty() && !gzip && spec.max_shape.empty()) return dcpl;
-  std::vector<hsize_t> chunk;
-  if (!spec.chunk_dims.empty()) {
-    if (spec.chunk_dims.size() != shape.size()) {
-      throw UsageError("hdf5.chunk_dims has " + std::to_string(spec.chunk_dims.size()) +
-                       " dimensions, the dataset has " + std::to_string(shape.size()));
-    }
-    chunk.assign(spec.chunk_dims.begin(), spec.chunk_dims.end());
-  } else {
-    chunk.push_back(1);
-    chunk.insert(chunk.end(), shape.begin() + 1, shape.end());
-  }
-  for (hsize_t& c : chunk) c = std::max<hsize_t>(c, 1);
-  Check(H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()), "set chunk", path);
-  if (gzip) {
-    // Parallel HDF5 (1.10.2+) writes filtered chunks only collectively, which every write here is.
-    Check(H5Pset_deflate(dcpl.get(), static_cast<unsigned>(spec.compression_level)), "set gzip",
-          path);
-  }
-  return dcpl;
-}
-
-// lzf is refused by the configuration already; this keeps a file from being written wrong.
-void CheckCompression(const formats::FileSpec& spec) {
-  if (spec.compression != config::Compression::kNone &&
-      spec.compression != config::Compression::kGzip) {
-    throw UsageError(std::string("dataset.compression: hdf5 supports none or gzip, not ") +
-                     config::ToString(spec.compression));
-  }
-}
 
 // A dataset seen as total rows of `row_bytes`, `rows_per_sample` rows per sample (the first
 // sample dimension; 1 for samples of one row). A write covers whole samples or lies inside one.
