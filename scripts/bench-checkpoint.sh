@@ -2,6 +2,7 @@
 # Checkpoint benchmarks of dlbench; prints Markdown tables of medians over --reps runs.
 #
 #   scripts/bench-checkpoint.sh [--reps N] [--dlbench PATH] [--dir DIR] [--fast DIR] [--rss-gib G]
+#                               [--parts abc]   (which of the parts below to run; default all)
 #
 #  (a) burst buffer vs direct saves during training: the fast tier is FAST (default a folder on
 #      /dev/shm); its write bandwidth is measured first (a checkpoint-only run straight to it);
@@ -11,12 +12,15 @@
 #      Reported: medians of checkpoint_stall_mean_seconds, of total run time (wall clock of the
 #      whole `dlbench run`), their ratios (targets: stall reduced >= 2.6x, run time reduced), and
 #      time to durable against the capacity tier's own write time for the same bytes
-#      (bytes / bandwidth_limit; target <= 1.1x).
-#  (b) a plain checkpoint (no tiers) on DIR vs fio writing/reading files of the same sizes with
-#      fsync (end_fsync) on the same file system (target >= 0.8x); the page cache is dropped
-#      before reads when we may (root), else reads are from the cache for both.
+#      (bytes / bandwidth_limit, and the direct save's measured time; target <= 1.1x).
+#  (b) a plain checkpoint (no tiers) on DIR vs fio writing/reading the same bytes in files of the
+#      same sizes, one at a time, each fsync'd (fsync_on_close), GiB per second of each tool's own
+#      I/O time (and, for reference, of the wall time of its whole command) (target >= 0.8x); the
+#      page cache is dropped before every command when we may (root), else reads are from the
+#      cache for both.
 #  (c) peak RSS (VmHWM via /usr/bin/time) of a checkpoint-only run writing --rss-gib GiB per rank
-#      (default 16, reduced to what DIR has room for, and said so) (target < 256 MiB).
+#      (default 16, reduced to what DIR has room for, and said so; the model is sized with the byte
+#      model of `dlbench checkpoint plan`) (target < 256 MiB).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/lib.sh"
@@ -26,6 +30,7 @@ dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 dir=/var/tmp/dlbench-ckptbench
 fast=/dev/shm/dlbench-ckptbench
 rss_gib=16
+parts=abc
 while [ $# -gt 0 ]; do
   case "$1" in
     --reps) reps="$2"; shift 2 ;;
@@ -33,7 +38,8 @@ while [ $# -gt 0 ]; do
     --dir) dir="$2"; shift 2 ;;
     --fast) fast="$2"; shift 2 ;;
     --rss-gib) rss_gib="$2"; shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    --parts) parts="$2"; shift 2 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -71,8 +77,11 @@ PY
 median() { "$py" -c 'import statistics,sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
 ratio() { "$py" -c 'import sys; a,b=map(float,sys.argv[1:]); print(f"{a/b:.2f}" if b else "nan")' "$1" "$2"; }
 
+has_part() { [[ "$parts" == *"$1"* ]]; }
+
 # ---- (a) fast-tier bandwidth, then burst buffer vs direct during training -------------------
 hidden=1024 layers=4
+if has_part a; then
 {
   model_yaml $hidden $layers
   cat <<YAML
@@ -140,10 +149,20 @@ rd=$(median ${runtime[direct]}); rb=$(median ${runtime[bb]})
 dd=$(median ${durable[direct]}); db=$(median ${durable[bb]})
 echo "| checkpoint stall, mean per save (s) | $sd | $sb | $(ratio "$sd" "$sb") | >= 2.6 |"
 echo "| total run time (s) | $rd | $rb | $(ratio "$rd" "$rb") | > 1 |"
-echo "| time to durable, mean (s) | $dd | $db | | bb <= 1.1 x $capacity_write_s s ($(ratio "$db" "$capacity_write_s") x) |"
+echo "| time to durable, mean (s) | $dd | $db | | bb <= 1.1 x $capacity_write_s s = bytes / limit ($(ratio "$db" "$capacity_write_s") x); bb / direct's measured capacity write: $(ratio "$db" "$dd") x |"
 echo
 
+fi
+
 # ---- (b) plain checkpoint vs fio on DIR -------------------------------------------------------
+# Like for like: the same bytes in files of the same sizes, one file at a time (dlbench's
+# write_threads is 1; fio's jobs are serialised with stonewall), 8 MiB blocks, every file fsync'd
+# before it counts (fio: fsync_on_close=1, whose close-time fsync is inside the job's runtime;
+# no preallocation, as dlbench does none), the page cache dropped before every command when we
+# may (root). Compared: each tool's own I/O time (dlbench's save/load duration, fsyncs included;
+# the sum of fio's job runtimes), and, for reference, GiB per wall-clock second around each
+# whole command, which also charges process start-up (fio's is 0.5-2 s here, a lot on 1.7 GiB).
+if has_part b; then
 {
   model_yaml $hidden $layers
   cat <<YAML
@@ -153,44 +172,92 @@ output: {folder: $dir/out-plain}
 YAML
 } > "$dir/plain.yaml"
 drop() { if [ "$(id -u)" = 0 ]; then sync; echo 3 > /proc/sys/vm/drop_caches; fi; }
-w_ours="" r_ours="" w_fio="" r_fio=""
+gibs() { "$py" -c 'import sys; b,s,e=map(float,sys.argv[1:]); print(b/2**30/(e-s))' "$@"; }
+fio_gibs() {  # fio JSON, direction -> GiB over the sum of the jobs' runtimes
+  "$py" - "$1" "$2" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()
+jobs = json.loads(text[text.index("{"):])["jobs"]
+io = [j[sys.argv[2]] for j in jobs]
+print(sum(x["io_bytes"] for x in io) / 2**30 / (sum(x["runtime"] for x in io) / 1000))
+PY
+}
+w_ours="" r_ours="" w_fio="" r_fio="" w_own="" r_own="" w_fio_wall="" r_fio_wall=""
 for rep in $(seq 1 "$reps"); do
   rm -rf "$dir/plain" "$dir/out-plain" "$dir/fio"
+  drop
+  start=$(date +%s.%N)
   "$dlbench" checkpoint "$dir/plain.yaml" ++workload.checkpoint.num_checkpoints_read=0 --quiet >/dev/null
-  w_ours+="$(summary_value "$dir/out-plain/summary.json" checkpoint_write_GiB_per_second) "
+  end=$(date +%s.%N)
+  plain_bytes=$(summary_value "$dir/out-plain/summary.json" checkpoint_bytes_written)
+  w_ours+="$(gibs "$plain_bytes" "$start" "$end") "
+  w_own+="$(summary_value "$dir/out-plain/summary.json" checkpoint_write_GiB_per_second) "
   drop
   rm -rf "$dir/out-plain"
+  start=$(date +%s.%N)
   "$dlbench" checkpoint "$dir/plain.yaml" ++workload.checkpoint.num_checkpoints_write=0 --quiet >/dev/null
-  r_ours+="$(summary_value "$dir/out-plain/summary.json" load_checkpoint_GiB_per_second) "
-  # fio: the same file sizes, one job per file, 8 MiB blocks, fsync at the end of each file.
+  end=$(date +%s.%N)
+  r_ours+="$(gibs "$plain_bytes" "$start" "$end") "
+  r_own+="$(summary_value "$dir/out-plain/summary.json" load_checkpoint_GiB_per_second) "
   mkdir -p "$dir/fio"
-  args=()
+  args=() fio_bytes=0
   for f in "$dir"/plain/*/*.pt; do
-    args+=(--name="$(basename "$f")" --filename="$dir/fio/$(basename "$f")" --size="$(stat -c %s "$f")")
+    size=$(stat -c %s "$f")
+    fio_bytes=$((fio_bytes + size))
+    args+=(--name="$(basename "$f")" --filename="$dir/fio/$(basename "$f")" --size="$size" --stonewall)
   done
-  wjson=$(fio --output-format=json --rw=write --bs=8m --end_fsync=1 --ioengine=psync --group_reporting "${args[@]}")
-  w_fio+="$("$py" -c 'import json,sys; j=json.loads(sys.stdin.read()); print(j["jobs"][0]["write"]["bw_bytes"]/2**30)' <<<"$wjson") "
+  [ "$fio_bytes" = "$("$py" -c "print(int(float('$plain_bytes')))")" ] || { log "fio would move $fio_bytes B, dlbench moved $plain_bytes B"; exit 1; }
   drop
-  rjson=$(fio --output-format=json --rw=read --bs=8m --ioengine=psync --group_reporting "${args[@]}")
-  r_fio+="$("$py" -c 'import json,sys; j=json.loads(sys.stdin.read()); print(j["jobs"][0]["read"]["bw_bytes"]/2**30)' <<<"$rjson") "
+  start=$(date +%s.%N)
+  fio --rw=write --bs=8m --ioengine=psync --fsync_on_close=1 --fallocate=none \
+    --output-format=json --output="$dir/fio-write.json" "${args[@]}" >/dev/null
+  end=$(date +%s.%N)
+  w_fio_wall+="$(gibs "$fio_bytes" "$start" "$end") "
+  w_fio+="$(fio_gibs "$dir/fio-write.json" write) "
+  drop
+  start=$(date +%s.%N)
+  fio --rw=read --bs=8m --ioengine=psync \
+    --output-format=json --output="$dir/fio-read.json" "${args[@]}" >/dev/null
+  end=$(date +%s.%N)
+  r_fio_wall+="$(gibs "$fio_bytes" "$start" "$end") "
+  r_fio+="$(fio_gibs "$dir/fio-read.json" read) "
 done
-wo=$(median $w_ours); ro=$(median $r_ours); wf=$(median $w_fio); rf=$(median $r_fio)
-echo "### (b) Plain checkpoint vs fio on $dir (GiB/s, medians of $reps; page cache dropped: $([ "$(id -u)" = 0 ] && echo yes || echo no))"
+wo=$(median $w_own); ro=$(median $r_own); wf=$(median $w_fio); rf=$(median $r_fio)
+wow=$(median $w_ours); row=$(median $r_ours); wfw=$(median $w_fio_wall); rfw=$(median $r_fio_wall)
+plain_gib=$("$py" -c "print(f'{float(\"$plain_bytes\") / 2**30:.2f}')")
+plain_files=$(ls "$dir"/plain/*/*.pt | wc -l)
+echo "### (b) Plain checkpoint vs fio on $dir (GiB/s, medians of $reps; $plain_gib GiB in $plain_files files; page cache dropped: $([ "$(id -u)" = 0 ] && echo yes || echo no))"
 echo
-echo "| | dlbench | fio | ratio | target |"
-echo "|---|---|---|---|---|"
-echo "| write + fsync | $wo | $wf | $(ratio "$wo" "$wf") | >= 0.8 |"
-echo "| read | $ro | $rf | $(ratio "$ro" "$rf") | >= 0.8 |"
+echo "| | dlbench (own I/O time) | fio (job runtimes) | ratio | target | dlbench wall | fio wall | wall ratio |"
+echo "|---|---|---|---|---|---|---|---|"
+echo "| write + fsync | $wo | $wf | $(ratio "$wo" "$wf") | >= 0.8 | $wow | $wfw | $(ratio "$wow" "$wfw") |"
+echo "| read | $ro | $rf | $(ratio "$ro" "$rf") | >= 0.8 | $row | $rfw | $(ratio "$row" "$rfw") |"
 echo
 rm -rf "$dir/plain" "$dir/fio"
 
+fi
+
 # ---- (c) peak RSS writing a large per-rank plan ----------------------------------------------
+if has_part c; then
 avail_gib=$(df -P -B1G "$dir" | awk 'NR==2 {print $4}')
 gib=$rss_gib
-[ "$gib" -gt $((avail_gib - 2)) ] && gib=$(( (avail_gib - 2) / 4 * 4 ))
+[ "$gib" -gt $((avail_gib - 6)) ] && gib=$(( (avail_gib - 6) / 4 * 4 ))
 [ "$gib" -lt 1 ] && gib=1
-# ~14 B per parameter in one rank's files: layers of hidden 4096 hold ~ 201M parameters each.
-layers_big=$("$py" -c "print(max(1, round($gib * 2**30 / 14 / (12 * 4096 * 4096))))")
+# The fewest layers of hidden 4096 whose one-rank checkpoint holds at least $gib GiB (one layer is
+# ~2.6 GiB), from the byte model (`dlbench checkpoint plan`, nothing written).
+plan_bytes() {
+  model_yaml 4096 "$1" > "$dir/size.yaml"
+  echo "workflow: {generate_data: false, train: false, checkpoint: true}" >> "$dir/size.yaml"
+  echo "checkpoint: {checkpoint_folder: $dir/big}" >> "$dir/size.yaml"
+  local bytes
+  bytes=$("$dlbench" checkpoint plan "$dir/size.yaml" | sed -n 's/^Per checkpoint: \([0-9,]*\) B.*/\1/p' | tr -d ,)
+  [ -n "$bytes" ] || { log "dlbench checkpoint plan $dir/size.yaml printed no size"; exit 1; }
+  echo "$bytes"
+}
+layers_big=1
+while [ "$(plan_bytes "$layers_big")" -lt $((gib * 1073741824)) ] && [ "$layers_big" -lt 64 ]; do
+  layers_big=$((layers_big + 1))
+done
 {
   model_yaml 4096 "$layers_big"
   cat <<YAML
@@ -208,3 +275,4 @@ echo "| bytes written by the rank | peak RSS | target |"
 echo "|---|---|---|"
 echo "| $("$py" -c "print(f'{float(\"$written\")/2**30:.2f} GiB')") (asked $rss_gib GiB, $gib GiB fit in $dir) | $((rss_kib / 1024)) MiB | < 256 MiB |"
 rm -rf "$dir/big"
+fi
