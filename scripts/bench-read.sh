@@ -133,7 +133,7 @@ for format in npy npz indexed_binary; do
   for _ in $(seq "$reps"); do
     out=$(train "$dir/large.yaml" ++workload.reader.read_threads=1 ++workload.reader.file_shuffle=off ++workload.reader.sample_shuffle=off)
     d_runs+=("$(metric "$out/summary.json" train_read_MiB_per_second)")
-    f_runs+=("$(fio --name=read --filename="$data_files" --rw=read --bs=64m --numjobs=2 \
+    f_runs+=("$(fio --name=read --filename="$data_files" --rw=read --bs=64m --numjobs=2 --invalidate=0 \
       --file_service_type=sequential --ioengine=psync --group_reporting --output-format=json \
       --loops=3 | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["read"]["bw"]/1024)')")
   done

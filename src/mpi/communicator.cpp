@@ -2,7 +2,9 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdio>
+#include <thread>
 
 namespace dlbench::mpi {
 namespace {
@@ -19,6 +21,23 @@ T Reduce(int handle, T value, MPI_Datatype type, MPI_Op op) {
 }  // namespace
 
 void Communicator::barrier() const { MPI_Barrier(Comm(handle_)); }
+
+void Communicator::step_barrier(double spin_seconds) const {
+  if (size_ == 1) return;
+  MPI_Request request;
+  MPI_Ibarrier(Comm(handle_), &request);
+  int done = 0;
+  const auto spin_until = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(spin_seconds));
+  while (!done && std::chrono::steady_clock::now() < spin_until) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  }
+  while (!done) {
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  }
+}
 
 double Communicator::max(double v) const { return Reduce(handle_, v, MPI_DOUBLE, MPI_MAX); }
 double Communicator::min(double v) const { return Reduce(handle_, v, MPI_DOUBLE, MPI_MIN); }

@@ -85,7 +85,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   bool evaluating = false;
 
   pipeline::TrainerHooks hooks;
-  if (config.train.step_barrier) hooks.barrier = [&] { comm.barrier(); };
+  if (config.train.step_barrier) hooks.barrier = [&] { comm.step_barrier(); };
   hooks.before_epoch = [&](int) {
     evaluating = false;
     dropper.Drop();
