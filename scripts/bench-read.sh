@@ -131,7 +131,7 @@ for format in npy npz indexed_binary; do
   cat $(echo "$data_files" | tr ':' ' ') >/dev/null  # into the page cache
   d_runs=(); f_runs=()
   for _ in $(seq "$reps"); do
-    out=$(train "$dir/large.yaml" ++workload.reader.read_threads=1 ++workload.reader.file_shuffle=off ++workload.reader.sample_shuffle=off)
+    out=$(train "$dir/large.yaml" ++workload.reader.read_threads=1 ++workload.reader.file_shuffle=off ++workload.reader.sample_shuffle=off ++workload.train.epochs=3)
     d_runs+=("$(metric "$out/summary.json" train_read_MiB_per_second)")
     f_runs+=("$(fio --name=read --filename="$data_files" --rw=read --bs=64m --numjobs=2 --invalidate=0 \
       --file_service_type=sequential --ioengine=psync --group_reporting --output-format=json \
@@ -161,9 +161,13 @@ rss_runs=()
 for _ in $(seq "$reps"); do
   rm -rf "$dir/unet"
   rm -rf "$dir/out"
-  rss=$("${mpi[@]}" /usr/bin/time -f 'VmHWM %M' "$dlbench" run "$tiny" --output "$dir/out" --quiet \
+  # One file per rank: the ranks' stderr lines can interleave.
+  rm -f "$dir"/rss.*
+  "${mpi[@]}" sh -c 'exec /usr/bin/time -f "%M" -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' "$dir/rss" \
+    "$dlbench" run "$tiny" --output "$dir/out" --quiet \
     ++workload.dataset.data_folder="$dir/unet/data" ++workload.checkpoint.checkpoint_folder="$dir/unet/ckpt" \
-    ++workload.workflow.checkpoint=False 2>&1 >/dev/null | awk '/VmHWM/ {print $2}' | sort -n | tail -1)
+    ++workload.workflow.checkpoint=False >/dev/null 2>&1
+  rss=$(cat "$dir"/rss.* | sort -n | tail -1)
   rss_runs+=("$rss")
 done
 # tiny_unet3d: 2 threads, prefetch 2 (DLIO default), batch 2 x 64 KiB after the resize but files of

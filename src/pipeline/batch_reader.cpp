@@ -20,8 +20,9 @@ Seconds Since(Clock::time_point start) {
 
 }  // namespace
 
-BatchReader::BatchReader(SampleSource& source, const ReaderOptions& options, int epoch)
-    : source_(source), options_(options), epoch_(epoch) {
+BatchReader::BatchReader(SampleSource& source, const ReaderOptions& options, int epoch,
+                         SampleBuffer& buffer)
+    : source_(source), options_(options), epoch_(epoch), buffer_(buffer) {
   open_.reserve(capacity());
 }
 
@@ -72,9 +73,8 @@ Bytes BatchReader::read_one(const SampleRef& sample, Batch& batch) {
   }
   const Bytes need = file->sample_bytes();
   // Grows only when a file has larger samples than any before (per-file sizes vary), so the
-  // buffer is allocated a handful of times per thread, not per sample.
-  if (buffer_.size() < need) buffer_.resize(need);
-  return file->read(sample.index, std::span<std::byte>(buffer_.data(), need));
+  // buffer is allocated a handful of times per thread and run, not per sample or epoch.
+  return file->read(sample.index, buffer_.get(need));
 }
 
 void BatchReader::read(Batch& batch) {

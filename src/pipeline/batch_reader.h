@@ -10,13 +10,15 @@
 
 #include "pipeline/batch.h"
 #include "pipeline/reader_options.h"
+#include "pipeline/sample_buffers.h"
 #include "pipeline/sample_source.h"
 
 namespace dlbench::pipeline {
 
 class BatchReader {
  public:
-  BatchReader(SampleSource& source, const ReaderOptions& options, int epoch);
+  // `buffer` (the thread's, from SampleBuffers) must outlive the reader.
+  BatchReader(SampleSource& source, const ReaderOptions& options, int epoch, SampleBuffer& buffer);
 
   // Reads batch.samples (already filled) and records the outcome in `batch`. In fail mode the
   // first error is stored in batch.error and the rest of the batch is not read.
@@ -41,7 +43,7 @@ class BatchReader {
   int epoch_;
   std::vector<OpenFile> open_;
   std::uint64_t use_counter_ = 0;
-  std::vector<std::byte> buffer_;
+  SampleBuffer& buffer_;
 };
 
 }  // namespace dlbench::pipeline

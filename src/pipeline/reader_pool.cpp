@@ -20,25 +20,32 @@ Batch Prototype(std::uint64_t batch_size) {
 }  // namespace
 
 ReaderPool::ReaderPool(SampleSource& source, const Sampler& sampler, const EpochOrder& order,
-                       std::uint64_t steps, const ReaderOptions& options)
+                       std::uint64_t steps, const ReaderOptions& options, SampleBuffers* buffers)
     : source_(source),
       sampler_(sampler),
       order_(order),
       steps_(steps),
       options_(options),
-      queue_(options.threads > 0 ? options.queue_capacity() : 1, Prototype(sampler.batch_size())) {
+      queue_(options.threads > 0 ? options.queue_capacity() : 1, Prototype(sampler.batch_size())),
+      own_buffers_(buffers ? nullptr : std::make_unique<SampleBuffers>(options.threads)),
+      buffers_(buffers ? *buffers : *own_buffers_) {
+  if (buffers_.size() < static_cast<std::size_t>(std::max(options_.threads, 1))) {
+    throw Error(ExitCode::kInternal, "reader pool: fewer sample buffers than reader threads");
+  }
   if (steps_ > sampler_.steps_per_epoch()) {
     throw Error(ExitCode::kInternal, "reader pool: " + std::to_string(steps_) +
                                          " steps asked, the sampler has " +
                                          std::to_string(sampler_.steps_per_epoch()));
   }
   if (options_.threads <= 0) {
-    inline_reader_.emplace(source_, options_, order_.epoch());
+    inline_reader_.emplace(source_, options_, order_.epoch(), buffers_.at(0));
     return;
   }
   threads_.reserve(static_cast<std::size_t>(options_.threads));
   try {
-    for (int i = 0; i < options_.threads; ++i) threads_.emplace_back([this] { run_thread(); });
+    for (int i = 0; i < options_.threads; ++i) {
+      threads_.emplace_back([this, i] { run_thread(static_cast<std::size_t>(i)); });
+    }
   } catch (...) {
     stop();
     throw;
@@ -61,8 +68,8 @@ void ReaderPool::fill(Batch& batch, std::uint64_t step) {
   sampler_.batch(order_, step, batch.samples);
 }
 
-void ReaderPool::run_thread() {
-  BatchReader reader(source_, options_, order_.epoch());
+void ReaderPool::run_thread(std::size_t index) {
+  BatchReader reader(source_, options_, order_.epoch(), buffers_.at(index));
   while (!stopping_.load(std::memory_order_relaxed)) {
     const std::uint64_t step = next_claim_.fetch_add(1);
     if (step >= steps_) return;

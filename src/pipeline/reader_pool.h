@@ -13,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "pipeline/batch_reader.h"
 #include "pipeline/prefetch_queue.h"
 #include "pipeline/reader_options.h"
+#include "pipeline/sample_buffers.h"
 #include "pipeline/sample_source.h"
 #include "pipeline/sampler.h"
 
@@ -30,8 +32,10 @@ class ReaderPool {
  public:
   // Starts reading right away. `steps` ≤ sampler.steps_per_epoch() (the workflow may stop
   // earlier); `source`, `sampler` and `options` must outlive the pool.
+  // `buffers` (at least max(options.threads, 1) of them) are the run's, reused across epochs;
+  // null: the pool allocates its own.
   ReaderPool(SampleSource& source, const Sampler& sampler, const EpochOrder& order,
-             std::uint64_t steps, const ReaderOptions& options);
+             std::uint64_t steps, const ReaderOptions& options, SampleBuffers* buffers = nullptr);
   ~ReaderPool();
   ReaderPool(const ReaderPool&) = delete;
   ReaderPool& operator=(const ReaderPool&) = delete;
@@ -54,7 +58,7 @@ class ReaderPool {
  private:
   const Batch* next_until(std::optional<std::chrono::steady_clock::time_point> deadline);
   void fill(Batch& batch, std::uint64_t step);
-  void run_thread();
+  void run_thread(std::size_t index);
 
   SampleSource& source_;
   const Sampler& sampler_;
@@ -65,6 +69,8 @@ class ReaderPool {
   std::atomic<std::uint64_t> next_claim_{0};
   std::atomic<bool> stopping_{false};
   std::vector<std::thread> threads_;
+  std::unique_ptr<SampleBuffers> own_buffers_;  // when none were lent
+  SampleBuffers& buffers_;
   std::optional<BatchReader> inline_reader_;  // threads == 0
   std::uint64_t next_take_ = 0;
   bool holding_ = false;

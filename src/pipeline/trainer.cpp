@@ -33,7 +33,8 @@ Trainer::Trainer(SampleSource& train_source, const Sampler& train_sampler,
       eval_reader_(options.reader),
       hooks_(std::move(hooks)),
       compute_time_(options.computation_time, options.seed, options.rank,
-                    StreamPurpose::kComputeTime, 0, "train.computation_time") {
+                    StreamPurpose::kComputeTime, 0, "train.computation_time"),
+      buffers_(options.reader.threads) {
   ValidateTimeDistribution(options_.reader.preprocess_time, "reader.preprocess_time");
   if (options_.epochs < 1) {
     throw UsageError("train.epochs must be at least 1, got " + std::to_string(options_.epochs));
@@ -110,7 +111,7 @@ void Trainer::train_epoch(int epoch, metrics::EpochRecord& record) {
   block->number = 1;
   block->steps.reserve(steps);
   block->start = now();
-  ReaderPool pool(train_source_, train_sampler_, order, steps, options_.reader);
+  ReaderPool pool(train_source_, train_sampler_, order, steps, options_.reader, &buffers_);
   Seconds start = block->start;
   for (std::uint64_t done = 1; done <= steps; ++done) {
     block->steps.push_back(step(pool, compute_time_, barrier, start));
@@ -141,7 +142,7 @@ void Trainer::evaluate(int epoch, metrics::EpochRecord& record) {
   block.number = 1;
   block.steps.reserve(steps);
   block.start = now();
-  ReaderPool pool(*eval_source_, *eval_sampler_, order, steps, eval_reader_);
+  ReaderPool pool(*eval_source_, *eval_sampler_, order, steps, eval_reader_, &buffers_);
   Seconds start = block.start;
   for (std::uint64_t done = 1; done <= steps; ++done) {
     block.steps.push_back(step(pool, *eval_time_, false, start));

@@ -21,6 +21,7 @@
 #include "metrics/step_record.h"
 #include "pipeline/batch.h"
 #include "pipeline/reader_options.h"
+#include "pipeline/sample_buffers.h"
 #include "pipeline/sample_source.h"
 #include "pipeline/sampler.h"
 #include "pipeline/time_sampler.h"
@@ -115,6 +116,8 @@ class Trainer {
   TimeSampler compute_time_;  // one stream for the whole run
   std::optional<TimeSampler> eval_time_;
   ReadTotals totals_;
+  // Sample buffers of the reader threads, kept across epochs (train and eval take turns).
+  SampleBuffers buffers_;
 };
 
 }  // namespace dlbench::pipeline

@@ -1,0 +1,44 @@
+// Scratch memory the reader threads read sample bytes into. It lives for the whole run, not for
+// one epoch's reader pool: a fresh buffer per epoch would be faulted in (and, as a std::vector,
+// zero-filled) again every epoch — for 64 MiB samples a 64 MiB first touch per thread per epoch
+// on the read path. Never zero-filled: readers overwrite what they use.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "util/units.h"
+
+namespace dlbench::pipeline {
+
+// One thread's buffer: grows to the largest sample asked for, never shrinks.
+class SampleBuffer {
+ public:
+  std::span<std::byte> get(Bytes need) {
+    if (need > size_) {
+      data_.reset(new std::byte[need]);  // default-initialised: no memset
+      size_ = need;
+    }
+    return {data_.get(), need};
+  }
+
+ private:
+  std::unique_ptr<std::byte[]> data_;
+  Bytes size_ = 0;
+};
+
+// One buffer per reader thread (at least one, for reading on the training thread).
+class SampleBuffers {
+ public:
+  explicit SampleBuffers(int threads)
+      : buffers_(static_cast<std::size_t>(threads < 1 ? 1 : threads)) {}
+  SampleBuffer& at(std::size_t thread) { return buffers_.at(thread); }
+  std::size_t size() const { return buffers_.size(); }
+
+ private:
+  std::vector<SampleBuffer> buffers_;
+};
+
+}  // namespace dlbench::pipeline
