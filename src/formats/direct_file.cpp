@@ -88,4 +88,11 @@ void RejectDirect(const ReadOptions& options, const char* format) {
   }
 }
 
+OpenedFile OpenForReading(storage::Env& env, const std::string& path, bool direct) {
+  if (!direct) return {env.open_read(path), nullptr};
+  std::unique_ptr<DirectFile> file = DirectFile::Open(env, path);
+  DirectFile* staging = file.get();
+  return {std::move(file), staging};
+}
+
 }  // namespace dlbench::formats

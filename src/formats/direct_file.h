@@ -61,4 +61,12 @@ class DirectFile final : public storage::ReadableFile {
 // Throws Error(kUsage) naming the format.
 void RejectDirect(const ReadOptions& options, const char* format);
 
+// The file a reader reads `path` from: opened plainly, or through a DirectFile (O_DIRECT with
+// aligned staging) when `direct` is true, in which case `direct_file` points at it.
+struct OpenedFile {
+  std::unique_ptr<storage::ReadableFile> file;
+  DirectFile* direct_file = nullptr;
+};
+OpenedFile OpenForReading(storage::Env& env, const std::string& path, bool direct);
+
 }  // namespace dlbench::formats

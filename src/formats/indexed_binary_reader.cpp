@@ -171,12 +171,9 @@ class MmapIndexedBinaryFileReader final : public FileReader {
 
 std::unique_ptr<FileReader> IndexedBinaryReader::open(storage::Env& env, const FileSpec& spec,
                                                       const ReadOptions& options) const {
-  if (!options.direct) {
-    return std::make_unique<IndexedBinaryFileReader>(env, env.open_read(spec.path), nullptr, spec);
-  }
-  std::unique_ptr<DirectFile> file = DirectFile::Open(env, spec.path);
-  DirectFile* direct = file.get();
-  return std::make_unique<IndexedBinaryFileReader>(env, std::move(file), direct, spec);
+  OpenedFile opened = OpenForReading(env, spec.path, options.direct);
+  return std::make_unique<IndexedBinaryFileReader>(env, std::move(opened.file), opened.direct_file,
+                                                   spec);
 }
 
 std::unique_ptr<FileReader> MmapIndexedBinaryReader::open(storage::Env& env, const FileSpec& spec,

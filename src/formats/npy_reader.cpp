@@ -73,12 +73,8 @@ class NpyFileReader final : public FileReader {
 
 std::unique_ptr<FileReader> NpyReader::open(storage::Env& env, const FileSpec& spec,
                                             const ReadOptions& options) const {
-  if (!options.direct) {
-    return std::make_unique<NpyFileReader>(env.open_read(spec.path), nullptr, spec, options);
-  }
-  std::unique_ptr<DirectFile> file = DirectFile::Open(env, spec.path);
-  DirectFile* direct = file.get();
-  return std::make_unique<NpyFileReader>(std::move(file), direct, spec, options);
+  OpenedFile opened = OpenForReading(env, spec.path, options.direct);
+  return std::make_unique<NpyFileReader>(std::move(opened.file), opened.direct_file, spec, options);
 }
 
 }  // namespace dlbench::formats

@@ -339,12 +339,8 @@ class NpzFileReader final : public FileReader {
 
 std::unique_ptr<FileReader> NpzReader::open(storage::Env& env, const FileSpec& spec,
                                             const ReadOptions& options) const {
-  if (!options.direct) {
-    return std::make_unique<NpzFileReader>(env.open_read(spec.path), nullptr, spec, options);
-  }
-  std::unique_ptr<DirectFile> file = DirectFile::Open(env, spec.path);
-  DirectFile* direct = file.get();
-  return std::make_unique<NpzFileReader>(std::move(file), direct, spec, options);
+  OpenedFile opened = OpenForReading(env, spec.path, options.direct);
+  return std::make_unique<NpzFileReader>(std::move(opened.file), opened.direct_file, spec, options);
 }
 
 }  // namespace dlbench::formats
