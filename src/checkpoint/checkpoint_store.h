@@ -23,7 +23,7 @@ namespace dlbench::checkpoint {
 
 // One save or load on this rank. Times are metrics::Now() minus the run's synchronized origin.
 struct StoreOpResult {
-  std::string name;  // checkpoint folder name, e.g. global_epoch1_step8
+  std::string name;   // checkpoint folder name, e.g. global_epoch1_step8
   Seconds start = 0;  // entry (the trainer stops here)
   Seconds end = 0;    // the trainer may continue (burst buffer: written to the fast tier)
   Bytes bytes = 0;    // bytes this rank wrote or read

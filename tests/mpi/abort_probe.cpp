@@ -13,8 +13,8 @@ int main(int argc, char** argv) {
   const int failing_rank = argc > 1 ? std::atoi(argv[1]) : 1;
   return dlbench::app::RunGuarded(comm, [&] {
     if (comm.rank() == failing_rank || failing_rank < 0) {
-      throw dlbench::Error(dlbench::ExitCode::kIo, "probe failure raised on rank " +
-                                                       std::to_string(comm.rank()));
+      throw dlbench::Error(dlbench::ExitCode::kIo,
+                           "probe failure raised on rank " + std::to_string(comm.rank()));
     }
     // The other ranks wait where a real run would: in a collective the failed rank never joins.
     comm.barrier();

@@ -11,8 +11,7 @@ namespace dlbench {
 namespace {
 
 double MonotonicNow() {  // CLOCK_MONOTONIC: one clock for every process on the node
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 TEST(StepBarrier, NoRankLeavesBeforeTheLastOneEnters) {

@@ -7,8 +7,8 @@
 #include <thread>
 #include <vector>
 
-#include "util/error.h"
 #include "support/watchdog.h"
+#include "util/error.h"
 
 namespace dlbench::pipeline {
 namespace {

@@ -8,15 +8,15 @@
 #include <vector>
 
 #include "fake_sample_source.h"
-#include "util/error.h"
 #include "support/watchdog.h"
+#include "util/error.h"
 
 namespace dlbench::pipeline {
 namespace {
 
 using namespace std::chrono_literals;
-using test::FakeSource;
 using dlbench::test::Watchdog;
+using test::FakeSource;
 
 SamplerOptions Shape(std::uint64_t files, std::uint64_t spf, std::uint64_t batch) {
   SamplerOptions o;
