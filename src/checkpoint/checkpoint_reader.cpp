@@ -15,17 +15,7 @@
 namespace dlbench::checkpoint {
 namespace {
 
-// A file opened by the first thread that needs it (not std::call_once, whose waiters block
-// forever under libstdc++ when the callable throws, GCC PR 66146).
-struct OpenFile {
-  std::mutex mutex;
-  bool open_attempted = false;
-  std::unique_ptr<storage::ReadableFile> file;
-  std::atomic<std::uint64_t> chunks_left{0};
-  std::uint64_t key = 0;
-  Seconds start = 0;
-  Seconds end = 0;
-};
+using OpenFile = ChunkedFile<storage::ReadableFile>;
 
 }  // namespace
 
@@ -105,10 +95,10 @@ RankIoResult CheckpointReader::ReadRank(const std::string& folder, const RankPla
                           "size " + std::to_string(opened->size()) + " B, planned " +
                               std::to_string(plan.files[chunk.file].bytes) + " B");
           }
-          file.file = std::move(opened);
+          file.handle = std::move(opened);
         }
-        if (!file.file) return;  // another thread failed to open it; the team is stopping
-        in = file.file.get();
+        if (!file.handle) return;  // another thread failed to open it; the team is stopping
+        in = file.handle.get();
       }
       if (chunk.length > 0) {
         // O_DIRECT reads whole aligned blocks; the file's end shortens the last one.
@@ -135,7 +125,7 @@ RankIoResult CheckpointReader::ReadRank(const std::string& folder, const RankPla
       if (file.chunks_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         file.end = metrics::Now();
         std::lock_guard lock(file.mutex);
-        file.file.reset();
+        file.handle.reset();
       }
     }
   });

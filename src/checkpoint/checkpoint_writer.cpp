@@ -13,17 +13,7 @@
 namespace dlbench::checkpoint {
 namespace {
 
-// A file opened by the first thread that needs it. Not std::call_once: with libstdc++ a throwing
-// callable leaves the other waiters blocked forever (GCC PR 66146), and opening can fail.
-struct OpenFile {
-  std::mutex mutex;
-  bool open_attempted = false;
-  std::unique_ptr<storage::AtomicFileWriter> writer;
-  std::atomic<std::uint64_t> chunks_left{0};
-  std::uint64_t key = 0;
-  Seconds start = 0;
-  Seconds end = 0;
-};
+using OpenFile = ChunkedFile<storage::AtomicFileWriter>;
 
 }  // namespace
 
@@ -101,11 +91,11 @@ RankIoResult CheckpointWriter::WriteRank(
         if (!file.open_attempted) {
           file.open_attempted = true;
           file.start = metrics::Now();
-          file.writer = std::make_unique<storage::AtomicFileWriter>(
+          file.handle = std::make_unique<storage::AtomicFileWriter>(
               env_, PathIn(folder, plan.files[chunk.file].name), open);
         }
-        if (!file.writer) return;  // another thread failed to create it; the team is stopping
-        out = &file.writer->file();
+        if (!file.handle) return;  // another thread failed to create it; the team is stopping
+        out = &file.handle->file();
       }
       if (chunk.length > 0) {
         std::span<std::byte> bytes = buffer.span().first(static_cast<std::size_t>(chunk.length));
@@ -114,7 +104,7 @@ RankIoResult CheckpointWriter::WriteRank(
       }
       // The thread that finishes a file's last chunk completes it: all its writes are done.
       if (file.chunks_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        file.writer->commit(options_.fsync);
+        file.handle->commit(options_.fsync);
         file.end = metrics::Now();
         if (on_file_complete) on_file_complete(chunk.file);
       }

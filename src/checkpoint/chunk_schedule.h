@@ -4,15 +4,33 @@
 // a time.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "util/units.h"
 
 namespace dlbench::checkpoint {
+
+// What the threads taking chunks of one file share: the file, opened by the first thread that
+// needs it (under `mutex`; not std::call_once, whose waiters block forever under libstdc++ when
+// the opener throws, GCC PR 66146, and opening can fail), and the chunks still to do, so that the
+// thread finishing the last one closes or commits it.
+template <typename Handle>
+struct ChunkedFile {
+  std::mutex mutex;
+  bool open_attempted = false;
+  std::unique_ptr<Handle> handle;  // null after a failed open
+  std::atomic<std::uint64_t> chunks_left{0};
+  std::uint64_t key = 0;
+  Seconds start = 0;
+  Seconds end = 0;
+};
 
 // Throws Error(kUsage) unless threads >= 1 (naming `threads_key`) and `buffer_bytes` is a
 // positive multiple of the O_DIRECT alignment (so chunk offsets stay aligned).

@@ -27,10 +27,10 @@ namespace {
 
 std::string NowRfc3339() { return metrics::FormatLocalRfc3339(std::chrono::system_clock::now()); }
 
-void WriteRankFiles(const config::Config& config, const metrics::RankRecord& record,
-                    const metrics::RunSettings& settings, const metrics::HostInfo& host,
-                    const metrics::RunInfo& info, const metrics::WallClockAnchor& clock,
-                    const mpi::Communicator& comm, const std::filesystem::path& folder) {
+void WriteRankFiles(const metrics::RankRecord& record, const metrics::RunSettings& settings,
+                    const metrics::HostInfo& host, const metrics::RunInfo& info,
+                    const metrics::WallClockAnchor& clock, const mpi::Communicator& comm,
+                    const std::filesystem::path& folder) {
   metrics::RankHost rank_host;
   rank_host.hostname = host.hostname;
   rank_host.cpu_count = host.cpu_count;
@@ -39,7 +39,6 @@ void WriteRankFiles(const config::Config& config, const metrics::RankRecord& rec
   rank_host.potential_caching = host.memory_GiB > info.data_size_per_host_GiB ? 1 : 0;
   rank_host.cpuinfo = host.cpuinfo;
   rank_host.meminfo = host.meminfo;
-  (void)config;
   const std::string rank = std::to_string(comm.rank());
   WriteFileAtomically(folder / (rank + "_output.json"),
                       metrics::BuildRankOutput(record, rank_host, settings, clock).dump(2) + "\n");
@@ -136,7 +135,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   const metrics::Json checkpoint_fields =
       checkpoints ? checkpoints->SummaryFields() : metrics::Json::object();
 
-  WriteRankFiles(config, record, settings, host, info, clock, comm, results.folder());
+  WriteRankFiles(record, settings, host, info, clock, comm, results.folder());
   if (!comm.is_root()) return;
   metrics::Json summary = metrics::BuildSummary(run);
   summary["metric"]["train_samples_skipped_on_error"] = skipped;
