@@ -118,6 +118,8 @@ TEST_F(RankFiles, RankOutputListsAndBlockResults) {
   const Json& e = out["1"];  // epoch keys are strings
   EXPECT_EQ(e["load"]["block1"], Json::array({0.5, 0.2, 0.3, 0.1}));
   EXPECT_EQ(e["compute"]["block1"], Json::array({1.0, 1.0, 1.0, 1.0}));
+  EXPECT_EQ(e["barrier"]["block1"], Json::array({0.1, 0.2, 0.0, 0.1}));  // dlbench's addition
+  EXPECT_EQ(e["barrier"]["eval"], Json::array({0.0, 0.0}));
   EXPECT_DOUBLE_EQ(e["proc"]["block1"][0].get<double>(), 1.5);
   EXPECT_DOUBLE_EQ(e["au"]["block1"].get<double>(), 75.0);
   EXPECT_DOUBLE_EQ(e["throughput"]["block1"].get<double>(), 2.0);  // this rank, DLIO's "-2"
