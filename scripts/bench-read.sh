@@ -11,7 +11,8 @@
 #      disk file system, read once before), 2 ranks x 1 reader thread, against fio reading
 #      the same files with 2 processes and the same block size (one 64 MiB read per sample)
 #      (target >= 0.9);
-#  (d) AU: computation_time 20 ms, page cache, 2 ranks, 4 threads, unet3d-shaped (target >= 99%);
+#  (d) AU: computation_time 20 ms, page cache, 2 ranks, 4 threads, unet3d-shaped (target >= 99%),
+#      beside the same run with reader.thread_policy=normal;
 #  (e) peak RSS per rank (VmHWM) on the unet3d-shaped tiny workload against
 #      64 MiB + (read_threads + prefetch_size + 1) x batch bytes.
 # Ranks are started with --bind-to none: with core binding each rank's reader threads would
@@ -146,17 +147,25 @@ echo
 # (d) + (e)
 echo "## AU and memory (unet3d-shaped tiny workload, page cache, 2 ranks)"
 echo
-au_runs=()
+# The default (reader threads under SCHED_BATCH) against the same run with reader.thread_policy
+# normal, alternated so that both see the same machine.
+au_batch=(); au_normal=()
+rm -rf "$dir/unet"
 for _ in $(seq "$reps"); do
-  rm -rf "$dir/unet"
-  out=$(train "$tiny" ++workload.dataset.data_folder="$dir/unet/data" \
-    ++workload.checkpoint.checkpoint_folder="$dir/unet/ckpt" ++workload.workflow.checkpoint=False \
-    ++workload.train.computation_time=0.02 ++workload.reader.read_threads=4 \
-    ++workload.dataset.num_files_train=256 ++workload.train.epochs=3)
-  au_runs+=("$(metric "$out/summary.json" train_au_mean_percentage)")
+  for policy in batch normal; do
+    out=$(train "$tiny" ++workload.dataset.data_folder="$dir/unet/data" \
+      ++workload.checkpoint.checkpoint_folder="$dir/unet/ckpt" ++workload.workflow.checkpoint=False \
+      ++workload.train.computation_time=0.02 ++workload.reader.read_threads=4 \
+      ++workload.dataset.num_files_train=256 ++workload.train.epochs=3 \
+      ++workload.reader.thread_policy=$policy)
+    au=$(metric "$out/summary.json" train_au_mean_percentage)
+    if [ $policy = batch ]; then au_batch+=("$au"); else au_normal+=("$au"); fi
+  done
 done
 printf 'AU at computation_time 20 ms, 4 threads: median %.2f%% (runs: %s; target >= 99%%)\n' \
-  "$(median "${au_runs[@]}")" "$(printf '%.2f ' "${au_runs[@]}")"
+  "$(median "${au_batch[@]}")" "$(printf '%.2f ' "${au_batch[@]}")"
+printf 'Same runs with reader.thread_policy=normal: median %.2f%% (runs: %s)\n' \
+  "$(median "${au_normal[@]}")" "$(printf '%.2f ' "${au_normal[@]}")"
 rss_runs=()
 for _ in $(seq "$reps"); do
   rm -rf "$dir/unet"

@@ -38,6 +38,7 @@ enum class MultiprocessingContext { kFork, kSpawn, kForkserver };
 enum class ContentKind { kRandom, kCompressible, kZeros };
 enum class DropCaches { kNone, kFadvise, kDrop };
 enum class OnError { kFail, kSkip };
+enum class ThreadPolicy { kBatch, kNormal };
 
 template <typename E>
 struct EnumNames;  // specialised below: static constexpr std::array<std::pair<E, const char*>, N>
@@ -90,6 +91,7 @@ DLBENCH_ENUM_NAMES(ContentKind, {ContentKind::kRandom, "random"},
 DLBENCH_ENUM_NAMES(DropCaches, {DropCaches::kNone, "none"}, {DropCaches::kFadvise, "fadvise"},
                    {DropCaches::kDrop, "drop"})
 DLBENCH_ENUM_NAMES(OnError, {OnError::kFail, "fail"}, {OnError::kSkip, "skip"})
+DLBENCH_ENUM_NAMES(ThreadPolicy, {ThreadPolicy::kBatch, "batch"}, {ThreadPolicy::kNormal, "normal"})
 #undef DLBENCH_ENUM_NAMES
 
 template <typename E>

@@ -333,6 +333,7 @@ std::vector<Field> BuildSchema() {
       DLBENCH_KEY(reader, drop_caches),
       DLBENCH_KEY(reader, on_error),
       DLBENCH_KEY(reader, verify_checksums),
+      DLBENCH_KEY(reader, thread_policy),
 
       DLBENCH_KEY(train, epochs),
       DLBENCH_KEY(train, total_training_steps),

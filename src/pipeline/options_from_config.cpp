@@ -73,6 +73,7 @@ ReaderOptions ReaderOptionsFrom(const config::Config& config, Rank rank) {
   o.read_type = OrderFor(config) == SampleOrder::kFileMajor ? config::ReadType::kMemory
                                                             : config.reader.read_type;
   o.on_error = config.reader.on_error;
+  o.thread_policy = config.reader.thread_policy;
   o.preprocess_time = config.reader.preprocess_time;
   o.seed = static_cast<std::uint64_t>(config.train.seed);
   o.rank = rank;

@@ -26,6 +26,8 @@ struct ReaderOptions {
   // fail: the first I/O error stops the pool and is rethrown to the trainer (exit 3). skip: the
   // sample is counted in Batch::samples_failed and reading goes on.
   config::OnError on_error = config::OnError::kFail;
+  // reader.thread_policy, applied by each reader thread to itself (thread_policy.h).
+  config::ThreadPolicy thread_policy = config::ThreadPolicy::kBatch;
   // reader.preprocess_time: slept per sample in the reader thread after reading it. A plain
   // sleep (as DLIO's time.sleep), not the spinning accelerator wait: many reader threads
   // spinning would take the cores the reads need.

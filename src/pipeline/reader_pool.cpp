@@ -3,6 +3,7 @@
 #include <exception>
 #include <string>
 
+#include "pipeline/thread_policy.h"
 #include "util/error.h"
 
 namespace dlbench::pipeline {
@@ -69,6 +70,7 @@ void ReaderPool::fill(Batch& batch, std::uint64_t step) {
 }
 
 void ReaderPool::run_thread(std::size_t index) {
+  ApplyThreadPolicyOrWarn(options_.thread_policy);
   BatchReader reader(source_, options_, order_.epoch(), buffers_.at(index));
   while (!stopping_.load(std::memory_order_relaxed)) {
     const std::uint64_t step = next_claim_.fetch_add(1);

@@ -162,6 +162,7 @@ reader:
   transfer_size: 262144
   drop_caches: fadvise
   on_error: skip
+  thread_policy: normal
   data_loader_sampler: iterative
   preprocess_time: {type: gamma, shape: 2, scale: 0.5}
 train:
@@ -188,6 +189,7 @@ profiling:
 )";
   const Config config = LoadText(yaml).config;
   EXPECT_EQ(config.checkpoint.ksm_options.await_time, 10);
+  EXPECT_EQ(config.reader.thread_policy, ThreadPolicy::kNormal);
   EXPECT_EQ(config.storage.tiers.size(), 2u);
   const Config again = LoadText(ToYaml(config)).config;
   EXPECT_EQ(again, config) << ToYaml(config);

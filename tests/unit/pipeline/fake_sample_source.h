@@ -1,6 +1,9 @@
 // A SampleSource for tests: files of `samples_per_file` samples of `sample_bytes`, optional
-// delay per read, chosen samples that fail with an I/O error, and a record of every read.
+// delay per read, chosen samples that fail with an I/O error, and a record of every read and of
+// the scheduling policy of the threads that read.
 #pragma once
+
+#include <sched.h>
 
 #include <chrono>
 #include <cstring>
@@ -42,6 +45,10 @@ class FakeSource : public SampleSource {
     std::lock_guard lock(mutex_);
     return opens_;
   }
+  std::set<int> read_policies() const {  // sched_getscheduler() of the reading threads
+    std::lock_guard lock(mutex_);
+    return read_policies_;
+  }
 
  private:
   class File : public SampleFile {
@@ -59,6 +66,7 @@ class FakeSource : public SampleSource {
       std::memset(buffer.data(), 0x5a, source_.sample_bytes);
       std::lock_guard lock(source_.mutex_);
       source_.reads_.push_back(SampleRef{file_, index});
+      source_.read_policies_.insert(sched_getscheduler(0));
       return source_.sample_bytes;
     }
 
@@ -70,6 +78,7 @@ class FakeSource : public SampleSource {
   mutable std::mutex mutex_;
   std::vector<SampleRef> reads_;
   std::uint64_t opens_ = 0;
+  std::set<int> read_policies_;
 };
 
 }  // namespace dlbench::pipeline::test

@@ -1,6 +1,7 @@
 #include "pipeline/reader_pool.h"
 
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <chrono>
@@ -241,6 +242,31 @@ TEST(ReaderPool, PreprocessTimeIsSpentPerSample) {
   const Batch* batch = pool.next_for(20s);
   ASSERT_NE(batch, nullptr);
   for (Seconds s : batch->read_seconds) EXPECT_GE(s, 0.002);
+}
+
+TEST(ReaderPool, ReaderThreadsRunUnderTheConfiguredPolicy) {
+  if (sched_getscheduler(0) != SCHED_OTHER) GTEST_SKIP() << "test runner is not SCHED_OTHER";
+  Watchdog watchdog(60s);
+  const Sampler sampler(Shape(8, 1, 2));
+  const EpochOrder order = sampler.epoch(1);
+  for (const auto& [policy, expected] :
+       {std::pair{config::ThreadPolicy::kBatch, SCHED_BATCH},
+        std::pair{config::ThreadPolicy::kNormal, SCHED_OTHER}}) {
+    FakeSource source;
+    ReaderOptions options;
+    options.threads = 2;
+    options.thread_policy = policy;
+    ReaderPool pool(source, sampler, order, sampler.steps_per_epoch(), options);
+    Drain(pool, sampler, order);
+    EXPECT_EQ(source.read_policies(), std::set<int>{expected}) << config::ToString(policy);
+  }
+  // The inline reader (read_threads 0) reads on the trainer's thread and leaves it alone.
+  FakeSource source;
+  ReaderOptions options;
+  options.threads = 0;
+  ReaderPool pool(source, sampler, order, sampler.steps_per_epoch(), options);
+  Drain(pool, sampler, order);
+  EXPECT_EQ(source.read_policies(), std::set<int>{SCHED_OTHER});
 }
 
 TEST(ReaderPool, StepsBeyondTheSamplerAreAnInternalError) {

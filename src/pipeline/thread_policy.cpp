@@ -1,0 +1,36 @@
+#include "pipeline/thread_policy.h"
+
+#include <sched.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+
+namespace dlbench::pipeline {
+
+std::string ApplyThreadPolicy(config::ThreadPolicy policy) {
+  if (policy != config::ThreadPolicy::kBatch) return {};
+  const int current = sched_getscheduler(0);
+  if (current < 0) return std::string("sched_getscheduler: ") + std::strerror(errno);
+  if (current != SCHED_OTHER) return {};
+  const sched_param parameters{};  // SCHED_BATCH takes static priority 0
+  if (sched_setscheduler(0, SCHED_BATCH, &parameters) != 0) {
+    return std::string("sched_setscheduler(SCHED_BATCH): ") + std::strerror(errno);
+  }
+  return {};
+}
+
+void ApplyThreadPolicyOrWarn(config::ThreadPolicy policy) {
+  const std::string why = ApplyThreadPolicy(policy);
+  if (why.empty()) return;
+  static std::once_flag warned;
+  std::call_once(warned, [&] {
+    std::fprintf(stderr,
+                 "dlbench: warning: reader.thread_policy=batch not applied (%s); reader threads "
+                 "run at the normal policy and their wake-ups may delay the emulated accelerator\n",
+                 why.c_str());
+  });
+}
+
+}  // namespace dlbench::pipeline

@@ -1,0 +1,27 @@
+// Scheduling policy of the reader threads (reader.thread_policy).
+//
+// The trainer thread emulates the accelerator: its compute is a timed wait and its step ends on a
+// barrier. Reader threads wake up the moment the trainer releases a batch slot; under the normal
+// policy the scheduler lets a waking thread preempt the running one, so on a busy CPU the
+// trainer lost ~90 µs per step to its own readers before it started the next compute (0.5 % of
+// AU at 20 ms steps, measured in results/read.md). SCHED_BATCH threads get the same CPU share
+// but never preempt on wake-up, so reads still overlap compute and the accelerator is not
+// delayed by the machinery that emulates it.
+#pragma once
+
+#include <string>
+
+#include "config/enums.h"
+
+namespace dlbench::pipeline {
+
+// Applies `policy` to the calling thread. kBatch moves a SCHED_OTHER thread to SCHED_BATCH and
+// leaves any other policy alone (the user chose it, e.g. with chrt); kNormal changes nothing.
+// Returns an empty string, or why the policy could not be applied.
+std::string ApplyThreadPolicy(config::ThreadPolicy policy);
+
+// ApplyThreadPolicy, printing its failure once per process as a warning on stderr: the run goes
+// on, with reader wake-ups able to delay the emulated accelerator.
+void ApplyThreadPolicyOrWarn(config::ThreadPolicy policy);
+
+}  // namespace dlbench::pipeline
