@@ -9,12 +9,14 @@
 #      ratio of the time per sample (target <= 1.25);
 #  (c) large reads: 16 files of 64 MiB (npy, npz, indexed_binary) in the page cache (DIR, a
 #      disk file system, read once before), 2 ranks x 1 reader thread, against fio reading
-#      the same files with 2 processes and the same block size (one 64 MiB read per sample)
-#      (target >= 0.9);
+#      the same files with 2 processes and the same block size (one 64 MiB read per sample),
+#      10 passes each (target >= 0.9);
 #  (d) AU: computation_time 20 ms, page cache, 2 ranks, 4 threads, unet3d-shaped (target >= 99%),
 #      beside the same run with reader.thread_policy=normal;
 #  (e) peak RSS per rank (VmHWM) on the unet3d-shaped tiny workload against
-#      64 MiB + (read_threads + prefetch_size + 1) x batch bytes.
+#      64 MiB + (read_threads + prefetch_size + 1) x batch bytes;
+#  (f) micro-benchmarks: lateness of the emulated accelerator's wait, AU with a synthetic slow
+#      reader against the analytic value, prefetch-queue hand-over and sampler rates.
 # Ranks are started with --bind-to none: with core binding each rank's reader threads would
 # share the trainer's one core. DIR (default /var/tmp/dlbench-readbench) is emptied.
 set -euo pipefail
@@ -31,12 +33,12 @@ while [ $# -gt 0 ]; do
     --dlbench) dlbench="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
 ensure_packages fio time python3 python3-yaml
-[ -x "$dlbench" ] || build_dlbench
+[ -x "$dlbench" ] && [ -x "$DLBENCH_BUILD_DIR/tests/bench/bench_sleeper" ] || build_dlbench
 shm=/dev/shm/dlbench-readbench
 mapfile -t mpi_flags < <(mpirun_flags)
 mpi=(mpirun "${mpi_flags[@]}" --bind-to none -np 2)
@@ -93,8 +95,10 @@ for files in 8192 1024 16384; do
   threads_list=(1 2 4)
   [ "$files" != 8192 ] && threads_list=("$best_threads")
   rm -rf "$shm/data"
-  # About 48k samples per run whatever the file count, so start-up weighs the same.
-  workload "$shm/data" npy "$files" 4096 32 $(( files >= 16384 ? 3 : 49152 / files )) >"$dir/ceiling.yaml"
+  # About 245k samples (~1 s) per run whatever the file count, so start-up weighs the same
+  # (with 48k, a run lasted ~0.15 s and (b) swung between 1.0 and 1.27 from one script run to
+  # the next).
+  workload "$shm/data" npy "$files" 4096 32 $(( 245760 / files )) >"$dir/ceiling.yaml"
   generate "$dir/ceiling.yaml"
   for threads in "${threads_list[@]}"; do
     runs=()
@@ -120,26 +124,31 @@ echo
 # (c)
 echo "## Large reads: 16 files of 64 MiB in the page cache, 2 ranks x 1 thread vs fio (2 jobs, bs 64 MiB)"
 echo
-echo "| format | dlbench MiB/s | fio MiB/s | ratio |"
-echo "|---|---|---|---|"
+echo "| format | dlbench MiB/s | fio MiB/s | ratio of medians | median of paired ratios (runs) |"
+echo "|---|---|---|---|---|"
 large_files=16
 [ $quick = 1 ] && large_files=4
+# 10 passes over the files (1 GiB each) for both: with 3, a run lasted ~0.2 s and the ratio of
+# medians swung by ±0.05 between script runs on this shared machine.
+passes=10
 for format in npy npz indexed_binary; do
   rm -rf "$dir/data"
   workload "$dir/data" "$format" "$large_files" $((64 * 1024 * 1024)) 1 >"$dir/large.yaml"
   generate "$dir/large.yaml"
   data_files=$(find "$dir/data/train" -type f ! -name '*.idx' | sort | paste -sd:)
   cat $(echo "$data_files" | tr ':' ' ') >/dev/null  # into the page cache
-  d_runs=(); f_runs=()
+  d_runs=(); f_runs=(); ratios=()
   for _ in $(seq "$reps"); do
-    out=$(train "$dir/large.yaml" ++workload.reader.read_threads=1 ++workload.reader.file_shuffle=off ++workload.reader.sample_shuffle=off ++workload.train.epochs=3)
+    out=$(train "$dir/large.yaml" ++workload.reader.read_threads=1 ++workload.reader.file_shuffle=off ++workload.reader.sample_shuffle=off ++workload.train.epochs="$passes")
     d_runs+=("$(metric "$out/summary.json" train_read_MiB_per_second)")
     f_runs+=("$(fio --name=read --filename="$data_files" --rw=read --bs=64m --numjobs=2 --invalidate=0 \
       --file_service_type=sequential --ioengine=psync --group_reporting --output-format=json \
-      --loops=3 | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["read"]["bw"]/1024)')")
+      --loops="$passes" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["read"]["bw"]/1024)')")
+    ratios+=("$(/usr/bin/python3 -c "print(${d_runs[-1]} / ${f_runs[-1]})")")
   done
   d=$(median "${d_runs[@]}"); f=$(median "${f_runs[@]}")
-  printf '| %s | %.0f | %.0f | %.2f |\n' "$format" "$d" "$f" "$(/usr/bin/python3 -c "print($d / $f)")"
+  printf '| %s | %.0f | %.0f | %.3f | %.3f (%s) |\n' "$format" "$d" "$f" \
+    "$(/usr/bin/python3 -c "print($d / $f)")" "$(median "${ratios[@]}")" "$(printf '%.2f ' "${ratios[@]}")"
 done
 rm -rf "$dir/data"
 echo
@@ -186,3 +195,38 @@ bound_kib=$(( (64 * 1024 * 1024 + (2 + 2 + 1) * 2 * largest) / 1024 ))
 printf 'Peak RSS per rank: median %s KiB (runs: %s) vs bound 64 MiB + 5 x 2 x %s B = %s KiB\n' \
   "$(median "${rss_runs[@]}")" "${rss_runs[*]}" "$largest" "$bound_kib"
 rm -rf "$dir/unet" "$dir/out" "$dir/out-gen"
+
+# (f)
+bench="$DLBENCH_BUILD_DIR/tests/bench"
+echo
+echo "## Micro-benchmarks (Google Benchmark, median of $reps repetitions)"
+echo
+# Prints "| name | counters |" rows of a Google Benchmark JSON report's median aggregates.
+gbench_table() {  # binary counter...
+  "$1" --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \
+    --benchmark_format=json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+counters = sys.argv[1:]
+for b in json.load(sys.stdin)["benchmarks"]:
+    if b.get("aggregate_name") != "median":
+        continue
+    name = b["run_name"].replace("/iterations:200", "").replace("/iterations:1", "").replace("/real_time", "")
+    print("| " + name + " | " + " | ".join("%.4g" % b[c] for c in counters) + " |")
+' "${@:2}"
+}
+echo "Emulated-accelerator wait (lateness past the asked duration, µs; never early):"
+echo
+echo "| benchmark/µs asked | mean late | max late |"
+echo "|---|---|---|"
+gbench_table "$bench/bench_sleeper" late_mean_us late_max_us
+echo
+echo "AU with a synthetic slow reader (30 ms per batch, 20 ms compute) against the analytic value:"
+echo
+echo "| benchmark | AU % | analytic % |"
+echo "|---|---|---|"
+gbench_table "$bench/bench_pipeline_overlap" au_percent au_analytic_percent
+echo
+echo "| benchmark | items/s |"
+echo "|---|---|"
+gbench_table "$bench/bench_prefetch_queue" items_per_second
+gbench_table "$bench/bench_sampler" items_per_second
