@@ -1,5 +1,6 @@
 #include "pipeline/reader_pool.h"
 
+#include <algorithm>
 #include <exception>
 #include <string>
 
@@ -69,23 +70,46 @@ void ReaderPool::fill(Batch& batch, std::uint64_t step) {
   sampler_.batch(order_, step, batch.samples);
 }
 
+bool ReaderPool::continues_previous_step(std::uint64_t step) const {
+  return step > 0 && sampler_.options().order == SampleOrder::kFileMajor &&
+         sampler_.sample(order_, step, 0).file ==
+             sampler_.sample(order_, step - 1, sampler_.batch_size() - 1).file;
+}
+
+std::pair<std::uint64_t, std::uint64_t> ReaderPool::claim() {
+  std::lock_guard lock(claim_mutex_);
+  const std::uint64_t first = next_claim_;
+  std::uint64_t end = std::min(first + 1, steps_);
+  while (end < steps_ && continues_previous_step(end)) ++end;
+  next_claim_ = std::max(end, first);
+  return {first, end};
+}
+
 void ReaderPool::run_thread(std::size_t index) {
   ApplyThreadPolicyOrWarn(options_.thread_policy);
   BatchReader reader(source_, options_, order_.epoch(), buffers_.at(index));
   while (!stopping_.load(std::memory_order_relaxed)) {
-    const std::uint64_t step = next_claim_.fetch_add(1);
-    if (step >= steps_) return;
-    Batch* batch = queue_.acquire(step);
-    if (batch == nullptr) return;  // closed
-    try {
-      fill(*batch, step);
-      reader.read(*batch);
-    } catch (...) {
-      batch->error = std::current_exception();
+    const auto [first, end] = claim();
+    if (first >= end) return;  // every step is taken
+    // A claimed step is always read and published (unless the queue closes): the consumer
+    // waits for every step before a failed one.
+    for (std::uint64_t step = first; step < end; ++step) {
+      Batch* batch = queue_.acquire(step);
+      if (batch == nullptr) return;  // closed
+      try {
+        fill(*batch, step);
+        reader.read(*batch);
+      } catch (...) {
+        batch->error = std::current_exception();
+      }
+      const bool failed = static_cast<bool>(batch->error);
+      queue_.publish(step);
+      // Later steps are not worth reading once one failed: the consumer stops at this one.
+      if (failed) {
+        stopping_.store(true);
+        return;
+      }
     }
-    // Later steps are not worth reading once one failed: the consumer stops at this one.
-    if (batch->error) stopping_.store(true);
-    queue_.publish(step);
   }
 }
 

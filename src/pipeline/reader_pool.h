@@ -14,8 +14,10 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "pipeline/batch.h"
@@ -59,6 +61,12 @@ class ReaderPool {
   const Batch* next_until(std::optional<std::chrono::steady_clock::time_point> deadline);
   void fill(Batch& batch, std::uint64_t step);
   void run_thread(std::size_t index);
+  // The steps [first, end) a thread takes on at once: one step, or in file-major (streaming)
+  // order the run of steps that continue the file the first one ends in, so that one thread
+  // streams each file from its first record to its last, as tf.data's interleave hands each
+  // file to one reader (two threads would each stream the file's prefix again).
+  std::pair<std::uint64_t, std::uint64_t> claim();
+  bool continues_previous_step(std::uint64_t step) const;
 
   SampleSource& source_;
   const Sampler& sampler_;
@@ -66,7 +74,8 @@ class ReaderPool {
   std::uint64_t steps_;
   const ReaderOptions& options_;
   PrefetchQueue<Batch> queue_;
-  std::atomic<std::uint64_t> next_claim_{0};
+  std::mutex claim_mutex_;
+  std::uint64_t next_claim_ = 0;  // guarded by claim_mutex_
   std::atomic<bool> stopping_{false};
   std::vector<std::thread> threads_;
   std::unique_ptr<SampleBuffers> own_buffers_;  // when none were lent

@@ -14,7 +14,8 @@ src/formats/):
                   header, the member name and extra, the x.npy header); per sample: the sample
                   when the file holds one, else the whole sample-last array (it is strided).
   tfrecord        streamed (files stay open): each file is read whole through the transfer
-                  buffer by the rank that consumes it; a shared file once per rank per epoch.
+                  buffer by the one reader thread of the rank that consumes it (even when its
+                  records span several batches); a shared file once per rank per epoch.
   hdf5            the sample (HDF5 does not report its metadata reads).
   indexed_binary  open: both index files (8 bytes per sample each); per sample: the sample.
   mmap_indexed_binary  as indexed_binary (page faults are reported as the sample bytes).
@@ -227,8 +228,11 @@ def expected_bytes(cfg, ranks, phase, read_per_pass, passes, files):
             if cfg["reader"]["read_threads"] > 1:
                 fail("a shared tfrecord file is checked with read_threads <= 1")
             return passes * ranks * size
-        if samples % spf != 0 or cfg["reader"]["batch_size"] % spf != 0:
-            fail("tfrecord files must be consumed whole by one batch in this check")
+        # One reader thread streams each file the rank consumes, whatever the batch size, so
+        # each rank's shard must hold whole files.
+        n = files * spf
+        if (n // ranks) % spf != 0 or (read_per_pass // ranks) % spf != 0:
+            fail("tfrecord files must be consumed whole by one rank in this check")
         return samples // spf * size
     fail("no expectation for format " + fmt)
 

@@ -133,6 +133,31 @@ TEST(ReaderPool, MemoryModeKeepsAFewFilesOpenPerThread) {
   EXPECT_EQ(source.opens(), 3u);  // each file opened once
 }
 
+TEST(ReaderPool, StreamingOrderHandsEachFileToOneThread) {
+  // tf.data order, files of 4 records read 1 or 3 per batch, so files continue across steps.
+  // Each file must be streamed (opened) once per epoch whichever thread is free, as tf.data's
+  // interleave gives a file to one reader; the reads are slowed so that the other threads are
+  // free to take the continuing steps if the pool let them.
+  Watchdog watchdog(60s);
+  for (std::uint64_t batch : {1u, 3u}) {
+    SamplerOptions shape = Shape(6, 4, batch);
+    shape.order = SampleOrder::kFileMajor;
+    shape.file_shuffle = config::Shuffle::kSeed;
+    const Sampler sampler(shape);
+    const EpochOrder order = sampler.epoch(1);
+    FakeSource source;
+    source.read_delay = 2ms;
+    ReaderOptions options;
+    options.threads = 3;
+    options.prefetch = 2;
+    options.read_type = config::ReadType::kMemory;
+    ReaderPool pool(source, sampler, order, sampler.steps_per_epoch(), options);
+    const std::vector<SampleRef> delivered = Drain(pool, sampler, order);
+    EXPECT_EQ(delivered.size(), sampler.steps_per_epoch() * batch);
+    EXPECT_EQ(source.opens(), 6u) << "batch " << batch;
+  }
+}
+
 TEST(ReaderPool, SkipModeCountsCorruptSamplesAndGoesOn) {
   Watchdog watchdog(30s);
   SamplerOptions shape = Shape(10, 2, 4);
