@@ -1,6 +1,5 @@
 #include "pipeline/reader_pool.h"
 
-#include <algorithm>
 #include <exception>
 #include <string>
 
@@ -79,9 +78,10 @@ bool ReaderPool::continues_previous_step(std::uint64_t step) const {
 std::pair<std::uint64_t, std::uint64_t> ReaderPool::claim() {
   std::lock_guard lock(claim_mutex_);
   const std::uint64_t first = next_claim_;
-  std::uint64_t end = std::min(first + 1, steps_);
+  if (first >= steps_) return {first, first};
+  std::uint64_t end = first + 1;
   while (end < steps_ && continues_previous_step(end)) ++end;
-  next_claim_ = std::max(end, first);
+  next_claim_ = end;
   return {first, end};
 }
 
