@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "format_files_fixture.h"
 #include "format_test_support.h"
 #include "formats/hdf5_reader.h"
 #include "formats/hdf5_writer.h"
@@ -12,27 +13,9 @@
 namespace dlbench::formats {
 namespace {
 
-class Hdf5Files : public ::testing::Test {
+class Hdf5Files : public test::FormatFiles<Hdf5Reader> {
  protected:
-  FileSpec Spec(std::vector<std::int64_t> dims, std::int64_t samples, std::string dtype = "uint8") {
-    FileSpec spec;
-    spec.path = (dir_ / "img_0_of_1.hdf5").string();
-    spec.file_index = 11;
-    spec.sample_dims = std::move(dims);
-    spec.samples = samples;
-    spec.dtype = std::move(dtype);
-    return spec;
-  }
-  std::string OpenError(const FileSpec& spec) {
-    try {
-      Hdf5Reader().open(storage::PosixEnv(), spec, {});
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::kIo);
-      return e.what();
-    }
-    return "no error";
-  }
-  dlbench::test::TempDir dir_;
+  Hdf5Files() : FormatFiles("img_0_of_1.hdf5", 11) {}
 };
 
 TEST_F(Hdf5Files, RoundTripsLayouts) {

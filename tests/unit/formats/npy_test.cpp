@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "format_files_fixture.h"
 #include "format_test_support.h"
 #include "formats/npy_header.h"
 #include "formats/npy_reader.h"
@@ -54,27 +55,9 @@ TEST(NpyHeader, RejectsGarbage) {
   }
 }
 
-class NpyFiles : public ::testing::Test {
+class NpyFiles : public test::FormatFiles<NpyReader> {
  protected:
-  FileSpec Spec(std::vector<std::int64_t> dims, std::int64_t samples, std::string dtype) {
-    FileSpec spec;
-    spec.path = (dir_ / "img_0_of_1.npy").string();
-    spec.file_index = 3;
-    spec.sample_dims = std::move(dims);
-    spec.samples = samples;
-    spec.dtype = std::move(dtype);
-    return spec;
-  }
-  std::string OpenError(const FileSpec& spec) {
-    try {
-      NpyReader().open(storage::PosixEnv(), spec, {});
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::kIo);
-      return e.what();
-    }
-    return "no error";
-  }
-  dlbench::test::TempDir dir_;
+  NpyFiles() : FormatFiles("img_0_of_1.npy", 3) {}
 };
 
 TEST_F(NpyFiles, RoundTripsContiguousAndStridedSamples) {

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "format_files_fixture.h"
 #include "format_test_support.h"
 #include "formats/little_endian.h"
 #include "formats/npz_reader.h"
@@ -14,27 +15,9 @@
 namespace dlbench::formats {
 namespace {
 
-class NpzFiles : public ::testing::Test {
+class NpzFiles : public test::FormatFiles<NpzReader> {
  protected:
-  FileSpec Spec(std::vector<std::int64_t> dims, std::int64_t samples, std::string dtype) {
-    FileSpec spec;
-    spec.path = (dir_ / "img_0_of_1.npz").string();
-    spec.file_index = 5;
-    spec.sample_dims = std::move(dims);
-    spec.samples = samples;
-    spec.dtype = std::move(dtype);
-    return spec;
-  }
-  std::string OpenError(const FileSpec& spec) {
-    try {
-      NpzReader().open(storage::PosixEnv(), spec, {});
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::kIo);
-      return e.what();
-    }
-    return "no error";
-  }
-  dlbench::test::TempDir dir_;
+  NpzFiles() : FormatFiles("img_0_of_1.npz", 5) {}
 };
 
 TEST_F(NpzFiles, MatchesNumpySavezByteForByte) {

@@ -1,0 +1,54 @@
+// The fixture of one format's file tests: Spec() describes a file in a fresh temporary folder,
+// OpenError() opens it with the format's reader and returns the I/O error's message.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "formats/format.h"
+#include "storage/file.h"
+#include "support/test_support.h"
+#include "util/error.h"
+
+namespace dlbench::formats::test {
+
+template <typename Reader>
+class FormatFiles : public ::testing::Test {
+ protected:
+  // `file_name` in the temporary folder; `file_index` seeds the file's content.
+  FormatFiles(std::string file_name, FileIndex file_index)
+      : file_name_(std::move(file_name)), file_index_(file_index) {}
+
+  FileSpec Spec(std::vector<std::int64_t> dims, std::int64_t samples,
+                std::string dtype = "uint8") {
+    FileSpec spec;
+    spec.path = (dir_ / file_name_).string();
+    spec.file_index = file_index_;
+    spec.sample_dims = std::move(dims);
+    spec.samples = samples;
+    spec.dtype = std::move(dtype);
+    return spec;
+  }
+
+  std::string OpenError(const FileSpec& spec) {
+    try {
+      Reader().open(storage::PosixEnv(), spec, {});
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::kIo);
+      return e.what();
+    }
+    return "no error";
+  }
+
+  dlbench::test::TempDir dir_;
+
+ private:
+  std::string file_name_;
+  FileIndex file_index_;
+};
+
+}  // namespace dlbench::formats::test
