@@ -3,8 +3,9 @@
 // The trainer thread emulates the accelerator: its compute is a timed wait and its step ends on a
 // barrier. Reader threads wake up the moment the trainer releases a batch slot; under the normal
 // policy the scheduler lets a waking thread preempt the running one, so on a busy CPU the
-// trainer lost ~90 µs per step to its own readers before it started the next compute (0.5 % of
-// AU at 20 ms steps, measured in results/read.md). SCHED_BATCH threads get the same CPU share
+// trainer lost ~90 µs per step to its own readers before it started the next compute: 0.5 % of
+// AU at 20 ms steps, and 0.8 points once the step barrier made every rank wait for the most
+// delayed one (results/read.md). SCHED_BATCH threads get the same CPU share
 // but never preempt on wake-up, so reads still overlap compute and the accelerator is not
 // delayed by the machinery that emulates it.
 #pragma once
