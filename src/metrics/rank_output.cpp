@@ -16,8 +16,7 @@ Json StringMap(const std::map<std::string, std::string>& map) {
 // Adds one block's per-step lists and results under `key` ("block<b>" or "eval").
 void AddBlock(Json& epoch, const std::string& key, const BlockRecord& block, double au_percent,
               double samples_per_second) {
-  Json load = Json::array(), proc = Json::array(), compute = Json::array(),
-       barrier = Json::array();
+  Json load = Json::array(), proc = Json::array(), compute = Json::array(), barrier = Json::array();
   for (const StepRecord& step : block.steps) {
     load.push_back(step.load);
     proc.push_back(step.proc());

@@ -23,8 +23,7 @@ class FormatFiles : public ::testing::Test {
   FormatFiles(std::string file_name, FileIndex file_index)
       : file_name_(std::move(file_name)), file_index_(file_index) {}
 
-  FileSpec Spec(std::vector<std::int64_t> dims, std::int64_t samples,
-                std::string dtype = "uint8") {
+  FileSpec Spec(std::vector<std::int64_t> dims, std::int64_t samples, std::string dtype = "uint8") {
     FileSpec spec;
     spec.path = (dir_ / file_name_).string();
     spec.file_index = file_index_;

@@ -274,9 +274,8 @@ TEST(ReaderPool, ReaderThreadsRunUnderTheConfiguredPolicy) {
   Watchdog watchdog(60s);
   const Sampler sampler(Shape(8, 1, 2));
   const EpochOrder order = sampler.epoch(1);
-  for (const auto& [policy, expected] :
-       {std::pair{config::ThreadPolicy::kBatch, SCHED_BATCH},
-        std::pair{config::ThreadPolicy::kNormal, SCHED_OTHER}}) {
+  for (const auto& [policy, expected] : {std::pair{config::ThreadPolicy::kBatch, SCHED_BATCH},
+                                         std::pair{config::ThreadPolicy::kNormal, SCHED_OTHER}}) {
     FakeSource source;
     ReaderOptions options;
     options.threads = 2;
