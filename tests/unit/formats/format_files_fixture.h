@@ -1,5 +1,6 @@
 // The fixture of one format's file tests: Spec() describes a file in a fresh temporary folder,
-// OpenError() opens it with the format's reader and returns the I/O error's message.
+// OpenError() opens it with the format's reader (or another one) and returns the I/O error's
+// message.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -33,9 +34,11 @@ class FormatFiles : public ::testing::Test {
     return spec;
   }
 
+  // `OtherReader`: a second reader of the same files (mmap_indexed_binary).
+  template <typename OtherReader = Reader>
   std::string OpenError(const FileSpec& spec) {
     try {
-      Reader().open(storage::PosixEnv(), spec, {});
+      OtherReader().open(storage::PosixEnv(), spec, {});
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ExitCode::kIo);
       return e.what();

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "format_files_fixture.h"
 #include "format_test_support.h"
 #include "formats/indexed_binary_reader.h"
 #include "formats/indexed_binary_writer.h"
@@ -32,27 +33,9 @@ TEST(SharedFileSlice, CoversEverySampleOnce) {
   EXPECT_THROW(SharedFileSlice(10, 4, 4), Error);
 }
 
-class IndexedBinaryFiles : public ::testing::Test {
+class IndexedBinaryFiles : public test::FormatFiles<IndexedBinaryReader> {
  protected:
-  FileSpec Spec(std::vector<std::int64_t> dims, std::int64_t samples) {
-    FileSpec spec;
-    spec.path = (dir_ / "img_0_of_1.indexed_binary").string();
-    spec.file_index = 2;
-    spec.sample_dims = std::move(dims);
-    spec.samples = samples;
-    return spec;
-  }
-  template <typename Reader>
-  std::string OpenError(const FileSpec& spec) {
-    try {
-      Reader().open(storage::PosixEnv(), spec, {});
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::kIo);
-      return e.what();
-    }
-    return "no error";
-  }
-  dlbench::test::TempDir dir_;
+  IndexedBinaryFiles() : FormatFiles("img_0_of_1.indexed_binary", 2) {}
 };
 
 TEST_F(IndexedBinaryFiles, RoundTripsWithBothReaders) {
