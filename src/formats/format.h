@@ -100,6 +100,11 @@ class FileReader {
   // the bytes actually read from storage for it, framing and strided neighbours included.
   // Throws Error(kIo) naming the path, offset and expectation on corrupt or short data.
   virtual Bytes read_sample(std::int64_t k, std::span<std::byte> out) = 0;
+
+ protected:
+  // read_sample()'s precondition, which every reader checks first: throws Error(kInternal)
+  // unless 0 ≤ k < samples() and `out` holds sample_bytes().
+  void check_request(std::int64_t k, std::span<const std::byte> out) const;
 };
 
 class FormatReader {

@@ -84,9 +84,7 @@ class Hdf5FileReader final : public FileReader {
   Bytes open_bytes() const override { return 0; }  // HDF5 does not tell
 
   Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
-    if (k < 0 || k >= samples_ || out.size() < sample_bytes()) {
-      throw Error(ExitCode::kInternal, path_ + ": bad sample request " + std::to_string(k));
-    }
+    check_request(k, out);
     start_[0] = static_cast<hsize_t>(k);
     std::lock_guard lock(hdf5::LibraryMutex());
     for (std::size_t j = 0; j < datasets_.size(); ++j) {

@@ -64,13 +64,6 @@ SampleIndex LoadAndValidate(storage::Env& env, const FileSpec& spec, Bytes data_
   return index;
 }
 
-void CheckRequest(const std::string& path, std::int64_t k, std::int64_t samples,
-                  std::span<std::byte> out, Bytes sample) {
-  if (k < 0 || k >= samples || out.size() < sample) {
-    throw Error(ExitCode::kInternal, path + ": bad sample request " + std::to_string(k));
-  }
-}
-
 class IndexedBinaryFileReader final : public FileReader {
  public:
   // `direct`: `file` is a DirectFile (the index files are read normally).
@@ -87,7 +80,7 @@ class IndexedBinaryFileReader final : public FileReader {
   Bytes sample_bytes() const override { return sample_bytes_; }
   Bytes open_bytes() const override { return index_.bytes_read; }
   Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
-    CheckRequest(path(), k, samples_, out, sample_bytes_);
+    check_request(k, out);
     const auto i = static_cast<std::size_t>(k);
     if (direct_) direct_->discard_staged();
     const Bytes before = direct_ ? direct_->bytes_read() : 0;
@@ -147,7 +140,7 @@ class MmapIndexedBinaryFileReader final : public FileReader {
   Bytes sample_bytes() const override { return sample_bytes_; }
   Bytes open_bytes() const override { return index_.bytes_read; }
   Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
-    CheckRequest(path_, k, samples_, out, sample_bytes_);
+    check_request(k, out);
     const auto i = static_cast<std::size_t>(k);
     std::memcpy(out.data(), data_ + index_.offsets[i], index_.sizes[i]);
     return index_.sizes[i];

@@ -212,9 +212,7 @@ class NpzFileReader final : public FileReader {
   Bytes open_bytes() const override { return open_bytes_; }
 
   Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
-    if (k < 0 || k >= samples_ || out.size() < sample_bytes_) {
-      throw Error(ExitCode::kInternal, path() + ": bad sample request " + std::to_string(k));
-    }
+    check_request(k, out);
     if (array_) {
       return direct_ ? array_->ReadDirect(*direct_, k, out.data())
                      : array_->Read(*file_, k, out.data());

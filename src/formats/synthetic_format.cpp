@@ -17,10 +17,8 @@ class SyntheticFileReader final : public FileReader {
   std::int64_t samples() const override { return samples_; }
   Bytes sample_bytes() const override { return sample_bytes_; }
   Bytes open_bytes() const override { return 0; }
-  Bytes read_sample(std::int64_t k, std::span<std::byte>) override {
-    if (k < 0 || k >= samples_) {
-      throw Error(ExitCode::kInternal, path_ + ": bad sample request " + std::to_string(k));
-    }
+  Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
+    check_request(k, out);
     return 0;
   }
 

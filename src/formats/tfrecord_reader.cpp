@@ -47,14 +47,7 @@ class TfrecordFileReader final : public FileReader {
   Bytes open_bytes() const override { return 0; }
 
   Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
-    if (k < 0 || k >= samples_) {
-      throw Error(ExitCode::kInternal, path() + ": sample " + std::to_string(k) +
-                                           " out of range (file has " + std::to_string(samples_) +
-                                           ")");
-    }
-    if (out.size() < sample_bytes_) {
-      throw Error(ExitCode::kInternal, path() + ": sample buffer too small");
-    }
+    check_request(k, out);
     const Bytes before = stream_.bytes_read();
     while (known_ < k) SkipRecord(known_);
     ReadRecord(k, out);

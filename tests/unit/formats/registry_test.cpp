@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <span>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "format_test_support.h"
 #include "support/test_support.h"
@@ -30,6 +33,34 @@ TEST(Registry, EverySupportedFormatRoundTripsOneFile) {
       EXPECT_EQ(test::ReadAll(spec.path), "4");
     } else {
       EXPECT_GE(read, 120u) << name;
+    }
+  }
+}
+
+TEST(Registry, EveryReaderRefusesASampleOutsideItsFileOrAShortBuffer) {
+  dlbench::test::TempDir dir;
+  const auto content = test::RandomContent();
+  for (const auto& [format, name] : config::EnumNames<config::Format>::kNames) {
+    if (!IsSupported(format)) continue;
+    FileSpec spec;
+    spec.path = (dir / (std::string("f.") + name)).string();
+    spec.sample_dims = {8};
+    spec.samples = 2;
+    test::WriteFile(*MakeWriter(format), spec, content);
+    auto reader = MakeReader(format)->open(storage::PosixEnv(), spec, {});
+    std::vector<std::byte> out(reader->sample_bytes());
+    for (const auto& [k, buffer, what] :
+         {std::tuple{std::int64_t{2}, std::span<std::byte>(out), "asked of a file of 2 samples"},
+          std::tuple{std::int64_t{-1}, std::span<std::byte>(out), "asked of a file of 2 samples"},
+          std::tuple{std::int64_t{0}, std::span<std::byte>(out).first(out.size() - 1),
+                     "-byte buffer for a"}}) {
+      try {
+        reader->read_sample(k, buffer);
+        ADD_FAILURE() << name << ": sample " << k << " was read";
+      } catch (const Error& e) {
+        EXPECT_EQ(e.code(), ExitCode::kInternal) << name;
+        EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << name << ": " << e.what();
+      }
     }
   }
 }
