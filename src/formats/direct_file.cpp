@@ -48,10 +48,10 @@ std::unique_ptr<DirectFile> DirectFile::Open(storage::Env& env, const std::strin
 }
 
 DirectFile::DirectFile(std::unique_ptr<storage::ReadableFile> file)
-    : file_(std::move(file)), id_(next_id.fetch_add(1, std::memory_order_relaxed)) {}
+    : ReadableFileWrapper(std::move(file)), id_(next_id.fetch_add(1, std::memory_order_relaxed)) {}
 
 std::span<std::byte> DirectFile::view(Bytes offset, Bytes length) {
-  const Bytes size = file_->size();
+  const Bytes size = target().size();
   if (offset >= size || length == 0) return {};
   const Bytes end = std::min(size, offset + std::min(length, size - offset));
   Staging& s = staging;
@@ -60,7 +60,7 @@ std::span<std::byte> DirectFile::view(Bytes offset, Bytes length) {
     const Bytes want = storage::AlignUp(end) - begin;
     s.owner = 0;  // until the read has succeeded
     s.buffer.resize(want);
-    const Bytes got = file_->read_at(begin, s.buffer.data(), want);
+    const Bytes got = target().read_at(begin, s.buffer.data(), want);
     bytes_read_ += got;
     s.owner = id_;
     s.begin = begin;

@@ -10,6 +10,7 @@
 // reused by every DirectFile the thread reads.
 //
 // bytes_read() counts what storage delivered: whole blocks, clamped at the end of the file.
+// Unlike other ReadableFiles (storage/file.h), a DirectFile is one thread's at a time.
 #pragma once
 
 #include <cstddef>
@@ -19,12 +20,12 @@
 #include <string>
 
 #include "formats/format.h"
-#include "storage/file.h"
+#include "storage/env_wrapper.h"
 #include "util/units.h"
 
 namespace dlbench::formats {
 
-class DirectFile final : public storage::ReadableFile {
+class DirectFile final : public storage::ReadableFileWrapper {
  public:
   // Opens `path` through `env` with O_DIRECT. When the open fails but the file opens without
   // O_DIRECT (a file system that refuses O_DIRECT), the Error(kIo) says how to turn it off.
@@ -33,11 +34,8 @@ class DirectFile final : public storage::ReadableFile {
   // `file` must have been opened with OpenOptions{.direct = true}.
   explicit DirectFile(std::unique_ptr<storage::ReadableFile> file);
 
-  const std::string& path() const override { return file_->path(); }
-  Bytes size() const override { return file_->size(); }
   // Copies [offset, offset + length) ∩ file into `buffer`; returns the bytes copied.
   Bytes read_at(Bytes offset, void* buffer, Bytes length) override;
-  void drop_cache() override { file_->drop_cache(); }
 
   // The bytes [offset, offset + length) ∩ file, in place in the staging buffer: valid until the
   // next read of any DirectFile on this thread.
@@ -51,7 +49,6 @@ class DirectFile final : public storage::ReadableFile {
   Bytes bytes_read() const { return bytes_read_; }
 
  private:
-  std::unique_ptr<storage::ReadableFile> file_;
   std::uint64_t id_;  // which DirectFile the thread's staged blocks belong to
   Bytes bytes_read_ = 0;
 };

@@ -7,45 +7,39 @@ namespace {
 
 constexpr auto kRelaxed = std::memory_order_relaxed;
 
-class CountingReadableFile final : public ReadableFile {
+class CountingReadableFile final : public ReadableFileWrapper {
  public:
-  CountingReadableFile(std::unique_ptr<ReadableFile> base, CountingEnv::Counters& counters)
-      : base_(std::move(base)), counters_(counters) {}
-  const std::string& path() const override { return base_->path(); }
-  Bytes size() const override { return base_->size(); }
+  CountingReadableFile(std::unique_ptr<ReadableFile> target, CountingEnv::Counters& counters)
+      : ReadableFileWrapper(std::move(target)), counters_(counters) {}
   Bytes read_at(Bytes offset, void* buffer, Bytes length) override {
-    const Bytes n = base_->read_at(offset, buffer, length);
+    const Bytes n = ReadableFileWrapper::read_at(offset, buffer, length);
     counters_.reads.fetch_add(1, kRelaxed);
     counters_.bytes_read.fetch_add(n, kRelaxed);
     return n;
   }
-  void drop_cache() override { base_->drop_cache(); }
 
  private:
-  std::unique_ptr<ReadableFile> base_;
   CountingEnv::Counters& counters_;
 };
 
-class CountingWritableFile final : public WritableFile {
+class CountingWritableFile final : public WritableFileWrapper {
  public:
-  CountingWritableFile(std::unique_ptr<WritableFile> base, CountingEnv::Counters& counters)
-      : base_(std::move(base)), counters_(counters) {}
-  const std::string& path() const override { return base_->path(); }
+  CountingWritableFile(std::unique_ptr<WritableFile> target, CountingEnv::Counters& counters)
+      : WritableFileWrapper(std::move(target)), counters_(counters) {}
   void write_at(Bytes offset, const void* buffer, Bytes length) override {
-    base_->write_at(offset, buffer, length);
+    WritableFileWrapper::write_at(offset, buffer, length);
     Count(length);
   }
   void append(const void* buffer, Bytes length) override {
-    base_->append(buffer, length);
+    WritableFileWrapper::append(buffer, length);
     Count(length);
   }
-  Bytes appended() const override { return base_->appended(); }
   void sync() override {
-    base_->sync();
+    WritableFileWrapper::sync();
     counters_.syncs.fetch_add(1, kRelaxed);
   }
   void close() override {
-    base_->close();
+    WritableFileWrapper::close();
     counters_.closes.fetch_add(1, kRelaxed);
   }
 
@@ -54,7 +48,6 @@ class CountingWritableFile final : public WritableFile {
     counters_.writes.fetch_add(1, kRelaxed);
     counters_.bytes_written.fetch_add(length, kRelaxed);
   }
-  std::unique_ptr<WritableFile> base_;
   CountingEnv::Counters& counters_;
 };
 
@@ -80,42 +73,42 @@ void CountingEnv::reset() {
 
 std::unique_ptr<ReadableFile> CountingEnv::open_read(const std::string& path,
                                                      const OpenOptions& options) {
-  auto file = std::make_unique<CountingReadableFile>(base_.open_read(path, options), counters_);
+  auto file = std::make_unique<CountingReadableFile>(target().open_read(path, options), counters_);
   counters_.opens.fetch_add(1, kRelaxed);
   return file;
 }
 
 std::unique_ptr<WritableFile> CountingEnv::create(const std::string& path,
                                                   const OpenOptions& options) {
-  auto file = std::make_unique<CountingWritableFile>(base_.create(path, options), counters_);
+  auto file = std::make_unique<CountingWritableFile>(target().create(path, options), counters_);
   counters_.creates.fetch_add(1, kRelaxed);
   return file;
 }
 
 std::unique_ptr<WritableFile> CountingEnv::open_write(const std::string& path,
                                                       const OpenOptions& options) {
-  auto file = std::make_unique<CountingWritableFile>(base_.open_write(path, options), counters_);
+  auto file = std::make_unique<CountingWritableFile>(target().open_write(path, options), counters_);
   counters_.creates.fetch_add(1, kRelaxed);
   return file;
 }
 
 void CountingEnv::rename(const std::string& from, const std::string& to) {
-  base_.rename(from, to);
+  target().rename(from, to);
   counters_.renames.fetch_add(1, kRelaxed);
 }
 
 void CountingEnv::create_directories(const std::string& path) {
-  base_.create_directories(path);
+  target().create_directories(path);
   counters_.mkdirs.fetch_add(1, kRelaxed);
 }
 
 void CountingEnv::remove(const std::string& path) {
-  base_.remove(path);
+  target().remove(path);
   counters_.removes.fetch_add(1, kRelaxed);
 }
 
 void CountingEnv::sync_directory(const std::string& path) {
-  base_.sync_directory(path);
+  target().sync_directory(path);
   counters_.directory_syncs.fetch_add(1, kRelaxed);
 }
 

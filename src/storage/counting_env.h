@@ -7,7 +7,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "storage/file.h"
+#include "storage/env_wrapper.h"
 
 namespace dlbench::storage {
 
@@ -27,9 +27,9 @@ struct IoCounts {
   Bytes bytes_written = 0;
 };
 
-class CountingEnv final : public Env {
+class CountingEnv final : public EnvWrapper {
  public:
-  explicit CountingEnv(Env& base) : base_(base) {}
+  explicit CountingEnv(Env& target) : EnvWrapper(target) {}
 
   IoCounts counts() const;
   void reset();
@@ -43,8 +43,6 @@ class CountingEnv final : public Env {
   void rename(const std::string& from, const std::string& to) override;
   void create_directories(const std::string& path) override;
   void remove(const std::string& path) override;
-  bool exists(const std::string& path) override { return base_.exists(path); }
-  Bytes file_size(const std::string& path) override { return base_.file_size(path); }
   void sync_directory(const std::string& path) override;
 
   struct Counters {
@@ -53,7 +51,6 @@ class CountingEnv final : public Env {
   };
 
  private:
-  Env& base_;
   Counters counters_;
 };
 

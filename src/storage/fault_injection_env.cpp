@@ -8,40 +8,34 @@
 namespace dlbench::storage {
 namespace {
 
-class FaultyReadableFile final : public ReadableFile {
+class FaultyReadableFile final : public ReadableFileWrapper {
  public:
-  FaultyReadableFile(std::unique_ptr<ReadableFile> base, FaultInjectionEnv& env)
-      : base_(std::move(base)), env_(env) {}
-  const std::string& path() const override { return base_->path(); }
-  Bytes size() const override { return base_->size(); }
+  FaultyReadableFile(std::unique_ptr<ReadableFile> target, FaultInjectionEnv& env)
+      : ReadableFileWrapper(std::move(target)), env_(env) {}
   Bytes read_at(Bytes offset, void* buffer, Bytes length) override {
     env_.Check(FaultOp::kRead, path(), OffsetDetail(offset, length));
-    return base_->read_at(offset, buffer, length);
+    return ReadableFileWrapper::read_at(offset, buffer, length);
   }
-  void drop_cache() override { base_->drop_cache(); }
 
  private:
-  std::unique_ptr<ReadableFile> base_;
   FaultInjectionEnv& env_;
 };
 
-class FaultyWritableFile final : public WritableFile {
+class FaultyWritableFile final : public WritableFileWrapper {
  public:
-  FaultyWritableFile(std::unique_ptr<WritableFile> base, FaultInjectionEnv& env)
-      : base_(std::move(base)), env_(env) {}
-  const std::string& path() const override { return base_->path(); }
+  FaultyWritableFile(std::unique_ptr<WritableFile> target, FaultInjectionEnv& env)
+      : WritableFileWrapper(std::move(target)), env_(env) {}
   void write_at(Bytes offset, const void* buffer, Bytes length) override {
     env_.Check(FaultOp::kWrite, path(), OffsetDetail(offset, length));
-    base_->write_at(offset, buffer, length);
+    WritableFileWrapper::write_at(offset, buffer, length);
   }
   void append(const void* buffer, Bytes length) override {
-    env_.Check(FaultOp::kWrite, path(), OffsetDetail(base_->appended(), length));
-    base_->append(buffer, length);
+    env_.Check(FaultOp::kWrite, path(), OffsetDetail(appended(), length));
+    WritableFileWrapper::append(buffer, length);
   }
-  Bytes appended() const override { return base_->appended(); }
   void sync() override {
     env_.Check(FaultOp::kSync, path(), "");
-    base_->sync();
+    WritableFileWrapper::sync();
   }
   void close() override {
     if (closed_) return;
@@ -51,16 +45,15 @@ class FaultyWritableFile final : public WritableFile {
       env_.Check(FaultOp::kClose, path(), "");
     } catch (...) {
       try {
-        base_->close();
+        WritableFileWrapper::close();
       } catch (...) {
       }
       throw;
     }
-    base_->close();
+    WritableFileWrapper::close();
   }
 
  private:
-  std::unique_ptr<WritableFile> base_;
   FaultInjectionEnv& env_;
   bool closed_ = false;
 };
@@ -146,39 +139,39 @@ void FaultInjectionEnv::Check(FaultOp op, const std::string& path, const std::st
 std::unique_ptr<ReadableFile> FaultInjectionEnv::open_read(const std::string& path,
                                                            const OpenOptions& options) {
   Check(FaultOp::kOpenRead, path, "");
-  return std::make_unique<FaultyReadableFile>(base_.open_read(path, options), *this);
+  return std::make_unique<FaultyReadableFile>(target().open_read(path, options), *this);
 }
 
 std::unique_ptr<WritableFile> FaultInjectionEnv::create(const std::string& path,
                                                         const OpenOptions& options) {
   Check(FaultOp::kCreate, path, "");
-  return std::make_unique<FaultyWritableFile>(base_.create(path, options), *this);
+  return std::make_unique<FaultyWritableFile>(target().create(path, options), *this);
 }
 
 std::unique_ptr<WritableFile> FaultInjectionEnv::open_write(const std::string& path,
                                                             const OpenOptions& options) {
   Check(FaultOp::kOpenWrite, path, "");
-  return std::make_unique<FaultyWritableFile>(base_.open_write(path, options), *this);
+  return std::make_unique<FaultyWritableFile>(target().open_write(path, options), *this);
 }
 
 void FaultInjectionEnv::rename(const std::string& from, const std::string& to) {
   Check(FaultOp::kRename, from, "", to);
-  base_.rename(from, to);
+  target().rename(from, to);
 }
 
 void FaultInjectionEnv::create_directories(const std::string& path) {
   Check(FaultOp::kCreateDirectories, path, "");
-  base_.create_directories(path);
+  target().create_directories(path);
 }
 
 void FaultInjectionEnv::remove(const std::string& path) {
   Check(FaultOp::kRemove, path, "");
-  base_.remove(path);
+  target().remove(path);
 }
 
 void FaultInjectionEnv::sync_directory(const std::string& path) {
   Check(FaultOp::kSyncDirectory, path, "");
-  base_.sync_directory(path);
+  target().sync_directory(path);
 }
 
 }  // namespace dlbench::storage

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "storage/file.h"
+#include "storage/env_wrapper.h"
 
 namespace dlbench::storage {
 
@@ -65,9 +65,9 @@ struct Fault {
   bool keeps_failing = false;
 };
 
-class FaultInjectionEnv final : public Env {
+class FaultInjectionEnv final : public EnvWrapper {
  public:
-  explicit FaultInjectionEnv(Env& base) : base_(base) {}
+  explicit FaultInjectionEnv(Env& target) : EnvWrapper(target) {}
 
   void inject(Fault fault);
   void clear();  // removes every fault (counts stay)
@@ -85,8 +85,6 @@ class FaultInjectionEnv final : public Env {
   void rename(const std::string& from, const std::string& to) override;
   void create_directories(const std::string& path) override;
   void remove(const std::string& path) override;
-  bool exists(const std::string& path) override { return base_.exists(path); }
-  Bytes file_size(const std::string& path) override { return base_.file_size(path); }
   void sync_directory(const std::string& path) override;
 
   // Throws the injected error if a fault matches this operation. `other_path` is the second path
@@ -99,7 +97,6 @@ class FaultInjectionEnv final : public Env {
     Fault fault;
     std::uint64_t seen = 0;
   };
-  Env& base_;
   mutable std::mutex mutex_;
   std::vector<Rule> rules_;
   std::array<std::uint64_t, kFaultOpCount> attempts_{};

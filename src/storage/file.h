@@ -1,7 +1,24 @@
 // The storage interface every byte of dlbench goes through (after leveldb's Env). Readers and
 // writers of formats and checkpoints take these, so tests can wrap them to inject faults and the
 // tier layer can wrap them to emulate slower storage. One virtual call per I/O operation, never
-// per byte.
+// per byte. Wrappers derive from the bases in storage/env_wrapper.h.
+//
+// Thread safety (every implementation keeps it; wrappers too):
+// - An Env may be used by any number of threads at once: every Env method may be called
+//   concurrently (PosixEnv is stateless; wrappers keep their state in atomics or behind a mutex,
+//   and a throttled tier's token bucket is shared by all threads using it).
+// - A ReadableFile may be read by several threads at once: path(), size() and read_at() are
+//   positional and may run concurrently (the drain engine copies one file with several threads).
+//   drop_cache() may too. The exception is formats::DirectFile, which is one thread's at a time.
+// - A WritableFile may take concurrent write_at() calls on disjoint ranges (pwrite; the drain
+//   engine again). append(), appended(), sync() and close() change or read the file's position or
+//   state: the caller makes sure no other call on that file runs at the same time, and that close()
+//   happens after every other call (the file is then unusable).
+// - A file does not belong to a thread: it may move between threads, ordered by the caller.
+// - Lifetimes: a file opened through a wrapper Env refers to it, so the Env outlives its files; a
+//   wrapper Env refers to its target, which outlives the wrapper.
+// - Across processes, nothing is coordinated: ranks writing one shared file (open_write) write
+//   disjoint ranges, and the caller orders create/rename/remove of one path between ranks.
 #pragma once
 
 #include <memory>
@@ -29,7 +46,7 @@ class ReadableFile {
   // path, the offset and errno.
   virtual Bytes read_at(Bytes offset, void* buffer, Bytes length) = 0;
   // Drops this file's pages from the page cache (posix_fadvise DONTNEED); best effort.
-  virtual void drop_cache() {}
+  virtual void drop_cache() = 0;
 };
 
 class WritableFile {

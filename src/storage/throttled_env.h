@@ -7,7 +7,7 @@
 #include <memory>
 #include <optional>
 
-#include "storage/file.h"
+#include "storage/env_wrapper.h"
 #include "storage/throttle_clock.h"
 #include "storage/token_bucket.h"
 
@@ -22,9 +22,9 @@ struct ThrottleOptions {
   Bytes burst = 0;
 };
 
-class ThrottledEnv final : public Env {
+class ThrottledEnv final : public EnvWrapper {
  public:
-  ThrottledEnv(Env& base, const ThrottleOptions& options,
+  ThrottledEnv(Env& target, const ThrottleOptions& options,
                ThrottleClock& clock = SteadyThrottleClock());
 
   std::unique_ptr<ReadableFile> open_read(const std::string& path,
@@ -44,7 +44,6 @@ class ThrottledEnv final : public Env {
   void Throttle(Bytes bytes);
 
  private:
-  Env& base_;
   ThrottleClock& clock_;
   Seconds latency_;
   std::optional<TokenBucket> bucket_;

@@ -50,7 +50,7 @@ std::string DescribeSeconds(Seconds seconds) {
 }
 
 TierEnv::TierEnv(Env& base, std::vector<TierSpec> tiers, ThrottleClock& clock)
-    : base_(base), tiers_(std::move(tiers)) {
+    : EnvWrapper(base), tiers_(std::move(tiers)) {
   std::set<std::string> names;
   std::set<std::string> folders;
   for (std::size_t i = 0; i < tiers_.size(); ++i) {
@@ -74,7 +74,7 @@ TierEnv::TierEnv(Env& base, std::vector<TierSpec> tiers, ThrottleClock& clock)
       ThrottleOptions options;
       options.bandwidth = tier.bandwidth_limit;
       options.latency = tier.latency;
-      throttles_.push_back(std::make_unique<ThrottledEnv>(base_, options, clock));
+      throttles_.push_back(std::make_unique<ThrottledEnv>(target(), options, clock));
     } else {
       throttles_.push_back(nullptr);
     }
@@ -128,9 +128,9 @@ std::vector<std::string> TierEnv::emulation_notes() const {
 
 Env& TierEnv::EnvFor(const std::string& path) {
   const TierSpec* tier = TierOf(path);
-  if (tier == nullptr) return base_;
+  if (tier == nullptr) return target();
   ThrottledEnv* throttle = throttles_[static_cast<std::size_t>(tier - tiers_.data())].get();
-  return throttle != nullptr ? static_cast<Env&>(*throttle) : base_;
+  return throttle != nullptr ? static_cast<Env&>(*throttle) : target();
 }
 
 std::unique_ptr<ReadableFile> TierEnv::open_read(const std::string& path,

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "storage/file.h"
+#include "storage/env_wrapper.h"
 #include "storage/throttle_clock.h"
 #include "storage/throttled_env.h"
 
@@ -29,7 +29,9 @@ struct TierSpec {
   bool emulated() const { return bandwidth_limit.has_value() || latency > 0; }
 };
 
-class TierEnv final : public Env {
+// Every operation goes to the Env of its path's tier (EnvFor), so each is overridden here; the
+// target is the base Env.
+class TierEnv final : public EnvWrapper {
  public:
   // Throws Error(kUsage) naming storage.tiers[i] for an empty name or path, a duplicate name or
   // folder, a bandwidth_limit that is not positive or a negative latency.
@@ -63,7 +65,6 @@ class TierEnv final : public Env {
  private:
   Env& EnvFor(const std::string& path);
 
-  Env& base_;
   std::vector<TierSpec> tiers_;
   std::vector<std::string> folders_;                      // normalized tiers_[i].path
   std::vector<std::unique_ptr<ThrottledEnv>> throttles_;  // nullptr when not emulated

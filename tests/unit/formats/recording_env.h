@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "storage/aligned_buffer.h"
-#include "storage/file.h"
+#include "storage/env_wrapper.h"
 #include "util/error.h"
 
 namespace dlbench::formats::test {
@@ -30,9 +30,9 @@ struct RecordedOpen {
 };
 
 // Single-threaded: the tests read from one thread.
-class RecordingEnv final : public storage::Env {
+class RecordingEnv final : public storage::EnvWrapper {
  public:
-  explicit RecordingEnv(storage::Env& base) : base_(base) {}
+  explicit RecordingEnv(storage::Env& target) : EnvWrapper(target) {}
 
   std::vector<RecordedOpen> opens;
   std::vector<RecordedRead> reads;
@@ -46,44 +46,25 @@ class RecordingEnv final : public storage::Env {
 
   std::unique_ptr<storage::ReadableFile> open_read(const std::string& path,
                                                    const storage::OpenOptions& options) override {
-    auto file = base_.open_read(path, options);
+    auto file = EnvWrapper::open_read(path, options);
     opens.push_back({path, options.direct});
     return std::make_unique<File>(std::move(file), *this);
   }
-  std::unique_ptr<storage::WritableFile> create(const std::string& path,
-                                                const storage::OpenOptions& options) override {
-    return base_.create(path, options);
-  }
-  std::unique_ptr<storage::WritableFile> open_write(const std::string& path,
-                                                    const storage::OpenOptions& options) override {
-    return base_.open_write(path, options);
-  }
-  void rename(const std::string& from, const std::string& to) override { base_.rename(from, to); }
-  void create_directories(const std::string& path) override { base_.create_directories(path); }
-  void remove(const std::string& path) override { base_.remove(path); }
-  bool exists(const std::string& path) override { return base_.exists(path); }
-  Bytes file_size(const std::string& path) override { return base_.file_size(path); }
-  void sync_directory(const std::string& path) override { base_.sync_directory(path); }
 
  private:
-  class File final : public storage::ReadableFile {
+  class File final : public storage::ReadableFileWrapper {
    public:
-    File(std::unique_ptr<storage::ReadableFile> base, RecordingEnv& env)
-        : base_(std::move(base)), env_(env) {}
-    const std::string& path() const override { return base_->path(); }
-    Bytes size() const override { return base_->size(); }
+    File(std::unique_ptr<storage::ReadableFile> target, RecordingEnv& env)
+        : ReadableFileWrapper(std::move(target)), env_(env) {}
     Bytes read_at(Bytes offset, void* buffer, Bytes length) override {
-      const Bytes got = base_->read_at(offset, buffer, length);
+      const Bytes got = ReadableFileWrapper::read_at(offset, buffer, length);
       env_.reads.push_back({path(), offset, length, got});
       return got;
     }
 
    private:
-    std::unique_ptr<storage::ReadableFile> base_;
     RecordingEnv& env_;
   };
-
-  storage::Env& base_;
 };
 
 // A fresh folder on a file system that accepts O_DIRECT ($TMPDIR may be a tmpfs that does not):

@@ -11,6 +11,7 @@
 
 #include "storage/atomic_file.h"
 #include "storage/counting_env.h"
+#include "storage/env_wrapper.h"
 #include "storage/fault_injection_env.h"
 #include "support/test_support.h"
 #include "util/error.h"
@@ -235,44 +236,28 @@ TEST(GenerateDataset, DangerousDataFolderIsRefused) {
 
 // Records the folders fsync'd through it and counts existence checks (on top of a CountingEnv,
 // which counts the rest).
-class RecordingEnv final : public storage::Env {
+class RecordingEnv final : public storage::EnvWrapper {
  public:
-  explicit RecordingEnv(storage::Env& base) : base_(base) {}
+  explicit RecordingEnv(storage::Env& target) : EnvWrapper(target) {}
   std::map<std::string, int> synced;  // folder -> directory syncs
   std::atomic<int> exists_calls{0};
   std::atomic<int> size_calls{0};
 
-  std::unique_ptr<storage::ReadableFile> open_read(const std::string& path,
-                                                   const storage::OpenOptions& options) override {
-    return base_.open_read(path, options);
-  }
-  std::unique_ptr<storage::WritableFile> create(const std::string& path,
-                                                const storage::OpenOptions& options) override {
-    return base_.create(path, options);
-  }
-  std::unique_ptr<storage::WritableFile> open_write(const std::string& path,
-                                                    const storage::OpenOptions& options) override {
-    return base_.open_write(path, options);
-  }
-  void rename(const std::string& from, const std::string& to) override { base_.rename(from, to); }
-  void create_directories(const std::string& path) override { base_.create_directories(path); }
-  void remove(const std::string& path) override { base_.remove(path); }
   bool exists(const std::string& path) override {
     ++exists_calls;
-    return base_.exists(path);
+    return EnvWrapper::exists(path);
   }
   Bytes file_size(const std::string& path) override {
     ++size_calls;
-    return base_.file_size(path);
+    return EnvWrapper::file_size(path);
   }
   void sync_directory(const std::string& path) override {
-    base_.sync_directory(path);
+    EnvWrapper::sync_directory(path);
     const std::lock_guard lock(mutex_);
     ++synced[path];
   }
 
  private:
-  storage::Env& base_;
   std::mutex mutex_;
 };
 

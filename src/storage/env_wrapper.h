@@ -1,0 +1,85 @@
+// Bases for Env and file wrappers (after leveldb's EnvWrapper): each forwards every method to its
+// target, so a wrapper (counting, throttling, tiers, fault injection, a test's recorder)
+// overrides only what it changes, and a method added to Env or to a file reaches every wrapper's
+// target without touching the wrapper. A wrapper that must see every operation (to count or to
+// fail it) overrides each one; its tests prove it does.
+//
+// An EnvWrapper refers to its target Env, which must outlive it. A file wrapper owns its target
+// file. Wrappers keep the thread-safety contract of storage/file.h.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "storage/file.h"
+
+namespace dlbench::storage {
+
+class EnvWrapper : public Env {
+ public:
+  explicit EnvWrapper(Env& target) : target_(target) {}
+
+  Env& target() const { return target_; }
+
+  std::unique_ptr<ReadableFile> open_read(const std::string& path,
+                                          const OpenOptions& options = {}) override {
+    return target_.open_read(path, options);
+  }
+  std::unique_ptr<WritableFile> create(const std::string& path,
+                                       const OpenOptions& options = {}) override {
+    return target_.create(path, options);
+  }
+  std::unique_ptr<WritableFile> open_write(const std::string& path,
+                                           const OpenOptions& options = {}) override {
+    return target_.open_write(path, options);
+  }
+  void rename(const std::string& from, const std::string& to) override { target_.rename(from, to); }
+  void create_directories(const std::string& path) override { target_.create_directories(path); }
+  void remove(const std::string& path) override { target_.remove(path); }
+  bool exists(const std::string& path) override { return target_.exists(path); }
+  Bytes file_size(const std::string& path) override { return target_.file_size(path); }
+  void sync_directory(const std::string& path) override { target_.sync_directory(path); }
+
+ private:
+  Env& target_;
+};
+
+class ReadableFileWrapper : public ReadableFile {
+ public:
+  explicit ReadableFileWrapper(std::unique_ptr<ReadableFile> target) : target_(std::move(target)) {}
+
+  ReadableFile& target() const { return *target_; }
+
+  const std::string& path() const override { return target_->path(); }
+  Bytes size() const override { return target_->size(); }
+  Bytes read_at(Bytes offset, void* buffer, Bytes length) override {
+    return target_->read_at(offset, buffer, length);
+  }
+  void drop_cache() override { target_->drop_cache(); }
+
+ private:
+  std::unique_ptr<ReadableFile> target_;
+};
+
+class WritableFileWrapper : public WritableFile {
+ public:
+  explicit WritableFileWrapper(std::unique_ptr<WritableFile> target) : target_(std::move(target)) {}
+
+  WritableFile& target() const { return *target_; }
+
+  const std::string& path() const override { return target_->path(); }
+  void write_at(Bytes offset, const void* buffer, Bytes length) override {
+    target_->write_at(offset, buffer, length);
+  }
+  void append(const void* buffer, Bytes length) override { target_->append(buffer, length); }
+  Bytes appended() const override { return target_->appended(); }
+  void sync() override { target_->sync(); }
+  void close() override { target_->close(); }
+
+ private:
+  std::unique_ptr<WritableFile> target_;
+};
+
+}  // namespace dlbench::storage
