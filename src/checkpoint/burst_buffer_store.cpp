@@ -125,28 +125,25 @@ void BurstBufferStore::Resume() {
   // Rank 0 finds them (the fast tier is visible to it, see the header) and clears stale failure
   // markers before anyone's drain can look at them.
   std::string found;
-  if (comm_.is_root()) {
+  mpi::AgreeOnFailure(comm_, [&] {  // a folder rank 0 cannot list fails every rank
+    if (!comm_.is_root()) return;
     std::vector<std::string> names;
-    std::error_code error;
-    for (fs::directory_iterator it(tier_path_, error), end; !error && it != end;
-         it.increment(error)) {
-      const std::string name = it->path().filename().string();
-      if (!it->is_directory()) continue;
+    // Listed sorted: global_epoch..._step... names sort by time.
+    for (const storage::DirectoryEntry& entry : env_.list_directory(tier_path_)) {
+      const std::string& name = entry.name;
+      if (!entry.is_directory) continue;
       if (!IsCheckpointComplete(env_, FastFolder(name))) continue;     // not ours, or partial
       if (IsCheckpointComplete(env_, CapacityFolder(name))) continue;  // durable already
       names.push_back(name);
     }
-    std::sort(names.begin(), names.end());  // global_epoch..._step... names sort by time
     for (const std::string& name : names) {
-      for (const fs::directory_entry& entry : fs::directory_iterator(CapacityFolder(name), error)) {
-        const std::string file = entry.path().filename().string();
-        if (IsDrainFailedMarkerName(file)) {
-          env_.remove(entry.path().string());
-        }
+      for (const storage::DirectoryEntry& entry : env_.list_directory(CapacityFolder(name))) {
+        if (IsDrainFailedMarkerName(entry.name))
+          env_.remove(PathIn(CapacityFolder(name), entry.name));
       }
     }
     found = Join(names);
-  }
+  });
   resumed_ = Lines(comm_.broadcast(found, 0));
   for (const std::string& name : resumed_) {
     const Manifest manifest = ReadManifest(env_, FastFolder(name));
@@ -194,9 +191,8 @@ void BurstBufferStore::ClearForSave(const std::string& name) {
   // A folder of the same name from an earlier run must not look complete while it is rewritten.
   env_.remove(PathIn(FastFolder(name), kManifestFileName));
   env_.remove(PathIn(CapacityFolder(name), kManifestFileName));
-  std::error_code error;
-  for (const fs::directory_entry& entry : fs::directory_iterator(CapacityFolder(name), error)) {
-    if (IsDrainMarkerName(entry.path().filename().string())) env_.remove(entry.path().string());
+  for (const storage::DirectoryEntry& entry : env_.list_directory(CapacityFolder(name))) {
+    if (IsDrainMarkerName(entry.name)) env_.remove(PathIn(CapacityFolder(name), entry.name));
   }
 }
 
@@ -398,8 +394,10 @@ std::vector<DrainResult> BurstBufferStore::Finish() {
   comm_.barrier();
   if (comm_.is_root()) {
     for (const std::string& folder : evicted_folders_) {
-      std::error_code ignored;
-      fs::remove(folder, ignored);  // only if empty: someone else's file keeps it
+      try {
+        env_.remove(folder);
+      } catch (const Error&) {  // only if empty: someone else's file keeps it
+      }
     }
   }
   evicted_folders_.clear();

@@ -1,8 +1,6 @@
 #include "storage/atomic_file.h"
 
-#include <algorithm>
 #include <filesystem>
-#include <system_error>
 #include <utility>
 
 #include "util/error.h"
@@ -44,25 +42,14 @@ std::string FinalPathFor(const std::string& partial_path) {
   return final_path;
 }
 
-std::vector<std::string> FindPartialFiles(const std::string& folder, bool recursive) {
+std::vector<std::string> FindPartialFiles(Env& env, const std::string& folder) {
   std::vector<std::string> found;
-  std::error_code ec;
-  if (!fs::exists(folder, ec)) return found;
-  auto consider = [&](const fs::directory_entry& entry) {
-    if (IsPartialFileName(entry.path().filename().string())) found.push_back(entry.path().string());
-  };
-  if (recursive) {
-    for (fs::recursive_directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-      consider(*it);
-    }
-  } else {
-    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-      consider(*it);
+  for (const DirectoryEntry& entry : env.list_directory(folder)) {
+    if (!entry.is_directory && IsPartialFileName(entry.name)) {
+      found.push_back(folder + (folder.ends_with('/') ? "" : "/") + entry.name);
     }
   }
-  if (ec) throw IoError("list", folder, ec.value());
-  std::sort(found.begin(), found.end());
-  return found;
+  return found;  // sorted, as the listing
 }
 
 AtomicFileWriter::AtomicFileWriter(Env& env, std::string final_path, const OpenOptions& options)

@@ -24,9 +24,9 @@ bool IsPartialFileName(std::string_view file_name);
 // The final path a partial path stands for ("" if `partial_path` is not one).
 std::string FinalPathFor(const std::string& partial_path);
 
-// Partial files under `folder` (recursively when asked), sorted. A missing folder has none.
-// Throws Error(kIo) if the folder cannot be listed.
-std::vector<std::string> FindPartialFiles(const std::string& folder, bool recursive = true);
+// The partial files directly in `folder` (not in its subfolders), sorted. A missing folder has
+// none. Throws Error(kIo) if the folder cannot be listed.
+std::vector<std::string> FindPartialFiles(Env& env, const std::string& folder);
 
 class AtomicFileWriter {
  public:

@@ -55,18 +55,29 @@ class CountingWritableFile final : public WritableFileWrapper {
 
 IoCounts CountingEnv::counts() const {
   const Counters& c = counters_;
-  return IoCounts{
-      c.opens.load(kRelaxed),   c.creates.load(kRelaxed),         c.reads.load(kRelaxed),
-      c.writes.load(kRelaxed),  c.syncs.load(kRelaxed),           c.closes.load(kRelaxed),
-      c.renames.load(kRelaxed), c.directory_syncs.load(kRelaxed), c.removes.load(kRelaxed),
-      c.mkdirs.load(kRelaxed),  c.bytes_read.load(kRelaxed),      c.bytes_written.load(kRelaxed)};
+  return IoCounts{c.opens.load(kRelaxed),
+                  c.creates.load(kRelaxed),
+                  c.reads.load(kRelaxed),
+                  c.writes.load(kRelaxed),
+                  c.syncs.load(kRelaxed),
+                  c.closes.load(kRelaxed),
+                  c.renames.load(kRelaxed),
+                  c.directory_syncs.load(kRelaxed),
+                  c.removes.load(kRelaxed),
+                  c.mkdirs.load(kRelaxed),
+                  c.tree_removes.load(kRelaxed),
+                  c.lists.load(kRelaxed),
+                  c.free_space_queries.load(kRelaxed),
+                  c.bytes_read.load(kRelaxed),
+                  c.bytes_written.load(kRelaxed)};
 }
 
 void CountingEnv::reset() {
   for (auto* counter :
        {&counters_.opens, &counters_.creates, &counters_.reads, &counters_.writes, &counters_.syncs,
         &counters_.closes, &counters_.renames, &counters_.directory_syncs, &counters_.removes,
-        &counters_.mkdirs, &counters_.bytes_read, &counters_.bytes_written}) {
+        &counters_.mkdirs, &counters_.tree_removes, &counters_.lists, &counters_.free_space_queries,
+        &counters_.bytes_read, &counters_.bytes_written}) {
     counter->store(0, kRelaxed);
   }
 }
@@ -105,6 +116,23 @@ void CountingEnv::create_directories(const std::string& path) {
 void CountingEnv::remove(const std::string& path) {
   target().remove(path);
   counters_.removes.fetch_add(1, kRelaxed);
+}
+
+void CountingEnv::remove_tree(const std::string& path) {
+  target().remove_tree(path);
+  counters_.tree_removes.fetch_add(1, kRelaxed);
+}
+
+std::vector<DirectoryEntry> CountingEnv::list_directory(const std::string& path) {
+  std::vector<DirectoryEntry> entries = target().list_directory(path);
+  counters_.lists.fetch_add(1, kRelaxed);
+  return entries;
+}
+
+Bytes CountingEnv::free_space(const std::string& path) {
+  const Bytes free = target().free_space(path);
+  counters_.free_space_queries.fetch_add(1, kRelaxed);
+  return free;
 }
 
 void CountingEnv::sync_directory(const std::string& path) {

@@ -23,7 +23,10 @@ struct IoCounts {
   std::uint64_t directory_syncs = 0;
   std::uint64_t removes = 0;
   std::uint64_t mkdirs = 0;  // create_directories calls
-  Bytes bytes_read = 0;      // bytes actually returned by reads
+  std::uint64_t tree_removes = 0;
+  std::uint64_t lists = 0;  // list_directory
+  std::uint64_t free_space_queries = 0;
+  Bytes bytes_read = 0;  // bytes actually returned by reads
   Bytes bytes_written = 0;
 };
 
@@ -43,11 +46,15 @@ class CountingEnv final : public EnvWrapper {
   void rename(const std::string& from, const std::string& to) override;
   void create_directories(const std::string& path) override;
   void remove(const std::string& path) override;
+  void remove_tree(const std::string& path) override;
+  std::vector<DirectoryEntry> list_directory(const std::string& path) override;
   void sync_directory(const std::string& path) override;
+  Bytes free_space(const std::string& path) override;
 
   struct Counters {
     std::atomic<std::uint64_t> opens{0}, creates{0}, reads{0}, writes{0}, syncs{0}, closes{0},
-        renames{0}, directory_syncs{0}, removes{0}, mkdirs{0}, bytes_read{0}, bytes_written{0};
+        renames{0}, directory_syncs{0}, removes{0}, mkdirs{0}, tree_removes{0}, lists{0},
+        free_space_queries{0}, bytes_read{0}, bytes_written{0};
   };
 
  private:

@@ -38,9 +38,14 @@ class EnvWrapper : public Env {
   void rename(const std::string& from, const std::string& to) override { target_.rename(from, to); }
   void create_directories(const std::string& path) override { target_.create_directories(path); }
   void remove(const std::string& path) override { target_.remove(path); }
+  void remove_tree(const std::string& path) override { target_.remove_tree(path); }
+  std::vector<DirectoryEntry> list_directory(const std::string& path) override {
+    return target_.list_directory(path);
+  }
   bool exists(const std::string& path) override { return target_.exists(path); }
   Bytes file_size(const std::string& path) override { return target_.file_size(path); }
   void sync_directory(const std::string& path) override { target_.sync_directory(path); }
+  Bytes free_space(const std::string& path) override { return target_.free_space(path); }
 
  private:
   Env& target_;

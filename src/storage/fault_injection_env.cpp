@@ -84,6 +84,12 @@ const char* ToString(FaultOp op) {
       return "remove";
     case FaultOp::kSyncDirectory:
       return "fsync directory";
+    case FaultOp::kRemoveTree:
+      return "remove tree";
+    case FaultOp::kListDirectory:
+      return "list";
+    case FaultOp::kFreeSpace:
+      return "statvfs";
   }
   return "?";
 }
@@ -172,6 +178,21 @@ void FaultInjectionEnv::remove(const std::string& path) {
 void FaultInjectionEnv::sync_directory(const std::string& path) {
   Check(FaultOp::kSyncDirectory, path, "");
   target().sync_directory(path);
+}
+
+void FaultInjectionEnv::remove_tree(const std::string& path) {
+  Check(FaultOp::kRemoveTree, path, "");
+  target().remove_tree(path);
+}
+
+std::vector<DirectoryEntry> FaultInjectionEnv::list_directory(const std::string& path) {
+  Check(FaultOp::kListDirectory, path, "");
+  return target().list_directory(path);
+}
+
+Bytes FaultInjectionEnv::free_space(const std::string& path) {
+  Check(FaultOp::kFreeSpace, path, "");
+  return target().free_space(path);
 }
 
 }  // namespace dlbench::storage

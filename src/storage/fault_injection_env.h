@@ -29,8 +29,11 @@ enum class FaultOp {
   kCreateDirectories,
   kRemove,
   kSyncDirectory,
+  kRemoveTree,
+  kListDirectory,
+  kFreeSpace,
 };
-inline constexpr std::size_t kFaultOpCount = 11;
+inline constexpr std::size_t kFaultOpCount = 14;
 const char* ToString(FaultOp op);
 
 // What to fail, built fluently:
@@ -85,7 +88,10 @@ class FaultInjectionEnv final : public EnvWrapper {
   void rename(const std::string& from, const std::string& to) override;
   void create_directories(const std::string& path) override;
   void remove(const std::string& path) override;
+  void remove_tree(const std::string& path) override;
+  std::vector<DirectoryEntry> list_directory(const std::string& path) override;
   void sync_directory(const std::string& path) override;
+  Bytes free_space(const std::string& path) override;
 
   // Throws the injected error if a fault matches this operation. `other_path` is the second path
   // of a rename. Used by the wrapped files.

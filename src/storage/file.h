@@ -66,7 +66,15 @@ class WritableFile {
   virtual void close() = 0;
 };
 
-// A file system: POSIX by default; wrappers add fault injection, throttling and counters.
+// One entry of a folder listing.
+struct DirectoryEntry {
+  std::string name;           // the base name; never "." or ".."
+  bool is_directory = false;  // a folder, or a symbolic link to one
+};
+
+// A file system: POSIX by default; wrappers add fault injection, throttling and counters. Code
+// above storage/ touches files and folders only through an Env, never std::filesystem or POSIX
+// calls, so that every operation can be counted, throttled and failed on purpose.
 class Env {
  public:
   virtual ~Env() = default;
@@ -82,11 +90,22 @@ class Env {
   // Atomically replaces `to` with `from` (rename(2)).
   virtual void rename(const std::string& from, const std::string& to) = 0;
   virtual void create_directories(const std::string& path) = 0;
-  virtual void remove(const std::string& path) = 0;  // no error if absent
+  // Removes a file or an empty folder; no error if absent.
+  virtual void remove(const std::string& path) = 0;
+  // Removes `path` and, if it is a folder, everything under it (symbolic links are removed, not
+  // followed); no error if absent. Throws Error(kIo) naming the entry that could not go.
+  virtual void remove_tree(const std::string& path) = 0;
+  // The entries of folder `path`, sorted by name. An absent folder lists as empty (as an absent
+  // path removes without error); one that cannot be read (not a folder, no permission) throws
+  // Error(kIo) naming it.
+  virtual std::vector<DirectoryEntry> list_directory(const std::string& path) = 0;
   virtual bool exists(const std::string& path) = 0;
   virtual Bytes file_size(const std::string& path) = 0;
   // fsync of a directory, so that a rename inside it is durable.
   virtual void sync_directory(const std::string& path) = 0;
+  // Bytes an unprivileged user may still write on the file system holding `path` (statvfs:
+  // f_bavail × f_frsize). Throws Error(kIo) naming the path.
+  virtual Bytes free_space(const std::string& path) = 0;
 };
 
 // The process-wide POSIX Env (stateless; safe to share between threads).

@@ -1,11 +1,16 @@
 // PosixEnv: the Env every real run uses.
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "storage/file.h"
 #include "storage/posix_file.h"
@@ -50,6 +55,49 @@ std::unique_ptr<WritableFile> OpenForWriting(const std::string& path, int flags,
     }
   }
   return std::make_unique<PosixWritableFile>(path, fd, direct_fd);
+}
+
+// A folder's entries, sorted; empty when the folder is absent.
+std::vector<DirectoryEntry> ListDirectory(const std::string& path) {
+  const std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(path.c_str()), ::closedir);
+  if (!dir) {
+    if (errno == ENOENT) return {};
+    throw IoError("list", path, errno);
+  }
+  std::vector<DirectoryEntry> entries;
+  while (true) {
+    errno = 0;
+    const dirent* entry = ::readdir(dir.get());
+    if (entry == nullptr) break;
+    const std::string name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    bool is_directory = entry->d_type == DT_DIR;
+    if (entry->d_type == DT_LNK || entry->d_type == DT_UNKNOWN) {
+      // Follows a link; one that points nowhere is not a folder.
+      struct stat st {};
+      is_directory =
+          ::fstatat(::dirfd(dir.get()), entry->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
+    }
+    entries.push_back({name, is_directory});
+  }
+  if (errno != 0) throw IoError("list", path, errno);
+  std::sort(entries.begin(), entries.end(),
+            [](const DirectoryEntry& a, const DirectoryEntry& b) { return a.name < b.name; });
+  return entries;
+}
+
+void RemoveTree(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return;
+    throw IoError("remove", path, errno);
+  }
+  if (S_ISDIR(st.st_mode)) {
+    for (const DirectoryEntry& entry : ListDirectory(path)) RemoveTree(path + "/" + entry.name);
+    if (::rmdir(path.c_str()) != 0 && errno != ENOENT) throw IoError("remove folder", path, errno);
+  } else if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
+    throw IoError("remove", path, errno);
+  }
 }
 
 class PosixEnvImpl final : public Env {
@@ -114,6 +162,12 @@ class PosixEnvImpl final : public Env {
     throw IoError("remove", path, errno);
   }
 
+  void remove_tree(const std::string& path) override { RemoveTree(path); }
+
+  std::vector<DirectoryEntry> list_directory(const std::string& path) override {
+    return ListDirectory(path);
+  }
+
   bool exists(const std::string& path) override {
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0) return true;
@@ -137,6 +191,12 @@ class PosixEnvImpl final : public Env {
       throw IoError("fsync directory", path, error);
     }
     ::close(fd);
+  }
+
+  Bytes free_space(const std::string& path) override {
+    struct statvfs st {};
+    if (::statvfs(path.c_str(), &st) != 0) throw IoError("statvfs", path, errno);
+    return static_cast<Bytes>(st.f_bavail) * static_cast<Bytes>(st.f_frsize);
   }
 };
 

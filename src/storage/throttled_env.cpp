@@ -92,6 +92,16 @@ void ThrottledEnv::remove(const std::string& path) {
   target().remove(path);
 }
 
+void ThrottledEnv::remove_tree(const std::string& path) {
+  Throttle(0);
+  target().remove_tree(path);
+}
+
+std::vector<DirectoryEntry> ThrottledEnv::list_directory(const std::string& path) {
+  Throttle(0);
+  return target().list_directory(path);
+}
+
 bool ThrottledEnv::exists(const std::string& path) {
   Throttle(0);
   return target().exists(path);
@@ -105,6 +115,11 @@ Bytes ThrottledEnv::file_size(const std::string& path) {
 void ThrottledEnv::sync_directory(const std::string& path) {
   Throttle(0);
   target().sync_directory(path);
+}
+
+Bytes ThrottledEnv::free_space(const std::string& path) {
+  Throttle(0);
+  return target().free_space(path);
 }
 
 }  // namespace dlbench::storage

@@ -36,9 +36,12 @@ class ThrottledEnv final : public EnvWrapper {
   void rename(const std::string& from, const std::string& to) override;
   void create_directories(const std::string& path) override;
   void remove(const std::string& path) override;
+  void remove_tree(const std::string& path) override;  // one latency, whatever the tree holds
+  std::vector<DirectoryEntry> list_directory(const std::string& path) override;
   bool exists(const std::string& path) override;
   Bytes file_size(const std::string& path) override;
   void sync_directory(const std::string& path) override;
+  Bytes free_space(const std::string& path) override;
 
   // Waits the per-operation latency, then for `bytes` of bandwidth. Used by the wrapped files.
   void Throttle(Bytes bytes);

@@ -155,10 +155,18 @@ void TierEnv::create_directories(const std::string& path) { EnvFor(path).create_
 
 void TierEnv::remove(const std::string& path) { EnvFor(path).remove(path); }
 
+void TierEnv::remove_tree(const std::string& path) { EnvFor(path).remove_tree(path); }
+
+std::vector<DirectoryEntry> TierEnv::list_directory(const std::string& path) {
+  return EnvFor(path).list_directory(path);
+}
+
 bool TierEnv::exists(const std::string& path) { return EnvFor(path).exists(path); }
 
 Bytes TierEnv::file_size(const std::string& path) { return EnvFor(path).file_size(path); }
 
 void TierEnv::sync_directory(const std::string& path) { EnvFor(path).sync_directory(path); }
+
+Bytes TierEnv::free_space(const std::string& path) { return EnvFor(path).free_space(path); }
 
 }  // namespace dlbench::storage

@@ -58,9 +58,12 @@ class TierEnv final : public EnvWrapper {
   void rename(const std::string& from, const std::string& to) override;
   void create_directories(const std::string& path) override;
   void remove(const std::string& path) override;
+  void remove_tree(const std::string& path) override;
+  std::vector<DirectoryEntry> list_directory(const std::string& path) override;
   bool exists(const std::string& path) override;
   Bytes file_size(const std::string& path) override;
   void sync_directory(const std::string& path) override;
+  Bytes free_space(const std::string& path) override;
 
  private:
   Env& EnvFor(const std::string& path);

@@ -201,7 +201,7 @@ class Generation {
       std::vector<std::string> folders = files_.folders();
       folders.push_back(config_.dataset.data_folder);
       result_.partials_removed = RemovePartialFiles(env_, folders);
-      if (FoldersHoldNoDataFiles(folders)) policy = "none";
+      if (FoldersHoldNoDataFiles(env_, folders)) policy = "none";
     }
     policy = comm_.broadcast(policy);
     policy_ = policy == "trusted" ? ExistingFiles::kTrusted

@@ -1,8 +1,6 @@
 #include "workflow/generation_resume.h"
 
-#include <filesystem>
 #include <nlohmann/json.hpp>
-#include <system_error>
 
 #include "storage/atomic_file.h"
 #include "util/error.h"
@@ -106,7 +104,7 @@ bool IsFileComplete(storage::Env& env, const DatasetFile& file, std::optional<By
 std::size_t RemovePartialFiles(storage::Env& env, const std::vector<std::string>& folders) {
   std::size_t removed = 0;
   for (const std::string& folder : folders) {
-    for (const std::string& partial : storage::FindPartialFiles(folder, /*recursive=*/false)) {
+    for (const std::string& partial : storage::FindPartialFiles(env, folder)) {
       env.remove(partial);
       ++removed;
     }
@@ -114,20 +112,15 @@ std::size_t RemovePartialFiles(storage::Env& env, const std::vector<std::string>
   return removed;
 }
 
-bool FoldersHoldNoDataFiles(const std::vector<std::string>& folders) {
-  namespace fs = std::filesystem;
+bool FoldersHoldNoDataFiles(storage::Env& env, const std::vector<std::string>& folders) {
   for (const std::string& folder : folders) {
-    std::error_code ec;
-    fs::directory_iterator it(folder, ec);
-    if (ec == std::errc::no_such_file_or_directory) continue;
-    for (const fs::directory_iterator end; !ec && it != end; it.increment(ec)) {
-      const std::string name = it->path().filename().string();
-      if (name == kDatasetMarkerName || storage::IsPartialFileName(name)) continue;
-      std::error_code type_ec;
-      if (it->is_directory(type_ec)) continue;
+    for (const storage::DirectoryEntry& entry : env.list_directory(folder)) {
+      if (entry.is_directory || entry.name == kDatasetMarkerName ||
+          storage::IsPartialFileName(entry.name)) {
+        continue;
+      }
       return false;
     }
-    if (ec) throw IoError("list", folder, ec.value());
   }
   return true;
 }

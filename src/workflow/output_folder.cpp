@@ -1,11 +1,9 @@
 #include "workflow/output_folder.h"
 
-#include <cerrno>
 #include <ctime>
-#include <system_error>
 
 #include "config/load.h"
-#include "util/error.h"
+#include "storage/file.h"
 #include "workflow/run_results.h"
 #include "workflow/safe_paths.h"
 
@@ -36,9 +34,7 @@ void PrepareOutputFolder(const std::filesystem::path& folder, const config::Conf
                          const mpi::Communicator& comm) {
   RefuseDangerousFolder(folder, "output folder");
   if (comm.is_root()) {
-    std::error_code error;
-    std::filesystem::create_directories(folder, error);
-    if (error) throw IoError("create folder", folder.string(), error.value());
+    storage::PosixEnv().create_directories(folder.string());  // as WriteFileAtomically
     WriteFileAtomically(folder / "config.yaml", config::ToYaml(config));
     WriteFileAtomically(folder / "overrides.yaml", config::OverridesYaml(config.overrides));
   }

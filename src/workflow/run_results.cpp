@@ -1,10 +1,6 @@
 #include "workflow/run_results.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <fstream>
-
-#include "util/error.h"
+#include "storage/atomic_file.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -22,16 +18,9 @@ void MergeInto(metrics::Json& target, const metrics::Json& part) {
 }  // namespace
 
 void WriteFileAtomically(const std::filesystem::path& path, const std::string& text) {
-  const std::filesystem::path temporary = path.string() + ".dlbench-partial";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) throw IoError("write", temporary.string(), errno);
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    throw IoError("rename to " + path.string(), temporary.string(), errno);
-  }
+  storage::AtomicFileWriter writer(storage::PosixEnv(), path.string());
+  writer.file().append(text.data(), text.size());
+  writer.commit(/*fsync=*/false);
 }
 
 RunResults::RunResults(std::filesystem::path folder, const mpi::Communicator& comm)

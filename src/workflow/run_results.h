@@ -26,7 +26,9 @@ class RunResults {
   metrics::Json summary_ = metrics::Json::object();
 };
 
-// Writes `text` to `path` through a temporary file and a rename (rank-local; no collective).
+// Writes `text` to `path` through a temporary file and a rename (rank-local; no collective), with
+// storage::AtomicFileWriter on PosixEnv: result files are not the workload's I/O, so no tier
+// throttles them and no counter sees them.
 void WriteFileAtomically(const std::filesystem::path& path, const std::string& text);
 
 }  // namespace dlbench::workflow

@@ -244,7 +244,7 @@ Bytes WriteSharedHdf5(const mpi::Communicator& comm, const DatasetFile& file,
       const std::string folder = std::filesystem::path(file.path).parent_path().string();
       env.sync_directory(folder.empty() ? "." : folder);
     }
-    const Bytes size = std::filesystem::file_size(file.path);
+    const Bytes size = env.file_size(file.path);
     if (size > payload) bytes += size - payload;  // HDF5's metadata
   }
   return bytes;

@@ -333,6 +333,21 @@ TEST_F(BurstBufferStoreTest, AnInterruptedDrainIsResumedByTheNextStore) {
   EXPECT_TRUE(Make(PosixEnv())->resumed().empty());
 }
 
+TEST_F(BurstBufferStoreTest, AFastTierThatCannotBeListedFailsTheStoreNamingIt) {
+  // Resume lists the fast tier through the Env (it once used std::filesystem and ignored errors).
+  FaultInjectionEnv faulty(PosixEnv());
+  faulty.inject(Fault(FaultOp::kListDirectory).error(EACCES).on_paths_containing("bb"));
+  try {
+    Make(faulty);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kIo);
+    EXPECT_NE(std::string(e.what()).find("list " + (dir_ / "bb").string()), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(faulty.attempts(FaultOp::kListDirectory), 1u);
+}
+
 TEST_F(BurstBufferStoreTest, AStoreDestroyedMidDrainLeavesAResumableCheckpoint) {
   GateClock gate;
   config_.storage.tiers[1].latency = 0.001;  // every capacity-side operation waits at the gate

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <string>
+#include <vector>
 
 #include "storage/counting_env.h"
 #include "storage/fault_injection_env.h"
@@ -53,7 +55,7 @@ TEST(AtomicFile, CommitWithFsyncSyncsFileAndFolder) {
   EXPECT_EQ(c.syncs, 1u);
   EXPECT_EQ(c.directory_syncs, 1u);
   EXPECT_EQ(c.renames, 1u);
-  EXPECT_TRUE(FindPartialFiles(dir.path()).empty());
+  EXPECT_TRUE(FindPartialFiles(PosixEnv(), dir.path()).empty());
 }
 
 TEST(AtomicFile, CommitWithoutFsyncIssuesNone) {
@@ -74,7 +76,7 @@ TEST(AtomicFile, DestructionWithoutCommitLeavesNothing) {
     writer.file().append("partial", 7);
   }
   EXPECT_FALSE(PosixEnv().exists(dir / "out.npz"));
-  EXPECT_TRUE(FindPartialFiles(dir.path()).empty());
+  EXPECT_TRUE(FindPartialFiles(PosixEnv(), dir.path()).empty());
   {
     AtomicFileWriter writer(PosixEnv(), dir / "out.npz");
     writer.abort();
@@ -92,7 +94,7 @@ TEST(AtomicFile, FailedCommitLeavesNothingUnderTheFinalName) {
     EXPECT_THROW(writer.commit(true), Error);
   }
   EXPECT_FALSE(PosixEnv().exists(dir / "out.npz"));
-  EXPECT_TRUE(FindPartialFiles(dir.path()).empty());
+  EXPECT_TRUE(FindPartialFiles(PosixEnv(), dir.path()).empty());
 
   env.inject(Fault(FaultOp::kRename).nth(1).error(ENOSPC));
   {
@@ -100,7 +102,7 @@ TEST(AtomicFile, FailedCommitLeavesNothingUnderTheFinalName) {
     EXPECT_THROW(writer.commit(false), Error);
   }
   EXPECT_FALSE(PosixEnv().exists(dir / "out.npz"));
-  EXPECT_TRUE(FindPartialFiles(dir.path()).empty());
+  EXPECT_TRUE(FindPartialFiles(PosixEnv(), dir.path()).empty());
 }
 
 TEST(AtomicFile, DirectorySyncFailureAfterRenameKeepsTheFinalFile) {
@@ -119,12 +121,13 @@ TEST(AtomicFile, FindsLeftoversOfAnInterruptedRun) {
   dir.Write("train/0/.img_0_of_4.npz.dlbench-partial", "half");
   dir.Write("train/1/img_1_of_4.npz", "done");
   dir.Write("train/.img_2_of_4.npz.dlbench-partial", "half");
-  const auto all = FindPartialFiles(dir / "train");
-  ASSERT_EQ(all.size(), 2u);
-  EXPECT_EQ(all[0], (dir / "train/.img_2_of_4.npz.dlbench-partial").string());
-  EXPECT_EQ(all[1], (dir / "train/0/.img_0_of_4.npz.dlbench-partial").string());
-  EXPECT_EQ(FindPartialFiles(dir / "train", /*recursive=*/false).size(), 1u);
-  EXPECT_TRUE(FindPartialFiles(dir / "absent").empty());
+  dir.Write("train/.img_3_of_4.npz.dlbench-partial", "half");
+  const std::vector<std::string> expected = {
+      (dir / "train/.img_2_of_4.npz.dlbench-partial").string(),
+      (dir / "train/.img_3_of_4.npz.dlbench-partial").string()};  // not in subfolders
+  EXPECT_EQ(FindPartialFiles(PosixEnv(), dir / "train"), expected);
+  EXPECT_EQ(FindPartialFiles(PosixEnv(), (dir / "train/").string()), expected);
+  EXPECT_TRUE(FindPartialFiles(PosixEnv(), dir / "absent").empty());
 }
 
 }  // namespace

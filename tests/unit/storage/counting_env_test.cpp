@@ -47,6 +47,27 @@ TEST(CountingEnv, CountsOperationsAndBytes) {
   EXPECT_EQ(env.counts().bytes_read, 0u);
 }
 
+TEST(CountingEnv, CountsFolderOperations) {
+  TempDir dir;
+  CountingEnv env(PosixEnv());
+  env.create_directories(dir / "t/a");
+  EXPECT_EQ(env.list_directory(dir / "t").size(), 1u);
+  EXPECT_GT(env.free_space(dir.path()), 0u);
+  env.remove_tree(dir / "t");
+  const std::string file = dir.Write("f", "x").string();
+  EXPECT_THROW(env.free_space(dir / "absent"), Error);  // failures are not counted
+  EXPECT_THROW(env.list_directory(file), Error);
+  const IoCounts c = env.counts();
+  EXPECT_EQ(c.lists, 1u);
+  EXPECT_EQ(c.free_space_queries, 1u);
+  EXPECT_EQ(c.tree_removes, 1u);  // one call, whatever the tree held
+  EXPECT_EQ(c.removes, 0u);
+  env.reset();
+  EXPECT_EQ(env.counts().lists, 0u);
+  EXPECT_EQ(env.counts().free_space_queries, 0u);
+  EXPECT_EQ(env.counts().tree_removes, 0u);
+}
+
 TEST(CountingEnv, FailedOperationsAreNotCounted) {
   TempDir dir;
   CountingEnv env(PosixEnv());

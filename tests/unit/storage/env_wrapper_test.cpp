@@ -61,6 +61,11 @@ class Recorder final : public Env {
     calls.push_back("create_directories " + path);
   }
   void remove(const std::string& path) override { calls.push_back("remove " + path); }
+  void remove_tree(const std::string& path) override { calls.push_back("remove_tree " + path); }
+  std::vector<DirectoryEntry> list_directory(const std::string& path) override {
+    calls.push_back("list_directory " + path);
+    return {{"entry", true}};
+  }
   bool exists(const std::string& path) override {
     calls.push_back("exists " + path);
     return true;
@@ -71,6 +76,10 @@ class Recorder final : public Env {
   }
   void sync_directory(const std::string& path) override {
     calls.push_back("sync_directory " + path);
+  }
+  Bytes free_space(const std::string& path) override {
+    calls.push_back("free_space " + path);
+    return 9;
   }
 };
 

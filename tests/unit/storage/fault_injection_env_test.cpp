@@ -109,5 +109,31 @@ TEST(FaultInjectionEnv, EveryOperationKindCanFail) {
   EXPECT_FALSE(env.exists(dir / "renamed.bin"));
 }
 
+TEST(FaultInjectionEnv, FolderOperationsFailNamingPathAndOperation) {
+  TempDir dir;
+  FaultInjectionEnv env(PosixEnv());
+  PosixEnv().create_directories(dir / "t/a");
+  for (FaultOp op : {FaultOp::kListDirectory, FaultOp::kRemoveTree, FaultOp::kFreeSpace}) {
+    env.inject(Fault(op).nth(1).error(EACCES).on_paths_containing("t"));
+  }
+  const std::string errno_text = "errno " + std::to_string(EACCES);
+  const std::string list = MessageOf([&] { env.list_directory(dir / "t"); });
+  EXPECT_NE(list.find("list " + (dir / "t").string()), std::string::npos) << list;
+  EXPECT_NE(list.find(errno_text), std::string::npos) << list;
+  const std::string tree = MessageOf([&] { env.remove_tree(dir / "t"); });
+  EXPECT_NE(tree.find("remove tree " + (dir / "t").string()), std::string::npos) << tree;
+  EXPECT_NE(tree.find("injected"), std::string::npos) << tree;
+  EXPECT_TRUE(PosixEnv().exists(dir / "t/a"));  // nothing removed
+  const std::string free = MessageOf([&] { env.free_space(dir / "t"); });
+  EXPECT_NE(free.find("statvfs " + (dir / "t").string()), std::string::npos) << free;
+  EXPECT_EQ(env.injected(), 3u);
+  EXPECT_EQ(env.attempts(FaultOp::kListDirectory), 1u);
+  // One-shot rules: the operations go through now.
+  EXPECT_EQ(env.list_directory(dir / "t").size(), 1u);
+  EXPECT_GT(env.free_space(dir / "t"), 0u);
+  env.remove_tree(dir / "t");
+  EXPECT_FALSE(PosixEnv().exists(dir / "t"));
+}
+
 }  // namespace
 }  // namespace dlbench::storage

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -170,6 +171,63 @@ TEST(PosixEnv, DirectoriesExistsRemove) {
   EXPECT_FALSE(env.exists(deep));
   env.create(dir / "a/b/x")->close();
   ExpectIoError([&] { env.remove(dir / "a/b"); }, {"remove", dir / "a/b"});
+}
+
+TEST(PosixEnv, ListDirectorySortsNamesAndTellsFolders) {
+  TempDir dir;
+  Env& env = PosixEnv();
+  env.create_directories(dir / "d/sub");
+  env.create(dir / "d/b.bin")->close();
+  env.create(dir / "d/a.bin")->close();
+  ASSERT_EQ(::symlink((dir / "d/sub").c_str(), (dir / "d/link-to-sub").c_str()), 0);
+  ASSERT_EQ(::symlink((dir / "nowhere").c_str(), (dir / "d/dangling").c_str()), 0);
+  const std::vector<DirectoryEntry> entries = env.list_directory(dir / "d");
+  std::vector<std::pair<std::string, bool>> got;
+  for (const DirectoryEntry& entry : entries) got.emplace_back(entry.name, entry.is_directory);
+  const std::vector<std::pair<std::string, bool>> expected = {{"a.bin", false},
+                                                              {"b.bin", false},
+                                                              {"dangling", false},
+                                                              {"link-to-sub", true},
+                                                              {"sub", true}};
+  EXPECT_EQ(got, expected);
+  EXPECT_TRUE(env.list_directory(dir / "d/sub").empty());
+  EXPECT_TRUE(env.list_directory(dir / "absent").empty());  // as remove of an absent path
+  ExpectIoError([&] { env.list_directory(dir / "d/a.bin"); },
+                {"list", dir / "d/a.bin", "errno " + std::to_string(ENOTDIR)});
+}
+
+TEST(PosixEnv, RemoveTreeRemovesEverythingButFollowsNoLink) {
+  TempDir dir;
+  Env& env = PosixEnv();
+  env.create_directories(dir / "keep");
+  env.create(dir / "keep/k")->close();
+  env.create_directories(dir / "t/a/b");
+  env.create(dir / "t/a/b/f")->close();
+  env.create(dir / "t/g")->close();
+  ASSERT_EQ(::symlink((dir / "keep").c_str(), (dir / "t/link").c_str()), 0);
+  env.remove_tree(dir / "t");
+  EXPECT_FALSE(env.exists(dir / "t"));
+  EXPECT_TRUE(env.exists(dir / "keep/k"));  // the link went, not what it pointed to
+  env.remove_tree(dir / "t");               // absent: no error
+  env.remove_tree(dir / "keep/k");          // a plain file
+  EXPECT_FALSE(env.exists(dir / "keep/k"));
+  env.create(dir / "file")->close();
+  ExpectIoError([&] { env.remove_tree(dir / "file/x"); },
+                {"remove", dir / "file/x", "errno " + std::to_string(ENOTDIR)});
+}
+
+TEST(PosixEnv, FreeSpaceIsWhatStatvfsSays) {
+  TempDir dir;
+  Env& env = PosixEnv();
+  const Bytes free = env.free_space(dir.path());
+  EXPECT_GT(free, 0u);
+  struct statvfs st {};
+  ASSERT_EQ(::statvfs(dir.path().c_str(), &st), 0);
+  const Bytes now = static_cast<Bytes>(st.f_bavail) * st.f_frsize;
+  // Other processes write meanwhile: equal within 1 GiB.
+  EXPECT_LT(free > now ? free - now : now - free, GiB);
+  ExpectIoError([&] { env.free_space(dir / "absent"); },
+                {"statvfs", dir / "absent", "errno " + std::to_string(ENOENT)});
 }
 
 TEST(PosixEnv, DirectRoundTripWithUnalignedTail) {

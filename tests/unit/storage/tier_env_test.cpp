@@ -128,6 +128,13 @@ TEST_F(TierEnvTest, MetadataOperationsPayTheLatencyOfTheirTier) {
   env.remove(Path("a/b/c/t"));                    // 0.5
   EXPECT_DOUBLE_EQ(clock_.now(), 2.5);
   EXPECT_FALSE(PosixEnv().exists(Path("a/b/c/t")));
+  EXPECT_EQ(env.list_directory(Path("a/b")).size(), 1u);  // 0.5
+  EXPECT_GT(env.free_space(Path("a/b")), 0u);             // 0.5
+  env.remove_tree(Path("a/b/c"));                         // 0.5, whatever the tree holds
+  EXPECT_DOUBLE_EQ(clock_.now(), 4.0);
+  EXPECT_FALSE(PosixEnv().exists(Path("a/b/c")));
+  env.list_directory(Path("p"));  // an unemulated tier: no latency
+  EXPECT_DOUBLE_EQ(clock_.now(), 4.0);
 }
 
 TEST_F(TierEnvTest, NotesNameEveryEmulatedTier) {

@@ -331,14 +331,16 @@ TEST(GenerateDataset, IntoEmptyFoldersLooksUpNoFileButARerunDoes) {
 TEST(FoldersHoldNoDataFiles, IgnoresSubfoldersPartialFilesAndTheMarker) {
   test::TempDir dir;
   const fs::path folder = dir.path() / "data";
-  EXPECT_TRUE(FoldersHoldNoDataFiles({folder.string()}));  // missing
+  EXPECT_TRUE(FoldersHoldNoDataFiles(storage::PosixEnv(), {folder.string()}));  // missing
   fs::create_directories(folder / "train");
   std::ofstream(folder / kDatasetMarkerName) << "{}";
   std::ofstream(storage::PartialPathFor((folder / "train/img_0_of_1.npy").string())) << "x";
-  EXPECT_TRUE(FoldersHoldNoDataFiles({folder.string(), (folder / "train").string()}));
+  EXPECT_TRUE(
+      FoldersHoldNoDataFiles(storage::PosixEnv(), {folder.string(), (folder / "train").string()}));
   std::ofstream(folder / "train/notes.txt") << "not ours";
-  EXPECT_FALSE(FoldersHoldNoDataFiles({folder.string(), (folder / "train").string()}));
-  EXPECT_TRUE(FoldersHoldNoDataFiles({folder.string()}));  // not recursive
+  EXPECT_FALSE(
+      FoldersHoldNoDataFiles(storage::PosixEnv(), {folder.string(), (folder / "train").string()}));
+  EXPECT_TRUE(FoldersHoldNoDataFiles(storage::PosixEnv(), {folder.string()}));  // not recursive
 }
 
 TEST(FoldersHoldNoDataFiles, UnlistableFolderIsAnIoErrorNamingIt) {
@@ -346,7 +348,7 @@ TEST(FoldersHoldNoDataFiles, UnlistableFolderIsAnIoErrorNamingIt) {
   const fs::path file = dir.path() / "plain";
   std::ofstream(file) << "x";
   try {
-    FoldersHoldNoDataFiles({file.string()});
+    FoldersHoldNoDataFiles(storage::PosixEnv(), {file.string()});
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::kIo);
