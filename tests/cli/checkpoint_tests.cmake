@@ -3,7 +3,7 @@
 set(EXPECT ${CMAKE_CURRENT_LIST_DIR}/expect.sh)
 set(SCRATCH ${CMAKE_CURRENT_BINARY_DIR}/cli/scratch)
 set(DLBENCH $<TARGET_FILE:dlbench>)
-set(MPIEXEC ${MPIEXEC_EXECUTABLE} --allow-run-as-root --oversubscribe ${MPIEXEC_NUMPROC_FLAG})
+set(MPIEXEC ${DLBENCH_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG})
 
 # The llama3 totals of the reference table, to the byte, computed without writing anything.
 dlbench_cli_test(checkpoint_plan_405b 0 --match "5,682,508,791,808 B \\(5292.25 GiB\\) in 1544 files"
@@ -31,7 +31,7 @@ dlbench_cli_test(checkpoint_plan_missing_workload 2 --once "workload is required
 set(CKPT_YAML ${PROJECT_SOURCE_DIR}/tests/data/workloads/tiny_checkpoint.yaml)
 set(CKPT_TRAIN_YAML ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml)
 string(JOIN " " CKPT_MPIEXEC ${MPIEXEC})
-set(CHECK_CHECKPOINTS "/usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_checkpoints.py")
+set(CHECK_CHECKPOINTS "${DLBENCH_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_checkpoints.py")
 # dlbench_checkpoint_run_test(NAME RANKS WORKLOAD COMMAND "OVERRIDES" "CHECK ARGUMENTS" [expect])
 function(dlbench_checkpoint_run_test name ranks workload command overrides check)
   set(dir ${SCRATCH}/ckpt_${name})
