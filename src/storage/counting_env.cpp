@@ -28,11 +28,11 @@ class CountingWritableFile final : public WritableFileWrapper {
       : WritableFileWrapper(std::move(target)), counters_(counters) {}
   void write_at(Bytes offset, const void* buffer, Bytes length) override {
     WritableFileWrapper::write_at(offset, buffer, length);
-    Count(length);
+    count(length);
   }
   void append(const void* buffer, Bytes length) override {
     WritableFileWrapper::append(buffer, length);
-    Count(length);
+    count(length);
   }
   void sync() override {
     WritableFileWrapper::sync();
@@ -44,7 +44,7 @@ class CountingWritableFile final : public WritableFileWrapper {
   }
 
  private:
-  void Count(Bytes length) {
+  void count(Bytes length) {
     counters_.writes.fetch_add(1, kRelaxed);
     counters_.bytes_written.fetch_add(length, kRelaxed);
   }

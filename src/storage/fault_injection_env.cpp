@@ -13,7 +13,7 @@ class FaultyReadableFile final : public ReadableFileWrapper {
   FaultyReadableFile(std::unique_ptr<ReadableFile> target, FaultInjectionEnv& env)
       : ReadableFileWrapper(std::move(target)), env_(env) {}
   Bytes read_at(Bytes offset, void* buffer, Bytes length) override {
-    env_.Check(FaultOp::kRead, path(), OffsetDetail(offset, length));
+    env_.check(FaultOp::kRead, path(), OffsetDetail(offset, length));
     return ReadableFileWrapper::read_at(offset, buffer, length);
   }
 
@@ -26,15 +26,15 @@ class FaultyWritableFile final : public WritableFileWrapper {
   FaultyWritableFile(std::unique_ptr<WritableFile> target, FaultInjectionEnv& env)
       : WritableFileWrapper(std::move(target)), env_(env) {}
   void write_at(Bytes offset, const void* buffer, Bytes length) override {
-    env_.Check(FaultOp::kWrite, path(), OffsetDetail(offset, length));
+    env_.check(FaultOp::kWrite, path(), OffsetDetail(offset, length));
     WritableFileWrapper::write_at(offset, buffer, length);
   }
   void append(const void* buffer, Bytes length) override {
-    env_.Check(FaultOp::kWrite, path(), OffsetDetail(appended(), length));
+    env_.check(FaultOp::kWrite, path(), OffsetDetail(appended(), length));
     WritableFileWrapper::append(buffer, length);
   }
   void sync() override {
-    env_.Check(FaultOp::kSync, path(), "");
+    env_.check(FaultOp::kSync, path(), "");
     WritableFileWrapper::sync();
   }
   void close() override {
@@ -42,7 +42,7 @@ class FaultyWritableFile final : public WritableFileWrapper {
     closed_ = true;
     // The descriptor is released even when the close "fails", as with close(2).
     try {
-      env_.Check(FaultOp::kClose, path(), "");
+      env_.check(FaultOp::kClose, path(), "");
     } catch (...) {
       try {
         WritableFileWrapper::close();
@@ -114,7 +114,7 @@ std::uint64_t FaultInjectionEnv::attempts(FaultOp op) const {
   return attempts_[static_cast<std::size_t>(op)];
 }
 
-void FaultInjectionEnv::Check(FaultOp op, const std::string& path, const std::string& detail,
+void FaultInjectionEnv::check(FaultOp op, const std::string& path, const std::string& detail,
                               const std::string& other_path) {
   int error = 0;
   {
@@ -144,54 +144,54 @@ void FaultInjectionEnv::Check(FaultOp op, const std::string& path, const std::st
 
 std::unique_ptr<ReadableFile> FaultInjectionEnv::open_read(const std::string& path,
                                                            const OpenOptions& options) {
-  Check(FaultOp::kOpenRead, path, "");
+  check(FaultOp::kOpenRead, path, "");
   return std::make_unique<FaultyReadableFile>(target().open_read(path, options), *this);
 }
 
 std::unique_ptr<WritableFile> FaultInjectionEnv::create(const std::string& path,
                                                         const OpenOptions& options) {
-  Check(FaultOp::kCreate, path, "");
+  check(FaultOp::kCreate, path, "");
   return std::make_unique<FaultyWritableFile>(target().create(path, options), *this);
 }
 
 std::unique_ptr<WritableFile> FaultInjectionEnv::open_write(const std::string& path,
                                                             const OpenOptions& options) {
-  Check(FaultOp::kOpenWrite, path, "");
+  check(FaultOp::kOpenWrite, path, "");
   return std::make_unique<FaultyWritableFile>(target().open_write(path, options), *this);
 }
 
 void FaultInjectionEnv::rename(const std::string& from, const std::string& to) {
-  Check(FaultOp::kRename, from, "", to);
+  check(FaultOp::kRename, from, "", to);
   target().rename(from, to);
 }
 
 void FaultInjectionEnv::create_directories(const std::string& path) {
-  Check(FaultOp::kCreateDirectories, path, "");
+  check(FaultOp::kCreateDirectories, path, "");
   target().create_directories(path);
 }
 
 void FaultInjectionEnv::remove(const std::string& path) {
-  Check(FaultOp::kRemove, path, "");
+  check(FaultOp::kRemove, path, "");
   target().remove(path);
 }
 
 void FaultInjectionEnv::sync_directory(const std::string& path) {
-  Check(FaultOp::kSyncDirectory, path, "");
+  check(FaultOp::kSyncDirectory, path, "");
   target().sync_directory(path);
 }
 
 void FaultInjectionEnv::remove_tree(const std::string& path) {
-  Check(FaultOp::kRemoveTree, path, "");
+  check(FaultOp::kRemoveTree, path, "");
   target().remove_tree(path);
 }
 
 std::vector<DirectoryEntry> FaultInjectionEnv::list_directory(const std::string& path) {
-  Check(FaultOp::kListDirectory, path, "");
+  check(FaultOp::kListDirectory, path, "");
   return target().list_directory(path);
 }
 
 Bytes FaultInjectionEnv::free_space(const std::string& path) {
-  Check(FaultOp::kFreeSpace, path, "");
+  check(FaultOp::kFreeSpace, path, "");
   return target().free_space(path);
 }
 

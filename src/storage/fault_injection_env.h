@@ -95,7 +95,7 @@ class FaultInjectionEnv final : public EnvWrapper {
 
   // Throws the injected error if a fault matches this operation. `other_path` is the second path
   // of a rename. Used by the wrapped files.
-  void Check(FaultOp op, const std::string& path, const std::string& detail,
+  void check(FaultOp op, const std::string& path, const std::string& detail,
              const std::string& other_path = "");
 
  private:

@@ -13,7 +13,7 @@ class ThrottledReadableFile final : public ReadableFileWrapper {
   Bytes read_at(Bytes offset, void* buffer, Bytes length) override {
     // Charged for what the read returns, not what it asked for (a read at the end is short).
     const Bytes n = ReadableFileWrapper::read_at(offset, buffer, length);
-    env_.Throttle(n);
+    env_.throttle(n);
     return n;
   }
 
@@ -26,15 +26,15 @@ class ThrottledWritableFile final : public WritableFileWrapper {
   ThrottledWritableFile(std::unique_ptr<WritableFile> target, ThrottledEnv& env)
       : WritableFileWrapper(std::move(target)), env_(env) {}
   void write_at(Bytes offset, const void* buffer, Bytes length) override {
-    env_.Throttle(length);
+    env_.throttle(length);
     WritableFileWrapper::write_at(offset, buffer, length);
   }
   void append(const void* buffer, Bytes length) override {
-    env_.Throttle(length);
+    env_.throttle(length);
     WritableFileWrapper::append(buffer, length);
   }
   void sync() override {
-    env_.Throttle(0);
+    env_.throttle(0);
     WritableFileWrapper::sync();
   }
 
@@ -54,71 +54,71 @@ ThrottledEnv::ThrottledEnv(Env& target, const ThrottleOptions& options, Throttle
   }
 }
 
-void ThrottledEnv::Throttle(Bytes bytes) {
+void ThrottledEnv::throttle(Bytes bytes) {
   if (latency_ > 0) clock_.sleep_for(latency_);
   if (bucket_ && bytes > 0) bucket_->acquire(bytes);
 }
 
 std::unique_ptr<ReadableFile> ThrottledEnv::open_read(const std::string& path,
                                                       const OpenOptions& options) {
-  Throttle(0);
+  throttle(0);
   return std::make_unique<ThrottledReadableFile>(target().open_read(path, options), *this);
 }
 
 std::unique_ptr<WritableFile> ThrottledEnv::create(const std::string& path,
                                                    const OpenOptions& options) {
-  Throttle(0);
+  throttle(0);
   return std::make_unique<ThrottledWritableFile>(target().create(path, options), *this);
 }
 
 std::unique_ptr<WritableFile> ThrottledEnv::open_write(const std::string& path,
                                                        const OpenOptions& options) {
-  Throttle(0);
+  throttle(0);
   return std::make_unique<ThrottledWritableFile>(target().open_write(path, options), *this);
 }
 
 void ThrottledEnv::rename(const std::string& from, const std::string& to) {
-  Throttle(0);
+  throttle(0);
   target().rename(from, to);
 }
 
 void ThrottledEnv::create_directories(const std::string& path) {
-  Throttle(0);
+  throttle(0);
   target().create_directories(path);
 }
 
 void ThrottledEnv::remove(const std::string& path) {
-  Throttle(0);
+  throttle(0);
   target().remove(path);
 }
 
 void ThrottledEnv::remove_tree(const std::string& path) {
-  Throttle(0);
+  throttle(0);
   target().remove_tree(path);
 }
 
 std::vector<DirectoryEntry> ThrottledEnv::list_directory(const std::string& path) {
-  Throttle(0);
+  throttle(0);
   return target().list_directory(path);
 }
 
 bool ThrottledEnv::exists(const std::string& path) {
-  Throttle(0);
+  throttle(0);
   return target().exists(path);
 }
 
 Bytes ThrottledEnv::file_size(const std::string& path) {
-  Throttle(0);
+  throttle(0);
   return target().file_size(path);
 }
 
 void ThrottledEnv::sync_directory(const std::string& path) {
-  Throttle(0);
+  throttle(0);
   target().sync_directory(path);
 }
 
 Bytes ThrottledEnv::free_space(const std::string& path) {
-  Throttle(0);
+  throttle(0);
   return target().free_space(path);
 }
 

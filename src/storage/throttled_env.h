@@ -44,7 +44,7 @@ class ThrottledEnv final : public EnvWrapper {
   Bytes free_space(const std::string& path) override;
 
   // Waits the per-operation latency, then for `bytes` of bandwidth. Used by the wrapped files.
-  void Throttle(Bytes bytes);
+  void throttle(Bytes bytes);
 
  private:
   ThrottleClock& clock_;

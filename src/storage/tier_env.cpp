@@ -81,7 +81,7 @@ TierEnv::TierEnv(Env& base, std::vector<TierSpec> tiers, ThrottleClock& clock)
   }
 }
 
-const TierSpec* TierEnv::TierOf(const std::string& path) const {
+const TierSpec* TierEnv::tier_of(const std::string& path) const {
   if (tiers_.empty()) return nullptr;
   const std::string normal = Normalize(path);
   const TierSpec* best = nullptr;
@@ -95,7 +95,7 @@ const TierSpec* TierEnv::TierOf(const std::string& path) const {
   return best;
 }
 
-const TierSpec* TierEnv::TierNamed(const std::string& name) const {
+const TierSpec* TierEnv::tier_named(const std::string& name) const {
   for (const TierSpec& tier : tiers_) {
     if (tier.name == name) return &tier;
   }
@@ -126,8 +126,8 @@ std::vector<std::string> TierEnv::emulation_notes() const {
   return notes;
 }
 
-Env& TierEnv::EnvFor(const std::string& path) {
-  const TierSpec* tier = TierOf(path);
+Env& TierEnv::env_for(const std::string& path) {
+  const TierSpec* tier = tier_of(path);
   if (tier == nullptr) return target();
   ThrottledEnv* throttle = throttles_[static_cast<std::size_t>(tier - tiers_.data())].get();
   return throttle != nullptr ? static_cast<Env&>(*throttle) : target();
@@ -135,38 +135,40 @@ Env& TierEnv::EnvFor(const std::string& path) {
 
 std::unique_ptr<ReadableFile> TierEnv::open_read(const std::string& path,
                                                  const OpenOptions& options) {
-  return EnvFor(path).open_read(path, options);
+  return env_for(path).open_read(path, options);
 }
 
 std::unique_ptr<WritableFile> TierEnv::create(const std::string& path, const OpenOptions& options) {
-  return EnvFor(path).create(path, options);
+  return env_for(path).create(path, options);
 }
 
 std::unique_ptr<WritableFile> TierEnv::open_write(const std::string& path,
                                                   const OpenOptions& options) {
-  return EnvFor(path).open_write(path, options);
+  return env_for(path).open_write(path, options);
 }
 
 void TierEnv::rename(const std::string& from, const std::string& to) {
-  EnvFor(to).rename(from, to);
+  env_for(to).rename(from, to);
 }
 
-void TierEnv::create_directories(const std::string& path) { EnvFor(path).create_directories(path); }
+void TierEnv::create_directories(const std::string& path) {
+  env_for(path).create_directories(path);
+}
 
-void TierEnv::remove(const std::string& path) { EnvFor(path).remove(path); }
+void TierEnv::remove(const std::string& path) { env_for(path).remove(path); }
 
-void TierEnv::remove_tree(const std::string& path) { EnvFor(path).remove_tree(path); }
+void TierEnv::remove_tree(const std::string& path) { env_for(path).remove_tree(path); }
 
 std::vector<DirectoryEntry> TierEnv::list_directory(const std::string& path) {
-  return EnvFor(path).list_directory(path);
+  return env_for(path).list_directory(path);
 }
 
-bool TierEnv::exists(const std::string& path) { return EnvFor(path).exists(path); }
+bool TierEnv::exists(const std::string& path) { return env_for(path).exists(path); }
 
-Bytes TierEnv::file_size(const std::string& path) { return EnvFor(path).file_size(path); }
+Bytes TierEnv::file_size(const std::string& path) { return env_for(path).file_size(path); }
 
-void TierEnv::sync_directory(const std::string& path) { EnvFor(path).sync_directory(path); }
+void TierEnv::sync_directory(const std::string& path) { env_for(path).sync_directory(path); }
 
-Bytes TierEnv::free_space(const std::string& path) { return EnvFor(path).free_space(path); }
+Bytes TierEnv::free_space(const std::string& path) { return env_for(path).free_space(path); }
 
 }  // namespace dlbench::storage

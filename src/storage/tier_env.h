@@ -29,7 +29,7 @@ struct TierSpec {
   bool emulated() const { return bandwidth_limit.has_value() || latency > 0; }
 };
 
-// Every operation goes to the Env of its path's tier (EnvFor), so each is overridden here; the
+// Every operation goes to the Env of its path's tier (env_for), so each is overridden here; the
 // target is the base Env.
 class TierEnv final : public EnvWrapper {
  public:
@@ -39,8 +39,8 @@ class TierEnv final : public EnvWrapper {
 
   // The tier holding `path` (longest folder prefix, compared component by component after making
   // both absolute and lexically normal), or nullptr.
-  const TierSpec* TierOf(const std::string& path) const;
-  const TierSpec* TierNamed(const std::string& name) const;
+  const TierSpec* tier_of(const std::string& path) const;
+  const TierSpec* tier_named(const std::string& name) const;
   const std::vector<TierSpec>& tiers() const { return tiers_; }
 
   // One line per tier whose speed or size is emulated, for the terminal and result files, e.g.
@@ -66,7 +66,7 @@ class TierEnv final : public EnvWrapper {
   Bytes free_space(const std::string& path) override;
 
  private:
-  Env& EnvFor(const std::string& path);
+  Env& env_for(const std::string& path);
 
   std::vector<TierSpec> tiers_;
   std::vector<std::string> folders_;                      // normalized tiers_[i].path

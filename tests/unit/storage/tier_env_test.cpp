@@ -61,17 +61,17 @@ class TierEnvTest : public ::testing::Test {
 
 TEST_F(TierEnvTest, LongestFolderPrefixWinsComponentByComponent) {
   TierEnv env = MakeTiers();
-  EXPECT_EQ(env.TierOf(Path("a/x"))->name, "fast");
-  EXPECT_EQ(env.TierOf(Path("a"))->name, "fast");
-  EXPECT_EQ(env.TierOf(Path("a/b/c/d"))->name, "slow");
-  EXPECT_EQ(env.TierOf(Path("a/b"))->name, "slow");
-  EXPECT_EQ(env.TierOf(Path("a/bc"))->name, "fast");  // not under a/b
-  EXPECT_EQ(env.TierOf(Path("ab/x")), nullptr);       // not under a
-  EXPECT_EQ(env.TierOf(Path("a/b/../x"))->name, "fast");
-  EXPECT_EQ(env.TierOf(Path("p/q"))->name, "plain");
-  EXPECT_EQ(env.TierOf(dir_.path().string()), nullptr);
-  EXPECT_EQ(env.TierNamed("slow")->path, Path("a/b/"));
-  EXPECT_EQ(env.TierNamed("nvme"), nullptr);
+  EXPECT_EQ(env.tier_of(Path("a/x"))->name, "fast");
+  EXPECT_EQ(env.tier_of(Path("a"))->name, "fast");
+  EXPECT_EQ(env.tier_of(Path("a/b/c/d"))->name, "slow");
+  EXPECT_EQ(env.tier_of(Path("a/b"))->name, "slow");
+  EXPECT_EQ(env.tier_of(Path("a/bc"))->name, "fast");  // not under a/b
+  EXPECT_EQ(env.tier_of(Path("ab/x")), nullptr);       // not under a
+  EXPECT_EQ(env.tier_of(Path("a/b/../x"))->name, "fast");
+  EXPECT_EQ(env.tier_of(Path("p/q"))->name, "plain");
+  EXPECT_EQ(env.tier_of(dir_.path().string()), nullptr);
+  EXPECT_EQ(env.tier_named("slow")->path, Path("a/b/"));
+  EXPECT_EQ(env.tier_named("nvme"), nullptr);
 }
 
 TEST_F(TierEnvTest, EachTierThrottlesAtItsOwnRateWithOneBucketPerTier) {
