@@ -15,6 +15,7 @@
 #include "checkpoint/manifest.h"
 #include "checkpoint/rank_mapping.h"
 #include "storage/fault_injection_env.h"
+#include "support/shared_temp_dir.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -22,22 +23,6 @@ namespace dlbench::checkpoint {
 namespace {
 
 namespace fs = std::filesystem;
-
-// One folder for all ranks: rank 0's temporary folder, removed after every rank is done.
-class SharedDir {
- public:
-  explicit SharedDir(const mpi::Communicator& comm) : comm_(comm) {
-    if (comm.is_root()) dir_.emplace();
-    path_ = comm.broadcast(comm.is_root() ? dir_->path().string() : std::string());
-  }
-  ~SharedDir() { comm_.barrier(); }
-  const std::string& path() const { return path_; }
-
- private:
-  const mpi::Communicator& comm_;
-  std::optional<dlbench::test::TempDir> dir_;
-  std::string path_;
-};
 
 // TP 2, ZeRO 1, DP = ranks / 2: model files from the first data-parallel group, one optimizer
 // file per rank.
@@ -51,9 +36,9 @@ config::ModelConfig Model() {
   return m;
 }
 
-config::CheckpointConfig Settings(const SharedDir& dir) {
+config::CheckpointConfig Settings(const dlbench::test::SharedTempDir& dir) {
   config::CheckpointConfig c;
-  c.checkpoint_folder = dir.path();
+  c.checkpoint_folder = dir.path().string();
   c.verify = true;
   c.write_threads = 2;
   return c;
@@ -61,7 +46,7 @@ config::CheckpointConfig Settings(const SharedDir& dir) {
 
 TEST(DirectStoreMpi, SaveWritesExactlyThePlannedFilesOfAllRanks) {
   const mpi::Communicator comm = dlbench::test::World();
-  SharedDir dir(comm);
+  dlbench::test::SharedTempDir dir(comm);
   const config::CheckpointConfig settings = Settings(dir);
   const CheckpointPlan plan(Model(), settings, comm.size());
   DirectStore store(settings, 11, comm, storage::PosixEnv(), 0);
@@ -74,7 +59,7 @@ TEST(DirectStoreMpi, SaveWritesExactlyThePlannedFilesOfAllRanks) {
     for (const PlannedFile& f : plan.ForRank(r).files) expected[f.name] = f.bytes;
   }
   std::map<std::string, Bytes> listing;
-  for (const auto& entry : fs::directory_iterator(fs::path(dir.path()) / "global_epoch1_step1")) {
+  for (const auto& entry : fs::directory_iterator(dir / "global_epoch1_step1")) {
     const std::string name = entry.path().filename().string();
     listing[name] = name == kManifestFileName ? 0 : entry.file_size();
   }
@@ -84,7 +69,7 @@ TEST(DirectStoreMpi, SaveWritesExactlyThePlannedFilesOfAllRanks) {
 
 TEST(DirectStoreMpi, RankShiftReadsAndVerifiesTheNextRanksFiles) {
   const mpi::Communicator comm = dlbench::test::World();
-  SharedDir dir(comm);
+  dlbench::test::SharedTempDir dir(comm);
   const config::CheckpointConfig settings = Settings(dir);
   const CheckpointPlan plan(Model(), settings, comm.size());
   DirectStore store(settings, 11, comm, storage::PosixEnv(), 0);
@@ -99,7 +84,7 @@ TEST(DirectStoreMpi, RankShiftReadsAndVerifiesTheNextRanksFiles) {
 
 TEST(DirectStoreMpi, OneRanksFailureFailsTheSaveEverywhereWithoutManifest) {
   const mpi::Communicator comm = dlbench::test::World();
-  SharedDir dir(comm);
+  dlbench::test::SharedTempDir dir(comm);
   const config::CheckpointConfig settings = Settings(dir);
   const CheckpointPlan plan(Model(), settings, comm.size());
   storage::FaultInjectionEnv env(storage::PosixEnv());
@@ -115,7 +100,7 @@ TEST(DirectStoreMpi, OneRanksFailureFailsTheSaveEverywhereWithoutManifest) {
     EXPECT_TRUE(e.collective());
     EXPECT_NE(std::string(e.what()).find("No space left on device"), std::string::npos) << e.what();
   }
-  EXPECT_FALSE(IsCheckpointComplete(env, dir.path() + "/global_epoch1_step1"));
+  EXPECT_FALSE(IsCheckpointComplete(env, (dir / "global_epoch1_step1").string()));
   // The others' loads agree on the failure too.
   try {
     store.Load("global_epoch1_step1", plan, comm.rank());

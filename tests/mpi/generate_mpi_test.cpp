@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "storage/file.h"
+#include "support/shared_temp_dir.h"
 #include "support/test_support.h"
 #include "workflow/generate_phase.h"
 #include "workflow/generation_plan.h"
@@ -15,22 +16,6 @@ namespace dlbench::workflow {
 namespace {
 
 namespace fs = std::filesystem;
-
-// One folder for all ranks: rank 0's temporary folder.
-class SharedFolder {
- public:
-  SharedFolder() {
-    const mpi::Communicator comm = test::World();
-    if (comm.is_root()) dir_ = std::make_unique<test::TempDir>();
-    path_ = comm.broadcast(comm.is_root() ? dir_->path().string() : std::string());
-  }
-  ~SharedFolder() { test::World().barrier(); }
-  const fs::path& path() const { return path_; }
-
- private:
-  std::unique_ptr<test::TempDir> dir_;
-  fs::path path_;
-};
 
 config::Config Tiny(const fs::path& folder, config::Format format, std::int64_t train,
                     std::int64_t eval, std::int64_t samples) {
@@ -47,7 +32,7 @@ config::Config Tiny(const fs::path& folder, config::Format format, std::int64_t 
 
 TEST(GenerateMpi, ManyFilesAreDealtRoundRobinAndSumUp) {
   const mpi::Communicator comm = test::World();
-  SharedFolder folder;
+  test::SharedTempDir folder;
   const config::Config config = Tiny(folder.path(), config::Format::kNpy, 7, 3, 2);
   const RankGeneration mine = GenerateDataset(config, comm, storage::PosixEnv());
   const Bytes file_bytes = 128 + 2 * 1024;
@@ -68,7 +53,7 @@ TEST(GenerateMpi, ManyFilesAreDealtRoundRobinAndSumUp) {
 
 TEST(GenerateMpi, OneSharedFileIsWrittenInSlicesByEveryRank) {
   const mpi::Communicator comm = test::World();
-  SharedFolder folder;
+  test::SharedTempDir folder;
   const config::Config config = Tiny(folder.path(), config::Format::kIndexedBinary, 1, 0, 37);
   const RankGeneration mine = GenerateDataset(config, comm, storage::PosixEnv());
   const SampleSlice slice = SliceOfRank(37, comm.size(), comm.rank());
@@ -90,7 +75,7 @@ TEST(GenerateMpi, OneSharedFileIsWrittenInSlicesByEveryRank) {
 
 TEST(GenerateMpi, SharedTfrecordHasExactRecordsAndIndex) {
   const mpi::Communicator comm = test::World();
-  SharedFolder folder;
+  test::SharedTempDir folder;
   const config::Config config = Tiny(folder.path(), config::Format::kTfrecord, 1, 0, 5);
   GenerateDataset(config, comm, storage::PosixEnv());
   // 1024-byte images: 1024 + 54 bytes of framing and Example encoding per record.

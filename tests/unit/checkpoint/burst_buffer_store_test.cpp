@@ -18,6 +18,7 @@
 #include "checkpoint/manifest.h"
 #include "storage/fault_injection_env.h"
 #include "storage/tier_env.h"
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "unit/checkpoint/model_fixtures.h"
 #include "util/error.h"
@@ -190,13 +191,8 @@ TEST_F(BurstBufferStoreTest, ASaveThatFailsAfterSomeFilesWereDrainedIsNeverDurab
     if (file == files.front().name) first_drained = Appears(Capacity(name) / file);
   };
   auto store = Make(faulty);
-  try {
-    store->Save(name, plan_);
-    FAIL() << "Save succeeded although a file could not be created";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kIo);
-    EXPECT_NE(std::string(e.what()).find("No space left on device"), std::string::npos) << e.what();
-  }
+  dlbench::test::ExpectError([&] { store->Save(name, plan_); }, ExitCode::kIo,
+                             {"No space left on device"});
   EXPECT_TRUE(first_drained);
   EXPECT_EQ(faulty.injected(), 1u);
   // The cancelled drain is not reported again: the save already failed and said why.
@@ -228,14 +224,8 @@ TEST_F(BurstBufferStoreTest, LoadPrefersTheFastTierThenTheCheckpointFolderElseFa
   EXPECT_EQ(store->Load("global_epoch1_step1", plan_, 0).tier, "checkpoint_folder");
 
   fs::remove(Capacity("global_epoch1_step1") / kManifestFileName);
-  try {
-    store->Load("global_epoch1_step1", plan_, 0);
-    FAIL() << "loaded a checkpoint that is complete nowhere";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kIo);
-    EXPECT_NE(std::string(e.what()).find("neither complete on tier nvme"), std::string::npos)
-        << e.what();
-  }
+  dlbench::test::ExpectError([&] { store->Load("global_epoch1_step1", plan_, 0); }, ExitCode::kIo,
+                             {"neither complete on tier nvme"});
 }
 
 TEST_F(BurstBufferStoreTest, LoadOfAnEvictedCheckpointReadsTheCheckpointFolderWithVerify) {
@@ -337,14 +327,8 @@ TEST_F(BurstBufferStoreTest, AFastTierThatCannotBeListedFailsTheStoreNamingIt) {
   // Resume lists the fast tier through the Env (it once used std::filesystem and ignored errors).
   FaultInjectionEnv faulty(PosixEnv());
   faulty.inject(Fault(FaultOp::kListDirectory).error(EACCES).on_paths_containing("bb"));
-  try {
-    Make(faulty);
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kIo);
-    EXPECT_NE(std::string(e.what()).find("list " + (dir_ / "bb").string()), std::string::npos)
-        << e.what();
-  }
+  dlbench::test::ExpectError([&] { Make(faulty); }, ExitCode::kIo,
+                             {"list " + (dir_ / "bb").string()});
   EXPECT_EQ(faulty.attempts(FaultOp::kListDirectory), 1u);
 }
 
@@ -409,13 +393,8 @@ TEST_F(BurstBufferStoreTest, TierCapacityMakesTheNextSaveWait) {
 
   config_.storage.tiers[0].capacity = plan_.ForRank(0).bytes - 1;
   auto small = Make(PosixEnv());
-  try {
-    small->Save("global_epoch1_step3", plan_);
-    FAIL() << "saved a checkpoint larger than the tier";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kUsage);
-    EXPECT_NE(std::string(e.what()).find("more than its capacity"), std::string::npos) << e.what();
-  }
+  dlbench::test::ExpectError([&] { small->Save("global_epoch1_step3", plan_); }, ExitCode::kUsage,
+                             {"more than its capacity"});
 }
 
 TEST_F(BurstBufferStoreTest, RejectsBadConfigurations) {

@@ -20,6 +20,7 @@
 #include "checkpoint/tensor_content.h"
 #include "storage/counting_env.h"
 #include "storage/fault_injection_env.h"
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "unit/checkpoint/model_fixtures.h"
 #include "util/error.h"
@@ -232,23 +233,14 @@ TEST(CheckpointIo, ManifestRefusesMissingOrShortFiles) {
   for (Rank r = 0; r < kWorld; ++r) {
     if (r != 5) writer.WriteRank(folder, plan.ForRank(r));
   }
-  try {
-    WriteManifest(PosixEnv(), folder, plan, {}, false);
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("rank 5"), std::string::npos) << e.what();
-  }
+  dlbench::test::ExpectError([&] { WriteManifest(PosixEnv(), folder, plan, {}, false); },
+                             ExitCode::kIo, {"rank 5"});
   EXPECT_FALSE(IsCheckpointComplete(PosixEnv(), folder));
   writer.WriteRank(folder, plan.ForRank(5));
   const std::string victim = PathIn(folder, plan.ForRank(5).files.back().name);
   fs::resize_file(victim, 100);
-  try {
-    WriteManifest(PosixEnv(), folder, plan, {}, false);
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(victim), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("size 100 B"), std::string::npos) << e.what();
-  }
+  dlbench::test::ExpectError([&] { WriteManifest(PosixEnv(), folder, plan, {}, false); },
+                             ExitCode::kIo, {victim, "size 100 B"});
   EXPECT_FALSE(IsCheckpointComplete(PosixEnv(), folder));
 }
 
@@ -258,13 +250,8 @@ TEST(CheckpointIo, ReaderRefusesIncompleteAndDetectsCorruption) {
   const CheckpointPlan plan = TinyPlan();
   WriteEveryRank(PosixEnv(), folder, plan, Options(2));
   CheckpointReader reader(PosixEnv(), ReadOptions(2));
-  try {
-    reader.ReadRank(folder, plan.ForRank(0));
-    ADD_FAILURE() << "read an incomplete checkpoint";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kIo);
-    EXPECT_NE(std::string(e.what()).find("incomplete checkpoint"), std::string::npos);
-  }
+  dlbench::test::ExpectError([&] { reader.ReadRank(folder, plan.ForRank(0)); }, ExitCode::kIo,
+                             {"incomplete checkpoint"});
   WriteManifest(PosixEnv(), folder, plan, Options(1).content, false);
 
   // Flip one byte in the middle of rank 0's optimizer file.
@@ -280,47 +267,27 @@ TEST(CheckpointIo, ReaderRefusesIncompleteAndDetectsCorruption) {
     f.seekp(static_cast<std::streamoff>(offset));
     f.write(&c, 1);
   }
-  try {
-    reader.ReadRank(folder, plan.ForRank(0));
-    ADD_FAILURE() << "corruption not detected";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("offset " + std::to_string(offset)), std::string::npos)
-        << e.what();
-  }
+  dlbench::test::ExpectError([&] { reader.ReadRank(folder, plan.ForRank(0)); }, ExitCode::kIo,
+                             {path, "offset " + std::to_string(offset)});
   // Without verify only sizes are checked, so the flipped byte goes unnoticed.
   CheckpointReader unverified(PosixEnv(), ReadOptions(2, false));
   EXPECT_EQ(unverified.ReadRank(folder, plan.ForRank(0)).bytes, plan.ForRank(0).bytes);
 
   fs::resize_file(path, optim.bytes - 1);
-  try {
-    unverified.ReadRank(folder, plan.ForRank(0));
-    ADD_FAILURE() << "short file not detected";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
-  }
+  dlbench::test::ExpectError([&] { unverified.ReadRank(folder, plan.ForRank(0)); }, ExitCode::kIo,
+                             {path});
 
   // A plan from another configuration names files the manifest does not list.
   const CheckpointPlan other(test::Transformer(4, 100, 32, 64, 4, 2, 1, 1, 3), test::Default(), 2);
-  try {
-    unverified.ReadRank(folder, other.ForRank(1));
-    ADD_FAILURE() << "foreign plan accepted";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("not in the checkpoint's manifest"), std::string::npos)
-        << e.what();
-  }
+  dlbench::test::ExpectError([&] { unverified.ReadRank(folder, other.ForRank(1)); }, ExitCode::kIo,
+                             {"not in the checkpoint's manifest"});
 }
 
 TEST(CheckpointIo, CorruptManifestIsAnIoError) {
   dlbench::test::TempDir dir;
   dir.Write("ckpt/" + std::string(kManifestFileName), "{\"format\": \"something else\"}");
-  try {
-    ReadManifest(PosixEnv(), (dir / "ckpt").string());
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kIo);
-    EXPECT_NE(std::string(e.what()).find("corrupt"), std::string::npos) << e.what();
-  }
+  dlbench::test::ExpectError([&] { ReadManifest(PosixEnv(), (dir / "ckpt").string()); },
+                             ExitCode::kIo, {"corrupt"});
 }
 
 TEST(CheckpointIo, BufferMemoryIsFixedWhateverTheCheckpointSize) {
@@ -349,20 +316,11 @@ TEST(CheckpointIo, RejectsBadThreadAndBufferSettings) {
   EXPECT_THROW(CheckpointWriter(PosixEnv(), no_threads), Error);
   WriterOptions odd_buffer = Options(1);
   odd_buffer.buffer_bytes = 1000;
-  try {
-    CheckpointWriter writer(PosixEnv(), odd_buffer);
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kUsage);
-    EXPECT_NE(std::string(e.what()).find("1000"), std::string::npos);
-  }
+  dlbench::test::ExpectError([&] { CheckpointWriter writer(PosixEnv(), odd_buffer); },
+                             ExitCode::kUsage, {"1000"});
   ReaderOptions reader_threads = ReadOptions(0);
-  try {
-    CheckpointReader reader(PosixEnv(), reader_threads);
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("checkpoint.write_threads"), std::string::npos);
-  }
+  dlbench::test::ExpectError([&] { CheckpointReader reader(PosixEnv(), reader_threads); },
+                             ExitCode::kUsage, {"checkpoint.write_threads"});
 }
 
 TEST(CheckpointIo, OnesWhenTensorsAreNotRandomized) {

@@ -15,6 +15,7 @@
 #include "checkpoint/manifest.h"
 #include "storage/counting_env.h"
 #include "storage/fault_injection_env.h"
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "unit/checkpoint/model_fixtures.h"
 #include "util/error.h"
@@ -246,13 +247,9 @@ TEST(MakeCheckpointStore, BurstBufferNeedsItsTier) {
   config::Config config;
   config.checkpoint.burst_buffer = config::BurstBufferConfig{};
   config.checkpoint.burst_buffer->tier = "no_such_tier";
-  try {
-    MakeCheckpointStore(config, dlbench::test::World(), PosixEnv(), 0);
-    ADD_FAILURE() << "no error: the burst buffer's tier is not one of storage.tiers";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kUsage);
-    EXPECT_NE(std::string(e.what()).find("no_such_tier"), std::string::npos) << e.what();
-  }
+  dlbench::test::ExpectError(
+      [&] { MakeCheckpointStore(config, dlbench::test::World(), PosixEnv(), 0); }, ExitCode::kUsage,
+      {"no_such_tier"});
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "support/expect_error.h"
 #include "unit/checkpoint/model_fixtures.h"
 #include "util/error.h"
 
@@ -353,13 +354,9 @@ TEST(CheckpointPlan, DatatypesScaleTensorBytes) {
 TEST(CheckpointPlan, RejectsInconsistentParallelism) {
   auto expect_usage = [](const config::ModelConfig& m, const config::CheckpointConfig& c, int world,
                          const std::string& needle) {
-    try {
-      CheckpointPlan plan(m, c, world);
-      ADD_FAILURE() << "no error for " << needle;
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::kUsage);
-      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-    }
+    SCOPED_TRACE(needle);
+    dlbench::test::ExpectError([&] { CheckpointPlan plan(m, c, world); }, ExitCode::kUsage,
+                               {needle});
   };
   expect_usage(test::Llama3_70b(), Default(), 60, "not a multiple");
   config::ModelConfig z3pp = test::Llama_70b();

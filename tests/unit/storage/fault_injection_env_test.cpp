@@ -3,26 +3,17 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
-#include <functional>
 #include <string>
 
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
 namespace dlbench::storage {
 namespace {
 
+using test::ExpectError;
 using test::TempDir;
-
-std::string MessageOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kIo);
-    return e.what();
-  }
-  return "";
-}
 
 TEST(FaultInjectionEnv, FailsOnlyTheNthWrite) {
   TempDir dir;
@@ -31,12 +22,9 @@ TEST(FaultInjectionEnv, FailsOnlyTheNthWrite) {
   auto out = env.create(dir / "f.bin");
   out->append("a", 1);
   out->append("b", 1);
-  const std::string message = MessageOf([&] { out->append("c", 1); });
-  EXPECT_NE(message.find("write"), std::string::npos) << message;
-  EXPECT_NE(message.find("f.bin"), std::string::npos) << message;
-  EXPECT_NE(message.find("offset 2, length 1"), std::string::npos) << message;
-  EXPECT_NE(message.find("errno " + std::to_string(ENOSPC)), std::string::npos) << message;
-  EXPECT_NE(message.find("injected"), std::string::npos) << message;
+  ExpectError(
+      [&] { out->append("c", 1); }, ExitCode::kIo,
+      {"write", "f.bin", "offset 2, length 1", "errno " + std::to_string(ENOSPC), "injected"});
   out->append("d", 1);  // succeeds again afterwards
   out->close();
   EXPECT_EQ(env.injected(), 1u);
@@ -67,8 +55,7 @@ TEST(FaultInjectionEnv, MatchesPathSubstring) {
   FaultInjectionEnv env(PosixEnv());
   env.inject(Fault(FaultOp::kCreate).nth(1).error(EIO).on_paths_containing("ckpt"));
   env.create(dir / "data.bin")->close();  // does not match, not counted for the rule
-  const std::string message = MessageOf([&] { env.create(dir / "ckpt.bin"); });
-  EXPECT_NE(message.find("ckpt.bin"), std::string::npos) << message;
+  ExpectError([&] { env.create(dir / "ckpt.bin"); }, ExitCode::kIo, {"ckpt.bin"});
   EXPECT_FALSE(PosixEnv().exists(dir / "ckpt.bin"));
   env.create(dir / "ckpt.bin")->close();  // only the first matching create fails
 }
@@ -82,18 +69,16 @@ TEST(FaultInjectionEnv, EveryOperationKindCanFail) {
         FaultOp::kCreateDirectories, FaultOp::kRemove, FaultOp::kSyncDirectory}) {
     env.inject(Fault(op).nth(1).error(EIO));
   }
-  EXPECT_NE(MessageOf([&] { env.open_read(file); }).find("open for reading"), std::string::npos);
+  ExpectError([&] { env.open_read(file); }, ExitCode::kIo, {"open for reading"});
   auto in = env.open_read(file);
   char buffer[4];
-  EXPECT_NE(MessageOf([&] { in->read_at(5, buffer, 4); }).find("offset 5, length 4"),
-            std::string::npos);
+  ExpectError([&] { in->read_at(5, buffer, 4); }, ExitCode::kIo, {"offset 5, length 4"});
   EXPECT_EQ(in->read_at(5, buffer, 4), 4u);
   EXPECT_THROW(env.open_write(file), Error);
   auto out = env.open_write(file);
-  EXPECT_NE(MessageOf([&] { out->close(); }).find("close"), std::string::npos);
+  ExpectError([&] { out->close(); }, ExitCode::kIo, {"close"});
   out->close();  // already released: no second error
-  const std::string rename_message = MessageOf([&] { env.rename(file, dir / "renamed.bin"); });
-  EXPECT_NE(rename_message.find("renamed.bin"), std::string::npos) << rename_message;
+  ExpectError([&] { env.rename(file, dir / "renamed.bin"); }, ExitCode::kIo, {"renamed.bin"});
   EXPECT_TRUE(PosixEnv().exists(file));
   EXPECT_THROW(env.create_directories(dir / "sub"), Error);
   EXPECT_FALSE(PosixEnv().exists(dir / "sub"));
@@ -117,15 +102,13 @@ TEST(FaultInjectionEnv, FolderOperationsFailNamingPathAndOperation) {
     env.inject(Fault(op).nth(1).error(EACCES).on_paths_containing("t"));
   }
   const std::string errno_text = "errno " + std::to_string(EACCES);
-  const std::string list = MessageOf([&] { env.list_directory(dir / "t"); });
-  EXPECT_NE(list.find("list " + (dir / "t").string()), std::string::npos) << list;
-  EXPECT_NE(list.find(errno_text), std::string::npos) << list;
-  const std::string tree = MessageOf([&] { env.remove_tree(dir / "t"); });
-  EXPECT_NE(tree.find("remove tree " + (dir / "t").string()), std::string::npos) << tree;
-  EXPECT_NE(tree.find("injected"), std::string::npos) << tree;
+  ExpectError([&] { env.list_directory(dir / "t"); }, ExitCode::kIo,
+              {"list " + (dir / "t").string(), errno_text});
+  ExpectError([&] { env.remove_tree(dir / "t"); }, ExitCode::kIo,
+              {"remove tree " + (dir / "t").string(), "injected"});
   EXPECT_TRUE(PosixEnv().exists(dir / "t/a"));  // nothing removed
-  const std::string free = MessageOf([&] { env.free_space(dir / "t"); });
-  EXPECT_NE(free.find("statvfs " + (dir / "t").string()), std::string::npos) << free;
+  ExpectError([&] { env.free_space(dir / "t"); }, ExitCode::kIo,
+              {"statvfs " + (dir / "t").string()});
   EXPECT_EQ(env.injected(), 3u);
   EXPECT_EQ(env.attempts(FaultOp::kListDirectory), 1u);
   // One-shot rules: the operations go through now.

@@ -9,32 +9,20 @@
 
 #include "storage/aligned_buffer.h"
 #include "storage/file.h"
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
 namespace dlbench::storage {
 namespace {
 
+using test::ExpectError;
 using test::TempDir;
 
 std::vector<char> Pattern(std::size_t n) {
   std::vector<char> data(n);
   for (std::size_t i = 0; i < n; ++i) data[i] = static_cast<char>(i * 7 + 3);
   return data;
-}
-
-// Runs `f`, which must throw an Error(kIo) whose message contains every string of `parts`.
-template <typename F>
-void ExpectIoError(F&& f, const std::vector<std::string>& parts) {
-  try {
-    f();
-    FAIL() << "no error thrown";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kIo);
-    for (const auto& part : parts)
-      EXPECT_NE(std::string(e.what()).find(part), std::string::npos)
-          << "'" << part << "' not in: " << e.what();
-  }
 }
 
 TEST(PosixEnv, WriteThenReadRoundTrip) {
@@ -106,21 +94,22 @@ TEST(PosixEnv, ShortReadAtEndOfFileReturnsFewerBytes) {
 TEST(PosixEnv, OpenMissingFileNamesPathAndErrno) {
   TempDir dir;
   const std::string path = dir / "missing.bin";
-  ExpectIoError([&] { PosixEnv().open_read(path); },
-                {"open for reading", path, "errno " + std::to_string(ENOENT)});
+  ExpectError([&] { PosixEnv().open_read(path); }, ExitCode::kIo,
+              {"open for reading", path, "errno " + std::to_string(ENOENT)});
 }
 
 TEST(PosixEnv, CreateUnderARegularFileFailsWithENotDir) {
   TempDir dir;
   const std::string file = dir.Write("plain", "x").string();
   const std::string path = file + "/child.bin";
-  ExpectIoError([&] { PosixEnv().create(path); }, {path, "errno " + std::to_string(ENOTDIR)});
-  ExpectIoError([&] { PosixEnv().create_directories(file + "/sub/dir"); },
-                {"mkdir", file, "errno " + std::to_string(ENOTDIR)});
-  ExpectIoError([&] { PosixEnv().file_size(path); }, {"stat", path});
-  ExpectIoError([&] { PosixEnv().sync_directory(file + "/sub"); }, {file + "/sub"});
-  ExpectIoError([&] { PosixEnv().rename(dir / "nope", dir / "other"); },
-                {"rename", dir / "nope", dir / "other", "errno " + std::to_string(ENOENT)});
+  ExpectError([&] { PosixEnv().create(path); }, ExitCode::kIo,
+              {path, "errno " + std::to_string(ENOTDIR)});
+  ExpectError([&] { PosixEnv().create_directories(file + "/sub/dir"); }, ExitCode::kIo,
+              {"mkdir", file, "errno " + std::to_string(ENOTDIR)});
+  ExpectError([&] { PosixEnv().file_size(path); }, ExitCode::kIo, {"stat", path});
+  ExpectError([&] { PosixEnv().sync_directory(file + "/sub"); }, ExitCode::kIo, {file + "/sub"});
+  ExpectError([&] { PosixEnv().rename(dir / "nope", dir / "other"); }, ExitCode::kIo,
+              {"rename", dir / "nope", dir / "other", "errno " + std::to_string(ENOENT)});
   EXPECT_FALSE(PosixEnv().exists(path));
 }
 
@@ -129,16 +118,16 @@ TEST(PosixEnv, ReadErrorNamesOffsetLengthAndErrno) {
   TempDir dir;
   auto in = PosixEnv().open_read(dir.path().string());
   char buffer[16];
-  ExpectIoError(
-      [&] { in->read_at(42, buffer, 16); },
+  ExpectError(
+      [&] { in->read_at(42, buffer, 16); }, ExitCode::kIo,
       {"read", dir.path().string(), "offset 42, length 16", "errno " + std::to_string(EISDIR)});
 }
 
 TEST(PosixEnv, WriteErrorNamesOffsetLengthAndErrno) {
   // /dev/full fails every write with ENOSPC.
   auto out = PosixEnv().open_write("/dev/full");
-  ExpectIoError([&] { out->write_at(8, "abcd", 4); },
-                {"write", "/dev/full", "offset 8, length 4", "errno " + std::to_string(ENOSPC)});
+  ExpectError([&] { out->write_at(8, "abcd", 4); }, ExitCode::kIo,
+              {"write", "/dev/full", "offset 8, length 4", "errno " + std::to_string(ENOSPC)});
 }
 
 TEST(PosixEnv, CloseTwiceAndUseAfterCloseAreReported) {
@@ -146,8 +135,8 @@ TEST(PosixEnv, CloseTwiceAndUseAfterCloseAreReported) {
   auto out = PosixEnv().create(dir / "closed.bin");
   out->close();
   out->close();  // a second close is a no-op
-  ExpectIoError([&] { out->append("x", 1); }, {"write", "closed.bin", "file closed"});
-  ExpectIoError([&] { out->sync(); }, {"fsync", "closed.bin"});
+  ExpectError([&] { out->append("x", 1); }, ExitCode::kIo, {"write", "closed.bin", "file closed"});
+  ExpectError([&] { out->sync(); }, ExitCode::kIo, {"fsync", "closed.bin"});
 }
 
 TEST(PosixEnv, DirectoriesExistsRemove) {
@@ -170,7 +159,7 @@ TEST(PosixEnv, DirectoriesExistsRemove) {
   env.remove(deep);  // an empty folder
   EXPECT_FALSE(env.exists(deep));
   env.create(dir / "a/b/x")->close();
-  ExpectIoError([&] { env.remove(dir / "a/b"); }, {"remove", dir / "a/b"});
+  ExpectError([&] { env.remove(dir / "a/b"); }, ExitCode::kIo, {"remove", dir / "a/b"});
 }
 
 TEST(PosixEnv, ListDirectorySortsNamesAndTellsFolders) {
@@ -192,8 +181,8 @@ TEST(PosixEnv, ListDirectorySortsNamesAndTellsFolders) {
   EXPECT_EQ(got, expected);
   EXPECT_TRUE(env.list_directory(dir / "d/sub").empty());
   EXPECT_TRUE(env.list_directory(dir / "absent").empty());  // as remove of an absent path
-  ExpectIoError([&] { env.list_directory(dir / "d/a.bin"); },
-                {"list", dir / "d/a.bin", "errno " + std::to_string(ENOTDIR)});
+  ExpectError([&] { env.list_directory(dir / "d/a.bin"); }, ExitCode::kIo,
+              {"list", dir / "d/a.bin", "errno " + std::to_string(ENOTDIR)});
 }
 
 TEST(PosixEnv, RemoveTreeRemovesEverythingButFollowsNoLink) {
@@ -212,8 +201,8 @@ TEST(PosixEnv, RemoveTreeRemovesEverythingButFollowsNoLink) {
   env.remove_tree(dir / "keep/k");          // a plain file
   EXPECT_FALSE(env.exists(dir / "keep/k"));
   env.create(dir / "file")->close();
-  ExpectIoError([&] { env.remove_tree(dir / "file/x"); },
-                {"remove", dir / "file/x", "errno " + std::to_string(ENOTDIR)});
+  ExpectError([&] { env.remove_tree(dir / "file/x"); }, ExitCode::kIo,
+              {"remove", dir / "file/x", "errno " + std::to_string(ENOTDIR)});
 }
 
 TEST(PosixEnv, FreeSpaceIsWhatStatvfsSays) {
@@ -226,8 +215,8 @@ TEST(PosixEnv, FreeSpaceIsWhatStatvfsSays) {
   const Bytes now = static_cast<Bytes>(st.f_bavail) * st.f_frsize;
   // Other processes write meanwhile: equal within 1 GiB.
   EXPECT_LT(free > now ? free - now : now - free, GiB);
-  ExpectIoError([&] { env.free_space(dir / "absent"); },
-                {"statvfs", dir / "absent", "errno " + std::to_string(ENOENT)});
+  ExpectError([&] { env.free_space(dir / "absent"); }, ExitCode::kIo,
+              {"statvfs", dir / "absent", "errno " + std::to_string(ENOENT)});
 }
 
 TEST(PosixEnv, DirectRoundTripWithUnalignedTail) {
@@ -252,18 +241,19 @@ TEST(PosixEnv, DirectRoundTripWithUnalignedTail) {
   AlignedBuffer back(AlignUp(size));
   EXPECT_EQ(in->read_at(0, back.data(), back.size()), size);  // short read at the end
   EXPECT_EQ(0, std::memcmp(back.data(), buffer.data(), size));
-  ExpectIoError([&] { in->read_at(1, back.data(), kDirectAlignment); },
-                {"read", path, "offset 1", "aligned to 4096"});
-  ExpectIoError([&] { in->read_at(0, back.data() + 1, kDirectAlignment); }, {"aligned to 4096"});
+  ExpectError([&] { in->read_at(1, back.data(), kDirectAlignment); }, ExitCode::kIo,
+              {"read", path, "offset 1", "aligned to 4096"});
+  ExpectError([&] { in->read_at(0, back.data() + 1, kDirectAlignment); }, ExitCode::kIo,
+              {"aligned to 4096"});
   auto again = PosixEnv().open_write(path, direct);
-  ExpectIoError([&] { again->write_at(3, buffer.data(), kDirectAlignment); },
-                {"write", path, "offset 3", "aligned to 4096"});
+  ExpectError([&] { again->write_at(3, buffer.data(), kDirectAlignment); }, ExitCode::kIo,
+              {"write", path, "offset 3", "aligned to 4096"});
 }
 
 TEST(PosixEnv, DirectUnsupportedGivesClearError) {
   // procfs refuses O_DIRECT with EINVAL, like tmpfs on kernels before 6.6.
-  ExpectIoError(
-      [&] { PosixEnv().open_read("/proc/self/status", {.direct = true}); },
+  ExpectError(
+      [&] { PosixEnv().open_read("/proc/self/status", {.direct = true}); }, ExitCode::kIo,
       {"O_DIRECT", "/proc/self/status", "not supported", "errno " + std::to_string(EINVAL)});
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -156,13 +157,8 @@ TEST_F(TierEnvTest, NotesNameEveryEmulatedTier) {
 
 TEST_F(TierEnvTest, RejectsBadTiers) {
   auto message = [&](std::vector<TierSpec> tiers) {
-    try {
-      TierEnv env(PosixEnv(), std::move(tiers), clock_);
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::kUsage);
-      return std::string(e.what());
-    }
-    return std::string("no error");
+    return test::ExpectError([&] { TierEnv env(PosixEnv(), std::move(tiers), clock_); },
+                             ExitCode::kUsage);
   };
   EXPECT_NE(
       message({{.name = "", .path = Path("x")}}).find("storage.tiers[0]: a tier needs a name"),
