@@ -15,9 +15,12 @@ endif()
 if(NOT TARGET hdf5::hdf5)
   add_library(hdf5::hdf5 INTERFACE IMPORTED)
   target_include_directories(hdf5::hdf5 INTERFACE ${HDF5_C_INCLUDE_DIRS})
-  target_link_libraries(hdf5::hdf5 INTERFACE ${HDF5_C_LIBRARIES} MPI::MPI_C)
+  target_link_libraries(hdf5::hdf5 INTERFACE ${HDF5_C_LIBRARIES})
   target_compile_definitions(hdf5::hdf5 INTERFACE ${HDF5_C_DEFINITIONS})
 endif()
+# Parallel HDF5's headers include <mpi.h>: whoever uses HDF5 needs MPI's headers and library,
+# whether or not it links dlbench_mpi.
+target_link_libraries(hdf5::hdf5 INTERFACE MPI::MPI_C)
 
 # Debian's yaml-cpp 0.7 exports the target without a namespace.
 find_package(yaml-cpp REQUIRED)
