@@ -138,8 +138,9 @@ void BurstBufferStore::Resume() {
     }
     for (const std::string& name : names) {
       for (const storage::DirectoryEntry& entry : env_.list_directory(CapacityFolder(name))) {
-        if (IsDrainFailedMarkerName(entry.name))
+        if (IsDrainFailedMarkerName(entry.name)) {
           env_.remove(PathIn(CapacityFolder(name), entry.name));
+        }
       }
     }
     found = Join(names);
