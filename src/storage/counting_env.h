@@ -1,17 +1,16 @@
 // An Env wrapper that counts operations and bytes, so tests can prove that an fsync was really
-// issued or that a reader moved exactly the bytes it claims. Counters are atomic (relaxed): any
-// thread may use the files while another reads the counts. Only operations that succeed are
-// counted. Files it opens refer to it, so it must outlive them.
+// issued or that a reader moved exactly the bytes it claims. Thread-safe (one mutex: for tests, not
+// for measurements): any thread may use the files while another reads the counts. Only operations
+// that succeed are counted. Files it opens refer to it, so it must outlive them.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
+#include <mutex>
 
 #include "storage/env_wrapper.h"
 
 namespace dlbench::storage {
 
-// A snapshot of the counters.
 struct IoCounts {
   std::uint64_t opens = 0;    // open_read
   std::uint64_t creates = 0;  // create and open_write
@@ -34,8 +33,10 @@ class CountingEnv final : public EnvWrapper {
  public:
   explicit CountingEnv(Env& target) : EnvWrapper(target) {}
 
-  IoCounts counts() const;
+  IoCounts counts() const;  // a snapshot
   void reset();
+  // Adds `amount` to one count (used by the files it opens).
+  void add(std::uint64_t IoCounts::*count, std::uint64_t amount = 1);
 
   std::unique_ptr<ReadableFile> open_read(const std::string& path,
                                           const OpenOptions& options = {}) override;
@@ -51,14 +52,9 @@ class CountingEnv final : public EnvWrapper {
   void sync_directory(const std::string& path) override;
   Bytes free_space(const std::string& path) override;
 
-  struct Counters {
-    std::atomic<std::uint64_t> opens{0}, creates{0}, reads{0}, writes{0}, syncs{0}, closes{0},
-        renames{0}, directory_syncs{0}, removes{0}, mkdirs{0}, tree_removes{0}, lists{0},
-        free_space_queries{0}, bytes_read{0}, bytes_written{0};
-  };
-
  private:
-  Counters counters_;
+  mutable std::mutex mutex_;
+  IoCounts counts_;
 };
 
 }  // namespace dlbench::storage
