@@ -10,7 +10,7 @@ DLBENCH_PACKAGES=(
   libhdf5-openmpi-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev zlib1g-dev
   libgtest-dev libbenchmark-dev
-  python3 python3-numpy python3-h5py
+  python3 python3-numpy python3-h5py python3-scipy
 )
 
 log() { printf 'dlbench: %s\n' "$*" >&2; }
