@@ -11,6 +11,7 @@ DLBENCH_PACKAGES=(
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev zlib1g-dev
   libgtest-dev libbenchmark-dev
   python3 python3-numpy python3-h5py python3-scipy
+  chromium
 )
 
 log() { printf 'dlbench: %s\n' "$*" >&2; }

@@ -37,6 +37,7 @@ int Dispatch(int argc, char** argv, const mpi::Communicator& comm) {
   AddConfigCommand(app, comm, action);
   AddWorkloadsCommand(app, comm, action);
   AddCompareCommand(app, action);
+  AddReportCommand(app, action);
 
   try {
     app.parse(argc, argv);

@@ -16,7 +16,7 @@ namespace {
 constexpr const char* kSummary = "summary.json";
 constexpr const char* kAggregate = "aggregate.json";  // compare/aggregate.h
 
-metrics::Json ReadJson(const fs::path& file) {
+metrics::Json ReadJson(const fs::path& file) {  // ReadJsonObject
   std::ifstream in(file, std::ios::binary);
   if (!in) throw UsageError("cannot read " + file.string());
   std::ostringstream text;
@@ -100,17 +100,25 @@ RunSet LoadRunSet(const std::string& argument) {
   return set;
 }
 
-std::optional<double> MetricValue(const metrics::Json& summary, const std::string& path,
-                                  const std::string& source) {
-  const metrics::Json* node = &summary;
+metrics::Json ReadJsonObject(const std::string& file) { return ReadJson(file); }
+
+const metrics::Json* FindPath(const metrics::Json& json, const std::string& path) {
+  const metrics::Json* node = &json;
   std::size_t begin = 0;
   while (begin <= path.size()) {
     const std::size_t dot = std::min(path.find('.', begin), path.size());
-    const std::string key = path.substr(begin, dot - begin);
-    if (!node->is_object() || !node->contains(key)) return std::nullopt;
-    node = &(*node)[key];
+    const auto it = node->is_object() ? node->find(path.substr(begin, dot - begin)) : node->end();
+    if (it == node->end()) return nullptr;
+    node = &*it;
     begin = dot + 1;
   }
+  return node;
+}
+
+std::optional<double> MetricValue(const metrics::Json& summary, const std::string& path,
+                                  const std::string& source) {
+  const metrics::Json* node = FindPath(summary, path);
+  if (!node) return std::nullopt;
   const auto not_a_number = [&] {
     std::string shown = node->dump();
     if (shown.size() > 60) shown = shown.substr(0, 57) + "...";

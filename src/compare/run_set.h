@@ -25,6 +25,13 @@ struct RunSet {
 // summary.json at any depth, or a file is not a JSON object.
 RunSet LoadRunSet(const std::string& argument);
 
+// A JSON object read from `file`; a usage error (exit 2) naming it when it cannot be read, is not
+// JSON or is not an object.
+metrics::Json ReadJsonObject(const std::string& file);
+
+// The node at a dotted path (`metric.train_au_mean_percentage`), or nullptr.
+const metrics::Json* FindPath(const metrics::Json& json, const std::string& path);
+
 // The number at a dotted path (`metric.train_au_mean_percentage`); a list of numbers (one per
 // epoch or per checkpoint) gives its mean. nullopt when the path is absent; a usage error (exit 2)
 // naming `source` when the value there is not a number or a non-empty list of numbers.

@@ -70,3 +70,17 @@ foreach(preset ci_train_small ci_train_large ci_checkpoint ci_generate)
   dlbench_cli_test(ci_preset_${preset} 0 --match "^  name: ${preset}$"
     -- ${DLBENCH} config show ${PROJECT_SOURCE_DIR}/configs/ci/${preset}.yaml)
 endforeach()
+
+# `dlbench report`: a 2-rank training run and a checkpoint-only run in one self-contained HTML
+# file, rendered in headless Chromium by check_report.py (no console message, every chart drawn;
+# the screenshot stays in the scratch folder).
+set(dir ${SCRATCH}/report)
+set(report_runs "${MPIEXEC_LINE} 2 $<TARGET_FILE:dlbench> run ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml --output ${dir}/train -q ++workload.dataset.data_folder=${dir}/data && $<TARGET_FILE:dlbench> checkpoint ${PROJECT_SOURCE_DIR}/tests/data/workloads/tiny_checkpoint.yaml --output ${dir}/ckpt -q ++workload.checkpoint.checkpoint_folder=${dir}/checkpoints")
+dlbench_cli_test(report 0 --match "report of 2 run\\(s\\) written" --match "check_report: OK"
+  -- /bin/sh -c "rm -rf ${dir} && ${report_runs} && $<TARGET_FILE:dlbench> report ${dir}/train ${dir}/ckpt -o ${dir}/report.html && /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_report.py ${dir}/report.html 5 ${dir}/report.png")
+set_tests_properties(cli.report PROPERTIES LABELS "cli;mpi")
+dlbench_cli_test(report_missing_run 2 --once "does not exist"
+  -- ${DLBENCH} report ${SCRATCH}/no_such_run -o ${SCRATCH}/never.html)
+set(dir ${SCRATCH}/report_bad_output)
+dlbench_cli_test(report_malformed_rank_output 2 --once "0_output.json is not valid JSON" -- /bin/sh -c
+  "rm -rf ${dir} && mkdir -p ${dir} && cp ${RUNS}/base/run-1/summary.json ${dir}/ && echo '{\"1\":' > ${dir}/0_output.json && $<TARGET_FILE:dlbench> report ${dir} -o ${dir}/r.html")
