@@ -19,7 +19,7 @@ int RunPhases(const WorkloadOptions& options, const std::vector<workflow::Phase>
   const config::Config config = LoadWorkload(options, comm);
   workflow::RunRequest request;
   request.phases = forced ? *forced : workflow::PhasesFromWorkflow(config.workflow);
-  if (repeat.count > 1) return RunRepeated(options, request.phases, repeat, comm);
+  if (repeat.count > 1) return RunRepeated(options, config, request.phases, repeat, comm);
   request.output_folder = workflow::ResolveOutputFolder(config, options.output, comm);
   request.quiet = options.quiet;
   request.progress = workflow::ShowProgress(options.progress, options.quiet);

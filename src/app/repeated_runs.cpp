@@ -26,9 +26,9 @@ int RunOnce(const WorkloadOptions& options, const std::vector<workflow::Phase>& 
 
 }  // namespace
 
-int RunRepeated(const WorkloadOptions& options, const std::vector<workflow::Phase>& phases,
-                const RepeatOptions& repeat, const mpi::Communicator& comm) {
-  const config::Config base = LoadWorkload(options, comm);
+int RunRepeated(const WorkloadOptions& options, const config::Config& base,
+                const std::vector<workflow::Phase>& phases, const RepeatOptions& repeat,
+                const mpi::Communicator& comm) {
   const std::filesystem::path folder = workflow::ResolveOutputFolder(base, options.output, comm);
   std::vector<workflow::Phase> each = phases;
   const bool generates =

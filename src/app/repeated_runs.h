@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/cli_options.h"
+#include "config/config.h"
 #include "mpi/communicator.h"
 #include "workflow/phases.h"
 
@@ -20,7 +21,9 @@ struct RepeatOptions {
 // Run i uses train.seed + i - 1 unless `fixed_seed`. When the phases include generation and
 // something else, the dataset is generated once, into OUTPUT/generate/, before the runs; a
 // generation-only workload generates N times, run i into <data_folder>/run-<i>/. Collective.
-int RunRepeated(const WorkloadOptions& options, const std::vector<workflow::Phase>& phases,
-                const RepeatOptions& repeat, const mpi::Communicator& comm);
+// `base` is the workload as `options` load it (for its seed, data folder and output folder).
+int RunRepeated(const WorkloadOptions& options, const config::Config& base,
+                const std::vector<workflow::Phase>& phases, const RepeatOptions& repeat,
+                const mpi::Communicator& comm);
 
 }  // namespace dlbench::app
