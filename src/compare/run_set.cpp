@@ -63,7 +63,10 @@ void Collect(const fs::path& path, std::vector<fs::path>& files) {
   const std::size_t before = files.size();
   for (fs::recursive_directory_iterator it(path, error), end; !error && it != end;
        it.increment(error)) {
-    if (it->path().filename() == kSummary && it->is_regular_file(error)) {
+    if (it->is_directory(error) && fs::is_regular_file(it->path() / kAggregate, error)) {
+      CollectAggregated(it->path(), files);  // a --repeat folder: its runs, not its generate/
+      it.disable_recursion_pending();
+    } else if (it->path().filename() == kSummary && it->is_regular_file(error)) {
       files.push_back(it->path());
     }
   }

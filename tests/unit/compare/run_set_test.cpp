@@ -38,6 +38,8 @@ TEST(RunSet, RunFolderSummaryFileFolderOfRunsAndGlob) {
   EXPECT_EQ(repeat.runs[0].source, (dir / "repeat/run-1/summary.json").string());
   EXPECT_EQ(LoadRunSet((dir / "*/run-*").string()).runs.size(), 2u);
   EXPECT_EQ(LoadRunSet((dir / "several").string()).runs.size(), 2u);
+  // Below a folder, a --repeat folder still stands for the runs its aggregate.json lists.
+  EXPECT_EQ(LoadRunSet(dir.path().string()).runs.size(), 5u);
   EXPECT_EQ(LoadRunSet((dir / "*").string()).runs.size(), 5u);
 }
 
