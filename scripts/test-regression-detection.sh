@@ -64,6 +64,7 @@ median_of() {  # aggregate.json metric
 
 run_set() {  # preset out io_folder [tier override]
   local preset="$1" out="$2" io="$3"; shift 3
+  if [ "$preset" = ci_generate ]; then rm -rf "$io"; fi  # generation writes fresh run-<i> folders
   "$dlbench" "$(preset_command "$preset")" "$DLBENCH_ROOT/configs/ci/$preset.yaml" --repeat "$repeat" \
     --output "$out" -q "$(preset_io_override "$preset" "$io")" "$@" >/dev/null
 }
@@ -96,7 +97,6 @@ for preset in $presets; do
     changes_c+=("$(/usr/bin/python3 -c "import sys; print(float(sys.argv[2]) / float(sys.argv[1]) - 1)" "$rate" "$(median_of "$base/C/aggregate.json" "$metric")")")
     changes_b+=("$(/usr/bin/python3 -c "import sys; print(float(sys.argv[2]) / float(sys.argv[1]) - 1)" "$rate" "$(median_of "$base/B/aggregate.json" "$metric")")")
     log "$preset trial $t: limit $limit, compare A C -> $code_c, compare A B -> $code_b"
-    if [ "$preset" = ci_generate ]; then rm -rf "$io"; fi  # run-<i> folders of every set
   done
   median_pct() { /usr/bin/python3 -c "import statistics,sys; print(f'{100 * statistics.median(map(float, sys.argv[1:])):+.1f}%')" "$@"; }
   echo "| $preset | $trials | $repeat | $misses | $false_positives | $others | $(median_pct "${changes_c[@]}") | $(median_pct "${changes_b[@]}") |"

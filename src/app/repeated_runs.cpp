@@ -5,6 +5,8 @@
 
 #include "app/workload_loading.h"
 #include "compare/aggregate.h"
+#include "mpi/agreement.h"
+#include "util/error.h"
 #include "workflow/output_folder.h"
 #include "workflow/progress_line.h"
 #include "workflow/run_results.h"
@@ -38,6 +40,20 @@ int RunRepeated(const WorkloadOptions& options, const config::Config& base,
     const int code = RunOnce(options, {workflow::Phase::kGenerate}, folder / "generate", comm);
     if (code != 0) return code;
     each.erase(std::remove(each.begin(), each.end(), workflow::Phase::kGenerate), each.end());
+  }
+  if (generation_only) {
+    // Generation keeps complete files: into a folder of an earlier set it would write nothing
+    // and report a meaningless rate.
+    mpi::AgreeOnFailure(comm, [&] {
+      if (!comm.is_root()) return;
+      for (int i = 1; i <= repeat.count; ++i) {
+        const std::string run = base.dataset.data_folder + "/run-" + std::to_string(i);
+        if (std::filesystem::exists(run)) {
+          throw UsageError(run + " exists: a repeated generation writes fresh folders " +
+                           base.dataset.data_folder + "/run-<i>; remove them first");
+        }
+      }
+    });
   }
   compare::RunSet runs;
   runs.argument = folder.string();

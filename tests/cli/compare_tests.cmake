@@ -84,3 +84,11 @@ dlbench_cli_test(report_missing_run 2 --once "does not exist"
 set(dir ${SCRATCH}/report_bad_output)
 dlbench_cli_test(report_malformed_rank_output 2 --once "0_output.json is not valid JSON" -- /bin/sh -c
   "rm -rf ${dir} && mkdir -p ${dir} && cp ${RUNS}/base/run-1/summary.json ${dir}/ && echo '{\"1\":' > ${dir}/0_output.json && $<TARGET_FILE:dlbench> report ${dir} -o ${dir}/r.html")
+
+# A generation-only workload with --repeat generates into fresh <data_folder>/run-<i> folders,
+# and refuses (exit 2, once) when they exist: generation would keep the files and write nothing.
+set(dir ${SCRATCH}/repeat_generate)
+set(generate_twice "$<TARGET_FILE:dlbench> generate ${PROJECT_SOURCE_DIR}/tests/data/workloads/generate/tiny_generate.yaml --repeat 2 -q ++workload.dataset.data_folder=${dir}/data")
+dlbench_cli_test(run_repeat_generation 2 --match "generation.total.MiB_per_second"
+  --once "run-1 exists: a repeated generation writes fresh folders" -- /bin/sh -c
+  "rm -rf ${dir} && ${generate_twice} --output ${dir}/first && test -d ${dir}/data/run-2/train && grep -o generation.total.MiB_per_second ${dir}/first/aggregate.json && ${generate_twice} --output ${dir}/second")
