@@ -9,7 +9,6 @@
 #include "app/workload_loading.h"
 #include "workflow/output_folder.h"
 #include "workflow/phases.h"
-#include "workflow/progress_line.h"
 
 namespace dlbench::app {
 namespace {
@@ -17,14 +16,11 @@ namespace {
 int RunPhases(const WorkloadOptions& options, const std::vector<workflow::Phase>* forced,
               const RepeatOptions& repeat, const mpi::Communicator& comm) {
   const config::Config config = LoadWorkload(options, comm);
-  workflow::RunRequest request;
-  request.phases = forced ? *forced : workflow::PhasesFromWorkflow(config.workflow);
-  if (repeat.count > 1) return RunRepeated(options, config, request.phases, repeat, comm);
-  request.output_folder = workflow::ResolveOutputFolder(config, options.output, comm);
-  request.quiet = options.quiet;
-  request.progress = workflow::ShowProgress(options.progress, options.quiet);
-  workflow::PrepareOutputFolder(request.output_folder, config, comm);
-  return workflow::Run(config, request, comm);
+  const std::vector<workflow::Phase> phases =
+      forced ? *forced : workflow::PhasesFromWorkflow(config.workflow);
+  if (repeat.count > 1) return RunRepeated(options, config, phases, repeat, comm);
+  return RunInFolder(config, phases, workflow::ResolveOutputFolder(config, options.output, comm),
+                     options, comm);
 }
 
 CLI::App* AddPhaseCommand(CLI::App& app, const std::string& name, const std::string& description,

@@ -12,11 +12,9 @@
 #include "workflow/run_results.h"
 
 namespace dlbench::app {
-namespace {
-
-int RunOnce(const WorkloadOptions& options, const std::vector<workflow::Phase>& phases,
-            const std::filesystem::path& folder, const mpi::Communicator& comm) {
-  const config::Config config = LoadWorkload(options, comm);
+int RunInFolder(const config::Config& config, const std::vector<workflow::Phase>& phases,
+                const std::filesystem::path& folder, const WorkloadOptions& options,
+                const mpi::Communicator& comm) {
   workflow::RunRequest request;
   request.phases = phases;
   request.output_folder = folder;
@@ -24,6 +22,13 @@ int RunOnce(const WorkloadOptions& options, const std::vector<workflow::Phase>& 
   request.progress = workflow::ShowProgress(options.progress, options.quiet);
   workflow::PrepareOutputFolder(folder, config, comm);
   return workflow::Run(config, request, comm);
+}
+
+namespace {
+
+int RunOnce(const WorkloadOptions& options, const std::vector<workflow::Phase>& phases,
+            const std::filesystem::path& folder, const mpi::Communicator& comm) {
+  return RunInFolder(LoadWorkload(options, comm), phases, folder, options, comm);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // folder, and their aggregate (docs/ci.md).
 #pragma once
 
+#include <filesystem>
 #include <vector>
 
 #include "app/cli_options.h"
@@ -15,6 +16,11 @@ struct RepeatOptions {
   int count = 1;
   bool fixed_seed = false;  // every run uses train.seed as configured
 };
+
+// One run of `phases` into `folder` (prepared: config.yaml, overrides.yaml). Collective.
+int RunInFolder(const config::Config& config, const std::vector<workflow::Phase>& phases,
+                const std::filesystem::path& folder, const WorkloadOptions& options,
+                const mpi::Communicator& comm);
 
 // Runs `phases` `repeat.count` times into OUTPUT/run-<i>/ and writes OUTPUT/aggregate.json (median
 // and spread of every number of the runs' summary.json) with a table of the headline metrics.
