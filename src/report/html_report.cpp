@@ -86,12 +86,17 @@ std::string EpochCharts(const compare::Run& run) {
   const auto au_max = List(run.summary, "metric.train_au_max_percentage");
   if (au_min.size() == au.size()) au_series.push_back({"min rank", epochs, au_min});
   if (au_max.size() == au.size()) au_series.push_back({"max rank", epochs, au_max});
-  std::vector<Series> rate = {
-      {"DLIO", epochs, List(run.summary, "metric.train_throughput_samples_per_second")}};
-  const auto exact = List(run.summary, "metric.train_throughput_samples_per_second_exact");
-  if (exact.size() == epochs.size()) rate.push_back({"measured steps", epochs, exact});
-  return LineChart("AU per epoch", "epoch", "AU %", au_series) +
-         LineChart("Training throughput per epoch", "epoch", "samples/s", rate);
+  std::vector<Series> rate;
+  for (const auto& [name, path] :
+       {std::pair{"DLIO", "metric.train_throughput_samples_per_second"},
+        std::pair{"measured steps", "metric.train_throughput_samples_per_second_exact"}}) {
+    const auto values = List(run.summary, path);
+    if (values.size() == epochs.size()) rate.push_back({name, epochs, values});
+  }
+  std::string charts = LineChart("AU per epoch", "epoch", "AU %", au_series);
+  if (!rate.empty())
+    charts += LineChart("Training throughput per epoch", "epoch", "samples/s", rate);
+  return charts;
 }
 
 // Steps of the first epoch's first block laid end to end per rank (load, compute, barrier).
@@ -126,7 +131,7 @@ std::string RankCharts(const std::vector<std::pair<int, Json>>& outputs) {
     compute.y.push_back(sum_c);
     barrier.y.push_back(sum_b);
   }
-  if (rows.empty()) return "";
+  if (rows.empty() || segments.empty()) return "";
   return Timeline("Step timeline, epoch 1 (steps end to end)", "seconds", rows,
                   {"load wait", "compute", "barrier"}, segments) +
          BarChart("Per-rank time in epoch 1", "seconds", rows, {load_time, compute, barrier});
@@ -192,7 +197,7 @@ std::string MetricsTable(const std::vector<compare::Run>& runs) {
 
 }  // namespace
 
-std::string BuildHtmlReport(const std::vector<compare::Run>& runs) {
+std::string BuildHtmlReport(const std::vector<compare::Run>& runs, const std::string& comparison) {
   std::string html =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>dlbench "
       "report</title><style>";
@@ -205,6 +210,9 @@ std::string BuildHtmlReport(const std::vector<compare::Run>& runs) {
         "sets of repeated runs use <code>dlbench compare</code>.</p>\n";
   }
   html += MetricsTable(runs);
+  if (!comparison.empty()) {
+    html += "<h2>dlbench compare</h2>\n<pre>" + Escape(comparison) + "</pre>\n";
+  }
   const std::string checkpoint = CheckpointChart(runs);
   if (!checkpoint.empty())
     html += "<h2>Checkpoints</h2>\n<div class=\"charts\">" + checkpoint + "</div>\n";

@@ -17,6 +17,9 @@ namespace dlbench::report {
 // Builds the page from runs loaded by compare::LoadRunSet (each run's folder is the folder of
 // its summary.json, where <rank>_output.json files are looked for). Usage error (exit 2) for a
 // <rank>_output.json that is not JSON.
-std::string BuildHtmlReport(const std::vector<compare::Run>& runs);
+// `comparison`, when not empty, is `dlbench compare`'s table of the first two arguments, shown
+// as is.
+std::string BuildHtmlReport(const std::vector<compare::Run>& runs,
+                            const std::string& comparison = "");
 
 }  // namespace dlbench::report

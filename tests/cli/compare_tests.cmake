@@ -92,3 +92,6 @@ set(generate_twice "$<TARGET_FILE:dlbench> generate ${PROJECT_SOURCE_DIR}/tests/
 dlbench_cli_test(run_repeat_generation 2 --match "generation.total.MiB_per_second"
   --once "run-1 exists: a repeated generation writes fresh folders" -- /bin/sh -c
   "rm -rf ${dir} && ${generate_twice} --output ${dir}/first && test -d ${dir}/data/run-2/train && grep -o generation.total.MiB_per_second ${dir}/first/aggregate.json && ${generate_twice} --output ${dir}/second")
+# Two sets: the report shows compare's table too, and still renders cleanly.
+dlbench_cli_test(report_two_sets 0 --match "check_report: OK" -- /bin/sh -c
+  "$<TARGET_FILE:dlbench> report ${RUNS}/base ${RUNS}/slow -o ${SCRATCH}/report_two_sets.html && grep -q 'dlbench compare</h2>' ${SCRATCH}/report_two_sets.html && grep -q 'train samples/s .*REGRESSION' ${SCRATCH}/report_two_sets.html && /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_report.py ${SCRATCH}/report_two_sets.html 10 ${SCRATCH}/report_two_sets.png")
