@@ -10,8 +10,8 @@ DLBENCH_PACKAGES=(
   libhdf5-openmpi-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev zlib1g-dev
   libgtest-dev libbenchmark-dev
-  python3 python3-numpy python3-h5py
-  clang-format clang-tidy
+  python3 python3-numpy python3-h5py python3-scipy
+  clang-format clang-tidy chromium
 )
 
 log() { printf 'dlbench: %s\n' "$*" >&2; }

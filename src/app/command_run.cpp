@@ -5,39 +5,45 @@
 
 #include "app/cli_options.h"
 #include "app/commands.h"
+#include "app/repeated_runs.h"
 #include "app/workload_loading.h"
 #include "workflow/output_folder.h"
 #include "workflow/phases.h"
-#include "workflow/progress_line.h"
 
 namespace dlbench::app {
 namespace {
 
 int RunPhases(const WorkloadOptions& options, const std::vector<workflow::Phase>* forced,
-              const mpi::Communicator& comm) {
+              const RepeatOptions& repeat, const mpi::Communicator& comm) {
   const config::Config config = LoadWorkload(options, comm);
-  workflow::RunRequest request;
-  request.phases = forced ? *forced : workflow::PhasesFromWorkflow(config.workflow);
-  request.output_folder = workflow::ResolveOutputFolder(config, options.output, comm);
-  request.quiet = options.quiet;
-  request.progress = workflow::ShowProgress(options.progress, options.quiet);
-  workflow::PrepareOutputFolder(request.output_folder, config, comm);
-  return workflow::Run(config, request, comm);
+  const std::vector<workflow::Phase> phases =
+      forced ? *forced : workflow::PhasesFromWorkflow(config.workflow);
+  if (repeat.count > 1) return RunRepeated(options, config, phases, repeat, comm);
+  return RunInFolder(config, phases, workflow::ResolveOutputFolder(config, options.output, comm),
+                     options, comm);
 }
 
 CLI::App* AddPhaseCommand(CLI::App& app, const std::string& name, const std::string& description,
                           std::optional<workflow::Phase> phase, const mpi::Communicator& comm,
                           CommandAction& action) {
   auto options = std::make_shared<WorkloadOptions>();
+  auto repeat = std::make_shared<RepeatOptions>();
   CLI::App* command = app.add_subcommand(name, description);
   AddWorkloadOptions(*command, *options, /*with_output=*/true);
-  command->callback([options, phase, command, &comm, &action] {
+  command
+      ->add_option("--repeat", repeat->count,
+                   "Run N times into OUTPUT/run-<i>/ with an aggregate (median, spread) in "
+                   "OUTPUT/aggregate.json, for `dlbench compare`; the dataset is generated once")
+      ->check(CLI::Range(1, 1000));
+  command->add_flag("--fixed-seed", repeat->fixed_seed,
+                    "With --repeat: every run uses train.seed (default: run i uses seed + i - 1)");
+  command->callback([options, repeat, phase, command, &comm, &action] {
     if (command->get_subcommands().size() > 0) return;  // e.g. `checkpoint plan`
     if (options->workload.empty()) throw CLI::RequiredError("workload");
-    action = [options, phase, &comm] {
-      if (!phase) return RunPhases(*options, nullptr, comm);
+    action = [options, repeat, phase, &comm] {
+      if (!phase) return RunPhases(*options, nullptr, *repeat, comm);
       const std::vector<workflow::Phase> only{*phase};
-      return RunPhases(*options, &only, comm);
+      return RunPhases(*options, &only, *repeat, comm);
     };
   });
   return command;

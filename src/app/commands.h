@@ -24,5 +24,9 @@ void AddCheckpointPlanCommand(CLI::App& checkpoint, const mpi::Communicator& com
 void AddCheckpointDrainCommand(CLI::App& checkpoint, const mpi::Communicator& comm,
                                CommandAction& action);
 void AddWorkloadsCommand(CLI::App& app, const mpi::Communicator& comm, CommandAction& action);
+// `compare`: reads result files only, no rank talks to another (not a parallel command).
+void AddCompareCommand(CLI::App& app, CommandAction& action);
+// `report`: an HTML file of result files (not a parallel command either).
+void AddReportCommand(CLI::App& app, CommandAction& action);
 
 }  // namespace dlbench::app

@@ -17,6 +17,7 @@ constexpr const char* kFooter = R"(Examples:
   mpirun -np 8 dlbench run unet3d_h100 ++workload.dataset.data_folder=/lustre/x
   dlbench config show resnet50_h100 ++workload.reader.read_threads=16
   dlbench config query unet3d_h100 dataset.num_files_train
+  dlbench compare results/baselines/ci_train_small out/ci_train_small --tolerance 10%
 
 Exit codes: 0 ok, 1 internal error, 2 usage or configuration error, 3 I/O or data error,
 4 regression found. Documentation: docs/ (start with README.md).)";
@@ -35,6 +36,8 @@ int Dispatch(int argc, char** argv, const mpi::Communicator& comm) {
   AddRunCommands(app, comm, action);
   AddConfigCommand(app, comm, action);
   AddWorkloadsCommand(app, comm, action);
+  AddCompareCommand(app, action);
+  AddReportCommand(app, action);
 
   try {
     app.parse(argc, argv);

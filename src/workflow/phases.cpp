@@ -3,6 +3,7 @@
 #include "util/error.h"
 #include "workflow/checkpoint_phase.h"
 #include "workflow/generate_phase.h"
+#include "workflow/run_info.h"
 #include "workflow/run_results.h"
 #include "workflow/storage_tiers.h"
 #include "workflow/train_phase.h"
@@ -41,6 +42,7 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
   const std::unique_ptr<storage::TierEnv> storage =
       MakeRunStorage(config, storage::PosixEnv(), request.quiet, comm);
   RunResults results(request.output_folder, comm);
+  results.Add(WorkloadIdentity(config));
   results.Add(EmulationSummary(*storage));
   for (Phase phase : request.phases) {
     switch (phase) {

@@ -28,4 +28,24 @@ metrics::RunInfo GatherRunInfo(const config::Config& config, const mpi::Communic
   return info;
 }
 
+metrics::Json WorkloadIdentity(const config::Config& config) {
+  const config::DatasetConfig& dataset = config.dataset;
+  metrics::Json identity;
+  identity["name"] = config.model.name;
+  identity["train"] = config.workflow.train;
+  identity["checkpoint"] = config.workflow.checkpoint;
+  identity["format"] = config::ToString(dataset.format);
+  identity["num_files_train"] = dataset.num_files_train;
+  identity["num_samples_per_file"] = dataset.num_samples_per_file;
+  identity["record_length_bytes"] = dataset.record_length_bytes;
+  identity["batch_size"] = config.reader.batch_size;
+  identity["epochs"] = config.train.epochs;
+  identity["total_training_steps"] = config.train.total_training_steps;
+  identity["model_size_bytes"] = config.model.model_size_bytes;
+  identity["num_checkpoints_write"] = config.checkpoint.num_checkpoints_write;
+  identity["num_checkpoints_read"] = config.checkpoint.num_checkpoints_read;
+  identity["steps_between_checkpoints"] = config.checkpoint.steps_between_checkpoints;
+  return {{"workload", identity}};
+}
+
 }  // namespace dlbench::workflow

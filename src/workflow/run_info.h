@@ -3,6 +3,7 @@
 
 #include "config/config.h"
 #include "metrics/host_info.h"
+#include "metrics/json_fields.h"
 #include "metrics/run_metrics.h"
 #include "mpi/communicator.h"
 
@@ -12,5 +13,12 @@ namespace dlbench::workflow {
 // data_size_per_host_GB, potential_caching) from the dataset section even when nothing is read.
 metrics::RunInfo GatherRunInfo(const config::Config& config, const mpi::Communicator& comm,
                                const metrics::HostInfo& host);
+
+// {"workload": {...}}: what the run did, for `dlbench compare` to refuse comparing runs of
+// different workloads — model name, training and checkpointing on or off, dataset shape, batch
+// size, epochs, steps and checkpoint cadence. Leaves out what a comparison varies on purpose
+// (storage, paths, seeds, reader threads) and whether the dataset was generated in the same run
+// (`run --repeat` generates it once, apart from the runs).
+metrics::Json WorkloadIdentity(const config::Config& config);
 
 }  // namespace dlbench::workflow

@@ -1,0 +1,92 @@
+#include "app/repeated_runs.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "app/workload_loading.h"
+#include "compare/aggregate.h"
+#include "mpi/agreement.h"
+#include "util/error.h"
+#include "workflow/output_folder.h"
+#include "workflow/progress_line.h"
+#include "workflow/run_results.h"
+
+namespace dlbench::app {
+int RunInFolder(const config::Config& config, const std::vector<workflow::Phase>& phases,
+                const std::filesystem::path& folder, const WorkloadOptions& options,
+                const mpi::Communicator& comm) {
+  workflow::RunRequest request;
+  request.phases = phases;
+  request.output_folder = folder;
+  request.quiet = options.quiet;
+  request.progress = workflow::ShowProgress(options.progress, options.quiet);
+  workflow::PrepareOutputFolder(folder, config, comm);
+  return workflow::Run(config, request, comm);
+}
+
+namespace {
+
+int RunOnce(const WorkloadOptions& options, const std::vector<workflow::Phase>& phases,
+            const std::filesystem::path& folder, const mpi::Communicator& comm) {
+  return RunInFolder(LoadWorkload(options, comm), phases, folder, options, comm);
+}
+
+}  // namespace
+
+int RunRepeated(const WorkloadOptions& options, const config::Config& base,
+                const std::vector<workflow::Phase>& phases, const RepeatOptions& repeat,
+                const mpi::Communicator& comm) {
+  const std::filesystem::path folder = workflow::ResolveOutputFolder(base, options.output, comm);
+  std::vector<workflow::Phase> each = phases;
+  const bool generates =
+      std::find(phases.begin(), phases.end(), workflow::Phase::kGenerate) != phases.end();
+  const bool generation_only = generates && phases.size() == 1;
+  if (generates && !generation_only) {
+    const int code = RunOnce(options, {workflow::Phase::kGenerate}, folder / "generate", comm);
+    if (code != 0) return code;
+    each.erase(std::remove(each.begin(), each.end(), workflow::Phase::kGenerate), each.end());
+  }
+  if (generation_only) {
+    // Generation keeps complete files: into a folder of an earlier set it would write nothing
+    // and report a meaningless rate.
+    mpi::AgreeOnFailure(comm, [&] {
+      if (!comm.is_root()) return;
+      for (int i = 1; i <= repeat.count; ++i) {
+        const std::string run = base.dataset.data_folder + "/run-" + std::to_string(i);
+        if (std::filesystem::exists(run)) {
+          throw UsageError(run + " exists: a repeated generation writes fresh folders " +
+                           base.dataset.data_folder + "/run-<i>; remove them first");
+        }
+      }
+    });
+  }
+  compare::RunSet runs;
+  runs.argument = folder.string();
+  for (int i = 1; i <= repeat.count; ++i) {
+    const std::string name = "run-" + std::to_string(i);
+    WorkloadOptions run_options = options;
+    if (!repeat.fixed_seed) {
+      run_options.overrides.push_back("++workload.train.seed=" +
+                                      std::to_string(base.train.seed + i - 1));
+    }
+    if (generation_only) {
+      run_options.overrides.push_back("++workload.dataset.data_folder=" + base.dataset.data_folder +
+                                      "/" + name);
+    }
+    if (!options.quiet && comm.is_root()) {
+      std::printf("dlbench: run %d of %d into %s\n", i, repeat.count, (folder / name).c_str());
+      std::fflush(stdout);
+    }
+    const int code = RunOnce(run_options, each, folder / name, comm);
+    if (code != 0) return code;
+    if (comm.is_root()) runs.runs.push_back(compare::LoadRunSet((folder / name).string()).runs[0]);
+  }
+  if (comm.is_root()) {
+    const metrics::Json aggregate = compare::AggregateRuns(runs, folder.string());
+    workflow::WriteFileAtomically(folder / "aggregate.json", aggregate.dump(2) + "\n");
+    if (!options.quiet) std::fputs(compare::AggregateTable(aggregate).c_str(), stdout);
+  }
+  return 0;
+}
+
+}  // namespace dlbench::app

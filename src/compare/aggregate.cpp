@@ -1,0 +1,100 @@
+#include "compare/aggregate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "compare/metric_spec.h"
+#include "metrics/percentiles.h"
+#include "metrics/statistics.h"
+#include "util/error.h"
+
+namespace dlbench::compare {
+namespace {
+
+bool IsNumberList(const metrics::Json& node) {
+  return node.is_array() && !node.empty() &&
+         std::all_of(node.begin(), node.end(),
+                     [](const metrics::Json& v) { return v.is_number(); });
+}
+
+// Every dotted path below `node` that holds a number or a list of numbers.
+void NumericPaths(const metrics::Json& node, const std::string& prefix,
+                  std::vector<std::string>& paths) {
+  if (node.is_number() || IsNumberList(node)) {
+    paths.push_back(prefix);
+    return;
+  }
+  if (!node.is_object()) return;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    NumericPaths(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), paths);
+  }
+}
+
+metrics::Json Statistics(std::vector<double> values) {
+  metrics::Json entry;
+  const metrics::MeanStdev mean_stdev = metrics::PopulationMeanStdev(values);
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  const double median = metrics::SortedQuantile(sorted, 0.5);
+  metrics::SetNumber(entry, "median", median);
+  metrics::SetNumber(entry, "min", sorted.front());
+  metrics::SetNumber(entry, "max", sorted.back());
+  metrics::SetNumber(entry, "mean", mean_stdev.mean);
+  metrics::SetNumber(entry, "stdev", mean_stdev.stdev);
+  if (median != 0) {
+    metrics::SetNumber(entry, "relative_spread",
+                       (sorted.back() - sorted.front()) / std::abs(median));
+  }
+  entry["values"] = values;
+  return entry;
+}
+
+}  // namespace
+
+metrics::Json AggregateRuns(const RunSet& runs, const std::string& folder) {
+  if (runs.runs.empty()) throw Error(ExitCode::kInternal, "aggregate of no runs");
+  metrics::Json aggregate;
+  aggregate["runs"] = metrics::Json::array();
+  for (const Run& run : runs.runs) {
+    aggregate["runs"].push_back(
+        std::filesystem::path(run.source).lexically_relative(folder).string());
+  }
+  aggregate["count"] = runs.runs.size();
+  std::vector<std::string> paths;
+  NumericPaths(runs.runs.front().summary, "", paths);
+  metrics::Json fields = metrics::Json::object();
+  for (const std::string& path : paths) {
+    std::vector<double> values;
+    for (const Run& run : runs.runs) {
+      if (const auto value = MetricValue(run.summary, path, run.source)) values.push_back(*value);
+    }
+    if (values.size() == runs.runs.size()) fields[path] = Statistics(std::move(values));
+  }
+  aggregate["metrics"] = std::move(fields);
+  return aggregate;
+}
+
+std::string AggregateTable(const metrics::Json& aggregate) {
+  const metrics::Json& fields = aggregate["metrics"];
+  std::string text = "Over " + aggregate["count"].dump() + " runs (median, min .. max, spread):\n";
+  char line[256];
+  for (const MetricSpec& spec : HeadlineMetrics()) {
+    if (!fields.contains(spec.path)) continue;
+    const metrics::Json& entry = fields[spec.path];
+    const double median = entry["median"].get<double>();
+    const std::string spread =
+        entry.contains("relative_spread")
+            ? std::to_string(
+                  static_cast<int>(std::lround(entry["relative_spread"].get<double>() * 100))) +
+                  "%"
+            : "n/a";
+    std::snprintf(line, sizeof line, "  %-24s %12.6g   %.6g .. %.6g   %s\n", spec.label.c_str(),
+                  median, entry["min"].get<double>(), entry["max"].get<double>(), spread.c_str());
+    text += line;
+  }
+  return text;
+}
+
+}  // namespace dlbench::compare

@@ -1,0 +1,171 @@
+#include "compare/comparison.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "metrics/percentiles.h"
+#include "util/error.h"
+
+namespace dlbench::compare {
+namespace {
+
+// summary.json fields that say what ran; a field absent on either side is not compared (older
+// summaries have no `workload`).
+const std::vector<std::string> kIdentityFields = {
+    "workload",       "num_accelerators",     "num_files_train",
+    "num_files_eval", "num_samples_per_file", "epochs",
+};
+
+const metrics::Json* Find(const metrics::Json& json, const std::string& key) {
+  const auto it = json.find(key);
+  return it == json.end() ? nullptr : &*it;
+}
+
+double Median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return metrics::SortedQuantile(values, 0.5);
+}
+
+// Every run's value; nullopt when no run of either side has the metric.
+std::optional<MetricRow> Collect(const MetricSpec& spec, const RunSet& baseline,
+                                 const RunSet& current) {
+  MetricRow row;
+  row.spec = spec;
+  const Run* with = nullptr;
+  const Run* without = nullptr;
+  for (const RunSet* side : {&baseline, &current}) {
+    for (const Run& run : side->runs) {
+      const std::optional<double> value = MetricValue(run.summary, spec.path, run.source);
+      if (!value) {
+        without = without ? without : &run;
+        continue;
+      }
+      with = with ? with : &run;
+      (side == &baseline ? row.baseline : row.current).push_back(*value);
+    }
+  }
+  if (!with) {
+    if (!spec.required) return std::nullopt;
+    throw UsageError("metric " + spec.path + " is in none of the runs compared (first run: " +
+                     baseline.runs.front().source + ")");
+  }
+  if (without) {
+    throw UsageError("metric " + spec.path + " is missing from " + without->source +
+                     " but present in " + with->source +
+                     " (did one side run a different phase or fail part-way?)");
+  }
+  return row;
+}
+
+// How much worse `current` is than `baseline` in the metric's direction, relative to baseline
+// (0.2: 20 % worse; negative: better).
+double RelativeWorsening(double baseline, double current, Direction direction) {
+  const double worse =
+      direction == Direction::kHigherIsBetter ? baseline - current : current - baseline;
+  if (baseline != 0) return worse / std::abs(baseline);
+  if (worse == 0) return 0;
+  return worse > 0 ? std::numeric_limits<double>::infinity()
+                   : -std::numeric_limits<double>::infinity();
+}
+
+void Decide(MetricRow& row, double alpha) {
+  row.baseline_median = Median(row.baseline);
+  row.current_median = Median(row.current);
+  if (row.baseline_median != 0) row.ratio = row.current_median / row.baseline_median;
+  const int n1 = static_cast<int>(row.baseline.size());
+  const int n2 = static_cast<int>(row.current.size());
+  if (n1 >= 2 && n2 >= 2) row.u_test = MannWhitneyU(row.baseline, row.current);
+  if (n1 < 2 || n2 < 2) {
+    row.method = Method::kToleranceOneRun;
+  } else if (SmallestPValue(n1, n2) >= alpha) {
+    row.method = Method::kToleranceFewRuns;
+  } else {
+    row.method = Method::kRankTest;
+  }
+  const double worsening =
+      RelativeWorsening(row.baseline_median, row.current_median, row.spec.direction);
+  const bool significant = row.method != Method::kRankTest || row.u_test->p_value < alpha;
+  if (worsening > row.tolerance) {
+    row.verdict = significant ? Verdict::kRegression : Verdict::kNoise;
+  } else if (-worsening > row.tolerance) {
+    row.verdict = significant ? Verdict::kImproved : Verdict::kNoise;
+  } else {
+    row.verdict = Verdict::kSame;
+  }
+}
+
+}  // namespace
+
+const char* VerdictName(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kSame:
+      return "same";
+    case Verdict::kNoise:
+      return "noise";
+    case Verdict::kImproved:
+      return "improved";
+    case Verdict::kRegression:
+      return "REGRESSION";
+  }
+  return "?";
+}
+
+bool Comparison::regression() const {
+  return std::any_of(rows.begin(), rows.end(),
+                     [](const MetricRow& row) { return row.verdict == Verdict::kRegression; });
+}
+
+void CheckSameWorkload(const Run& a, const Run& b) {
+  std::string differences;
+  const auto differ = [&](const std::string& name, const metrics::Json& x, const metrics::Json& y) {
+    if (x != y) differences += "\n  " + name + ": " + x.dump() + " vs " + y.dump();
+  };
+  for (const std::string& field : kIdentityFields) {
+    const metrics::Json* in_a = Find(a.summary, field);
+    const metrics::Json* in_b = Find(b.summary, field);
+    if (!in_a || !in_b) continue;
+    if (!in_a->is_object() || !in_b->is_object()) {
+      differ(field, *in_a, *in_b);
+      continue;
+    }
+    for (auto it = in_a->begin(); it != in_a->end(); ++it) {
+      if (const metrics::Json* other = Find(*in_b, it.key()))
+        differ(field + "." + it.key(), it.value(), *other);
+    }
+  }
+  if (!differences.empty()) {
+    throw UsageError(
+        a.source + " and " + b.source +
+        " ran different workloads (use --force to compare them anyway):" + differences);
+  }
+}
+
+Comparison Compare(const RunSet& baseline, const RunSet& current, const CompareSettings& settings) {
+  if (baseline.runs.empty() || current.runs.empty()) {
+    throw Error(ExitCode::kInternal, "compare: a side without runs");
+  }
+  if (!settings.force) {
+    const Run& reference = baseline.runs.front();
+    for (const RunSet* side : {&baseline, &current}) {
+      for (const Run& run : side->runs) CheckSameWorkload(reference, run);
+    }
+  }
+  Comparison comparison;
+  comparison.alpha = settings.alpha;
+  comparison.baseline_runs = baseline.runs.size();
+  comparison.current_runs = current.runs.size();
+  for (const MetricSpec& spec : settings.metrics) {
+    std::optional<MetricRow> row = Collect(spec, baseline, current);
+    if (!row) {
+      comparison.skipped.push_back(spec.label);
+      continue;
+    }
+    row->tolerance = settings.ToleranceOf(spec);
+    Decide(*row, settings.alpha);
+    comparison.rows.push_back(std::move(*row));
+  }
+  return comparison;
+}
+
+}  // namespace dlbench::compare

@@ -1,0 +1,65 @@
+// The comparison of two sets of runs, metric by metric. A metric regresses when its median moved
+// in the bad direction by more than its tolerance AND, when both sides have enough runs for the
+// rank test to reach `alpha`, the Mann–Whitney U test finds the difference significant. With
+// fewer runs the tolerance alone decides, and the row says so.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compare/mann_whitney.h"
+#include "compare/metric_spec.h"
+#include "compare/run_set.h"
+
+namespace dlbench::compare {
+
+enum class Verdict {
+  kSame,        // within the tolerance
+  kNoise,       // beyond the tolerance but not significant in the rank test
+  kImproved,    // better by more than the tolerance (and significant when tested)
+  kRegression,  // worse by more than the tolerance (and significant when tested)
+};
+
+const char* VerdictName(Verdict verdict);  // "same", "noise", "improved", "REGRESSION"
+
+enum class Method {
+  kRankTest,          // U test and tolerance
+  kToleranceOneRun,   // a side has a single run
+  kToleranceFewRuns,  // too few runs for the U test to reach alpha (2 / C(n1 + n2, n1) >= alpha)
+};
+
+struct MetricRow {
+  MetricSpec spec;
+  double tolerance = 0;
+  std::vector<double> baseline;  // one value per run
+  std::vector<double> current;
+  double baseline_median = 0;
+  double current_median = 0;
+  // current_median / baseline_median (the effect size); nullopt when the baseline median is 0.
+  std::optional<double> ratio;
+  Method method = Method::kToleranceOneRun;
+  std::optional<UTest> u_test;  // computed whenever both sides have two runs or more
+  Verdict verdict = Verdict::kSame;
+};
+
+struct Comparison {
+  std::vector<MetricRow> rows;
+  std::vector<std::string> skipped;  // headline metrics neither side measured
+  double alpha = 0.05;
+  std::size_t baseline_runs = 0;
+  std::size_t current_runs = 0;
+
+  bool regression() const;
+};
+
+// Throws a usage error (exit 2) naming the file when a metric is in some runs and not in others,
+// when a metric asked by name is nowhere, and when the two sides ran different workloads (unless
+// settings.force).
+Comparison Compare(const RunSet& baseline, const RunSet& current, const CompareSettings& settings);
+
+// The run's identity as summary.json records it (workload name, dataset shape, ranks, epochs):
+// a usage error (exit 2) listing the differing fields when `a` and `b` differ.
+void CheckSameWorkload(const Run& a, const Run& b);
+
+}  // namespace dlbench::compare

@@ -1,0 +1,184 @@
+#include "compare/comparison_format.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "metrics/json_fields.h"
+
+namespace dlbench::compare {
+namespace {
+
+std::string Number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
+std::string Change(const MetricRow& row) {
+  if (!row.ratio) return row.current_median == row.baseline_median ? "0%" : "n/a";
+  char text[32];
+  std::snprintf(text, sizeof text, "%+.1f%%", (*row.ratio - 1) * 100);
+  return text;
+}
+
+std::string PValue(const MetricRow& row) {
+  if (!row.u_test) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", row.u_test->p_value);
+  return text;
+}
+
+std::string Percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g%%", fraction * 100);
+  return text;
+}
+
+std::string HowDecided(const MetricRow& row, double alpha) {
+  switch (row.method) {
+    case Method::kRankTest:
+      return "U test p<" + Number(alpha) + " and tolerance " + Percent(row.tolerance);
+    case Method::kToleranceOneRun:
+      return "tolerance " + Percent(row.tolerance) + " only (1 run on a side)";
+    case Method::kToleranceFewRuns:
+      return "tolerance " + Percent(row.tolerance) + " only (too few runs for p<" + Number(alpha) +
+             ")";
+  }
+  return "";
+}
+
+std::vector<std::vector<std::string>> Cells(const Comparison& comparison) {
+  std::vector<std::vector<std::string>> cells;
+  cells.push_back(
+      {"metric", "better", "baseline", "current", "change", "p-value", "verdict", "decided by"});
+  for (const MetricRow& row : comparison.rows) {
+    cells.push_back({row.spec.label, DirectionName(row.spec.direction), Number(row.baseline_median),
+                     Number(row.current_median), Change(row), PValue(row), VerdictName(row.verdict),
+                     HowDecided(row, comparison.alpha)});
+  }
+  return cells;
+}
+
+std::string Outcome(const Comparison& comparison) {
+  std::size_t regressions = 0;
+  for (const MetricRow& row : comparison.rows) {
+    if (row.verdict == Verdict::kRegression) ++regressions;
+  }
+  std::string text =
+      regressions > 0
+          ? "Result: REGRESSION in " + std::to_string(regressions) + " of " +
+                std::to_string(comparison.rows.size()) + " metrics"
+          : "Result: no regression in " + std::to_string(comparison.rows.size()) + " metrics";
+  if (!comparison.skipped.empty()) {
+    text += " (not measured on either side:";
+    for (const std::string& label : comparison.skipped) text += " " + label + ";";
+    text.back() = ')';
+  }
+  return text + "\n";
+}
+
+std::string Header(const Comparison& comparison, const RunSet& baseline, const RunSet& current) {
+  return "Baseline: " + std::to_string(comparison.baseline_runs) + " run(s) from " +
+         baseline.argument + "\nCurrent:  " + std::to_string(comparison.current_runs) +
+         " run(s) from " + current.argument + "\nValues are medians over the runs.\n";
+}
+
+std::string Terminal(const Comparison& comparison, const RunSet& baseline, const RunSet& current) {
+  const auto cells = Cells(comparison);
+  std::vector<std::size_t> width(cells.front().size(), 0);
+  for (const auto& line : cells) {
+    for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
+  }
+  std::string text = Header(comparison, baseline, current) + "\n";
+  for (const auto& line : cells) {
+    std::string out;
+    for (std::size_t c = 0; c < line.size(); ++c) {
+      const bool last = c + 1 == line.size();
+      const bool left = c < 2 || c >= 6;  // names left-aligned, numbers right-aligned
+      std::string cell = line[c];
+      const std::string pad(width[c] - cell.size(), ' ');
+      out += left ? cell + (last ? "" : pad) : pad + cell;
+      if (!last) out += "  ";
+    }
+    text += out + "\n";
+  }
+  return text + "\n" + Outcome(comparison);
+}
+
+std::string Markdown(const Comparison& comparison, const RunSet& baseline, const RunSet& current) {
+  const auto cells = Cells(comparison);
+  std::string text = Header(comparison, baseline, current) + "\n";
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    text += "|";
+    for (const std::string& cell : cells[i]) text += " " + cell + " |";
+    text += "\n";
+    if (i == 0) {
+      text += "|";
+      for (std::size_t c = 0; c < cells[i].size(); ++c)
+        text += (c >= 2 && c < 6) ? "---:|" : "---|";
+      text += "\n";
+    }
+  }
+  std::string outcome = Outcome(comparison);
+  outcome.pop_back();  // the newline goes after the bold markers
+  return text + "\n**" + outcome + "**\n";
+}
+
+metrics::Json Side(const std::vector<double>& values, double median) {
+  metrics::Json side;
+  side["values"] = values;
+  side["median"] = median;
+  return side;
+}
+
+std::string JsonText(const Comparison& comparison, const RunSet& baseline, const RunSet& current) {
+  metrics::Json json;
+  for (const auto& [key, set] :
+       {std::pair{"baseline", &baseline}, std::pair{"current", &current}}) {
+    metrics::Json runs = metrics::Json::array();
+    for (const Run& run : set->runs) runs.push_back(run.source);
+    json[key] = {{"argument", set->argument}, {"runs", runs}};
+  }
+  json["alpha"] = comparison.alpha;
+  json["metrics"] = metrics::Json::array();
+  for (const MetricRow& row : comparison.rows) {
+    metrics::Json entry;
+    entry["path"] = row.spec.path;
+    entry["label"] = row.spec.label;
+    entry["better"] = DirectionName(row.spec.direction);
+    entry["tolerance"] = row.tolerance;
+    entry["baseline"] = Side(row.baseline, row.baseline_median);
+    entry["current"] = Side(row.current, row.current_median);
+    metrics::SetNumber(entry, "ratio_of_medians", row.ratio);
+    if (row.u_test) {
+      entry["u_statistic"] = row.u_test->u;
+      entry["p_value"] = row.u_test->p_value;
+      entry["p_value_exact"] = row.u_test->exact;
+    }
+    entry["method"] = row.method == Method::kRankTest          ? "rank_test"
+                      : row.method == Method::kToleranceOneRun ? "tolerance_one_run"
+                                                               : "tolerance_few_runs";
+    entry["verdict"] = VerdictName(row.verdict);
+    json["metrics"].push_back(std::move(entry));
+  }
+  json["skipped"] = comparison.skipped;
+  json["regression"] = comparison.regression();
+  return json.dump(2) + "\n";
+}
+
+}  // namespace
+
+std::string FormatComparison(const Comparison& comparison, const RunSet& baseline,
+                             const RunSet& current, Format format) {
+  switch (format) {
+    case Format::kTerminal:
+      return Terminal(comparison, baseline, current);
+    case Format::kMarkdown:
+      return Markdown(comparison, baseline, current);
+    case Format::kJson:
+      return JsonText(comparison, baseline, current);
+  }
+  return "";
+}
+
+}  // namespace dlbench::compare

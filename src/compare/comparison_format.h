@@ -1,0 +1,19 @@
+// A comparison as the user reads it: a terminal table, a markdown table (for a CI job's summary or
+// a merge-request comment) or JSON (for tools).
+#pragma once
+
+#include <string>
+
+#include "compare/comparison.h"
+#include "compare/run_set.h"
+
+namespace dlbench::compare {
+
+enum class Format { kTerminal, kMarkdown, kJson };
+
+// Each ends with a newline. The tables close with a line saying the outcome and how each metric
+// was decided (rank test, or tolerance alone and why).
+std::string FormatComparison(const Comparison& comparison, const RunSet& baseline,
+                             const RunSet& current, Format format);
+
+}  // namespace dlbench::compare

@@ -1,0 +1,62 @@
+// Which numbers `dlbench compare` compares, which way is better, and how much worse is tolerated.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlbench::compare {
+
+enum class Direction { kHigherIsBetter, kLowerIsBetter };
+
+const char* DirectionName(Direction direction);  // "higher" or "lower"
+
+struct MetricSpec {
+  std::string path;   // dotted path in summary.json, e.g. metric.train_au_mean_percentage
+  std::string label;  // what the table shows
+  Direction direction = Direction::kHigherIsBetter;
+  // Relative change in the bad direction that is tolerated (0.10: 10 % slower is still fine);
+  // unset: the comparison's default.
+  std::optional<double> tolerance;
+  // Asked for by name: it must be in every run on both sides. Headline metrics that neither side
+  // measured (no checkpoint in a training run) are skipped instead.
+  bool required = false;
+};
+
+struct CompareSettings {
+  std::vector<MetricSpec> metrics;
+  double tolerance = 0.10;  // default for metrics without their own
+  double alpha = 0.05;      // significance level of the rank test
+  bool force = false;       // compare even when the two sides ran different workloads
+
+  double ToleranceOf(const MetricSpec& spec) const { return spec.tolerance.value_or(tolerance); }
+};
+
+// The headline metrics: train samples/s, AU, read rate, checkpoint write and read rates,
+// checkpoint stall, time to durable, generation rate (docs/ci.md lists them with their fields).
+std::vector<MetricSpec> HeadlineMetrics();
+
+// "10%" -> 0.10, "0.1" -> 0.10. Throws a usage error (exit 2) naming `what` otherwise, or when the
+// value is negative or not below 100 %.
+double ParseTolerance(const std::string& text, const std::string& what);
+
+// A metric asked for on the command line: PATH, PATH:higher or PATH:lower. Without a direction,
+// a name ending in _seconds is lower-is-better and anything else higher-is-better.
+MetricSpec NamedMetric(const std::string& argument);
+
+// Adds `spec` to `settings`, or replaces the tolerance/direction of the metric with that path.
+void AddOrUpdate(CompareSettings& settings, const MetricSpec& spec);
+
+// Reads a tolerance file:
+//   tolerance: 10%            # default for every metric (--tolerance wins over it)
+//   alpha: 0.05
+//   metrics:
+//     metric.train_au_mean_percentage: 5%
+//     metric.train_batch_wait_p99_seconds: {tolerance: 30%, direction: lower}
+// A metric named there that is not a headline one is compared as if asked by name. Usage error
+// (exit 2) naming the file and key for anything it cannot read. `cli_tolerance_given`: the
+// command line set the default, which the file's `tolerance` then does not override.
+void ApplyToleranceFile(const std::string& path, CompareSettings& settings,
+                        bool cli_tolerance_given);
+
+}  // namespace dlbench::compare

@@ -1,0 +1,41 @@
+// One side of a comparison: the summary.json files of one or more runs, read from what the user
+// named — a run folder, a summary.json, a folder of run folders (`dlbench run --repeat`), or a
+// glob of any of these.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "metrics/json_fields.h"
+
+namespace dlbench::compare {
+
+struct Run {
+  std::string source;  // path of its summary.json
+  metrics::Json summary;
+};
+
+struct RunSet {
+  std::string argument;   // as the user wrote it
+  std::vector<Run> runs;  // sorted by source path
+};
+
+// Throws a usage error (exit 2) naming the path when nothing matches, a folder holds no
+// summary.json at any depth, or a file is not a JSON object.
+RunSet LoadRunSet(const std::string& argument);
+
+// A JSON object read from `file`; a usage error (exit 2) naming it when it cannot be read, is not
+// JSON or is not an object.
+metrics::Json ReadJsonObject(const std::string& file);
+
+// The node at a dotted path (`metric.train_au_mean_percentage`), or nullptr.
+const metrics::Json* FindPath(const metrics::Json& json, const std::string& path);
+
+// The number at a dotted path (`metric.train_au_mean_percentage`); a list of numbers (one per
+// epoch or per checkpoint) gives its mean. nullopt when the path is absent; a usage error (exit 2)
+// naming `source` when the value there is not a number or a non-empty list of numbers.
+std::optional<double> MetricValue(const metrics::Json& summary, const std::string& path,
+                                  const std::string& source);
+
+}  // namespace dlbench::compare

@@ -1,0 +1,38 @@
+// Small inline-SVG charts for the HTML report: no script, no external reference. Every drawn
+// datum carries class "mark", which the report's check (and its Chromium test) counts.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace dlbench::report {
+
+struct Series {
+  std::string name;
+  std::vector<double> x;  // line charts only
+  std::vector<double> y;
+};
+
+// Lines with dots, one per series, over a shared x axis.
+std::string LineChart(const std::string& title, const std::string& x_label,
+                      const std::string& y_label, const std::vector<Series>& series);
+
+// Grouped bars: one group per category, one bar per series (series.y[i] for category i).
+std::string BarChart(const std::string& title, const std::string& y_label,
+                     const std::vector<std::string>& categories, const std::vector<Series>& series);
+
+// Horizontal timeline: one row per label, segments of kinds (legend = kind names).
+struct Segment {
+  std::size_t row = 0;
+  double start = 0;
+  double length = 0;
+  std::size_t kind = 0;
+};
+std::string Timeline(const std::string& title, const std::string& x_label,
+                     const std::vector<std::string>& rows, const std::vector<std::string>& kinds,
+                     const std::vector<Segment>& segments);
+
+// Escapes &, <, >, " for HTML text and attributes.
+std::string Escape(const std::string& text);
+
+}  // namespace dlbench::report

@@ -1,0 +1,97 @@
+# CLI tests of `dlbench compare` and `dlbench run --repeat` (included from tests/CMakeLists.txt
+# after tests/cli, whose dlbench_cli_test function they use). The summary.json fixtures in
+# tests/data/compare/ are written by make_fixtures.py there.
+set(SCRATCH ${CMAKE_CURRENT_BINARY_DIR}/cli/scratch)
+set(DLBENCH $<TARGET_FILE:dlbench>)
+set(MPIEXEC ${MPIEXEC_EXECUTABLE} --allow-run-as-root --oversubscribe ${MPIEXEC_NUMPROC_FLAG})
+set(RUNS ${PROJECT_SOURCE_DIR}/tests/data/compare)
+string(JOIN " " MPIEXEC_LINE ${MPIEXEC})
+
+dlbench_cli_test(compare_same_noise 0 --match "train samples/s +higher .* same +U test"
+  --match "Result: no regression in 6 metrics" -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/same)
+dlbench_cli_test(compare_identical 0 --match "Result: no regression"
+  -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/base)
+dlbench_cli_test(compare_20_percent_drop 4 --match "train samples/s +higher .* -20.0% .* REGRESSION"
+  --match "Result: REGRESSION in 2 of 6" -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/slow)
+dlbench_cli_test(compare_longer_stall 4 --match "checkpoint stall s +lower .* \\+30.0% .* REGRESSION"
+  --match "time to durable s .* REGRESSION" --match "train samples/s .* same"
+  -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/stall)
+dlbench_cli_test(compare_shorter_stall_is_better 0 --match "checkpoint stall s .* improved"
+  -- ${DLBENCH} compare ${RUNS}/stall ${RUNS}/base)
+dlbench_cli_test(compare_glob 4 --match "Current: +5 run"
+  -- ${DLBENCH} compare ${RUNS}/base "${RUNS}/slow/run-*")
+dlbench_cli_test(compare_single_run 4 --match "1 run on a side"
+  -- ${DLBENCH} compare ${RUNS}/base/run-1 ${RUNS}/slow/run-1/summary.json)
+dlbench_cli_test(compare_tolerance 0 -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/slow --tolerance 25%)
+dlbench_cli_test(compare_tolerance_file 4 --match "train samples/s .* same .* tolerance 25%"
+  --match "checkpoint stall s .* REGRESSION"
+  -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/stall --tolerances ${RUNS}/tolerances.yaml)
+dlbench_cli_test(compare_named_metric 0 --match "metric.train_batch_wait_p99_seconds +lower"
+  -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/same --metric metric.train_batch_wait_p99_seconds)
+dlbench_cli_test(compare_markdown 4 --match "^\\| metric \\| better"
+  --match "^\\| train samples/s \\| higher .* REGRESSION" --match "^\\*\\*Result: REGRESSION"
+  -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/slow --format markdown)
+dlbench_cli_test(compare_json 4 --match "\"p_value\": 0.00793650793650"
+  --match "\"ratio_of_medians\": 0.8" --match "\"regression\": true"
+  -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/slow --format json)
+# Unreadable input: exit 2, one clear message.
+dlbench_cli_test(compare_missing_metric 2
+  --once "checkpoint_stall_mean_seconds is missing from .*missing/run-1/summary.json"
+  -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/missing)
+dlbench_cli_test(compare_named_metric_absent 2 --once "metric.no_such_metric is in none"
+  -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/same --metric metric.no_such_metric)
+dlbench_cli_test(compare_malformed 2 --once "malformed/summary.json is not valid JSON"
+  -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/malformed)
+dlbench_cli_test(compare_no_such_folder 2 --once "does not exist"
+  -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/no_such_folder)
+dlbench_cli_test(compare_other_workload 2 --once "ran different workloads .*--force"
+  --match "workload.name: \"ci_fixture\" vs \"another_model\"" -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/other)
+dlbench_cli_test(compare_other_workload_forced 0
+  -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/other --force)
+dlbench_cli_test(compare_bad_tolerance 2 --once "tolerance 'lots'"
+  -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/same --tolerance lots)
+dlbench_cli_test(compare_bad_format 2 -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/same --format html)
+dlbench_cli_test(compare_missing_argument 2 --match "current" -- ${DLBENCH} compare ${RUNS}/base)
+
+# --repeat 3: three run folders, the dataset generated once, seeds 123..125, an aggregate whose
+# medians are the runs' medians (check_aggregate.py), and the set compared with itself passes.
+set(dir ${SCRATCH}/repeat)
+set(repeat_run "$<TARGET_FILE:dlbench> run ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml --output ${dir}/out --repeat 3 -q ++workload.dataset.data_folder=${dir}/data")
+set(check_aggregate "/usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_aggregate.py ${dir}/out 3 123")
+dlbench_cli_test(run_repeat 0 --match "check_aggregate: OK" --match "Result: no regression"
+  -- /bin/sh -c "rm -rf ${dir} && ${repeat_run} && ${check_aggregate} && $<TARGET_FILE:dlbench> compare ${dir}/out ${dir}/out")
+set(dir ${SCRATCH}/repeat_mpi)
+dlbench_cli_test(run_repeat_mpi_fixed_seed 0 --match "check_aggregate: OK" -- /bin/sh -c
+  "rm -rf ${dir} && ${MPIEXEC_LINE} 2 $<TARGET_FILE:dlbench> run ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml --output ${dir}/out --repeat 2 --fixed-seed -q ++workload.dataset.data_folder=${dir}/data && /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_aggregate.py ${dir}/out 2 fixed")
+set_tests_properties(cli.run_repeat_mpi_fixed_seed PROPERTIES LABELS "cli;mpi")
+
+# The CI presets stay valid workloads (docs/ci.md).
+foreach(preset ci_train_small ci_train_large ci_checkpoint ci_generate)
+  dlbench_cli_test(ci_preset_${preset} 0 --match "^  name: ${preset}$"
+    -- ${DLBENCH} config show ${PROJECT_SOURCE_DIR}/configs/ci/${preset}.yaml)
+endforeach()
+
+# `dlbench report`: a 2-rank training run and a checkpoint-only run in one self-contained HTML
+# file, rendered in headless Chromium by check_report.py (no console message, every chart drawn;
+# the screenshot stays in the scratch folder).
+set(dir ${SCRATCH}/report)
+set(report_runs "${MPIEXEC_LINE} 2 $<TARGET_FILE:dlbench> run ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml --output ${dir}/train -q ++workload.dataset.data_folder=${dir}/data && $<TARGET_FILE:dlbench> checkpoint ${PROJECT_SOURCE_DIR}/tests/data/workloads/tiny_checkpoint.yaml --output ${dir}/ckpt -q ++workload.checkpoint.checkpoint_folder=${dir}/checkpoints")
+dlbench_cli_test(report 0 --match "report of 2 run\\(s\\) written" --match "check_report: OK"
+  -- /bin/sh -c "rm -rf ${dir} && ${report_runs} && $<TARGET_FILE:dlbench> report ${dir}/train ${dir}/ckpt -o ${dir}/report.html && /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_report.py ${dir}/report.html 5 ${dir}/report.png")
+set_tests_properties(cli.report PROPERTIES LABELS "cli;mpi")
+dlbench_cli_test(report_missing_run 2 --once "does not exist"
+  -- ${DLBENCH} report ${SCRATCH}/no_such_run -o ${SCRATCH}/never.html)
+set(dir ${SCRATCH}/report_bad_output)
+dlbench_cli_test(report_malformed_rank_output 2 --once "0_output.json is not valid JSON" -- /bin/sh -c
+  "rm -rf ${dir} && mkdir -p ${dir} && cp ${RUNS}/base/run-1/summary.json ${dir}/ && echo '{\"1\":' > ${dir}/0_output.json && $<TARGET_FILE:dlbench> report ${dir} -o ${dir}/r.html")
+
+# A generation-only workload with --repeat generates into fresh <data_folder>/run-<i> folders,
+# and refuses (exit 2, once) when they exist: generation would keep the files and write nothing.
+set(dir ${SCRATCH}/repeat_generate)
+set(generate_twice "$<TARGET_FILE:dlbench> generate ${PROJECT_SOURCE_DIR}/tests/data/workloads/generate/tiny_generate.yaml --repeat 2 -q ++workload.dataset.data_folder=${dir}/data")
+dlbench_cli_test(run_repeat_generation 2 --match "generation.total.MiB_per_second"
+  --once "run-1 exists: a repeated generation writes fresh folders" -- /bin/sh -c
+  "rm -rf ${dir} && ${generate_twice} --output ${dir}/first && test -d ${dir}/data/run-2/train && grep -o generation.total.MiB_per_second ${dir}/first/aggregate.json && ${generate_twice} --output ${dir}/second")
+# Two sets: the report shows compare's table too, and still renders cleanly.
+dlbench_cli_test(report_two_sets 0 --match "check_report: OK" -- /bin/sh -c
+  "$<TARGET_FILE:dlbench> report ${RUNS}/base ${RUNS}/slow -o ${SCRATCH}/report_two_sets.html && grep -q 'dlbench compare</h2>' ${SCRATCH}/report_two_sets.html && grep -q 'train samples/s .*REGRESSION' ${SCRATCH}/report_two_sets.html && /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_report.py ${SCRATCH}/report_two_sets.html 10 ${SCRATCH}/report_two_sets.png")

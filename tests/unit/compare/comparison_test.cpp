@@ -1,0 +1,184 @@
+#include "compare/comparison.h"
+
+#include <gtest/gtest.h>
+
+#include "util/error.h"
+
+namespace dlbench::compare {
+namespace {
+
+// A run whose summary.json holds `samples_per_second` and `stall` (seconds).
+Run MakeRun(double samples_per_second, double stall, const std::string& name = "r") {
+  Run run;
+  run.source = name + "/summary.json";
+  run.summary = {{"workload", {{"name", "unet3d"}}},
+                 {"num_accelerators", 2},
+                 {"metric",
+                  {{"train_throughput_mean_samples_per_second", samples_per_second},
+                   {"checkpoint_stall_mean_seconds", stall}}}};
+  return run;
+}
+
+RunSet MakeSet(const std::vector<double>& rates, double rate_scale = 1, double stall_scale = 1) {
+  RunSet set;
+  set.argument = "set";
+  for (std::size_t i = 0; i < rates.size(); ++i) {
+    set.runs.push_back(MakeRun(rates[i] * rate_scale, 2.0 * stall_scale * rates[i] / 100,
+                               "run" + std::to_string(i)));
+  }
+  return set;
+}
+
+CompareSettings Settings() {
+  CompareSettings settings;
+  settings.metrics = HeadlineMetrics();
+  return settings;
+}
+
+const MetricRow& Row(const Comparison& comparison, const std::string& label) {
+  for (const MetricRow& row : comparison.rows) {
+    if (row.spec.label == label) return row;
+  }
+  throw std::runtime_error("no row " + label);
+}
+
+const std::vector<double> kNoisy = {100, 103, 98, 101, 99, 102, 97};
+
+TEST(Compare, IdenticalRunsPass) {
+  const Comparison c = Compare(MakeSet(kNoisy), MakeSet(kNoisy), Settings());
+  EXPECT_FALSE(c.regression());
+  ASSERT_EQ(c.rows.size(), 2u);  // the headline metrics these runs have
+  const MetricRow& rate = Row(c, "train samples/s");
+  EXPECT_EQ(rate.verdict, Verdict::kSame);
+  EXPECT_EQ(rate.method, Method::kRankTest);
+  EXPECT_DOUBLE_EQ(*rate.ratio, 1.0);
+  EXPECT_DOUBLE_EQ(rate.u_test->p_value, 1.0);
+  EXPECT_EQ(c.skipped.size(), HeadlineMetrics().size() - 2);
+}
+
+TEST(Compare, TwentyPercentDropIsARegression) {
+  const Comparison c = Compare(MakeSet(kNoisy), MakeSet(kNoisy, 0.8), Settings());
+  EXPECT_TRUE(c.regression());
+  const MetricRow& rate = Row(c, "train samples/s");
+  EXPECT_EQ(rate.verdict, Verdict::kRegression);
+  EXPECT_NEAR(*rate.ratio, 0.8, 1e-12);
+  EXPECT_LT(rate.u_test->p_value, 0.05);
+  EXPECT_EQ(Row(c, "checkpoint stall s").verdict, Verdict::kSame);
+}
+
+TEST(Compare, ImprovementIsNotARegression) {
+  const Comparison c = Compare(MakeSet(kNoisy), MakeSet(kNoisy, 1.3), Settings());
+  EXPECT_FALSE(c.regression());
+  EXPECT_EQ(Row(c, "train samples/s").verdict, Verdict::kImproved);
+}
+
+TEST(Compare, LongerStallIsARegression) {
+  // Lower is better for the stall: 30 % longer fails, 30 % shorter is an improvement.
+  const Comparison longer = Compare(MakeSet(kNoisy), MakeSet(kNoisy, 1, 1.3), Settings());
+  EXPECT_TRUE(longer.regression());
+  EXPECT_EQ(Row(longer, "checkpoint stall s").verdict, Verdict::kRegression);
+  EXPECT_EQ(Row(longer, "train samples/s").verdict, Verdict::kSame);
+  const Comparison shorter = Compare(MakeSet(kNoisy), MakeSet(kNoisy, 1, 0.7), Settings());
+  EXPECT_FALSE(shorter.regression());
+  EXPECT_EQ(Row(shorter, "checkpoint stall s").verdict, Verdict::kImproved);
+}
+
+TEST(Compare, DropWithinToleranceIsTheSame) {
+  CompareSettings settings = Settings();
+  settings.tolerance = 0.25;
+  EXPECT_FALSE(Compare(MakeSet(kNoisy), MakeSet(kNoisy, 0.8), settings).regression());
+}
+
+TEST(Compare, OverlappingNoiseBeyondToleranceIsNotSignificant) {
+  // Medians 15 % apart but the samples interleave: the rank test does not reject.
+  const RunSet baseline = MakeSet({100, 60, 140, 70, 130});
+  const RunSet current = MakeSet({85, 55, 135, 65, 125});
+  const Comparison c = Compare(baseline, current, Settings());
+  const MetricRow& rate = Row(c, "train samples/s");
+  EXPECT_EQ(rate.verdict, Verdict::kNoise);
+  EXPECT_GT(rate.u_test->p_value, 0.05);
+  EXPECT_FALSE(c.regression());
+}
+
+TEST(Compare, SingleRunFallsBackToTolerance) {
+  const Comparison c = Compare(MakeSet({100}), MakeSet({80}), Settings());
+  const MetricRow& rate = Row(c, "train samples/s");
+  EXPECT_EQ(rate.method, Method::kToleranceOneRun);
+  EXPECT_FALSE(rate.u_test.has_value());
+  EXPECT_EQ(rate.verdict, Verdict::kRegression);
+  EXPECT_FALSE(Compare(MakeSet({100}), MakeSet({95}), Settings()).regression());
+}
+
+TEST(Compare, TooFewRunsForTheRankTestFallBackToTolerance) {
+  // 3 runs a side: the smallest possible p is 0.1, so the U test cannot decide at 0.05.
+  const Comparison c = Compare(MakeSet({100, 101, 99}), MakeSet({80, 81, 79}), Settings());
+  const MetricRow& rate = Row(c, "train samples/s");
+  EXPECT_EQ(rate.method, Method::kToleranceFewRuns);
+  ASSERT_TRUE(rate.u_test.has_value());
+  EXPECT_DOUBLE_EQ(rate.u_test->p_value, 0.1);
+  EXPECT_EQ(rate.verdict, Verdict::kRegression);
+}
+
+TEST(Compare, MetricMissingOnOneSideIsAUsageError) {
+  RunSet current = MakeSet(kNoisy);
+  current.runs[2].summary["metric"].erase("checkpoint_stall_mean_seconds");
+  try {
+    Compare(MakeSet(kNoisy), current, Settings());
+    FAIL() << "no error";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ExitCode::kUsage);
+    EXPECT_NE(std::string(error.what())
+                  .find("checkpoint_stall_mean_seconds is missing from "
+                        "run2/summary.json"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+TEST(Compare, MetricAskedByNameMustExist) {
+  CompareSettings settings = Settings();
+  AddOrUpdate(settings, NamedMetric("metric.train_batch_wait_p99_seconds"));
+  try {
+    Compare(MakeSet(kNoisy), MakeSet(kNoisy), settings);
+    FAIL() << "no error";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ExitCode::kUsage);
+    EXPECT_NE(std::string(error.what()).find("train_batch_wait_p99_seconds is in none"),
+              std::string::npos);
+  }
+}
+
+TEST(Compare, MetricAskedByNameIsCompared) {
+  CompareSettings settings = Settings();
+  AddOrUpdate(settings, NamedMetric("num_accelerators"));
+  const Comparison c = Compare(MakeSet(kNoisy), MakeSet(kNoisy), settings);
+  EXPECT_EQ(Row(c, "num_accelerators").verdict, Verdict::kSame);
+}
+
+TEST(Compare, DifferentWorkloadsAreRefusedUnlessForced) {
+  RunSet current = MakeSet(kNoisy);
+  current.runs[0].summary["num_accelerators"] = 4;
+  try {
+    Compare(MakeSet(kNoisy), current, Settings());
+    FAIL() << "no error";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ExitCode::kUsage);
+    EXPECT_NE(std::string(error.what()).find("num_accelerators: 2 vs 4"), std::string::npos)
+        << error.what();
+  }
+  CompareSettings forced = Settings();
+  forced.force = true;
+  EXPECT_NO_THROW(Compare(MakeSet(kNoisy), current, forced));
+}
+
+TEST(Compare, ZeroBaselineStall) {
+  // No stall before, some now: a regression of unbounded size, reported without a ratio.
+  RunSet baseline = MakeSet({100});
+  baseline.runs[0].summary["metric"]["checkpoint_stall_mean_seconds"] = 0;
+  const Comparison c = Compare(baseline, MakeSet({100}), Settings());
+  EXPECT_FALSE(Row(c, "checkpoint stall s").ratio.has_value());
+  EXPECT_EQ(Row(c, "checkpoint stall s").verdict, Verdict::kRegression);
+}
+
+}  // namespace
+}  // namespace dlbench::compare

@@ -1,0 +1,79 @@
+#include "compare/run_set.h"
+
+#include <gtest/gtest.h>
+
+#include "support/test_support.h"
+#include "util/error.h"
+
+namespace dlbench::compare {
+namespace {
+
+const char* kSummary =
+    R"({"metric": {"train_au_mean_percentage": 91.5, "train_au_percentage": [90, 93]}})";
+
+std::string UsageMessage(const std::function<void()>& body) {
+  try {
+    body();
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ExitCode::kUsage);
+    return error.what();
+  }
+  ADD_FAILURE() << "no error";
+  return "";
+}
+
+TEST(RunSet, RunFolderSummaryFileFolderOfRunsAndGlob) {
+  test::TempDir dir;
+  dir.Write("one/summary.json", kSummary);
+  dir.Write("repeat/run-1/summary.json", kSummary);
+  dir.Write("repeat/run-2/summary.json", kSummary);
+  dir.Write("repeat/generate/summary.json", kSummary);  // not a run: aggregate.json lists them
+  dir.Write("repeat/aggregate.json", R"({"runs": ["run-1/summary.json", "run-2/summary.json"]})");
+  dir.Write("several/a/summary.json", kSummary);
+  dir.Write("several/b/c/summary.json", kSummary);
+  EXPECT_EQ(LoadRunSet((dir / "one").string()).runs.size(), 1u);
+  EXPECT_EQ(LoadRunSet((dir / "one/summary.json").string()).runs.size(), 1u);
+  const RunSet repeat = LoadRunSet((dir / "repeat").string());
+  ASSERT_EQ(repeat.runs.size(), 2u);
+  EXPECT_EQ(repeat.runs[0].source, (dir / "repeat/run-1/summary.json").string());
+  EXPECT_EQ(LoadRunSet((dir / "*/run-*").string()).runs.size(), 2u);
+  EXPECT_EQ(LoadRunSet((dir / "several").string()).runs.size(), 2u);
+  // Below a folder, a --repeat folder still stands for the runs its aggregate.json lists.
+  EXPECT_EQ(LoadRunSet(dir.path().string()).runs.size(), 5u);
+  EXPECT_EQ(LoadRunSet((dir / "*").string()).runs.size(), 5u);
+}
+
+TEST(RunSet, UnreadableInputIsAUsageErrorNamingThePath) {
+  test::TempDir dir;
+  dir.Write("bad/summary.json", "{\"metric\": {");
+  dir.Write("array/summary.json", "[1, 2]");
+  dir.Write("empty/nothing.txt", "");
+  dir.Write("no_runs/aggregate.json", R"({"runs": []})");
+  EXPECT_NE(UsageMessage([&] { LoadRunSet((dir / "bad").string()); }).find("is not valid JSON"),
+            std::string::npos);
+  EXPECT_NE(
+      UsageMessage([&] { LoadRunSet((dir / "array").string()); }).find("expected a JSON object"),
+      std::string::npos);
+  EXPECT_NE(
+      UsageMessage([&] { LoadRunSet((dir / "empty").string()); }).find("holds no summary.json"),
+      std::string::npos);
+  EXPECT_NE(UsageMessage([&] { LoadRunSet((dir / "no_runs").string()); }).find("lists no runs"),
+            std::string::npos);
+  EXPECT_NE(UsageMessage([&] { LoadRunSet((dir / "missing").string()); }).find("does not exist"),
+            std::string::npos);
+  EXPECT_NE(UsageMessage([&] { LoadRunSet((dir / "nothing-*").string()); }).find("matches no"),
+            std::string::npos);
+}
+
+TEST(RunSet, MetricValueFollowsDottedPathsAndAveragesLists) {
+  const metrics::Json summary = metrics::Json::parse(kSummary);
+  EXPECT_DOUBLE_EQ(*MetricValue(summary, "metric.train_au_mean_percentage", "s"), 91.5);
+  EXPECT_DOUBLE_EQ(*MetricValue(summary, "metric.train_au_percentage", "s"), 91.5);
+  EXPECT_FALSE(MetricValue(summary, "metric.nothing", "s").has_value());
+  EXPECT_FALSE(MetricValue(summary, "metric.train_au_mean_percentage.deeper", "s").has_value());
+  EXPECT_NE(UsageMessage([&] { MetricValue(summary, "metric", "s"); }).find("not a number"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace dlbench::compare

@@ -1,0 +1,46 @@
+#include "report/svg_charts.h"
+
+#include <gtest/gtest.h>
+
+namespace dlbench::report {
+namespace {
+
+std::size_t Count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(SvgCharts, EscapesText) {
+  EXPECT_EQ(Escape("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
+  const std::string svg = BarChart("<script>", "s", {"x&y"}, {{"n\"", {}, {1}}});
+  EXPECT_EQ(svg.find("<script>"), std::string::npos);
+  EXPECT_NE(svg.find("x&amp;y"), std::string::npos);
+}
+
+TEST(SvgCharts, OneMarkPerDatum) {
+  EXPECT_EQ(Count(LineChart("t", "x", "y", {{"a", {1, 2, 3}, {4, 5, 6}}, {"b", {1, 2}, {1, 1}}}),
+                  "class=\"mark\""),
+            5u);
+  EXPECT_EQ(Count(BarChart("t", "y", {"r0", "r1"}, {{"a", {}, {1, 2}}, {"b", {}, {3, 0}}}),
+                  "class=\"mark\""),
+            4u);
+  EXPECT_EQ(Count(Timeline("t", "s", {"rank 0"}, {"load", "compute"}, {{0, 0, 1, 0}, {0, 1, 2, 1}}),
+                  "class=\"mark\""),
+            2u);
+}
+
+TEST(SvgCharts, EmptyAndDegenerateInputsStillGiveWellFormedSvg) {
+  for (const std::string& svg :
+       {LineChart("t", "x", "y", {}), BarChart("t", "y", {}, {}), Timeline("t", "s", {}, {}, {}),
+        LineChart("t", "x", "y", {{"flat", {1, 1}, {0, 0}}}),
+        BarChart("t", "y", {"a"}, {{"negative", {}, {-3}}})}) {
+    EXPECT_EQ(svg.find("nan"), std::string::npos) << svg;
+    EXPECT_EQ(svg.find("inf"), std::string::npos) << svg;
+    EXPECT_EQ(Count(svg, "<svg"), 1u);
+    EXPECT_EQ(Count(svg, "</svg>"), 1u);
+  }
+}
+
+}  // namespace
+}  // namespace dlbench::report
