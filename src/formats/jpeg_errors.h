@@ -7,10 +7,11 @@
 // in the frame that calls setjmp; C++ objects it needs live before the setjmp.
 #pragma once
 
-#include <jpeglib.h>
-
 #include <csetjmp>
 #include <cstdio>  // jpeglib.h needs FILE and size_t first
+// clang-format off: after <cstdio>
+#include <jpeglib.h>
+// clang-format on
 
 namespace dlbench::formats {
 
