@@ -290,7 +290,7 @@ const Rule kRules[] = {
      "dataset: {format: csv, record_element_type: float16}\n",
      {},
      1,
-     "dataset.record_element_type = float16 (w.yaml:1) with dataset.format = csv (w.yaml:1): csv "
+     "dataset.record_element_type = 'float16' (w.yaml:1) with dataset.format = csv (w.yaml:1): csv "
      "files hold integers, float32 or float64"},
     {"ImageWithTwoSamplesPerFile",
      "dataset: {format: jpeg, num_samples_per_file: 2}\n",
