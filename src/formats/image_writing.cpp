@@ -66,12 +66,7 @@ WriteResult WriteImage(storage::Env& env, const FileSpec& spec, ImageShape shape
     encode(spec.path, shape, rows, out);
     out.flush();
   }
-  WriteResult result;
-  result.data_bytes = file->appended();
-  if (spec.fsync) file->sync();
-  file->close();
-  result.files.push_back(spec.path);
-  return result;
+  return FinishDataFile(*file, spec);
 }
 
 }  // namespace dlbench::formats
