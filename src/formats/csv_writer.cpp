@@ -14,9 +14,11 @@
 namespace dlbench::formats {
 namespace {
 
-// Where the text goes: straight to the file, or through one gzip stream.
+// Where the text goes: formatted straight into the file's buffer, or into a text buffer that is
+// compressed into the file's buffer as one gzip stream.
 class TextSink {
  public:
+  // `text`: the text buffer of the gzip case.
   TextSink(BufferedAppender& out, std::span<std::byte> text, const FileSpec& spec)
       : out_(out), text_(reinterpret_cast<char*>(text.data()), text.size()) {
     switch (spec.compression) {
@@ -42,23 +44,37 @@ class TextSink {
   TextSink(const TextSink&) = delete;
   TextSink& operator=(const TextSink&) = delete;
 
-  // Room for at least `chars` characters (≤ the text buffer), after draining when short.
+  // Room for at least `chars` characters (at most the text buffer's size), after making it.
   char* room(std::size_t chars) {
-    if (text_.size() - used_ < chars) drain(Z_NO_FLUSH);
-    return text_.data() + used_;
+    if (gzip_) {
+      if (text_.size() - used_ < chars) drain(Z_NO_FLUSH);
+      at_ = text_.data() + used_;
+    } else {
+      std::span<std::byte> space = out_.free_space();
+      if (space.size() < chars) {
+        out_.flush();
+        space = out_.free_space();
+      }
+      at_ = reinterpret_cast<char*>(space.data());
+    }
+    return at_;
   }
-  void commit(std::size_t chars) { used_ += chars; }
-  // Replaces the last character written (the final ',' of a line).
-  void replace_last(char c) { text_[used_ - 1] = c; }
-  void finish() { drain(Z_FINISH); }
+  void commit(std::size_t chars) {
+    if (gzip_) {
+      used_ += chars;
+    } else {
+      out_.commit(chars);
+    }
+    last_ = at_ + chars - 1;
+  }
+  // Replaces the last character committed (the final ',' of a line).
+  void replace_last(char c) { *last_ = c; }
+  void finish() {
+    if (gzip_) drain(Z_FINISH);
+  }
 
  private:
   void drain(int flush) {
-    if (!gzip_) {
-      out_.append(text_.data(), used_);
-      used_ = 0;
-      return;
-    }
     z_.next_in = reinterpret_cast<Bytef*>(text_.data());
     z_.avail_in = static_cast<uInt>(used_);
     int status = Z_OK;
@@ -76,6 +92,8 @@ class TextSink {
   BufferedAppender& out_;
   std::span<char> text_;
   std::size_t used_ = 0;
+  char* at_ = nullptr;    // where the last room() starts
+  char* last_ = nullptr;  // the last character committed
   bool gzip_ = false;
   z_stream z_{};
 };
@@ -92,7 +110,7 @@ WriteResult CsvWriter::write(storage::Env& env, const FileSpec& spec,
   const csv::ElementType type = csv::ElementTypeOf(spec.dtype);
   const auto item = static_cast<std::size_t>(type.size);
   const Bytes sample = spec.sample_bytes();
-  // A quarter of the buffer for generated values, a quarter for their text, half for the file.
+  // A quarter of the buffer for generated values, a quarter for gzip's text, half for the file.
   const std::size_t quarter = buffer.size() / 4;
   if (quarter < csv::kMaxFieldChars) {
     throw Error(ExitCode::kInternal,
