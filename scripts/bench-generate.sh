@@ -179,6 +179,35 @@ for root in "${dirs[@]}"; do
   rm -rf "$dir"
   rmdir "$root" 2>/dev/null || true
 done
+if [ -n "$formats" ]; then
+  # What DLIO's own generators spend per file on the same 568 x 568 sample (encoding to memory,
+  # no I/O): PIL's JPEG and PNG encoders, pandas' to_csv of one line (one run: it is slow).
+  echo
+  /usr/bin/python3 - $formats <<'EOF'
+import io, sys, time
+import numpy as np
+records = np.random.randint(255, size=(568, 568), dtype=np.uint8)
+def per_file(save, runs):
+    start = time.perf_counter()
+    for _ in range(runs):
+        save()
+    return (time.perf_counter() - start) / runs * 1000
+times = []
+for fmt in sys.argv[1:]:
+    if fmt in ("jpeg", "png"):
+        from PIL import Image
+        image = Image.fromarray(records)
+        kw = {"bits": 8} if fmt == "jpeg" else {}
+        ms = per_file(lambda: image.save(io.BytesIO(), format=fmt.upper(), **kw), 20)
+        times.append("PIL %s %.1f ms" % (fmt, ms))
+    elif fmt == "csv":
+        import pandas as pd
+        ms = per_file(lambda: pd.DataFrame(data=[records.reshape(-1)]).to_csv(
+            io.StringIO(), index=False, header=False), 1)
+        times.append("pandas csv %.0f ms" % ms)
+print("DLIO's generators per 568 x 568 file, encoding only: " + ", ".join(times))
+EOF
+fi
 echo
 echo "medians of $reps alternating runs; P = fio numjobs = dlbench ranks x generation_threads ($threads);"
 echo "block min(size, 4 MiB); every file new and fsync'd; max RSS: largest process of the dlbench run"
