@@ -32,6 +32,10 @@ endif()
 find_package(CLI11 CONFIG REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(ZLIB REQUIRED)
+# jpeg and png datasets: libjpeg-turbo's libjpeg API (Debian: libjpeg62-turbo-dev) and libpng
+# (libpng-dev).
+find_package(JPEG REQUIRED)
+find_package(PNG REQUIRED)
 find_package(Threads REQUIRED)
 
 if(DLBENCH_BUILD_TESTS)

@@ -8,7 +8,14 @@
 # default fio creates and fallocates every file BEFORE its clock starts, which on tmpfs also
 # faults in every page, so its timed writes were overwrites while dlbench paid for new pages.
 #
-#   scripts/bench-generate.sh [--quick] [--reps N] [--writers "1 2"] [--threads T] [--dlbench PATH] [DIR...]
+#   scripts/bench-generate.sh [--quick] [--reps N] [--writers "1 2"] [--threads T] [--dlbench PATH]
+#                             [--formats "jpeg png csv"] [DIR...]
+#
+# --formats: instead of the npy cases, each listed format generating 128 files (--quick: 32) of
+# one 568 x 568 uint8 sample (retinanet's image; csv: one line of 322,624 values) against fio
+# writing as many files of the mean size that format produced (learnt from one untimed dlbench
+# run first; jpeg/png/csv sizes depend on the pixels or values). jpeg and png generation is
+# bound by the encoder's CPU time, csv by number formatting.
 #
 # DIR: scratch folders on the file systems to compare (default /dev/shm/dlbench-genbench and
 # /var/tmp/dlbench-genbench); each run works in its own new sub-folder, deleted at the end. Cases: 64 files of 16 MiB (+128 B npy header; bandwidth) and 5000 files of
@@ -25,6 +32,7 @@ reps=3
 writers_list="1 2"
 threads=1
 quick=0
+formats=""
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 dirs=()
 while [ $# -gt 0 ]; do
@@ -34,7 +42,8 @@ while [ $# -gt 0 ]; do
     --threads) threads="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
     --dlbench) dlbench="$2"; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --formats) formats="$2"; shift 2 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     -*) echo "unknown option $1" >&2; exit 2 ;;
     *) dirs+=("$1"); shift ;;
   esac
@@ -75,15 +84,16 @@ EOF
   rm -rf "$dir" "$1/fio.json"
 }
 
-# Prints "MiB/s files/s wall_MiB/s maxRSS_KiB" of dlbench generating N npy files of one
-# side x side uint8 sample (128-byte header) with P writers (P/threads ranks).
-run_dlbench() {  # dir files side writers
-  local dir=$1/dl files=$2 side=$3 procs=$(( $4 / threads )) t0 t1 rss
+# Prints "MiB/s files/s wall_MiB/s maxRSS_KiB mean_file_bytes" of dlbench generating N files of
+# FORMAT (default npy: 128-byte header) of one side x side uint8 sample with P writers
+# (P/threads ranks).
+run_dlbench() {  # dir files side writers [format]
+  local dir=$1/dl files=$2 side=$3 procs=$(( $4 / threads )) format=${5:-npy} t0 t1 rss
   fresh "$dir"
   t0=$(now)
   rss=$( { /usr/bin/time -f '%M' mpiexec "${mpi_flags[@]}" -n "$procs" \
       "$dlbench" generate "$workload" --output "$dir/out" -q \
-      ++workload.dataset.data_folder="$dir/data" ++workload.dataset.format=npy \
+      ++workload.dataset.data_folder="$dir/data" ++workload.dataset.format="$format" \
       ++workload.dataset.num_files_train="$files" ++workload.dataset.num_files_eval=0 \
       ++workload.dataset.num_samples_per_file=1 ++workload.dataset.record_length_bytes=$(( side * side )) \
       ++workload.dataset.fsync=true ++workload.dataset.generation_threads="$threads" \
@@ -93,9 +103,41 @@ run_dlbench() {  # dir files side writers
 import json, sys
 t = json.load(open(sys.argv[1]))["generation"]["total"]
 wall = float(sys.argv[3]) - float(sys.argv[2])
-print(t["MiB_per_second"], t["files_per_second"], t["bytes_written"] / wall / 2**20, sys.argv[4])
+print(t["MiB_per_second"], t["files_per_second"], t["bytes_written"] / wall / 2**20, sys.argv[4],
+      t["bytes_written"] // t["files"])
 EOF
   rm -rf "$dir"
+}
+
+m() { printf '%s\n' "$@" | median; }
+# One table row from the runs in fb ff fw (fio) and db dff dw rss (dlbench).
+report_row() {  # file_system case writers
+  awk -v fs="$1" -v c="$2" -v p="$3" -v fb="$(m "${fb[@]}")" -v db="$(m "${db[@]}")" \
+      -v ff="$(m "${ff[@]}")" -v df="$(m "${dff[@]}")" -v fw="$(m "${fw[@]}")" -v dw="$(m "${dw[@]}")" \
+      -v rss="$(m "${rss[@]}")" -v fall="${fb[*]}" -v dall="${db[*]}" 'BEGIN {
+    n = split(fall, f, " "); split(dall, d, " ")
+    lo = hi = d[1] / f[1]
+    for (i = 2; i <= n; ++i) { r = d[i] / f[i]; if (r < lo) lo = r; if (r > hi) hi = r }
+    printf "| %s | %s | %s | %.0f | %.0f | **%.2f** (%.2f-%.2f) | %.0f | %.0f | **%.2f** | %.0f | %.0f | %.2f | %.0f MiB |\n",
+           fs, c, p, fb, db, db / fb, lo, hi, ff, df, df / ff, fw, dw, dw / fw, rss / 1024 }'
+}
+
+# Runs fio and dlbench alternately --reps times each (order swapped every repetition): fio
+# writing FILES files of SIZE bytes, dlbench FILES files of one SIDE x SIDE sample of FORMAT.
+compare() {  # dir files size side writers format
+  fb=(); ff=(); fw=(); db=(); dff=(); dw=(); rss=()
+  for ((r = 0; r < reps; ++r)); do
+    for tool in $( ((r % 2)) && echo "dlbench fio" || echo "fio dlbench"); do
+      if [ "$tool" = fio ]; then
+        run_fio "$1" "$2" "$3" "$5" >"$result"  # a failure stops the script
+        read -r b f w <"$result"; fb+=("$b"); ff+=("$f"); fw+=("$w")
+      else
+        run_dlbench "$1" "$2" "$4" "$5" "$6" >"$result"
+        read -r b f w mem _ <"$result"
+        db+=("$b"); dff+=("$f"); dw+=("$w"); rss+=("$mem")
+      fi
+    done
+  done
 }
 
 echo "| file system | case | P | fio MiB/s | dlbench MiB/s | ratio (range of paired runs) | fio files/s | dlbench files/s | ratio | wall: fio MiB/s | wall: dlbench MiB/s | wall ratio | dlbench max RSS |"
@@ -103,44 +145,69 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 result=$(mktemp)
 scratch=()
 trap 'rm -rf "$result" "${scratch[@]}"' EXIT
+format_files=128
+[ "$quick" = 1 ] && format_files=32
 for root in "${dirs[@]}"; do
   mkdir -p "$root"
   dir=$(mktemp -d "$root/run.XXXXXX")  # concurrent runs of this script must not collide
   scratch+=("$dir")
   fs=$(df --output=fstype "$dir" | tail -1 | tr -d ' ')
-  # 16 MiB files: 4096^2 + 128 B; 4 KiB files: 63^2 + 128 = 4097 B.
-  for case in "$large_files 4096" "$small_files 63"; do
-    set -- $case
-    files=$1 side=$2 size=$(( $2 * $2 + 128 ))
-    for procs in $writers_list; do
-      [ $(( procs % threads )) -eq 0 ] || { echo "--writers must be multiples of --threads" >&2; exit 2; }
-      fb=(); ff=(); fw=(); db=(); dff=(); dw=(); rss=()
-      for ((r = 0; r < reps; ++r)); do
-        for tool in $( ((r % 2)) && echo "dlbench fio" || echo "fio dlbench"); do
-          if [ "$tool" = fio ]; then
-            run_fio "$dir" "$files" "$size" "$procs" >"$result"  # a failure stops the script
-            read -r b f w <"$result"; fb+=("$b"); ff+=("$f"); fw+=("$w")
-          else
-            run_dlbench "$dir" "$files" "$side" "$procs" >"$result"
-            read -r b f w m <"$result"
-            db+=("$b"); dff+=("$f"); dw+=("$w"); rss+=("$m")
-          fi
-        done
-      done
-      m() { printf '%s\n' "$@" | median; }
-      awk -v fs="$fs" -v c="$files x $size B" -v p="$procs" -v fb="$(m "${fb[@]}")" -v db="$(m "${db[@]}")" \
-          -v ff="$(m "${ff[@]}")" -v df="$(m "${dff[@]}")" -v fw="$(m "${fw[@]}")" -v dw="$(m "${dw[@]}")" \
-          -v rss="$(m "${rss[@]}")" -v fall="${fb[*]}" -v dall="${db[*]}" 'BEGIN {
-        n = split(fall, f, " "); split(dall, d, " ")
-        lo = hi = d[1] / f[1]
-        for (i = 2; i <= n; ++i) { r = d[i] / f[i]; if (r < lo) lo = r; if (r > hi) hi = r }
-        printf "| %s | %s | %s | %.0f | %.0f | **%.2f** (%.2f-%.2f) | %.0f | %.0f | **%.2f** | %.0f | %.0f | %.2f | %.0f MiB |\n",
-               fs, c, p, fb, db, db / fb, lo, hi, ff, df, df / ff, fw, dw, dw / fw, rss / 1024 }'
-    done
+  for procs in $writers_list; do
+    [ $(( procs % threads )) -eq 0 ] || { echo "--writers must be multiples of --threads" >&2; exit 2; }
   done
+  if [ -n "$formats" ]; then
+    for format in $formats; do
+      # The mean file size this format produces, from one untimed run.
+      run_dlbench "$dir" "$format_files" 568 1 "$format" >"$result"
+      read -r _ _ _ _ size <"$result"
+      for procs in $writers_list; do
+        compare "$dir" "$format_files" "$size" 568 "$procs" "$format"
+        report_row "$fs" "$format: $format_files x 568x568 image, mean $size B" "$procs"
+      done
+    done
+  else
+    # 16 MiB files: 4096^2 + 128 B; 4 KiB files: 63^2 + 128 = 4097 B.
+    for case in "$large_files 4096" "$small_files 63"; do
+      set -- $case
+      files=$1 side=$2 size=$(( $2 * $2 + 128 ))
+      for procs in $writers_list; do
+        compare "$dir" "$files" "$size" "$side" "$procs" npy
+        report_row "$fs" "$files x $size B" "$procs"
+      done
+    done
+  fi
   rm -rf "$dir"
   rmdir "$root" 2>/dev/null || true
 done
+if [ -n "$formats" ]; then
+  # What DLIO's own generators spend per file on the same 568 x 568 sample (encoding to memory,
+  # no I/O): PIL's JPEG and PNG encoders, pandas' to_csv of one line (one run: it is slow).
+  echo
+  /usr/bin/python3 - $formats <<'EOF'
+import io, sys, time
+import numpy as np
+records = np.random.randint(255, size=(568, 568), dtype=np.uint8)
+def per_file(save, runs):
+    start = time.perf_counter()
+    for _ in range(runs):
+        save()
+    return (time.perf_counter() - start) / runs * 1000
+times = []
+for fmt in sys.argv[1:]:
+    if fmt in ("jpeg", "png"):
+        from PIL import Image
+        image = Image.fromarray(records)
+        kw = {"bits": 8} if fmt == "jpeg" else {}
+        ms = per_file(lambda: image.save(io.BytesIO(), format=fmt.upper(), **kw), 20)
+        times.append("PIL %s %.1f ms" % (fmt, ms))
+    elif fmt == "csv":
+        import pandas as pd
+        ms = per_file(lambda: pd.DataFrame(data=[records.reshape(-1)]).to_csv(
+            io.StringIO(), index=False, header=False), 1)
+        times.append("pandas csv %.0f ms" % ms)
+print("DLIO's generators per 568 x 568 file, encoding only: " + ", ".join(times))
+EOF
+fi
 echo
 echo "medians of $reps alternating runs; P = fio numjobs = dlbench ranks x generation_threads ($threads);"
 echo "block min(size, 4 MiB); every file new and fsync'd; max RSS: largest process of the dlbench run"

@@ -16,7 +16,11 @@
 #  (e) peak RSS per rank (VmHWM) on the unet3d-shaped tiny workload against
 #      64 MiB + (read_threads + prefetch_size + 1) x batch bytes;
 #  (f) micro-benchmarks: lateness of the emulated accelerator's wait, AU with a synthetic slow
-#      reader against the analytic value, prefetch-queue hand-over and sampler rates.
+#      reader against the analytic value, prefetch-queue hand-over and sampler rates;
+#  (g) JPEG read + decode (retinanet-shaped: 568 x 568 grayscale, one image per file, page
+#      cache), 1 rank with read_threads 1 and 2, computation 0: images/s, per-image time and the
+#      sample read latency beside the file size, and the same images stored raw (npy, no
+#      decoding) as the reference whose difference is the decoding. --jpeg-only runs (g) alone.
 # Ranks are started with --bind-to none: with core binding each rank's reader threads would
 # share the trainer's one core. DIR (default /var/tmp/dlbench-readbench) is emptied.
 set -euo pipefail
@@ -27,13 +31,15 @@ reps=3
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 dir=/var/tmp/dlbench-readbench
 quick=0
+jpeg_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --reps) reps="$2"; shift 2 ;;
     --dlbench) dlbench="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    --jpeg-only) jpeg_only=1; shift ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -77,11 +83,50 @@ train() {  # yaml overrides... ; prints the output folder
   echo "$dir/out"
 }
 
+# (g) JPEG read + decode against the same pixels stored raw.
+jpeg_decode() {
+  local images=512
+  [ $quick = 1 ] && images=128
+  echo "## JPEG read + decode (568 x 568 grayscale, one image per file, page cache, 1 rank, computation 0)"
+  echo
+  echo "| format | file size | read_threads | images/s (median) | per image per thread | sample read latency p50 | runs (images/s) |"
+  echo "|---|---|---|---|---|---|---|"
+  local format threads out runs lat size
+  for format in jpeg npy; do
+    rm -rf "$dir/img"
+    workload "$dir/img" "$format" "$images" 322957 24 5 >"$dir/img.yaml"
+    generate "$dir/img.yaml"
+    cat "$dir"/img/train/* >/dev/null  # into the page cache
+    size=$(find "$dir/img/train" -type f -printf '%s\n' | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+    for threads in 1 2; do
+      runs=(); lat=()
+      for _ in $(seq "$reps"); do
+        rm -rf "$dir/out"
+        "$dlbench" run "$dir/img.yaml" --output "$dir/out" --quiet ++workload.reader.read_threads="$threads" >/dev/null
+        runs+=("$(samples_per_second "$dir/out/summary.json")")
+        lat+=("$(metric "$dir/out/summary.json" train_sample_read_latency_p50_seconds)")
+      done
+      local m
+      m=$(median "${runs[@]}")
+      printf '| %s | %s B | %s | %.0f | %.3f ms | %.3f ms | %s |\n' "$format" "$size" "$threads" "$m" \
+        "$(/usr/bin/python3 -c "print(1000 * $threads / $m)")" \
+        "$(/usr/bin/python3 -c "print(1000 * $(median "${lat[@]}"))")" "$(printf '%.0f ' "${runs[@]}")"
+    done
+  done
+  rm -rf "$dir/img" "$dir/out" "$dir/out-gen"
+  echo
+  echo "npy: the same 568 x 568 pixels raw (322,624 B + 128 B header), read without decoding."
+}
+
 mkdir -p "$dir" "$shm"
 echo "# dlbench read benchmarks — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, reps=$reps"
 echo
-echo "Command: \`scripts/bench-read.sh --reps $reps$([ $quick = 1 ] && echo ' --quick')\`"
+echo "Command: \`scripts/bench-read.sh --reps $reps$([ $quick = 1 ] && echo ' --quick')$([ $jpeg_only = 1 ] && echo ' --jpeg-only')\`"
 echo
+if [ $jpeg_only = 1 ]; then
+  jpeg_decode
+  exit 0
+fi
 
 # (a) + (b)
 echo "## Pipeline ceiling and per-sample cost (tmpfs, npy, 4 KiB, computation 0, 2 ranks)"
@@ -230,3 +275,7 @@ echo "| benchmark | items/s |"
 echo "|---|---|"
 gbench_table "$bench/bench_prefetch_queue" items_per_second
 gbench_table "$bench/bench_sampler" items_per_second
+
+# (g)
+echo
+jpeg_decode

@@ -204,9 +204,19 @@ void CheckCompression(const Config& config, const Checker& check) {
     if (d.compression != Compression::kZip) {
       check.FailCombination(combination + ": npz files support only zip compression");
     }
+  } else if (d.format == Format::kCsv) {
+    if (d.compression != Compression::kGzip) {
+      check.FailCombination(combination +
+                            ": csv files support only gzip compression (written as .csv.gz)");
+    }
+    if (d.compression_level < 0 || d.compression_level > 9) {
+      check.Fail("dataset.compression_level",
+                 "gzip levels are 0 to 9, got " + std::to_string(d.compression_level));
+    }
   } else {
     check.FailCombination(combination +
-                          ": compression applies only to hdf5 (gzip) and npz (zip) datasets");
+                          ": compression applies only to hdf5 (gzip), npz (zip) and csv (gzip) "
+                          "datasets");
   }
 }
 
@@ -267,6 +277,20 @@ void CheckDataset(const Config& config, const Checker& check) {
   check.AtLeast<std::int64_t>("dataset.record_length_bytes_resize", d.record_length_bytes_resize,
                               0);
   CheckElementType(check, "dataset.record_element_type", d.record_element_type);
+  if (d.format == Format::kCsv &&
+      (d.record_element_type == "bool" || d.record_element_type == "float16")) {
+    check.FailCombination(check.Is("dataset.record_element_type", d.record_element_type) +
+                          " with " + check.Is("dataset.format", d.format) +
+                          ": csv files hold integers, float32 or float64");
+  }
+  // DLIO has no file of several images: its generator writes one image per file whatever
+  // num_samples_per_file says, and its reader returns that image for each of the file's samples.
+  if ((d.format == Format::kJpeg || d.format == Format::kPng) && d.num_samples_per_file > 1) {
+    check.FailCombination(check.Is("dataset.num_samples_per_file", d.num_samples_per_file) +
+                          " with " + check.Is("dataset.format", d.format) +
+                          ": an image file holds one sample (DLIO too writes one image per "
+                          "file); set num_samples_per_file to 1");
+  }
   check.AtLeast("dataset.hdf5.num_dset_per_record", d.hdf5.num_dset_per_record, 1);
   check.AllPositive("dataset.hdf5.chunk_dims", d.hdf5.chunk_dims);
   check.AllPositive("dataset.hdf5.max_shape", d.hdf5.max_shape);
@@ -351,10 +375,12 @@ void CheckReader(const Config& config, const Checker& check) {
                    r.transformed_record_element_type);
   const Format format = config.dataset.format;
   if (r.odirect && format != Format::kNpz && format != Format::kNpy &&
-      format != Format::kIndexedBinary) {
+      format != Format::kIndexedBinary && format != Format::kCsv && format != Format::kJpeg &&
+      format != Format::kPng) {
     check.FailCombination(check.Is("reader.odirect", r.odirect) + " with " +
                           check.Is("dataset.format", format) +
-                          ": O_DIRECT reading exists only for npz, npy and indexed_binary");
+                          ": O_DIRECT reading exists only for npz, npy, indexed_binary, csv, jpeg "
+                          "and png");
   }
 }
 

@@ -23,6 +23,16 @@ std::uint64_t NonNegative(std::int64_t value, const char* key) {
   return static_cast<std::uint64_t>(value);
 }
 
+// `dataset.format` verbatim, as DLIO names files; a gzip csv gets pandas' ".gz" after it, as
+// DLIO's csv generator appends it, so that pandas' compression="infer" recognises it.
+std::string FileExtension(const config::DatasetConfig& dataset) {
+  std::string extension = config::ToString(dataset.format);
+  if (dataset.format == config::Format::kCsv && dataset.compression == config::Compression::kGzip) {
+    extension += ".gz";
+  }
+  return extension;
+}
+
 std::string StripTrailingSlashes(std::string folder) {
   while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
   return folder;
@@ -35,7 +45,7 @@ const char* FolderName(Split split) { return split == Split::kTrain ? "train" : 
 DatasetLayout::DatasetLayout(const config::DatasetConfig& dataset)
     : data_folder_(StripTrailingSlashes(dataset.data_folder)),
       format_(dataset.format),
-      extension_(config::ToString(dataset.format)),
+      extension_(FileExtension(dataset)),
       prefix_(dataset.file_prefix),
       samples_per_file_(NonNegative(dataset.num_samples_per_file, "num_samples_per_file")),
       sizes_(SampleSizeModel::FromConfig(dataset)) {

@@ -35,4 +35,13 @@ void BufferedAppender::flush() {
   used_ = 0;
 }
 
+WriteResult FinishDataFile(storage::WritableFile& file, const FileSpec& spec) {
+  WriteResult result;
+  result.data_bytes = file.appended();
+  if (spec.fsync) file.sync();
+  file.close();
+  result.files.push_back(spec.path);
+  return result;
+}
+
 }  // namespace dlbench::formats

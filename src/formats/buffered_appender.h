@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <span>
 
+#include "formats/format.h"
 #include "storage/file.h"
 #include "util/units.h"
 
@@ -30,5 +31,9 @@ class BufferedAppender {
   std::span<std::byte> buffer_;
   std::size_t used_ = 0;
 };
+
+// How a writer ends a data file without companions: fsync it when spec.fsync, close it, and
+// return its WriteResult (the file's size as data_bytes, spec.path as the one file).
+WriteResult FinishDataFile(storage::WritableFile& file, const FileSpec& spec);
 
 }  // namespace dlbench::formats

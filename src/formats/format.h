@@ -6,7 +6,8 @@
 // Which bytes are "the sample payload" (the offsets asked of the ContentGenerator): the data
 // region of the file in file order, [0, samples · sample_bytes). Sample-first formats (tfrecord,
 // hdf5, indexed binary) therefore hold sample k at payload [k·S, (k+1)·S); the sample-last NPY/NPZ
-// array holds payload byte i at data byte i, so there a sample is strided (§5.2).
+// array holds payload byte i at data byte i, so there a sample is strided (§5.2). Encoded formats
+// (jpeg, png, csv) encode the raw samples, sample k being payload [k·S, (k+1)·S).
 #pragma once
 
 #include <cstddef>
@@ -79,8 +80,9 @@ class FormatWriter {
 struct ReadOptions {
   Bytes transfer_size = 256 * KiB;  // read buffer of streaming readers (tfrecord, npy n>1, npz)
   bool verify_checksums = false;    // tfrecord CRC32C; npz CRC-32 is never verified
-  // reader.odirect: npy, npz and indexed_binary read their data file with O_DIRECT, in aligned
-  // 4 KiB blocks (direct_file.h), and report the blocks read; the other readers refuse it.
+  // reader.odirect: npy, npz, indexed_binary, csv, jpeg and png read their data file with
+  // O_DIRECT, in aligned 4 KiB blocks (direct_file.h), and report the blocks read; the other
+  // readers refuse it.
   bool direct = false;
 };
 

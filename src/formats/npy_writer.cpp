@@ -39,12 +39,7 @@ WriteResult NpyWriter::write(storage::Env& env, const FileSpec& spec,
     }
     out.flush();
   }
-  WriteResult result;
-  result.data_bytes = file->appended();
-  if (spec.fsync) file->sync();
-  file->close();
-  result.files.push_back(spec.path);
-  return result;
+  return FinishDataFile(*file, spec);
 }
 
 }  // namespace dlbench::formats

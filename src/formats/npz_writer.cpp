@@ -168,12 +168,7 @@ WriteResult NpzWriter::write(storage::Env& env, const FileSpec& spec,
       [](Bytes, std::span<std::byte> out) { std::memset(out.data(), 0, out.size()); }));
   const std::string tail = zip::CentralDirectoryAndEnd(written, file->appended());
   file->append(tail.data(), tail.size());
-  WriteResult result;
-  result.data_bytes = file->appended();
-  if (spec.fsync) file->sync();
-  file->close();
-  result.files.push_back(spec.path);
-  return result;
+  return FinishDataFile(*file, spec);
 }
 
 }  // namespace dlbench::formats

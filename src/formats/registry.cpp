@@ -2,14 +2,20 @@
 
 #include <string>
 
+#include "formats/csv_reader.h"
+#include "formats/csv_writer.h"
 #include "formats/hdf5_reader.h"
 #include "formats/hdf5_writer.h"
 #include "formats/indexed_binary_reader.h"
 #include "formats/indexed_binary_writer.h"
+#include "formats/jpeg_reader.h"
+#include "formats/jpeg_writer.h"
 #include "formats/npy_reader.h"
 #include "formats/npy_writer.h"
 #include "formats/npz_reader.h"
 #include "formats/npz_writer.h"
+#include "formats/png_reader.h"
+#include "formats/png_writer.h"
 #include "formats/synthetic_format.h"
 #include "formats/tfrecord_reader.h"
 #include "formats/tfrecord_writer.h"
@@ -20,22 +26,14 @@ namespace {
 
 [[noreturn]] void Unsupported(config::Format format) {
   throw UsageError(std::string("format ") + config::ToString(format) +
-                   " is not supported by dlbench yet (supported: tfrecord, npz, npy, hdf5, "
-                   "indexed_binary, mmap_indexed_binary, synthetic)");
+                   " is not supported by dlbench yet (supported: tfrecord, npz, npy, hdf5, csv, "
+                   "jpeg, png, indexed_binary, mmap_indexed_binary, synthetic)");
 }
 
 }  // namespace
 
-bool IsSupported(config::Format format) {
-  switch (format) {
-    case config::Format::kCsv:
-    case config::Format::kJpeg:
-    case config::Format::kPng:
-      return false;
-    default:
-      return true;
-  }
-}
+// Every format of the schema has a writer and a reader.
+bool IsSupported(config::Format /*format*/) { return true; }
 
 std::unique_ptr<FormatWriter> MakeWriter(config::Format format) {
   switch (format) {
@@ -53,9 +51,11 @@ std::unique_ptr<FormatWriter> MakeWriter(config::Format format) {
     case config::Format::kSynthetic:
       return std::make_unique<SyntheticWriter>();
     case config::Format::kCsv:
+      return std::make_unique<CsvWriter>();
     case config::Format::kJpeg:
+      return std::make_unique<JpegWriter>();
     case config::Format::kPng:
-      break;
+      return std::make_unique<PngWriter>();
   }
   Unsupported(format);
 }
@@ -77,9 +77,11 @@ std::unique_ptr<FormatReader> MakeReader(config::Format format) {
     case config::Format::kSynthetic:
       return std::make_unique<SyntheticReader>();
     case config::Format::kCsv:
+      return std::make_unique<CsvReader>();
     case config::Format::kJpeg:
+      return std::make_unique<JpegReader>();
     case config::Format::kPng:
-      break;
+      return std::make_unique<PngReader>();
   }
   Unsupported(format);
 }

@@ -9,7 +9,8 @@
 
 namespace dlbench::formats {
 
-// Throw Error(kUsage) "format X is not supported by dlbench yet" for csv, jpeg and png.
+// Throw Error(kUsage) "format X is not supported by dlbench yet" for a format without a writer
+// or reader (none at present: IsSupported is true for every format of the schema).
 std::unique_ptr<FormatWriter> MakeWriter(config::Format format);
 std::unique_ptr<FormatReader> MakeReader(config::Format format);
 bool IsSupported(config::Format format);

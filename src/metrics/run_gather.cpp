@@ -32,6 +32,7 @@ void EncodePhase(Flat& flat, const RankValues::Phase& phase) {
     flat.reals.push_back(block.end);
     flat.ints.push_back(block.read_bytes);
     flat.ints.push_back(block.nominal_bytes);
+    flat.ints.push_back(block.decoded_bytes);
   }
 }
 
@@ -92,6 +93,7 @@ class Decoder {
       block.end = Real();
       block.read_bytes = Int();
       block.nominal_bytes = Int();
+      block.decoded_bytes = Int();
       phase.blocks.push_back(block);
     }
     return phase;

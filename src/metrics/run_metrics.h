@@ -43,6 +43,7 @@ struct PhaseEpoch {
   std::optional<double> exact_samples_per_second;  // sum over ranks, dlbench's definition
   Bytes read_bytes = 0;                            // returned by read calls, all ranks
   Bytes nominal_bytes = 0;                         // samples x record length, all ranks
+  Bytes decoded_bytes = 0;                         // of the samples read, decoded, all ranks
   Seconds read_seconds = 0;  // sum over blocks of (max end - min start) over ranks
 };
 

@@ -10,10 +10,11 @@ namespace dlbench::metrics {
 namespace {
 
 RankValues::Block BlockValues(const BlockRecord& block) {
-  RankValues::Block values{block.start, block.end, 0, 0};
+  RankValues::Block values{block.start, block.end, 0, 0, 0};
   for (const StepRecord& step : block.steps) {
     values.read_bytes += step.read_bytes;
     values.nominal_bytes += step.nominal_bytes;
+    values.decoded_bytes += step.decoded_bytes;
   }
   return values;
 }
@@ -78,6 +79,7 @@ std::optional<PhaseMetrics> Combine(const std::vector<RankValues>& ranks, bool e
         ends.push_back(block.end);
         out.read_bytes += block.read_bytes;
         out.nominal_bytes += block.nominal_bytes;
+        out.decoded_bytes += block.decoded_bytes;
       }
       out.read_seconds += SpanOf(starts, ends).duration();
     }

@@ -32,6 +32,7 @@ struct RankValues {
     Seconds end = 0;
     Bytes read_bytes = 0;
     Bytes nominal_bytes = 0;
+    Bytes decoded_bytes = 0;
   };
   struct Phase {  // one epoch's training, or its evaluation
     double au_percent = 0;

@@ -24,6 +24,7 @@ struct StepRecord {
   Seconds barrier = 0;  // waited in the step barrier
   std::uint64_t samples = 0;  // samples in this batch
   Bytes read_bytes = 0;       // bytes returned by read calls for this batch
+  Bytes decoded_bytes = 0;    // bytes of its samples after decoding (the sample buffers)
   Bytes nominal_bytes = 0;    // samples x configured record length
 
   // DLIO's proc: from start_loading to the end of compute.

@@ -33,7 +33,7 @@ void AddPhase(Json& metric, const std::string& p, const PhaseMetrics& phase,
               const RunMetrics& run) {
   std::vector<double> au, au_min, au_max, dlio, exact;
   bool exact_everywhere = true;
-  Bytes read_bytes = 0, nominal_bytes = 0;
+  Bytes read_bytes = 0, nominal_bytes = 0, decoded_bytes = 0;
   Seconds read_seconds = 0;
   for (const PhaseEpoch& epoch : phase.epochs) {
     au.push_back(epoch.au_percent);
@@ -47,6 +47,7 @@ void AddPhase(Json& metric, const std::string& p, const PhaseMetrics& phase,
     }
     read_bytes += epoch.read_bytes;
     nominal_bytes += epoch.nominal_bytes;
+    decoded_bytes += epoch.decoded_bytes;
     read_seconds += epoch.read_seconds;
   }
   if (au.empty()) return;
@@ -72,6 +73,7 @@ void AddPhase(Json& metric, const std::string& p, const PhaseMetrics& phase,
   }
   metric[p + "_read_bytes"] = read_bytes;
   metric[p + "_nominal_bytes"] = nominal_bytes;
+  metric[p + "_decoded_bytes"] = decoded_bytes;
   SetNumber(metric, p + "_read_seconds", read_seconds);
   SetNumber(metric, p + "_read_MiB_per_second", MiBPerSecond(read_bytes, read_seconds));
   SetNumber(metric, p + "_read_GB_per_second", GBPerSecond(read_bytes, read_seconds));

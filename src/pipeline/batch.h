@@ -20,6 +20,7 @@ struct Batch {
   std::uint64_t samples_read = 0;     // read successfully
   std::uint64_t samples_failed = 0;   // skipped after an I/O error (reader.on_error: skip)
   Bytes bytes_read = 0;               // returned by read calls, opens included
+  Bytes decoded_bytes = 0;            // of the samples read, decoded (jpeg/png pixels, csv values)
   std::string first_error;            // message of the first skipped sample
   std::exception_ptr error;           // reader.on_error: fail — rethrown by the consumer
 
@@ -30,6 +31,7 @@ struct Batch {
     samples_read = 0;
     samples_failed = 0;
     bytes_read = 0;
+    decoded_bytes = 0;
     first_error.clear();
     error = nullptr;
   }

@@ -74,7 +74,9 @@ Bytes BatchReader::read_one(const SampleRef& sample, Batch& batch) {
   const Bytes need = file->sample_bytes();
   // Grows only when a file has larger samples than any before (per-file sizes vary), so the
   // buffer is allocated a handful of times per thread and run, not per sample or epoch.
-  return file->read(sample.index, buffer_.get(need));
+  const Bytes read = file->read(sample.index, buffer_.get(need));
+  batch.decoded_bytes += need;
+  return read;
 }
 
 void BatchReader::read(Batch& batch) {

@@ -83,6 +83,7 @@ metrics::StepRecord Trainer::step(Pool& pool, TimeSampler& compute, bool barrier
   r.load = loaded - start;
   r.samples = batch.samples_read;
   r.read_bytes = batch.bytes_read;
+  r.decoded_bytes = batch.decoded_bytes;
   r.nominal_bytes = batch.samples_read * options_.nominal_sample_bytes;
   Account(batch, totals_);
   if (hooks_.on_batch) hooks_.on_batch(batch);

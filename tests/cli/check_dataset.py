@@ -3,9 +3,10 @@
 
 check_dataset.py DATA_FOLDER FORMAT N_TRAIN N_EVAL SAMPLES_PER_FILE D1 D2
 
-Every data file must exist under its DLIO name with its exact size, load with numpy / h5py with
-the expected shape, carry its companion files, and no partial file may remain; the completeness
-marker must say complete. Exit 0 when all holds, 1 with the reasons otherwise.
+Every data file must exist under its DLIO name with its exact size (for the formats whose size
+does not depend on the content), load with numpy / h5py / PIL / pandas with the expected shape,
+carry its companion files, and no partial file may remain; the completeness marker must say
+complete. Exit 0 when all holds, 1 with the reasons otherwise.
 """
 import json
 import os
@@ -83,6 +84,17 @@ def check_file(split, i, count):
         want = "".join(f"{o} {l}\n" for o, l in offsets)
         if not os.path.isfile(idx) or open(idx).read() != want:
             errors.append(f"{idx}: missing or wrong DALI index")
+    elif fmt in ("jpeg", "png"):
+        from PIL import Image
+        with Image.open(path) as image:
+            if image.format != fmt.upper() or image.mode != "L" or image.size != (d2, d1):
+                errors.append(f"{path}: PIL sees {image.format} {image.mode} {image.size}")
+            image.load()  # decodes: a truncated file fails here
+    elif fmt == "csv":
+        import pandas as pd
+        table = pd.read_csv(path, header=None)
+        if table.shape != (n, S) or (table.to_numpy() > 255).any():
+            errors.append(f"{path}: pandas sees {table.shape}")
     elif fmt == "indexed_binary":
         off = np.fromfile(path + ".off.idx", dtype="<u8")
         sz = np.fromfile(path + ".sz.idx", dtype="<u8")

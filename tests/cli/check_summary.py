@@ -20,6 +20,11 @@ src/formats/):
   indexed_binary  open: both index files (8 bytes per sample each); per sample: the sample.
   mmap_indexed_binary  as indexed_binary (page faults are reported as the sample bytes).
   synthetic       nothing.
+  csv / jpeg / png  the whole file for every sample (the test reads every sample once per pass;
+                  file sizes depend on the content, so their sum is used).
+
+Every format but synthetic must also report <phase>_decoded_bytes = samples x the sample's
+bytes (csv, jpeg and png decode to it).
 
 With reader.odirect every read of a data file is rounded out to 4 KiB blocks (the last one short
 at the end of the file; src/formats/direct_file.h), a read inside the blocks the file's previous
@@ -172,6 +177,18 @@ def per_phase(cfg, ranks, phase):
     return n, files, spf, ranks * batch * steps, passes
 
 
+def sample_bytes(cfg):
+    """Bytes of one sample: record_dims' product, else int(sqrt(record_length_bytes))^2."""
+    ds = cfg["dataset"]
+    itemsize = {"uint8": 1, "int8": 1, "uint16": 2, "int16": 2, "uint32": 4, "int32": 4,
+                "float32": 4, "uint64": 8, "int64": 8, "float64": 8}[ds["record_element_type"]]
+    dims = ds.get("record_dims") or [int(ds["record_length_bytes"] ** 0.5)] * 2
+    product = 1
+    for d in dims:
+        product *= d
+    return product * itemsize
+
+
 def expected_bytes(cfg, ranks, phase, read_per_pass, passes, files):
     ds = cfg["dataset"]
     fmt = ds["format"]
@@ -181,6 +198,11 @@ def expected_bytes(cfg, ranks, phase, read_per_pass, passes, files):
     if fmt == "synthetic":
         return 0
     path, names = first_file(folder, split)
+    if fmt in ("csv", "jpeg", "png"):
+        if read_per_pass != files * spf:
+            fail("%s is checked with every sample read in every pass" % fmt)
+        total = sum(os.path.getsize(os.path.join(folder, split, n)) for n in names)
+        return passes * spf * total  # O_DIRECT too: the last block of a file comes back short
     sizes = {os.path.getsize(os.path.join(folder, split, n)) for n in names}
     if len(sizes) != 1:
         fail("files of %s differ in size: %s" % (split, sorted(sizes)))
@@ -266,6 +288,8 @@ def main():
             want[phase + "_nominal_bytes"] = samples * record
             want[phase + "_read_bytes"] = expected_bytes(cfg, ranks, phase, read_per_pass, passes,
                                                          files)
+            if cfg["dataset"]["format"] != "synthetic":
+                want[phase + "_decoded_bytes"] = samples * sample_bytes(cfg)
         if phase == "train":
             want["train_samples_unread_per_epoch"] = n - read_per_pass
             want["train_samples_skipped_on_error"] = skipped or 0

@@ -1,9 +1,10 @@
-"""Interop of dlbench's format writers and readers with numpy, h5py and TFRecord.
+"""Interop of dlbench's format writers and readers with numpy, h5py, TFRecord, PIL and pandas.
 
 Run by ctest as: formats_interop.py <interop_tool>. (a) Files written by interop_tool are read by
-numpy / h5py / a pure-Python TFRecord reader that checks every length and CRC32C; the per-sample
-checksums must equal what interop_tool prints when it reads the same file. (b) Files written by
-numpy / h5py / a Python TFRecord writer are read by interop_tool with the same checksums.
+numpy / h5py / a pure-Python TFRecord reader that checks every length and CRC32C / PIL (jpeg,
+png) / pandas (csv); the per-sample checksums must equal what interop_tool prints when it reads
+the same file. (b) Files written by numpy / h5py / a Python TFRecord writer / PIL and pandas the
+way DLIO's generators call them are read by interop_tool with the same checksums.
 """
 import os
 import struct
@@ -13,6 +14,8 @@ import tempfile
 
 import h5py
 import numpy as np
+import pandas as pd
+from PIL import Image
 
 TOOL = sys.argv[1]
 FAILURES = []
@@ -216,6 +219,65 @@ def ours_to_python(tmp):
         check(open(index).read() == "".join(l + "\n" for l in lines), path + ": DALI index")
 
 
+def ours_to_pil_and_pandas(tmp):
+    for fmt, dims in (("jpeg", [48, 80]), ("png", [48, 80]), ("jpeg", [1, 7]), ("png", [300, 2])):
+        path = os.path.join(tmp, "ours_%dx%d.%s" % (dims[0], dims[1], fmt))
+        tool("write", fmt, path, "uint8", 1, *dims)
+        ours = tool_checksums(fmt, path, "uint8", 1, *dims)
+        with Image.open(path) as image:
+            check(image.format == fmt.upper() and image.mode == "L" and
+                  image.size == (dims[1], dims[0]),
+                  "%s: PIL sees %s %s %s" % (path, image.format, image.mode, image.size))
+            pixels = np.asarray(image)
+        # Both decode with libjpeg-turbo's default (islow) IDCT: the same pixels, not just close.
+        check([fnv1a(pixels.tobytes())] == ours, path + ": PIL's pixels differ from dlbench's")
+    for dtype, n, dims, gzip in (("uint8", 3, [4, 5], False), ("int16", 2, [7], False),
+                                 ("float32", 3, [2, 3], False), ("float64", 2, [5], False),
+                                 ("uint8", 4, [16, 16], True)):
+        path = os.path.join(tmp, "ours_%s_%d.csv%s" % (dtype, n, ".gz" if gzip else ""))
+        tool("write", "csv", path, dtype, n, *dims, *(["--gzip"] if gzip else []))
+        ours = tool_checksums("csv", path, dtype, n, *dims)
+        # DLIO's reader call (no header); round_trip because pandas' default float parser may
+        # miss a float64 by an ulp, whatever wrote the text.
+        table = pd.read_csv(path, header=None, compression="infer", float_precision="round_trip")
+        check(table.shape == (n, int(np.prod(dims))), "%s: pandas sees %s" % (path, table.shape))
+        rows = table.to_numpy().astype(dtype)
+        check([fnv1a(rows[k].tobytes()) for k in range(n)] == ours, path + ": values differ")
+
+
+def pil_and_pandas_to_ours(tmp):
+    rng = np.random.default_rng(11)
+    for dims in ([33, 65], [1, 1], [200, 3]):
+        # DLIO's jpeg_generator / png_generator: randint(255) uint8, PIL mode L, PIL defaults.
+        records = rng.integers(0, 255, size=dims, dtype=np.uint8)
+        image = Image.fromarray(records)
+        png = os.path.join(tmp, "pil_%dx%d.png" % tuple(dims))
+        image.save(png, format="PNG")
+        check(tool_checksums("png", png, "uint8", 1, *dims) == [fnv1a(records.tobytes())], png)
+        jpeg = os.path.join(tmp, "pil_%dx%d.jpeg" % tuple(dims))
+        image.save(jpeg, format="JPEG", bits=8)
+        with Image.open(jpeg) as decoded:
+            expected = [fnv1a(np.asarray(decoded).tobytes())]
+        check(tool_checksums("jpeg", jpeg, "uint8", 1, *dims) == expected, jpeg)
+    rgb = os.path.join(tmp, "pil_rgb.png")
+    Image.new("RGB", (4, 3)).save(rgb)
+    out = subprocess.run([TOOL, "read", "png", rgb, "uint8", "1", "3", "4"], capture_output=True,
+                         text=True)
+    check(out.returncode == 3 and "color type 2" in out.stderr, rgb + ": RGB not refused")
+
+    # DLIO's csv_generator: DataFrame(rows).to_csv(index=False, header=False[, compression]).
+    for dtype, n, dims in (("uint8", 3, [4, 6]), ("int32", 2, [5]), ("float32", 2, [3]),
+                           ("float64", 3, [2, 2])):
+        x = rng.random((n, int(np.prod(dims))))
+        x = (x * 200).astype(dtype) if dtype.startswith(("u", "i")) else x.astype(dtype)
+        expected = [fnv1a(x[k].tobytes()) for k in range(n)]
+        for suffix, compression in (("", None), (".gz", "gzip")):
+            path = os.path.join(tmp, "pandas_%s_%d.csv%s" % (dtype, n, suffix))
+            pd.DataFrame(data=list(x)).to_csv(path, compression=compression, index=False,
+                                              header=False)
+            check(tool_checksums("csv", path, dtype, n, *dims) == expected, path)
+
+
 def python_to_ours(tmp):
     rng = np.random.default_rng(7)
     for dtype, n, dims in (("uint8", 1, [9, 8]), ("uint8", 4, [6, 5]), ("float32", 3, [4, 4])):
@@ -247,6 +309,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         ours_to_python(tmp)
         python_to_ours(tmp)
+        ours_to_pil_and_pandas(tmp)
+        pil_and_pandas_to_ours(tmp)
     if FAILURES:
         print("%d interop failures" % len(FAILURES))
         sys.exit(1)

@@ -2,7 +2,7 @@
 // sample, so that the interop scripts can compare against numpy, h5py and a Python TFRecord codec.
 //
 //   interop_tool write <format> <path> <dtype> <samples> <dim>... [--zip|--gzip]
-//                      [--datasets K] [--dali-index PATH]
+//                      [--datasets K] [--dali-index PATH]   (--gzip: hdf5 or csv)
 //   interop_tool read  <format> <path> <dtype> <samples> <dim>... [--datasets K] [--verify]
 //
 // Output of read: one line per sample, "<k> <FNV-1a 64 of the sample bytes, hex>".

@@ -274,7 +274,30 @@ const Rule kRules[] = {
      {},
      1,
      "dataset.compression = gzip (w.yaml:1) with dataset.format = tfrecord: compression applies "
-     "only to hdf5 (gzip) and npz (zip) datasets"},
+     "only to hdf5 (gzip), npz (zip) and csv (gzip) datasets"},
+    {"CsvWithXz",
+     "dataset: {format: csv, compression: xz}\n",
+     {},
+     1,
+     "dataset.compression = xz (w.yaml:1) with dataset.format = csv (w.yaml:1): csv files support "
+     "only gzip compression (written as .csv.gz)"},
+    {"CsvGzipLevel",
+     "dataset: {format: csv, compression: gzip, compression_level: -1}\n",
+     {},
+     1,
+     "dataset.compression_level: gzip levels are 0 to 9, got -1"},
+    {"CsvOfFloat16",
+     "dataset: {format: csv, record_element_type: float16}\n",
+     {},
+     1,
+     "dataset.record_element_type = 'float16' (w.yaml:1) with dataset.format = csv (w.yaml:1): csv "
+     "files hold integers, float32 or float64"},
+    {"ImageWithTwoSamplesPerFile",
+     "dataset: {format: jpeg, num_samples_per_file: 2}\n",
+     {},
+     1,
+     "dataset.num_samples_per_file = 2 (w.yaml:1) with dataset.format = jpeg (w.yaml:1): an image "
+     "file holds one sample (DLIO too writes one image per file); set num_samples_per_file to 1"},
     {"GzipLevel",
      "dataset: {format: hdf5, compression: gzip, compression_level: 10}\n",
      {},
@@ -364,19 +387,19 @@ const Rule kRules[] = {
      {},
      1,
      "reader.odirect = true (w.yaml:1) with dataset.format = hdf5 (w.yaml:2): O_DIRECT reading "
-     "exists only for npz, npy and indexed_binary"},
+     "exists only for npz, npy, indexed_binary, csv, jpeg and png"},
     {"OdirectWithTfrecord",
      "reader: {odirect: true}\n",
      {},
      1,
-     "with dataset.format = tfrecord: O_DIRECT reading exists only for npz, npy and "
-     "indexed_binary"},
+     "with dataset.format = tfrecord: O_DIRECT reading exists only for npz, npy, "
+     "indexed_binary, csv, jpeg and png"},
     {"OdirectWithMmapIndexedBinary",  // its reads are page faults: O_DIRECT has no meaning
      "reader: {odirect: true}\ndataset: {format: mmap_indexed_binary}\n",
      {},
      1,
      "with dataset.format = mmap_indexed_binary (w.yaml:2): O_DIRECT reading exists only for "
-     "npz, npy and indexed_binary"},
+     "npz, npy, indexed_binary, csv, jpeg and png"},
     // steps
     {"NoStepPerEpoch",
      "dataset: {num_files_train: 16, num_samples_per_file: 2}\n"
@@ -534,6 +557,11 @@ TEST(Validation, ValidCombinationsPass) {
   EXPECT_NO_THROW(LoadText("reader: {odirect: true}\ndataset: {format: npz}\n"));
   EXPECT_NO_THROW(LoadText("reader: {odirect: true}\ndataset: {format: npy}\n"));
   EXPECT_NO_THROW(LoadText("reader: {odirect: true}\ndataset: {format: indexed_binary}\n"));
+  EXPECT_NO_THROW(
+      LoadText("reader: {odirect: true}\ndataset: {format: jpeg, "
+               "num_samples_per_file: 1}\n"));
+  EXPECT_NO_THROW(LoadText("dataset: {format: csv, compression: gzip}\n"));
+  EXPECT_NO_THROW(LoadText("dataset: {format: png, num_samples_per_file: 1}\n"));
   EXPECT_NO_THROW(LoadText("checkpoint: {ksm: {}, randomize_tensor: false}\n"));
   EXPECT_NO_THROW(LoadText("checkpoint: {num_checkpoints_write: -1, num_checkpoints_read: 3}\n"));
   EXPECT_NO_THROW(

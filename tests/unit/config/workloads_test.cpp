@@ -358,7 +358,7 @@ TEST(ShippedWorkloadsTest, Llama405bRejectsARankCountThatIsNotAMultipleOfTpTimes
 
 TEST(ShippedWorkloadsTest, RetinanetAndFluxUseSupportedFormatsWithTheirSampleSizes) {
   const Config retinanet = LoadShipped("retinanet_b200", 2);
-  EXPECT_EQ(retinanet.dataset.format, Format::kNpy);
+  EXPECT_EQ(retinanet.dataset.format, Format::kJpeg);
   EXPECT_EQ(retinanet.dataset.num_files_train, 1170301);
   EXPECT_EQ(retinanet.dataset.num_samples_per_file, 1);
   EXPECT_DOUBLE_EQ(retinanet.dataset.record_length_bytes, 322957);

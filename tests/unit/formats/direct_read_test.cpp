@@ -313,8 +313,41 @@ TEST(DirectReadErrors, FormatsWithoutAnODirectPathRefuseIt) {
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ExitCode::kUsage) << e.what();
       EXPECT_EQ(std::string(e.what()), "reader.odirect: O_DIRECT reading is not available for " +
-                                           name + " (only npz, npy and indexed_binary)");
+                                           name +
+                                           " (only npz, npy, indexed_binary, csv, jpeg and png)");
     }
+  }
+}
+
+// csv, jpeg and png read their whole file for every sample: the blocks covering it, once.
+TEST_F(DirectRead, WholeFileFormatsReadTheirFileInBlocksForEverySample) {
+  for (const auto& [format, name, dims] :
+       std::vector<std::tuple<config::Format, std::string, std::vector<std::int64_t>>>{
+           {config::Format::kCsv, "csv", {40, 70}},
+           {config::Format::kJpeg, "jpeg", {200, 70}},
+           {config::Format::kPng, "png", {200, 70}}}) {
+    FileSpec spec;
+    spec.path = (dir_ / ("img_0_of_1." + name)).string();
+    spec.sample_dims = dims;
+    test::WriteFile(*MakeWriter(format), spec, test::RandomContent());
+    const Bytes size = test::ReadAll(spec.path).size();
+    ASSERT_GT(size, 2 * kDirectAlignment) << name;
+    auto plain = MakeReader(format)->open(env_, spec, {});
+    std::vector<std::byte> expected(plain->sample_bytes());
+    EXPECT_EQ(plain->read_sample(0, expected), size) << name;
+    const std::size_t first = env_.reads.size();
+    auto direct = MakeReader(format)->open(env_, spec, Direct());
+    EXPECT_EQ(direct->open_bytes(), 0u) << name;
+    std::vector<std::byte> out(direct->sample_bytes());
+    for (int again = 0; again < 2; ++again) {
+      EXPECT_EQ(direct->read_sample(0, out), Blocks(0, size, size)) << name;
+      EXPECT_EQ(out, expected) << name;
+    }
+    ExpectAlignedAndDisjoint(spec.path, env_.reads.size() - 1);
+    EXPECT_EQ(env_.reads.size() - first, 2u) << name << ": one read per sample";
+    EXPECT_TRUE(std::any_of(env_.opens.begin(), env_.opens.end(), [&](const auto& o) {
+      return o.path == spec.path && o.direct;
+    })) << name;
   }
 }
 

@@ -17,6 +17,11 @@
 
 namespace dlbench::formats::test {
 
+// Fails, showing `text`, unless `part` occurs in it.
+inline void ExpectContains(const std::string& text, const std::string& part) {
+  EXPECT_NE(text.find(part), std::string::npos) << "\"" << part << "\" not in: " << text;
+}
+
 template <typename Reader>
 class FormatFiles : public ::testing::Test {
  protected:

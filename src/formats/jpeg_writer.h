@@ -1,0 +1,22 @@
+// .jpeg files as DLIO writes them with PIL (formats.md §11): one 8-bit grayscale (PIL mode "L")
+// baseline JPEG per file, quality 75, of the sample's shape (image_rows.h), encoded with
+// libjpeg-turbo row block by row block so that memory stays within the writer's buffer.
+#pragma once
+
+#include "formats/format.h"
+
+namespace dlbench::formats {
+
+class JpegWriter final : public FormatWriter {
+ public:
+  // Throws Error(kUsage): the size of a JPEG depends on its pixels.
+  Bytes file_size(const FileSpec& spec) const override;
+  WriteResult write(storage::Env& env, const FileSpec& spec,
+                    const dataset::ContentGenerator& content,
+                    std::span<std::byte> buffer) const override;
+};
+
+// PIL's default JPEG quality.
+inline constexpr int kJpegQuality = 75;
+
+}  // namespace dlbench::formats

@@ -1,0 +1,22 @@
+// .png files as DLIO writes them with PIL (formats.md §11): one 8-bit grayscale (color type 0)
+// non-interlaced PNG per file of the sample's shape (image_rows.h), zlib's default level 6 as
+// PIL uses, written with libpng row by row so that memory stays within the writer's buffer.
+#pragma once
+
+#include "formats/format.h"
+
+namespace dlbench::formats {
+
+class PngWriter final : public FormatWriter {
+ public:
+  // Throws Error(kUsage): the size of a PNG depends on how its pixels compress.
+  Bytes file_size(const FileSpec& spec) const override;
+  WriteResult write(storage::Env& env, const FileSpec& spec,
+                    const dataset::ContentGenerator& content,
+                    std::span<std::byte> buffer) const override;
+};
+
+// Largest side dlbench writes and reads (libpng's own default limit is 1,000,000).
+inline constexpr std::int64_t kPngMaxSide = 1000000;
+
+}  // namespace dlbench::formats
