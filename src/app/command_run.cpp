@@ -26,15 +26,15 @@ int RunPhases(const WorkloadOptions& options, const std::vector<workflow::Phase>
 }
 
 CLI::App* AddPhaseCommand(CLI::App& app, const std::string& name, const std::string& description,
-                          std::optional<workflow::Phase> phase, const mpi::Communicator& comm,
-                          CommandAction& action) {
+                          std::optional<workflow::Phase> phase, CommandAction& action) {
   auto options = std::make_shared<WorkloadOptions>();
   CLI::App* command = app.add_subcommand(name, description);
   AddWorkloadOptions(*command, *options, /*with_output=*/true);
-  command->callback([options, phase, command, &comm, &action] {
+  command->callback([options, phase, command, &action] {
     if (command->get_subcommands().size() > 0) return;  // e.g. `checkpoint plan`
     if (options->workload.empty()) throw CLI::RequiredError("workload");
-    action = [options, phase, &comm] {
+    action.parallelism = Parallelism::kParallel;
+    action.run = [options, phase](const mpi::Communicator& comm) {
       if (!phase) return RunPhases(*options, nullptr, comm);
       const std::vector<workflow::Phase> only{*phase};
       return RunPhases(*options, &only, comm);
@@ -45,22 +45,22 @@ CLI::App* AddPhaseCommand(CLI::App& app, const std::string& name, const std::str
 
 }  // namespace
 
-void AddRunCommands(CLI::App& app, const mpi::Communicator& comm, CommandAction& action) {
+void AddRunCommands(CLI::App& app, CommandAction& action) {
   AddPhaseCommand(app, "run",
                   "Run the phases the workload's `workflow` section enables (generate_data, "
                   "train with evaluation and checkpoints, or checkpoint-only)",
-                  std::nullopt, comm, action);
+                  std::nullopt, action);
   AddPhaseCommand(app, "generate", "Generate the workload's dataset, whatever `workflow` says",
-                  workflow::Phase::kGenerate, comm, action);
+                  workflow::Phase::kGenerate, action);
   AddPhaseCommand(app, "train", "Replay the workload's training reads, whatever `workflow` says",
-                  workflow::Phase::kTrain, comm, action);
+                  workflow::Phase::kTrain, action);
   CLI::App* checkpoint =
       AddPhaseCommand(app, "checkpoint",
                       "Write and read the workload's checkpoints alone (checkpoint-only mode); "
                       "`checkpoint plan` prints what would be written",
-                      workflow::Phase::kCheckpoint, comm, action);
-  AddCheckpointPlanCommand(*checkpoint, comm, action);
-  AddCheckpointDrainCommand(*checkpoint, comm, action);
+                      workflow::Phase::kCheckpoint, action);
+  AddCheckpointPlanCommand(*checkpoint, action);
+  AddCheckpointDrainCommand(*checkpoint, action);
 }
 
 }  // namespace dlbench::app

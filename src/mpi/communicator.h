@@ -1,6 +1,7 @@
 // A thin communicator over MPI_COMM_WORLD (or a split of it). It hides MPI's types so that the
 // rest of dlbench never includes <mpi.h>, and it works identically under `mpirun` and in a
-// singleton process started without it.
+// singleton process started without it. Communicator::Local() is the same interface for a process
+// that never initialises MPI (commands that do no parallel work, app/commands.h).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,11 @@ namespace dlbench::mpi {
 
 class Communicator {
  public:
+  // This process alone, without MPI: rank 0 of 1. Barriers return at once, reductions and
+  // gathers return the process's own value, abort() exits; nothing calls into MPI, so it works
+  // whether or not MPI was ever initialised. fortran_handle() throws Error(kInternal).
+  static Communicator Local() { return Communicator(); }
+
   int rank() const { return rank_; }
   int size() const { return size_; }
   bool is_root() const { return rank_ == 0; }
@@ -50,16 +56,21 @@ class Communicator {
 
   // The raw MPI_Comm as its Fortran handle, for the few modules that call MPI-IO or parallel
   // HDF5 themselves (storage/, formats/). Convert back with MPI_Comm_f2c.
-  int fortran_handle() const { return handle_; }
+  int fortran_handle() const;
+
+  // False for Local(): no MPI behind it.
+  bool uses_mpi() const { return uses_mpi_; }
 
  private:
   friend class Session;
+  Communicator() = default;
   Communicator(int fortran_handle, int rank, int size)
-      : handle_(fortran_handle), rank_(rank), size_(size) {}
+      : handle_(fortran_handle), rank_(rank), size_(size), uses_mpi_(true) {}
 
-  int handle_;
-  int rank_;
-  int size_;
+  int handle_ = 0;
+  int rank_ = 0;
+  int size_ = 1;
+  bool uses_mpi_ = false;
 };
 
 // Owns MPI initialisation for the process: MPI_Init_thread on construction (a singleton when the
@@ -77,6 +88,9 @@ class Session {
 
   // True when MPI is initialised and not yet finalised in this process.
   static bool active();
+  // True once MPI_Init has run in this process, even if MPI was finalised since (MPI_Initialized
+  // may be called at any time, without initialising anything).
+  static bool started();
 };
 
 }  // namespace dlbench::mpi
