@@ -16,7 +16,9 @@
 #  (e) peak RSS per rank (VmHWM) on the unet3d-shaped tiny workload against
 #      64 MiB + (read_threads + prefetch_size + 1) x batch bytes;
 #  (f) micro-benchmarks: lateness of the emulated accelerator's wait, AU with a synthetic slow
-#      reader against the analytic value, prefetch-queue hand-over and sampler rates.
+#      reader against the analytic value, prefetch-queue hand-over and sampler rates;
+#  (g), (h) the read path against the bare open/pread/close loop, and start-up against the MPI
+#      floor (scripts/bench-read-limit.sh, also runnable alone).
 # Ranks are started with --bind-to none: with core binding each rank's reader threads would
 # share the trainer's one core. DIR (default /var/tmp/dlbench-readbench) is emptied.
 set -euo pipefail
@@ -33,7 +35,7 @@ while [ $# -gt 0 ]; do
     --dlbench) dlbench="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -230,3 +232,7 @@ echo "| benchmark | items/s |"
 echo "|---|---|"
 gbench_table "$bench/bench_prefetch_queue" items_per_second
 gbench_table "$bench/bench_sampler" items_per_second
+
+# (g) + (h)
+echo
+bash "$here/bench-read-limit.sh" --reps "$reps" --dlbench "$dlbench"
