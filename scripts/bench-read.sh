@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do
     --dlbench) dlbench="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
