@@ -5,8 +5,9 @@
 //
 //   bare_read_loop PROCESSES PASSES DIR
 //
-// Reads the regular files of DIR (sorted by name) PASSES times; process p reads files p, p + N,
-// p + 2N, ... of every pass, through one buffer reused for every read (as dlbench reuses its
+// Reads the regular files of DIR (sorted by name) PASSES times; process p reads the p-th of N
+// contiguous shards of the list in every pass, in name order — dlbench's sharding without
+// shuffles (DLIO's default) — through one buffer reused for every read (as dlbench reuses its
 // sample buffers), with pread calls of up to 1 MiB until one returns 0. The processes start
 // together (they wait on a pipe the parent closes) and the time runs from that release to the
 // last process's exit. Prints one line: "files/s FILES_READ SECONDS BYTES".
@@ -52,9 +53,10 @@ unsigned long long ReadShare(const std::vector<std::string>& files, int process,
   constexpr std::size_t kBuffer = 1 << 20;
   std::vector<char> buffer(kBuffer);
   unsigned long long bytes = 0;
+  const std::size_t shard = files.size() / static_cast<std::size_t>(processes);
+  const std::size_t first = shard * static_cast<std::size_t>(process);
   for (int pass = 0; pass < passes; ++pass) {
-    for (std::size_t i = static_cast<std::size_t>(process); i < files.size();
-         i += static_cast<std::size_t>(processes)) {
+    for (std::size_t i = first; i < first + shard; ++i) {
       const int fd = open(files[i].c_str(), O_RDONLY | O_CLOEXEC);
       if (fd < 0) Die("open " + files[i]);
       off_t offset = 0;
@@ -122,7 +124,8 @@ int main(int argc, char** argv) {
     bytes += share;
   }
   if (failed) return 1;
-  const double count = static_cast<double>(files.size()) * passes;
+  const double count =
+      static_cast<double>(files.size() / static_cast<std::size_t>(processes) * processes) * passes;
   std::printf("%.0f %.0f %.6f %llu\n", count / seconds, count, seconds, bytes);
   return 0;
 }
