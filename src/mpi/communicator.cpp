@@ -36,7 +36,7 @@ void Communicator::barrier() const {
   if (uses_mpi_) MPI_Barrier(Comm(handle_));
 }
 
-void Communicator::step_barrier(double spin_seconds) const {
+void Communicator::step_barrier(double spin_seconds, double poll_seconds) const {
   if (size_ == 1) return;
   MPI_Request request;
   MPI_Ibarrier(Comm(handle_), &request);
@@ -47,8 +47,10 @@ void Communicator::step_barrier(double spin_seconds) const {
   while (!done && std::chrono::steady_clock::now() < spin_until) {
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
   }
+  const auto poll = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(poll_seconds));
   while (!done) {
-    std::this_thread::sleep_for(std::chrono::microseconds(20));
+    std::this_thread::sleep_for(poll);
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
   }
 }

@@ -27,10 +27,10 @@ class Communicator {
   // A barrier for the training step loop: spins on MPI_Test for `spin` seconds, then polls every
   // ~20 us while sleeping. MPI_Barrier under oversubscription polls with sched_yield, which hands
   // the core to the rank's reader threads for whole timeslices (milliseconds per step); this
-  // wait costs at most a few tens of microseconds once the last rank arrives. With
-  // `spin_seconds` 0 it only polls: for a trainer whose reader threads are behind, which would
-  // otherwise lose the CPU to the spin while the trainer waits for them anyway.
-  void step_barrier(double spin_seconds = 100e-6) const;
+  // wait costs at most a few tens of microseconds once the last rank arrives. A trainer whose
+  // reader threads are behind passes `spin_seconds` 0 and a longer `poll_seconds`: it will wait
+  // for them anyway, and each spin or poll takes CPU they need.
+  void step_barrier(double spin_seconds = 100e-6, double poll_seconds = 20e-6) const;
 
   double max(double value) const;
   double min(double value) const;

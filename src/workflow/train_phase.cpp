@@ -89,7 +89,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
       if (spin) {
         comm.step_barrier();
       } else {
-        comm.step_barrier(/*spin_seconds=*/0);
+        comm.step_barrier(/*spin_seconds=*/0, /*poll_seconds=*/200e-6);
       }
     };
   }
