@@ -21,6 +21,8 @@
 #      cache), 1 rank with read_threads 1 and 2, computation 0: images/s, per-image time and the
 #      sample read latency beside the file size, and the same images stored raw (npy, no
 #      decoding) as the reference whose difference is the decoding. --jpeg-only runs (g) alone.
+#  (h), (i) the read path against the bare open/pread/close loop, and start-up against the MPI
+#      floor (scripts/bench-read-limit.sh, also runnable alone).
 # Ranks are started with --bind-to none: with core binding each rank's reader threads would
 # share the trainer's one core. DIR (default /var/tmp/dlbench-readbench) is emptied.
 set -euo pipefail
@@ -39,7 +41,7 @@ while [ $# -gt 0 ]; do
     --dir) dir="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
     --jpeg-only) jpeg_only=1; shift ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -279,3 +281,7 @@ gbench_table "$bench/bench_sampler" items_per_second
 # (g)
 echo
 jpeg_decode
+
+# (h) + (i)
+echo
+bash "$here/bench-read-limit.sh" --reps "$reps" --dlbench "$dlbench"

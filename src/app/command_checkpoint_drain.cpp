@@ -17,17 +17,17 @@
 
 namespace dlbench::app {
 
-void AddCheckpointDrainCommand(CLI::App& checkpoint, const mpi::Communicator& comm,
-                               CommandAction& action) {
+void AddCheckpointDrainCommand(CLI::App& checkpoint, CommandAction& action) {
   auto options = std::make_shared<WorkloadOptions>();
   CLI::App* drain = checkpoint.add_subcommand(
       "drain",
       "Finish interrupted burst-buffer drains: copy checkpoints complete on the fast tier but not "
       "durable in checkpoint_folder, then evict them as configured");
   AddWorkloadOptions(*drain, *options, /*with_output=*/false);
-  drain->callback([options, &comm, &action] {
+  drain->callback([options, &action] {
     if (options->workload.empty()) throw CLI::RequiredError("workload");
-    action = [options, &comm] {
+    action.parallelism = Parallelism::kParallel;
+    action.run = [options](const mpi::Communicator& comm) {
       const config::Config config = LoadWorkload(*options, comm);
       if (!config.checkpoint.burst_buffer) {
         throw UsageError(

@@ -10,12 +10,10 @@
 #include "app/workload_loading.h"
 #include "checkpoint/plan.h"
 #include "checkpoint/plan_report.h"
-#include "mpi/agreement.h"
 
 namespace dlbench::app {
 
-void AddCheckpointPlanCommand(CLI::App& checkpoint, const mpi::Communicator& comm,
-                              CommandAction& action) {
+void AddCheckpointPlanCommand(CLI::App& checkpoint, CommandAction& action) {
   auto options = std::make_shared<WorkloadOptions>();
   auto ranks = std::make_shared<int>(0);
   CLI::App* plan = checkpoint.add_subcommand(
@@ -24,20 +22,17 @@ void AddCheckpointPlanCommand(CLI::App& checkpoint, const mpi::Communicator& com
   plan->add_option("--ranks,-n", *ranks,
                    "Plan for this many ranks (default: the job's size, 1 without mpirun)")
       ->check(CLI::PositiveNumber);
-  plan->callback([options, ranks, &comm, &action] {
+  plan->callback([options, ranks, &action] {
     if (options->workload.empty()) throw CLI::RequiredError("workload");
-    action = [options, ranks, &comm] {
-      if (*ranks > 0) options->world_size = *ranks;
+    action.parallelism = Parallelism::kLocal;
+    action.run = [options, ranks](const mpi::Communicator& comm) {
+      options->world_size = *ranks > 0 ? *ranks : JobSize(comm);
       const config::Config config = LoadWorkload(*options, comm);
-      std::string text;
-      mpi::AgreeOnFailure(comm, [&] {
-        const checkpoint::CheckpointPlan byte_plan(config.model, config.checkpoint,
-                                                   options->world_size.value_or(comm.size()));
-        checkpoint::PlanReportOptions report;
-        report.title = config.model.name;
-        text = checkpoint::RenderPlan(byte_plan, report);
-      });
-      if (comm.is_root()) std::fputs(text.c_str(), stdout);
+      const checkpoint::CheckpointPlan byte_plan(config.model, config.checkpoint,
+                                                 *options->world_size);
+      checkpoint::PlanReportOptions report;
+      report.title = config.model.name;
+      std::fputs(checkpoint::RenderPlan(byte_plan, report).c_str(), stdout);
       return 0;
     };
   });

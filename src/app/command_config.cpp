@@ -11,7 +11,7 @@
 
 namespace dlbench::app {
 
-void AddConfigCommand(CLI::App& app, const mpi::Communicator& comm, CommandAction& action) {
+void AddConfigCommand(CLI::App& app, CommandAction& action) {
   CLI::App* config = app.add_subcommand("config", "Show the resolved configuration of a workload");
   config->require_subcommand(1);
 
@@ -19,10 +19,11 @@ void AddConfigCommand(CLI::App& app, const mpi::Communicator& comm, CommandActio
   CLI::App* show = config->add_subcommand(
       "show", "Print the fully resolved configuration (defaults and overrides applied) as YAML");
   AddWorkloadOptions(*show, *show_options, /*with_output=*/false);
-  show->callback([show_options, &comm, &action] {
-    action = [show_options, &comm] {
+  show->callback([show_options, &action] {
+    action.parallelism = Parallelism::kLocal;
+    action.run = [show_options](const mpi::Communicator& comm) {
       const config::Config resolved = LoadWorkload(*show_options, comm);
-      if (comm.is_root()) std::fputs(config::ToYaml(resolved).c_str(), stdout);
+      std::fputs(config::ToYaml(resolved).c_str(), stdout);
       return 0;
     };
   });
@@ -38,10 +39,11 @@ void AddConfigCommand(CLI::App& app, const mpi::Communicator& comm, CommandActio
   query->add_option("--config-dir", query_options->config_dirs, "Extra workload folder");
   query->add_flag("--allow-unknown-keys", query_options->allow_unknown_keys,
                   "Warn about unknown YAML keys instead of failing");
-  query->callback([query_options, key, &comm, &action] {
-    action = [query_options, key, &comm] {
+  query->callback([query_options, key, &action] {
+    action.parallelism = Parallelism::kLocal;
+    action.run = [query_options, key](const mpi::Communicator& comm) {
       const config::Config resolved = LoadWorkload(*query_options, comm);
-      if (comm.is_root()) std::printf("%s\n", config::Query(resolved, *key).c_str());
+      std::printf("%s\n", config::Query(resolved, *key).c_str());
       return 0;
     };
   });

@@ -46,7 +46,7 @@ void AddReportCommand(CLI::App& app, CommandAction& action) {
       ->required();
   command->add_option("--output,-o", options->output, "HTML file to write (default report.html)");
   command->callback([options, &action] {
-    action = [options] {
+    action.run = [options](const mpi::Communicator&) {
       std::vector<compare::RunSet> sets;
       std::vector<compare::Run> runs;
       for (const std::string& argument : options->runs) {

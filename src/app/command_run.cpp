@@ -24,8 +24,7 @@ int RunPhases(const WorkloadOptions& options, const std::vector<workflow::Phase>
 }
 
 CLI::App* AddPhaseCommand(CLI::App& app, const std::string& name, const std::string& description,
-                          std::optional<workflow::Phase> phase, const mpi::Communicator& comm,
-                          CommandAction& action) {
+                          std::optional<workflow::Phase> phase, CommandAction& action) {
   auto options = std::make_shared<WorkloadOptions>();
   auto repeat = std::make_shared<RepeatOptions>();
   CLI::App* command = app.add_subcommand(name, description);
@@ -37,10 +36,11 @@ CLI::App* AddPhaseCommand(CLI::App& app, const std::string& name, const std::str
       ->check(CLI::Range(1, 1000));
   command->add_flag("--fixed-seed", repeat->fixed_seed,
                     "With --repeat: every run uses train.seed (default: run i uses seed + i - 1)");
-  command->callback([options, repeat, phase, command, &comm, &action] {
+  command->callback([options, repeat, phase, command, &action] {
     if (command->get_subcommands().size() > 0) return;  // e.g. `checkpoint plan`
     if (options->workload.empty()) throw CLI::RequiredError("workload");
-    action = [options, repeat, phase, &comm] {
+    action.parallelism = Parallelism::kParallel;
+    action.run = [options, repeat, phase](const mpi::Communicator& comm) {
       if (!phase) return RunPhases(*options, nullptr, *repeat, comm);
       const std::vector<workflow::Phase> only{*phase};
       return RunPhases(*options, &only, *repeat, comm);
@@ -51,22 +51,22 @@ CLI::App* AddPhaseCommand(CLI::App& app, const std::string& name, const std::str
 
 }  // namespace
 
-void AddRunCommands(CLI::App& app, const mpi::Communicator& comm, CommandAction& action) {
+void AddRunCommands(CLI::App& app, CommandAction& action) {
   AddPhaseCommand(app, "run",
                   "Run the phases the workload's `workflow` section enables (generate_data, "
                   "train with evaluation and checkpoints, or checkpoint-only)",
-                  std::nullopt, comm, action);
+                  std::nullopt, action);
   AddPhaseCommand(app, "generate", "Generate the workload's dataset, whatever `workflow` says",
-                  workflow::Phase::kGenerate, comm, action);
+                  workflow::Phase::kGenerate, action);
   AddPhaseCommand(app, "train", "Replay the workload's training reads, whatever `workflow` says",
-                  workflow::Phase::kTrain, comm, action);
+                  workflow::Phase::kTrain, action);
   CLI::App* checkpoint =
       AddPhaseCommand(app, "checkpoint",
                       "Write and read the workload's checkpoints alone (checkpoint-only mode); "
                       "`checkpoint plan` prints what would be written",
-                      workflow::Phase::kCheckpoint, comm, action);
-  AddCheckpointPlanCommand(*checkpoint, comm, action);
-  AddCheckpointDrainCommand(*checkpoint, comm, action);
+                      workflow::Phase::kCheckpoint, action);
+  AddCheckpointPlanCommand(*checkpoint, action);
+  AddCheckpointDrainCommand(*checkpoint, action);
 }
 
 }  // namespace dlbench::app

@@ -9,13 +9,13 @@
 
 namespace dlbench::app {
 
-void AddWorkloadsCommand(CLI::App& app, const mpi::Communicator& comm, CommandAction& action) {
+void AddWorkloadsCommand(CLI::App& app, CommandAction& action) {
   auto config_dirs = std::make_shared<std::vector<std::string>>();
   CLI::App* command = app.add_subcommand("workloads", "List the workloads that can be run by name");
   command->add_option("--config-dir", *config_dirs, "Extra workload folder (repeatable)");
-  command->callback([config_dirs, &comm, &action] {
-    action = [config_dirs, &comm] {
-      if (!comm.is_root()) return 0;
+  command->callback([config_dirs, &action] {
+    action.parallelism = Parallelism::kLocal;
+    action.run = [config_dirs](const mpi::Communicator&) {
       const config::WorkloadCatalog catalog(*config_dirs, config::DefaultWorkloadsDir());
       const auto entries = catalog.List();
       std::size_t width = 0;

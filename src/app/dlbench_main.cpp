@@ -2,11 +2,13 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <optional>
 
 #include "app/commands.h"
 #include "app/error_reporting.h"
 #include "app/version.h"
 #include "mpi/communicator.h"
+#include "mpi/launch.h"
 
 namespace dlbench::app {
 namespace {
@@ -22,7 +24,9 @@ constexpr const char* kFooter = R"(Examples:
 Exit codes: 0 ok, 1 internal error, 2 usage or configuration error, 3 I/O or data error,
 4 regression found. Documentation: docs/ (start with README.md).)";
 
-int Dispatch(int argc, char** argv, const mpi::Communicator& comm) {
+// Parses the command line, without MPI, and fills `action` with the chosen command. Returns the
+// exit code of a parse that ends the program (help, version, usage error) or nothing.
+std::optional<int> Parse(int argc, char** argv, const mpi::Launch& launch, CommandAction& action) {
   CLI::App app{
       "dlbench: storage benchmark for deep-learning training. Reads DLIO workload YAMLs, "
       "generates datasets, replays training reads and checkpoints, and reports what the "
@@ -32,10 +36,9 @@ int Dispatch(int argc, char** argv, const mpi::Communicator& comm) {
   app.footer(kFooter);
   app.require_subcommand(1);
 
-  CommandAction action;
-  AddRunCommands(app, comm, action);
-  AddConfigCommand(app, comm, action);
-  AddWorkloadsCommand(app, comm, action);
+  AddRunCommands(app, action);
+  AddConfigCommand(app, action);
+  AddWorkloadsCommand(app, action);
   AddCompareCommand(app, action);
   AddReportCommand(app, action);
 
@@ -43,18 +46,34 @@ int Dispatch(int argc, char** argv, const mpi::Communicator& comm) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     // Every rank parses the same arguments; only rank 0 speaks.
-    const int code = comm.is_root() ? app.exit(error) : error.get_exit_code();
+    const int code = launch.rank == 0 ? app.exit(error) : error.get_exit_code();
     return code == 0 ? 0 : static_cast<int>(ExitCode::kUsage);
   }
-  return action ? action() : static_cast<int>(ExitCode::kUsage);
+  if (!action.run) return static_cast<int>(ExitCode::kUsage);
+  return std::nullopt;
 }
 
 }  // namespace
 
 int Main(int argc, char** argv) {
+  const mpi::Launch launch = mpi::LaunchFromEnvironment();
+  const mpi::Communicator local = mpi::Communicator::Local();
+  CommandAction action;
+  std::optional<int> finished;  // parsing ended the program (help, version, usage error)
+  const int code = RunGuarded(local, [&] {
+    finished = Parse(argc, argv, launch, action);
+    return 0;
+  });
+  if (code != 0) return code;
+  if (finished) return *finished;
+  if (action.parallelism == Parallelism::kLocal) {
+    // The work of one process: under mpirun, the launcher's other ranks have nothing to do.
+    if (launch.rank != 0) return 0;
+    return RunGuarded(local, [&] { return action.run(local); });
+  }
   mpi::Session session(&argc, &argv);
   const mpi::Communicator comm = session.world();
-  return RunGuarded(comm, [&] { return Dispatch(argc, argv, comm); });
+  return RunGuarded(comm, [&] { return action.run(comm); });
 }
 
 }  // namespace dlbench::app

@@ -5,15 +5,20 @@
 #include "config/load.h"
 #include "config/workload_catalog.h"
 #include "mpi/agreement.h"
+#include "mpi/launch.h"
 
 namespace dlbench::app {
+
+int JobSize(const mpi::Communicator& comm) {
+  return comm.uses_mpi() ? comm.size() : mpi::LaunchFromEnvironment().size;
+}
 
 config::Config LoadWorkload(const WorkloadOptions& options, const mpi::Communicator& comm) {
   config::LoadOptions load_options;
   load_options.config_dirs = options.config_dirs;
   load_options.workloads_dir = config::DefaultWorkloadsDir();
   load_options.allow_unknown_keys = options.allow_unknown_keys;
-  load_options.world_size = options.world_size.value_or(comm.size());
+  load_options.world_size = options.world_size.value_or(JobSize(comm));
   config::LoadResult result;
   mpi::AgreeOnFailure(
       comm, [&] { result = config::Load(options.workload, options.overrides, load_options); });

@@ -1,5 +1,8 @@
 #include "formats/npy_array_check.h"
 
+#include <cstdint>
+#include <vector>
+
 #include "formats/dtype.h"
 #include "formats/npy_writer.h"
 #include "util/error.h"
@@ -21,6 +24,24 @@ void CheckArrayHeader(const npy::Header& header, const FileSpec& spec, const std
     throw Error(ExitCode::kIo, where + ": shape " + npy::ShapeText(header.shape) + ", expected " +
                                    npy::ShapeText(shape));
   }
+}
+
+const std::string& ExpectedArrayHeader(const FileSpec& spec) {
+  struct Last {
+    std::string dtype;
+    std::vector<std::int64_t> sample_dims;
+    std::int64_t samples = -1;
+    std::string header;
+  };
+  thread_local Last last;
+  if (last.samples != spec.samples || last.dtype != spec.dtype ||
+      last.sample_dims != spec.sample_dims) {
+    last.header = npy::Encode(LookupDType(spec.dtype).descr, SampleLastShape(spec));
+    last.dtype = spec.dtype;
+    last.sample_dims = spec.sample_dims;
+    last.samples = spec.samples;
+  }
+  return last.header;
 }
 
 }  // namespace dlbench::formats

@@ -11,4 +11,11 @@ namespace dlbench::formats {
 // Throws Error(kIo) naming `where` when dtype, order or shape differ from `spec`.
 void CheckArrayHeader(const npy::Header& header, const FileSpec& spec, const std::string& where);
 
+// The header numpy (and dlbench's writers) put before `spec`'s array, byte for byte. A file whose
+// header is exactly these bytes matches the spec without parsing, and readers fetch this many
+// bytes first, so that the usual file's header takes one read. Every file of a dataset usually
+// has the same header, so the last one computed is kept per thread; the reference is valid until
+// the thread's next call.
+const std::string& ExpectedArrayHeader(const FileSpec& spec);
+
 }  // namespace dlbench::formats

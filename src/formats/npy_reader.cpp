@@ -1,7 +1,9 @@
 #include "formats/npy_reader.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "formats/direct_file.h"
 #include "formats/npy_array_check.h"
@@ -23,10 +25,48 @@ class NpyFileReader final : public FileReader {
         direct_(direct),
         samples_(spec.samples),
         sample_bytes_(spec.sample_bytes()) {
-    // O_DIRECT fetches a whole block anyway: probe with it, which holds any usual header.
-    std::string bytes(direct_ ? storage::kDirectAlignment : npy::kProbeBytes, '\0');
+    // The first read fetches the header dlbench's (and numpy's) writer puts there for this
+    // spec, or with O_DIRECT the first block, which holds any usual header; when those bytes
+    // are that header, nothing needs parsing and the header took one read.
+    const std::string& expected = ExpectedArrayHeader(spec);
+    std::string bytes(
+        direct_ ? storage::kDirectAlignment : std::max<Bytes>(expected.size(), npy::kProbeBytes),
+        '\0');
     bytes.resize(file_->read_at(0, bytes.data(), bytes.size()));
     open_bytes_ = bytes.size();
+    Bytes data_offset = expected.size();
+    if (std::string_view(bytes).substr(0, expected.size()) != expected) {
+      data_offset = ParseHeader(bytes, spec);
+    }
+    end_ = data_offset + static_cast<Bytes>(samples_) * sample_bytes_;
+    // A truncated file is found here with O_DIRECT (which knows the size anyway), else by the
+    // first read that comes back short, with the same message: asking the size of every file
+    // would cost a system call per sample.
+    if (direct_) CheckSize("open");
+    array_.emplace(data_offset, samples_, sample_bytes_, spec.itemsize(), options.transfer_size,
+                   direct_ != nullptr);
+    if (direct_) open_bytes_ = direct_->bytes_read();
+  }
+
+  const std::string& path() const override { return file_->path(); }
+  std::int64_t samples() const override { return samples_; }
+  Bytes sample_bytes() const override { return sample_bytes_; }
+  Bytes open_bytes() const override { return open_bytes_; }
+  Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
+    check_request(k, out);
+    if (direct_) return array_->ReadDirect(*direct_, k, out.data());
+    try {
+      return array_->Read(*file_, k, out.data());
+    } catch (const Error&) {
+      CheckSize("read");
+      throw;
+    }
+  }
+
+ private:
+  // Reads the rest of a header that is not the expected one (`bytes` holds the start of the file)
+  // and checks it against `spec`; returns its length.
+  Bytes ParseHeader(std::string& bytes, const FileSpec& spec) {
     const Bytes length = npy::HeaderLength(bytes, path());
     const Bytes have = bytes.size();
     bytes.resize(length);
@@ -37,32 +77,23 @@ class NpyFileReader final : public FileReader {
     }
     const npy::Header header = npy::Parse(bytes, path());
     CheckArrayHeader(header, spec, path());
-    const Bytes end = header.data_offset + static_cast<Bytes>(samples_) * sample_bytes_;
-    if (file_->size() < end) {
-      throw IoError("open", path(), 0,
-                    "truncated npy: data needs " + std::to_string(end) + " bytes, file has " +
+    return header.data_offset;
+  }
+
+  // Throws the truncation error when the file is shorter than its header says.
+  void CheckSize(const char* operation) const {
+    if (file_->size() < end_) {
+      throw IoError(operation, path(), 0,
+                    "truncated npy: data needs " + std::to_string(end_) + " bytes, file has " +
                         std::to_string(file_->size()));
     }
-    array_.emplace(header.data_offset, samples_, sample_bytes_, spec.itemsize(),
-                   options.transfer_size, direct_ != nullptr);
-    if (direct_) open_bytes_ = direct_->bytes_read();
   }
 
-  const std::string& path() const override { return file_->path(); }
-  std::int64_t samples() const override { return samples_; }
-  Bytes sample_bytes() const override { return sample_bytes_; }
-  Bytes open_bytes() const override { return open_bytes_; }
-  Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
-    check_request(k, out);
-    return direct_ ? array_->ReadDirect(*direct_, k, out.data())
-                   : array_->Read(*file_, k, out.data());
-  }
-
- private:
   std::unique_ptr<storage::ReadableFile> file_;
   DirectFile* direct_;  // file_ when reading with O_DIRECT, else null
   std::int64_t samples_;
   Bytes sample_bytes_;
+  Bytes end_ = 0;  // end of the array data in the file
   Bytes open_bytes_ = 0;
   std::optional<StoredSampleLastArray> array_;
 };

@@ -11,6 +11,7 @@
 #include "formats/little_endian.h"
 #include "formats/npy_array_check.h"
 #include "formats/npy_header.h"
+#include "formats/npz_writer.h"
 #include "formats/sample_last_array.h"
 #include "formats/zip_layout.h"
 #include "storage/aligned_buffer.h"
@@ -31,17 +32,24 @@ struct Entry {
   Bytes local_offset = 0;
 };
 
+// Reads the records of a zip file. Every read goes to the file except those inside the bytes the
+// previous read fetched, so a region read whole up front (the end records with the central
+// directory, a local header with the npy header) costs one read and is counted once.
 class ZipDirectory {
  public:
   ZipDirectory(storage::ReadableFile& file, Bytes* bytes_read) : file_(file), read_(bytes_read) {}
 
-  Entry Find(const std::string& wanted) {
+  // `tail_guess`: bytes from the end that hold the end records and the central directory in a
+  // usual archive (they are fetched in one read; fewer are read when the file is shorter).
+  Entry Find(const std::string& wanted, Bytes tail_guess) {
     const Bytes size = file_.size();
     // The end record is the last 22 bytes unless the archive has a comment (numpy writes none):
-    // try those first, as Python's zipfile does, so an open reads 22 bytes, not up to 64 KiB.
-    Bytes tail_length = std::min<Bytes>(size, zip::kEndBytes);
+    // try those first, with the central directory before them, as Python's zipfile does, so an
+    // open reads those bytes, not up to 64 KiB.
+    Bytes tail_length = std::min<Bytes>(size, std::max(zip::kEndBytes, tail_guess));
     std::string tail = Read(size - tail_length, tail_length, "end of central directory");
-    if (tail.size() < zip::kEndBytes || GetLe(tail.data(), 4) != zip::kEndSignature) {
+    if (tail.size() < zip::kEndBytes ||
+        GetLe(tail.data() + tail.size() - zip::kEndBytes, 4) != zip::kEndSignature) {
       tail_length = std::min<Bytes>(size, zip::kEndBytes + kMaxCommentBytes);
       tail = Read(size - tail_length, tail_length, "end of central directory");
     }
@@ -117,13 +125,25 @@ class ZipDirectory {
   }
 
   std::string Read(Bytes offset, Bytes length, const char* what) {
+    if (offset >= window_offset_ && offset + length <= window_offset_ + window_.size()) {
+      return window_.substr(offset - window_offset_, length);
+    }
     std::string bytes(length, '\0');
     const Bytes got = file_.read_at(offset, bytes.data(), length);
     *read_ += got;
     if (got != length) {
       Bad(std::string("truncated ") + what + " at offset " + std::to_string(offset));
     }
+    window_ = bytes;
+    window_offset_ = offset;
     return bytes;
+  }
+
+  // As Read, but `length` is a guess that may run past the end of the file: reads up to there.
+  std::string ReadUpTo(Bytes offset, Bytes length, const char* what) {
+    const Bytes size = file_.size();
+    if (offset >= size) return Read(offset, length, what);  // reports the truncation
+    return Read(offset, std::min(length, size - offset), what);
   }
 
  private:
@@ -149,7 +169,20 @@ class ZipDirectory {
 
   storage::ReadableFile& file_;
   Bytes* read_;
+  std::string window_;  // what the last read fetched, at window_offset_
+  Bytes window_offset_ = 0;
 };
+
+// StoredNpzRegions(spec), kept for the last spec per thread: the files of a dataset share it.
+NpzRegions Regions(const FileSpec& spec) {
+  thread_local std::string header;
+  thread_local NpzRegions regions;
+  if (header != ExpectedArrayHeader(spec)) {
+    regions = StoredNpzRegions(spec);
+    header = ExpectedArrayHeader(spec);
+  }
+  return regions;
+}
 
 class NpzFileReader final : public FileReader {
  public:
@@ -163,13 +196,20 @@ class NpzFileReader final : public FileReader {
         itemsize_(spec.itemsize()),
         transfer_size_(std::max<Bytes>(options.transfer_size, 4 * KiB)) {
     ZipDirectory dir(*file_, &open_bytes_);
-    entry_ = dir.Find("x.npy");
+    // Where np.savez would put the records for this spec: each region in one read.
+    const NpzRegions regions = Regions(spec);
+    entry_ = dir.Find("x.npy", regions.tail);
     if (entry_.flags & 1) dir.Bad("x.npy is encrypted");
     if (entry_.method != zip::kMethodStored && entry_.method != zip::kMethodDeflated) {
       dir.Bad("x.npy uses compression method " + std::to_string(entry_.method) +
               " (only stored and deflated are supported)");
     }
-    const std::string local = dir.Read(entry_.local_offset, zip::kLocalHeaderBytes, "local header");
+    const std::string local =
+        dir.ReadUpTo(entry_.local_offset,
+                     std::max(zip::kLocalHeaderBytes,
+                              entry_.method == zip::kMethodStored ? regions.head : Bytes{0}),
+                     "local header")
+            .substr(0, zip::kLocalHeaderBytes);
     if (GetLe(local.data(), 4) != zip::kLocalSignature) {
       dir.Bad("no local header signature at offset " + std::to_string(entry_.local_offset));
     }
@@ -192,9 +232,13 @@ class NpzFileReader final : public FileReader {
       if (!direct_) input_buffer_.resize(transfer_size_);
       header = InflateHeader(where);
     }
-    const npy::Header h = npy::Parse(header, where);
-    CheckArrayHeader(h, spec, where);
-    header_bytes_ = h.data_offset;
+    if (header == ExpectedArrayHeader(spec)) {
+      header_bytes_ = header.size();  // the writer's header for this spec: nothing to check
+    } else {
+      const npy::Header h = npy::Parse(header, where);
+      CheckArrayHeader(h, spec, where);
+      header_bytes_ = h.data_offset;
+    }
     if (entry_.uncompressed != header_bytes_ + static_cast<Bytes>(samples_) * sample_bytes_) {
       dir.Bad("x.npy holds " + std::to_string(entry_.uncompressed) + " bytes, its header implies " +
               std::to_string(header_bytes_ + static_cast<Bytes>(samples_) * sample_bytes_));

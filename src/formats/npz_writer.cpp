@@ -8,9 +8,8 @@
 
 #include "dataset/content.h"
 #include "formats/buffered_appender.h"
-#include "formats/dtype.h"
+#include "formats/npy_array_check.h"
 #include "formats/npy_header.h"
-#include "formats/npy_writer.h"
 #include "formats/zip_layout.h"
 #include "storage/file.h"
 #include "util/error.h"
@@ -135,22 +134,41 @@ class MemberWriter {
 
 std::string LabelsHeader(const FileSpec& spec) { return npy::Encode("<i8", {spec.samples}); }
 
+// The members and central directory offset np.savez writes for a stored archive of `spec`.
+struct StoredLayout {
+  zip::Member x{"x.npy", zip::kMethodStored, 0, 0, 0, 0};
+  zip::Member y{"y.npy", zip::kMethodStored, 0, 0, 0, 0};
+  Bytes cd_offset = 0;
+};
+
+StoredLayout LayoutOf(const FileSpec& spec, const std::string& x_header) {
+  StoredLayout l;
+  l.x.uncompressed = x_header.size() + static_cast<Bytes>(spec.samples) * spec.sample_bytes();
+  l.x.compressed = l.x.uncompressed;
+  l.y.uncompressed = LabelsHeader(spec).size() + 8 * static_cast<Bytes>(spec.samples);
+  l.y.compressed = l.y.uncompressed;
+  l.y.local_offset = zip::LocalHeaderBytes(l.x) + l.x.compressed;
+  l.cd_offset = l.y.local_offset + zip::LocalHeaderBytes(l.y) + l.y.compressed;
+  return l;
+}
+
 }  // namespace
+
+NpzRegions StoredNpzRegions(const FileSpec& spec) {
+  const std::string& x_header = ExpectedArrayHeader(spec);
+  const StoredLayout l = LayoutOf(spec, x_header);
+  NpzRegions regions;
+  regions.head = zip::LocalHeaderBytes(l.x) + x_header.size();
+  regions.tail = zip::CentralDirectoryAndEnd({l.x, l.y}, l.cd_offset).size();
+  return regions;
+}
 
 Bytes NpzWriter::file_size(const FileSpec& spec) const {
   if (Deflated(spec)) {
     throw UsageError("the size of a compressed npz file is known only after writing it");
   }
-  zip::Member x{"x.npy", zip::kMethodStored, 0, 0, 0, 0};
-  x.uncompressed = npy::Encode(LookupDType(spec.dtype).descr, SampleLastShape(spec)).size() +
-                   static_cast<Bytes>(spec.samples) * spec.sample_bytes();
-  x.compressed = x.uncompressed;
-  zip::Member y{"y.npy", zip::kMethodStored, 0, 0, 0, 0};
-  y.uncompressed = LabelsHeader(spec).size() + 8 * static_cast<Bytes>(spec.samples);
-  y.compressed = y.uncompressed;
-  y.local_offset = zip::LocalHeaderBytes(x) + x.compressed;
-  const Bytes cd_offset = y.local_offset + zip::LocalHeaderBytes(y) + y.compressed;
-  return cd_offset + zip::CentralDirectoryAndEnd({x, y}, cd_offset).size();
+  const StoredLayout l = LayoutOf(spec, ExpectedArrayHeader(spec));
+  return l.cd_offset + zip::CentralDirectoryAndEnd({l.x, l.y}, l.cd_offset).size();
 }
 
 WriteResult NpzWriter::write(storage::Env& env, const FileSpec& spec,
@@ -161,7 +179,7 @@ WriteResult NpzWriter::write(storage::Env& env, const FileSpec& spec,
   MemberWriter members(*file, buffer, spec);
   std::vector<zip::Member> written;
   written.push_back(members.Write(
-      "x.npy", npy::Encode(LookupDType(spec.dtype).descr, SampleLastShape(spec)), array_bytes,
+      "x.npy", ExpectedArrayHeader(spec), array_bytes,
       [&](Bytes offset, std::span<std::byte> out) { content.Fill(spec.file_index, offset, out); }));
   written.push_back(members.Write(
       "y.npy", LabelsHeader(spec), 8 * static_cast<Bytes>(spec.samples),

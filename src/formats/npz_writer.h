@@ -8,6 +8,15 @@
 
 namespace dlbench::formats {
 
+// Sizes of the two regions of a stored archive of `spec` that a reader parses: x.npy's local
+// header and npy header at the start, the central directory and end records at the end. The npz
+// reader fetches each in one read.
+struct NpzRegions {
+  Bytes head = 0;
+  Bytes tail = 0;
+};
+NpzRegions StoredNpzRegions(const FileSpec& spec);
+
 class NpzWriter final : public FormatWriter {
  public:
   // Exact for stored archives; throws Error(kUsage) for deflated ones.

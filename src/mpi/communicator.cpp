@@ -11,18 +11,32 @@ namespace {
 
 MPI_Comm Comm(int handle) { return MPI_Comm_f2c(handle); }
 
+// Every collective of a Local() communicator is the identity; this one template is where the
+// reductions learn it.
 template <typename T>
-T Reduce(int handle, T value, MPI_Datatype type, MPI_Op op) {
+T Reduce(const Communicator& comm, T value, MPI_Datatype type, MPI_Op op) {
+  if (!comm.uses_mpi()) return value;
   T result{};
-  MPI_Allreduce(&value, &result, 1, type, op, Comm(handle));
+  MPI_Allreduce(&value, &result, 1, type, op, Comm(comm.fortran_handle()));
   return result;
 }
 
 }  // namespace
 
-void Communicator::barrier() const { MPI_Barrier(Comm(handle_)); }
+int Communicator::fortran_handle() const {
+  if (!uses_mpi_) {
+    throw Error(ExitCode::kInternal,
+                "an MPI communicator was asked of a command that runs "
+                "without MPI (declare it parallel in app/commands.h)");
+  }
+  return handle_;
+}
 
-void Communicator::step_barrier(double spin_seconds) const {
+void Communicator::barrier() const {
+  if (uses_mpi_) MPI_Barrier(Comm(handle_));
+}
+
+void Communicator::step_barrier(double spin_seconds, double poll_seconds) const {
   if (size_ == 1) return;
   MPI_Request request;
   MPI_Ibarrier(Comm(handle_), &request);
@@ -33,41 +47,46 @@ void Communicator::step_barrier(double spin_seconds) const {
   while (!done && std::chrono::steady_clock::now() < spin_until) {
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
   }
+  const auto poll = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(poll_seconds));
   while (!done) {
-    std::this_thread::sleep_for(std::chrono::microseconds(20));
+    std::this_thread::sleep_for(poll);
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
   }
 }
 
-double Communicator::max(double v) const { return Reduce(handle_, v, MPI_DOUBLE, MPI_MAX); }
-double Communicator::min(double v) const { return Reduce(handle_, v, MPI_DOUBLE, MPI_MIN); }
-double Communicator::sum(double v) const { return Reduce(handle_, v, MPI_DOUBLE, MPI_SUM); }
+double Communicator::max(double v) const { return Reduce(*this, v, MPI_DOUBLE, MPI_MAX); }
+double Communicator::min(double v) const { return Reduce(*this, v, MPI_DOUBLE, MPI_MIN); }
+double Communicator::sum(double v) const { return Reduce(*this, v, MPI_DOUBLE, MPI_SUM); }
 std::uint64_t Communicator::max(std::uint64_t v) const {
-  return Reduce(handle_, v, MPI_UINT64_T, MPI_MAX);
+  return Reduce(*this, v, MPI_UINT64_T, MPI_MAX);
 }
 std::uint64_t Communicator::min(std::uint64_t v) const {
-  return Reduce(handle_, v, MPI_UINT64_T, MPI_MIN);
+  return Reduce(*this, v, MPI_UINT64_T, MPI_MIN);
 }
 std::uint64_t Communicator::sum(std::uint64_t v) const {
-  return Reduce(handle_, v, MPI_UINT64_T, MPI_SUM);
+  return Reduce(*this, v, MPI_UINT64_T, MPI_SUM);
 }
-int Communicator::max(int v) const { return Reduce(handle_, v, MPI_INT, MPI_MAX); }
-int Communicator::min(int v) const { return Reduce(handle_, v, MPI_INT, MPI_MIN); }
-int Communicator::sum(int v) const { return Reduce(handle_, v, MPI_INT, MPI_SUM); }
+int Communicator::max(int v) const { return Reduce(*this, v, MPI_INT, MPI_MAX); }
+int Communicator::min(int v) const { return Reduce(*this, v, MPI_INT, MPI_MIN); }
+int Communicator::sum(int v) const { return Reduce(*this, v, MPI_INT, MPI_SUM); }
 
 std::vector<double> Communicator::all_gather(double value) const {
+  if (!uses_mpi_) return {value};
   std::vector<double> all(static_cast<size_t>(size_));
   MPI_Allgather(&value, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, Comm(handle_));
   return all;
 }
 
 std::vector<std::uint64_t> Communicator::all_gather(std::uint64_t value) const {
+  if (!uses_mpi_) return {value};
   std::vector<std::uint64_t> all(static_cast<size_t>(size_));
   MPI_Allgather(&value, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, Comm(handle_));
   return all;
 }
 
 std::string Communicator::broadcast(const std::string& value, int root) const {
+  if (!uses_mpi_) return value;
   std::uint64_t length = value.size();
   MPI_Bcast(&length, 1, MPI_UINT64_T, root, Comm(handle_));
   std::string result = rank_ == root ? value : std::string(length, '\0');
@@ -76,6 +95,7 @@ std::string Communicator::broadcast(const std::string& value, int root) const {
 }
 
 int Communicator::ranks_on_this_node() const {
+  if (!uses_mpi_) return 1;
   MPI_Comm node;
   MPI_Comm_split_type(Comm(handle_), MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
   int count = 0;
@@ -85,6 +105,7 @@ int Communicator::ranks_on_this_node() const {
 }
 
 int Communicator::node_count() const {
+  if (!uses_mpi_) return 1;
   MPI_Comm node;
   MPI_Comm_split_type(Comm(handle_), MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
   int node_rank = 0;
@@ -96,8 +117,8 @@ int Communicator::node_count() const {
 void Communicator::abort(ExitCode code) const {
   std::fflush(stdout);
   std::fflush(stderr);
-  MPI_Abort(Comm(handle_), static_cast<int>(code));
-  std::_Exit(static_cast<int>(code));  // MPI_Abort does not return; this is for the compiler.
+  if (uses_mpi_) MPI_Abort(Comm(handle_), static_cast<int>(code));
+  std::_Exit(static_cast<int>(code));  // Local(); MPI_Abort does not return.
 }
 
 Session::Session(int* argc, char*** argv) {
@@ -128,6 +149,12 @@ Communicator Session::world() const {
 
 Communicator Session::self() const {
   return Communicator(static_cast<int>(MPI_Comm_c2f(MPI_COMM_SELF)), 0, 1);
+}
+
+bool Session::started() {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  return initialized != 0;
 }
 
 bool Session::active() {

@@ -1,6 +1,7 @@
 // A thin communicator over MPI_COMM_WORLD (or a split of it). It hides MPI's types so that the
 // rest of dlbench never includes <mpi.h>, and it works identically under `mpirun` and in a
-// singleton process started without it.
+// singleton process started without it. Communicator::Local() is the same interface for a process
+// that never initialises MPI (commands that do no parallel work, app/commands.h).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,11 @@ namespace dlbench::mpi {
 
 class Communicator {
  public:
+  // This process alone, without MPI: rank 0 of 1. Barriers return at once, reductions and
+  // gathers return the process's own value, abort() exits; nothing calls into MPI, so it works
+  // whether or not MPI was ever initialised. fortran_handle() throws Error(kInternal).
+  static Communicator Local() { return Communicator(); }
+
   int rank() const { return rank_; }
   int size() const { return size_; }
   bool is_root() const { return rank_ == 0; }
@@ -21,8 +27,10 @@ class Communicator {
   // A barrier for the training step loop: spins on MPI_Test for `spin` seconds, then polls every
   // ~20 us while sleeping. MPI_Barrier under oversubscription polls with sched_yield, which hands
   // the core to the rank's reader threads for whole timeslices (milliseconds per step); this
-  // wait costs at most a few tens of microseconds once the last rank arrives.
-  void step_barrier(double spin_seconds = 100e-6) const;
+  // wait costs at most a few tens of microseconds once the last rank arrives. A trainer whose
+  // reader threads are behind passes `spin_seconds` 0 and a longer `poll_seconds`: it will wait
+  // for them anyway, and each spin or poll takes CPU they need.
+  void step_barrier(double spin_seconds = 100e-6, double poll_seconds = 20e-6) const;
 
   double max(double value) const;
   double min(double value) const;
@@ -50,16 +58,21 @@ class Communicator {
 
   // The raw MPI_Comm as its Fortran handle, for the few modules that call MPI-IO or parallel
   // HDF5 themselves (storage/, formats/). Convert back with MPI_Comm_f2c.
-  int fortran_handle() const { return handle_; }
+  int fortran_handle() const;
+
+  // False for Local(): no MPI behind it.
+  bool uses_mpi() const { return uses_mpi_; }
 
  private:
   friend class Session;
+  Communicator() = default;
   Communicator(int fortran_handle, int rank, int size)
-      : handle_(fortran_handle), rank_(rank), size_(size) {}
+      : handle_(fortran_handle), rank_(rank), size_(size), uses_mpi_(true) {}
 
-  int handle_;
-  int rank_;
-  int size_;
+  int handle_ = 0;
+  int rank_ = 0;
+  int size_ = 1;
+  bool uses_mpi_ = false;
 };
 
 // Owns MPI initialisation for the process: MPI_Init_thread on construction (a singleton when the
@@ -77,6 +90,9 @@ class Session {
 
   // True when MPI is initialised and not yet finalised in this process.
   static bool active();
+  // True once MPI_Init has run in this process, even if MPI was finalised since (MPI_Initialized
+  // may be called at any time, without initialising anything).
+  static bool started();
 };
 
 }  // namespace dlbench::mpi

@@ -89,6 +89,12 @@ class PrefetchQueue {
     std::lock_guard lock(mutex_);
     return closed_;
   }
+  // Whether batch `seq` is published and not yet taken: take(seq) would not wait.
+  bool complete(std::uint64_t seq) const {
+    std::lock_guard lock(mutex_);
+    const Slot& slot = slots_[seq % slots_.size()];
+    return slot.seq == seq && slot.state == State::kFull;
+  }
 
  private:
   using Clock = std::chrono::steady_clock;

@@ -154,6 +154,10 @@ const Batch* ReaderPool::next_until(std::optional<std::chrono::steady_clock::tim
   return batch;
 }
 
+bool ReaderPool::behind() const {
+  return !inline_reader_ && next_take_ < steps_ && !holding_ && !queue_.complete(next_take_);
+}
+
 void ReaderPool::release() {
   if (!holding_) throw Error(ExitCode::kInternal, "reader pool: release() without next()");
   holding_ = false;

@@ -53,6 +53,9 @@ class ReaderPool {
   const Batch* next_for(std::chrono::nanoseconds timeout);
   // Gives the batch returned by next() back, so its slot can carry a later step.
   void release();
+  // Whether the reader threads are behind the consumer: a next step exists and its batch is not
+  // read yet, so next() will wait for it. (False without threads: next() reads it itself.)
+  bool behind() const;
 
   // Stops the threads (after their current batch) and joins them. Idempotent.
   void stop();

@@ -96,7 +96,7 @@ metrics::StepRecord Trainer::step(Pool& pool, TimeSampler& compute, bool barrier
   r.compute = compute_end - compute_start;
   r.end = compute_end;
   if (barrier) {
-    hooks_.barrier();
+    hooks_.barrier(!pool.behind());
     r.end = now();
     r.barrier = r.end - compute_end;
   }

@@ -52,8 +52,10 @@ struct TrainerOptions {
 
 // Where the workflow plugs in. Every hook is optional.
 struct TrainerHooks {
-  // The per-step barrier across ranks (train.step_barrier), e.g. Communicator::barrier.
-  std::function<void()> barrier;
+  // The per-step barrier across ranks (train.step_barrier), e.g. Communicator::step_barrier.
+  // `spin`: false when the reader threads are behind (the next batch is not read yet), so the
+  // trainer will wait for them anyway and a spinning wait would only take their CPU.
+  std::function<void(bool spin)> barrier;
   // Before each epoch, outside its timing (reader.drop_caches between epochs).
   std::function<void(int epoch)> before_epoch;
   // After each training step (`steps_done` ≥ 1 steps of `epoch` completed, barrier included):

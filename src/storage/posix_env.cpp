@@ -111,14 +111,7 @@ class PosixEnvImpl final : public Env {
       }
       throw IoError("open for reading", path, errno);
     }
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-      const int error = errno;
-      ::close(fd);
-      throw IoError("stat", path, error);
-    }
-    return std::make_unique<PosixReadableFile>(path, fd, static_cast<Bytes>(st.st_size),
-                                               options.direct);
+    return std::make_unique<PosixReadableFile>(path, fd, options.direct);
   }
 
   std::unique_ptr<WritableFile> create(const std::string& path,

@@ -1,6 +1,7 @@
 #include "storage/posix_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -47,8 +48,19 @@ std::string OffsetDetail(Bytes offset, Bytes length) {
   return "offset " + std::to_string(offset) + ", length " + std::to_string(length);
 }
 
-PosixReadableFile::PosixReadableFile(std::string path, int fd, Bytes size, bool direct)
-    : path_(std::move(path)), fd_(fd), size_(size), direct_(direct) {}
+PosixReadableFile::PosixReadableFile(std::string path, int fd, bool direct)
+    : path_(std::move(path)), fd_(fd), direct_(direct) {}
+
+Bytes PosixReadableFile::size() const {
+  Bytes size = size_.load(std::memory_order_relaxed);
+  if (size == kUnknown) {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) throw IoError("stat", path_, errno);
+    size = static_cast<Bytes>(st.st_size);
+    size_.store(size, std::memory_order_relaxed);
+  }
+  return size;
+}
 
 PosixReadableFile::~PosixReadableFile() { ::close(fd_); }
 

@@ -3,6 +3,7 @@
 // operation, the offset and errno.
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include "storage/file.h"
@@ -11,14 +12,17 @@ namespace dlbench::storage {
 
 class PosixReadableFile final : public ReadableFile {
  public:
-  // Takes ownership of `fd`.
-  PosixReadableFile(std::string path, int fd, Bytes size, bool direct);
+  // Takes ownership of `fd`. The size is asked of the file system (fstat) the first time size()
+  // is called, not at open: a reader that never needs it (one that reads a small file to its
+  // end) saves that system call per file.
+  PosixReadableFile(std::string path, int fd, bool direct);
   ~PosixReadableFile() override;
   PosixReadableFile(const PosixReadableFile&) = delete;
   PosixReadableFile& operator=(const PosixReadableFile&) = delete;
 
   const std::string& path() const override { return path_; }
-  Bytes size() const override { return size_; }
+  // Throws Error(kIo) if fstat fails.
+  Bytes size() const override;
   // With O_DIRECT, offset, length and buffer must be multiples of kDirectAlignment.
   Bytes read_at(Bytes offset, void* buffer, Bytes length) override;
   void drop_cache() override;
@@ -26,7 +30,8 @@ class PosixReadableFile final : public ReadableFile {
  private:
   std::string path_;
   int fd_;
-  Bytes size_;
+  static constexpr Bytes kUnknown = ~Bytes{0};
+  mutable std::atomic<Bytes> size_{kUnknown};  // concurrent first calls store the same value
   bool direct_;
 };
 

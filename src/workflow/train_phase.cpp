@@ -84,7 +84,15 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   bool evaluating = false;
 
   pipeline::TrainerHooks hooks;
-  if (config.train.step_barrier) hooks.barrier = [&] { comm.step_barrier(); };
+  if (config.train.step_barrier) {
+    hooks.barrier = [&](bool spin) {
+      if (spin) {
+        comm.step_barrier();
+      } else {
+        comm.step_barrier(/*spin_seconds=*/0, /*poll_seconds=*/200e-6);
+      }
+    };
+  }
   hooks.before_epoch = [&](int) {
     evaluating = false;
     dropper.Drop();

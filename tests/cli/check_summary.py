@@ -9,10 +9,11 @@ b samples per epoch, sharding_remainder and partial batches unread) and from the
 each sample costs in bytes read from storage, per format (see each reader's header in
 src/formats/):
 
-  npy / npz       open: the .npy header (npz: the 22-byte end record, the 20-byte zip64
-                  locator [+ the zip64 end record], the central directory, the 30-byte local
-                  header, the member name and extra, the x.npy header); per sample: the sample
-                  when the file holds one, else the whole sample-last array (it is strided).
+  npy / npz       open: the .npy header (npz: one read from the central directory to the end
+                  of the file — directory, [zip64 end record and locator,] end record — and one
+                  of x.npy's 30-byte local header with its name, extra and npy header); per
+                  sample: the sample when the file holds one, else the whole sample-last array
+                  (it is strided).
   tfrecord        streamed (files stay open): each file is read whole through the transfer
                   buffer by the one reader thread of the rank that consumes it (even when its
                   records span several batches); a shared file once per rank per epoch.
@@ -66,14 +67,12 @@ def npz_open_bytes(path):
     if end[:4] != b"PK\x05\x06":
         fail(path + ": no end record in the last 22 bytes (a comment?)")
     cd_size, cd_offset = struct.unpack("<II", end[12:20])
-    opened = 22 + 20
     loc = blob[size - 22 - 20:size - 22]
     if loc[:4] == b"PK\x06\x07":
         end64 = struct.unpack("<Q", loc[8:16])[0]
         rec = blob[end64:end64 + 56]
         cd_size, cd_offset = struct.unpack("<QQ", rec[40:56])
-        opened += 56
-    opened += cd_size
+    opened = size - cd_offset
     # The x.npy entry of the central directory: its local header offset.
     p = cd_offset
     local = None
@@ -92,7 +91,7 @@ def npz_open_bytes(path):
     name_len, extra_len = struct.unpack("<HH", blob[local + 26:local + 30])
     member = local + 30 + name_len + extra_len
     header = npy_header_length(blob[member:member + 16], path)
-    opened += 30 + min(12, header) + header
+    opened += member + header - local
     return opened, header
 
 
@@ -120,24 +119,19 @@ def npz_direct_open_bytes(path):
         blob = f.read()
     size = len(blob)
     d = DirectReads(size)
-    d.read(size - 22, 22)
     end = blob[size - 22:]
     if end[:4] != b"PK\x05\x06":
         fail(path + ": no end record in the last 22 bytes (a comment?)")
     cd_size, cd_offset = struct.unpack("<II", end[12:20])
-    d.read(size - 42, 20)
     if blob[size - 42:size - 38] == b"PK\x06\x07":
         end64 = struct.unpack("<Q", blob[size - 34:size - 26])[0]
-        d.read(end64, 56)
         cd_size, cd_offset = struct.unpack("<QQ", blob[end64 + 40:end64 + 56])
-    d.read(cd_offset, cd_size)
+    d.read(cd_offset, size - cd_offset)
     _, header = npz_open_bytes(path)
     local = struct.unpack("<I", blob[cd_offset + 42:cd_offset + 46])[0]  # x.npy comes first
-    d.read(local, 30)
     name_len, extra_len = struct.unpack("<HH", blob[local + 26:local + 30])
     member = local + 30 + name_len + extra_len
-    d.read(member, 12)
-    d.read(member, header)
+    d.read(local, member + header - local)
     return d.fetched, member + header, size
 
 

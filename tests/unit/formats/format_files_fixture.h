@@ -1,6 +1,6 @@
 // The fixture of one format's file tests: Spec() describes a file in a fresh temporary folder,
 // OpenError() opens it with the format's reader (or another one) and returns the I/O error's
-// message.
+// message; ReadError() the error of opening it and reading its first sample.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -44,6 +44,18 @@ class FormatFiles : public ::testing::Test {
   std::string OpenError(const FileSpec& spec) {
     try {
       OtherReader().open(storage::PosixEnv(), spec, {});
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::kIo);
+      return e.what();
+    }
+    return "no error";
+  }
+
+  std::string ReadError(const FileSpec& spec) {
+    try {
+      const auto reader = Reader().open(storage::PosixEnv(), spec, {});
+      std::vector<std::byte> sample(reader->sample_bytes());
+      reader->read_sample(0, sample);
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ExitCode::kIo);
       return e.what();

@@ -9,6 +9,7 @@
 #include "formats/little_endian.h"
 #include "formats/npz_reader.h"
 #include "formats/npz_writer.h"
+#include "recording_env.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -86,6 +87,27 @@ TEST_F(NpzFiles, OpenReadsTheEndRecordOnlyUnlessThereIsAComment) {
   auto reader = NpzReader().open(storage::PosixEnv(), spec, {});
   std::vector<std::byte> out(spec.sample_bytes());
   EXPECT_EQ(reader->read_sample(0, out), spec.sample_bytes());
+  EXPECT_EQ(out, test::SampleLastBytes(test::RandomContent(), spec, 0));
+}
+
+// np.savez's layout for the spec says where the records are: the central directory with the end
+// records, then x.npy's local header with its npy header, each fetched in one read.
+TEST_F(NpzFiles, OpenReadsTheDirectoryAndTheHeadersInOneReadEach) {
+  const FileSpec spec = Spec({64, 64}, 1, "uint8");
+  test::WriteFile(NpzWriter(), spec, test::RandomContent());
+  const Bytes size = std::filesystem::file_size(spec.path);
+  const NpzRegions regions = StoredNpzRegions(spec);
+  test::RecordingEnv env(storage::PosixEnv());
+  auto reader = NpzReader().open(env, spec, {});
+  ASSERT_EQ(env.reads.size(), 2u);
+  EXPECT_EQ(env.reads[0].offset, size - regions.tail);
+  EXPECT_EQ(env.reads[0].got, regions.tail);
+  EXPECT_EQ(env.reads[1].offset, 0u);
+  EXPECT_EQ(env.reads[1].got, regions.head);
+  EXPECT_EQ(reader->open_bytes(), regions.tail + regions.head);
+  std::vector<std::byte> out(spec.sample_bytes());
+  EXPECT_EQ(reader->read_sample(0, out), spec.sample_bytes());
+  EXPECT_EQ(env.reads.size(), 3u);
   EXPECT_EQ(out, test::SampleLastBytes(test::RandomContent(), spec, 0));
 }
 
