@@ -66,14 +66,15 @@ IoCounts CountingEnv::counts() const {
       c.opens.load(kRelaxed),   c.creates.load(kRelaxed),         c.reads.load(kRelaxed),
       c.writes.load(kRelaxed),  c.syncs.load(kRelaxed),           c.closes.load(kRelaxed),
       c.renames.load(kRelaxed), c.directory_syncs.load(kRelaxed), c.removes.load(kRelaxed),
-      c.mkdirs.load(kRelaxed),  c.bytes_read.load(kRelaxed),      c.bytes_written.load(kRelaxed)};
+      c.mkdirs.load(kRelaxed),  c.bytes_read.load(kRelaxed),      c.bytes_written.load(kRelaxed),
+      c.stats.load(kRelaxed)};
 }
 
 void CountingEnv::reset() {
   for (auto* counter :
        {&counters_.opens, &counters_.creates, &counters_.reads, &counters_.writes, &counters_.syncs,
         &counters_.closes, &counters_.renames, &counters_.directory_syncs, &counters_.removes,
-        &counters_.mkdirs, &counters_.bytes_read, &counters_.bytes_written}) {
+        &counters_.mkdirs, &counters_.bytes_read, &counters_.bytes_written, &counters_.stats}) {
     counter->store(0, kRelaxed);
   }
 }
@@ -117,6 +118,18 @@ void CountingEnv::remove(const std::string& path) {
 void CountingEnv::sync_directory(const std::string& path) {
   base_.sync_directory(path);
   counters_.directory_syncs.fetch_add(1, kRelaxed);
+}
+
+bool CountingEnv::exists(const std::string& path) {
+  const bool found = base_.exists(path);
+  counters_.stats.fetch_add(1, kRelaxed);
+  return found;
+}
+
+Bytes CountingEnv::file_size(const std::string& path) {
+  const Bytes size = base_.file_size(path);
+  counters_.stats.fetch_add(1, kRelaxed);
+  return size;
 }
 
 }  // namespace dlbench::storage

@@ -25,6 +25,7 @@ struct IoCounts {
   std::uint64_t mkdirs = 0;  // create_directories calls
   Bytes bytes_read = 0;      // bytes actually returned by reads
   Bytes bytes_written = 0;
+  std::uint64_t stats = 0;  // exists and file_size
 };
 
 class CountingEnv final : public Env {
@@ -43,13 +44,14 @@ class CountingEnv final : public Env {
   void rename(const std::string& from, const std::string& to) override;
   void create_directories(const std::string& path) override;
   void remove(const std::string& path) override;
-  bool exists(const std::string& path) override { return base_.exists(path); }
-  Bytes file_size(const std::string& path) override { return base_.file_size(path); }
+  bool exists(const std::string& path) override;
+  Bytes file_size(const std::string& path) override;
   void sync_directory(const std::string& path) override;
 
   struct Counters {
     std::atomic<std::uint64_t> opens{0}, creates{0}, reads{0}, writes{0}, syncs{0}, closes{0},
-        renames{0}, directory_syncs{0}, removes{0}, mkdirs{0}, bytes_read{0}, bytes_written{0};
+        renames{0}, directory_syncs{0}, removes{0}, mkdirs{0}, bytes_read{0}, bytes_written{0},
+        stats{0};
   };
 
  private:
