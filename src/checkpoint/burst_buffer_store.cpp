@@ -96,6 +96,7 @@ BurstBufferStore::BurstBufferStore(const config::Config& config, const mpi::Comm
   tier_name_ = tier->name;
   tier_path_ = Trimmed(tier->path);
   tier_capacity_ = tier->capacity;
+  nodes_ = static_cast<Bytes>(std::max(1, comm_.node_count()));
   const std::string fast = Normal(tier_path_);
   const std::string capacity = Normal(config.checkpoint.checkpoint_folder);
   if (fast == capacity || capacity.starts_with(fast + "/") || fast.starts_with(capacity + "/")) {
@@ -252,7 +253,7 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
   const Bytes total = plan.Summarize().total_bytes;
   const std::optional<Bytes> capacity = tier_capacity_;
   // A node-local tier holds its node's share; one node holds it all.
-  const Bytes per_node = total / static_cast<Bytes>(std::max(1, comm_.node_count()));
+  const Bytes per_node = total / nodes_;
   if (capacity && per_node > *capacity) {
     throw UsageError("checkpoint " + name + " needs " + storage::DescribeBytes(per_node) +
                      " per node on tier " + tier_name_ + ", more than its capacity of " +
@@ -272,8 +273,7 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
         [&](int pending, Bytes pending_bytes) {
           if (pending >= bb.max_pending_checkpoints) return false;
           if (!capacity || pending == 0) return true;
-          return (pending_bytes + total) / static_cast<Bytes>(std::max(1, comm_.node_count())) <=
-                 *capacity;
+          return (pending_bytes + total) / nodes_ <= *capacity;
         },
         tuning_.on_backpressure);
     if (waited > 0) header = "1";

@@ -105,6 +105,9 @@ class BurstBufferStore final : public CheckpointStore {
   std::string tier_name_;
   std::string tier_path_;
   std::optional<Bytes> tier_capacity_;
+  // Counted once (a collective): a save must not make MPI calls only rank 0 makes, nor split the
+  // communicator each time.
+  Bytes nodes_ = 1;
   std::unique_ptr<CheckpointWriter> writer_;
   std::unique_ptr<CheckpointReader> reader_;
   std::unique_ptr<DrainEngine> drains_;
