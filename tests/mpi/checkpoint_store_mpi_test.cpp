@@ -140,8 +140,9 @@ TEST(BurstBufferStoreMpi, TierCapacityBackpressureWaitsOnEveryRank) {
   config.checkpoint = Settings(dir);
   config.checkpoint.checkpoint_folder = dir.path() + "/pfs/ckpt";
   const CheckpointPlan plan(config.model, config.checkpoint, comm.size());
-  config.storage.tiers = {{"nvme", dir.path() + "/bb", plan.Summarize().total_bytes * 3 / 2},
-                          {"pfs", dir.path() + "/pfs", std::nullopt, std::nullopt, 0.05}};
+  config.storage.tiers = {
+      {"nvme", dir.path() + "/bb", plan.Summarize().total_bytes * 3 / 2, std::nullopt, 0.0},
+      {"pfs", dir.path() + "/pfs", std::nullopt, std::nullopt, 0.05}};
   config.checkpoint.burst_buffer = config::BurstBufferConfig{};
   config.checkpoint.burst_buffer->tier = "nvme";
   config.checkpoint.burst_buffer->max_pending_checkpoints = 10;
