@@ -23,7 +23,7 @@
 #      (default 16, reduced to what DIR has room for, and said so; the model is sized with the byte
 #      model of `dlbench checkpoint plan`) (target < 256 MiB).
 #  (d) burst-buffer save stalls (issue 15.3): 2 ranks, a 0.49 GiB checkpoint every 2 steps (4 in
-#      all, computation_time 0.25 s), fast tier FAST/bb, capacity tier FAST-pfs (tmpfs too) with
+#      all, computation_time 1 s: a checkpoint is durable, and evicted, before the third save), fast tier FAST/bb, capacity tier FAST-pfs (tmpfs too) with
 #      bandwidth_limit 100MiB/s, drain_threads 2, max_pending_checkpoints 4, in three cases
 #      (--cases): `empty` (no capacity folder), `rerun` (the capacity folder holds the same
 #      checkpoints from the run before), `after-direct` (right after a direct run, no burst buffer,
@@ -303,7 +303,7 @@ stall_yaml() {  # $1 = with burst buffer (1/0)
 workflow: {generate_data: true, train: true, checkpoint: true}
 dataset: {data_folder: $dir/data-d, format: npy, num_files_train: 32, num_samples_per_file: 1, record_length_bytes: 65536}
 reader: {data_loader: pytorch, batch_size: 2, read_threads: 1}
-train: {epochs: 1, total_training_steps: 8, computation_time: 0.25}
+train: {epochs: 1, total_training_steps: 8, computation_time: 1.0}
 storage:
   tiers:
     nvme: {path: $fast/bb}
