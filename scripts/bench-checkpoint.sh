@@ -2,7 +2,8 @@
 # Checkpoint benchmarks of dlbench; prints Markdown tables of medians over --reps runs.
 #
 #   scripts/bench-checkpoint.sh [--reps N] [--dlbench PATH] [--dir DIR] [--fast DIR] [--rss-gib G]
-#                               [--parts abc]   (which of the parts below to run; default all)
+#                               [--parts abcd]   (which of the parts below to run; default all)
+#                               [--cases empty,rerun,after-direct]   (part d; default all three)
 #
 #  (a) burst buffer vs direct saves during training: the fast tier is FAST (default a folder on
 #      /dev/shm); its write bandwidth is measured first (a checkpoint-only run straight to it);
@@ -21,6 +22,15 @@
 #  (c) peak RSS (VmHWM via /usr/bin/time) of a checkpoint-only run writing --rss-gib GiB per rank
 #      (default 16, reduced to what DIR has room for, and said so; the model is sized with the byte
 #      model of `dlbench checkpoint plan`) (target < 256 MiB).
+#  (d) burst-buffer save stalls (issue 15.3): 2 ranks, a 0.49 GiB checkpoint every 2 steps (4 in
+#      all, computation_time 1 s: a checkpoint is durable, and evicted, before the third save), fast tier FAST/bb, capacity tier FAST-pfs (tmpfs too) with
+#      bandwidth_limit 100MiB/s, drain_threads 2, max_pending_checkpoints 4, in three cases
+#      (--cases): `empty` (no capacity folder), `rerun` (the capacity folder holds the same
+#      checkpoints from the run before), `after-direct` (right after a direct run, no burst buffer,
+#      into the same capacity folder). Per --reps round: empty, rerun, direct, after-direct.
+#      Printed: every save's time (max over ranks) per run, per case the median and max save and
+#      max / median (target <= 1.5), the backpressure wait, and the stall reduction against the
+#      direct runs' mean stall.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/lib.sh"
@@ -30,7 +40,8 @@ dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 dir=/var/tmp/dlbench-ckptbench
 fast=/dev/shm/dlbench-ckptbench
 rss_gib=16
-parts=abc
+parts=abcd
+cases=empty,rerun,after-direct
 while [ $# -gt 0 ]; do
   case "$1" in
     --reps) reps="$2"; shift 2 ;;
@@ -39,7 +50,8 @@ while [ $# -gt 0 ]; do
     --fast) fast="$2"; shift 2 ;;
     --rss-gib) rss_gib="$2"; shift 2 ;;
     --parts) parts="$2"; shift 2 ;;
-    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+    --cases) cases="$2"; shift 2 ;;
+    -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -48,7 +60,7 @@ ensure_packages fio time python3
 py=/usr/bin/python3
 rm -rf "$dir" "$fast"
 mkdir -p "$dir" "$fast"
-trap 'rm -rf "$fast"' EXIT
+trap 'rm -rf "$fast" "$fast-pfs"' EXIT
 
 # A transformer whose one-rank checkpoint is about $1 MiB (ZeRO 1: bf16 model + fp32 optimizer
 # state ~ 14 B per parameter; 4 layers of hidden H: ~ 12 H^2 x 4 parameters + embeddings).
@@ -275,4 +287,83 @@ echo "| bytes written by the rank | peak RSS | target |"
 echo "|---|---|---|"
 echo "| $("$py" -c "print(f'{float(\"$written\")/2**30:.2f} GiB')") (asked $rss_gib GiB, $gib GiB fit in $dir) | $((rss_kib / 1024)) MiB | < 256 MiB |"
 rm -rf "$dir/big"
+fi
+
+# ---- (d) burst-buffer save stalls in the three cases of issue 15.3 ---------------------------
+if has_part d; then
+for c in ${cases//,/ }; do
+  case "$c" in empty|rerun|after-direct) ;; *) echo "unknown case $c (empty, rerun, after-direct)" >&2; exit 2 ;; esac
+done
+has_case() { [[ ",$cases," == *",$1,"* ]]; }
+mapfile -t mpi_flags < <(mpirun_flags)
+pfs="$fast-pfs"
+stall_yaml() {  # $1 = with burst buffer (1/0)
+  model_yaml 512 1 | sed 's/vocab_size: 32000/vocab_size: 32768/'
+  cat <<YAML
+workflow: {generate_data: true, train: true, checkpoint: true}
+dataset: {data_folder: $dir/data-d, format: npy, num_files_train: 32, num_samples_per_file: 1, record_length_bytes: 65536}
+reader: {data_loader: pytorch, batch_size: 2, read_threads: 1}
+train: {epochs: 1, total_training_steps: 8, computation_time: 1.0}
+storage:
+  tiers:
+    nvme: {path: $fast/bb}
+    pfs: {path: $pfs, bandwidth_limit: 100MiB/s}
+checkpoint:
+  checkpoint_folder: $pfs/ckpt
+  steps_between_checkpoints: 2
+YAML
+  [ "$1" = 1 ] && echo "  burst_buffer: {tier: nvme, drain_threads: 2, max_pending_checkpoints: 4}"
+  echo "output: {folder: $dir/out-d}"
+}
+stall_yaml 1 > "$dir/stall-bb.yaml"
+stall_yaml 0 > "$dir/stall-direct.yaml"
+mpirun "${mpi_flags[@]}" -np 2 "$dlbench" generate "$dir/stall-bb.yaml" --quiet >/dev/null
+saves_of() {  # summary.json -> "t1 t2 ..." (max over ranks per save)
+  "$py" - "$1" <<'PY'
+import json, sys
+print(" ".join(f"{t:.3f}" for t in json.load(open(sys.argv[1]))["metric"]["save_checkpoint_duration_max_seconds"]))
+PY
+}
+declare -A saves runs_of backpressure
+stall_run() {  # $1 = case label, $2 = yaml
+  rm -rf "$dir/out-d"
+  mpirun "${mpi_flags[@]}" -np 2 "$dlbench" run "$2" ++workload.workflow.generate_data=false --quiet >/dev/null
+  local these
+  these=$(saves_of "$dir/out-d/summary.json")
+  saves[$1]+="$these "
+  runs_of[$1]+="$these|"
+  backpressure[$1]+="$(summary_value "$dir/out-d/summary.json" checkpoint_backpressure_total_seconds) "
+}
+for rep in $(seq 1 "$reps"); do
+  rm -rf "$pfs" "$fast/bb"
+  if has_case empty || has_case rerun; then stall_run empty "$dir/stall-bb.yaml"; fi
+  if has_case rerun; then stall_run rerun "$dir/stall-bb.yaml"; fi
+  stall_run direct "$dir/stall-direct.yaml"
+  if has_case after-direct; then stall_run after-direct "$dir/stall-bb.yaml"; fi
+done
+echo "### (d) Burst-buffer save stalls, 2 ranks, 0.49 GiB every 2 steps, capacity tier 100 MiB/s ($reps runs per case)"
+echo
+echo "Per-save times (s, max over ranks), one run per line:"
+echo
+for c in empty rerun direct after-direct; do
+  [ -n "${runs_of[$c]:-}" ] || continue
+  has_case "$c" || [ "$c" = direct ] || continue
+  IFS='|' read -ra these <<< "${runs_of[$c]}"
+  for run in "${these[@]}"; do printf '    %-13s %s\n' "$c" "$run"; done
+done
+echo
+direct_mean=$("$py" -c 'import statistics,sys; print(statistics.mean(float(x) for x in sys.argv[1:]))' ${saves[direct]})
+echo "| case | saves | median save (s) | max save (s) | max / median | target | backpressure, max per run (s) | stall reduction vs direct (mean $(printf %.3f "$direct_mean") s) |"
+echo "|---|---|---|---|---|---|---|---|"
+for c in empty rerun after-direct; do
+  has_case "$c" || continue
+  "$py" - "$c" "$direct_mean" "${backpressure[$c]}" ${saves[$c]} <<'PY'
+import statistics, sys
+case, direct, waits, saves = sys.argv[1], float(sys.argv[2]), sys.argv[3].split(), [float(x) for x in sys.argv[4:]]
+med, top = statistics.median(saves), max(saves)
+print(f"| {case} | {len(saves)} | {med:.3f} | {top:.3f} | **{top / med:.2f}** | <= 1.5 | "
+      f"{max(float(w) for w in waits):.3f} | {direct / statistics.mean(saves):.1f}x |")
+PY
+done
+echo
 fi

@@ -6,9 +6,11 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <random>
 #include <sstream>
 #include <utility>
 
+#include "checkpoint/background_remover.h"
 #include "checkpoint/checkpoint_commit.h"
 #include "checkpoint/checkpoint_reader.h"
 #include "checkpoint/checkpoint_writer.h"
@@ -49,6 +51,14 @@ std::vector<std::string> Lines(const std::string& text) {
   return lines;
 }
 
+// Drawn by rank 0 for each save: tells this save's drain markers from an earlier save's.
+std::string NewSaveToken() {
+  std::random_device device;
+  char text[32];
+  std::snprintf(text, sizeof text, "%08x%08x", device(), device());
+  return text;
+}
+
 std::string FormatSeconds(Seconds value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.17g", value);
@@ -86,6 +96,7 @@ BurstBufferStore::BurstBufferStore(const config::Config& config, const mpi::Comm
   tier_name_ = tier->name;
   tier_path_ = Trimmed(tier->path);
   tier_capacity_ = tier->capacity;
+  nodes_ = static_cast<Bytes>(std::max(1, comm_.node_count()));
   const std::string fast = Normal(tier_path_);
   const std::string capacity = Normal(config.checkpoint.checkpoint_folder);
   if (fast == capacity || capacity.starts_with(fast + "/") || fast.starts_with(capacity + "/")) {
@@ -108,6 +119,7 @@ BurstBufferStore::BurstBufferStore(const config::Config& config, const mpi::Comm
   drain.marker_timeout = tuning.marker_timeout;
   drain.poll_interval = tuning.poll_interval;
   drains_ = std::make_unique<DrainEngine>(env_, drain);
+  remover_ = std::make_unique<BackgroundRemover>(env_);
   Resume();
 }
 
@@ -188,15 +200,6 @@ void BurstBufferStore::Collect(std::vector<DrainOutcome> outcomes) {
   }
 }
 
-void BurstBufferStore::ClearForSave(const std::string& name) {
-  // A folder of the same name from an earlier run must not look complete while it is rewritten.
-  env_.remove(PathIn(FastFolder(name), kManifestFileName));
-  env_.remove(PathIn(CapacityFolder(name), kManifestFileName));
-  for (const storage::DirectoryEntry& entry : env_.list_directory(CapacityFolder(name))) {
-    if (IsDrainMarkerName(entry.name)) env_.remove(PathIn(CapacityFolder(name), entry.name));
-  }
-}
-
 std::string BurstBufferStore::EvictDurable() {
   const bool evict = config_.checkpoint.burst_buffer->evict_after_drain;
   std::string error;
@@ -223,17 +226,18 @@ std::string BurstBufferStore::EvictDurable() {
         std::find_if(saved_.begin(), saved_.end(), [&](const Saved& s) { return s.name == name; });
     if (saved == saved_.end()) continue;
     if (evict) {
-      try {
-        for (const std::string& file : saved->own_files) {
-          env_.remove(PathIn(FastFolder(name), file));
-        }
-      } catch (const Error& e) {
-        if (error.empty()) error = e.what();
-      }
+      // Unreadable from now on (no fast-tier manifest): removed in the background, so that
+      // freeing their pages is not part of this (trainer's) call.
+      std::vector<std::string> files;
+      for (const std::string& file : saved->own_files)
+        files.push_back(PathIn(FastFolder(name), file));
+      remover_->Remove(std::move(files));
       evicted_folders_.push_back(FastFolder(name));
     }
     saved_.erase(saved);
   }
+  const std::string removal_error = remover_->TakeError();
+  if (error.empty()) error = removal_error;
   return error;
 }
 
@@ -247,7 +251,7 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
   const Bytes total = plan.Summarize().total_bytes;
   const std::optional<Bytes> capacity = tier_capacity_;
   // A node-local tier holds its node's share; one node holds it all.
-  const Bytes per_node = total / static_cast<Bytes>(std::max(1, comm_.node_count()));
+  const Bytes per_node = total / nodes_;
   if (capacity && per_node > *capacity) {
     throw UsageError("checkpoint " + name + " needs " + storage::DescribeBytes(per_node) +
                      " per node on tier " + tier_name_ + ", more than its capacity of " +
@@ -255,30 +259,37 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
                      ".capacity)");
   }
 
-  // Backpressure: rank 0 sees every drain through to durability, so it decides for all.
+  // Backpressure: rank 0 sees every drain through to durability, so it decides for all. It also
+  // draws the save's token and withdraws the fast-tier manifest of an earlier checkpoint of this
+  // name, which must not look complete while it is rewritten. Nothing here touches the capacity
+  // tier: its side of the save (the old manifest, markers) is the drain's (drain_engine.h), so
+  // that a slow or busy capacity tier never holds the trainer.
   std::string header = "0";
+  std::string local_error;
   if (comm_.is_root()) {
     const Seconds waited = drains_->WaitUntil(
         [&](int pending, Bytes pending_bytes) {
           if (pending >= bb.max_pending_checkpoints) return false;
           if (!capacity || pending == 0) return true;
-          return (pending_bytes + total) / static_cast<Bytes>(std::max(1, comm_.node_count())) <=
-                 *capacity;
+          return (pending_bytes + total) / nodes_ <= *capacity;
         },
         tuning_.on_backpressure);
     if (waited > 0) header = "1";
+    header += " " + NewSaveToken();
+    try {
+      env_.remove(PathIn(FastFolder(name), kManifestFileName));
+    } catch (const Error& e) {
+      local_error = e.what();
+    }
   }
   Collect(drains_->TakeFinished());
-  std::string local_error;
-  try {
-    if (comm_.is_root()) ClearForSave(name);
-  } catch (const Error& e) {
-    local_error = e.what();
-  }
-  const bool waited = comm_.broadcast(header, 0) == "1";
+  header = comm_.broadcast(header, 0);
+  if (header.starts_with("1")) result.backpressure = metrics::Now() - origin_ - result.start;
+  const std::string token = header.substr(2);
   const std::string evict_error = EvictDurable();
   if (local_error.empty()) local_error = evict_error;
-  if (waited) result.backpressure = metrics::Now() - origin_ - result.start;
+  // Files of this name still being evicted (a name saved again) must go before new ones land.
+  remover_->WaitFolder(FastFolder(name));
 
   // The drain is queued before the write, so that it copies each file as soon as the writer has
   // renamed it into place; it marks nothing drained until the commit below succeeded, and a failed
@@ -303,6 +314,7 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
     job.finisher = comm_.is_root();
     job.total_bytes = total;
     job.feed = feed;
+    job.token = token;
     drains_->Enqueue(std::move(job));
     try {
       io = writer_->WriteRank(FastFolder(name), mine, [&](std::size_t file) {
@@ -384,6 +396,9 @@ StoreOpResult BurstBufferStore::Load(const std::string& name, const CheckpointPl
 std::vector<DrainResult> BurstBufferStore::Finish() {
   Collect(drains_->WaitAll());
   std::string local_error = EvictDurable();
+  remover_->WaitIdle();
+  const std::string removal_error = remover_->TakeError();
+  if (local_error.empty()) local_error = removal_error;
   for (const DrainOutcome& outcome : finished_) {
     if (!outcome.error.empty() && local_error.empty()) {
       local_error = "checkpoint " + outcome.name + " is not durable in " +

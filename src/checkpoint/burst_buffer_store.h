@@ -11,7 +11,9 @@
 //           rank 0 waits for every marker, then copies the manifest: durable. A failed save
 //           cancels its drain (copies removed, never a marker or manifest).
 //   evict:  at the next collective call after durability (Save, Load, Finish), with
-//           evict_after_drain: the fast-tier manifest first, then each rank's own files
+//           evict_after_drain: the fast-tier manifest first, then each rank's own files (removed
+//           by a background thread)
+// A Save touches nothing on the capacity tier from the calling (trainer's) thread.
 // The fast tier's folder must be visible to rank 0 (one node, or a shared file system), because
 // the fast-tier commit and the resume scan are rank 0's.
 #pragma once
@@ -32,6 +34,7 @@
 
 namespace dlbench::checkpoint {
 
+class BackgroundRemover;
 class CheckpointReader;
 class DrainEngine;
 struct DrainOutcome;
@@ -85,12 +88,12 @@ class BurstBufferStore final : public CheckpointStore {
     std::vector<std::string> own_files;  // this rank's files on the fast tier
   };
   void Resume();
-  void ClearForSave(const std::string& name);
   // Keeps the outcomes worth reporting (not those of cancelled drains) in finished_.
   void Collect(std::vector<DrainOutcome> outcomes);
   // Collective. Rank 0 announces the drains of finished_ that are durable; with evict_after_drain
-  // it removes their fast-tier manifests before the announcement and every rank its own files
-  // after. Returns this rank's first error instead of throwing, so that no rank leaves the
+  // it removes their fast-tier manifests before the announcement and every rank queues its own
+  // files for background removal after. Returns this rank's first error (including background
+  // removals failed since the last call) instead of throwing, so that no rank leaves the
   // collective early; the caller agrees on it.
   std::string EvictDurable();
 
@@ -102,9 +105,13 @@ class BurstBufferStore final : public CheckpointStore {
   std::string tier_name_;
   std::string tier_path_;
   std::optional<Bytes> tier_capacity_;
+  // Counted once (a collective): a save must not make MPI calls only rank 0 makes, nor split the
+  // communicator each time.
+  Bytes nodes_ = 1;
   std::unique_ptr<CheckpointWriter> writer_;
   std::unique_ptr<CheckpointReader> reader_;
   std::unique_ptr<DrainEngine> drains_;
+  std::unique_ptr<BackgroundRemover> remover_;  // evicted fast-tier files
   std::vector<std::string> resumed_;
   std::vector<Saved> saved_;                   // in drain order, not yet evicted or failed
   std::vector<DrainOutcome> finished_;         // collected from the engine, not yet returned

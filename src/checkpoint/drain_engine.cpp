@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <utility>
 
+#include "checkpoint/background_priority.h"
 #include "checkpoint/chunk_schedule.h"
 #include "checkpoint/manifest.h"
 #include "metrics/clock.h"
@@ -17,6 +19,11 @@ namespace {
 
 constexpr const char* kDrainedPrefix = ".dlbench_drained_rank";
 constexpr const char* kFailedPrefix = ".dlbench_drain_failed_rank";
+
+// A marker's first line: "dlbench-drain <token>"; a failure marker's error follows it.
+std::string MarkerText(const DrainJob& job, const std::string& body) {
+  return "dlbench-drain " + job.token + "\n" + body;
+}
 
 // A file opened by the first thread that needs it (see checkpoint_writer.cpp for why not
 // std::call_once).
@@ -164,6 +171,7 @@ std::vector<DrainOutcome> DrainEngine::TakeFinished() {
 }
 
 void DrainEngine::Run() {
+  LowerToBackgroundPriority();
   while (true) {
     DrainJob job;
     {
@@ -187,8 +195,9 @@ void DrainEngine::Run() {
 DrainOutcome DrainEngine::Drain(const DrainJob& job) {
   DrainOutcome outcome;
   outcome.name = job.name;
+  bool prepared = false;
   try {
-    CopyFiles(job, outcome);
+    CopyFiles(job, outcome, prepared);
     if (job.feed) {
       // Markers say "drained" only for a committed checkpoint: a failed save never gets them.
       switch (job.feed->WaitCommit(options_.poll_interval, [&] { return stopping_.load(); })) {
@@ -200,10 +209,13 @@ DrainOutcome DrainEngine::Drain(const DrainJob& job) {
           throw Abandoned{};
       }
     }
+    // A rank without files prepares here: its markers need the folder.
+    if (!prepared) PrepareCapacitySide(job);
+    prepared = true;
     // Before the markers: once one is visible the finisher may commit, so `end` <= durable_at.
     outcome.end = Now();
     for (Rank rank : job.marks) {
-      WriteMarker(job, DrainedMarkerName(rank), "drained\n");
+      WriteMarker(job, DrainedMarkerName(rank), MarkerText(job, "drained\n"));
     }
     if (job.finisher) {
       AwaitMarkers(job, outcome.end - outcome.start);
@@ -223,7 +235,9 @@ DrainOutcome DrainEngine::Drain(const DrainJob& job) {
                     " failed before its fast-tier commit; its drain was cancelled";
     // Every rank's save failed together (the commit is agreed), so no rank waits for markers;
     // the copies made so far are removed (best effort: without a manifest they are never read).
+    // Unprepared, the capacity side was not touched: its files may be an earlier durable copy.
     for (const DrainFile& f : job.files) {
+      if (!prepared) break;
       try {
         env_.remove(PathIn(job.capacity_folder, f.name));
       } catch (const std::exception&) {
@@ -239,7 +253,7 @@ DrainOutcome DrainEngine::Drain(const DrainJob& job) {
       // be what is failing.
       for (Rank rank : job.marks) {
         try {
-          WriteMarker(job, DrainFailedMarkerName(rank), outcome.error + "\n");
+          WriteMarker(job, DrainFailedMarkerName(rank), MarkerText(job, outcome.error + "\n"));
         } catch (const std::exception&) {
         }
       }
@@ -250,8 +264,18 @@ DrainOutcome DrainEngine::Drain(const DrainJob& job) {
   return outcome;
 }
 
-void DrainEngine::CopyFiles(const DrainJob& job, DrainOutcome& outcome) {
+void DrainEngine::PrepareCapacitySide(const DrainJob& job) {
   env_.create_directories(job.capacity_folder);
+  if (job.token.empty()) return;  // a resumed drain: the interrupted save prepared it
+  // Withdrawn before any file is replaced: an earlier manifest must not vouch for a mix of files.
+  env_.remove(PathIn(job.capacity_folder, kManifestFileName));
+  for (Rank rank : job.marks) {
+    env_.remove(PathIn(job.capacity_folder, DrainedMarkerName(rank)));
+    env_.remove(PathIn(job.capacity_folder, DrainFailedMarkerName(rank)));
+  }
+}
+
+void DrainEngine::CopyFiles(const DrainJob& job, DrainOutcome& outcome, bool& prepared) {
   const std::size_t n = job.files.size();
   std::vector<Bytes> sizes;
   sizes.reserve(n);
@@ -263,9 +287,11 @@ void DrainEngine::CopyFiles(const DrainJob& job, DrainOutcome& outcome) {
   }
   std::atomic<std::uint64_t> next_chunk{0};
   std::atomic<bool> started{false};
+  std::mutex prepare_mutex;  // the first file to open prepares the capacity side, once
 
   ThreadTeam team(options_.threads);
   team.Run([&](int thread) {
+    if (thread > 0) LowerToBackgroundPriority();  // thread 0 is the engine's, lowered in Run
     storage::AlignedBuffer& buffer = buffers_[static_cast<std::size_t>(thread)];
     while (!team.stop()) {
       if (stopping_.load(std::memory_order_relaxed)) throw Abandoned{};
@@ -291,6 +317,13 @@ void DrainEngine::CopyFiles(const DrainJob& job, DrainOutcome& outcome) {
             }
           }
           if (!started.exchange(true)) outcome.start = Now();
+          {
+            std::lock_guard prepare_lock(prepare_mutex);
+            if (!prepared) {
+              PrepareCapacitySide(job);
+              prepared = true;
+            }
+          }
           file.open_attempted = true;
           const std::string from = PathIn(job.fast_folder, spec.name);
           file.source = env_.open_read(from);
@@ -334,25 +367,40 @@ void DrainEngine::WriteMarker(const DrainJob& job, const std::string& file_name,
   writer.commit(/*fsync=*/true);
 }
 
+bool DrainEngine::HasMarker(const DrainJob& job, const std::string& path, std::string* body) {
+  if (!env_.exists(path)) return false;
+  std::string text;
+  try {
+    text = ReadSmallFile(env_, path);
+  } catch (const std::exception&) {
+    if (!job.token.empty()) return false;  // being replaced, or not ours: look again later
+    text = "(its marker " + path + " could not be read)";
+  }
+  const std::string header = MarkerText(job, "");
+  if (text.starts_with(header)) {
+    text.erase(0, header.size());
+  } else if (!job.token.empty()) {
+    return false;  // left by an earlier save of this name
+  } else if (text.starts_with("dlbench-drain ")) {
+    text.erase(0, text.find('\n') + 1);  // a resumed drain counts the interrupted save's
+  }
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  if (body != nullptr) *body = text;
+  return true;
+}
+
 void DrainEngine::AwaitMarkers(const DrainJob& job, Seconds own_duration) {
   const Seconds deadline = metrics::Now() + options_.marker_timeout + 2 * own_duration;
   std::set<Rank> waiting;
   for (Rank rank = 0; rank < job.world; ++rank) waiting.insert(rank);
   while (true) {
     for (auto it = waiting.begin(); it != waiting.end();) {
-      const std::string failed = PathIn(job.capacity_folder, DrainFailedMarkerName(*it));
-      if (env_.exists(failed)) {
-        std::string reason;
-        try {
-          reason = ReadSmallFile(env_, failed);
-          while (!reason.empty() && reason.back() == '\n') reason.pop_back();
-        } catch (const std::exception&) {
-          reason = "(its marker " + failed + " could not be read)";
-        }
+      std::string reason;
+      if (HasMarker(job, PathIn(job.capacity_folder, DrainFailedMarkerName(*it)), &reason)) {
         throw Error(ExitCode::kIo, "drain of checkpoint " + job.name + ": rank " +
                                        std::to_string(*it) + " failed: " + reason);
       }
-      if (env_.exists(PathIn(job.capacity_folder, DrainedMarkerName(*it)))) {
+      if (HasMarker(job, PathIn(job.capacity_folder, DrainedMarkerName(*it)), nullptr)) {
         it = waiting.erase(it);
       } else {
         ++it;

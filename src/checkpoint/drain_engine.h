@@ -10,6 +10,12 @@
 // a save that fails cancels its job, whose copied files are then removed. Drain threads never call
 // MPI; a rank that fails writes a failure marker so that the finisher stops waiting, and the
 // finisher gives up after a timeout, never hangs.
+//
+// The capacity side of a new save is prepared here, not by the saving (trainer) thread: before a
+// rank replaces its first file there, its drain withdraws the capacity-side manifest of an earlier
+// checkpoint of the same name and removes its own old markers. Markers carry the save's token, so
+// the finisher never takes a marker left by an earlier save for one of this save, whichever rank's
+// drain gets there first. Drain threads run at background priority (background_priority.h).
 #pragma once
 
 #include <atomic>
@@ -83,6 +89,10 @@ struct DrainJob {
   // Null: the checkpoint is complete on the fast tier (a resumed drain). Otherwise the save is
   // still being written; files are copied as the feed marks them ready.
   std::shared_ptr<DrainFeed> feed;
+  // The same on every rank for one save (rank 0 draws it). Non-empty: a new save, whose drain
+  // prepares the capacity side (see above) and whose finisher takes only markers with this
+  // token. Empty: a resumed drain, whose markers of parts drained before the interruption count.
+  std::string token;
 };
 
 struct DrainOutcome {
@@ -133,8 +143,13 @@ class DrainEngine {
  private:
   void Run();
   DrainOutcome Drain(const DrainJob& job);
-  void CopyFiles(const DrainJob& job, DrainOutcome& outcome);
+  // Sets `prepared` once the capacity side was prepared, before replacing the first file there.
+  void CopyFiles(const DrainJob& job, DrainOutcome& outcome, bool& prepared);
+  void PrepareCapacitySide(const DrainJob& job);
   void WriteMarker(const DrainJob& job, const std::string& file_name, const std::string& text);
+  // Whether the marker at `path` exists and belongs to `job` (its token, when the job has one);
+  // `body` gets the rest of its text.
+  bool HasMarker(const DrainJob& job, const std::string& path, std::string* body);
   void AwaitMarkers(const DrainJob& job, Seconds own_duration);
   void CommitManifest(const DrainJob& job);
   Seconds Now() const;

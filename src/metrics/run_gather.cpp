@@ -54,6 +54,7 @@ Flat Encode(const RankValues& values) {
     flat.ints.push_back(c.drained_bytes);
     flat.reals.push_back(c.start);
     flat.reals.push_back(c.end);
+    flat.reals.push_back(c.backpressure);
     EncodeOptional(flat, c.drain_start);
     EncodeOptional(flat, c.drain_end);
   }
@@ -119,6 +120,7 @@ class Decoder {
       c.drained_bytes = Int();
       c.start = Real();
       c.end = Real();
+      c.backpressure = Real();
       c.drain_start = Optional();
       c.drain_end = Optional();
       values.checkpoints.push_back(c);

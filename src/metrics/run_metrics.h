@@ -63,6 +63,7 @@ struct CheckpointOp {
   std::optional<Span> drain;
   Bytes drained_bytes = 0;
   Seconds time_to_durable = 0;  // max over ranks of durable_at - min over ranks of start
+  Seconds backpressure = 0;     // max over ranks of the wait for room on the fast tier
 };
 
 struct CheckpointMetrics {

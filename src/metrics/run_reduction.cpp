@@ -126,6 +126,7 @@ CheckpointOp CombineOp(const std::vector<RankValues>& ranks, std::size_t index,
     ends.push_back(record.end);
     bytes.push_back(record.bytes);
     durable = std::max(durable, record.durable_at());
+    op.backpressure = std::max(op.backpressure, record.backpressure);
     if (record.drain_start && record.drain_end) {
       drain_starts.push_back(*record.drain_start);
       drain_ends.push_back(*record.drain_end);

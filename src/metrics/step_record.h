@@ -61,6 +61,9 @@ struct CheckpointRecord {
   std::optional<Seconds> drain_start;
   std::optional<Seconds> drain_end;  // last byte fsynced on the capacity tier
   Bytes drained_bytes = 0;
+  // Part of [start, end) a burst-buffer save waited for room on the fast tier
+  // (max_pending_checkpoints or the tier's capacity): backpressure.
+  Seconds backpressure = 0;
 
   Seconds duration() const { return end - start; }
   // When the checkpoint is durable on its final tier.

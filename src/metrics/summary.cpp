@@ -125,11 +125,13 @@ void AddCheckpointOps(Json& metric, const std::string& p, const std::vector<Chec
 // Trainer stall, fast-tier write rate, drain rate and time to durable, over all saves.
 void AddSaveTimeline(Json& metric, const std::vector<CheckpointOp>& saves) {
   if (saves.empty()) return;
-  std::vector<double> stalls, durable;
+  std::vector<double> stalls, durable, backpressure;
   Bytes written = 0, drained = 0;
-  Seconds stall_total = 0, drain_total = 0;
+  Seconds stall_total = 0, drain_total = 0, backpressure_total = 0;
   for (const CheckpointOp& save : saves) {
     stalls.push_back(save.io.duration_max);
+    backpressure.push_back(save.backpressure);
+    backpressure_total += save.backpressure;
     durable.push_back(save.time_to_durable);
     written += save.io.total_bytes;
     stall_total += save.io.duration_max;
@@ -146,6 +148,9 @@ void AddSaveTimeline(Json& metric, const std::vector<CheckpointOp>& saves) {
   if (drain_total > 0) {
     metric["checkpoint_drained_bytes"] = drained;
     SetNumber(metric, "checkpoint_drain_GiB_per_second", GiBPerSecond(drained, drain_total));
+    // Burst buffer: the part of each stall spent waiting for room on the fast tier.
+    SetList(metric, "checkpoint_backpressure_seconds", backpressure);
+    SetNumber(metric, "checkpoint_backpressure_total_seconds", backpressure_total);
   }
   SetNumber(metric, "checkpoint_time_to_durable_mean_seconds", PopulationMeanStdev(durable).mean);
   SetNumber(metric, "checkpoint_time_to_durable_max_seconds",

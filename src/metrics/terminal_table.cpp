@@ -84,6 +84,7 @@ std::string TerminalTable(const RunMetrics& run) {
     table.Section("Checkpoint");
     table.Add("trainer stall per save, mean", "checkpoint_stall_mean_seconds", "s", 3);
     table.Add("trainer stall per save, max", "checkpoint_stall_max_seconds", "s", 3);
+    table.Add("of it backpressure, total", "checkpoint_backpressure_total_seconds", "s", 3);
     table.Add("save write rate, all ranks", "checkpoint_write_GiB_per_second", "GiB/s", 3);
     table.Add("drain rate to capacity tier", "checkpoint_drain_GiB_per_second", "GiB/s", 3);
     table.Add("time to durable, mean", "checkpoint_time_to_durable_mean_seconds", "s", 3);

@@ -124,4 +124,16 @@ Bytes CountingEnv::free_space(const std::string& path) {
   return free;
 }
 
+bool CountingEnv::exists(const std::string& path) {
+  const bool found = target().exists(path);
+  add(&IoCounts::stats);
+  return found;
+}
+
+Bytes CountingEnv::file_size(const std::string& path) {
+  const Bytes size = target().file_size(path);
+  add(&IoCounts::stats);
+  return size;
+}
+
 }  // namespace dlbench::storage

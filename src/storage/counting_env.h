@@ -27,6 +27,7 @@ struct IoCounts {
   std::uint64_t free_space_queries = 0;
   Bytes bytes_read = 0;  // bytes actually returned by reads
   Bytes bytes_written = 0;
+  std::uint64_t stats = 0;  // exists and file_size
 };
 
 class CountingEnv final : public EnvWrapper {
@@ -49,6 +50,8 @@ class CountingEnv final : public EnvWrapper {
   void remove(const std::string& path) override;
   void remove_tree(const std::string& path) override;
   std::vector<DirectoryEntry> list_directory(const std::string& path) override;
+  bool exists(const std::string& path) override;
+  Bytes file_size(const std::string& path) override;
   void sync_directory(const std::string& path) override;
   Bytes free_space(const std::string& path) override;
 

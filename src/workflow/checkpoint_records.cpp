@@ -15,6 +15,7 @@ void CheckpointLog::Add(metrics::CheckpointKind kind, int epoch, int number,
   record.start = op.start;
   record.end = op.end;
   record.bytes = op.bytes;
+  record.backpressure = op.backpressure;
   records_.push_back(record);
   names_.push_back(op.name);
 }

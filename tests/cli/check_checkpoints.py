@@ -2,13 +2,15 @@
 """Checks what a dlbench run with checkpoints left behind.
 
   check_checkpoints.py OUTPUT_FOLDER CHECKPOINT_FOLDER PLAN_TEXT RANKS NAME... [--loads N] [--train]
+                       [--backpressure]
 
 PLAN_TEXT is the output of `dlbench checkpoint plan WORKLOAD --ranks RANKS`; its total line
 ("<bytes> B (<GiB> GiB) in <files> files") gives the bytes and files every checkpoint must have.
 Each NAME is a checkpoint folder that must be complete: exactly the files of its manifest, with
 their sizes, and nothing else. summary.json must hold only finite numbers and DLIO's and
 dlbench's checkpoint fields, with byte counts that match (--train: and the training fields with
-checkpoint_stall_seconds). Prints "check_checkpoints: OK".
+checkpoint_stall_seconds; --backpressure: a burst buffer whose last save waited for room, with
+checkpoint_backpressure_seconds per save). Prints "check_checkpoints: OK".
 """
 import json
 import os
@@ -60,6 +62,9 @@ def main():
     train = "--train" in args
     if train:
         args.remove("--train")
+    backpressure = "--backpressure" in args
+    if backpressure:
+        args.remove("--backpressure")
     if "--loads" in args:
         i = args.index("--loads")
         loads = int(args[i + 1])
@@ -96,6 +101,17 @@ def main():
                     ["load_checkpoint_duration_mean_seconds"] if loads else []):
         if not isinstance(metric.get(key), (int, float)):
             fail(f"summary.json has no number {key}")
+
+    if backpressure:
+        waits = metric.get("checkpoint_backpressure_seconds")
+        durations = metric["save_checkpoint_duration_max_seconds"]
+        if not isinstance(waits, list) or len(waits) != saves or not waits[-1] > 0:
+            fail(f"summary.json checkpoint_backpressure_seconds = {waits}, expected {saves} "
+                 "waits, the last one positive")
+        if any(not 0 <= w <= d for w, d in zip(waits, durations)):
+            fail(f"backpressure {waits} not within the save durations {durations}")
+        if abs(metric.get("checkpoint_backpressure_total_seconds", -1) - sum(waits)) > 1e-9:
+            fail("checkpoint_backpressure_total_seconds is not the sum of the waits")
 
     if train:
         for key in ["checkpoint_stall_seconds", "train_au_mean_percentage"]:

@@ -53,6 +53,12 @@ dlbench_checkpoint_run_test(only_np4_tp2_pp2 4 ${CKPT_YAML} checkpoint
 dlbench_checkpoint_run_test(only_np4_zero3_shift 4 ${CKPT_YAML} checkpoint
   "++workload.model.parallelism.zero_stage=3 ++workload.checkpoint.recovery_rank_shift=True ++workload.checkpoint.rank_sync=True ++workload.checkpoint.verify=True"
   "${TWO_WRITTEN}" --once "warning: checkpoint.recovery_rank_shift: all 4 ranks run on one node")
+# A burst buffer whose capacity tier drains slower than the saves come (max_pending_checkpoints
+# 1): the second save waits for the first to be durable, and the wait is reported on its own.
+dlbench_checkpoint_run_test(burst_buffer_backpressure_np2 2 ${CKPT_YAML} checkpoint
+  "++workload.storage.tiers.nvme.path=${SCRATCH}/ckpt_burst_buffer_backpressure_np2/bb ++workload.storage.tiers.pfs.path=${SCRATCH}/ckpt_burst_buffer_backpressure_np2 ++workload.storage.tiers.pfs.bandwidth_limit=20MiB/s ++workload.checkpoint.burst_buffer.tier=nvme ++workload.checkpoint.burst_buffer.max_pending_checkpoints=1"
+  "${TWO_WRITTEN} --backpressure" --once "of it backpressure, total"
+  --no-match "of it backpressure, total +0\\.000 ")
 # `dlbench run` with train and checkpoint on: step mode saves after steps 2 and 4 of both epochs
 # (4 steps per epoch at 2 ranks); epoch mode after each epoch, named after its last step.
 set(CKPT_TRAIN "++workload.workflow.checkpoint=True ++workload.dataset.data_folder=${SCRATCH}/ckpt_train")

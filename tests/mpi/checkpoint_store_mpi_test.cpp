@@ -1,6 +1,7 @@
 // DirectStore across ranks: a save writes exactly the union of every rank's planned files plus
 // one manifest, a load with the recovery rank shift reads (and verifies) another rank's files,
 // and one rank's I/O failure fails the save on every rank with one agreed message and no manifest.
+// BurstBufferStore across ranks: a save that waits for room on the fast tier waits on every rank.
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -10,12 +11,14 @@
 #include <optional>
 #include <string>
 
+#include "checkpoint/burst_buffer_store.h"
 #include "checkpoint/checkpoint_store.h"
 #include "checkpoint/direct_store.h"
 #include "checkpoint/manifest.h"
 #include "checkpoint/rank_mapping.h"
 #include "storage/fault_injection_env.h"
 #include "support/shared_temp_dir.h"
+#include "storage/tier_env.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -109,6 +112,34 @@ TEST(DirectStoreMpi, OneRanksFailureFailsTheSaveEverywhereWithoutManifest) {
     EXPECT_TRUE(e.collective());
     EXPECT_NE(std::string(e.what()).find("incomplete checkpoint"), std::string::npos) << e.what();
   }
+}
+
+// Issue 15.3: with a tier capacity, rank 0 evaluated the room for a new checkpoint with a
+// collective (Communicator::node_count) that only it called, so the first save that found a
+// drain pending hung. The latency keeps the first drain pending when the second save starts.
+TEST(BurstBufferStoreMpi, TierCapacityBackpressureWaitsOnEveryRank) {
+  const mpi::Communicator comm = dlbench::test::World();
+  SharedDir dir(comm);
+  config::Config config;
+  config.model = Model();
+  config.checkpoint = Settings(dir);
+  config.checkpoint.checkpoint_folder = dir.path() + "/pfs/ckpt";
+  const CheckpointPlan plan(config.model, config.checkpoint, comm.size());
+  config.storage.tiers = {
+      {"nvme", dir.path() + "/bb", plan.Summarize().total_bytes * 3 / 2, std::nullopt, 0.0},
+      {"pfs", dir.path() + "/pfs", std::nullopt, std::nullopt, 0.05}};
+  config.checkpoint.burst_buffer = config::BurstBufferConfig{};
+  config.checkpoint.burst_buffer->tier = "nvme";
+  config.checkpoint.burst_buffer->max_pending_checkpoints = 10;
+  std::vector<storage::TierSpec> specs;
+  for (const config::TierConfig& t : config.storage.tiers) {
+    specs.push_back({t.name, t.path, t.capacity, t.bandwidth_limit, t.latency});
+  }
+  storage::TierEnv env(storage::PosixEnv(), specs);
+  BurstBufferStore store(config, comm, env, 0);
+  EXPECT_EQ(store.Save("global_epoch1_step1", plan).backpressure, 0.0);
+  EXPECT_GT(store.Save("global_epoch1_step2", plan).backpressure, 0.0) << "room for one only";
+  EXPECT_EQ(store.Finish().size(), 2u);
 }
 
 }  // namespace

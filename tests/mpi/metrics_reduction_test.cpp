@@ -132,6 +132,7 @@ RankRecord RecordOf(int k) {
   save.drain_start = 11.0 + k;
   save.drain_end = 15.0 + 2 * k;
   save.drained_bytes = GiB / 2;
+  save.backpressure = 0.25 * k;
   record.checkpoints.push_back(save);
   return record;
 }
@@ -186,6 +187,7 @@ TEST(MpiReduction, ReduceRunMatchesThePureCombination) {
   EXPECT_DOUBLE_EQ(save.drain->start, 11.0);
   EXPECT_DOUBLE_EQ(save.drain->end, 15.0 + 2 * (p - 1));
   EXPECT_DOUBLE_EQ(save.time_to_durable, 5.0 + 2 * (p - 1));
+  EXPECT_DOUBLE_EQ(save.backpressure, 0.25 * (p - 1));
   EXPECT_EQ(run.info.hostname, "h");
 }
 

@@ -16,6 +16,7 @@
 
 #include "checkpoint/drain_engine.h"
 #include "checkpoint/manifest.h"
+#include "storage/counting_env.h"
 #include "storage/fault_injection_env.h"
 #include "storage/tier_env.h"
 #include "support/expect_error.h"
@@ -41,7 +42,7 @@ CheckpointPlan OneRankPlan() {
 
 // A throttle clock whose sleeps block drain threads while the gate is closed: a capacity tier with
 // a latency then stalls the drain at its first operation until the test opens the gate. The test's
-// own thread (Save clears stale manifests on the capacity side) passes freely.
+// own thread passes freely.
 class GateClock final : public storage::ThrottleClock {
  public:
   Seconds now() override { return 0; }
@@ -154,6 +155,87 @@ bool Appears(const fs::path& path) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   return false;
+}
+
+// Counts what the test's own thread (the trainer's, in a run) does under two folders, each in its
+// own CountingEnv; other threads (drains, evictions) and other paths go straight to `base`.
+class TrainerThreadCounter final : public storage::Env {
+ public:
+  TrainerThreadCounter(storage::Env& base, std::string capacity, std::string fast)
+      : base_(base), capacity_(base), fast_(base), capacity_path_(capacity), fast_path_(fast) {}
+  storage::CountingEnv& capacity() { return capacity_; }
+  storage::CountingEnv& fast() { return fast_; }
+
+  std::unique_ptr<storage::ReadableFile> open_read(const std::string& path,
+                                                   const storage::OpenOptions& options) override {
+    return For(path).open_read(path, options);
+  }
+  std::unique_ptr<storage::WritableFile> create(const std::string& path,
+                                                const storage::OpenOptions& options) override {
+    return For(path).create(path, options);
+  }
+  std::unique_ptr<storage::WritableFile> open_write(const std::string& path,
+                                                    const storage::OpenOptions& options) override {
+    return For(path).open_write(path, options);
+  }
+  void rename(const std::string& from, const std::string& to) override {
+    (&For(from) != &base_ ? For(from) : For(to)).rename(from, to);
+  }
+  void create_directories(const std::string& path) override { For(path).create_directories(path); }
+  void remove(const std::string& path) override { For(path).remove(path); }
+  bool exists(const std::string& path) override { return For(path).exists(path); }
+  Bytes file_size(const std::string& path) override { return For(path).file_size(path); }
+  void sync_directory(const std::string& path) override { For(path).sync_directory(path); }
+
+ private:
+  storage::Env& For(const std::string& path) {
+    if (std::this_thread::get_id() != trainer_) return base_;
+    if (path.starts_with(capacity_path_)) return capacity_;
+    if (path.starts_with(fast_path_)) return fast_;
+    return base_;
+  }
+  storage::Env& base_;
+  storage::CountingEnv capacity_, fast_;
+  const std::string capacity_path_, fast_path_;
+  const std::thread::id trainer_ = std::this_thread::get_id();
+};
+
+// Issue 15.3: the save held the trainer on capacity-tier operations (withdrawing an earlier
+// manifest, listing and removing markers: with latency or a busy file system, each a wait).
+TEST_F(BurstBufferStoreTest, ASaveTouchesNothingOnTheCapacityTierFromTheTrainersThread) {
+  const std::string name = "global_epoch1_step1";
+  {
+    auto earlier = Make(PosixEnv());  // an earlier run's durable copy of the same name
+    earlier->Save(name, plan_);
+    earlier->Finish();
+  }
+  ExpectDurable(name);
+  TrainerThreadCounter counter(PosixEnv(), Capacity("").string(), Fast("").string());
+  auto store = Make(counter);
+  counter.capacity().reset();
+  store->Save(name, plan_);
+  ASSERT_TRUE(Appears(Capacity(name) / plan_.ForRank(0).files.back().name));
+  store->Save("global_epoch1_step2", plan_);
+  const storage::IoCounts touched = counter.capacity().counts();
+  EXPECT_EQ(touched.opens + touched.creates + touched.stats, 0u);
+  EXPECT_EQ(touched.removes + touched.renames + touched.mkdirs, 0u);
+  EXPECT_EQ(touched.syncs + touched.directory_syncs + touched.writes + touched.reads, 0u);
+  EXPECT_GT(counter.fast().counts().creates, 0u) << "the counter sees the trainer's thread";
+  store->Finish();
+  ExpectDurable(name);
+  ExpectDurable("global_epoch1_step2");
+}
+
+// Evicting a durable checkpoint frees its fast-tier pages: not on the caller's thread.
+TEST_F(BurstBufferStoreTest, EvictionRemovesTheFilesOffTheCallersThread) {
+  TrainerThreadCounter counter(PosixEnv(), Capacity("").string(), Fast("").string());
+  auto store = Make(counter);
+  store->Save("global_epoch1_step1", plan_);
+  counter.fast().reset();
+  store->Finish();
+  EXPECT_EQ(counter.fast().counts().removes, 1u) << "only the fast-tier manifest";
+  EXPECT_FALSE(fs::exists(Fast("global_epoch1_step1"))) << "files removed, then the folder";
+  ExpectDurable("global_epoch1_step1");
 }
 
 TEST_F(BurstBufferStoreTest, TheDrainOfTheFirstFileStartsBeforeTheSaveReturns) {

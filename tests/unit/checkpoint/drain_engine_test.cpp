@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -56,6 +57,7 @@ class DrainEngineTest : public ::testing::Test {
     job.marks = {rank};
     job.world = kWorld;
     job.finisher = rank == 0;
+    job.token = "save2";
     return job;
   }
   DrainOptions Options(Seconds timeout = 600) const {
@@ -130,6 +132,67 @@ TEST_F(DrainEngineTest, ASilentRankMakesTheFinisherGiveUpNotHang) {
       << zero[0].error;
   EXPECT_NE(zero[0].error.find(capacity_.string()), std::string::npos) << zero[0].error;
   EXPECT_FALSE(fs::exists(capacity_ / kManifestFileName));
+}
+
+// Left by an earlier save of the same name (an earlier run, or litter): the capacity-side copy
+// of an earlier save, with a marker of rank 1 that its finisher did not get to remove.
+void LeaveAnEarlierSave(const fs::path& capacity) {
+  fs::create_directories(capacity);
+  std::ofstream(capacity / kManifestFileName) << "{}";
+  std::ofstream(capacity / DrainedMarkerName(1)) << "dlbench-drain save1\ndrained\n";
+  std::ofstream(capacity / DrainFailedMarkerName(1)) << "dlbench-drain save1\nold failure\n";
+}
+
+TEST_F(DrainEngineTest, TheFinisherNeverTakesAnEarlierSavesMarker) {
+  LeaveAnEarlierSave(capacity_);
+  DrainEngine rank0(PosixEnv(), Options(/*timeout=*/0.05));
+  rank0.Enqueue(Job(0));
+  const std::vector<DrainOutcome> zero = rank0.WaitAll();
+  ASSERT_EQ(zero.size(), 1u);
+  EXPECT_NE(zero[0].error.find("rank 1 (and 0 more) did not mark"), std::string::npos)
+      << zero[0].error;
+  EXPECT_FALSE(fs::exists(capacity_ / kManifestFileName)) << "withdrawn, and not committed";
+
+  DrainEngine rank1(PosixEnv(), Options());  // rank 1 replaces its own markers
+  rank1.Enqueue(Job(1));
+  ASSERT_EQ(rank1.WaitAll()[0].error, "");
+  EXPECT_FALSE(fs::exists(capacity_ / DrainFailedMarkerName(1)));
+  DrainEngine again(PosixEnv(), Options());
+  again.Enqueue(Job(0));
+  const std::vector<DrainOutcome> durable = again.WaitAll();
+  EXPECT_EQ(durable[0].error, "");
+  EXPECT_TRUE(durable[0].durable_at.has_value());
+}
+
+TEST_F(DrainEngineTest, AResumedDrainTakesTheMarkersOfTheInterruptedSave) {
+  LeaveAnEarlierSave(capacity_);
+  fs::remove(capacity_ / DrainFailedMarkerName(1));      // the store's resume clears those
+  for (const PlannedFile& f : plan_.ForRank(1).files) {  // rank 1's drained part
+    fs::copy_file(fast_ / f.name, capacity_ / f.name);
+  }
+  DrainJob job = Job(0);
+  job.token.clear();
+  DrainEngine rank0(PosixEnv(), Options(/*timeout=*/0.05));
+  rank0.Enqueue(std::move(job));
+  const std::vector<DrainOutcome> zero = rank0.WaitAll();
+  EXPECT_EQ(zero[0].error, "");
+  EXPECT_TRUE(zero[0].durable_at.has_value());
+}
+
+TEST_F(DrainEngineTest, ASaveCancelledBeforeItsFirstFileLeavesAnEarlierCopyAlone) {
+  LeaveAnEarlierSave(capacity_);
+  for (const PlannedFile& f : plan_.ForRank(0).files) std::ofstream(capacity_ / f.name) << "old";
+  auto feed = std::make_shared<DrainFeed>(plan_.ForRank(0).files.size());
+  DrainJob job = Job(0);
+  job.feed = feed;
+  DrainEngine rank0(PosixEnv(), Options());
+  rank0.Enqueue(std::move(job));
+  feed->Cancel();
+  EXPECT_TRUE(rank0.WaitAll()[0].cancelled);
+  EXPECT_TRUE(fs::exists(capacity_ / kManifestFileName));
+  for (const PlannedFile& f : plan_.ForRank(0).files) {
+    EXPECT_EQ(fs::file_size(capacity_ / f.name), 3u) << f.name;
+  }
 }
 
 TEST_F(DrainEngineTest, ASourceOfTheWrongSizeIsAnError) {

@@ -101,5 +101,19 @@ TEST(TerminalTable, ShowsBothDefinitionsWithUnits) {
   EXPECT_EQ(table.find("latency"), std::string::npos);  // absent values are not printed
 }
 
+TEST(TerminalTable, BurstBufferSavesShowTheirBackpressure) {
+  RunMetrics run = TrainingRun();
+  CheckpointOp save;
+  save.io = ReduceCheckpointOp({0.0}, {2.0}, {GiB}, 1.0);
+  save.drain = Span{1.0, 9.0};
+  save.drained_bytes = GiB;
+  save.backpressure = 0.75;
+  run.checkpoint = CheckpointMetrics{1.0, {save, save}, {}};
+  const std::string table = TerminalTable(run);
+  const std::size_t row = table.find("of it backpressure, total");
+  ASSERT_NE(row, std::string::npos) << table;
+  EXPECT_NE(table.find("1.500  s", row), std::string::npos) << table;
+}
+
 }  // namespace
 }  // namespace dlbench::metrics

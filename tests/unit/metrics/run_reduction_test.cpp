@@ -106,6 +106,7 @@ TEST(CombineCheckpoints, BurstBufferDrainAndTimeToDurable) {
     record.checkpoints[0].drain_start = 31.0 + r;
     record.checkpoints[0].drain_end = 40.0 + r;
     record.checkpoints[0].drained_bytes = GiB;
+    record.checkpoints[0].backpressure = 0.5 * r;
     ranks.push_back(SummarizeRank(record, Settings()));
   }
   const CheckpointOp save = CombineCheckpoints(ranks, 2.0)->saves[0];
@@ -113,6 +114,7 @@ TEST(CombineCheckpoints, BurstBufferDrainAndTimeToDurable) {
   EXPECT_DOUBLE_EQ(save.drain->duration(), 41.0 - 31.0);
   EXPECT_EQ(save.drained_bytes, 2 * GiB);
   EXPECT_DOUBLE_EQ(save.time_to_durable, 41.0 - 30.0);
+  EXPECT_DOUBLE_EQ(save.backpressure, 0.5) << "the rank that waited longest";
 }
 
 TEST(CombineCheckpoints, NoCheckpointsIsAbsent) {

@@ -175,6 +175,7 @@ TEST(BuildSummary, CheckpointFieldsDlioRankZeroAndDlbenchOverRanks) {
   checkpoint.saves[1].drain = Span{4.0, 12.0};
   checkpoint.saves[1].drained_bytes = 4 * GiB;
   checkpoint.saves[1].time_to_durable = 12.0;
+  checkpoint.saves[1].backpressure = 1.5;
   run.checkpoint = checkpoint;
   const Json m = BuildSummary(run)["metric"];
   // DLIO: rank 0's durations 1 and 2 s; throughput 4 GiB / duration = 4 and 2.
@@ -198,6 +199,20 @@ TEST(BuildSummary, CheckpointFieldsDlioRankZeroAndDlbenchOverRanks) {
   EXPECT_EQ(m["checkpoint_drained_bytes"], 4 * GiB);
   EXPECT_DOUBLE_EQ(m["checkpoint_time_to_durable_mean_seconds"].get<double>(), 7.0);
   EXPECT_DOUBLE_EQ(m["checkpoint_time_to_durable_max_seconds"].get<double>(), 12.0);
+  EXPECT_EQ(m["checkpoint_backpressure_seconds"], Json::array({0.0, 1.5}));
+  EXPECT_DOUBLE_EQ(m["checkpoint_backpressure_total_seconds"].get<double>(), 1.5);
+}
+
+TEST(BuildSummary, DirectSavesHaveNoBackpressureFields) {
+  RunMetrics run = TrainRun();
+  CheckpointMetrics checkpoint;
+  checkpoint.nominal_size_GiB = 4.0;
+  checkpoint.saves = {Op(1, 1.0, 2.0, 4 * GiB)};
+  run.checkpoint = checkpoint;
+  const Json m = BuildSummary(run)["metric"];
+  EXPECT_TRUE(m.contains("checkpoint_stall_mean_seconds"));
+  EXPECT_FALSE(m.contains("checkpoint_backpressure_seconds"));
+  EXPECT_FALSE(m.contains("checkpoint_backpressure_total_seconds"));
 }
 
 TEST(BuildSummary, ZeroDurationCheckpointIsOmittedNotNaN) {

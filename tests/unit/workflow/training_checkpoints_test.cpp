@@ -100,7 +100,9 @@ checkpoint::StoreOpResult Op(std::string name, Seconds start, Seconds end, Bytes
 
 TEST(CheckpointLog, RecordsOperationsInOrder) {
   CheckpointLog log;
-  log.Add(metrics::CheckpointKind::kSave, 2, 3, Op("a", 1.0, 1.5, 100));
+  checkpoint::StoreOpResult waited = Op("a", 1.0, 1.5, 100);
+  waited.backpressure = 0.25;
+  log.Add(metrics::CheckpointKind::kSave, 2, 3, waited);
   log.Add(metrics::CheckpointKind::kLoad, 1, 1, Op("a", 2.0, 2.25, 100));
   ASSERT_EQ(log.records().size(), 2u);
   const metrics::CheckpointRecord& save = log.records()[0];
@@ -110,6 +112,7 @@ TEST(CheckpointLog, RecordsOperationsInOrder) {
   EXPECT_EQ(save.start, 1.0);
   EXPECT_EQ(save.end, 1.5);
   EXPECT_EQ(save.bytes, 100u);
+  EXPECT_EQ(save.backpressure, 0.25);
   EXPECT_FALSE(save.drain_end);
   EXPECT_EQ(log.records()[1].kind, metrics::CheckpointKind::kLoad);
 }

@@ -1,0 +1,79 @@
+#include "checkpoint/background_remover.h"
+
+#include <exception>
+#include <utility>
+
+#include "checkpoint/background_priority.h"
+
+namespace dlbench::checkpoint {
+
+BackgroundRemover::BackgroundRemover(storage::Env& env) : env_(env) {
+  thread_ = std::thread([this] { Run(); });
+}
+
+BackgroundRemover::~BackgroundRemover() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+}
+
+void BackgroundRemover::Remove(std::vector<std::string> paths) {
+  if (paths.empty()) return;
+  {
+    std::lock_guard lock(mutex_);
+    for (std::string& path : paths) queue_.push_back(std::move(path));
+  }
+  changed_.notify_all();
+}
+
+bool BackgroundRemover::AnyUnder(const std::string& folder) const {
+  const std::string prefix = folder.ends_with('/') ? folder : folder + "/";
+  if (running_.starts_with(prefix)) return true;
+  for (const std::string& path : queue_) {
+    if (path.starts_with(prefix)) return true;
+  }
+  return false;
+}
+
+void BackgroundRemover::WaitFolder(const std::string& folder) {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return !AnyUnder(folder); });
+}
+
+void BackgroundRemover::WaitIdle() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return queue_.empty() && running_.empty(); });
+}
+
+std::string BackgroundRemover::TakeError() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(error_, std::string());
+}
+
+void BackgroundRemover::Run() {
+  LowerToBackgroundPriority();
+  std::unique_lock lock(mutex_);
+  while (true) {
+    changed_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty()) return;  // stopping, and everything queued is done
+    running_ = std::move(queue_.front());
+    queue_.pop_front();
+    const std::string path = running_;
+    lock.unlock();
+    std::string error;
+    try {
+      env_.remove(path);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    lock.lock();
+    if (error_.empty()) error_ = std::move(error);
+    running_.clear();
+    changed_.notify_all();
+  }
+}
+
+}  // namespace dlbench::checkpoint

@@ -1,0 +1,51 @@
+// Removes files on a background thread at background priority, so that the trainer's thread never
+// frees their pages: unlinking the last name of a 300 MB tmpfs file frees its pages in that call
+// (~0.03 s of CPU, 0.2-0.3 s wall on a busy 2-core machine), which used to happen inside the next
+// save when a durable checkpoint was evicted from the fast tier. Removals run in queue order.
+// Errors are kept for the owner to report at its next collective call (TakeError).
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "storage/file.h"
+
+namespace dlbench::checkpoint {
+
+class BackgroundRemover {
+ public:
+  // `env` must outlive the remover.
+  explicit BackgroundRemover(storage::Env& env);
+  // Finishes the removals queued so far, then joins the thread.
+  ~BackgroundRemover();
+  BackgroundRemover(const BackgroundRemover&) = delete;
+  BackgroundRemover& operator=(const BackgroundRemover&) = delete;
+
+  void Remove(std::vector<std::string> paths);
+  // Blocks until no queued or running removal is a path inside `folder` (a save is about to write
+  // files of the same names there).
+  void WaitFolder(const std::string& folder);
+  // Blocks until every removal queued so far is done.
+  void WaitIdle();
+  // The first removal error since the last call ("" when none).
+  std::string TakeError();
+
+ private:
+  void Run();
+  bool AnyUnder(const std::string& folder) const;  // under mutex_
+
+  storage::Env& env_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::string> queue_;
+  std::string running_;  // the path being removed, "" when idle
+  std::string error_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace dlbench::checkpoint
