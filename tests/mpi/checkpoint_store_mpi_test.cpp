@@ -119,15 +119,15 @@ TEST(DirectStoreMpi, OneRanksFailureFailsTheSaveEverywhereWithoutManifest) {
 // drain pending hung. The latency keeps the first drain pending when the second save starts.
 TEST(BurstBufferStoreMpi, TierCapacityBackpressureWaitsOnEveryRank) {
   const mpi::Communicator comm = dlbench::test::World();
-  SharedDir dir(comm);
+  dlbench::test::SharedTempDir dir(comm);
   config::Config config;
   config.model = Model();
   config.checkpoint = Settings(dir);
-  config.checkpoint.checkpoint_folder = dir.path() + "/pfs/ckpt";
+  config.checkpoint.checkpoint_folder = (dir / "pfs/ckpt").string();
   const CheckpointPlan plan(config.model, config.checkpoint, comm.size());
   config.storage.tiers = {
-      {"nvme", dir.path() + "/bb", plan.Summarize().total_bytes * 3 / 2, std::nullopt, 0.0},
-      {"pfs", dir.path() + "/pfs", std::nullopt, std::nullopt, 0.05}};
+      {"nvme", (dir / "bb").string(), plan.Summarize().total_bytes * 3 / 2, std::nullopt, 0.0},
+      {"pfs", (dir / "pfs").string(), std::nullopt, std::nullopt, 0.05}};
   config.checkpoint.burst_buffer = config::BurstBufferConfig{};
   config.checkpoint.burst_buffer->tier = "nvme";
   config.checkpoint.burst_buffer->max_pending_checkpoints = 10;

@@ -159,10 +159,10 @@ bool Appears(const fs::path& path) {
 
 // Counts what the test's own thread (the trainer's, in a run) does under two folders, each in its
 // own CountingEnv; other threads (drains, evictions) and other paths go straight to `base`.
-class TrainerThreadCounter final : public storage::Env {
+class TrainerThreadCounter final : public storage::EnvWrapper {
  public:
   TrainerThreadCounter(storage::Env& base, std::string capacity, std::string fast)
-      : base_(base), capacity_(base), fast_(base), capacity_path_(capacity), fast_path_(fast) {}
+      : EnvWrapper(base), base_(base), capacity_(base), fast_(base), capacity_path_(capacity), fast_path_(fast) {}
   storage::CountingEnv& capacity() { return capacity_; }
   storage::CountingEnv& fast() { return fast_; }
 
@@ -183,6 +183,11 @@ class TrainerThreadCounter final : public storage::Env {
   }
   void create_directories(const std::string& path) override { For(path).create_directories(path); }
   void remove(const std::string& path) override { For(path).remove(path); }
+  void remove_tree(const std::string& path) override { For(path).remove_tree(path); }
+  std::vector<storage::DirectoryEntry> list_directory(const std::string& path) override {
+    return For(path).list_directory(path);
+  }
+  Bytes free_space(const std::string& path) override { return For(path).free_space(path); }
   bool exists(const std::string& path) override { return For(path).exists(path); }
   Bytes file_size(const std::string& path) override { return For(path).file_size(path); }
   void sync_directory(const std::string& path) override { For(path).sync_directory(path); }

@@ -57,7 +57,8 @@ class FormatFiles : public ::testing::Test {
       std::vector<std::byte> sample(reader->sample_bytes());
       reader->read_sample(0, sample);
     } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::kIo);
+      EXPECT_EQ(e.code(), ExitCode::kIo) << e.what();
+      EXPECT_NE(std::string(e.what()).find(spec.path), std::string::npos) << e.what();
       return e.what();
     }
     return "no error";
