@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Training-read benchmarks of dlbench; prints a Markdown table of medians over --reps runs.
 #
-#   scripts/bench-read.sh [--reps N] [--dlbench PATH] [--dir DIR] [--quick]
+#   scripts/bench-read.sh [--reps N] [--dlbench PATH] [--dir DIR] [--quick] [--only tfrecord_crc]
 #
 #  (a) pipeline ceiling: computation 0, 8192 files of one 4 KiB npy sample on tmpfs (/dev/shm),
 #      2 ranks, read_threads 1, 2, 4 — samples/s of all ranks (target >= 100,000);
@@ -16,7 +16,11 @@
 #  (e) peak RSS per rank (VmHWM) on the unet3d-shaped tiny workload against
 #      64 MiB + (read_threads + prefetch_size + 1) x batch bytes;
 #  (f) micro-benchmarks: lateness of the emulated accelerator's wait, AU with a synthetic slow
-#      reader against the analytic value, prefetch-queue hand-over and sampler rates.
+#      reader against the analytic value, prefetch-queue hand-over and sampler rates;
+#  (g) TFRecord data CRC check (reader.verify_checksums, on by default): training reads of
+#      16 files x 64 records of 114,244 bytes (ImageNet-sized) on tmpfs, 2 ranks x 1 thread,
+#      30 epochs (3.3 GiB), check on and off alternated; the extra reader time per GiB checked, beside
+#      the reader micro-benchmark and the bare CRC32C rate (with --reps >= 2). `--only tfrecord_crc`: (g) alone.
 # Ranks are started with --bind-to none: with core binding each rank's reader threads would
 # share the trainer's one core. DIR (default /var/tmp/dlbench-readbench) is emptied.
 set -euo pipefail
@@ -27,13 +31,15 @@ reps=3
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 dir=/var/tmp/dlbench-readbench
 quick=0
+only=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --reps) reps="$2"; shift 2 ;;
     --dlbench) dlbench="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    --only) only="$2"; shift 2 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -80,8 +86,58 @@ train() {  # yaml overrides... ; prints the output folder
 mkdir -p "$dir" "$shm"
 echo "# dlbench read benchmarks — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, reps=$reps"
 echo
-echo "Command: \`scripts/bench-read.sh --reps $reps$([ $quick = 1 ] && echo ' --quick')\`"
+echo "Command: \`scripts/bench-read.sh --reps $reps$([ $quick = 1 ] && echo ' --quick')$([ -n "$only" ] && echo " --only $only")\`"
 echo
+
+# (g) first, so that `--only tfrecord_crc` can stop after it.
+if [ -z "$only" ] || [ "$only" = tfrecord_crc ]; then
+  echo "## TFRecord data CRC check (tmpfs, 16 files x 64 records of 114,244 B, 2 ranks x 1 thread, 30 epochs)"
+  echo
+  rm -rf "$shm/tfr"
+  cat >"$dir/tfr.yaml" <<EOF
+model: {name: readbench_tfrecord}
+framework: tensorflow
+workflow: {generate_data: false, train: true}
+dataset: {data_folder: $shm/tfr, format: tfrecord, num_files_train: 16, num_files_eval: 0,
+          num_samples_per_file: 64, record_length_bytes: 114244}
+reader: {data_loader: tensorflow, batch_size: 16, read_threads: 1, prefetch_size: 4,
+         file_shuffle: seed, sample_shuffle: seed}
+train: {epochs: 30, computation_time: 0}
+EOF
+  generate "$dir/tfr.yaml"
+  on=(); off=(); costs=()
+  for _ in $(seq "$reps"); do
+    for check in True False; do
+      out=$(train "$dir/tfr.yaml" ++workload.reader.verify_checksums=$check)
+      rate=$(metric "$out/summary.json" train_read_MiB_per_second)
+      if [ $check = True ]; then on+=("$rate"); else off+=("$rate"); fi
+    done
+    # Each of the 2 ranks' reader threads spends this much more time per GiB it checks.
+    costs+=("$(/usr/bin/python3 -c "print(2 * 1024 * (1 / ${on[-1]} - 1 / ${off[-1]}))")")
+  done
+  rm -rf "$shm/tfr"
+  echo "| data CRC | read MiB/s, all ranks (median) | runs |"
+  echo "|---|---|---|"
+  printf '| checked (default) | %.0f | %s |\n' "$(median "${on[@]}")" "$(printf '%.0f ' "${on[@]}")"
+  printf '| off (verify_checksums: false) | %.0f | %s |\n' "$(median "${off[@]}")" "$(printf '%.0f ' "${off[@]}")"
+  echo
+  printf 'Extra reader time per GiB checked, per rank (median of paired runs): %.3f s (runs: %s)\n' \
+    "$(median "${costs[@]}")" "$(printf '%.3f ' "${costs[@]}")"
+  echo
+  echo "| micro-benchmark (median of $reps, CPU time) | GiB/s |"
+  echo "|---|---|"
+  for bench in "tfrecord BM_TfrecordRead" "crc32c BM_Crc32cHardware/1048576"; do
+    set -- $bench
+    "$DLBENCH_BUILD_DIR/tests/bench/bench_$1" --benchmark_filter="$2" --benchmark_repetitions="$reps" \
+      --benchmark_report_aggregates_only=true --benchmark_format=json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+for b in json.load(sys.stdin)["benchmarks"]:
+    if b.get("aggregate_name") == "median":
+        print("| %s | %.2f |" % (b["run_name"], b["bytes_per_second"] / 2**30))'
+  done
+  echo
+  [ "$only" = tfrecord_crc ] && exit 0
+fi
 
 # (a) + (b)
 echo "## Pipeline ceiling and per-sample cost (tmpfs, npy, 4 KiB, computation 0, 2 ranks)"
