@@ -19,8 +19,9 @@
 #      reader against the analytic value, prefetch-queue hand-over and sampler rates;
 #  (g) TFRecord data CRC check (reader.verify_checksums, on by default): training reads of
 #      16 files x 64 records of 114,244 bytes (ImageNet-sized) on tmpfs, 2 ranks x 1 thread,
-#      30 epochs (3.3 GiB), check on and off alternated; the extra reader time per GiB checked, beside
-#      the reader micro-benchmark and the bare CRC32C rate (with --reps >= 2). `--only tfrecord_crc`: (g) alone.
+#      30 epochs (3.3 GiB), check on and off alternated: CPU seconds per GiB checked and the
+#      read rates, beside the reader micro-benchmark and the bare CRC32C rate (--reps >= 2).
+#      `--only tfrecord_crc`: (g) alone.
 # Ranks are started with --bind-to none: with core binding each rank's reader threads would
 # share the trainer's one core. DIR (default /var/tmp/dlbench-readbench) is emptied.
 set -euo pipefail
@@ -39,7 +40,7 @@ while [ $# -gt 0 ]; do
     --dir) dir="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
     --only) only="$2"; shift 2 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
