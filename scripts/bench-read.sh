@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Training-read benchmarks of dlbench; prints a Markdown table of medians over --reps runs.
 #
-#   scripts/bench-read.sh [--reps N] [--dlbench PATH] [--dir DIR] [--quick]
+#   scripts/bench-read.sh [--reps N] [--dlbench PATH] [--dir DIR] [--quick] [--only tfrecord_crc]
 #
 #  (a) pipeline ceiling: computation 0, 8192 files of one 4 KiB npy sample on tmpfs (/dev/shm),
 #      2 ranks, read_threads 1, 2, 4 — samples/s of all ranks (target >= 100,000);
@@ -20,9 +20,14 @@
 #  (g) JPEG read + decode (retinanet-shaped: 568 x 568 grayscale, one image per file, page
 #      cache), 1 rank with read_threads 1 and 2, computation 0: images/s, per-image time and the
 #      sample read latency beside the file size, and the same images stored raw (npy, no
-#      decoding) as the reference whose difference is the decoding. --jpeg-only runs (g) alone.
+#      decoding) as the reference whose difference is the decoding. `--only jpeg` runs (g) alone.
 #  (h), (i) the read path against the bare open/pread/close loop, and start-up against the MPI
 #      floor (scripts/bench-read-limit.sh, also runnable alone).
+#  (j) TFRecord data CRC check (reader.verify_checksums, on by default): training reads of
+#      16 files x 64 records of 114,244 bytes (ImageNet-sized) on tmpfs, 2 ranks x 1 thread,
+#      30 epochs (3.3 GiB), check on and off alternated: CPU seconds per GiB checked and the
+#      read rates, beside the reader micro-benchmark and the bare CRC32C rate (--reps >= 2).
+#      `--only tfrecord_crc`: (j) alone.
 # Ranks are started with --bind-to none: with core binding each rank's reader threads would
 # share the trainer's one core. DIR (default /var/tmp/dlbench-readbench) is emptied.
 set -euo pipefail
@@ -33,14 +38,14 @@ reps=3
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 dir=/var/tmp/dlbench-readbench
 quick=0
-jpeg_only=0
+only=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --reps) reps="$2"; shift 2 ;;
     --dlbench) dlbench="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
-    --jpeg-only) jpeg_only=1; shift ;;
+    --only) only="$2"; shift 2 ;;
     -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
@@ -123,11 +128,70 @@ jpeg_decode() {
 mkdir -p "$dir" "$shm"
 echo "# dlbench read benchmarks — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, reps=$reps"
 echo
-echo "Command: \`scripts/bench-read.sh --reps $reps$([ $quick = 1 ] && echo ' --quick')$([ $jpeg_only = 1 ] && echo ' --jpeg-only')\`"
+echo "Command: \`scripts/bench-read.sh --reps $reps$([ $quick = 1 ] && echo ' --quick')$([ -n "$only" ] && echo " --only $only")\`"
 echo
-if [ $jpeg_only = 1 ]; then
+if [ "$only" = jpeg ]; then
   jpeg_decode
   exit 0
+fi
+
+# (j) first, so that `--only tfrecord_crc` can stop after it.
+if [ -z "$only" ] || [ "$only" = tfrecord_crc ]; then
+  echo "## TFRecord data CRC check (tmpfs, 16 files x 64 records of 114,244 B, 2 ranks x 1 thread, 30 epochs)"
+  echo
+  rm -rf "$shm/tfr"
+  cat >"$dir/tfr.yaml" <<EOF
+model: {name: readbench_tfrecord}
+framework: tensorflow
+workflow: {generate_data: false, train: true}
+dataset: {data_folder: $shm/tfr, format: tfrecord, num_files_train: 16, num_files_eval: 0,
+          num_samples_per_file: 64, record_length_bytes: 114244}
+reader: {data_loader: tensorflow, batch_size: 16, read_threads: 1, prefetch_size: 4,
+         file_shuffle: seed, sample_shuffle: seed}
+train: {epochs: 30, computation_time: 0}
+EOF
+  generate "$dir/tfr.yaml"
+  on=(); off=(); cpu_on=(); cpu_off=(); costs=(); wall_costs=()
+  for _ in $(seq "$reps"); do
+    for check in True False; do
+      # train(), under /usr/bin/time: CPU seconds (user + sys) of mpirun and both ranks.
+      out="$dir/out"
+      rm -rf "$out"
+      /usr/bin/time -f "%U %S" -o "$dir/cpu" "${mpi[@]}" "$dlbench" run "$dir/tfr.yaml" \
+        --output "$out" --quiet ++workload.reader.verify_checksums=$check >/dev/null
+      rate=$(metric "$out/summary.json" train_read_MiB_per_second)
+      gib=$(/usr/bin/python3 -c "print($(metric "$out/summary.json" train_read_bytes) / 2**30)")
+      cpu=$(awk '{print $1 + $2}' "$dir/cpu")
+      if [ $check = True ]; then on+=("$rate"); cpu_on+=("$cpu"); else off+=("$rate"); cpu_off+=("$cpu"); fi
+    done
+    # The check's CPU per GiB read, and the extra wall time per GiB of each of the 2 ranks.
+    costs+=("$(/usr/bin/python3 -c "print((${cpu_on[-1]} - ${cpu_off[-1]}) / $gib)")")
+    wall_costs+=("$(/usr/bin/python3 -c "print(2 * 1024 * (1 / ${on[-1]} - 1 / ${off[-1]}))")")
+  done
+  rm -rf "$shm/tfr"
+  echo "| data CRC | read MiB/s, all ranks (median) | runs | CPU s, both ranks (median) |"
+  echo "|---|---|---|---|"
+  printf '| checked (default) | %.0f | %s | %.2f |\n' "$(median "${on[@]}")" "$(printf '%.0f ' "${on[@]}")" "$(median "${cpu_on[@]}")"
+  printf '| off (verify_checksums: false) | %.0f | %s | %.2f |\n' "$(median "${off[@]}")" "$(printf '%.0f ' "${off[@]}")" "$(median "${cpu_off[@]}")"
+  echo
+  printf 'CPU per GiB checked (median of paired runs): %.3f s (runs: %s)\n' \
+    "$(median "${costs[@]}")" "$(printf '%.3f ' "${costs[@]}")"
+  printf 'Extra read time per GiB per rank, from the rates (median of paired runs): %.3f s (runs: %s)\n' \
+    "$(median "${wall_costs[@]}")" "$(printf '%.3f ' "${wall_costs[@]}")"
+  echo
+  echo "| micro-benchmark (median of $reps, CPU time) | GiB/s |"
+  echo "|---|---|"
+  for bench in "tfrecord BM_TfrecordRead" "crc32c BM_Crc32cHardware/1048576"; do
+    set -- $bench
+    "$DLBENCH_BUILD_DIR/tests/bench/bench_$1" --benchmark_filter="$2" --benchmark_repetitions="$reps" \
+      --benchmark_report_aggregates_only=true --benchmark_format=json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+for b in json.load(sys.stdin)["benchmarks"]:
+    if b.get("aggregate_name") == "median":
+        print("| %s | %.2f |" % (b["run_name"], b["bytes_per_second"] / 2**30))'
+  done
+  echo
+  [ "$only" = tfrecord_crc ] && exit 0
 fi
 
 # (a) + (b)

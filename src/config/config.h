@@ -155,7 +155,7 @@ struct ReaderConfig {
   // dlbench additions
   DropCaches drop_caches = DropCaches::kNone;  // between epochs
   OnError on_error = OnError::kFail;           // corrupt sample: fail (exit 3) or count and skip
-  bool verify_checksums = false;               // verify TFRecord CRCs while reading
+  bool verify_checksums = true;                // TFRecord data CRCs (length CRCs: always)
   // Scheduling of reader threads: batch (SCHED_BATCH, so that their wake-ups do not preempt the
   // trainer thread that emulates the accelerator) or normal (inherit the process's policy).
   ThreadPolicy thread_policy = ThreadPolicy::kBatch;

@@ -79,7 +79,9 @@ class FormatWriter {
 
 struct ReadOptions {
   Bytes transfer_size = 256 * KiB;  // read buffer of streaming readers (tfrecord, npy n>1, npz)
-  bool verify_checksums = false;    // tfrecord CRC32C; npz CRC-32 is never verified
+  // reader.verify_checksums: tfrecord checks each record's data CRC32C (its length CRC is always
+  // checked); npz CRC-32 is never verified.
+  bool verify_checksums = true;
   // reader.odirect: npy, npz, indexed_binary, csv, jpeg and png read their data file with
   // O_DIRECT, in aligned 4 KiB blocks (direct_file.h), and report the blocks read; the other
   // readers refuse it.

@@ -21,9 +21,9 @@ void CheckCompression(const FileSpec& spec) {
   }
 }
 
-Handle CreationProperties(const FileSpec& spec, const std::vector<hsize_t>& shape,
+Handle CreationProperties(const Lock& lock, const FileSpec& spec, const std::vector<hsize_t>& shape,
                           const std::string& path) {
-  Handle dcpl(Check(H5Pcreate(H5P_DATASET_CREATE), "property list", path), H5Pclose);
+  Handle dcpl = Open(lock, H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "property list", path);
   const bool gzip = spec.compression == config::Compression::kGzip;
   if (spec.chunk_dims.empty() && !gzip && spec.max_shape.empty()) return dcpl;
   std::vector<hsize_t> chunk;
@@ -38,12 +38,13 @@ Handle CreationProperties(const FileSpec& spec, const std::vector<hsize_t>& shap
     chunk.insert(chunk.end(), shape.begin() + 1, shape.end());
   }
   for (hsize_t& c : chunk) c = std::max<hsize_t>(c, 1);
-  Check(H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()), "set chunk", path);
+  Check(lock, H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()), "set chunk",
+        path);
   if (gzip) {
     // Parallel HDF5 (1.10.2+) writes filtered chunks only collectively, which the shared-file
     // writer's writes all are.
-    Check(H5Pset_deflate(dcpl.get(), static_cast<unsigned>(spec.compression_level)), "set gzip",
-          path);
+    Check(lock, H5Pset_deflate(dcpl.get(), static_cast<unsigned>(spec.compression_level)),
+          "set gzip", path);
   }
   return dcpl;
 }

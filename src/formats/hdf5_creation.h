@@ -20,7 +20,7 @@ void CheckCompression(const FileSpec& spec);
 
 // The dataset creation property list for a dataset of `shape` in the file at `path` (named in
 // errors). Throws Error(kUsage) when hdf5.chunk_dims does not have the dataset's rank.
-Handle CreationProperties(const FileSpec& spec, const std::vector<hsize_t>& shape,
+Handle CreationProperties(const Lock& lock, const FileSpec& spec, const std::vector<hsize_t>& shape,
                           const std::string& path);
 
 }  // namespace dlbench::formats::hdf5

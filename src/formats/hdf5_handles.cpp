@@ -7,6 +7,11 @@
 namespace dlbench::formats::hdf5 {
 namespace {
 
+std::recursive_mutex& LibraryMutex() {
+  static std::recursive_mutex mutex;
+  return mutex;
+}
+
 herr_t KeepInnermost(unsigned n, const H5E_error2_t* error, void* data) {
   auto* message = static_cast<std::string*>(data);
   if (n == 0 && error->desc != nullptr) *message = error->desc;
@@ -15,17 +20,26 @@ herr_t KeepInnermost(unsigned n, const H5E_error2_t* error, void* data) {
 
 }  // namespace
 
-std::mutex& LibraryMutex() {
-  static std::mutex mutex;
-  return mutex;
+Lock::Lock() {
+  LibraryMutex().lock();
+  // The first entry into the library, under the lock: nothing may print HDF5's error stack.
+  static const bool silenced = [] { return H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0; }();
+  static_cast<void>(silenced);
 }
 
-void SilenceErrorStack() {
-  static std::once_flag once;
-  std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+Lock::~Lock() { LibraryMutex().unlock(); }
+
+void Handle::reset() noexcept {
+  if (id_ >= 0 && closer_ != nullptr) {
+    const Lock lock;
+    // A failed close (a damaged file) leaves its message on the error stack: drop it, the error
+    // that led here is already being reported.
+    if (closer_(id_) < 0) H5Eclear2(H5E_DEFAULT);
+  }
+  id_ = -1;
 }
 
-hid_t Check(hid_t status, const char* operation, const std::string& path) {
+hid_t Check(const Lock&, hid_t status, const char* operation, const std::string& path) {
   if (status >= 0) return status;
   std::string detail;
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, KeepInnermost, &detail);
@@ -34,16 +48,20 @@ hid_t Check(hid_t status, const char* operation, const std::string& path) {
                                  (detail.empty() ? "" : ": " + detail));
 }
 
-Handle FileAccess(const std::string& path) {
-  SilenceErrorStack();
-  Handle fapl(Check(H5Pcreate(H5P_FILE_ACCESS), "property list", path), H5Pclose);
-  Check(H5Pset_fapl_sec2(fapl.get()), "set sec2 driver", path);
-  Check(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V110), "set version bounds",
-        path);
+Handle Open(const Lock& lock, hid_t id, Handle::Closer closer, const char* operation,
+            const std::string& path) {
+  return Handle(Check(lock, id, operation, path), closer);
+}
+
+Handle FileAccess(const Lock& lock, const std::string& path) {
+  Handle fapl = Open(lock, H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "property list", path);
+  Check(lock, H5Pset_fapl_sec2(fapl.get()), "set sec2 driver", path);
+  Check(lock, H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V110),
+        "set version bounds", path);
   return fapl;
 }
 
-hid_t FileType(const std::string& dtype) {
+hid_t FileType(const Lock&, const std::string& dtype) {
   if (dtype == "uint8") return H5T_STD_U8LE;
   if (dtype == "int8") return H5T_STD_I8LE;
   if (dtype == "uint16") return H5T_STD_U16LE;
@@ -58,9 +76,9 @@ hid_t FileType(const std::string& dtype) {
                    "' in dlbench (use an integer type, float32 or float64)");
 }
 
-hid_t MemoryType(const std::string& dtype) {
+hid_t MemoryType(const Lock& lock, const std::string& dtype) {
   // Little-endian hosts: the file types are the memory types.
-  return FileType(dtype);
+  return FileType(lock, dtype);
 }
 
 std::vector<hsize_t> DatasetSampleDims(const FileSpec& spec) {

@@ -1,10 +1,26 @@
-// RAII for HDF5 identifiers and the conversion of HDF5 failures into dlbench errors. HDF5's own
-// error-stack printing is silenced once per process; the innermost message is kept instead.
+// Entering the HDF5 library: the one lock, RAII for its identifiers, and the conversion of HDF5
+// failures into dlbench errors.
+//
+// Debian's HDF5 is built without --enable-threadsafe: its package initialisation, API-context
+// stack, ID tables, free lists and error stack are process globals without locks. Two threads
+// inside the library at once corrupt them — seen as SIGSEGV, "not a datatype" on a good file,
+// and "HDF5: infinite loop closing library" at exit when reader threads opened files. So dlbench
+// enters the library only while the calling thread holds a `Lock`:
+// - every function here (and in hdf5_creation.h) that calls HDF5 takes `const Lock&` as proof
+//   that its caller holds it; code outside src/formats/hdf5* and the shared-file writer never
+//   sees <hdf5.h>;
+// - a `Handle` closes its identifier under a Lock of its own (the mutex is recursive, so this
+//   costs nothing when the caller holds it), so handles released by stack unwinding, by member
+//   destructors after a throwing constructor, or by an owner destroyed on another thread are
+//   closed under the lock too;
+// - the first Lock taken in the process turns HDF5's automatic error printing off, before any
+//   other call can reach the library.
+// HDF5's predefined type identifiers (H5T_STD_U8LE, ...) are macros that call H5open(); take them
+// only through FileType() / MemoryType().
 #pragma once
 
 #include <hdf5.h>
 
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -12,6 +28,17 @@
 
 namespace dlbench::formats::hdf5 {
 
+// Holds the process-wide HDF5 lock for its lifetime (recursive: nested Locks on one thread are
+// allowed). Not movable: a Lock proves that the thread which made it holds the library.
+class Lock {
+ public:
+  Lock();
+  ~Lock();
+  Lock(const Lock&) = delete;
+  Lock& operator=(const Lock&) = delete;
+};
+
+// Owns one HDF5 identifier and closes it with `closer` under the library lock.
 class Handle {
  public:
   using Closer = herr_t (*)(hid_t);
@@ -37,29 +64,25 @@ class Handle {
     id_ = -1;
     return id;
   }
-  void reset() {
-    if (id_ >= 0 && closer_ != nullptr) closer_(id_);
-    id_ = -1;
-  }
+  void reset() noexcept;
 
  private:
   hid_t id_ = -1;
   Closer closer_ = nullptr;
 };
 
-// The HDF5 library (Debian's build is not thread-safe) is entered by one thread at a time:
-// every HDF5 call, handle releases included, happens under this lock.
-std::mutex& LibraryMutex();
-// Turns off HDF5's automatic error printing (idempotent).
-void SilenceErrorStack();
-// Throws Error(kIo) "hdf5 <operation> <path>: <HDF5's innermost message>" when `status` < 0.
-hid_t Check(hid_t status, const char* operation, const std::string& path);
+// Throws Error(kIo) "hdf5 <operation> <path>: <HDF5's innermost message>" when `status` < 0,
+// and clears HDF5's error stack.
+hid_t Check(const Lock& lock, hid_t status, const char* operation, const std::string& path);
+// Check() of a call that makes an identifier, then the Handle that closes it with `closer`.
+Handle Open(const Lock& lock, hid_t id, Handle::Closer closer, const char* operation,
+            const std::string& path);
 // A file-access property list: sec2 driver, library-version bounds [v18, v110] so files open
 // with HDF5 1.8+ readers (h5py, older clusters) while using 1.10 features where needed.
-Handle FileAccess(const std::string& path);
+Handle FileAccess(const Lock& lock, const std::string& path);
 // HDF5 file type and memory type of a NumPy dtype; throws Error(kUsage) for unsupported ones.
-hid_t FileType(const std::string& dtype);
-hid_t MemoryType(const std::string& dtype);
+hid_t FileType(const Lock& lock, const std::string& dtype);
+hid_t MemoryType(const Lock& lock, const std::string& dtype);
 // Shape of one sample inside each records_j dataset (formats.md §8.1).
 std::vector<hsize_t> DatasetSampleDims(const FileSpec& spec);
 std::string RecordsName(int j);

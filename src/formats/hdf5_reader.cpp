@@ -12,6 +12,7 @@ namespace {
 
 using hdf5::Check;
 using hdf5::Handle;
+using hdf5::Open;
 
 std::vector<std::int64_t> Signed(const std::vector<hsize_t>& dims) {
   return {dims.begin(), dims.end()};
@@ -19,8 +20,9 @@ std::vector<std::int64_t> Signed(const std::vector<hsize_t>& dims) {
 
 class Hdf5FileReader final : public FileReader {
  public:
-  explicit Hdf5FileReader(const FileSpec& spec)
-      : path_(spec.path), samples_(spec.samples), mem_type_(hdf5::MemoryType(spec.dtype)) {
+  // Constructed under `lock`, which also covers the release of the members when it throws.
+  Hdf5FileReader(const hdf5::Lock& lock, const FileSpec& spec)
+      : path_(spec.path), samples_(spec.samples), mem_type_(hdf5::MemoryType(lock, spec.dtype)) {
     const std::vector<hsize_t> sample = hdf5::DatasetSampleDims(spec);
     Bytes per_dataset = static_cast<Bytes>(spec.itemsize());
     for (const hsize_t d : sample) per_dataset *= d;
@@ -31,31 +33,31 @@ class Hdf5FileReader final : public FileReader {
     count_[0] = 1;
     start_.assign(shape.size(), 0);
 
-    std::lock_guard lock(hdf5::LibraryMutex());
-    Handle fapl = hdf5::FileAccess(path_);
-    file_ =
-        Handle(Check(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, fapl.get()), "open", path_), H5Fclose);
-    const hid_t expected_type = hdf5::FileType(spec.dtype);
+    const Handle fapl = hdf5::FileAccess(lock, path_);
+    file_ = Open(lock, H5Fopen(path_.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose, "open", path_);
+    const hid_t expected_type = hdf5::FileType(lock, spec.dtype);
+    // A failed lookup (a damaged group index) is an error of its own, not a missing dataset.
+    const auto exists = [&](const std::string& name) {
+      return Check(lock, H5Lexists(file_.get(), name.c_str(), H5P_DEFAULT), "find dataset", path_) >
+             0;
+    };
     for (int j = 0; j < spec.num_dset_per_record; ++j) {
       std::string name = hdf5::RecordsName(j);
-      if (spec.num_dset_per_record == 1 && H5Lexists(file_.get(), name.c_str(), H5P_DEFAULT) <= 0 &&
-          H5Lexists(file_.get(), "records", H5P_DEFAULT) > 0) {
-        name = "records";
-      }
-      if (H5Lexists(file_.get(), name.c_str(), H5P_DEFAULT) <= 0) {
+      if (spec.num_dset_per_record == 1 && !exists(name) && exists("records")) name = "records";
+      if (!exists(name)) {
         throw Error(ExitCode::kIo, "hdf5 " + path_ + ": no dataset '" + name + "'");
       }
-      Handle dset(Check(H5Dopen2(file_.get(), name.c_str(), H5P_DEFAULT), "open dataset", path_),
-                  H5Dclose);
-      Handle type(Check(H5Dget_type(dset.get()), "get type", path_), H5Tclose);
-      if (H5Tequal(type.get(), expected_type) <= 0) {
+      Handle dset = Open(lock, H5Dopen2(file_.get(), name.c_str(), H5P_DEFAULT), H5Dclose,
+                         "open dataset", path_);
+      const Handle type = Open(lock, H5Dget_type(dset.get()), H5Tclose, "get type", path_);
+      if (Check(lock, H5Tequal(type.get(), expected_type), "compare type", path_) == 0) {
         throw Error(ExitCode::kIo, "hdf5 " + path_ + ": dataset '" + name +
                                        "' does not hold little-endian " + spec.dtype);
       }
-      Handle space(Check(H5Dget_space(dset.get()), "get space", path_), H5Sclose);
-      const int rank = Check(H5Sget_simple_extent_ndims(space.get()), "get rank", path_);
+      Handle space = Open(lock, H5Dget_space(dset.get()), H5Sclose, "get space", path_);
+      const int rank = Check(lock, H5Sget_simple_extent_ndims(space.get()), "get rank", path_);
       std::vector<hsize_t> found(static_cast<std::size_t>(std::max(rank, 0)));
-      Check(H5Sget_simple_extent_dims(space.get(), found.data(), nullptr), "get dims", path_);
+      Check(lock, H5Sget_simple_extent_dims(space.get(), found.data(), nullptr), "get dims", path_);
       if (found != shape) {
         throw Error(ExitCode::kIo, "hdf5 " + path_ + ": dataset '" + name + "' has shape " +
                                        npy::ShapeText(Signed(found)) + ", expected " +
@@ -65,17 +67,8 @@ class Hdf5FileReader final : public FileReader {
       spaces_.push_back(std::move(space));
     }
     memory_space_ =
-        Handle(Check(H5Screate_simple(static_cast<int>(count_.size()), count_.data(), nullptr),
-                     "create space", path_),
-               H5Sclose);
-  }
-
-  ~Hdf5FileReader() override {
-    std::lock_guard lock(hdf5::LibraryMutex());
-    memory_space_.reset();
-    spaces_.clear();
-    datasets_.clear();
-    file_.reset();
+        Open(lock, H5Screate_simple(static_cast<int>(count_.size()), count_.data(), nullptr),
+             H5Sclose, "create space", path_);
   }
 
   const std::string& path() const override { return path_; }
@@ -86,12 +79,14 @@ class Hdf5FileReader final : public FileReader {
   Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
     check_request(k, out);
     start_[0] = static_cast<hsize_t>(k);
-    std::lock_guard lock(hdf5::LibraryMutex());
+    const hdf5::Lock lock;
     for (std::size_t j = 0; j < datasets_.size(); ++j) {
-      Check(H5Sselect_hyperslab(spaces_[j].get(), H5S_SELECT_SET, start_.data(), nullptr,
+      Check(lock,
+            H5Sselect_hyperslab(spaces_[j].get(), H5S_SELECT_SET, start_.data(), nullptr,
                                 count_.data(), nullptr),
             "select", path_);
-      Check(H5Dread(datasets_[j].get(), mem_type_, memory_space_.get(), spaces_[j].get(),
+      Check(lock,
+            H5Dread(datasets_[j].get(), mem_type_, memory_space_.get(), spaces_[j].get(),
                     H5P_DEFAULT, out.data() + j * dataset_sample_bytes_),
             "read", path_ + " sample " + std::to_string(k));
     }
@@ -115,7 +110,8 @@ class Hdf5FileReader final : public FileReader {
 std::unique_ptr<FileReader> Hdf5Reader::open(storage::Env&, const FileSpec& spec,
                                              const ReadOptions& options) const {
   RejectDirect(options, "hdf5");
-  return std::make_unique<Hdf5FileReader>(spec);
+  const hdf5::Lock lock;
+  return std::make_unique<Hdf5FileReader>(lock, spec);
 }
 
 }  // namespace dlbench::formats

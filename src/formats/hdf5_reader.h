@@ -2,7 +2,8 @@
 // shape), then reads sample k as one hyperslab per dataset into consecutive parts of the
 // caller's buffer, so a sample is k datasets × the per-dataset sample bytes. Files written by
 // DLIO ≤ v2.0 (one dataset named `records`) are accepted when num_dset_per_record is 1.
-// HDF5 reads through its own sec2 driver (not storage::Env), one thread at a time.
+// HDF5 reads through its own sec2 driver (not storage::Env), one thread at a time
+// (hdf5::Lock).
 #pragma once
 
 #include "formats/format.h"

@@ -19,12 +19,13 @@ using hdf5::Check;
 using hdf5::CheckCompression;
 using hdf5::CreationProperties;
 using hdf5::Handle;
+using hdf5::Open;
 
 // Writes `rows` rows starting at global row `first` of a dataset seen as (n·rows_per_sample, row)
 // — always inside one sample or covering whole samples.
-void WriteRows(hid_t dset, const std::vector<hsize_t>& shape, hsize_t rows_per_sample,
-               hsize_t first, hsize_t rows, hid_t mem_type, const void* data,
-               const std::string& path) {
+void WriteRows(const hdf5::Lock& lock, hid_t dset, const std::vector<hsize_t>& shape,
+               hsize_t rows_per_sample, hsize_t first, hsize_t rows, hid_t mem_type,
+               const void* data, const std::string& path) {
   std::vector<hsize_t> start(shape.size(), 0), count = shape;
   if (rows_per_sample == 1 || rows % rows_per_sample == 0) {
     start[0] = first / rows_per_sample;
@@ -35,20 +36,22 @@ void WriteRows(hid_t dset, const std::vector<hsize_t>& shape, hsize_t rows_per_s
     start[1] = first % rows_per_sample;
     count[1] = rows;
   }
-  Handle file_space(Check(H5Dget_space(dset), "get space", path), H5Sclose);
-  Check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
+  const Handle file_space = Open(lock, H5Dget_space(dset), H5Sclose, "get space", path);
+  Check(lock,
+        H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
                             nullptr),
         "select", path);
-  Handle mem_space(Check(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
-                         "create space", path),
-                   H5Sclose);
-  Check(H5Dwrite(dset, mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, data), "write",
-        path);
+  const Handle mem_space =
+      Open(lock, H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), H5Sclose,
+           "create space", path);
+  Check(lock, H5Dwrite(dset, mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, data),
+        "write", path);
 }
 
 // Streams a dataset's payload [0, n·S) through `buffer` in whole rows.
-void WriteDataset(hid_t dset, const std::vector<hsize_t>& shape, Bytes row_bytes,
-                  hsize_t rows_per_sample, hid_t mem_type, std::span<std::byte> buffer,
+void WriteDataset(const hdf5::Lock& lock, hid_t dset, const std::vector<hsize_t>& shape,
+                  Bytes row_bytes, hsize_t rows_per_sample, hid_t mem_type,
+                  std::span<std::byte> buffer,
                   const std::function<void(Bytes, std::span<std::byte>)>& fill,
                   const std::string& path) {
   const hsize_t total_rows = shape[0] * rows_per_sample;
@@ -68,7 +71,7 @@ void WriteDataset(hid_t dset, const std::vector<hsize_t>& shape, Bytes row_bytes
     }
     const std::span<std::byte> chunk = buffer.first(rows * row_bytes);
     fill(row * row_bytes, chunk);
-    WriteRows(dset, shape, rows_per_sample, row, rows, mem_type, chunk.data(), path);
+    WriteRows(lock, dset, shape, rows_per_sample, row, rows, mem_type, chunk.data(), path);
     row += rows;
   }
 }
@@ -84,8 +87,6 @@ WriteResult Hdf5Writer::write(storage::Env& env, const FileSpec& spec,
                               std::span<std::byte> buffer) const {
   CheckCompression(spec);
   const std::vector<hsize_t> sample = hdf5::DatasetSampleDims(spec);
-  const hid_t file_type = hdf5::FileType(spec.dtype);
-  const hid_t mem_type = hdf5::MemoryType(spec.dtype);
   std::vector<hsize_t> shape{static_cast<hsize_t>(spec.samples)};
   shape.insert(shape.end(), sample.begin(), sample.end());
   std::vector<hsize_t> max_shape = shape;
@@ -103,46 +104,46 @@ WriteResult Hdf5Writer::write(storage::Env& env, const FileSpec& spec,
   Bytes row_bytes = static_cast<Bytes>(spec.itemsize());
   for (std::size_t i = 1; i < sample.size(); ++i) row_bytes *= sample[i];
 
-  std::lock_guard lock(hdf5::LibraryMutex());
   {
-    Handle fapl = hdf5::FileAccess(spec.path);
-    Handle file(Check(H5Fcreate(spec.path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()),
-                      "create", spec.path),
-                H5Fclose);
-    const Handle dcpl = CreationProperties(spec, shape, spec.path);
-    Handle space(
-        Check(H5Screate_simple(static_cast<int>(shape.size()), shape.data(), max_shape.data()),
-              "create space", spec.path),
-        H5Sclose);
+    const hdf5::Lock lock;
+    const hid_t file_type = hdf5::FileType(lock, spec.dtype);
+    const hid_t mem_type = hdf5::MemoryType(lock, spec.dtype);
+    const Handle fapl = hdf5::FileAccess(lock, spec.path);
+    Handle file = Open(lock, H5Fcreate(spec.path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()),
+                       H5Fclose, "create", spec.path);
+    const Handle dcpl = CreationProperties(lock, spec, shape, spec.path);
+    const Handle space =
+        Open(lock, H5Screate_simple(static_cast<int>(shape.size()), shape.data(), max_shape.data()),
+             H5Sclose, "create space", spec.path);
     const auto fill = [&](Bytes offset, std::span<std::byte> out) {
       content.Fill(spec.file_index, offset, out);
     };
     for (int j = 0; j < spec.num_dset_per_record; ++j) {
-      Handle dset(Check(H5Dcreate2(file.get(), hdf5::RecordsName(j).c_str(), file_type, space.get(),
-                                   H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
-                        "create dataset", spec.path),
-                  H5Dclose);
+      const Handle dset = Open(lock,
+                               H5Dcreate2(file.get(), hdf5::RecordsName(j).c_str(), file_type,
+                                          space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+                               H5Dclose, "create dataset", spec.path);
       if (spec.samples > 0 && rows_per_sample > 0 && row_bytes > 0) {
-        WriteDataset(dset.get(), shape, row_bytes, rows_per_sample, mem_type, buffer, fill,
+        WriteDataset(lock, dset.get(), shape, row_bytes, rows_per_sample, mem_type, buffer, fill,
                      spec.path);
       }
     }
     const hsize_t n = static_cast<hsize_t>(spec.samples);
-    Handle label_space(Check(H5Screate_simple(1, &n, nullptr), "create space", spec.path),
-                       H5Sclose);
-    Handle labels(Check(H5Dcreate2(file.get(), "labels", H5T_STD_I64LE, label_space.get(),
-                                   H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                        "create dataset", spec.path),
-                  H5Dclose);
+    const Handle label_space =
+        Open(lock, H5Screate_simple(1, &n, nullptr), H5Sclose, "create space", spec.path);
+    Handle labels = Open(lock,
+                         H5Dcreate2(file.get(), "labels", H5T_STD_I64LE, label_space.get(),
+                                    H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                         H5Dclose, "create dataset", spec.path);
     if (n > 0) {
       const std::vector<hsize_t> label_shape{n};
       WriteDataset(
-          labels.get(), label_shape, 8, 1, H5T_NATIVE_INT64, buffer,
+          lock, labels.get(), label_shape, 8, 1, H5T_NATIVE_INT64, buffer,
           [](Bytes, std::span<std::byte> out) { std::memset(out.data(), 0, out.size()); },
           spec.path);
     }
     labels.reset();
-    Check(H5Fclose(file.release()), "close", spec.path);
+    Check(lock, H5Fclose(file.release()), "close", spec.path);
   }
   if (spec.fsync) {
     auto synced = env.open_write(spec.path);

@@ -73,13 +73,12 @@ class TfrecordFileReader final : public FileReader {
            std::to_string(h.size()) + " of 12 bytes");
     }
     const Bytes length = LoadLe(h.data(), 8);
-    if (verify_) {
-      const std::uint32_t expected = crc32c::Mask(crc32c::Value(h.data(), 8));
-      const auto found = static_cast<std::uint32_t>(LoadLe(h.data() + 8, 4));
-      if (expected != found) {
-        Fail("bad length CRC at offset " + std::to_string(offset) + ": expected " + Hex(expected) +
-             ", found " + Hex(found));
-      }
+    // Always: a damaged length would send every later record of the file astray.
+    const std::uint32_t expected = crc32c::Mask(crc32c::Value(h.data(), 8));
+    const auto found = static_cast<std::uint32_t>(LoadLe(h.data() + 8, 4));
+    if (expected != found) {
+      Fail("bad length CRC of record " + std::to_string(k) + " at offset " +
+           std::to_string(offset) + ": expected " + Hex(expected) + ", found " + Hex(found));
     }
     stream_.advance(tfrecord::kHeaderBytes);
     const Bytes end = offset + tfrecord::kHeaderBytes + length + tfrecord::kFooterBytes;

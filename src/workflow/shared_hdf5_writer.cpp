@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -27,6 +26,8 @@ using formats::hdf5::Check;
 using formats::hdf5::CheckCompression;
 using formats::hdf5::CreationProperties;
 using formats::hdf5::Handle;
+using formats::hdf5::Lock;
+using formats::hdf5::Open;
 
 // A dataset seen as total rows of `row_bytes`, `rows_per_sample` rows per sample (the first
 // sample dimension; 1 for samples of one row). A write covers whole samples or lies inside one.
@@ -57,8 +58,8 @@ std::uint64_t CountWrites(const RowLayout& layout, hsize_t row, hsize_t end, Byt
 }
 
 // Selects rows [first, first + rows) in `file_space` and returns the matching memory space.
-Handle SelectRows(hid_t file_space, const RowLayout& layout, hsize_t first, hsize_t rows,
-                  const std::string& path) {
+Handle SelectRows(const Lock& lock, hid_t file_space, const RowLayout& layout, hsize_t first,
+                  hsize_t rows, const std::string& path) {
   std::vector<hsize_t> start(layout.shape.size(), 0), count = layout.shape;
   start[0] = first / layout.rows_per_sample;
   if (layout.rows_per_sample == 1 || rows % layout.rows_per_sample == 0) {
@@ -69,11 +70,11 @@ Handle SelectRows(hid_t file_space, const RowLayout& layout, hsize_t first, hsiz
     count[1] = rows;
   }
   Check(
+      lock,
       H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
       "select", path);
-  return Handle(Check(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
-                      "create space", path),
-                H5Sclose);
+  return Open(lock, H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
+              H5Sclose, "create space", path);
 }
 
 class SharedHdf5 {
@@ -89,7 +90,7 @@ class SharedHdf5 {
             SliceOfRank(static_cast<std::uint64_t>(file.spec.samples), comm.size(), comm.rank())) {}
 
   // Collective: creates, fills and closes the partial file. Returns the payload bytes written.
-  Bytes Write() {
+  Bytes Write(const Lock& lock) {
     CheckCompression(spec_);
     const std::vector<hsize_t> sample = formats::hdf5::DatasetSampleDims(spec_);
     RowLayout records;
@@ -99,56 +100,56 @@ class SharedHdf5 {
     records.row_bytes = static_cast<Bytes>(spec_.itemsize());
     for (std::size_t i = 1; i < sample.size(); ++i) records.row_bytes *= sample[i];
     const std::vector<hsize_t> max_shape = MaxShape(records.shape, sample.size());
-    const hid_t file_type = formats::hdf5::FileType(spec_.dtype);
-    const hid_t mem_type = formats::hdf5::MemoryType(spec_.dtype);
+    const hid_t file_type = formats::hdf5::FileType(lock, spec_.dtype);
+    const hid_t mem_type = formats::hdf5::MemoryType(lock, spec_.dtype);
 
-    formats::hdf5::SilenceErrorStack();
     // Shapes are checked before the file exists.
-    const Handle dcpl = CreationProperties(spec_, records.shape, partial_);
-    Handle space(Check(H5Screate_simple(static_cast<int>(records.shape.size()),
-                                        records.shape.data(), max_shape.data()),
-                       "create space", partial_),
-                 H5Sclose);
-    Handle fapl(Check(H5Pcreate(H5P_FILE_ACCESS), "property list", partial_), H5Pclose);
-    Check(H5Pset_fapl_mpio(fapl.get(), MPI_Comm_f2c(comm_.fortran_handle()), MPI_INFO_NULL),
+    const Handle dcpl = CreationProperties(lock, spec_, records.shape, partial_);
+    const Handle space = Open(lock,
+                              H5Screate_simple(static_cast<int>(records.shape.size()),
+                                               records.shape.data(), max_shape.data()),
+                              H5Sclose, "create space", partial_);
+    const Handle fapl = Open(lock, H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "property list", partial_);
+    Check(lock, H5Pset_fapl_mpio(fapl.get(), MPI_Comm_f2c(comm_.fortran_handle()), MPI_INFO_NULL),
           "set MPI-IO driver", partial_);
-    Check(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V110), "set version bounds",
+    Check(lock, H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V110),
+          "set version bounds", partial_);
+    const Handle dxpl =
+        Open(lock, H5Pcreate(H5P_DATASET_XFER), H5Pclose, "property list", partial_);
+    Check(lock, H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE), "set collective transfer",
           partial_);
-    Handle dxpl(Check(H5Pcreate(H5P_DATASET_XFER), "property list", partial_), H5Pclose);
-    Check(H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE), "set collective transfer", partial_);
     dxpl_ = dxpl.get();
 
-    Handle file(Check(H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), "create",
-                      partial_),
-                H5Fclose);
+    Handle file = Open(lock, H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()),
+                       H5Fclose, "create", partial_);
     const auto payload = [&](Bytes offset, std::span<std::byte> out) {
       content_.Fill(spec_.file_index, offset, out);
     };
     Bytes written = 0;
     for (int j = 0; j < spec_.num_dset_per_record; ++j) {
-      Handle dset(Check(H5Dcreate2(file.get(), formats::hdf5::RecordsName(j).c_str(), file_type,
-                                   space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
-                        "create dataset", partial_),
-                  H5Dclose);
+      const Handle dset =
+          Open(lock,
+               H5Dcreate2(file.get(), formats::hdf5::RecordsName(j).c_str(), file_type, space.get(),
+                          H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+               H5Dclose, "create dataset", partial_);
       if (records.rows_per_sample > 0 && records.row_bytes > 0) {
-        written += WriteSlice(dset.get(), records, mem_type, payload);
+        written += WriteSlice(lock, dset.get(), records, mem_type, payload);
       }
     }
     RowLayout labels;
     labels.shape = {static_cast<hsize_t>(spec_.samples)};
     labels.row_bytes = 8;
-    Handle label_space(
-        Check(H5Screate_simple(1, labels.shape.data(), nullptr), "create space", partial_),
-        H5Sclose);
-    Handle label_set(Check(H5Dcreate2(file.get(), "labels", H5T_STD_I64LE, label_space.get(),
-                                      H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                           "create dataset", partial_),
-                     H5Dclose);
+    const Handle label_space = Open(lock, H5Screate_simple(1, labels.shape.data(), nullptr),
+                                    H5Sclose, "create space", partial_);
+    Handle label_set = Open(lock,
+                            H5Dcreate2(file.get(), "labels", H5T_STD_I64LE, label_space.get(),
+                                       H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                            H5Dclose, "create dataset", partial_);
     written +=
-        WriteSlice(label_set.get(), labels, H5T_NATIVE_INT64,
+        WriteSlice(lock, label_set.get(), labels, H5T_NATIVE_INT64,
                    [](Bytes, std::span<std::byte> out) { std::memset(out.data(), 0, out.size()); });
     label_set.reset();
-    Check(H5Fclose(file.release()), "close", partial_);
+    Check(lock, H5Fclose(file.release()), "close", partial_);
     return written;
   }
 
@@ -172,7 +173,8 @@ class SharedHdf5 {
   // Writes this rank's rows of `dset` in collective calls of at most one buffer, then empty
   // collective calls until it made as many as the rank with the most.
   template <typename Fill>
-  Bytes WriteSlice(hid_t dset, const RowLayout& layout, hid_t mem_type, const Fill& fill) {
+  Bytes WriteSlice(const Lock& lock, hid_t dset, const RowLayout& layout, hid_t mem_type,
+                   const Fill& fill) {
     std::span<std::byte> buffer = buffer_;
     if (buffer.size() < layout.row_bytes) {
       wide_.resize(layout.row_bytes);  // only when one row exceeds the buffer
@@ -181,25 +183,26 @@ class SharedHdf5 {
     const hsize_t begin = slice_.first * layout.rows_per_sample;
     const hsize_t end = slice_.end() * layout.rows_per_sample;
     const std::uint64_t rounds = comm_.max(CountWrites(layout, begin, end, buffer.size()));
-    Handle file_space(Check(H5Dget_space(dset), "get space", partial_), H5Sclose);
+    const Handle file_space = Open(lock, H5Dget_space(dset), H5Sclose, "get space", partial_);
     std::uint64_t calls = 0;
     for (hsize_t row = begin; row < end; ++calls) {
       const hsize_t rows = NextRows(layout, row, end, buffer.size());
       const std::span<std::byte> chunk = buffer.first(rows * layout.row_bytes);
       fill(row * layout.row_bytes, chunk);
-      const Handle mem_space = SelectRows(file_space.get(), layout, row, rows, partial_);
-      Check(H5Dwrite(dset, mem_type, mem_space.get(), file_space.get(), dxpl_, chunk.data()),
+      const Handle mem_space = SelectRows(lock, file_space.get(), layout, row, rows, partial_);
+      Check(lock, H5Dwrite(dset, mem_type, mem_space.get(), file_space.get(), dxpl_, chunk.data()),
             "write", partial_);
       row += rows;
     }
     if (calls < rounds) {
-      Check(H5Sselect_none(file_space.get()), "select", partial_);
+      Check(lock, H5Sselect_none(file_space.get()), "select", partial_);
       const hsize_t one = 1;
-      Handle mem_space(Check(H5Screate_simple(1, &one, nullptr), "create space", partial_),
-                       H5Sclose);
-      Check(H5Sselect_none(mem_space.get()), "select", partial_);
+      const Handle mem_space =
+          Open(lock, H5Screate_simple(1, &one, nullptr), H5Sclose, "create space", partial_);
+      Check(lock, H5Sselect_none(mem_space.get()), "select", partial_);
       for (; calls < rounds; ++calls) {
-        Check(H5Dwrite(dset, mem_type, mem_space.get(), file_space.get(), dxpl_, buffer.data()),
+        Check(lock,
+              H5Dwrite(dset, mem_type, mem_space.get(), file_space.get(), dxpl_, buffer.data()),
               "write", partial_);
       }
     }
@@ -226,8 +229,8 @@ Bytes WriteSharedHdf5(const mpi::Communicator& comm, const DatasetFile& file,
   Bytes bytes = 0;
   {
     // Debian's HDF5 is not thread-safe: the library is entered under the process-wide lock.
-    const std::lock_guard lock(formats::hdf5::LibraryMutex());
-    bytes = write.Write();
+    const Lock lock;
+    bytes = write.Write(lock);
   }
   storage::Env& env = storage::PosixEnv();
   if (fsync && comm.is_root()) {

@@ -91,9 +91,8 @@ class TfrecordFiles : public ::testing::Test {
     spec.dtype = std::move(dtype);
     return spec;
   }
-  std::string ErrorOf(const FileSpec& spec, std::int64_t k, bool verify = true) {
-    ReadOptions options;
-    options.verify_checksums = verify;
+  // The first error reading samples 0..k, with the default options unless told.
+  std::string ErrorOf(const FileSpec& spec, std::int64_t k, ReadOptions options = {}) {
     std::vector<std::byte> out(spec.sample_bytes());
     try {
       auto reader = TfrecordReader().open(storage::PosixEnv(), spec, options);
@@ -192,33 +191,54 @@ TEST_F(TfrecordFiles, ParsesForeignFieldOrderAndUnknownFields) {
   }
 }
 
-TEST_F(TfrecordFiles, BadLengthCrcNamesOffsetAndValues) {
+ReadOptions WithoutDataCrc() {
+  ReadOptions options;
+  options.verify_checksums = false;
+  return options;
+}
+
+// The length CRC is checked whatever verify_checksums says, as TensorFlow does.
+TEST_F(TfrecordFiles, BadLengthCrcNamesRecordOffsetAndValues) {
   const FileSpec spec = Spec({5, 5}, 3);
   test::WriteFile(TfrecordWriter(), spec, RandomContent());
   std::string bytes = test::ReadAll(spec.path);
   const Bytes record = tfrecord::ExampleLayout(25).record_bytes();
   bytes[record + 8] ^= 1;  // length CRC of record 1
   test::WriteAll(spec.path, bytes);
-  const std::string error = ErrorOf(spec, 2);
-  EXPECT_NE(error.find("bad length CRC at offset " + std::to_string(record)), std::string::npos)
-      << error;
-  EXPECT_NE(error.find(spec.path), std::string::npos);
-  EXPECT_NE(error.find("expected 0x"), std::string::npos);
-  EXPECT_NE(error.find("found 0x"), std::string::npos);
+  for (const ReadOptions& options : {ReadOptions{}, WithoutDataCrc()}) {
+    const std::string error = ErrorOf(spec, 2, options);
+    EXPECT_NE(error.find("tfrecord " + spec.path + ": bad length CRC of record 1 at offset " +
+                         std::to_string(record) + ": expected 0x"),
+              std::string::npos)
+        << error;
+    EXPECT_NE(error.find("found 0x"), std::string::npos);
+  }
 }
 
-TEST_F(TfrecordFiles, BadDataCrcDetectedOnlyWhenVerifying) {
+// TensorFlow checks every record's data CRC; so does dlbench unless verify_checksums is off.
+// After the error the reader goes on with the next record (reader.on_error: skip).
+TEST_F(TfrecordFiles, BadDataCrcDetectedByDefault) {
+  const auto content = RandomContent();
   const FileSpec spec = Spec({5, 5}, 3);
-  test::WriteFile(TfrecordWriter(), spec, RandomContent());
+  test::WriteFile(TfrecordWriter(), spec, content);
   std::string bytes = test::ReadAll(spec.path);
   const Bytes record = tfrecord::ExampleLayout(25).record_bytes();
-  bytes[2 * record + 30] ^= 0x40;  // inside record 2's image
+  bytes[record + 30] ^= 0x40;  // inside record 1's image
   test::WriteAll(spec.path, bytes);
-  const std::string error = ErrorOf(spec, 2);
-  EXPECT_NE(error.find("bad data CRC of record 2 at offset " + std::to_string(2 * record)),
+  const std::string error = ErrorOf(spec, 1);
+  EXPECT_NE(error.find("tfrecord " + spec.path + ": bad data CRC of record 1 at offset " +
+                       std::to_string(record) + ": expected 0x"),
             std::string::npos)
       << error;
-  EXPECT_EQ(ErrorOf(spec, 2, /*verify=*/false), "no error");
+
+  auto reader = TfrecordReader().open(storage::PosixEnv(), spec, {});
+  std::vector<std::byte> out(spec.sample_bytes());
+  reader->read_sample(0, out);
+  EXPECT_THROW(reader->read_sample(1, out), Error);
+  reader->read_sample(2, out);
+  EXPECT_EQ(out, test::SampleFirstBytes(content, spec, 2));
+
+  EXPECT_EQ(ErrorOf(spec, 2, WithoutDataCrc()), "no error");
 }
 
 TEST_F(TfrecordFiles, TruncatedFileAndMissingRecords) {
@@ -228,19 +248,19 @@ TEST_F(TfrecordFiles, TruncatedFileAndMissingRecords) {
   const Bytes record = tfrecord::ExampleLayout(25).record_bytes();
 
   test::WriteAll(spec.path, bytes.substr(0, bytes.size() - 3));
-  std::string error = ErrorOf(spec, 2, false);
+  std::string error = ErrorOf(spec, 2, WithoutDataCrc());
   EXPECT_NE(error.find("truncated record at offset " + std::to_string(2 * record)),
             std::string::npos)
       << error;
 
   test::WriteAll(spec.path, bytes.substr(0, 2 * record + 5));
-  error = ErrorOf(spec, 2, false);
+  error = ErrorOf(spec, 2, WithoutDataCrc());
   EXPECT_NE(error.find("truncated record header at offset " + std::to_string(2 * record)),
             std::string::npos)
       << error;
 
   test::WriteAll(spec.path, bytes.substr(0, 2 * record));
-  error = ErrorOf(spec, 2, false);
+  error = ErrorOf(spec, 2, WithoutDataCrc());
   EXPECT_NE(error.find("file ends after 2 records"), std::string::npos) << error;
 }
 
