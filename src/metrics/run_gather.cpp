@@ -33,6 +33,10 @@ void EncodePhase(Flat& flat, const RankValues::Phase& phase) {
     flat.ints.push_back(block.read_bytes);
     flat.ints.push_back(block.nominal_bytes);
   }
+  for (Seconds StepBreakdown::*field : kBreakdownSeconds)
+    flat.reals.push_back(phase.breakdown.*field);
+  for (double StepBreakdown::*field : kBreakdownPoints)
+    flat.reals.push_back(phase.breakdown.*field);
 }
 
 Flat Encode(const RankValues& values) {
@@ -94,6 +98,8 @@ class Decoder {
       block.nominal_bytes = Int();
       phase.blocks.push_back(block);
     }
+    for (Seconds StepBreakdown::*field : kBreakdownSeconds) phase.breakdown.*field = Real();
+    for (double StepBreakdown::*field : kBreakdownPoints) phase.breakdown.*field = Real();
     return phase;
   }
 

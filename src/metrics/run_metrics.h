@@ -10,6 +10,7 @@
 
 #include "metrics/cross_rank.h"
 #include "metrics/percentiles.h"
+#include "metrics/step_breakdown.h"
 #include "util/units.h"
 
 namespace dlbench::metrics {
@@ -44,6 +45,7 @@ struct PhaseEpoch {
   Bytes read_bytes = 0;                            // returned by read calls, all ranks
   Bytes nominal_bytes = 0;                         // samples x record length, all ranks
   Seconds read_seconds = 0;  // sum over blocks of (max end - min start) over ranks
+  StepBreakdown breakdown;   // mean over ranks
 };
 
 struct PhaseMetrics {

@@ -22,10 +22,11 @@ T Reduce(int handle, T value, MPI_Datatype type, MPI_Op op) {
 
 void Communicator::barrier() const { MPI_Barrier(Comm(handle_)); }
 
-void Communicator::step_barrier(double spin_seconds) const {
-  if (size_ == 1) return;
+double Communicator::step_barrier(double value, double spin_seconds) const {
+  if (size_ == 1) return value;
+  double result = value;
   MPI_Request request;
-  MPI_Ibarrier(Comm(handle_), &request);
+  MPI_Iallreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, Comm(handle_), &request);
   int done = 0;
   const auto spin_until = std::chrono::steady_clock::now() +
                           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -37,6 +38,7 @@ void Communicator::step_barrier(double spin_seconds) const {
     std::this_thread::sleep_for(std::chrono::microseconds(20));
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
   }
+  return result;
 }
 
 double Communicator::max(double v) const { return Reduce(handle_, v, MPI_DOUBLE, MPI_MAX); }

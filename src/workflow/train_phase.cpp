@@ -84,7 +84,9 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   bool evaluating = false;
 
   pipeline::TrainerHooks hooks;
-  if (config.train.step_barrier) hooks.barrier = [&] { comm.step_barrier(); };
+  if (config.train.step_barrier) {
+    hooks.barrier = [&](Seconds arrival) { return comm.step_barrier(arrival); };
+  }
   hooks.before_epoch = [&](int) {
     evaluating = false;
     dropper.Drop();

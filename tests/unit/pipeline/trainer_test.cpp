@@ -90,7 +90,10 @@ TEST(Trainer, StepRecordsFollowTheTimeline) {
   options.reader.threads = 1;
   int barriers = 0;
   TrainerHooks hooks;
-  hooks.barrier = [&] { ++barriers; };
+  hooks.barrier = [&](Seconds arrival) {
+    ++barriers;
+    return arrival;
+  };
   Trainer trainer(source, sampler, nullptr, nullptr, options, hooks);
   metrics::RankRecord record;
   trainer.run(record);
@@ -117,6 +120,61 @@ TEST(Trainer, StepRecordsFollowTheTimeline) {
   }
 }
 
+TEST(Trainer, HostBookkeepingOverlapsTheComputeAndNoTimeFallsBetweenSteps) {
+  Watchdog watchdog(60s);
+  const Sampler sampler(Shape(8, 1, 2));
+  FakeSource source;
+  TrainerOptions options = Options(1);
+  options.computation_time.mean = 0.005;
+  options.reader.threads = 1;
+  TrainerHooks hooks;
+  // 1 ms of host work per batch (latency records, tracing): the accelerator computes meanwhile.
+  hooks.on_batch = [](const Batch&) { std::this_thread::sleep_for(1ms); };
+  Trainer trainer(source, sampler, nullptr, nullptr, options, hooks);
+  metrics::RankRecord record;
+  trainer.run(record);
+  for (const metrics::StepRecord& s : record.epochs.at(0).blocks.at(0).steps) {
+    EXPECT_DOUBLE_EQ(s.compute_asked, 0.005);
+    EXPECT_GE(s.overshoot(), 0.0);
+    // Every instant of the step is load, compute or barrier: nothing is left unaccounted.
+    EXPECT_NEAR(s.end - s.start, s.load + s.compute + s.barrier, 1e-9);
+  }
+  // The 1 ms is inside the 5 ms compute, not added to it (a loaded CI machine may add
+  // scheduling delay, hence the mean over steps and the margin).
+  double overshoot = 0;
+  const auto& steps = record.epochs.at(0).blocks.at(0).steps;
+  for (const metrics::StepRecord& s : steps) overshoot += s.overshoot();
+  EXPECT_LT(overshoot / static_cast<double>(steps.size()), 0.0009);
+}
+
+TEST(Trainer, BarrierWaitSplitsIntoSkewAndLatency) {
+  const Sampler sampler(Shape(6, 1, 2));
+  FakeSource source;
+  TrainerOptions options = Options(1);
+  int step = 0;
+  TrainerHooks hooks;
+  // Step 1: the last rank arrived 2 ms after this one; step 2: 10 s after (more than the wait:
+  // a clock offset between ranks), step 3: before this one (this rank was last).
+  hooks.barrier = [&](Seconds arrival) {
+    ++step;
+    std::this_thread::sleep_for(3ms);
+    if (step == 1) return arrival + 0.002;
+    if (step == 2) return arrival + 10.0;
+    return arrival - 0.001;
+  };
+  Trainer trainer(source, sampler, nullptr, nullptr, options, hooks);
+  metrics::RankRecord record;
+  trainer.run(record);
+  const auto& steps = record.epochs.at(0).blocks.at(0).steps;
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_NEAR(steps[0].barrier_skew, 0.002, 1e-9);
+  EXPECT_NEAR(steps[0].barrier_latency(), steps[0].barrier - 0.002, 1e-12);
+  EXPECT_DOUBLE_EQ(steps[1].barrier_skew, steps[1].barrier);  // clamped to the wait
+  EXPECT_EQ(steps[1].barrier_latency(), 0.0);
+  EXPECT_EQ(steps[2].barrier_skew, 0.0);
+  EXPECT_GE(steps[2].barrier_latency(), 0.003);
+}
+
 TEST(Trainer, NoBarrierWhenStepBarrierIsOff) {
   const Sampler sampler(Shape(4, 1, 1));
   FakeSource source;
@@ -124,7 +182,10 @@ TEST(Trainer, NoBarrierWhenStepBarrierIsOff) {
   options.step_barrier = false;
   int barriers = 0;
   TrainerHooks hooks;
-  hooks.barrier = [&] { ++barriers; };
+  hooks.barrier = [&](Seconds arrival) {
+    ++barriers;
+    return arrival;
+  };
   Trainer trainer(source, sampler, nullptr, nullptr, options, hooks);
   metrics::RankRecord record;
   trainer.run(record);
@@ -145,17 +206,18 @@ TEST(Trainer, ReadsOverlapTheComputeOfThePreviousStep) {
     TrainerHooks hooks;
     // At the barrier of step k (after its batch was released), the reader thread must be able
     // to read batch k+1 without the trainer asking for it.
-    hooks.barrier = [&] {
+    hooks.barrier = [&](Seconds arrival) {
       ++steps;
-      if (steps >= 3) return;
+      if (steps >= 3) return arrival;
       const auto deadline = std::chrono::steady_clock::now() + 10s;
       while (source.reads().size() < 2 * (steps + 1)) {
         if (std::chrono::steady_clock::now() > deadline) {
           overlapped = false;
-          return;
+          return arrival;
         }
         std::this_thread::sleep_for(100us);
       }
+      return arrival;
     };
     Trainer trainer(source, sampler, nullptr, nullptr, options, hooks);
     metrics::RankRecord record;
@@ -171,7 +233,10 @@ TEST(Trainer, ReadThreadsZeroReadsOnlyWhenAsked) {
   options.reader.threads = 0;
   std::vector<std::size_t> reads_at_barrier;
   TrainerHooks hooks;
-  hooks.barrier = [&] { reads_at_barrier.push_back(source.reads().size()); };
+  hooks.barrier = [&](Seconds arrival) {
+    reads_at_barrier.push_back(source.reads().size());
+    return arrival;
+  };
   Trainer trainer(source, sampler, nullptr, nullptr, options, hooks);
   metrics::RankRecord record;
   trainer.run(record);
@@ -224,7 +289,10 @@ TEST(Trainer, EvaluationRunsOnItsScheduleWithItsOwnBatches) {
   options.eval_time.mean = 0.001;
   int barriers = 0;
   TrainerHooks hooks;
-  hooks.barrier = [&] { ++barriers; };
+  hooks.barrier = [&](Seconds arrival) {
+    ++barriers;
+    return arrival;
+  };
   Trainer trainer(train_source, train, &eval_source, &eval, options, hooks);
   metrics::RankRecord record;
   trainer.run(record);
