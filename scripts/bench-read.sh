@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Training-read benchmarks of dlbench; prints a Markdown table of medians over --reps runs.
 #
-#   scripts/bench-read.sh [--reps N] [--dlbench PATH] [--dir DIR] [--quick]
+#   scripts/bench-read.sh [--reps N] [--dlbench PATH] [--dir DIR] [--quick] [--only-au]
 #
 #  (a) pipeline ceiling: computation 0, 8192 files of one 4 KiB npy sample on tmpfs (/dev/shm),
 #      2 ranks, read_threads 1, 2, 4 — samples/s of all ranks (target >= 100,000);
@@ -16,7 +16,11 @@
 #  (e) peak RSS per rank (VmHWM) on the unet3d-shaped tiny workload against
 #      64 MiB + (read_threads + prefetch_size + 1) x batch bytes;
 #  (f) micro-benchmarks: lateness of the emulated accelerator's wait, AU with a synthetic slow
-#      reader against the analytic value, prefetch-queue hand-over and sampler rates.
+#      reader against the analytic value, prefetch-queue hand-over and sampler rates;
+#  (g) the emulation's own cost in AU: the (d) setup with the synthetic format (no I/O at all)
+#      and with npz, alternating, N reps: AU medians and spread, AU(npz)/AU(synthetic) (targets
+#      >= 99.5 % and >= 0.995) and the step breakdown (docs/metrics.md §2.1) that says where the
+#      rest went. --only-au runs this case alone.
 # Ranks are started with --bind-to none: with core binding each rank's reader threads would
 # share the trainer's one core. DIR (default /var/tmp/dlbench-readbench) is emptied.
 set -euo pipefail
@@ -27,13 +31,15 @@ reps=3
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 dir=/var/tmp/dlbench-readbench
 quick=0
+only_au=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --reps) reps="$2"; shift 2 ;;
     --dlbench) dlbench="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    --only-au) only_au=1; shift ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -77,11 +83,67 @@ train() {  # yaml overrides... ; prints the output folder
   echo "$dir/out"
 }
 
+# (g) The (d) setup, synthetic (no I/O) and npz alternating; data generated once, in the page
+# cache. Prints AU medians and spread, the paired ratio and the step breakdown's medians.
+au_cost() {
+  local data="$dir/au-cost/data"
+  rm -rf "$dir/au-cost"
+  local common=(++workload.dataset.data_folder="$data" ++workload.checkpoint.checkpoint_folder="$dir/au-cost/ckpt"
+    ++workload.workflow.checkpoint=False ++workload.train.computation_time=0.02
+    ++workload.reader.read_threads=4 ++workload.dataset.num_files_train=256 ++workload.train.epochs=3)
+  local i format out
+  for format in synthetic npz; do  # synthetic files are empty placeholders the dataset check wants
+    "$dlbench" generate "$tiny" "${common[@]}" ++workload.dataset.format=$format --output "$dir/out-gen" -q >/dev/null
+  done
+  for i in $(seq "$reps"); do
+    for format in synthetic npz; do
+      out=$(train "$tiny" "${common[@]}" ++workload.workflow.generate_data=False \
+        ++workload.dataset.format=$format)
+      cp "$out/summary.json" "$dir/au-cost/$format.$i.json"
+    done
+  done
+  echo "## Emulation's own cost in AU (20 ms compute, 2 ranks x 4 threads, 256 files, 3 epochs, alternating)"
+  echo
+  /usr/bin/python3 - "$dir/au-cost" "$reps" <<'PY'
+import json, statistics, sys
+folder, reps = sys.argv[1], int(sys.argv[2])
+def load(fmt):
+    return [json.load(open(f"{folder}/{fmt}.{i}.json"))["metric"] for i in range(1, reps + 1)]
+runs = {f: load(f) for f in ("synthetic", "npz")}
+mean = lambda xs: sum(xs) / len(xs)
+print("| format | AU % median | min - max | runs | lost to load waits | to waiting for the last rank"
+      " | in the barrier itself | to the loop | overshoot ms/epoch | first batch ms |")
+print("|---|---|---|---|---|---|---|---|---|---|")
+for f, ms in runs.items():
+    au = [m["train_au_mean_percentage"] for m in ms]
+    med = lambda key, scale=1.0: statistics.median(mean(m[key]) * scale for m in ms)
+    print(f"| {f} | {statistics.median(au):.3f} | {min(au):.3f} - {max(au):.3f} | "
+          + " ".join(f"{x:.2f}" for x in au)
+          + f" | {med('train_au_loss_load_percentage'):.3f} | {med('train_au_loss_barrier_skew_percentage'):.3f}"
+          + f" | {med('train_au_loss_barrier_latency_percentage'):.3f} | {med('train_au_loss_other_percentage'):.3f}"
+          + f" | {med('train_compute_overshoot_seconds', 1e3):.3f} | {med('train_first_batch_wait_seconds', 1e3):.3f} |")
+syn = [m["train_au_mean_percentage"] for m in runs["synthetic"]]
+npz = [m["train_au_mean_percentage"] for m in runs["npz"]]
+ratios = [n / s for n, s in zip(npz, syn)]
+print()
+print(f"AU(synthetic) median {statistics.median(syn):.3f} % (target >= 99.5 %); "
+      f"AU(npz)/AU(synthetic): ratio of medians {statistics.median(npz) / statistics.median(syn):.4f}, "
+      f"median of paired ratios {statistics.median(ratios):.4f} "
+      f"({' '.join(f'{r:.4f}' for r in ratios)}; target >= 0.995)")
+print("AU points per column: mean over epochs of summary.json's train_au_loss_* lists, median over runs.")
+PY
+  rm -rf "$dir/au-cost" "$dir/out" "$dir/out-gen"
+}
+
 mkdir -p "$dir" "$shm"
 echo "# dlbench read benchmarks — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, reps=$reps"
 echo
-echo "Command: \`scripts/bench-read.sh --reps $reps$([ $quick = 1 ] && echo ' --quick')\`"
+echo "Command: \`scripts/bench-read.sh --reps $reps$([ $quick = 1 ] && echo ' --quick')$([ $only_au = 1 ] && echo ' --only-au')\`"
 echo
+if [ $only_au = 1 ]; then
+  au_cost
+  exit 0
+fi
 
 # (a) + (b)
 echo "## Pipeline ceiling and per-sample cost (tmpfs, npy, 4 KiB, computation 0, 2 ranks)"
@@ -230,3 +292,6 @@ echo "| benchmark | items/s |"
 echo "|---|---|"
 gbench_table "$bench/bench_prefetch_queue" items_per_second
 gbench_table "$bench/bench_sampler" items_per_second
+
+echo
+au_cost
