@@ -1,9 +1,8 @@
 // Where a rank's block time went besides the measured compute, per epoch: the terms that moved
-// AU (docs/metrics.md §2.1). DLIO's identity per block,
-//   total_time = Σ compute (measured steps) + Σ load (measured steps) + Σ barrier (all steps) +
-//   other,
-// is split so that a user can tell the storage's share (the load waits) from what the emulation
-// and the other ranks cost (compute overshoot, barrier waits, the loop's own time).
+// AU (docs/metrics.md §2.1). DLIO's denominator of each block splits exactly into
+//   Σ compute + Σ load (both of the measured steps) + Σ barrier (all steps) + other,
+// so that a user can tell the storage's share (the load waits) from what the emulation and the
+// other ranks cost (compute overshoot, barrier waits, the loop's own time).
 #pragma once
 
 #include <cstdint>
