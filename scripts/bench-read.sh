@@ -2,6 +2,7 @@
 # Training-read benchmarks of dlbench; prints a Markdown table of medians over --reps runs.
 #
 #   scripts/bench-read.sh [--reps N] [--dlbench PATH] [--dir DIR] [--quick] [--only-au]
+#                         [--before PATH]
 #
 #  (a) pipeline ceiling: computation 0, 8192 files of one 4 KiB npy sample on tmpfs (/dev/shm),
 #      2 ranks, read_threads 1, 2, 4 — samples/s of all ranks (target >= 100,000);
@@ -20,7 +21,8 @@
 #  (g) the emulation's own cost in AU: the (d) setup with the synthetic format (no I/O at all)
 #      and with npz, alternating, N reps: AU medians and spread, AU(npz)/AU(synthetic) (targets
 #      >= 99.5 % and >= 0.995) and the step breakdown (docs/metrics.md §2.1) that says where the
-#      rest went. --only-au runs this case alone.
+#      rest went. --only-au runs this case alone; --before PATH alternates every run with the
+#      same run of another dlbench binary (e.g. a build of main) and reports both.
 # Ranks are started with --bind-to none: with core binding each rank's reader threads would
 # share the trainer's one core. DIR (default /var/tmp/dlbench-readbench) is emptied.
 set -euo pipefail
@@ -32,6 +34,7 @@ dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 dir=/var/tmp/dlbench-readbench
 quick=0
 only_au=0
+before=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --reps) reps="$2"; shift 2 ;;
@@ -39,7 +42,8 @@ while [ $# -gt 0 ]; do
     --dir) dir="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
     --only-au) only_au=1; shift ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    --before) before="$2"; shift 2 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -91,46 +95,57 @@ au_cost() {
   local common=(++workload.dataset.data_folder="$data" ++workload.checkpoint.checkpoint_folder="$dir/au-cost/ckpt"
     ++workload.workflow.checkpoint=False ++workload.train.computation_time=0.02
     ++workload.reader.read_threads=4 ++workload.dataset.num_files_train=256 ++workload.train.epochs=3)
-  local i format out
+  local i format out label this="$dlbench"
+  local -A binary=([this]="$this")
+  [ -n "$before" ] && binary[before]="$before"
   for format in synthetic npz; do  # synthetic files are empty placeholders the dataset check wants
-    "$dlbench" generate "$tiny" "${common[@]}" ++workload.dataset.format=$format --output "$dir/out-gen" -q >/dev/null
+    "$this" generate "$tiny" "${common[@]}" ++workload.dataset.format=$format --output "$dir/out-gen" -q >/dev/null
   done
   for i in $(seq "$reps"); do
-    for format in synthetic npz; do
-      out=$(train "$tiny" "${common[@]}" ++workload.workflow.generate_data=False \
-        ++workload.dataset.format=$format)
-      cp "$out/summary.json" "$dir/au-cost/$format.$i.json"
+    for label in "${!binary[@]}"; do
+      for format in synthetic npz; do
+        dlbench="${binary[$label]}"
+        out=$(train "$tiny" "${common[@]}" ++workload.workflow.generate_data=False \
+          ++workload.dataset.format=$format)
+        cp "$out/summary.json" "$dir/au-cost/$label.$format.$i.json"
+      done
     done
   done
+  dlbench="$this"
   echo "## Emulation's own cost in AU (20 ms compute, 2 ranks x 4 threads, 256 files, 3 epochs, alternating)"
   echo
-  /usr/bin/python3 - "$dir/au-cost" "$reps" <<'PY'
+  /usr/bin/python3 - "$dir/au-cost" "$reps" "${!binary[@]}" <<'PY'
 import json, statistics, sys
-folder, reps = sys.argv[1], int(sys.argv[2])
-def load(fmt):
-    return [json.load(open(f"{folder}/{fmt}.{i}.json"))["metric"] for i in range(1, reps + 1)]
-runs = {f: load(f) for f in ("synthetic", "npz")}
+folder, reps, labels = sys.argv[1], int(sys.argv[2]), sorted(sys.argv[3:], reverse=True)
 mean = lambda xs: sum(xs) / len(xs)
-print("| format | AU % median | min - max | runs | lost to load waits | to waiting for the last rank"
-      " | in the barrier itself | to the loop | overshoot ms/epoch | first batch ms |")
-print("|---|---|---|---|---|---|---|---|---|---|")
-for f, ms in runs.items():
-    au = [m["train_au_mean_percentage"] for m in ms]
-    med = lambda key, scale=1.0: statistics.median(mean(m[key]) * scale for m in ms)
-    print(f"| {f} | {statistics.median(au):.3f} | {min(au):.3f} - {max(au):.3f} | "
-          + " ".join(f"{x:.2f}" for x in au)
-          + f" | {med('train_au_loss_load_percentage'):.3f} | {med('train_au_loss_barrier_skew_percentage'):.3f}"
-          + f" | {med('train_au_loss_barrier_latency_percentage'):.3f} | {med('train_au_loss_other_percentage'):.3f}"
-          + f" | {med('train_compute_overshoot_seconds', 1e3):.3f} | {med('train_first_batch_wait_seconds', 1e3):.3f} |")
-syn = [m["train_au_mean_percentage"] for m in runs["synthetic"]]
-npz = [m["train_au_mean_percentage"] for m in runs["npz"]]
-ratios = [n / s for n, s in zip(npz, syn)]
+print("| dlbench | format | AU % median | min - max | runs | lost to load waits"
+      " | to waiting for the last rank | in the barrier itself | to the loop"
+      " | overshoot ms/epoch | first batch ms |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
+au = {}
+for label in labels:
+    for f in ("synthetic", "npz"):
+        ms = [json.load(open(f"{folder}/{label}.{f}.{i}.json"))["metric"] for i in range(1, reps + 1)]
+        au[label, f] = [m["train_au_mean_percentage"] for m in ms]
+        # "n/a" for a dlbench without the step breakdown (an older build given with --before).
+        med = lambda key, scale=1.0: (f"{statistics.median(mean(m[key]) * scale for m in ms):.3f}"
+                                      if all(key in m for m in ms) else "n/a")
+        values = au[label, f]
+        print(f"| {label} | {f} | {statistics.median(values):.3f} | {min(values):.3f} - {max(values):.3f} | "
+              + " ".join(f"{x:.2f}" for x in values)
+              + f" | {med('train_au_loss_load_percentage')} | {med('train_au_loss_barrier_skew_percentage')}"
+              + f" | {med('train_au_loss_barrier_latency_percentage')} | {med('train_au_loss_other_percentage')}"
+              + f" | {med('train_compute_overshoot_seconds', 1e3)} | {med('train_first_batch_wait_seconds', 1e3)} |")
 print()
-print(f"AU(synthetic) median {statistics.median(syn):.3f} % (target >= 99.5 %); "
-      f"AU(npz)/AU(synthetic): ratio of medians {statistics.median(npz) / statistics.median(syn):.4f}, "
-      f"median of paired ratios {statistics.median(ratios):.4f} "
-      f"({' '.join(f'{r:.4f}' for r in ratios)}; target >= 0.995)")
-print("AU points per column: mean over epochs of summary.json's train_au_loss_* lists, median over runs.")
+for label in labels:
+    syn, npz = au[label, "synthetic"], au[label, "npz"]
+    ratios = [n / s for n, s in zip(npz, syn)]
+    print(f"- {label}: AU(synthetic) median {statistics.median(syn):.3f} % (target >= 99.5 %); "
+          f"AU(npz)/AU(synthetic): ratio of medians {statistics.median(npz) / statistics.median(syn):.4f}, "
+          f"median of paired ratios {statistics.median(ratios):.4f} "
+          f"({' '.join(f'{r:.4f}' for r in ratios)}; target >= 0.995)")
+print()
+print("AU points: mean over epochs of summary.json's train_au_loss_* lists, median over runs.")
 PY
   rm -rf "$dir/au-cost" "$dir/out" "$dir/out-gen"
 }
@@ -138,7 +153,7 @@ PY
 mkdir -p "$dir" "$shm"
 echo "# dlbench read benchmarks — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, reps=$reps"
 echo
-echo "Command: \`scripts/bench-read.sh --reps $reps$([ $quick = 1 ] && echo ' --quick')$([ $only_au = 1 ] && echo ' --only-au')\`"
+echo "Command: \`scripts/bench-read.sh --reps $reps$([ $quick = 1 ] && echo ' --quick')$([ $only_au = 1 ] && echo ' --only-au')${before:+ --before $before}\`"
 echo
 if [ $only_au = 1 ]; then
   au_cost
