@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Training-read benchmarks of dlbench; prints a Markdown table of medians over --reps runs.
 #
-#   scripts/bench-read.sh [--reps N] [--dlbench PATH] [--dir DIR] [--quick] [--only tfrecord_crc]
+#   scripts/bench-read.sh [--reps N] [--dlbench PATH] [--dir DIR] [--quick]
+#                         [--only jpeg|tfrecord_crc|au] [--before PATH]
 #
 #  (a) pipeline ceiling: computation 0, 8192 files of one 4 KiB npy sample on tmpfs (/dev/shm),
 #      2 ranks, read_threads 1, 2, 4 — samples/s of all ranks (target >= 100,000);
@@ -28,6 +29,11 @@
 #      30 epochs (3.3 GiB), check on and off alternated: CPU seconds per GiB checked and the
 #      read rates, beside the reader micro-benchmark and the bare CRC32C rate (--reps >= 2).
 #      `--only tfrecord_crc`: (j) alone.
+#  (k) the emulation's own cost in AU: the (d) setup with the synthetic format (no I/O at all)
+#      and with npz, alternating, N reps: AU medians and spread, AU(npz)/AU(synthetic) (targets
+#      >= 99.5 % and >= 0.995) and the step breakdown (docs/metrics.md §2.1) that says where the
+#      rest went. `--only au` runs (k) alone; --before PATH alternates every run with the
+#      same run of another dlbench binary (e.g. a build of main) and reports both.
 # Ranks are started with --bind-to none: with core binding each rank's reader threads would
 # share the trainer's one core. DIR (default /var/tmp/dlbench-readbench) is emptied.
 set -euo pipefail
@@ -39,6 +45,7 @@ dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 dir=/var/tmp/dlbench-readbench
 quick=0
 only=""
+before=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --reps) reps="$2"; shift 2 ;;
@@ -46,7 +53,8 @@ while [ $# -gt 0 ]; do
     --dir) dir="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
     --only) only="$2"; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    --before) before="$2"; shift 2 ;;
+    -h|--help) sed -n "2,$(($(grep -n '^set -euo' "$0" | cut -d: -f1) - 1))p" "$0"; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -125,15 +133,80 @@ jpeg_decode() {
   echo "npy: the same 568 x 568 pixels raw (322,624 B + 128 B header), read without decoding."
 }
 
+# (k) The (d) setup, synthetic (no I/O) and npz alternating; data generated once, in the page
+# cache. Prints AU medians and spread, the paired ratio and the step breakdown's medians.
+au_cost() {
+  local data="$dir/au-cost/data"
+  rm -rf "$dir/au-cost"
+  local common=(++workload.dataset.data_folder="$data" ++workload.checkpoint.checkpoint_folder="$dir/au-cost/ckpt"
+    ++workload.workflow.checkpoint=False ++workload.train.computation_time=0.02
+    ++workload.reader.read_threads=4 ++workload.dataset.num_files_train=256 ++workload.train.epochs=3)
+  local i format out label this="$dlbench"
+  local -A binary=([this]="$this")
+  [ -n "$before" ] && binary[before]="$before"
+  for format in synthetic npz; do  # synthetic files are empty placeholders the dataset check wants
+    "$this" generate "$tiny" "${common[@]}" ++workload.dataset.format=$format --output "$dir/out-gen" -q >/dev/null
+  done
+  for i in $(seq "$reps"); do
+    for label in "${!binary[@]}"; do
+      for format in synthetic npz; do
+        dlbench="${binary[$label]}"
+        out=$(train "$tiny" "${common[@]}" ++workload.workflow.generate_data=False \
+          ++workload.dataset.format=$format)
+        cp "$out/summary.json" "$dir/au-cost/$label.$format.$i.json"
+      done
+    done
+  done
+  dlbench="$this"
+  echo "## Emulation's own cost in AU (20 ms compute, 2 ranks x 4 threads, 256 files, 3 epochs, alternating)"
+  echo
+  /usr/bin/python3 - "$dir/au-cost" "$reps" "${!binary[@]}" <<'PY'
+import json, statistics, sys
+folder, reps, labels = sys.argv[1], int(sys.argv[2]), sorted(sys.argv[3:], reverse=True)
+mean = lambda xs: sum(xs) / len(xs)
+print("| dlbench | format | AU % median | min - max | runs | lost to load waits"
+      " | to waiting for the last rank | in the barrier itself | to the loop"
+      " | overshoot ms/epoch | first batch ms |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
+au = {}
+for label in labels:
+    for f in ("synthetic", "npz"):
+        ms = [json.load(open(f"{folder}/{label}.{f}.{i}.json"))["metric"] for i in range(1, reps + 1)]
+        au[label, f] = [m["train_au_mean_percentage"] for m in ms]
+        # "n/a" for a dlbench without the step breakdown (an older build given with --before).
+        med = lambda key, scale=1.0: (f"{statistics.median(mean(m[key]) * scale for m in ms):.3f}"
+                                      if all(key in m for m in ms) else "n/a")
+        values = au[label, f]
+        print(f"| {label} | {f} | {statistics.median(values):.3f} | {min(values):.3f} - {max(values):.3f} | "
+              + " ".join(f"{x:.2f}" for x in values)
+              + f" | {med('train_au_loss_load_percentage')} | {med('train_au_loss_barrier_skew_percentage')}"
+              + f" | {med('train_au_loss_barrier_latency_percentage')} | {med('train_au_loss_other_percentage')}"
+              + f" | {med('train_compute_overshoot_seconds', 1e3)} | {med('train_first_batch_wait_seconds', 1e3)} |")
+print()
+for label in labels:
+    syn, npz = au[label, "synthetic"], au[label, "npz"]
+    ratios = [n / s for n, s in zip(npz, syn)]
+    print(f"- {label}: AU(synthetic) median {statistics.median(syn):.3f} % (target >= 99.5 %); "
+          f"AU(npz)/AU(synthetic): ratio of medians {statistics.median(npz) / statistics.median(syn):.4f}, "
+          f"median of paired ratios {statistics.median(ratios):.4f} "
+          f"({' '.join(f'{r:.4f}' for r in ratios)}; target >= 0.995)")
+print()
+print("AU points: mean over epochs of summary.json's train_au_loss_* lists, median over runs.")
+PY
+  rm -rf "$dir/au-cost" "$dir/out" "$dir/out-gen"
+}
+
 mkdir -p "$dir" "$shm"
 echo "# dlbench read benchmarks — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, reps=$reps"
 echo
-echo "Command: \`scripts/bench-read.sh --reps $reps$([ $quick = 1 ] && echo ' --quick')$([ -n "$only" ] && echo " --only $only")\`"
+echo "Command: \`scripts/bench-read.sh --reps $reps$([ $quick = 1 ] && echo ' --quick')$([ -n "$only" ] && echo " --only $only")${before:+ --before $before}\`"
 echo
-if [ "$only" = jpeg ]; then
-  jpeg_decode
-  exit 0
-fi
+case "$only" in
+  jpeg) jpeg_decode; exit 0 ;;
+  au) au_cost; exit 0 ;;
+  ""|tfrecord_crc) ;;
+  *) echo "unknown --only section $only (jpeg, tfrecord_crc, au)" >&2; exit 2 ;;
+esac
 
 # (j) first, so that `--only tfrecord_crc` can stop after it.
 if [ -z "$only" ] || [ "$only" = tfrecord_crc ]; then
@@ -349,3 +422,7 @@ jpeg_decode
 # (h) + (i)
 echo
 bash "$here/bench-read-limit.sh" --reps "$reps" --dlbench "$dlbench"
+
+# (k)
+echo
+au_cost

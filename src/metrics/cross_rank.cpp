@@ -1,6 +1,7 @@
 #include "metrics/cross_rank.h"
 
 #include <algorithm>
+#include <fstream>
 #include <numeric>
 #include <string>
 
@@ -49,9 +50,43 @@ CheckpointOpReduction ReduceCheckpointOp(const std::vector<Seconds>& starts,
   return result;
 }
 
+Seconds OriginAmong(std::size_t rank, const std::vector<std::uint64_t>& clock_ids,
+                    const std::vector<Seconds>& barrier_exits) {
+  if (rank >= clock_ids.size() || clock_ids.size() != barrier_exits.size()) {
+    throw Error(ExitCode::kInternal, "metrics: origin of rank " + std::to_string(rank) + " among " +
+                                         std::to_string(clock_ids.size()) + " clock ids and " +
+                                         std::to_string(barrier_exits.size()) + " times");
+  }
+  if (clock_ids[rank] == 0) return barrier_exits[rank];
+  for (std::size_t r = 0; r < rank; ++r) {
+    if (clock_ids[r] == clock_ids[rank]) return barrier_exits[r];
+  }
+  return barrier_exits[rank];
+}
+
+namespace {
+
+// FNV-1a of this kernel's boot id (one per boot, shared by every process and container on the
+// kernel, hence by their CLOCK_MONOTONIC); 0 when it cannot be read.
+std::uint64_t MonotonicClockId() {
+  std::ifstream in("/proc/sys/kernel/random/boot_id");
+  std::string id;
+  if (!std::getline(in, id) || id.empty()) return 0;
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (const char c : id) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ULL;
+  }
+  return hash == 0 ? 1 : hash;
+}
+
+}  // namespace
+
 Seconds SynchronizedOrigin(const mpi::Communicator& comm) {
+  const std::vector<std::uint64_t> ids = comm.all_gather(MonotonicClockId());
   comm.barrier();
-  return Now();
+  const Seconds exit = Now();
+  return OriginAmong(static_cast<std::size_t>(comm.rank()), ids, comm.all_gather(exit));
 }
 
 Span ReduceSpan(const mpi::Communicator& comm, Seconds start, Seconds end) {

@@ -47,11 +47,20 @@ CheckpointOpReduction ReduceCheckpointOp(const std::vector<Seconds>& starts,
                                          const std::vector<Seconds>& ends,
                                          const std::vector<Bytes>& bytes, double nominal_size_GiB);
 
+// The origin of rank `rank` given every rank's clock id (0: unknown) and its Now() right after a
+// common barrier: ranks whose steady clocks are one clock (same id) take the exit time of the
+// lowest such rank, so their times compare exactly; a rank with id 0 takes its own.
+Seconds OriginAmong(std::size_t rank, const std::vector<std::uint64_t>& clock_ids,
+                    const std::vector<Seconds>& barrier_exits);
+
 // ---- MPI wrappers ----
 
-// A time origin common to all ranks: Now() right after a barrier. Subtract it from Now() to get
-// times that can be compared across hosts (steady_clock origins differ between hosts); the error
-// is the barrier's exit skew.
+// A time origin common to all ranks. Subtract it from Now() to get times that can be compared
+// across ranks. Ranks on one kernel (same /proc/sys/kernel/random/boot_id, so one
+// CLOCK_MONOTONIC, containers included) share one origin exactly; across kernels (steady_clock
+// origins differ between hosts) the origin is Now() right after a barrier, and the error is the
+// barrier's exit skew (which reached hundreds of microseconds on a loaded 2-vCPU node — too much
+// to tell, per step, when the last rank reached the step barrier).
 Seconds SynchronizedOrigin(const mpi::Communicator& comm);
 
 Span ReduceSpan(const mpi::Communicator& comm, Seconds start, Seconds end);

@@ -16,17 +16,22 @@ Json StringMap(const std::map<std::string, std::string>& map) {
 // Adds one block's per-step lists and results under `key` ("block<b>" or "eval").
 void AddBlock(Json& epoch, const std::string& key, const BlockRecord& block, double au_percent,
               double samples_per_second) {
-  Json load = Json::array(), proc = Json::array(), compute = Json::array(), barrier = Json::array();
+  Json load = Json::array(), proc = Json::array(), compute = Json::array(),
+       compute_asked = Json::array(), barrier = Json::array(), barrier_skew = Json::array();
   for (const StepRecord& step : block.steps) {
     load.push_back(step.load);
     proc.push_back(step.proc());
     compute.push_back(step.compute);
+    compute_asked.push_back(step.compute_asked);
     barrier.push_back(step.barrier);
+    barrier_skew.push_back(step.barrier_skew);
   }
   epoch["load"][key] = std::move(load);
   epoch["proc"][key] = std::move(proc);
   epoch["compute"][key] = std::move(compute);
+  epoch["compute_asked"][key] = std::move(compute_asked);
   epoch["barrier"][key] = std::move(barrier);
+  epoch["barrier_skew"][key] = std::move(barrier_skew);
   SetNumber(epoch["au"], key, au_percent);
   SetNumber(epoch["throughput"], key, samples_per_second);
 }
@@ -46,7 +51,8 @@ Json BuildRankOutput(const RankRecord& record, const RankHost& host, const RunSe
   for (const EpochRecord& epoch : record.epochs) {
     Json out;
     out["start"] = clock.Timestamp(epoch.start);
-    for (const char* list : {"load", "proc", "compute", "barrier", "au", "throughput"}) {
+    for (const char* list : {"load", "proc", "compute", "compute_asked", "barrier", "barrier_skew",
+                             "au", "throughput"}) {
       out[list] = Json::object();
     }
     for (const BlockRecord& block : epoch.blocks) {

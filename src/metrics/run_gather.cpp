@@ -34,6 +34,10 @@ void EncodePhase(Flat& flat, const RankValues::Phase& phase) {
     flat.ints.push_back(block.nominal_bytes);
     flat.ints.push_back(block.decoded_bytes);
   }
+  for (Seconds StepBreakdown::*field : kBreakdownSeconds)
+    flat.reals.push_back(phase.breakdown.*field);
+  for (double StepBreakdown::*field : kBreakdownPoints)
+    flat.reals.push_back(phase.breakdown.*field);
 }
 
 Flat Encode(const RankValues& values) {
@@ -97,6 +101,8 @@ class Decoder {
       block.decoded_bytes = Int();
       phase.blocks.push_back(block);
     }
+    for (Seconds StepBreakdown::*field : kBreakdownSeconds) phase.breakdown.*field = Real();
+    for (double StepBreakdown::*field : kBreakdownPoints) phase.breakdown.*field = Real();
     return phase;
   }
 

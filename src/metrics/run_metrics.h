@@ -10,6 +10,7 @@
 
 #include "metrics/cross_rank.h"
 #include "metrics/percentiles.h"
+#include "metrics/step_breakdown.h"
 #include "util/units.h"
 
 namespace dlbench::metrics {
@@ -45,6 +46,7 @@ struct PhaseEpoch {
   Bytes nominal_bytes = 0;                         // samples x record length, all ranks
   Bytes decoded_bytes = 0;                         // of the samples read, decoded, all ranks
   Seconds read_seconds = 0;  // sum over blocks of (max end - min start) over ranks
+  StepBreakdown breakdown;   // mean over ranks
 };
 
 struct PhaseMetrics {

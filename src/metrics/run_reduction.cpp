@@ -54,10 +54,12 @@ std::optional<PhaseMetrics> Combine(const std::vector<RankValues>& ranks, bool e
     double exact_sum = 0;
     bool exact_everywhere = true;
     std::vector<const RankValues::Phase*> phases;
+    std::vector<StepBreakdown> breakdowns;
     for (const RankValues& rank : ranks) {
       const RankValues::Phase* phase = PhaseOf(rank.epochs[e], eval);
       if (phase == nullptr) Mismatch("evaluation epochs");
       phases.push_back(phase);
+      breakdowns.push_back(phase->breakdown);
       if (phase->blocks.size() != first->blocks.size()) Mismatch("numbers of blocks");
       au_sum += phase->au_percent;
       out.au_min_percent = std::min(out.au_min_percent, phase->au_percent);
@@ -71,6 +73,7 @@ std::optional<PhaseMetrics> Combine(const std::vector<RankValues>& ranks, bool e
     }
     out.au_percent = au_sum / static_cast<double>(ranks.size());
     if (exact_everywhere) out.exact_samples_per_second = exact_sum;
+    out.breakdown = MeanOf(breakdowns);
     for (std::size_t b = 0; b < first->blocks.size(); ++b) {
       std::vector<Seconds> starts, ends;
       for (const RankValues::Phase* phase : phases) {
@@ -152,13 +155,16 @@ RankValues SummarizeRank(const RankRecord& record, const RunSettings& settings) 
     out.train.dlio_samples_per_second = throughput.dlio_samples_per_second;
     out.train.exact_samples_per_second = throughput.exact_samples_per_second;
     for (const BlockRecord& block : epoch.blocks) out.train.blocks.push_back(BlockValues(block));
+    out.train.breakdown = BreakDownEpoch(epoch, settings.steps_per_epoch, settings.exclusion);
     if (epoch.eval) {
       const EvalResult eval = MeasureEval(*epoch.eval, settings.eval_steps_per_epoch,
                                           settings.exclusion, settings.eval_batch_size);
-      out.eval = RankValues::Phase{eval.au_percent,
-                                   eval.dlio_samples_per_second,
-                                   eval.exact_samples_per_second,
-                                   {BlockValues(*epoch.eval)}};
+      out.eval = RankValues::Phase{
+          eval.au_percent,
+          eval.dlio_samples_per_second,
+          eval.exact_samples_per_second,
+          {BlockValues(*epoch.eval)},
+          BreakDownBlock(*epoch.eval, settings.eval_steps_per_epoch, settings.exclusion)};
     }
     values.epochs.push_back(std::move(out));
   }

@@ -11,6 +11,7 @@
 #include "metrics/au.h"
 #include "metrics/percentiles.h"
 #include "metrics/run_metrics.h"
+#include "metrics/step_breakdown.h"
 #include "metrics/step_record.h"
 #include "mpi/communicator.h"
 
@@ -39,6 +40,7 @@ struct RankValues {
     double dlio_samples_per_second = 0;
     std::optional<double> exact_samples_per_second;
     std::vector<Block> blocks;
+    StepBreakdown breakdown;
   };
   struct Epoch {
     int number = 1;

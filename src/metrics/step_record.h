@@ -20,8 +20,11 @@ struct StepRecord {
                         // any checkpoint), or the block start for the first step
   Seconds end = 0;      // after the barrier (or after compute when there is no barrier)
   Seconds load = 0;     // waited for the batch to be delivered
-  Seconds compute = 0;  // measured emulated compute (not the configured value)
-  Seconds barrier = 0;  // waited in the step barrier
+  Seconds compute = 0;  // measured emulated compute (not the configured value), from delivery
+  Seconds compute_asked = 0;  // the computation_time draw the accelerator was asked to wait
+  Seconds barrier = 0;        // waited in the step barrier (the two parts below)
+  Seconds barrier_skew = 0;   // of which waiting for the last rank to arrive (latest arrival over
+                              // ranks minus this rank's); the rest is the barrier's own latency
   std::uint64_t samples = 0;  // samples in this batch
   Bytes read_bytes = 0;       // bytes returned by read calls for this batch
   Bytes decoded_bytes = 0;    // bytes of its samples after decoding (the sample buffers)
@@ -29,6 +32,10 @@ struct StepRecord {
 
   // DLIO's proc: from start_loading to the end of compute.
   Seconds proc() const { return load + compute; }
+  // How much later than asked the emulated compute ended (the emulation's own cost).
+  Seconds overshoot() const { return compute - compute_asked; }
+  // The barrier's own cost: from the last rank's arrival until this rank left.
+  Seconds barrier_latency() const { return barrier - barrier_skew; }
 };
 
 // A run of steps between checkpoints. Checkpoint time lies outside blocks.

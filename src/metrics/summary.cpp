@@ -28,6 +28,26 @@ void SetPercentiles(Json& metric, const std::string& prefix,
   SetNumber(metric, prefix + "_max_seconds", percentiles->max);
 }
 
+// The per-epoch lists of the step breakdown (step_breakdown.h), mean over ranks: seconds per
+// epoch, then the AU points each term cost.
+void AddBreakdown(Json& metric, const std::string& p, const std::vector<PhaseEpoch>& epochs) {
+  const auto add = [&](const std::string& key, auto field) {
+    std::vector<double> values;
+    for (const PhaseEpoch& epoch : epochs) values.push_back(epoch.breakdown.*field);
+    SetList(metric, p + key, values);
+  };
+  add("_first_batch_wait_seconds", &StepBreakdown::first_batch_wait);
+  add("_load_wait_seconds", &StepBreakdown::load_wait);
+  add("_compute_overshoot_seconds", &StepBreakdown::compute_overshoot);
+  add("_barrier_skew_seconds", &StepBreakdown::barrier_skew);
+  add("_barrier_latency_seconds", &StepBreakdown::barrier_latency);
+  add("_step_other_seconds", &StepBreakdown::other);
+  add("_au_loss_load_percentage", &StepBreakdown::load_points);
+  add("_au_loss_barrier_skew_percentage", &StepBreakdown::barrier_skew_points);
+  add("_au_loss_barrier_latency_percentage", &StepBreakdown::barrier_latency_points);
+  add("_au_loss_other_percentage", &StepBreakdown::other_points);
+}
+
 // The train_* or eval_* fields: DLIO's first, in DLIO's order, then dlbench's.
 void AddPhase(Json& metric, const std::string& p, const PhaseMetrics& phase,
               const RunMetrics& run) {
@@ -79,6 +99,7 @@ void AddPhase(Json& metric, const std::string& p, const PhaseMetrics& phase,
   SetNumber(metric, p + "_read_GB_per_second", GBPerSecond(read_bytes, read_seconds));
   SetPercentiles(metric, p + "_sample_read_latency", phase.sample_read_latency);
   SetPercentiles(metric, p + "_batch_wait", phase.batch_wait);
+  AddBreakdown(metric, p, phase.epochs);
 }
 
 // DLIO's rank-0 fields for saves or loads, then dlbench's reductions over ranks.

@@ -23,14 +23,25 @@ class Table {
   void Add(const std::string& name, const std::string& key, const std::string& unit,
            int decimals = 2, double scale = 1.0) {
     if (!metric_.contains(key) || !metric_[key].is_number()) return;
-    char text[64];
-    std::snprintf(text, sizeof(text), "%.*f", decimals, metric_[key].get<double>() * scale);
-    rows_.push_back({name, text, unit});
+    AddValue(name, metric_[key].get<double>() * scale, unit, decimals);
+  }
+  // The mean of a list field (one value per epoch).
+  void AddMean(const std::string& name, const std::string& key, const std::string& unit,
+               int decimals = 2, double scale = 1.0) {
+    if (!metric_.contains(key) || !metric_[key].is_array() || metric_[key].empty()) return;
+    double sum = 0;
+    for (const auto& value : metric_[key]) sum += value.get<double>();
+    AddValue(name, sum / static_cast<double>(metric_[key].size()) * scale, unit, decimals);
   }
   void AddText(const std::string& name, const std::string& key) {
     if (metric_.contains(key)) rows_.push_back({name, metric_[key].get<std::string>(), ""});
   }
   void Section(const std::string& title) { rows_.push_back({title, "", ""}); }
+  void AddValue(const std::string& name, double value, const std::string& unit, int decimals) {
+    char text[64];
+    std::snprintf(text, sizeof(text), "%.*f", decimals, value);
+    rows_.push_back({name, text, unit});
+  }
 
   std::string Render() const {
     std::size_t name_width = 0, value_width = 0;
@@ -70,6 +81,15 @@ void AddPhase(Table& table, const std::string& p, const std::string& title) {
   table.Add("sample read latency p99", p + "_sample_read_latency_p99_seconds", "ms", 3, 1e3);
   table.Add("batch wait p50", p + "_batch_wait_p50_seconds", "ms", 3, 1e3);
   table.Add("batch wait p99", p + "_batch_wait_p99_seconds", "ms", 3, 1e3);
+  // Where the AU that is not compute went (per epoch, mean over ranks and epochs).
+  table.AddMean("AU lost to load waits (storage)", p + "_au_loss_load_percentage", "points", 3);
+  table.AddMean("AU lost waiting for the last rank", p + "_au_loss_barrier_skew_percentage",
+                "points", 3);
+  table.AddMean("AU lost in the barrier itself", p + "_au_loss_barrier_latency_percentage",
+                "points", 3);
+  table.AddMean("AU lost to the step loop itself", p + "_au_loss_other_percentage", "points", 3);
+  table.AddMean("first batch wait per epoch", p + "_first_batch_wait_seconds", "ms", 3, 1e3);
+  table.AddMean("compute overshoot per epoch", p + "_compute_overshoot_seconds", "ms", 3, 1e3);
 }
 
 }  // namespace

@@ -36,10 +36,11 @@ void Communicator::barrier() const {
   if (uses_mpi_) MPI_Barrier(Comm(handle_));
 }
 
-void Communicator::step_barrier(double spin_seconds, double poll_seconds) const {
-  if (size_ == 1) return;
+double Communicator::step_barrier(double value, double spin_seconds, double poll_seconds) const {
+  if (size_ == 1) return value;
+  double result = value;
   MPI_Request request;
-  MPI_Ibarrier(Comm(handle_), &request);
+  MPI_Iallreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, Comm(handle_), &request);
   int done = 0;
   const auto spin_until = std::chrono::steady_clock::now() +
                           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -53,6 +54,7 @@ void Communicator::step_barrier(double spin_seconds, double poll_seconds) const 
     std::this_thread::sleep_for(poll);
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
   }
+  return result;
 }
 
 double Communicator::max(double v) const { return Reduce(*this, v, MPI_DOUBLE, MPI_MAX); }

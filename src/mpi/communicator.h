@@ -24,13 +24,16 @@ class Communicator {
   bool is_root() const { return rank_ == 0; }
 
   void barrier() const;
-  // A barrier for the training step loop: spins on MPI_Test for `spin` seconds, then polls every
-  // ~20 us while sleeping. MPI_Barrier under oversubscription polls with sched_yield, which hands
-  // the core to the rank's reader threads for whole timeslices (milliseconds per step); this
-  // wait costs at most a few tens of microseconds once the last rank arrives. A trainer whose
-  // reader threads are behind passes `spin_seconds` 0 and a longer `poll_seconds`: it will wait
-  // for them anyway, and each spin or poll takes CPU they need.
-  void step_barrier(double spin_seconds = 100e-6, double poll_seconds = 20e-6) const;
+  // The training step loop's barrier, which also returns the maximum of `value` over ranks (the
+  // trainer passes its arrival time, so it learns when the last rank arrived). A non-blocking
+  // all-reduce: spins on MPI_Test for `spin_seconds`, then polls every `poll_seconds` while
+  // sleeping. MPI_Barrier under oversubscription polls with sched_yield, which hands the core to
+  // the rank's reader threads for whole timeslices (milliseconds per step); this wait costs at
+  // most a few tens of microseconds once the last rank arrives. A trainer whose reader threads are
+  // behind passes `spin_seconds` 0 and a longer `poll_seconds`: it will wait for them anyway, and
+  // each spin or poll takes CPU they need.
+  double step_barrier(double value, double spin_seconds = 100e-6,
+                      double poll_seconds = 20e-6) const;
 
   double max(double value) const;
   double min(double value) const;

@@ -1,11 +1,24 @@
 #include "pipeline/precise_sleep.h"
 
+#include <sys/prctl.h>
+
 #include <thread>
 
 namespace dlbench::pipeline {
 
+namespace {
+
+// Best effort: a kernel that refuses leaves the default slack, and waits are only later.
+void SetTimerSlackOnce() {
+  thread_local const bool set = prctl(PR_SET_TIMERSLACK, kTimerSlack.count(), 0, 0, 0) == 0;
+  (void)set;
+}
+
+}  // namespace
+
 void PreciseSleepUntil(std::chrono::steady_clock::time_point deadline) {
   using Clock = std::chrono::steady_clock;
+  SetTimerSlackOnce();
   const Clock::time_point wake = deadline - kSpinMargin;
   if (Clock::now() < wake) std::this_thread::sleep_until(wake);
   while (Clock::now() < deadline) {
@@ -13,13 +26,16 @@ void PreciseSleepUntil(std::chrono::steady_clock::time_point deadline) {
   }
 }
 
+std::chrono::steady_clock::time_point DeadlineAfter(std::chrono::steady_clock::time_point start,
+                                                    Seconds duration) {
+  using Clock = std::chrono::steady_clock;
+  if (!(duration > 0)) return start;
+  return start + std::chrono::ceil<Clock::duration>(std::chrono::duration<double>(duration));
+}
+
 void PreciseSleep(Seconds duration) {
   if (!(duration > 0)) return;
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point start = Clock::now();
-  // Round up so that the wait is never shorter than asked.
-  const auto length = std::chrono::ceil<Clock::duration>(std::chrono::duration<double>(duration));
-  PreciseSleepUntil(start + length);
+  PreciseSleepUntil(DeadlineAfter(std::chrono::steady_clock::now(), duration));
 }
 
 }  // namespace dlbench::pipeline

@@ -15,8 +15,18 @@ namespace dlbench::pipeline {
 // latency of an idle core; a later wake-up makes the wait late by the excess, never early.
 inline constexpr std::chrono::microseconds kSpinMargin{200};
 
+// Timer slack of a thread that waits here (prctl PR_SET_TIMERSLACK, set once per thread on its
+// first wait): Linux's default 50 µs lets every timed sleep of the thread — this wait's, and the
+// step barrier's polling sleeps on the same thread — end up to 50 µs late.
+inline constexpr std::chrono::nanoseconds kTimerSlack{1000};
+
 // Returns at, or as soon as possible after, `deadline`; never before it.
 void PreciseSleepUntil(std::chrono::steady_clock::time_point deadline);
+
+// `start` + `duration` seconds, rounded up to the clock's tick (≤ 0: `start`), so that a wait
+// until it is never shorter than asked.
+std::chrono::steady_clock::time_point DeadlineAfter(std::chrono::steady_clock::time_point start,
+                                                    Seconds duration);
 
 // Waits `duration` seconds (≤ 0: returns at once), never less.
 void PreciseSleep(Seconds duration);

@@ -1,8 +1,9 @@
 #include "pipeline/trainer.h"
 
+#include <algorithm>
+#include <chrono>
 #include <utility>
 
-#include "metrics/clock.h"
 #include "pipeline/precise_sleep.h"
 #include "pipeline/reader_pool.h"
 #include "util/error.h"
@@ -54,7 +55,11 @@ Trainer::Trainer(SampleSource& train_source, const Sampler& train_sampler,
   eval_reader_.stream = options_.reader.stream + 1;
 }
 
-Seconds Trainer::now() const { return metrics::Now() - options_.origin; }
+Seconds Trainer::now() const { return SinceOrigin(std::chrono::steady_clock::now()); }
+
+Seconds Trainer::SinceOrigin(std::chrono::steady_clock::time_point t) const {
+  return std::chrono::duration<double>(t.time_since_epoch()).count() - options_.origin;
+}
 
 bool Trainer::evaluates_after(int epoch) const {
   return options_.evaluation && epoch >= options_.eval_after_epoch &&
@@ -76,11 +81,18 @@ void Trainer::run(metrics::RankRecord& record) {
 
 template <typename Pool>
 metrics::StepRecord Trainer::step(Pool& pool, TimeSampler& compute, bool barrier, Seconds start) {
+  using Clock = std::chrono::steady_clock;
   metrics::StepRecord r;
   r.start = start;
+  r.compute_asked = compute.next();
   const Batch& batch = pool.next();
-  const Seconds loaded = now();
+  const Clock::time_point delivered = Clock::now();
+  const Seconds loaded = SinceOrigin(delivered);
   r.load = loaded - start;
+  // The emulated accelerator starts on the batch the moment it is delivered. The host's
+  // bookkeeping below (handing the slot back to the readers, which wakes one, and the latency
+  // records) overlaps that compute, as a training loop's host work overlaps the kernels it
+  // launched; it lengthens the step only if it outlasts the compute (then as overshoot).
   r.samples = batch.samples_read;
   r.read_bytes = batch.bytes_read;
   r.decoded_bytes = batch.decoded_bytes;
@@ -88,17 +100,15 @@ metrics::StepRecord Trainer::step(Pool& pool, TimeSampler& compute, bool barrier
   Account(batch, totals_);
   if (hooks_.on_batch) hooks_.on_batch(batch);
   pool.release();
-
-  const Seconds duration = compute.next();
-  const Seconds compute_start = now();
-  PreciseSleep(duration);
+  PreciseSleepUntil(DeadlineAfter(delivered, r.compute_asked));
   const Seconds compute_end = now();
-  r.compute = compute_end - compute_start;
+  r.compute = compute_end - loaded;
   r.end = compute_end;
   if (barrier) {
-    hooks_.barrier(!pool.behind());
+    const Seconds last_arrival = hooks_.barrier(compute_end, !pool.behind());
     r.end = now();
     r.barrier = r.end - compute_end;
+    r.barrier_skew = std::clamp(last_arrival - compute_end, 0.0, r.barrier);
   }
   return r;
 }

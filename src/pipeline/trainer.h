@@ -1,5 +1,6 @@
 // The step loop of one rank (metrics.md §1): per epoch, per step, wait for the batch ("load"),
-// emulate the accelerator (a computation_time draw, measured), wait at the step barrier, and
+// emulate the accelerator (a computation_time draw, measured from the batch's delivery, with the
+// host's bookkeeping overlapping it), wait at the step barrier, and
 // record a metrics::StepRecord; then evaluation when due. The trainer knows neither MPI nor file
 // formats nor checkpoints: the barrier, cache dropping, checkpoints and progress output are
 // hooks the workflow supplies.
@@ -12,6 +13,7 @@
 // the reader threads keep prefetching meanwhile, as DLIO's loader workers do.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -52,10 +54,13 @@ struct TrainerOptions {
 
 // Where the workflow plugs in. Every hook is optional.
 struct TrainerHooks {
-  // The per-step barrier across ranks (train.step_barrier), e.g. Communicator::step_barrier.
-  // `spin`: false when the reader threads are behind (the next batch is not read yet), so the
-  // trainer will wait for them anyway and a spinning wait would only take their CPU.
-  std::function<void(bool spin)> barrier;
+  // The per-step barrier across ranks (train.step_barrier), e.g. Communicator::step_barrier:
+  // called with this rank's arrival time (the records' time base), returns when every rank has
+  // arrived, with the latest arrival over ranks (splits the wait into waiting for the last rank
+  // and the barrier's own latency). `spin`: false when the reader threads are behind (the next
+  // batch is not read yet), so the trainer will wait for them anyway and a spinning wait would
+  // only take their CPU.
+  std::function<Seconds(Seconds arrival, bool spin)> barrier;
   // Before each epoch, outside its timing (reader.drop_caches between epochs).
   std::function<void(int epoch)> before_epoch;
   // After each training step (`steps_done` ≥ 1 steps of `epoch` completed, barrier included):
@@ -107,6 +112,8 @@ class Trainer {
   template <typename Pool>
   metrics::StepRecord step(Pool& pool, TimeSampler& compute, bool barrier, Seconds start);
   Seconds now() const;
+  // `t` in the records' time base (as now()).
+  Seconds SinceOrigin(std::chrono::steady_clock::time_point t) const;
 
   SampleSource& train_source_;
   const Sampler& train_sampler_;

@@ -85,12 +85,9 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
 
   pipeline::TrainerHooks hooks;
   if (config.train.step_barrier) {
-    hooks.barrier = [&](bool spin) {
-      if (spin) {
-        comm.step_barrier();
-      } else {
-        comm.step_barrier(/*spin_seconds=*/0, /*poll_seconds=*/200e-6);
-      }
+    hooks.barrier = [&](Seconds arrival, bool spin) {
+      if (spin) return comm.step_barrier(arrival);
+      return comm.step_barrier(arrival, /*spin_seconds=*/0, /*poll_seconds=*/200e-6);
     };
   }
   hooks.before_epoch = [&](int) {

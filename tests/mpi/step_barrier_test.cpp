@@ -1,5 +1,6 @@
 // The training loop's step barrier (Communicator::step_barrier) must be a real barrier: no rank
-// leaves it before the last rank has entered, whatever the spin-then-sleep polling does.
+// leaves it before the last rank has entered, whatever the spin-then-sleep polling does; and it
+// returns the maximum of the ranks' values (the trainer's latest arrival).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -21,13 +22,14 @@ TEST(StepBarrier, NoRankLeavesBeforeTheLastOneEnters) {
     const int late = round % comm.size();
     if (comm.rank() == late) std::this_thread::sleep_for(std::chrono::milliseconds(3));
     const double entered = MonotonicNow();
-    comm.step_barrier();
+    const double latest = comm.step_barrier(entered);
     const double left = MonotonicNow();
     const auto entries = comm.all_gather(entered);
     double last_entry = 0;
     for (double e : entries) last_entry = std::max(last_entry, e);
     EXPECT_GE(left, last_entry) << "round " << round << ": rank " << comm.rank()
                                 << " left the barrier before rank " << late << " entered";
+    EXPECT_EQ(latest, last_entry) << "round " << round;
   }
 }
 
@@ -35,7 +37,7 @@ TEST(StepBarrier, WithZeroSpinStillSynchronises) {
   const mpi::Communicator comm = test::World();
   if (comm.rank() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   const double entered = MonotonicNow();
-  comm.step_barrier(0.0);
+  EXPECT_EQ(comm.step_barrier(-1.0 * comm.rank(), 0.0), 0.0);
   const double left = MonotonicNow();
   const auto entries = comm.all_gather(entered);
   for (double e : entries) EXPECT_GE(left, e);

@@ -52,6 +52,19 @@ TEST(ReduceCheckpointOp, MismatchedBytesAreAnInternalError) {
 }
 
 // The wrappers on this process's world (one rank under ctest); tests/mpi covers several ranks.
+TEST(OriginAmong, RanksOnOneClockShareTheLowestRanksOrigin) {
+  // Ranks 0, 2 and 3 on one kernel (clock id 7), rank 1 on another, rank 4 unknown (id 0).
+  const std::vector<std::uint64_t> ids = {7, 9, 7, 7, 0};
+  const std::vector<Seconds> exits = {10.0, 20.0, 10.3, 10.2, 30.0};
+  EXPECT_DOUBLE_EQ(OriginAmong(0, ids, exits), 10.0);
+  EXPECT_DOUBLE_EQ(OriginAmong(1, ids, exits), 20.0);
+  EXPECT_DOUBLE_EQ(OriginAmong(2, ids, exits), 10.0);
+  EXPECT_DOUBLE_EQ(OriginAmong(3, ids, exits), 10.0);
+  EXPECT_DOUBLE_EQ(OriginAmong(4, ids, exits), 30.0);
+  EXPECT_THROW(OriginAmong(5, ids, exits), Error);
+  EXPECT_THROW(OriginAmong(0, ids, {1.0}), Error);
+}
+
 TEST(CrossRankWrappers, SingleRankIsIdentity) {
   const mpi::Communicator world = dlbench::test::World();
   if (world.size() != 1) GTEST_SKIP() << "multi-rank cases live in tests/mpi";

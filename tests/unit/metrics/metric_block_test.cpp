@@ -115,5 +115,19 @@ TEST(TerminalTable, BurstBufferSavesShowTheirBackpressure) {
   EXPECT_NE(table.find("1.500  s", row), std::string::npos) << table;
 }
 
+TEST(TerminalTable, StepBreakdownMeansOverEpochs) {
+  RunMetrics run = TrainingRun();
+  run.train->epochs[0].breakdown.load_points = 0.5;
+  run.train->epochs[1].breakdown.load_points = 0.25;
+  run.train->epochs[0].breakdown.barrier_skew_points = 1.0;
+  run.train->epochs[1].breakdown.compute_overshoot = 0.004;
+  const std::string table = TerminalTable(run);
+  EXPECT_NE(table.find("AU lost to load waits (storage)"), std::string::npos);
+  EXPECT_NE(table.find("0.375  points"), std::string::npos);  // mean of 0.5 and 0.25
+  EXPECT_NE(table.find("0.500  points"), std::string::npos);  // waiting for the last rank
+  EXPECT_NE(table.find("compute overshoot per epoch"), std::string::npos);
+  EXPECT_NE(table.find("2.000  ms"), std::string::npos);  // mean of 4 ms and 0 ms
+}
+
 }  // namespace
 }  // namespace dlbench::metrics

@@ -120,6 +120,9 @@ TEST_F(RankFiles, RankOutputListsAndBlockResults) {
   EXPECT_EQ(e["compute"]["block1"], Json::array({1.0, 1.0, 1.0, 1.0}));
   EXPECT_EQ(e["barrier"]["block1"], Json::array({0.1, 0.2, 0.0, 0.1}));  // dlbench's addition
   EXPECT_EQ(e["barrier"]["eval"], Json::array({0.0, 0.0}));
+  // dlbench's step breakdown per step: the draw the compute was asked, the barrier's skew part.
+  EXPECT_EQ(e["compute_asked"]["block1"], Json::array({0.0, 0.0, 0.0, 0.0}));
+  EXPECT_EQ(e["barrier_skew"]["block1"], Json::array({0.0, 0.0, 0.0, 0.0}));
   EXPECT_DOUBLE_EQ(e["proc"]["block1"][0].get<double>(), 1.5);
   EXPECT_DOUBLE_EQ(e["au"]["block1"].get<double>(), 75.0);
   EXPECT_DOUBLE_EQ(e["throughput"]["block1"].get<double>(), 2.0);  // this rank, DLIO's "-2"

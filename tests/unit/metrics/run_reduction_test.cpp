@@ -60,6 +60,13 @@ TEST(CombineTrain, UnequalRanks) {
   EXPECT_EQ(e.nominal_bytes, 3u * 12 * 1024);
   EXPECT_NEAR(e.read_seconds, 7.7, 1e-12);
   EXPECT_FALSE(train->sample_read_latency.has_value());  // empty histograms: omitted
+  // Step breakdown, mean over ranks: load waits of the 2 measured steps = 2 · wait; each rank
+  // loses 100 · wait / (wait + 1) points to them, so AU + losses = 100 on the mean too.
+  EXPECT_NEAR(e.breakdown.first_batch_wait, (0.5 + 1.0 + 1.5) / 3, 1e-12);
+  EXPECT_NEAR(e.breakdown.load_wait, 2 * (0.5 + 1.0 + 1.5) / 3, 1e-12);
+  EXPECT_NEAR(e.breakdown.load_points, (100 * 0.5 / 1.5 + 100 * 1.0 / 2 + 100 * 1.5 / 2.5) / 3,
+              1e-9);
+  EXPECT_NEAR(e.au_percent + e.breakdown.load_points, 100.0, 1e-9);
 }
 
 TEST(CombineEval, UsesTheEvalBlockOnly) {

@@ -109,6 +109,31 @@ TEST(BuildSummary, DlbenchFieldsWithUnitsInTheirNames) {
   EXPECT_DOUBLE_EQ(m["train_batch_wait_p99_seconds"].get<double>(), 0.03);
 }
 
+TEST(BuildSummary, StepBreakdownListsPerEpoch) {
+  RunMetrics run = TrainRun();
+  run.train->epochs[0].breakdown.first_batch_wait = 0.004;
+  run.train->epochs[1].breakdown.load_wait = 0.25;
+  run.train->epochs[0].breakdown.compute_overshoot = 0.001;
+  run.train->epochs[1].breakdown.barrier_skew = 0.5;
+  run.train->epochs[0].breakdown.barrier_latency = 0.125;
+  run.train->epochs[1].breakdown.other = 0.002;
+  run.train->epochs[0].breakdown.load_points = 1.5;
+  run.train->epochs[1].breakdown.barrier_skew_points = 2.5;
+  run.train->epochs[0].breakdown.barrier_latency_points = 0.75;
+  run.train->epochs[1].breakdown.other_points = 0.25;
+  const Json m = BuildSummary(run)["metric"];
+  EXPECT_EQ(m["train_first_batch_wait_seconds"], Json::array({0.004, 0.0}));
+  EXPECT_EQ(m["train_load_wait_seconds"], Json::array({0.0, 0.25}));
+  EXPECT_EQ(m["train_compute_overshoot_seconds"], Json::array({0.001, 0.0}));
+  EXPECT_EQ(m["train_barrier_skew_seconds"], Json::array({0.0, 0.5}));
+  EXPECT_EQ(m["train_barrier_latency_seconds"], Json::array({0.125, 0.0}));
+  EXPECT_EQ(m["train_step_other_seconds"], Json::array({0.0, 0.002}));
+  EXPECT_EQ(m["train_au_loss_load_percentage"], Json::array({1.5, 0.0}));
+  EXPECT_EQ(m["train_au_loss_barrier_skew_percentage"], Json::array({0.0, 2.5}));
+  EXPECT_EQ(m["train_au_loss_barrier_latency_percentage"], Json::array({0.75, 0.0}));
+  EXPECT_EQ(m["train_au_loss_other_percentage"], Json::array({0.0, 0.25}));
+}
+
 TEST(BuildSummary, AbsentPhasesAreOmitted) {
   const Json m = BuildSummary(TrainRun())["metric"];
   for (const auto& [key, value] : m.items()) {

@@ -5,9 +5,11 @@
 #include <chrono>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "fake_sample_source.h"
+#include "metrics/clock.h"
 #include "support/watchdog.h"
 #include "util/error.h"
 
@@ -90,7 +92,10 @@ TEST(Trainer, StepRecordsFollowTheTimeline) {
   options.reader.threads = 1;
   int barriers = 0;
   TrainerHooks hooks;
-  hooks.barrier = [&](bool) { ++barriers; };
+  hooks.barrier = [&](Seconds arrival, bool) {
+    ++barriers;
+    return arrival;
+  };
   Trainer trainer(source, sampler, nullptr, nullptr, options, hooks);
   metrics::RankRecord record;
   trainer.run(record);
@@ -117,6 +122,68 @@ TEST(Trainer, StepRecordsFollowTheTimeline) {
   }
 }
 
+TEST(Trainer, HostBookkeepingOverlapsTheComputeAndNoTimeFallsBetweenSteps) {
+  Watchdog watchdog(60s);
+  const Sampler sampler(Shape(8, 1, 2));
+  FakeSource source;
+  TrainerOptions options = Options(1);  // origin 0: the records' times are metrics::Now()
+  options.computation_time.mean = 0.005;
+  options.reader.threads = 1;
+  std::vector<std::pair<Seconds, Seconds>> host_work;  // start, end of each on_batch call
+  TrainerHooks hooks;
+  // 1 ms of host work per batch (latency records, tracing): the accelerator computes meanwhile.
+  hooks.on_batch = [&](const Batch&) {
+    const Seconds begin = metrics::Now();
+    std::this_thread::sleep_for(1ms);
+    host_work.emplace_back(begin, metrics::Now());
+  };
+  Trainer trainer(source, sampler, nullptr, nullptr, options, hooks);
+  metrics::RankRecord record;
+  trainer.run(record);
+  const auto& steps = record.epochs.at(0).blocks.at(0).steps;
+  ASSERT_EQ(host_work.size(), steps.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const metrics::StepRecord& s = steps[i];
+    EXPECT_DOUBLE_EQ(s.compute_asked, 0.005);
+    EXPECT_GE(s.overshoot(), 0.0);
+    // Every instant of the step is load, compute or barrier: nothing is left unaccounted (the
+    // host work used to sit between load and compute, in neither).
+    EXPECT_NEAR(s.end - s.start, s.load + s.compute + s.barrier, 1e-9);
+    // The host work ran inside the compute window, which starts at the batch's delivery.
+    const Seconds delivered = s.start + s.load;
+    EXPECT_GE(host_work[i].first, delivered - 1e-9);
+    EXPECT_LE(host_work[i].second, delivered + s.compute + 1e-9);
+  }
+}
+
+TEST(Trainer, BarrierWaitSplitsIntoSkewAndLatency) {
+  const Sampler sampler(Shape(6, 1, 2));
+  FakeSource source;
+  TrainerOptions options = Options(1);
+  int step = 0;
+  TrainerHooks hooks;
+  // Step 1: the last rank arrived 2 ms after this one; step 2: 10 s after (more than the wait:
+  // a clock offset between ranks), step 3: before this one (this rank was last).
+  hooks.barrier = [&](Seconds arrival, bool) {
+    ++step;
+    std::this_thread::sleep_for(3ms);
+    if (step == 1) return arrival + 0.002;
+    if (step == 2) return arrival + 10.0;
+    return arrival - 0.001;
+  };
+  Trainer trainer(source, sampler, nullptr, nullptr, options, hooks);
+  metrics::RankRecord record;
+  trainer.run(record);
+  const auto& steps = record.epochs.at(0).blocks.at(0).steps;
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_NEAR(steps[0].barrier_skew, 0.002, 1e-9);
+  EXPECT_NEAR(steps[0].barrier_latency(), steps[0].barrier - 0.002, 1e-12);
+  EXPECT_DOUBLE_EQ(steps[1].barrier_skew, steps[1].barrier);  // clamped to the wait
+  EXPECT_EQ(steps[1].barrier_latency(), 0.0);
+  EXPECT_EQ(steps[2].barrier_skew, 0.0);
+  EXPECT_GE(steps[2].barrier_latency(), 0.003);
+}
+
 TEST(Trainer, NoBarrierWhenStepBarrierIsOff) {
   const Sampler sampler(Shape(4, 1, 1));
   FakeSource source;
@@ -124,7 +191,10 @@ TEST(Trainer, NoBarrierWhenStepBarrierIsOff) {
   options.step_barrier = false;
   int barriers = 0;
   TrainerHooks hooks;
-  hooks.barrier = [&](bool) { ++barriers; };
+  hooks.barrier = [&](Seconds arrival, bool) {
+    ++barriers;
+    return arrival;
+  };
   Trainer trainer(source, sampler, nullptr, nullptr, options, hooks);
   metrics::RankRecord record;
   trainer.run(record);
@@ -145,17 +215,18 @@ TEST(Trainer, ReadsOverlapTheComputeOfThePreviousStep) {
     TrainerHooks hooks;
     // At the barrier of step k (after its batch was released), the reader thread must be able
     // to read batch k+1 without the trainer asking for it.
-    hooks.barrier = [&](bool) {
+    hooks.barrier = [&](Seconds arrival, bool) {
       ++steps;
-      if (steps >= 3) return;
+      if (steps >= 3) return arrival;
       const auto deadline = std::chrono::steady_clock::now() + 10s;
       while (source.reads().size() < 2 * (steps + 1)) {
         if (std::chrono::steady_clock::now() > deadline) {
           overlapped = false;
-          return;
+          return arrival;
         }
         std::this_thread::sleep_for(100us);
       }
+      return arrival;
     };
     Trainer trainer(source, sampler, nullptr, nullptr, options, hooks);
     metrics::RankRecord record;
@@ -171,7 +242,10 @@ TEST(Trainer, ReadThreadsZeroReadsOnlyWhenAsked) {
   options.reader.threads = 0;
   std::vector<std::size_t> reads_at_barrier;
   TrainerHooks hooks;
-  hooks.barrier = [&](bool) { reads_at_barrier.push_back(source.reads().size()); };
+  hooks.barrier = [&](Seconds arrival, bool) {
+    reads_at_barrier.push_back(source.reads().size());
+    return arrival;
+  };
   Trainer trainer(source, sampler, nullptr, nullptr, options, hooks);
   metrics::RankRecord record;
   trainer.run(record);
@@ -224,7 +298,10 @@ TEST(Trainer, EvaluationRunsOnItsScheduleWithItsOwnBatches) {
   options.eval_time.mean = 0.001;
   int barriers = 0;
   TrainerHooks hooks;
-  hooks.barrier = [&](bool) { ++barriers; };
+  hooks.barrier = [&](Seconds arrival, bool) {
+    ++barriers;
+    return arrival;
+  };
   Trainer trainer(train_source, train, &eval_source, &eval, options, hooks);
   metrics::RankRecord record;
   trainer.run(record);
