@@ -66,7 +66,7 @@ TEST(Startup, LocalCommunicatorNeedsNoMpi) {
   EXPECT_EQ(local.rank(), 0);
   EXPECT_EQ(local.size(), 1);
   local.barrier();
-  local.step_barrier();
+  EXPECT_EQ(local.step_barrier(4.5), 4.5);
   EXPECT_EQ(local.max(2.5), 2.5);
   EXPECT_EQ(local.sum(std::uint64_t{7}), 7u);
   EXPECT_EQ(local.min(-3), -3);
