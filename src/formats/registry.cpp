@@ -10,6 +10,8 @@
 #include "formats/npy_writer.h"
 #include "formats/npz_reader.h"
 #include "formats/npz_writer.h"
+#include "formats/parquet_reader.h"
+#include "formats/parquet_writer.h"
 #include "formats/synthetic_format.h"
 #include "formats/tfrecord_reader.h"
 #include "formats/tfrecord_writer.h"
@@ -21,7 +23,7 @@ namespace {
 [[noreturn]] void Unsupported(config::Format format) {
   throw UsageError(std::string("format ") + config::ToString(format) +
                    " is not supported by dlbench yet (supported: tfrecord, npz, npy, hdf5, "
-                   "indexed_binary, mmap_indexed_binary, synthetic)");
+                   "indexed_binary, mmap_indexed_binary, synthetic, parquet)");
 }
 
 }  // namespace
@@ -52,6 +54,8 @@ std::unique_ptr<FormatWriter> MakeWriter(config::Format format) {
       return std::make_unique<IndexedBinaryWriter>();
     case config::Format::kSynthetic:
       return std::make_unique<SyntheticWriter>();
+    case config::Format::kParquet:
+      return std::make_unique<ParquetWriter>();
     case config::Format::kCsv:
     case config::Format::kJpeg:
     case config::Format::kPng:
@@ -76,6 +80,8 @@ std::unique_ptr<FormatReader> MakeReader(config::Format format) {
       return std::make_unique<MmapIndexedBinaryReader>();
     case config::Format::kSynthetic:
       return std::make_unique<SyntheticReader>();
+    case config::Format::kParquet:
+      return std::make_unique<ParquetReader>();
     case config::Format::kCsv:
     case config::Format::kJpeg:
     case config::Format::kPng:

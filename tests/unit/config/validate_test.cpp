@@ -274,7 +274,7 @@ const Rule kRules[] = {
      {},
      1,
      "dataset.compression = gzip (w.yaml:1) with dataset.format = tfrecord: compression applies "
-     "only to hdf5 (gzip) and npz (zip) datasets"},
+     "only to hdf5 (gzip), parquet (gzip) and npz (zip) datasets"},
     {"GzipLevel",
      "dataset: {format: hdf5, compression: gzip, compression_level: 10}\n",
      {},
@@ -364,19 +364,19 @@ const Rule kRules[] = {
      {},
      1,
      "reader.odirect = true (w.yaml:1) with dataset.format = hdf5 (w.yaml:2): O_DIRECT reading "
-     "exists only for npz, npy and indexed_binary"},
+     "exists only for npz, npy, indexed_binary and parquet"},
     {"OdirectWithTfrecord",
      "reader: {odirect: true}\n",
      {},
      1,
-     "with dataset.format = tfrecord: O_DIRECT reading exists only for npz, npy and "
-     "indexed_binary"},
+     "with dataset.format = tfrecord: O_DIRECT reading exists only for npz, npy, "
+     "indexed_binary and parquet"},
     {"OdirectWithMmapIndexedBinary",  // its reads are page faults: O_DIRECT has no meaning
      "reader: {odirect: true}\ndataset: {format: mmap_indexed_binary}\n",
      {},
      1,
      "with dataset.format = mmap_indexed_binary (w.yaml:2): O_DIRECT reading exists only for "
-     "npz, npy and indexed_binary"},
+     "npz, npy, indexed_binary and parquet"},
     // steps
     {"NoStepPerEpoch",
      "dataset: {num_files_train: 16, num_samples_per_file: 2}\n"

@@ -313,7 +313,7 @@ TEST(DirectReadErrors, FormatsWithoutAnODirectPathRefuseIt) {
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ExitCode::kUsage) << e.what();
       EXPECT_EQ(std::string(e.what()), "reader.odirect: O_DIRECT reading is not available for " +
-                                           name + " (only npz, npy and indexed_binary)");
+                                           name + " (only npz, npy, indexed_binary and parquet)");
     }
   }
 }
