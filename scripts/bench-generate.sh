@@ -8,8 +8,12 @@
 # default fio creates and fallocates every file BEFORE its clock starts, which on tmpfs also
 # faults in every page, so its timed writes were overwrites while dlbench paid for new pages.
 #
-#   scripts/bench-generate.sh [--quick] [--reps N] [--writers "1 2"] [--threads T] [--dlbench PATH] [DIR...]
+#   scripts/bench-generate.sh [--quick] [--reps N] [--writers "1 2"] [--threads T] [--dlbench PATH]
+#                             [--format npy|parquet] [DIR...]
 #
+# --format parquet: dlbench writes Parquet files instead (large: 8 rows of flux_b200's five float32
+# columns, 17.3 MB; small: 1 row of one 1000-element float32 column, ~4.2 KB); fio writes files
+# of the size one probe file of dlbench's has.
 # DIR: scratch folders on the file systems to compare (default /dev/shm/dlbench-genbench and
 # /var/tmp/dlbench-genbench); each run works in its own new sub-folder, deleted at the end. Cases: 64 files of 16 MiB (+128 B npy header; bandwidth) and 5000 files of
 # 4 KiB (files/s; each is fsync'd, ~5 ms apiece on the VM's disk); --quick: 16 and 1000 files. Runs alternate fio / dlbench (order swapped every
@@ -25,6 +29,7 @@ reps=3
 writers_list="1 2"
 threads=1
 quick=0
+format=npy
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 dirs=()
 while [ $# -gt 0 ]; do
@@ -34,6 +39,7 @@ while [ $# -gt 0 ]; do
     --threads) threads="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
     --dlbench) dlbench="$2"; shift 2 ;;
+    --format) format="$2"; shift 2 ;;
     -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     -*) echo "unknown option $1" >&2; exit 2 ;;
     *) dirs+=("$1"); shift ;;
@@ -75,17 +81,36 @@ EOF
   rm -rf "$dir" "$1/fio.json"
 }
 
-# Prints "MiB/s files/s wall_MiB/s maxRSS_KiB" of dlbench generating N npy files of one
-# side x side uint8 sample (128-byte header) with P writers (P/threads ranks).
+# The dataset overrides of a case: npy files of one side x side uint8 sample (128-byte header),
+# or Parquet files (--format parquet; "side" 4096 is the large case, 63 the small one).
+FLUX_COLUMNS='[{name: t5_encodings, size: 524328}, {name: clip_encodings, size: 409}, {name: mean, size: 8232}, {name: logvar, size: 8232}, {name: timestamp, size: 7}]'
+case_overrides() {  # side
+  if [ "$format" = npy ]; then
+    printf '%s\n' ++workload.dataset.format=npy ++workload.dataset.num_samples_per_file=1
+    echo "++workload.dataset.record_length_bytes=$(( $1 * $1 ))"
+  elif [ "$1" -gt 1000 ]; then
+    printf '%s\n' ++workload.dataset.format=parquet ++workload.dataset.num_samples_per_file=8
+    echo "++workload.dataset.record_length_bytes=2164832"
+    echo "++workload.dataset.parquet.columns=$FLUX_COLUMNS"
+  else
+    printf '%s\n' ++workload.dataset.format=parquet ++workload.dataset.num_samples_per_file=1
+    echo "++workload.dataset.record_length_bytes=4000"
+    echo "++workload.dataset.parquet.columns=[{name: data, size: 1000}]"
+  fi
+}
+
+# Prints "MiB/s files/s wall_MiB/s maxRSS_KiB" of dlbench generating N files of a case with P
+# writers (P/threads ranks).
 run_dlbench() {  # dir files side writers
   local dir=$1/dl files=$2 side=$3 procs=$(( $4 / threads )) t0 t1 rss
+  local overrides
+  mapfile -t overrides < <(case_overrides "$side")
   fresh "$dir"
   t0=$(now)
   rss=$( { /usr/bin/time -f '%M' mpiexec "${mpi_flags[@]}" -n "$procs" \
       "$dlbench" generate "$workload" --output "$dir/out" -q \
-      ++workload.dataset.data_folder="$dir/data" ++workload.dataset.format=npy \
+      ++workload.dataset.data_folder="$dir/data" "${overrides[@]}" \
       ++workload.dataset.num_files_train="$files" ++workload.dataset.num_files_eval=0 \
-      ++workload.dataset.num_samples_per_file=1 ++workload.dataset.record_length_bytes=$(( side * side )) \
       ++workload.dataset.fsync=true ++workload.dataset.generation_threads="$threads" \
       ++workload.dataset.generation_buffer_size=$max_block >/dev/null; } 2>&1 | tail -1)
   t1=$(now)
@@ -112,6 +137,14 @@ for root in "${dirs[@]}"; do
   for case in "$large_files 4096" "$small_files 63"; do
     set -- $case
     files=$1 side=$2 size=$(( $2 * $2 + 128 ))
+    if [ "$format" != npy ]; then  # the size of a probe file of the same case
+      mapfile -t probe < <(case_overrides "$side")
+      "$dlbench" generate "$workload" --output "$dir/probe/out" -q \
+        ++workload.dataset.data_folder="$dir/probe/data" "${probe[@]}" \
+        ++workload.dataset.num_files_train=1 ++workload.dataset.num_files_eval=0 >/dev/null 2>&1
+      size=$(stat -c %s "$dir"/probe/data/train/*."$format")
+      rm -rf "$dir/probe"
+    fi
     for procs in $writers_list; do
       [ $(( procs % threads )) -eq 0 ] || { echo "--writers must be multiples of --threads" >&2; exit 2; }
       fb=(); ff=(); fw=(); db=(); dff=(); dw=(); rss=()
@@ -143,4 +176,4 @@ for root in "${dirs[@]}"; do
 done
 echo
 echo "medians of $reps alternating runs; P = fio numjobs = dlbench ranks x generation_threads ($threads);"
-echo "block min(size, 4 MiB); every file new and fsync'd; max RSS: largest process of the dlbench run"
+echo "block min(size, 4 MiB); every file new and fsync'd; max RSS: largest process of the dlbench run; dlbench format: $format"

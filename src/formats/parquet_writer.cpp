@@ -67,6 +67,7 @@ class Builder {
     PutLe(footer, footer.size(), 4);
     footer.append(kMagic, 4);
     Emit(footer.data(), footer.size());
+    Flush();
     return pos_;
   }
 
@@ -166,10 +167,26 @@ class Builder {
     return length;
   }
 
+  // Appends `n` bytes; pieces smaller than kCoalesce (magic, small pages, indexes, footer) are
+  // gathered into one write, so that a small file costs one write call as with other formats.
   void Emit(const void* data, Bytes n) {
-    if (file_ != nullptr) file_->append(data, n);
     pos_ += n;
+    if (file_ == nullptr) return;
+    if (pending_.size() + n > kCoalesce) Flush();
+    if (n > kCoalesce) {
+      file_->append(data, n);
+    } else {
+      pending_.append(static_cast<const char*>(data), n);
+    }
   }
+
+  void Flush() {
+    if (file_ == nullptr || pending_.empty()) return;
+    file_->append(pending_.data(), pending_.size());
+    pending_.clear();
+  }
+
+  static constexpr Bytes kCoalesce = 64 * KiB;
 
   const FileSpec& spec_;
   const Layout& layout_;
@@ -178,6 +195,7 @@ class Builder {
   Bytes pos_ = 0;
   std::vector<std::byte> page_;        // one page, header included when uncompressed
   std::vector<std::byte> compressed_;  // its gzip form
+  std::string pending_;                // small pieces not written yet
 };
 
 }  // namespace
