@@ -310,6 +310,15 @@ class ParquetFileReader final : public FileReader {
       Corrupt(offset, where + "page of " + std::to_string(d.num_values) + " values, expected " +
                           std::to_string(rows * c.size) + " (" + std::to_string(rows) + " rows)");
     }
+    // Values, plus at most 2 bytes per level of each kind and their length prefixes: a larger
+    // size is corrupt (and would make the gunzip buffer grow to it).
+    const Bytes values_bytes = static_cast<Bytes>(rows) * c.row_value_bytes();
+    const Bytes most = values_bytes + (c.is_list ? 4 * static_cast<Bytes>(d.num_values) + 8 : 0);
+    if (static_cast<Bytes>(h.uncompressed_page_size) > most) {
+      Corrupt(offset, where + "uncompressed page size " + std::to_string(h.uncompressed_page_size) +
+                          " exceeds the " + std::to_string(most) + " bytes " +
+                          std::to_string(rows) + " rows can take");
+    }
     std::span<const std::byte> body = page.subspan(header_length);
     if (layout_.codec == kGzip) {
       body = Gunzip(body, static_cast<Bytes>(h.uncompressed_page_size), offset, where);
@@ -325,9 +334,9 @@ class ParquetFileReader final : public FileReader {
       }
     }
     const std::span<const std::byte> values = body.subspan(levels);
-    if (values.size() != static_cast<Bytes>(rows) * c.row_value_bytes()) {
+    if (values.size() != values_bytes) {
       Corrupt(offset, where + std::to_string(values.size()) + " bytes of values, expected " +
-                          std::to_string(static_cast<Bytes>(rows) * c.row_value_bytes()));
+                          std::to_string(values_bytes));
     }
     const std::byte* src = values.data() + static_cast<Bytes>(row) * c.row_value_bytes();
     if (c.value_bytes == c.itemsize) {
