@@ -1,5 +1,8 @@
 #include "formats/parquet_metadata.h"
 
+#include <initializer_list>
+#include <utility>
+
 #include "formats/thrift_compact.h"
 
 namespace dlbench::formats::parquet {
@@ -82,23 +85,25 @@ void EncodeColumnChunk(Writer& w, const ColumnChunk& c) {
 
 // ---- decoding
 
-// Remembers which required fields a struct had and names the first missing one.
-class Required {
- public:
-  explicit Required(const char* structure) : structure_(structure) {}
-  void saw(int id) {
-    if (id < 64) seen_ |= 1ull << id;
+// Reads the fields of one struct (`nested`: a struct inside another; the top-level one is
+// entered already). `on_field` reads the fields it knows and returns false for the others,
+// which are skipped; a required field missing at the end is a DecodeError naming it.
+template <typename Fn>
+void ReadStruct(Reader& r, bool nested, const char* structure,
+                std::initializer_list<std::pair<int, const char*>> required, Fn on_field) {
+  if (nested) r.begin_struct();
+  std::uint64_t seen = 0;
+  Reader::Field f;
+  while (r.next_field(&f)) {
+    if (f.id < 64) seen |= 1ull << f.id;
+    if (!on_field(f)) r.skip(f.type);
   }
-  void need(int id, const char* name) const {
-    if ((seen_ & (1ull << id)) == 0) {
-      throw DecodeError(std::string(structure_) + " without its required field " + name);
+  for (const auto& [id, name] : required) {
+    if ((seen & (1ull << id)) == 0) {
+      throw DecodeError(std::string(structure) + " without its required field " + name);
     }
   }
-
- private:
-  const char* structure_;
-  std::uint64_t seen_ = 0;
-};
+}
 
 void Expect(const Reader::Field& field, Type type, const char* name) {
   const bool is_bool = type == Type::kTrue || type == Type::kFalse;
@@ -109,247 +114,235 @@ void Expect(const Reader::Field& field, Type type, const char* name) {
   }
 }
 
-void ExpectList(const Reader::ListHeader& list, Type element, const char* name) {
+std::int32_t I32(Reader& r, const Reader::Field& f, const char* name) {
+  Expect(f, Type::kI32, name);
+  return r.read_i32();
+}
+
+std::int64_t I64(Reader& r, const Reader::Field& f, const char* name) {
+  Expect(f, Type::kI64, name);
+  return r.read_i64();
+}
+
+std::string String(Reader& r, const Reader::Field& f, const char* name) {
+  Expect(f, Type::kBinary, name);
+  return std::string(r.read_binary());
+}
+
+// A list field of `element`s, each read by `read_one()`.
+template <typename Fn>
+auto List(Reader& r, const Reader::Field& f, Type element, const char* name, Fn read_one) {
+  Expect(f, Type::kList, name);
+  const Reader::ListHeader list = r.read_list();
   if (list.element != element) {
     throw DecodeError(std::string("list ") + name + " has elements of thrift type " +
                       std::to_string(static_cast<int>(list.element)));
   }
+  std::vector<decltype(read_one())> items;
+  items.reserve(list.size);
+  for (std::size_t i = 0; i < list.size; ++i) items.push_back(read_one());
+  return items;
 }
 
 LogicalType DecodeLogical(Reader& r) {
   LogicalType logical;
-  r.begin_struct();
-  Reader::Field f;
-  while (r.next_field(&f)) {
+  ReadStruct(r, true, "LogicalType", {}, [&](const Reader::Field& f) {
     if (f.id == 10 && f.type == Type::kStruct) {
       logical.kind = LogicalType::kInteger;
-      r.begin_struct();
-      Reader::Field g;
-      Required req("IntType");
-      while (r.next_field(&g)) {
-        req.saw(g.id);
-        if (g.id == 1) {
-          Expect(g, Type::kByte, "bitWidth");
-          logical.bit_width = r.read_i8();
-        } else if (g.id == 2) {
-          Expect(g, Type::kTrue, "isSigned");
-          logical.is_signed = Reader::FieldBool(g);
-        } else {
-          r.skip(g.type);
-        }
-      }
-      req.need(1, "bitWidth");
-      req.need(2, "isSigned");
-    } else {
-      logical.kind = f.id == 3    ? LogicalType::kList
-                     : f.id == 15 ? LogicalType::kFloat16
-                                  : LogicalType::kOther;
-      r.skip(f.type);
+      ReadStruct(r, true, "IntType", {{1, "bitWidth"}, {2, "isSigned"}},
+                 [&](const Reader::Field& g) {
+                   if (g.id == 1) {
+                     Expect(g, Type::kByte, "bitWidth");
+                     logical.bit_width = r.read_i8();
+                   } else if (g.id == 2) {
+                     Expect(g, Type::kTrue, "isSigned");
+                     logical.is_signed = Reader::FieldBool(g);
+                   }
+                   return g.id == 1 || g.id == 2;
+                 });
+      return true;
     }
-  }
+    logical.kind = f.id == 3    ? LogicalType::kList
+                   : f.id == 15 ? LogicalType::kFloat16
+                                : LogicalType::kOther;
+    return false;  // skipped: an empty struct, or a member dlbench does not write
+  });
   return logical;
 }
 
 SchemaElement DecodeSchemaElement(Reader& r) {
   SchemaElement e;
-  Required req("SchemaElement");
-  r.begin_struct();
-  Reader::Field f;
-  while (r.next_field(&f)) {
-    req.saw(f.id);
+  ReadStruct(r, true, "SchemaElement", {{4, "name"}}, [&](const Reader::Field& f) {
     switch (f.id) {
       case 1:
-        Expect(f, Type::kI32, "type");
-        e.type = r.read_i32();
-        break;
+        e.type = I32(r, f, "type");
+        return true;
       case 2:
-        Expect(f, Type::kI32, "type_length");
-        e.type_length = r.read_i32();
-        break;
+        e.type_length = I32(r, f, "type_length");
+        return true;
       case 3:
-        Expect(f, Type::kI32, "repetition_type");
-        e.repetition = r.read_i32();
-        break;
+        e.repetition = I32(r, f, "repetition_type");
+        return true;
       case 4:
-        Expect(f, Type::kBinary, "name");
-        e.name = r.read_binary();
-        break;
+        e.name = String(r, f, "name");
+        return true;
       case 5:
-        Expect(f, Type::kI32, "num_children");
-        e.num_children = r.read_i32();
-        break;
+        e.num_children = I32(r, f, "num_children");
+        return true;
       case 6:
-        Expect(f, Type::kI32, "converted_type");
-        e.converted_type = r.read_i32();
-        break;
+        e.converted_type = I32(r, f, "converted_type");
+        return true;
       case 10:
         Expect(f, Type::kStruct, "logicalType");
         e.logical = DecodeLogical(r);
-        break;
+        return true;
       default:
-        r.skip(f.type);
+        return false;
     }
-  }
-  req.need(4, "name");
+  });
   return e;
-}
-
-std::vector<std::int32_t> DecodeI32List(Reader& r, const char* name) {
-  const Reader::ListHeader list = r.read_list();
-  ExpectList(list, Type::kI32, name);
-  std::vector<std::int32_t> values(list.size);
-  for (std::int32_t& v : values) v = r.read_i32();
-  return values;
 }
 
 ColumnMetaData DecodeColumnMetaData(Reader& r) {
   ColumnMetaData m;
-  Required req("ColumnMetaData");
-  r.begin_struct();
-  Reader::Field f;
-  while (r.next_field(&f)) {
-    req.saw(f.id);
-    switch (f.id) {
-      case 1:
-        Expect(f, Type::kI32, "type");
-        m.type = r.read_i32();
-        break;
-      case 2:
-        Expect(f, Type::kList, "encodings");
-        m.encodings = DecodeI32List(r, "encodings");
-        break;
-      case 3: {
-        Expect(f, Type::kList, "path_in_schema");
-        const Reader::ListHeader list = r.read_list();
-        ExpectList(list, Type::kBinary, "path_in_schema");
-        m.path_in_schema.clear();
-        for (std::size_t i = 0; i < list.size; ++i) {
-          m.path_in_schema.emplace_back(r.read_binary());
-        }
-        break;
-      }
-      case 4:
-        Expect(f, Type::kI32, "codec");
-        m.codec = r.read_i32();
-        break;
-      case 5:
-        Expect(f, Type::kI64, "num_values");
-        m.num_values = r.read_i64();
-        break;
-      case 6:
-        Expect(f, Type::kI64, "total_uncompressed_size");
-        m.total_uncompressed_size = r.read_i64();
-        break;
-      case 7:
-        Expect(f, Type::kI64, "total_compressed_size");
-        m.total_compressed_size = r.read_i64();
-        break;
-      case 9:
-        Expect(f, Type::kI64, "data_page_offset");
-        m.data_page_offset = r.read_i64();
-        break;
-      case 11:
-        Expect(f, Type::kI64, "dictionary_page_offset");
-        m.dictionary_page_offset = r.read_i64();
-        break;
-      default:
-        r.skip(f.type);
-    }
-  }
-  req.need(1, "type");
-  req.need(4, "codec");
-  req.need(5, "num_values");
-  req.need(7, "total_compressed_size");
-  req.need(9, "data_page_offset");
+  ReadStruct(r, true, "ColumnMetaData",
+             {{1, "type"},
+              {4, "codec"},
+              {5, "num_values"},
+              {7, "total_compressed_size"},
+              {9, "data_page_offset"}},
+             [&](const Reader::Field& f) {
+               switch (f.id) {
+                 case 1:
+                   m.type = I32(r, f, "type");
+                   return true;
+                 case 2:
+                   m.encodings = List(r, f, Type::kI32, "encodings", [&] { return r.read_i32(); });
+                   return true;
+                 case 3:
+                   m.path_in_schema = List(r, f, Type::kBinary, "path_in_schema",
+                                           [&] { return std::string(r.read_binary()); });
+                   return true;
+                 case 4:
+                   m.codec = I32(r, f, "codec");
+                   return true;
+                 case 5:
+                   m.num_values = I64(r, f, "num_values");
+                   return true;
+                 case 6:
+                   m.total_uncompressed_size = I64(r, f, "total_uncompressed_size");
+                   return true;
+                 case 7:
+                   m.total_compressed_size = I64(r, f, "total_compressed_size");
+                   return true;
+                 case 9:
+                   m.data_page_offset = I64(r, f, "data_page_offset");
+                   return true;
+                 case 11:
+                   m.dictionary_page_offset = I64(r, f, "dictionary_page_offset");
+                   return true;
+                 default:
+                   return false;
+               }
+             });
   return m;
 }
 
 ColumnChunk DecodeColumnChunk(Reader& r) {
   ColumnChunk c;
-  r.begin_struct();
-  Reader::Field f;
-  while (r.next_field(&f)) {
+  ReadStruct(r, true, "ColumnChunk", {}, [&](const Reader::Field& f) {
     switch (f.id) {
       case 1:
-        Expect(f, Type::kBinary, "file_path");
-        c.file_path = std::string(r.read_binary());
-        break;
+        c.file_path = String(r, f, "file_path");
+        return true;
       case 2:
-        Expect(f, Type::kI64, "file_offset");
-        c.file_offset = r.read_i64();
-        break;
+        c.file_offset = I64(r, f, "file_offset");
+        return true;
       case 3:
         Expect(f, Type::kStruct, "meta_data");
         c.meta_data = DecodeColumnMetaData(r);
-        break;
+        return true;
       case 4:
-        Expect(f, Type::kI64, "offset_index_offset");
-        c.offset_index_offset = r.read_i64();
-        break;
+        c.offset_index_offset = I64(r, f, "offset_index_offset");
+        return true;
       case 5:
-        Expect(f, Type::kI32, "offset_index_length");
-        c.offset_index_length = r.read_i32();
-        break;
+        c.offset_index_length = I32(r, f, "offset_index_length");
+        return true;
       default:
-        r.skip(f.type);
+        return false;
     }
-  }
+  });
   return c;
 }
 
 RowGroup DecodeRowGroup(Reader& r) {
   RowGroup g;
-  Required req("RowGroup");
-  r.begin_struct();
-  Reader::Field f;
-  while (r.next_field(&f)) {
-    req.saw(f.id);
+  ReadStruct(r, true, "RowGroup", {{1, "columns"}, {3, "num_rows"}}, [&](const Reader::Field& f) {
     switch (f.id) {
-      case 1: {
-        Expect(f, Type::kList, "columns");
-        const Reader::ListHeader list = r.read_list();
-        ExpectList(list, Type::kStruct, "columns");
-        g.columns.clear();
-        for (std::size_t i = 0; i < list.size; ++i) g.columns.push_back(DecodeColumnChunk(r));
-        break;
-      }
+      case 1:
+        g.columns = List(r, f, Type::kStruct, "columns", [&] { return DecodeColumnChunk(r); });
+        return true;
       case 2:
-        Expect(f, Type::kI64, "total_byte_size");
-        g.total_byte_size = r.read_i64();
-        break;
+        g.total_byte_size = I64(r, f, "total_byte_size");
+        return true;
       case 3:
-        Expect(f, Type::kI64, "num_rows");
-        g.num_rows = r.read_i64();
-        break;
+        g.num_rows = I64(r, f, "num_rows");
+        return true;
       default:
-        r.skip(f.type);
+        return false;
     }
-  }
-  req.need(1, "columns");
-  req.need(3, "num_rows");
+  });
   return g;
 }
 
 DataPageHeader DecodeDataPageHeader(Reader& r) {
   DataPageHeader h;
-  Required req("DataPageHeader");
-  r.begin_struct();
-  Reader::Field f;
-  while (r.next_field(&f)) {
-    req.saw(f.id);
-    if (f.id >= 1 && f.id <= 4) {
-      Expect(f, Type::kI32, "DataPageHeader field");
-      const std::int32_t v = r.read_i32();
-      if (f.id == 1) h.num_values = v;
-      if (f.id == 2) h.encoding = v;
-      if (f.id == 3) h.definition_level_encoding = v;
-      if (f.id == 4) h.repetition_level_encoding = v;
-    } else {
-      r.skip(f.type);
-    }
-  }
-  for (int id = 1; id <= 4; ++id) req.need(id, "num_values/encoding/level encodings");
+  ReadStruct(r, true, "DataPageHeader",
+             {{1, "num_values"},
+              {2, "encoding"},
+              {3, "definition_level_encoding"},
+              {4, "repetition_level_encoding"}},
+             [&](const Reader::Field& f) {
+               switch (f.id) {
+                 case 1:
+                   h.num_values = I32(r, f, "num_values");
+                   return true;
+                 case 2:
+                   h.encoding = I32(r, f, "encoding");
+                   return true;
+                 case 3:
+                   h.definition_level_encoding = I32(r, f, "definition_level_encoding");
+                   return true;
+                 case 4:
+                   h.repetition_level_encoding = I32(r, f, "repetition_level_encoding");
+                   return true;
+                 default:
+                   return false;
+               }
+             });
   return h;
+}
+
+PageLocation DecodePageLocation(Reader& r) {
+  PageLocation p;
+  ReadStruct(r, true, "PageLocation",
+             {{1, "offset"}, {2, "compressed_page_size"}, {3, "first_row_index"}},
+             [&](const Reader::Field& f) {
+               switch (f.id) {
+                 case 1:
+                   p.offset = I64(r, f, "offset");
+                   return true;
+                 case 2:
+                   p.compressed_page_size = I32(r, f, "compressed_page_size");
+                   return true;
+                 case 3:
+                   p.first_row_index = I64(r, f, "first_row_index");
+                   return true;
+                 default:
+                   return false;
+               }
+             });
+  return p;
 }
 
 }  // namespace
@@ -410,81 +403,60 @@ std::string Encode(const OffsetIndex& index) {
 FileMetaData DecodeFileMetaData(std::span<const std::byte> data) {
   Reader r(data);
   FileMetaData m;
-  Required req("FileMetaData");
-  Reader::Field f;
-  while (r.next_field(&f)) {
-    req.saw(f.id);
-    switch (f.id) {
-      case 1:
-        Expect(f, Type::kI32, "version");
-        m.version = r.read_i32();
-        break;
-      case 2: {
-        Expect(f, Type::kList, "schema");
-        const Reader::ListHeader list = r.read_list();
-        ExpectList(list, Type::kStruct, "schema");
-        m.schema.clear();
-        for (std::size_t i = 0; i < list.size; ++i) m.schema.push_back(DecodeSchemaElement(r));
-        break;
-      }
-      case 3:
-        Expect(f, Type::kI64, "num_rows");
-        m.num_rows = r.read_i64();
-        break;
-      case 4: {
-        Expect(f, Type::kList, "row_groups");
-        const Reader::ListHeader list = r.read_list();
-        ExpectList(list, Type::kStruct, "row_groups");
-        m.row_groups.clear();
-        for (std::size_t i = 0; i < list.size; ++i) m.row_groups.push_back(DecodeRowGroup(r));
-        break;
-      }
-      case 6:
-        Expect(f, Type::kBinary, "created_by");
-        m.created_by = r.read_binary();
-        break;
-      default:
-        r.skip(f.type);
-    }
-  }
-  req.need(1, "version");
-  req.need(2, "schema");
-  req.need(3, "num_rows");
-  req.need(4, "row_groups");
+  ReadStruct(
+      r, false, "FileMetaData", {{1, "version"}, {2, "schema"}, {3, "num_rows"}, {4, "row_groups"}},
+      [&](const Reader::Field& f) {
+        switch (f.id) {
+          case 1:
+            m.version = I32(r, f, "version");
+            return true;
+          case 2:
+            m.schema = List(r, f, Type::kStruct, "schema", [&] { return DecodeSchemaElement(r); });
+            return true;
+          case 3:
+            m.num_rows = I64(r, f, "num_rows");
+            return true;
+          case 4:
+            m.row_groups =
+                List(r, f, Type::kStruct, "row_groups", [&] { return DecodeRowGroup(r); });
+            return true;
+          case 6:
+            m.created_by = String(r, f, "created_by");
+            return true;
+          default:
+            return false;
+        }
+      });
   return m;
 }
 
 PageHeader DecodePageHeader(std::span<const std::byte> data, std::size_t* consumed) {
   Reader r(data);
   PageHeader h;
-  Required req("PageHeader");
-  Reader::Field f;
-  while (r.next_field(&f)) {
-    req.saw(f.id);
-    switch (f.id) {
-      case 1:
-      case 2:
-      case 3:
-      case 4: {
-        Expect(f, Type::kI32, "PageHeader field");
-        const std::int32_t v = r.read_i32();
-        if (f.id == 1) h.type = v;
-        if (f.id == 2) h.uncompressed_page_size = v;
-        if (f.id == 3) h.compressed_page_size = v;
-        if (f.id == 4) h.crc = v;
-        break;
-      }
-      case 5:
-        Expect(f, Type::kStruct, "data_page_header");
-        h.data_page_header = DecodeDataPageHeader(r);
-        break;
-      default:
-        r.skip(f.type);
-    }
-  }
-  req.need(1, "type");
-  req.need(2, "uncompressed_page_size");
-  req.need(3, "compressed_page_size");
+  ReadStruct(r, false, "PageHeader",
+             {{1, "type"}, {2, "uncompressed_page_size"}, {3, "compressed_page_size"}},
+             [&](const Reader::Field& f) {
+               switch (f.id) {
+                 case 1:
+                   h.type = I32(r, f, "type");
+                   return true;
+                 case 2:
+                   h.uncompressed_page_size = I32(r, f, "uncompressed_page_size");
+                   return true;
+                 case 3:
+                   h.compressed_page_size = I32(r, f, "compressed_page_size");
+                   return true;
+                 case 4:
+                   h.crc = I32(r, f, "crc");
+                   return true;
+                 case 5:
+                   Expect(f, Type::kStruct, "data_page_header");
+                   h.data_page_header = DecodeDataPageHeader(r);
+                   return true;
+                 default:
+                   return false;
+               }
+             });
   if (consumed) *consumed = r.position();
   return h;
 }
@@ -492,45 +464,12 @@ PageHeader DecodePageHeader(std::span<const std::byte> data, std::size_t* consum
 OffsetIndex DecodeOffsetIndex(std::span<const std::byte> data) {
   Reader r(data);
   OffsetIndex index;
-  Required req("OffsetIndex");
-  Reader::Field f;
-  while (r.next_field(&f)) {
-    req.saw(f.id);
-    if (f.id != 1) {
-      r.skip(f.type);
-      continue;
-    }
-    Expect(f, Type::kList, "page_locations");
-    const Reader::ListHeader list = r.read_list();
-    ExpectList(list, Type::kStruct, "page_locations");
-    index.page_locations.clear();
-    for (std::size_t i = 0; i < list.size; ++i) {
-      PageLocation p;
-      Required loc("PageLocation");
-      r.begin_struct();
-      Reader::Field g;
-      while (r.next_field(&g)) {
-        loc.saw(g.id);
-        if (g.id == 1) {
-          Expect(g, Type::kI64, "offset");
-          p.offset = r.read_i64();
-        } else if (g.id == 2) {
-          Expect(g, Type::kI32, "compressed_page_size");
-          p.compressed_page_size = r.read_i32();
-        } else if (g.id == 3) {
-          Expect(g, Type::kI64, "first_row_index");
-          p.first_row_index = r.read_i64();
-        } else {
-          r.skip(g.type);
-        }
-      }
-      loc.need(1, "offset");
-      loc.need(2, "compressed_page_size");
-      loc.need(3, "first_row_index");
-      index.page_locations.push_back(p);
-    }
-  }
-  req.need(1, "page_locations");
+  ReadStruct(r, false, "OffsetIndex", {{1, "page_locations"}}, [&](const Reader::Field& f) {
+    if (f.id != 1) return false;
+    index.page_locations =
+        List(r, f, Type::kStruct, "page_locations", [&] { return DecodePageLocation(r); });
+    return true;
+  });
   return index;
 }
 
