@@ -96,7 +96,6 @@ class Reader {
   void begin_struct();
 
   std::int8_t read_i8();
-  std::int16_t read_i16() { return static_cast<std::int16_t>(read_i32()); }
   std::int32_t read_i32();
   std::int64_t read_i64();
   // A bool field's value (from its header type).
