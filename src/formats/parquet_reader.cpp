@@ -24,10 +24,6 @@ constexpr Bytes kTailRead = 64 * KiB;
 thread_local std::vector<std::byte> page_scratch;
 thread_local std::vector<std::byte> inflate_scratch;
 
-struct ChunkPages {
-  std::vector<PageLocation> pages;  // checked: contiguous, rows increasing from 0
-};
-
 std::string Quote(const std::string& name) { return "'" + name + "'"; }
 
 std::string Describe(const SchemaElement& e) {
@@ -67,7 +63,7 @@ class ParquetFileReader final : public FileReader {
     std::byte* dst = out.data();
     for (const std::size_t ci : read_columns_) {
       const Column& c = layout_.columns[ci];
-      const std::vector<PageLocation>& pages = chunks_[g * layout_.columns.size() + ci].pages;
+      const std::vector<PageLocation>& pages = chunks_[g * layout_.columns.size() + ci];
       const auto it = std::upper_bound(pages.begin(), pages.end(), row,
                                        [](std::int64_t r, const PageLocation& p) {
                                          return r < p.first_row_index;
@@ -223,17 +219,17 @@ class ParquetFileReader final : public FileReader {
       for (std::size_t ci = 0; ci < group.columns.size(); ++ci) {
         const ColumnChunk& chunk = group.columns[ci];
         const auto offset = static_cast<Bytes>(*chunk.offset_index_offset);
-        ChunkPages pages;
+        std::vector<PageLocation> pages;
         try {
-          pages.pages = DecodeOffsetIndex(std::span<const std::byte>(tail).subspan(
-                                              offset - tail_start,
-                                              static_cast<Bytes>(*chunk.offset_index_length)))
-                            .page_locations;
+          pages = DecodeOffsetIndex(
+                      std::span<const std::byte>(tail).subspan(
+                          offset - tail_start, static_cast<Bytes>(*chunk.offset_index_length)))
+                      .page_locations;
         } catch (const thrift::DecodeError& e) {
           Corrupt(offset, "column " + Quote(layout_.columns[ci].name) +
                               ": corrupted offset index: " + e.what());
         }
-        CheckPages(layout_.columns[ci], *chunk.meta_data, group.num_rows, pages.pages, offset);
+        CheckPages(layout_.columns[ci], *chunk.meta_data, group.num_rows, pages, offset);
         chunks_.push_back(std::move(pages));
       }
     }
@@ -375,7 +371,9 @@ class ParquetFileReader final : public FileReader {
   Bytes sample_bytes_ = 0;
   Bytes open_bytes_ = 0;
   std::vector<std::int64_t> group_first_;  // first row of each group, then the row count
-  std::vector<ChunkPages> chunks_;         // [group · columns + column]
+  // Page locations of each column chunk, [group · columns + column]; checked: contiguous,
+  // covering the chunk, first rows increasing from 0.
+  std::vector<std::vector<PageLocation>> chunks_;
 };
 
 }  // namespace
