@@ -15,7 +15,9 @@
 # one 568 x 568 uint8 sample (retinanet's image; csv: one line of 322,624 values) against fio
 # writing as many files of the mean size that format produced (learnt from one untimed dlbench
 # run first; jpeg/png/csv sizes depend on the pixels or values). jpeg and png generation is
-# bound by the encoder's CPU time, csv by number formatting.
+# bound by the encoder's CPU time, csv by number formatting. parquet runs the two cases below
+# instead: large, 8 rows of flux_b200's five float32 columns (17.3 MB files); small, 1 row of one
+# 1000-element float32 column (~4.2 KB files), fio writing files of the mean size dlbench wrote.
 #
 # DIR: scratch folders on the file systems to compare (default /dev/shm/dlbench-genbench and
 # /var/tmp/dlbench-genbench); each run works in its own new sub-folder, deleted at the end. Cases: 64 files of 16 MiB (+128 B npy header; bandwidth) and 5000 files of
@@ -43,7 +45,7 @@ while [ $# -gt 0 ]; do
     --quick) quick=1; shift ;;
     --dlbench) dlbench="$2"; shift 2 ;;
     --formats) formats="$2"; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     -*) echo "unknown option $1" >&2; exit 2 ;;
     *) dirs+=("$1"); shift ;;
   esac
@@ -85,17 +87,37 @@ EOF
 }
 
 # Prints "MiB/s files/s wall_MiB/s maxRSS_KiB mean_file_bytes" of dlbench generating N files of
-# FORMAT (default npy: 128-byte header) of one side x side uint8 sample with P writers
-# (P/threads ranks).
+# FORMAT (default npy: 128-byte header) of a case (case_overrides) with P writers (P/threads
+# ranks).
+# The dataset overrides of a case: one side x side uint8 sample per file, or for parquet ("side"
+# 4096 is the large case, 63 the small one) flux_b200's columns or one small column.
+FLUX_COLUMNS='[{name: t5_encodings, size: 524328}, {name: clip_encodings, size: 409}, {name: mean, size: 8232}, {name: logvar, size: 8232}, {name: timestamp, size: 7}]'
+case_overrides() {  # side format
+  echo "++workload.dataset.format=$2"
+  if [ "$2" != parquet ]; then
+    printf '%s\n' ++workload.dataset.num_samples_per_file=1
+    echo "++workload.dataset.record_length_bytes=$(( $1 * $1 ))"
+  elif [ "$1" -gt 1000 ]; then
+    printf '%s\n' ++workload.dataset.num_samples_per_file=8
+    echo "++workload.dataset.record_length_bytes=2164832"
+    echo "++workload.dataset.parquet.columns=$FLUX_COLUMNS"
+  else
+    printf '%s\n' ++workload.dataset.num_samples_per_file=1
+    echo "++workload.dataset.record_length_bytes=4000"
+    echo "++workload.dataset.parquet.columns=[{name: data, size: 1000}]"
+  fi
+}
+
 run_dlbench() {  # dir files side writers [format]
   local dir=$1/dl files=$2 side=$3 procs=$(( $4 / threads )) format=${5:-npy} t0 t1 rss
+  local overrides
+  mapfile -t overrides < <(case_overrides "$side" "$format")
   fresh "$dir"
   t0=$(now)
   rss=$( { /usr/bin/time -f '%M' mpiexec "${mpi_flags[@]}" -n "$procs" \
       "$dlbench" generate "$workload" --output "$dir/out" -q \
-      ++workload.dataset.data_folder="$dir/data" ++workload.dataset.format="$format" \
+      ++workload.dataset.data_folder="$dir/data" "${overrides[@]}" \
       ++workload.dataset.num_files_train="$files" ++workload.dataset.num_files_eval=0 \
-      ++workload.dataset.num_samples_per_file=1 ++workload.dataset.record_length_bytes=$(( side * side )) \
       ++workload.dataset.fsync=true ++workload.dataset.generation_threads="$threads" \
       ++workload.dataset.generation_buffer_size=$max_block >/dev/null; } 2>&1 | tail -1)
   t1=$(now)
@@ -157,6 +179,18 @@ for root in "${dirs[@]}"; do
   done
   if [ -n "$formats" ]; then
     for format in $formats; do
+      if [ "$format" = parquet ]; then
+        for case in "$large_files 4096" "$small_files 63"; do
+          set -- $case
+          run_dlbench "$dir" "$1" "$2" 1 parquet >"$result"  # the mean file size, untimed
+          read -r _ _ _ _ size <"$result"
+          for procs in $writers_list; do
+            compare "$dir" "$1" "$size" "$2" "$procs" parquet
+            report_row "$fs" "parquet: $1 x $size B" "$procs"
+          done
+        done
+        continue
+      fi
       # The mean file size this format produces, from one untimed run.
       run_dlbench "$dir" "$format_files" 568 1 "$format" >"$result"
       read -r _ _ _ _ size <"$result"
@@ -205,7 +239,8 @@ for fmt in sys.argv[1:]:
         ms = per_file(lambda: pd.DataFrame(data=[records.reshape(-1)]).to_csv(
             io.StringIO(), index=False, header=False), 1)
         times.append("pandas csv %.0f ms" % ms)
-print("DLIO's generators per 568 x 568 file, encoding only: " + ", ".join(times))
+if times:
+    print("DLIO's generators per 568 x 568 file, encoding only: " + ", ".join(times))
 EOF
 fi
 echo

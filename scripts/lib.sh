@@ -11,7 +11,7 @@ DLBENCH_PACKAGES=(
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev zlib1g-dev libjpeg62-turbo-dev libpng-dev
   libgtest-dev libbenchmark-dev
   python3 python3-numpy python3-h5py python3-scipy python3-pil python3-pandas
-  clang-format clang-tidy chromium
+  clang-format clang-tidy chromium nodejs
 )
 
 log() { printf 'dlbench: %s\n' "$*" >&2; }
@@ -33,6 +33,12 @@ ensure_packages() {
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# npm, which the Parquet interop test uses to install its independent reader (hyparquet) into the
+# build tree: Debian's npm package, unless the installed nodejs brings its own npm.
+ensure_npm() {
+  command -v npm >/dev/null 2>&1 || ensure_packages npm
 }
 
 # Configures (first time) and builds dlbench in $DLBENCH_BUILD_DIR. Extra CMake -D options in "$@".

@@ -6,6 +6,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 ensure_packages "${DLBENCH_PACKAGES[@]}"
+ensure_npm
 
 kinds=("$@")
 [ ${#kinds[@]} -eq 0 ] && kinds=(address thread)

@@ -5,6 +5,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 ensure_packages "${DLBENCH_PACKAGES[@]}"
+ensure_npm
 build_dlbench -DDLBENCH_BUILD_TESTS=ON -DDLBENCH_BUILD_BENCHMARKS=ON
 
 # MPI tests run as root in CI; Open MPI refuses that unless told.

@@ -93,6 +93,24 @@ struct Hdf5Config {
   bool operator==(const Hdf5Config&) const = default;
 };
 
+// MLCommons DLIO's dataset.parquet section (docs/formats.md): one column per entry, each row of
+// a column holding `size` elements of `dtype`; `read: false` leaves the column out when reading.
+struct ParquetColumn {
+  std::string name;
+  std::string dtype = "float32";
+  std::int64_t size = 1;
+  bool read = true;
+
+  bool operator==(const ParquetColumn&) const = default;
+};
+
+struct ParquetConfig {
+  std::vector<ParquetColumn> columns;  // empty: DLIO's single uint8 column "data"
+  std::int64_t row_group_size = 1024;
+
+  bool operator==(const ParquetConfig&) const = default;
+};
+
 // dlbench: what generated samples contain (DLIO's content differs by format, defect D18).
 struct ContentConfig {
   ContentKind kind = ContentKind::kRandom;
@@ -121,6 +139,7 @@ struct DatasetConfig {
   bool enable_chunking = false;  // accepted, no effect at DLIO HEAD
   std::int64_t chunk_size = 0;   // accepted, no effect at DLIO HEAD
   Hdf5Config hdf5;
+  ParquetConfig parquet;
   Bytes generation_buffer_size = 2 * GiB;
   bool keep_files = true;
   // dlbench additions

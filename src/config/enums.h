@@ -22,7 +22,8 @@ enum class Format {
   kPng,
   kIndexedBinary,
   kMmapIndexedBinary,
-  kSynthetic
+  kSynthetic,
+  kParquet
 };
 enum class Shuffle { kOff, kSeed, kRandom };
 enum class ReadType { kOnDemand, kMemory };
@@ -61,7 +62,7 @@ DLBENCH_ENUM_NAMES(Format, {Format::kTfrecord, "tfrecord"}, {Format::kHdf5, "hdf
                    {Format::kJpeg, "jpeg"}, {Format::kPng, "png"},
                    {Format::kIndexedBinary, "indexed_binary"},
                    {Format::kMmapIndexedBinary, "mmap_indexed_binary"},
-                   {Format::kSynthetic, "synthetic"})
+                   {Format::kSynthetic, "synthetic"}, {Format::kParquet, "parquet"})
 DLBENCH_ENUM_NAMES(Shuffle, {Shuffle::kOff, "off"}, {Shuffle::kSeed, "seed"},
                    {Shuffle::kRandom, "random"})
 DLBENCH_ENUM_NAMES(ReadType, {ReadType::kOnDemand, "on_demand"}, {ReadType::kMemory, "memory"})

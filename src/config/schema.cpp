@@ -166,6 +166,65 @@ Field TiersField() {
   return field;
 }
 
+// dataset.parquet.columns: a list of {name, dtype, size, read} (MLCommons DLIO).
+Field ParquetColumnsField() {
+  Field field;
+  field.path = "dataset.parquet.columns";
+  field.set = [](Config& config, const DocNode& node) {
+    const std::string base = "dataset.parquet.columns";
+    std::vector<ParquetColumn>& columns = config.dataset.parquet.columns;
+    columns.clear();
+    if (node.is_null()) return;
+    const char* shape = "a list of {name, dtype, size, read} mappings";
+    if (!node.is_list()) FailAt(base, node, std::string("expected ") + shape);
+    for (std::size_t i = 0; i < node.items.size(); ++i) {
+      const DocNode& item = node.items[i];
+      const std::string path = base + "[" + std::to_string(i) + "]";
+      if (!item.is_map()) FailAt(path, item, std::string("expected ") + shape);
+      ParquetColumn column;
+      for (const auto& [key, value] : item.entries) {
+        if (key == "name") {
+          Convert(value, path + ".name", column.name);
+        } else if (key == "dtype") {
+          Convert(value, path + ".dtype", column.dtype);
+        } else if (key == "size") {
+          Convert(value, path + ".size", column.size);
+        } else if (key == "read") {
+          Convert(value, path + ".read", column.read);
+        } else {
+          FailAt(path + "." + key, value, "unknown key (a column has name, dtype, size, read)");
+        }
+      }
+      if (!item.Find("name")) FailAt(path, item, "a column needs a name");
+      columns.push_back(column);
+    }
+  };
+  field.get = [](const Config& config) -> std::optional<DocNode> {
+    DocNode list = DocNode::List();
+    for (const ParquetColumn& c : config.dataset.parquet.columns) {
+      DocNode item = DocNode::Map();
+      item.Set("name", ToNode(c.name));
+      item.Set("dtype", ToNode(c.dtype));
+      item.Set("size", ToNode(c.size));
+      item.Set("read", ToNode(c.read));
+      list.items.push_back(item);
+    }
+    return list;
+  };
+  return field;
+}
+
+// A key whose DLIO feature dlbench does not have: only its default (null) is accepted.
+Field Unsupported(std::string path, std::string why) {
+  Field field;
+  field.path = path;
+  field.set = [path, why](Config&, const DocNode& node) {
+    if (!node.is_null()) FailAt(path, node, why + "; remove the key");
+  };
+  field.get = [](const Config&) -> std::optional<DocNode> { return std::nullopt; };
+  return field;
+}
+
 Field KsmField() {
   Field field;
   field.path = "checkpoint.ksm";
@@ -300,6 +359,15 @@ std::vector<Field> BuildSchema() {
       DLBENCH_KEY(dataset.hdf5, chunk_dims),
       DLBENCH_KEY(dataset.hdf5, num_dset_per_record),
       DLBENCH_KEY(dataset.hdf5, max_shape),
+      ParquetColumnsField(),
+      DLBENCH_KEY(dataset.parquet, row_group_size),
+      Ignored("dataset.parquet.generation_batch_size",
+              "rows DLIO generates at a time (memory only); dlbench writes page by page"),
+      Unsupported("dataset.parquet.partition_by",
+                  "Hive-partitioned Parquet datasets are not supported by dlbench"),
+      Ignored("dataset.parquet.use_s3dlio_gen", "an s3dlio generation switch; no effect"),
+      Ignored("dataset.parquet.read_mode",
+              "dlbench reads the pages of a sample's row (docs/formats.md)"),
       DLBENCH_KEY(dataset, generation_buffer_size),
       DLBENCH_KEY(dataset, keep_files),
       DLBENCH_KEY(dataset, generation_threads),

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 
 #include "config/distribution_parser.h"
 #include "config/typed_value.h"
@@ -196,6 +197,15 @@ void CheckCompression(const Config& config, const Checker& check) {
     if (d.compression != Compression::kGzip) {
       check.FailCombination(combination + ": hdf5 files support only gzip compression");
     }
+  }
+  if (d.format == Format::kParquet && d.compression != Compression::kGzip) {
+    check.FailCombination(combination + ": parquet files support none or gzip compression");
+  }
+  if (d.format == Format::kCsv && d.compression != Compression::kGzip) {
+    check.FailCombination(combination +
+                          ": csv files support only gzip compression (written as .csv.gz)");
+  }
+  if (d.format == Format::kHdf5 || d.format == Format::kParquet || d.format == Format::kCsv) {
     if (d.compression_level < 0 || d.compression_level > 9) {
       check.Fail("dataset.compression_level",
                  "gzip levels are 0 to 9, got " + std::to_string(d.compression_level));
@@ -204,19 +214,48 @@ void CheckCompression(const Config& config, const Checker& check) {
     if (d.compression != Compression::kZip) {
       check.FailCombination(combination + ": npz files support only zip compression");
     }
-  } else if (d.format == Format::kCsv) {
-    if (d.compression != Compression::kGzip) {
-      check.FailCombination(combination +
-                            ": csv files support only gzip compression (written as .csv.gz)");
-    }
-    if (d.compression_level < 0 || d.compression_level > 9) {
-      check.Fail("dataset.compression_level",
-                 "gzip levels are 0 to 9, got " + std::to_string(d.compression_level));
-    }
   } else {
     check.FailCombination(combination +
-                          ": compression applies only to hdf5 (gzip), npz (zip) and csv (gzip) "
-                          "datasets");
+                          ": compression applies only to hdf5 (gzip), parquet (gzip), npz (zip) "
+                          "and csv (gzip) datasets");
+  }
+}
+
+// dataset.parquet (MLCommons DLIO): columns dlbench's Parquet files can hold.
+void CheckParquet(const Config& config, const Checker& check) {
+  const ParquetConfig& p = config.dataset.parquet;
+  const std::string key = "dataset.parquet.columns";
+  std::set<std::string> names;
+  bool any_read = p.columns.empty();
+  for (std::size_t i = 0; i < p.columns.size(); ++i) {
+    const ParquetColumn& c = p.columns[i];
+    const std::string at = "column " + std::to_string(i) + " ('" + c.name + "')";
+    if (c.name.empty()) check.Fail(key, "column " + std::to_string(i) + " has an empty name");
+    if (!names.insert(c.name).second) check.Fail(key, at + " repeats a name");
+    if (!IsElementType(c.dtype) || c.dtype == "bool") {
+      check.Fail(key, at + " has dtype '" + c.dtype +
+                          "'; dlbench's Parquet columns hold int8, uint8, int16, uint16, int32, "
+                          "uint32, int64, uint64, float16, float32 or float64 (string, binary, "
+                          "bool and list columns are not supported)");
+    }
+    if (c.size < 1) check.Fail(key, at + " has size " + std::to_string(c.size) + "; must be >= 1");
+    any_read = any_read || c.read;
+  }
+  if (!any_read) check.Fail(key, "every column has read: false; nothing would be read");
+  check.AtLeast<std::int64_t>("dataset.parquet.row_group_size", p.row_group_size, 1);
+  if (!p.columns.empty()) {
+    double bytes = 0;
+    for (const ParquetColumn& c : p.columns) {
+      // Element bytes from the type's bit count ("float32" -> 4).
+      const int bits = std::atoi(c.dtype.c_str() + c.dtype.find_first_of("0123456789"));
+      bytes += static_cast<double>(c.size) * (bits / 8);
+    }
+    if (bytes != config.dataset.record_length_bytes) {
+      check.Notice(check.Is("dataset.record_length_bytes", config.dataset.record_length_bytes) +
+                   " differs from the " + std::to_string(static_cast<std::int64_t>(bytes)) +
+                   " bytes per sample of dataset.parquet.columns: samples hold the columns, the "
+                   "nominal MiB/s counts record_length_bytes");
+    }
   }
 }
 
@@ -296,6 +335,7 @@ void CheckDataset(const Config& config, const Checker& check) {
   check.AllPositive("dataset.hdf5.max_shape", d.hdf5.max_shape);
   check.AtLeast<std::int64_t>("dataset.chunk_size", d.chunk_size, 0);
   CheckCompression(config, check);
+  if (d.format == Format::kParquet) CheckParquet(config, check);
   if (d.generation_buffer_size == 0) check.Fail("dataset.generation_buffer_size", "must be > 0");
   check.AtLeast("dataset.generation_threads", d.generation_threads, 1);
   if (d.content.kind == ContentKind::kCompressible &&
@@ -376,11 +416,11 @@ void CheckReader(const Config& config, const Checker& check) {
   const Format format = config.dataset.format;
   if (r.odirect && format != Format::kNpz && format != Format::kNpy &&
       format != Format::kIndexedBinary && format != Format::kCsv && format != Format::kJpeg &&
-      format != Format::kPng) {
+      format != Format::kPng && format != Format::kParquet) {
     check.FailCombination(check.Is("reader.odirect", r.odirect) + " with " +
                           check.Is("dataset.format", format) +
-                          ": O_DIRECT reading exists only for npz, npy, indexed_binary, csv, jpeg "
-                          "and png");
+                          ": O_DIRECT reading exists only for npz, npy, indexed_binary, csv, jpeg, "
+                          "png and parquet");
   }
 }
 

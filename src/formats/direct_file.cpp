@@ -84,7 +84,7 @@ void DirectFile::discard_staged() {
 void RejectDirect(const ReadOptions& options, const char* format) {
   if (options.direct) {
     throw UsageError(std::string("reader.odirect: O_DIRECT reading is not available for ") +
-                     format + " (only npz, npy, indexed_binary, csv, jpeg and png)");
+                     format + " (only npz, npy, indexed_binary, csv, jpeg, png and parquet)");
   }
 }
 

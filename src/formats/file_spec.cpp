@@ -9,6 +9,14 @@ namespace dlbench::formats {
 int FileSpec::itemsize() const { return LookupDType(dtype).itemsize; }
 
 Bytes FileSpec::sample_bytes() const {
+  if (!parquet_columns.empty()) {
+    Bytes bytes = 0;
+    for (const config::ParquetColumn& c : parquet_columns) {
+      if (c.size < 0) throw UsageError(path + ": negative column size " + std::to_string(c.size));
+      bytes += static_cast<Bytes>(c.size) * static_cast<Bytes>(LookupDType(c.dtype).itemsize);
+    }
+    return bytes;
+  }
   Bytes elements = 1;
   for (const std::int64_t d : sample_dims) {
     if (d < 0) throw UsageError(path + ": negative sample dimension " + std::to_string(d));

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "config/config.h"
 #include "config/enums.h"
 #include "util/units.h"
 
@@ -48,11 +49,16 @@ struct FileSpec {
   // indexed binary: empty means "<path>.off.idx" / "<path>.sz.idx".
   std::string offsets_index_path;
   std::string sizes_index_path;
+  // parquet (dataset.parquet): columns (empty: one column of sample_dims' elements of dtype)
+  // and rows per row group.
+  std::vector<config::ParquetColumn> parquet_columns;
+  std::int64_t parquet_row_group_size = 1024;
   bool fsync = false;  // writers: fsync every file before closing it (dataset.fsync)
 
   // Bytes per element of `dtype`; throws Error(kUsage) for an unknown dtype.
   int itemsize() const;
-  // Bytes of one sample: prod(sample_dims) · itemsize.
+  // Bytes of one sample: prod(sample_dims) · itemsize, or with parquet_columns the sum of their
+  // size · itemsize.
   Bytes sample_bytes() const;
   std::string offsets_index() const;
   std::string sizes_index() const;

@@ -16,6 +16,8 @@
 #include "formats/npz_writer.h"
 #include "formats/png_reader.h"
 #include "formats/png_writer.h"
+#include "formats/parquet_reader.h"
+#include "formats/parquet_writer.h"
 #include "formats/synthetic_format.h"
 #include "formats/tfrecord_reader.h"
 #include "formats/tfrecord_writer.h"
@@ -27,7 +29,7 @@ namespace {
 [[noreturn]] void Unsupported(config::Format format) {
   throw UsageError(std::string("format ") + config::ToString(format) +
                    " is not supported by dlbench yet (supported: tfrecord, npz, npy, hdf5, csv, "
-                   "jpeg, png, indexed_binary, mmap_indexed_binary, synthetic)");
+                   "jpeg, png, parquet, indexed_binary, mmap_indexed_binary, synthetic)");
 }
 
 }  // namespace
@@ -50,6 +52,8 @@ std::unique_ptr<FormatWriter> MakeWriter(config::Format format) {
       return std::make_unique<IndexedBinaryWriter>();
     case config::Format::kSynthetic:
       return std::make_unique<SyntheticWriter>();
+    case config::Format::kParquet:
+      return std::make_unique<ParquetWriter>();
     case config::Format::kCsv:
       return std::make_unique<CsvWriter>();
     case config::Format::kJpeg:
@@ -76,6 +80,8 @@ std::unique_ptr<FormatReader> MakeReader(config::Format format) {
       return std::make_unique<MmapIndexedBinaryReader>();
     case config::Format::kSynthetic:
       return std::make_unique<SyntheticReader>();
+    case config::Format::kParquet:
+      return std::make_unique<ParquetReader>();
     case config::Format::kCsv:
       return std::make_unique<CsvReader>();
     case config::Format::kJpeg:

@@ -32,6 +32,8 @@ DatasetFile DatasetFiles::file(FileIndex g) const {
   spec.chunk_dims = dataset_.hdf5.chunk_dims;
   spec.num_dset_per_record = dataset_.hdf5.num_dset_per_record;
   spec.max_shape = dataset_.hdf5.max_shape;
+  spec.parquet_columns = dataset_.parquet.columns;
+  spec.parquet_row_group_size = dataset_.parquet.row_group_size;
   spec.fsync = dataset_.fsync;
   switch (layout_.format()) {
     case config::Format::kTfrecord:

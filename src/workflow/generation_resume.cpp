@@ -46,6 +46,13 @@ std::string DatasetFingerprint(const config::Config& config) {
   j["hdf5"] = {{"chunk_dims", d.hdf5.chunk_dims},
                {"num_dset_per_record", d.hdf5.num_dset_per_record},
                {"max_shape", d.hdf5.max_shape}};
+  if (d.format == config::Format::kParquet) {
+    nlohmann::ordered_json columns = nlohmann::ordered_json::array();
+    for (const config::ParquetColumn& c : d.parquet.columns) {
+      columns.push_back({{"name", c.name}, {"dtype", c.dtype}, {"size", c.size}});
+    }
+    j["parquet"] = {{"columns", columns}, {"row_group_size", d.parquet.row_group_size}};
+  }
   j["content"] = {{"kind", config::ToString(d.content.kind)},
                   {"compress_ratio", d.content.compress_ratio},
                   {"seed", ContentSeed(config)}};

@@ -2,10 +2,15 @@
 // sample, so that the interop scripts can compare against numpy, h5py and a Python TFRecord codec.
 //
 //   interop_tool write <format> <path> <dtype> <samples> <dim>... [--zip|--gzip]
-//                      [--datasets K] [--dali-index PATH]   (--gzip: hdf5 or csv)
+//                      [--datasets K] [--dali-index PATH] [--column NAME:DTYPE:SIZE]...
+//                      [--row-group ROWS]   (--gzip: hdf5, csv or parquet)
 //   interop_tool read  <format> <path> <dtype> <samples> <dim>... [--datasets K] [--verify]
+//                      [--column NAME:DTYPE:SIZE]...
+//   interop_tool payload <path> <bytes>
 //
-// Output of read: one line per sample, "<k> <FNV-1a 64 of the sample bytes, hex>".
+// Output of read: one line per sample, "<k> <FNV-1a 64 of the sample bytes, hex>". payload
+// writes the first <bytes> payload bytes of the written files' content (the values a writer
+// was asked to store), for checkers that read a format independently.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -33,11 +38,32 @@ std::uint64_t Fnv1a(const std::vector<std::byte>& bytes) {
 int Usage() {
   std::fprintf(stderr,
                "usage: interop_tool write|read <format> <path> <dtype> <samples> <dim>... "
-               "[--zip|--gzip] [--datasets K] [--dali-index PATH] [--verify]\n");
+               "[--zip|--gzip] [--datasets K] [--dali-index PATH] [--verify] "
+               "[--column NAME:DTYPE:SIZE]... [--row-group ROWS]\n       interop_tool payload "
+               "<path> <bytes>\n");
   return 2;
 }
 
+// The content every write uses: seed 99, file index 1.
+const dlbench::dataset::ContentGenerator& Content() {
+  static const dlbench::dataset::ContentGenerator content(dlbench::config::ContentKind::kRandom,
+                                                          2.0, 99);
+  return content;
+}
+
+int WritePayload(const std::string& path, std::uint64_t bytes) {
+  std::vector<std::byte> payload(bytes);
+  Content().Fill(1, 0, payload);
+  auto file = dlbench::storage::PosixEnv().create(path);
+  file->append(payload.data(), payload.size());
+  file->close();
+  return 0;
+}
+
 int Run(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[1]) == "payload") {
+    return WritePayload(argv[2], std::strtoull(argv[3], nullptr, 10));
+  }
   if (argc < 7) return Usage();
   const std::string mode = argv[1];
   const auto format = dlbench::config::FromString<dlbench::config::Format>(argv[2]);
@@ -58,6 +84,16 @@ int Run(int argc, char** argv) {
       spec.num_dset_per_record = std::atoi(argv[++i]);
     } else if (arg == "--dali-index" && i + 1 < argc) {
       spec.dali_index_path = argv[++i];
+    } else if (arg == "--column" && i + 1 < argc) {
+      const std::string column = argv[++i];
+      const auto first = column.find(':');
+      const auto second = column.rfind(':');
+      if (first == std::string::npos || second == first) return Usage();
+      spec.parquet_columns.push_back({column.substr(0, first),
+                                      column.substr(first + 1, second - first - 1),
+                                      std::atoll(column.c_str() + second + 1), true});
+    } else if (arg == "--row-group" && i + 1 < argc) {
+      spec.parquet_row_group_size = std::atoll(argv[++i]);
     } else if (arg == "--verify") {
       options.verify_checksums = true;
     } else {
@@ -66,10 +102,8 @@ int Run(int argc, char** argv) {
   }
   auto& env = dlbench::storage::PosixEnv();
   if (mode == "write") {
-    const dlbench::dataset::ContentGenerator content(dlbench::config::ContentKind::kRandom, 2.0,
-                                                     99);
     std::vector<std::byte> buffer(1 << 16);
-    const auto result = dlbench::formats::MakeWriter(*format)->write(env, spec, content, buffer);
+    const auto result = dlbench::formats::MakeWriter(*format)->write(env, spec, Content(), buffer);
     std::printf("%llu\n", static_cast<unsigned long long>(result.data_bytes));
     return 0;
   }

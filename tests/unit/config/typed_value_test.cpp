@@ -30,9 +30,9 @@ TEST(TypedValue, EnumValues) {
 }
 
 TEST(TypedValue, UnknownEnumValueListsTheAllowedOnes) {
-  EXPECT_EQ(LoadError("dataset:\n  format: parquet\n"),
-            "dataset.format: 'parquet' is not one of tfrecord, hdf5, csv, npz, npy, jpeg, png, "
-            "indexed_binary, mmap_indexed_binary or synthetic (w.yaml:2)");
+  EXPECT_EQ(LoadError("dataset:\n  format: arrow\n"),
+            "dataset.format: 'arrow' is not one of tfrecord, hdf5, csv, npz, npy, jpeg, png, "
+            "indexed_binary, mmap_indexed_binary, synthetic or parquet (w.yaml:2)");
   EXPECT_EQ(LoadError("reader:\n  read_type: lazy\n"),
             "reader.read_type: 'lazy' is not one of on_demand or memory (w.yaml:2)");
 }

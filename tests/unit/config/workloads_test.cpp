@@ -369,10 +369,20 @@ TEST(ShippedWorkloadsTest, RetinanetAndFluxUseSupportedFormatsWithTheirSampleSiz
   EXPECT_DOUBLE_EQ(retinanet.metric.au, 0.85);
 
   const Config flux = LoadShipped("flux_b200", 2);
-  EXPECT_EQ(flux.dataset.format, Format::kIndexedBinary);
+  EXPECT_EQ(flux.dataset.format, Format::kParquet);
+  EXPECT_EQ(flux.dataset.compression, Compression::kNone);
+  ASSERT_EQ(flux.dataset.parquet.columns.size(), 5u);
+  std::int64_t column_bytes = 0;
+  for (const ParquetColumn& c : flux.dataset.parquet.columns) {
+    EXPECT_EQ(c.dtype, "float32") << c.name;
+    column_bytes += 4 * c.size;
+  }
+  EXPECT_EQ(flux.dataset.parquet.columns[0].name, "t5_encodings");
+  EXPECT_EQ(flux.dataset.parquet.columns[4].size, 7);
   EXPECT_EQ(flux.dataset.num_files_train, 4296);
   EXPECT_EQ(flux.dataset.num_samples_per_file, 288);
-  EXPECT_DOUBLE_EQ(flux.dataset.record_length_bytes, 2164832);  // sum of the five columns
+  EXPECT_DOUBLE_EQ(flux.dataset.record_length_bytes, 2164832);
+  EXPECT_EQ(column_bytes, 2164832);  // the sum of the five columns
   EXPECT_EQ(flux.reader.batch_size, 48);
   EXPECT_EQ(flux.reader.file_shuffle, Shuffle::kSeed);
   EXPECT_EQ(flux.reader.sample_shuffle, Shuffle::kOff);

@@ -17,6 +17,8 @@
 #include "formats/npy_writer.h"
 #include "formats/npz_reader.h"
 #include "formats/npz_writer.h"
+#include "formats/parquet_reader.h"
+#include "formats/parquet_writer.h"
 #include "formats/registry.h"
 #include "recording_env.h"
 #include "storage/aligned_buffer.h"
@@ -261,6 +263,31 @@ TEST_F(DirectRead, IndexedBinaryReadsTheBlocksOfEachSampleAndTheIndexesNormally)
   }
 }
 
+TEST_F(DirectRead, ParquetReadsTheBlocksOfTheRowsPagesWithTheSameBytes) {
+  const auto content = test::RandomContent();
+  FileSpec spec;
+  spec.path = (dir_ / "img_0_of_1.parquet").string();
+  spec.samples = 5;
+  spec.parquet_columns = {{"big", "float32", 300000, true}, {"small", "int16", 9, true}};
+  test::WriteFile(ParquetWriter(), spec, content);
+  auto direct = ParquetReader().open(env_, spec, Direct());
+  auto buffered = ParquetReader().open(storage::PosixEnv(), spec, {});
+  EXPECT_TRUE(OpenedOnce(spec.path, true));
+  std::vector<std::byte> out(direct->sample_bytes());
+  std::vector<std::byte> expected(direct->sample_bytes());
+  for (const std::int64_t k : {4, 0, 2}) {
+    const std::size_t first = env_.reads.size();
+    const Bytes got = direct->read_sample(k, out);
+    const Bytes pages = buffered->read_sample(k, expected);
+    EXPECT_EQ(out, expected) << "sample " << k;
+    EXPECT_EQ(out, test::SampleFirstBytes(content, spec, k)) << "sample " << k;
+    EXPECT_EQ(env_.BytesSince(first), got);
+    EXPECT_GE(got, pages);  // whole blocks around the two pages
+    EXPECT_LT(got, pages + 4 * kDirectAlignment);
+    ExpectAlignedAndDisjoint(spec.path, first);
+  }
+}
+
 TEST(DirectReadErrors, RefusedODirectSaysHowToTurnItOff) {
   // procfs refuses O_DIRECT with EINVAL, as tmpfs did before Linux 6.6.
   FileSpec spec;
@@ -314,7 +341,7 @@ TEST(DirectReadErrors, FormatsWithoutAnODirectPathRefuseIt) {
       EXPECT_EQ(e.code(), ExitCode::kUsage) << e.what();
       EXPECT_EQ(std::string(e.what()), "reader.odirect: O_DIRECT reading is not available for " +
                                            name +
-                                           " (only npz, npy, indexed_binary, csv, jpeg and png)");
+                                           " (only npz, npy, indexed_binary, csv, jpeg, png and parquet)");
     }
   }
 }

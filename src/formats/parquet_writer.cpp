@@ -1,0 +1,225 @@
+#include "formats/parquet_writer.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "dataset/content.h"
+#include "formats/little_endian.h"
+#include "formats/parquet_layout.h"
+#include "storage/file.h"
+#include "util/error.h"
+
+namespace dlbench::formats {
+namespace {
+
+using namespace parquet;  // NOLINT(google-build-using-namespace): the file is about Parquet
+
+// Widens `n` integers of `from` bytes stored at the end of `region` (n · 4 bytes) to 4-byte
+// little-endian INT32s from its start, in place: value i is read before its slot overwrites
+// anything not yet read.
+void WidenInPlace(std::byte* region, std::int64_t n, int from, bool is_signed) {
+  const std::byte* src = region + n * 4 - n * from;
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::uint32_t v = static_cast<std::uint32_t>(GetLe(src + i * from, from));
+    if (is_signed && (v >> (8 * from - 1)) != 0) v |= ~0u << (8 * from);
+    for (int b = 0; b < 4; ++b) region[i * 4 + b] = static_cast<std::byte>(v >> (8 * b));
+  }
+}
+
+bool IsSigned(const Column& c) { return c.dtype[0] == 'i'; }
+
+// Produces the file: with `file` null it only counts the bytes (file_size of uncompressed files).
+class Builder {
+ public:
+  Builder(const FileSpec& spec, const Layout& layout, storage::WritableFile* file,
+          const dataset::ContentGenerator* content)
+      : spec_(spec), layout_(layout), file_(file), content_(content) {}
+
+  Bytes Build() {
+    Emit(kMagic, 4);
+    FileMetaData meta;
+    meta.schema = layout_.schema();
+    meta.num_rows = layout_.rows;
+    meta.created_by = "dlbench";
+    std::vector<OffsetIndex> indexes;
+    for (std::int64_t g = 0; g < layout_.row_groups(); ++g) {
+      RowGroup group;
+      group.num_rows = layout_.rows_in_group(g);
+      for (const Column& c : layout_.columns) {
+        indexes.emplace_back();
+        group.columns.push_back(WriteChunk(c, g, &indexes.back()));
+        group.total_byte_size += group.columns.back().meta_data->total_uncompressed_size;
+      }
+      meta.row_groups.push_back(std::move(group));
+    }
+    std::size_t i = 0;
+    for (RowGroup& group : meta.row_groups) {
+      for (ColumnChunk& chunk : group.columns) {
+        const std::string index = Encode(indexes[i++]);
+        chunk.offset_index_offset = static_cast<std::int64_t>(pos_);
+        chunk.offset_index_length = static_cast<std::int32_t>(index.size());
+        Emit(index.data(), index.size());
+      }
+    }
+    std::string footer = Encode(meta);
+    PutLe(footer, footer.size(), 4);
+    footer.append(kMagic, 4);
+    Emit(footer.data(), footer.size());
+    Flush();
+    return pos_;
+  }
+
+ private:
+  ColumnChunk WriteChunk(const Column& c, std::int64_t g, OffsetIndex* index) {
+    const std::int64_t first_row = g * layout_.row_group_rows;
+    const std::int64_t rows = layout_.rows_in_group(g);
+    ColumnChunk chunk;
+    chunk.file_offset = static_cast<std::int64_t>(pos_);
+    ColumnMetaData meta;
+    meta.type = c.physical;
+    meta.encodings =
+        c.is_list ? std::vector<std::int32_t>{kPlain, kRle} : std::vector<std::int32_t>{kPlain};
+    meta.path_in_schema = c.path();
+    meta.codec = layout_.codec;
+    meta.num_values = rows * c.size;
+    meta.data_page_offset = static_cast<std::int64_t>(pos_);
+    for (std::int64_t r = 0; r < rows; r += c.rows_per_page) {
+      const std::int64_t page_rows = std::min(c.rows_per_page, rows - r);
+      const Bytes start = pos_;
+      meta.total_uncompressed_size +=
+          static_cast<std::int64_t>(WritePage(c, first_row + r, page_rows));
+      index->page_locations.push_back(
+          {static_cast<std::int64_t>(start), static_cast<std::int32_t>(pos_ - start), r});
+    }
+    meta.total_compressed_size = static_cast<std::int64_t>(pos_) - meta.data_page_offset;
+    chunk.meta_data = std::move(meta);
+    return chunk;
+  }
+
+  // Writes one data page v1 of rows [row, row + rows); returns its uncompressed size with the
+  // header (what total_uncompressed_size sums).
+  Bytes WritePage(const Column& c, std::int64_t row, std::int64_t rows) {
+    const std::string levels = c.is_list ? EncodeListLevels(rows, c.size) : std::string();
+    const Bytes body = levels.size() + static_cast<Bytes>(rows) * c.row_value_bytes();
+    PageHeader header;
+    header.uncompressed_page_size = static_cast<std::int32_t>(body);
+    header.compressed_page_size = header.uncompressed_page_size;
+    header.data_page_header =
+        DataPageHeader{static_cast<std::int32_t>(rows * c.size), kPlain, kRle, kRle};
+    if (layout_.codec == kUncompressed) {
+      const std::string encoded = Encode(header);
+      if (file_ == nullptr) {
+        pos_ += encoded.size() + body;
+      } else {
+        page_.resize(encoded.size() + body);
+        std::memcpy(page_.data(), encoded.data(), encoded.size());
+        FillBody(c, row, rows, levels, page_.data() + encoded.size());
+        Emit(page_.data(), page_.size());
+      }
+      return encoded.size() + body;
+    }
+    if (file_ == nullptr) throw Error(ExitCode::kInternal, "parquet: sizing a compressed file");
+    page_.resize(body);
+    FillBody(c, row, rows, levels, page_.data());
+    const Bytes compressed = Gzip(page_);
+    header.compressed_page_size = static_cast<std::int32_t>(compressed);
+    const std::string encoded = Encode(header);
+    Emit(encoded.data(), encoded.size());
+    Emit(compressed_.data(), compressed);
+    return encoded.size() + body;
+  }
+
+  // Levels, then the PLAIN values of rows [row, row + rows): each row's bytes are its sample's
+  // payload bytes of this column.
+  void FillBody(const Column& c, std::int64_t row, std::int64_t rows, const std::string& levels,
+                std::byte* out) {
+    std::memcpy(out, levels.data(), levels.size());
+    std::byte* values = out + levels.size();
+    const Bytes row_values = c.row_value_bytes();
+    for (std::int64_t r = 0; r < rows; ++r) {
+      std::byte* dst = values + static_cast<Bytes>(r) * row_values;
+      const Bytes payload = static_cast<Bytes>(row + r) * layout_.sample_bytes + c.sample_offset;
+      content_->Fill(spec_.file_index, payload,
+                     {dst + row_values - c.row_bytes(), static_cast<std::size_t>(c.row_bytes())});
+      if (c.value_bytes != c.itemsize) WidenInPlace(dst, c.size, c.itemsize, IsSigned(c));
+    }
+  }
+
+  // Gzips `input` into compressed_; returns the compressed length.
+  Bytes Gzip(const std::vector<std::byte>& input) {
+    z_stream z{};
+    if (deflateInit2(&z, layout_.compression_level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+        Z_OK) {
+      throw UsageError("parquet: bad compression_level " +
+                       std::to_string(layout_.compression_level));
+    }
+    compressed_.resize(deflateBound(&z, static_cast<uLong>(input.size())));
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(input.data()));
+    z.avail_in = static_cast<uInt>(input.size());
+    z.next_out = reinterpret_cast<Bytef*>(compressed_.data());
+    z.avail_out = static_cast<uInt>(compressed_.size());
+    const int rc = deflate(&z, Z_FINISH);
+    const Bytes length = z.total_out;
+    deflateEnd(&z);
+    if (rc != Z_STREAM_END) throw Error(ExitCode::kInternal, "parquet: deflate failed");
+    return length;
+  }
+
+  // Appends `n` bytes; pieces smaller than kCoalesce (magic, small pages, indexes, footer) are
+  // gathered into one write, so that a small file costs one write call as with other formats.
+  void Emit(const void* data, Bytes n) {
+    pos_ += n;
+    if (file_ == nullptr) return;
+    if (pending_.size() + n > kCoalesce) Flush();
+    if (n > kCoalesce) {
+      file_->append(data, n);
+    } else {
+      pending_.append(static_cast<const char*>(data), n);
+    }
+  }
+
+  void Flush() {
+    if (file_ == nullptr || pending_.empty()) return;
+    file_->append(pending_.data(), pending_.size());
+    pending_.clear();
+  }
+
+  static constexpr Bytes kCoalesce = 64 * KiB;
+
+  const FileSpec& spec_;
+  const Layout& layout_;
+  storage::WritableFile* file_;
+  const dataset::ContentGenerator* content_;
+  Bytes pos_ = 0;
+  std::vector<std::byte> page_;        // one page, header included when uncompressed
+  std::vector<std::byte> compressed_;  // its gzip form
+  std::string pending_;                // small pieces not written yet
+};
+
+}  // namespace
+
+Bytes ParquetWriter::file_size(const FileSpec& spec) const {
+  const Layout layout = MakeLayout(spec);
+  if (layout.codec != kUncompressed) {
+    throw UsageError("parquet: the size of a compressed file depends on its content");
+  }
+  return Builder(spec, layout, nullptr, nullptr).Build();
+}
+
+WriteResult ParquetWriter::write(storage::Env& env, const FileSpec& spec,
+                                 const dataset::ContentGenerator& content,
+                                 std::span<std::byte> /*buffer*/) const {
+  const Layout layout = MakeLayout(spec);
+  auto file = env.create(spec.path);
+  Builder(spec, layout, file.get(), &content).Build();
+  WriteResult result;
+  result.data_bytes = file->appended();
+  if (spec.fsync) file->sync();
+  file->close();
+  result.files.push_back(spec.path);
+  return result;
+}
+
+}  // namespace dlbench::formats

@@ -1,0 +1,256 @@
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "format_files_fixture.h"
+#include "format_test_support.h"
+#include "formats/little_endian.h"
+#include "formats/parquet_layout.h"
+#include "formats/parquet_reader.h"
+#include "formats/parquet_writer.h"
+#include "support/test_support.h"
+#include "util/error.h"
+
+namespace dlbench::formats {
+namespace {
+
+class ParquetFiles : public test::FormatFiles<ParquetReader> {
+ protected:
+  ParquetFiles() : FormatFiles("img_0_of_1.parquet", 3) {}
+
+  // Columns like flux's (a large list, small lists, a scalar) plus widened and 2-byte types.
+  FileSpec Columns(std::int64_t samples, std::int64_t row_group = 4) {
+    FileSpec spec = Spec({}, samples);
+    spec.parquet_columns = {{"t5", "float32", 300000, true},  // 1.2 MB rows: one row per page
+                            {"clip", "float32", 409, true},  {"small", "int8", 7, true},
+                            {"half", "float16", 3, true},    {"u16", "uint16", 5, true},
+                            {"step", "int64", 1, true}};
+    spec.parquet_row_group_size = row_group;
+    return spec;
+  }
+
+  // What a reader must return for sample k: the read columns' payload bytes, back to back.
+  static std::vector<std::byte> Expected(const dataset::ContentGenerator& content,
+                                         const FileSpec& spec, std::int64_t k) {
+    const std::vector<std::byte> all = test::SampleFirstBytes(content, spec, k);
+    const parquet::Layout layout = parquet::MakeLayout(spec);
+    std::vector<std::byte> out;
+    for (const parquet::Column& c : layout.columns) {
+      if (!c.read) continue;
+      out.insert(out.end(), all.begin() + static_cast<std::ptrdiff_t>(c.sample_offset),
+                 all.begin() + static_cast<std::ptrdiff_t>(c.sample_offset + c.row_bytes()));
+    }
+    return out;
+  }
+
+  void ExpectRoundTrip(const FileSpec& spec, const ReadOptions& options = {}) {
+    const auto content = test::RandomContent();
+    const WriteResult written = test::WriteFile(ParquetWriter(), spec, content);
+    EXPECT_EQ(written.files, std::vector<std::string>{spec.path});
+    if (spec.compression == config::Compression::kNone) {
+      EXPECT_EQ(ParquetWriter().file_size(spec), written.data_bytes);
+    }
+    auto reader = ParquetReader().open(storage::PosixEnv(), spec, options);
+    ASSERT_EQ(reader->samples(), spec.samples);
+    EXPECT_GT(reader->open_bytes(), 12u);
+    std::vector<std::byte> out(reader->sample_bytes());
+    for (std::int64_t k = spec.samples - 1; k >= 0; --k) {  // backwards: no order assumed
+      EXPECT_GE(reader->read_sample(k, out), reader->sample_bytes()) << k;
+      ASSERT_EQ(out, Expected(content, spec, k)) << "sample " << k;
+    }
+  }
+
+  // Opens (and reads sample 0 of) the file; returns the I/O error.
+  std::string ReadError(const FileSpec& spec) {
+    try {
+      auto reader = ParquetReader().open(storage::PosixEnv(), spec, {});
+      std::vector<std::byte> out(reader->sample_bytes());
+      reader->read_sample(0, out);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::kIo) << e.what();
+      EXPECT_NE(std::string(e.what()).find(spec.path), std::string::npos) << e.what();
+      return e.what();
+    }
+    return "no error";
+  }
+
+  static void PutByte(const std::string& path, std::size_t offset, char value) {
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(static_cast<std::streamoff>(offset));
+    file.put(value);
+  }
+
+  // The file with `n` bytes at `offset` replaced by `bytes`.
+  static void Patch(const FileSpec& spec, std::size_t offset, const std::string& bytes) {
+    std::string file = test::ReadAll(spec.path);
+    file.replace(offset, bytes.size(), bytes);
+    test::WriteAll(spec.path, file);
+  }
+};
+
+TEST_F(ParquetFiles, RoundTripsColumnsRowGroupsAndPages) { ExpectRoundTrip(Columns(10)); }
+
+TEST_F(ParquetFiles, RoundTripsGzip) {
+  FileSpec spec = Columns(6, 5);
+  spec.compression = config::Compression::kGzip;
+  spec.compression_level = 1;
+  ExpectRoundTrip(spec);
+  EXPECT_THROW(ParquetWriter().file_size(spec), Error);  // content decides the size
+}
+
+TEST_F(ParquetFiles, RoundTripsDlioLegacyDataColumn) {
+  // No columns: one uint8 column "data" of the sample's elements (dlrm_parquet).
+  ExpectRoundTrip(Spec({22, 22}, 3));
+  const std::string file = test::ReadAll(Spec({22, 22}, 3).path);
+  EXPECT_EQ(file.substr(0, 4), "PAR1");
+  EXPECT_EQ(file.substr(file.size() - 4), "PAR1");
+}
+
+TEST_F(ParquetFiles, ReadsOnlyTheProjectedColumns) {
+  FileSpec spec = Columns(5);
+  spec.parquet_columns[0].read = false;  // t5
+  spec.parquet_columns[3].read = false;  // half
+  ExpectRoundTrip(spec);
+  auto reader = ParquetReader().open(storage::PosixEnv(), spec, {});
+  EXPECT_EQ(reader->sample_bytes(), 409u * 4 + 7 + 5 * 2 + 8);
+  std::vector<std::byte> out(reader->sample_bytes());
+  EXPECT_LT(reader->read_sample(0, out), 100000u);  // t5's pages are not read
+}
+
+TEST_F(ParquetFiles, LaysOutOneRowPerPageForLargeRowsAndWholeRowsOtherwise) {
+  const parquet::Layout layout = parquet::MakeLayout(Columns(10));
+  EXPECT_EQ(layout.columns[0].rows_per_page, 1);
+  EXPECT_TRUE(layout.columns[0].is_list);
+  EXPECT_EQ(layout.columns[1].rows_per_page, static_cast<std::int64_t>(MiB / (409 * 4)));
+  EXPECT_EQ(layout.columns[2].value_bytes, 4);  // int8 as INT32
+  EXPECT_FALSE(layout.columns[5].is_list);
+  EXPECT_EQ(layout.row_groups(), 3);
+  EXPECT_EQ(layout.rows_in_group(2), 2);
+  EXPECT_EQ(layout.sample_bytes, 300000u * 4 + 409 * 4 + 7 + 3 * 2 + 5 * 2 + 8);
+}
+
+TEST_F(ParquetFiles, RefusesColumnsItCannotHold) {
+  FileSpec spec = Columns(2);
+  spec.parquet_columns[1].dtype = "bool";
+  EXPECT_THROW(parquet::MakeLayout(spec), Error);
+  spec = Columns(2);
+  spec.compression = config::Compression::kZip;
+  EXPECT_THROW(parquet::MakeLayout(spec), Error);
+}
+
+TEST_F(ParquetFiles, TruncatedFileIsAnIoErrorNamingIt) {
+  const FileSpec spec = Columns(3);
+  test::WriteFile(ParquetWriter(), spec, test::RandomContent());
+  const std::string file = test::ReadAll(spec.path);
+  test::WriteAll(spec.path, file.substr(0, file.size() - 3));
+  EXPECT_NE(ReadError(spec).find("no \"PAR1\" at the end"), std::string::npos);
+  test::WriteAll(spec.path, file.substr(0, 10));
+  EXPECT_NE(ReadError(spec).find("less than the 12"), std::string::npos);
+}
+
+TEST_F(ParquetFiles, FooterLengthPastTheStartIsAnIoError) {
+  const FileSpec spec = Columns(3);
+  test::WriteFile(ParquetWriter(), spec, test::RandomContent());
+  const std::size_t size = test::ReadAll(spec.path).size();
+  std::string huge;
+  PutLe(huge, size, 4);
+  Patch(spec, size - 8, huge);
+  EXPECT_NE(ReadError(spec).find("footer length"), std::string::npos);
+}
+
+TEST_F(ParquetFiles, BadLeadingMagicIsAnIoError) {
+  const FileSpec spec = Columns(3);
+  test::WriteFile(ParquetWriter(), spec, test::RandomContent());
+  Patch(spec, 0, "PAR2");
+  EXPECT_NE(ReadError(spec).find("no \"PAR1\" at the start"), std::string::npos);
+}
+
+TEST_F(ParquetFiles, CorruptedFooterIsAnIoError) {
+  const FileSpec spec = Columns(3);
+  test::WriteFile(ParquetWriter(), spec, test::RandomContent());
+  const std::string file = test::ReadAll(spec.path);
+  const std::size_t footer = file.size() - 8 - GetLe(file.data() + file.size() - 8, 4);
+  Patch(spec, footer, std::string(8, '\xff'));
+  EXPECT_NE(ReadError(spec).find("corrupted footer"), std::string::npos);
+}
+
+TEST_F(ParquetFiles, CorruptedPageHeaderIsAnIoErrorOnRead) {
+  const FileSpec spec = Columns(3);
+  test::WriteFile(ParquetWriter(), spec, test::RandomContent());
+  Patch(spec, 4, "\xff");  // the first page header's first field header: thrift type 15
+  EXPECT_NO_THROW(ParquetReader().open(storage::PosixEnv(), spec, {}));  // open reads no page
+  const std::string error = ReadError(spec);
+  EXPECT_NE(error.find("column 't5': corrupted page header"), std::string::npos) << error;
+  EXPECT_NE(error.find("offset 4"), std::string::npos) << error;
+}
+
+TEST_F(ParquetFiles, CorruptedLevelsAndGzipBodiesAreIoErrors) {
+  FileSpec spec = Columns(3);
+  spec.parquet_columns = {{"v", "float32", 10, true}};
+  test::WriteFile(ParquetWriter(), spec, test::RandomContent());
+  // The first page: header, then the 4-byte length of the repetition levels and their first run
+  // (1 x level 0): make it "1 x level 1".
+  const std::string file = test::ReadAll(spec.path);
+  std::size_t header = 0;
+  parquet::DecodePageHeader(
+      std::span<const std::byte>(reinterpret_cast<const std::byte*>(file.data()) + 4,
+                                 file.size() - 4),
+      &header);
+  Patch(spec, 4 + header + 4 + 1, "\x01");
+  EXPECT_NE(ReadError(spec).find("repetition levels"), std::string::npos);
+
+  spec.compression = config::Compression::kGzip;
+  test::WriteFile(ParquetWriter(), spec, test::RandomContent());
+  const std::string gz = test::ReadAll(spec.path);
+  Patch(spec, 40, std::string(1, static_cast<char>(gz[40] ^ 0x55)));
+  EXPECT_NE(ReadError(spec).find("corrupt gzip page"), std::string::npos);
+}
+
+TEST_F(ParquetFiles, FileOfOtherColumnsOrRowsIsAnIoError) {
+  const FileSpec spec = Columns(3);
+  test::WriteFile(ParquetWriter(), spec, test::RandomContent());
+  FileSpec other = spec;
+  other.parquet_columns[2].dtype = "uint8";
+  EXPECT_NE(ReadError(other).find("schema element"), std::string::npos);
+  other = spec;
+  other.samples = 4;
+  EXPECT_NE(ReadError(other).find("holds 3 rows, expected 4"), std::string::npos);
+  other = spec;
+  other.compression = config::Compression::kGzip;
+  EXPECT_NE(ReadError(other).find("codec 0, expected 2"), std::string::npos);
+}
+
+TEST_F(ParquetFiles, AnyDamagedMetadataByteIsAnIoErrorOrHarmless) {
+  // Every byte of a gzip file (page headers, compressed bodies, offset indexes, footer, tail)
+  // set to three values in turn: opening and reading every sample either works (the byte did
+  // not matter, e.g. created_by) or ends in Error(kIo); never a crash, a hang or another error.
+  FileSpec spec = Spec({}, 5);
+  spec.parquet_columns = {{"v", "float32", 6, true}, {"s", "int16", 1, true}};
+  spec.parquet_row_group_size = 3;
+  spec.compression = config::Compression::kGzip;
+  test::WriteFile(ParquetWriter(), spec, test::RandomContent());
+  const std::string good = test::ReadAll(spec.path);
+  int errors = 0;
+  for (std::size_t at = 0; at < good.size(); ++at) {
+    for (const char value : {'\x00', '\x7f', '\xff'}) {
+      if (good[at] == value) continue;
+      PutByte(spec.path, at, value);  // in place: a truncating rewrite makes ext4 flush
+      try {
+        auto reader = ParquetReader().open(storage::PosixEnv(), spec, {});
+        std::vector<std::byte> out(reader->sample_bytes());
+        for (std::int64_t k = 0; k < reader->samples(); ++k) reader->read_sample(k, out);
+      } catch (const Error& e) {
+        ASSERT_EQ(e.code(), ExitCode::kIo) << "byte " << at << ": " << e.what();
+        ++errors;
+      }
+    }
+    PutByte(spec.path, at, good[at]);
+  }
+  EXPECT_GT(errors, static_cast<int>(good.size()));  // most damage is detected
+}
+
+}  // namespace
+}  // namespace dlbench::formats
