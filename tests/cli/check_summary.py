@@ -256,11 +256,19 @@ def per_phase(cfg, ranks, phase):
     return n, files, spf, ranks * batch * steps, passes
 
 
+ITEMSIZE = {"uint8": 1, "int8": 1, "uint16": 2, "int16": 2, "float16": 2, "uint32": 4, "int32": 4,
+            "float32": 4, "uint64": 8, "int64": 8, "float64": 8}
+
+
 def sample_bytes(cfg):
-    """Bytes of one sample: record_dims' product, else int(sqrt(record_length_bytes))^2."""
+    """Bytes of one sample as read: record_dims' product, else int(sqrt(record_length_bytes))^2;
+    for parquet with dataset.parquet.columns, the columns read (read: true)."""
     ds = cfg["dataset"]
-    itemsize = {"uint8": 1, "int8": 1, "uint16": 2, "int16": 2, "uint32": 4, "int32": 4,
-                "float32": 4, "uint64": 8, "int64": 8, "float64": 8}[ds["record_element_type"]]
+    columns = (ds.get("parquet") or {}).get("columns")
+    if ds["format"] == "parquet" and columns:
+        return sum(c["size"] * ITEMSIZE[c.get("dtype", "float32")] for c in columns
+                   if c.get("read", True))
+    itemsize = ITEMSIZE[ds["record_element_type"]]
     dims = ds.get("record_dims") or [int(ds["record_length_bytes"] ** 0.5)] * 2
     product = 1
     for d in dims:
