@@ -71,7 +71,9 @@ void AddCompareCommand(CLI::App& app, CommandAction& action) {
   command->add_option("--format", options->format, "terminal, markdown or json")
       ->check(CLI::IsMember({"terminal", "markdown", "json"}));
   command->add_flag("--force", options->force, "Compare even if the workloads differ");
-  command->callback([options, &action] { action.run = [options](const mpi::Communicator&) { return RunCompare(*options); }; });
+  command->callback([options, &action] {
+    action.run = [options](const mpi::Communicator&) { return RunCompare(*options); };
+  });
 }
 
 }  // namespace dlbench::app

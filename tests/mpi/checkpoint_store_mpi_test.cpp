@@ -17,8 +17,8 @@
 #include "checkpoint/manifest.h"
 #include "checkpoint/rank_mapping.h"
 #include "storage/fault_injection_env.h"
-#include "support/shared_temp_dir.h"
 #include "storage/tier_env.h"
+#include "support/shared_temp_dir.h"
 #include "support/test_support.h"
 #include "util/error.h"
 

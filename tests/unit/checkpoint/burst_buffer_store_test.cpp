@@ -162,7 +162,12 @@ bool Appears(const fs::path& path) {
 class TrainerThreadCounter final : public storage::EnvWrapper {
  public:
   TrainerThreadCounter(storage::Env& base, std::string capacity, std::string fast)
-      : EnvWrapper(base), base_(base), capacity_(base), fast_(base), capacity_path_(capacity), fast_path_(fast) {}
+      : EnvWrapper(base),
+        base_(base),
+        capacity_(base),
+        fast_(base),
+        capacity_path_(capacity),
+        fast_path_(fast) {}
   storage::CountingEnv& capacity() { return capacity_; }
   storage::CountingEnv& fast() { return fast_; }
 

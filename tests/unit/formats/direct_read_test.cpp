@@ -339,9 +339,9 @@ TEST(DirectReadErrors, FormatsWithoutAnODirectPathRefuseIt) {
       ADD_FAILURE() << name << ": no error";
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ExitCode::kUsage) << e.what();
-      EXPECT_EQ(std::string(e.what()), "reader.odirect: O_DIRECT reading is not available for " +
-                                           name +
-                                           " (only npz, npy, indexed_binary, csv, jpeg, png and parquet)");
+      EXPECT_EQ(std::string(e.what()),
+                "reader.odirect: O_DIRECT reading is not available for " + name +
+                    " (only npz, npy, indexed_binary, csv, jpeg, png and parquet)");
     }
   }
 }
