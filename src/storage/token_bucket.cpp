@@ -32,7 +32,7 @@ TokenBucket::TokenBucket(BytesPerSecond rate, Bytes burst, ThrottleClock& clock)
     : rate_(rate),
       burst_(static_cast<double>(std::max<Bytes>(burst, 1))),
       clock_(clock),
-      tokens_(burst_),
+      tokens_(0),  // no idle period has passed yet: a transfer from the start gets no burst
       last_(clock.now()) {
   if (!(rate > 0)) {
     throw UsageError("a bandwidth limit must be positive, got " + std::to_string(rate) +

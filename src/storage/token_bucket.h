@@ -1,7 +1,9 @@
 // A token bucket limiting the bytes per second that pass through it, shared by every thread of
 // a rank that uses one storage tier. A request larger than the tokens available takes them on
 // credit and sleeps until the debt is paid, so concurrent requests queue up in order and the
-// long-run rate never exceeds `rate`, whatever the request sizes.
+// long-run rate never exceeds `rate`, whatever the request sizes. The bucket starts empty: a
+// transfer that begins with the bucket (a run, a checkpoint) never exceeds `rate`, however short;
+// only an idle period lets up to `burst` bytes through at once afterwards.
 #pragma once
 
 #include <mutex>

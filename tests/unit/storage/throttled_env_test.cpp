@@ -43,21 +43,21 @@ class FakeClock final : public ThrottleClock {
   std::vector<Seconds> sleeps_;
 };
 
-TEST(TokenBucket, BurstThenRate) {
+TEST(TokenBucket, StartsEmptyAndBurstsOnlyAfterIdling) {
   FakeClock clock;
   TokenBucket bucket(1000, 1000, clock);
-  bucket.acquire(1000);  // the burst
-  EXPECT_DOUBLE_EQ(clock.now(), 100.0);
-  bucket.acquire(500);
-  EXPECT_DOUBLE_EQ(clock.now(), 100.5);
-  bucket.acquire(500);
+  bucket.acquire(1000);  // no burst at the start
   EXPECT_DOUBLE_EQ(clock.now(), 101.0);
+  bucket.acquire(500);
+  EXPECT_DOUBLE_EQ(clock.now(), 101.5);
+  bucket.acquire(500);
+  EXPECT_DOUBLE_EQ(clock.now(), 102.0);
   // After idling, the bucket refills only up to the burst.
   clock.advance(10);
   bucket.acquire(1000);
-  EXPECT_DOUBLE_EQ(clock.now(), 111.0);
+  EXPECT_DOUBLE_EQ(clock.now(), 112.0);
   bucket.acquire(2000);
-  EXPECT_DOUBLE_EQ(clock.now(), 113.0);
+  EXPECT_DOUBLE_EQ(clock.now(), 114.0);
 }
 
 TEST(TokenBucket, ConcurrentRequestsQueueUp) {
@@ -69,11 +69,11 @@ TEST(TokenBucket, ConcurrentRequestsQueueUp) {
   auto sleeps = clock.sleeps();
   std::sort(sleeps.begin(), sleeps.end());
   ASSERT_EQ(sleeps.size(), 4u);
-  // The first takes the burst; each later one waits for everything before it.
-  EXPECT_DOUBLE_EQ(sleeps[0], 0.0);
-  EXPECT_DOUBLE_EQ(sleeps[1], 1.0);
-  EXPECT_DOUBLE_EQ(sleeps[2], 2.0);
-  EXPECT_DOUBLE_EQ(sleeps[3], 3.0);
+  // The bucket starts empty: each request waits for everything before it and its own bytes.
+  EXPECT_DOUBLE_EQ(sleeps[0], 1.0);
+  EXPECT_DOUBLE_EQ(sleeps[1], 2.0);
+  EXPECT_DOUBLE_EQ(sleeps[2], 3.0);
+  EXPECT_DOUBLE_EQ(sleeps[3], 4.0);
 }
 
 TEST(TokenBucket, RejectsANonPositiveRate) {
@@ -89,9 +89,9 @@ TEST(ThrottledEnv, BandwidthAndLatency) {
   auto out = env.create(dir / "f.bin");
   for (int i = 0; i < 3; ++i) out->append(data.data(), data.size());
   out->close();
-  // 4 latencies (create, 3 writes) = 8 ms; the first MiB is the burst; the next two MiB take
-  // 2 s of bandwidth, less the 2 x 2 ms of latency during which the bucket already refilled.
-  EXPECT_NEAR(clock.now() - 100.0, 0.008 + 2.0 - 0.004, 1e-9);
+  // 3 MiB at 1 MiB/s from the start take 3 s: the 4 latencies (create, 3 writes) of 2 ms overlap
+  // the bandwidth wait, as the bucket refills during them.
+  EXPECT_NEAR(clock.now() - 100.0, 3.0, 1e-9);
   EXPECT_EQ(PosixEnv().file_size(dir / "f.bin"), 3 * MiB);
 
   const Seconds before = clock.now();
@@ -100,6 +100,19 @@ TEST(ThrottledEnv, BandwidthAndLatency) {
   // A read at the end returns nothing and is charged nothing but its latency.
   EXPECT_EQ(in->read_at(3 * MiB, back.data(), back.size()), 0u);
   EXPECT_NEAR(clock.now() - before, 2 * 0.002, 1e-9);
+}
+
+// A transfer smaller than the burst still runs at the limit (a tier's first checkpoint or a short
+// CI run was not throttled at all when the bucket started full).
+TEST(ThrottledEnv, TheLimitHoldsForATransferSmallerThanTheBurst) {
+  test::TempDir dir;
+  FakeClock clock;
+  ThrottledEnv env(PosixEnv(), {.bandwidth = 1.0 * MiB, .latency = 0, .burst = 8 * MiB}, clock);
+  std::vector<char> data(MiB, 'x');
+  auto out = env.create(dir / "f.bin");
+  out->append(data.data(), data.size());
+  out->close();
+  EXPECT_NEAR(clock.now() - 100.0, 1.0, 1e-9);
 }
 
 TEST(ThrottledEnv, LatencyOnlyAddsPerOperation) {

@@ -79,18 +79,18 @@ TEST_F(TierEnvTest, EachTierThrottlesAtItsOwnRateWithOneBucketPerTier) {
   TierEnv env = MakeTiers();
   PosixEnv().create_directories(Path("a/b"));
   PosixEnv().create_directories(Path("p"));
-  // fast: 4 MiB/s with a 1 MiB burst (ThrottledEnv's default). The first MiB passes at once;
-  // two further files of 2 MiB each share the bucket, so they cost 1 s together.
+  // fast: 4 MiB/s with a 1 MiB burst (ThrottledEnv's default), starting empty: the first MiB
+  // takes 0.25 s; two further files of 2 MiB each share the bucket, so they cost 1 s together.
   WriteBytes(env, Path("a/f1"), MiB);
-  EXPECT_DOUBLE_EQ(clock_.now(), 0.0);
+  EXPECT_DOUBLE_EQ(clock_.now(), 0.25);
   WriteBytes(env, Path("a/f2"), 2 * MiB);
   WriteBytes(env, Path("a/f3"), 2 * MiB);
-  EXPECT_DOUBLE_EQ(clock_.now(), 1.0);
+  EXPECT_DOUBLE_EQ(clock_.now(), 1.25);
 
   // slow: 1 MiB/s and 0.5 s per operation (create, the write, close is not throttled).
   const Seconds before = clock_.now();
   WriteBytes(env, Path("a/b/s1"), 3 * MiB);
-  // create: 0.5 s; write: 0.5 s, then 3 MiB with the 1 MiB burst in the bucket: 2 s.
+  // create: 0.5 s; write: 0.5 s, then 3 MiB with the 1 MiB burst the idle bucket gathered: 2 s.
   EXPECT_DOUBLE_EQ(clock_.now() - before, 0.5 + 0.5 + 2.0);
 
   // No emulation outside tiers or on a tier without limits: time does not move.
