@@ -42,18 +42,9 @@ now() { date +%s.%N; }
 # Median and the runs of durations in seconds, in milliseconds.
 ms_list() { py 'import statistics,sys; v=[1000*float(x) for x in sys.argv[1:]]; print("median %.0f ms (runs: %s)" % (statistics.median(v), " ".join("%.0f" % x for x in v)))' "$@"; }
 
-# One sample of S bytes per file, N files of FORMAT in FOLDER, E epochs.
+# One sample of S bytes per file, N files of FORMAT in FOLDER, E epochs, read in order.
 workload() {  # folder format files bytes epochs
-  cat <<EOF
-model: {name: readlimit}
-framework: pytorch
-workflow: {generate_data: false, train: true}
-dataset: {data_folder: $1, format: $2, num_files_train: $3, num_files_eval: 0,
-          num_samples_per_file: 1, record_length_bytes: $4}
-reader: {data_loader: pytorch, batch_size: 32, read_threads: 1, prefetch_size: 4,
-         file_shuffle: off, sample_shuffle: off}
-train: {epochs: $5, computation_time: 0}
-EOF
+  read_bench_workload readlimit "$1" "$2" "$3" "$4" 32 "$5" off
 }
 
 # Samples per second of all ranks over the epochs' read spans.

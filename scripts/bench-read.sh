@@ -66,18 +66,9 @@ mpi=(mpirun "${mpi_flags[@]}" --bind-to none -np 2)
 tiny="$DLBENCH_ROOT/tests/data/workloads/tiny_unet3d.yaml"
 trap 'rm -rf "$shm"' EXIT
 
-# A workload with N files of one sample of S bytes of FORMAT in FOLDER.
+# A workload with N files of one sample of S bytes of FORMAT in FOLDER (scripts/lib.sh).
 workload() {  # folder format files bytes [batch] [epochs]
-  cat <<EOF
-model: {name: readbench}
-framework: pytorch
-workflow: {generate_data: false, train: true}
-dataset: {data_folder: $1, format: $2, num_files_train: $3, num_files_eval: 0,
-          num_samples_per_file: 1, record_length_bytes: $4}
-reader: {data_loader: pytorch, batch_size: ${5:-32}, read_threads: 1, prefetch_size: 4,
-         file_shuffle: seed, sample_shuffle: seed}
-train: {epochs: ${6:-3}, computation_time: 0}
-EOF
+  read_bench_workload readbench "$1" "$2" "$3" "$4" "${5:-32}" "${6:-3}" seed
 }
 
 median() { /usr/bin/python3 -c 'import statistics,sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }

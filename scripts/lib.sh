@@ -67,3 +67,19 @@ mpirun_flags() {
   [ "$(id -u)" -eq 0 ] && flags+=(--allow-run-as-root)
   printf '%s\n' "${flags[@]}"
 }
+
+# The training-read workload of the read benchmarks (bench-read.sh, bench-read-limit.sh): NAME,
+# N files of one sample of S bytes of FORMAT in FOLDER, batch B, E epochs, computation 0, one
+# reader thread, file and sample shuffle SHUFFLE (seed or off).
+read_bench_workload() {  # name folder format files bytes batch epochs shuffle
+  cat <<EOF
+model: {name: $1}
+framework: pytorch
+workflow: {generate_data: false, train: true}
+dataset: {data_folder: $2, format: $3, num_files_train: $4, num_files_eval: 0,
+          num_samples_per_file: 1, record_length_bytes: $5}
+reader: {data_loader: pytorch, batch_size: $6, read_threads: 1, prefetch_size: 4,
+         file_shuffle: $8, sample_shuffle: $8}
+train: {epochs: $7, computation_time: 0}
+EOF
+}
