@@ -2,8 +2,9 @@
 // failed capacity tier): every checkpoint complete on the burst-buffer tier but without a manifest
 // in checkpoint.checkpoint_folder is copied there and made durable, then evicted as configured.
 #include <CLI/CLI.hpp>
-#include <cstdio>
+#include <iomanip>
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include "app/cli_options.h"
@@ -13,6 +14,7 @@
 #include "metrics/cross_rank.h"
 #include "storage/file.h"
 #include "util/error.h"
+#include "util/sink.h"
 #include "workflow/storage_tiers.h"
 
 namespace dlbench::app {
@@ -42,14 +44,16 @@ void AddCheckpointDrainCommand(CLI::App& checkpoint, CommandAction& action) {
       const std::vector<checkpoint::DrainResult> drains = store.Finish();
       if (comm.is_root()) {
         if (drains.empty()) {
-          std::printf("nothing to drain: every complete checkpoint on tier %s is durable in %s\n",
-                      config.checkpoint.burst_buffer->tier.c_str(),
-                      config.checkpoint.checkpoint_folder.c_str());
+          sink::Result("nothing to drain: every complete checkpoint on tier " +
+                       config.checkpoint.burst_buffer->tier + " is durable in " +
+                       config.checkpoint.checkpoint_folder + "\n");
         }
         for (const checkpoint::DrainResult& d : drains) {
-          std::printf("%s: durable in %s after %.3f s (rank 0 copied %s)\n", d.name.c_str(),
-                      store.CapacityFolder(d.name).c_str(), d.durable_at,
-                      storage::DescribeBytes(d.bytes).c_str());
+          std::ostringstream line;
+          line << d.name << ": durable in " << store.CapacityFolder(d.name) << " after "
+               << std::fixed << std::setprecision(3) << d.durable_at << " s (rank 0 copied "
+               << storage::DescribeBytes(d.bytes) << ")\n";
+          sink::Result(line.str());
         }
       }
       return 0;

@@ -2,7 +2,6 @@
 // computed from the byte model without writing anything, so a 405B plan can be checked on a
 // laptop.
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <memory>
 
 #include "app/cli_options.h"
@@ -10,6 +9,7 @@
 #include "app/workload_loading.h"
 #include "checkpoint/plan.h"
 #include "checkpoint/plan_report.h"
+#include "util/sink.h"
 
 namespace dlbench::app {
 
@@ -32,7 +32,7 @@ void AddCheckpointPlanCommand(CLI::App& checkpoint, CommandAction& action) {
                                                  *options->world_size);
       checkpoint::PlanReportOptions report;
       report.title = config.model.name;
-      std::fputs(checkpoint::RenderPlan(byte_plan, report).c_str(), stdout);
+      sink::Result(checkpoint::RenderPlan(byte_plan, report));
       return 0;
     };
   });

@@ -1,12 +1,12 @@
 // `dlbench compare BASELINE CURRENT`: the statistical comparison of two sets of runs that a
 // storage system's CI fails on (docs/ci.md). Not a parallel command: it reads result files only.
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <memory>
 
 #include "app/commands.h"
 #include "compare/comparison.h"
 #include "compare/comparison_format.h"
+#include "util/sink.h"
 
 namespace dlbench::app {
 namespace {
@@ -42,8 +42,7 @@ int RunCompare(const CompareOptions& options) {
   const compare::Format format = options.format == "json"       ? compare::Format::kJson
                                  : options.format == "markdown" ? compare::Format::kMarkdown
                                                                 : compare::Format::kTerminal;
-  std::fputs(compare::FormatComparison(comparison, baseline, current, format).c_str(), stdout);
-  std::fflush(stdout);
+  sink::Result(compare::FormatComparison(comparison, baseline, current, format));
   return static_cast<int>(comparison.regression() ? ExitCode::kRegression : ExitCode::kOk);
 }
 

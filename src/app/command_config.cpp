@@ -1,13 +1,13 @@
 // `dlbench config show` and `dlbench config query`: the resolved configuration, as DLIO's
 // `--cfg job` and `dlio_benchmark_query` give it.
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <memory>
 
 #include "app/cli_options.h"
 #include "app/commands.h"
 #include "app/workload_loading.h"
 #include "config/load.h"
+#include "util/sink.h"
 
 namespace dlbench::app {
 
@@ -23,7 +23,7 @@ void AddConfigCommand(CLI::App& app, CommandAction& action) {
     action.parallelism = Parallelism::kLocal;
     action.run = [show_options](const mpi::Communicator& comm) {
       const config::Config resolved = LoadWorkload(*show_options, comm);
-      std::fputs(config::ToYaml(resolved).c_str(), stdout);
+      sink::Result(config::ToYaml(resolved));
       return 0;
     };
   });
@@ -43,7 +43,7 @@ void AddConfigCommand(CLI::App& app, CommandAction& action) {
     action.parallelism = Parallelism::kLocal;
     action.run = [query_options, key](const mpi::Communicator& comm) {
       const config::Config resolved = LoadWorkload(*query_options, comm);
-      std::printf("%s\n", config::Query(resolved, *key).c_str());
+      sink::Result(config::Query(resolved, *key) + "\n");
       return 0;
     };
   });

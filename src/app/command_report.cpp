@@ -1,7 +1,6 @@
 // `dlbench report RUN_DIR...`: one self-contained HTML file about the runs, with `compare`'s table
 // when two sets are given. Not a parallel command: it reads result files only.
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <memory>
 
 #include "app/commands.h"
@@ -9,6 +8,7 @@
 #include "compare/comparison_format.h"
 #include "compare/run_set.h"
 #include "report/html_report.h"
+#include "util/sink.h"
 #include "workflow/run_results.h"
 
 namespace dlbench::app {
@@ -55,8 +55,8 @@ void AddReportCommand(CLI::App& app, CommandAction& action) {
       }
       workflow::WriteFileAtomically(options->output,
                                     report::BuildHtmlReport(runs, Comparison(sets)));
-      std::printf("dlbench: report of %zu run(s) written to %s\n", runs.size(),
-                  options->output.c_str());
+      sink::Result("dlbench: report of " + std::to_string(runs.size()) + " run(s) written to " +
+                   options->output + "\n");
       return 0;
     };
   });

@@ -1,11 +1,11 @@
 // `dlbench workloads`: what can be run by name.
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cstdio>
 #include <memory>
 
 #include "app/commands.h"
 #include "config/workload_catalog.h"
+#include "util/sink.h"
 
 namespace dlbench::app {
 
@@ -20,11 +20,13 @@ void AddWorkloadsCommand(CLI::App& app, CommandAction& action) {
       const auto entries = catalog.List();
       std::size_t width = 0;
       for (const auto& entry : entries) width = std::max(width, entry.name.size());
+      std::string listing;
       for (const auto& entry : entries) {
-        std::printf("%-*s  %s\n", static_cast<int>(width), entry.name.c_str(),
-                    entry.description.c_str());
+        listing += entry.name + std::string(width - entry.name.size(), ' ') + "  " +
+                   entry.description + "\n";
       }
-      if (entries.empty()) std::fprintf(stderr, "dlbench: no workloads found\n");
+      sink::Result(listing);
+      if (entries.empty()) sink::Message("dlbench: no workloads found");
       return 0;
     };
   });

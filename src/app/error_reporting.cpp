@@ -2,22 +2,23 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <exception>
 #include <new>
+#include <string>
 #include <thread>
+
+#include "mpi/agreement.h"
+#include "util/sink.h"
 
 namespace dlbench::app {
 
 void PrintError(const mpi::Communicator& comm, const std::string& message) {
-  std::fflush(stdout);
   if (comm.size() > 1) {
-    std::fprintf(stderr, "dlbench: error (rank %d of %d): %s\n", comm.rank(), comm.size(),
-                 message.c_str());
+    sink::Message("dlbench: error (rank " + std::to_string(comm.rank()) + " of " +
+                  std::to_string(comm.size()) + "): " + message);
   } else {
-    std::fprintf(stderr, "dlbench: error: %s\n", message.c_str());
+    sink::Message("dlbench: error: " + message);
   }
-  std::fflush(stderr);
 }
 
 // When several ranks fail at once (every rank meets the same unreadable folder), each would print
@@ -35,17 +36,19 @@ void StaggerBeforeAbort(const mpi::Communicator& comm) {
 int RunGuarded(const mpi::Communicator& comm, const std::function<int()>& body) {
   ExitCode code = ExitCode::kInternal;
   try {
-    return body();
+    const int exit_code = body();
+    mpi::PublishWarnings(comm);
+    return exit_code;
   } catch (const Error& error) {
     if (error.collective()) {
-      if (comm.is_root()) {
-        std::fflush(stdout);
-        std::fprintf(stderr, "dlbench: error: %s\n", error.what());
-        std::fflush(stderr);
-      }
+      // Every rank is here: the job's warnings can still be agreed, then the error said once.
+      mpi::PublishWarnings(comm);
+      if (comm.is_root()) sink::Message(std::string("dlbench: error: ") + error.what());
       return static_cast<int>(error.code());
     }
     StaggerBeforeAbort(comm);
+    // The other ranks are not here to agree: this rank's own warnings, then its error.
+    for (const std::string& text : sink::TakeRaisedWarnings()) sink::Warning(text);
     PrintError(comm, error.what());
     code = error.code();
   } catch (const std::bad_alloc&) {

@@ -1,12 +1,12 @@
 #include "app/repeated_runs.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "app/workload_loading.h"
 #include "compare/aggregate.h"
 #include "mpi/agreement.h"
 #include "util/error.h"
+#include "util/sink.h"
 #include "workflow/output_folder.h"
 #include "workflow/progress_line.h"
 #include "workflow/run_results.h"
@@ -74,8 +74,8 @@ int RunRepeated(const WorkloadOptions& options, const config::Config& base,
                                       "/" + name);
     }
     if (!options.quiet && comm.is_root()) {
-      std::printf("dlbench: run %d of %d into %s\n", i, repeat.count, (folder / name).c_str());
-      std::fflush(stdout);
+      sink::Result("dlbench: run " + std::to_string(i) + " of " + std::to_string(repeat.count) +
+                   " into " + (folder / name).string() + "\n");
     }
     const int code = RunOnce(run_options, each, folder / name, comm);
     if (code != 0) return code;
@@ -84,7 +84,7 @@ int RunRepeated(const WorkloadOptions& options, const config::Config& base,
   if (comm.is_root()) {
     const metrics::Json aggregate = compare::AggregateRuns(runs, folder.string());
     workflow::WriteFileAtomically(folder / "aggregate.json", aggregate.dump(2) + "\n");
-    if (!options.quiet) std::fputs(compare::AggregateTable(aggregate).c_str(), stdout);
+    if (!options.quiet) sink::Result(compare::AggregateTable(aggregate));
   }
   return 0;
 }

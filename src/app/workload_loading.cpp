@@ -1,11 +1,10 @@
 #include "app/workload_loading.h"
 
-#include <cstdio>
-
 #include "config/load.h"
 #include "config/workload_catalog.h"
 #include "mpi/agreement.h"
 #include "mpi/launch.h"
+#include "util/sink.h"
 
 namespace dlbench::app {
 
@@ -23,8 +22,7 @@ config::Config LoadWorkload(const WorkloadOptions& options, const mpi::Communica
   mpi::AgreeOnFailure(
       comm, [&] { result = config::Load(options.workload, options.overrides, load_options); });
   if (comm.is_root()) {
-    for (const auto& notice : result.notices)
-      std::fprintf(stderr, "dlbench: note: %s\n", notice.c_str());
+    for (const auto& notice : result.notices) sink::Note(notice);
   }
   return result.config;
 }

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
-#include <iostream>
 #include <map>
 #include <random>
 #include <sstream>
@@ -21,6 +20,7 @@
 #include "mpi/agreement.h"
 #include "storage/tier_env.h"
 #include "util/error.h"
+#include "util/sink.h"
 
 namespace dlbench::checkpoint {
 namespace {
@@ -186,10 +186,9 @@ void BurstBufferStore::Resume() {
   if (comm_.is_root() && !resumed_.empty()) {
     std::string names;
     for (const std::string& name : resumed_) names += " " + name;
-    std::cerr << "dlbench: resuming the drain of " << resumed_.size()
-              << " checkpoint(s) complete on tier " << tier_name_ << " (" << tier_path_
-              << ") but not durable in " << config_.checkpoint.checkpoint_folder << ":" << names
-              << "\n";
+    sink::Message("dlbench: resuming the drain of " + std::to_string(resumed_.size()) +
+                  " checkpoint(s) complete on tier " + tier_name_ + " (" + tier_path_ +
+                  ") but not durable in " + config_.checkpoint.checkpoint_folder + ":" + names);
   }
 }
 

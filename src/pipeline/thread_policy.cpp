@@ -3,9 +3,9 @@
 #include <sched.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <mutex>
+
+#include "util/sink.h"
 
 namespace dlbench::pipeline {
 
@@ -24,13 +24,9 @@ std::string ApplyThreadPolicy(config::ThreadPolicy policy) {
 void ApplyThreadPolicyOrWarn(config::ThreadPolicy policy) {
   const std::string why = ApplyThreadPolicy(policy);
   if (why.empty()) return;
-  static std::once_flag warned;
-  std::call_once(warned, [&] {
-    std::fprintf(stderr,
-                 "dlbench: warning: reader.thread_policy=batch not applied (%s); reader threads "
-                 "run at the normal policy and their wake-ups may delay the emulated accelerator\n",
-                 why.c_str());
-  });
+  sink::RaiseWarning("reader.thread_policy=batch not applied (" + why +
+                     "); reader threads run at the normal policy and their wake-ups may delay the "
+                     "emulated accelerator");
 }
 
 }  // namespace dlbench::pipeline

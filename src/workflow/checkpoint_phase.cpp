@@ -1,7 +1,6 @@
 #include "workflow/checkpoint_phase.h"
 
 #include <chrono>
-#include <cstdio>
 #include <memory>
 #include <string>
 
@@ -20,6 +19,7 @@
 #include "pipeline/precise_sleep.h"
 #include "storage/file.h"
 #include "util/error.h"
+#include "util/sink.h"
 #include "workflow/checkpoint_records.h"
 #include "workflow/run_info.h"
 
@@ -63,12 +63,9 @@ Rank SourceRank(const config::CheckpointConfig& checkpoint, const mpi::Communica
   if (!checkpoint.recovery_rank_shift) return comm.rank();
   const int ranks_per_node = comm.max(comm.ranks_on_this_node());
   if (!checkpoint::RankShiftCrossesNodes(ranks_per_node, comm.size()) && comm.is_root()) {
-    std::printf(
-        "warning: checkpoint.recovery_rank_shift: all %d ranks run on one node, so every rank "
-        "reads files written on its own node and the shift does not keep reads out of the page "
-        "cache there\n",
-        comm.size());
-    std::fflush(stdout);
+    sink::Warning("checkpoint.recovery_rank_shift: all " + std::to_string(comm.size()) +
+                  " ranks run on one node, so every rank reads files written on its own node and "
+                  "the shift does not keep reads out of the page cache there");
   }
   return checkpoint::RecoveryRank(comm.rank(), ranks_per_node, comm.size());
 }
@@ -88,9 +85,9 @@ void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
                       [&] { store = checkpoint::MakeCheckpointStore(config, comm, env, origin); });
   if (settings.num_checkpoints_write <= 0 && settings.num_checkpoints_read <= 0 && comm.is_root() &&
       !request.quiet) {
-    std::printf(
-        "note: checkpoint.num_checkpoints_write and checkpoint.num_checkpoints_read are both <= "
-        "0: nothing to write or read\n");
+    sink::Note(
+        "checkpoint.num_checkpoints_write and checkpoint.num_checkpoints_read are both <= 0: "
+        "nothing to write or read");
   }
   const Rank source = SourceRank(settings, comm);
 
@@ -138,8 +135,7 @@ void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
   WriteFileAtomically(results.folder() / config.output.log_file,
                       "[OUTPUT] " + metrics::MetricBlock(run));
   if (!request.quiet) {
-    std::fputs(metrics::TerminalTable(run).c_str(), stdout);
-    std::fflush(stdout);
+    sink::Result(metrics::TerminalTable(run));
   }
 }
 

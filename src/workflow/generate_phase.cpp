@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <iostream>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -24,6 +24,7 @@
 #include "storage/aligned_buffer.h"
 #include "storage/atomic_file.h"
 #include "util/error.h"
+#include "util/sink.h"
 #include "workflow/dataset_files.h"
 #include "workflow/generation_plan.h"
 #include "workflow/generation_resume.h"
@@ -342,15 +343,17 @@ void RunGeneratePhase(const config::Config& config, bool quiet, const mpi::Commu
   root.files_kept = kept;
   results.Add({{"generation", GenerationPart(metrics::BuildGenerationSummary(all), root, config)}});
   if (!quiet) {
-    std::cout << "generate: " << config.dataset.data_folder << " ("
-              << config::ToString(config.dataset.format) << ", "
-              << (mine.shared_files ? "shared files written by all ranks" : "files per rank")
-              << (kept > 0 ? ", " + std::to_string(kept) + " complete files kept" : "")
-              << (mine.partials_removed > 0
-                      ? ", " + std::to_string(mine.partials_removed) + " partial files removed"
-                      : "")
-              << ")\n"
-              << metrics::GenerationTable(all) << std::flush;
+    std::ostringstream text;
+    text << "generate: " << config.dataset.data_folder << " ("
+         << config::ToString(config.dataset.format) << ", "
+         << (mine.shared_files ? "shared files written by all ranks" : "files per rank")
+         << (kept > 0 ? ", " + std::to_string(kept) + " complete files kept" : "")
+         << (mine.partials_removed > 0
+                 ? ", " + std::to_string(mine.partials_removed) + " partial files removed"
+                 : "")
+         << ")\n"
+         << metrics::GenerationTable(all);
+    sink::Result(text.str());
   }
 }
 

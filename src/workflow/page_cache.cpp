@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "util/sink.h"
+
 namespace dlbench::workflow {
 
 PageCacheDropper::PageCacheDropper(config::DropCaches mode, const DatasetFiles& files,
@@ -36,10 +38,9 @@ void PageCacheDropper::Drop() {
       comm_.max(mode_ == config::DropCaches::kDrop && node_leader_ && !dropped ? 1 : 0);
   if (mode_ == config::DropCaches::kFadvise || any_failed) {
     if (any_failed && !warned_ && comm_.is_root()) {
-      std::fprintf(stderr,
-                   "dlbench: warning: reader.drop_caches=drop: cannot write "
-                   "/proc/sys/vm/drop_caches here (needs root outside a container); using "
-                   "posix_fadvise(DONTNEED) on the dataset files instead\n");
+      sink::Warning(
+          "reader.drop_caches=drop: cannot write /proc/sys/vm/drop_caches here (needs root "
+          "outside a container); using posix_fadvise(DONTNEED) on the dataset files instead");
     }
     warned_ = true;
     DropWithFadvise();

@@ -1,5 +1,6 @@
 #include "workflow/phases.h"
 
+#include "mpi/agreement.h"
 #include "util/error.h"
 #include "workflow/checkpoint_phase.h"
 #include "workflow/generate_phase.h"
@@ -56,6 +57,7 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
         RunCheckpointPhase(config, request, comm, *storage, results);
         break;
     }
+    mpi::PublishWarnings(comm);  // what the phase's ranks raised, once, right after its table
   }
   return 0;
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "metrics/clock.h"
+#include "util/sink.h"
 
 namespace dlbench::workflow {
 
@@ -63,15 +64,13 @@ void ProgressLine::Update(bool eval, int epoch, std::uint64_t step, std::uint64_
   const Seconds eta = done > 0 ? elapsed / static_cast<double>(done) *
                                      static_cast<double>(total - std::min(done, total))
                                : 0;
-  std::printf("\r%s\x1b[K", Format(eval, epoch, epochs_, step, steps, rate, au, eta).c_str());
-  std::fflush(stdout);
+  sink::Result("\r" + Format(eval, epoch, epochs_, step, steps, rate, au, eta) + "\x1b[K");
   printed_ = true;
 }
 
 void ProgressLine::Finish() {
   if (printed_) {
-    std::printf("\n");
-    std::fflush(stdout);
+    sink::Result("\n");
     printed_ = false;
   }
 }

@@ -1,8 +1,7 @@
 #include "workflow/storage_tiers.h"
 
-#include <cstdio>
-
 #include "mpi/agreement.h"
+#include "util/sink.h"
 
 namespace dlbench::workflow {
 
@@ -25,10 +24,9 @@ std::unique_ptr<storage::TierEnv> MakeRunStorage(const config::Config& config, s
     tiers = std::make_unique<storage::TierEnv>(base, TierSpecsFromConfig(config.storage));
   });
   if (comm.is_root() && !quiet) {
-    for (const std::string& note : tiers->emulation_notes()) {
-      std::printf("emulated: %s\n", note.c_str());
-    }
-    std::fflush(stdout);
+    std::string lines;
+    for (const std::string& note : tiers->emulation_notes()) lines += "emulated: " + note + "\n";
+    sink::Result(lines);
   }
   return tiers;
 }

@@ -1,7 +1,6 @@
 #include "workflow/train_phase.h"
 
 #include <chrono>
-#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -15,6 +14,7 @@
 #include "pipeline/options_from_config.h"
 #include "pipeline/trainer.h"
 #include "storage/file.h"
+#include "util/sink.h"
 #include "workflow/dataset_check.h"
 #include "workflow/dataset_files.h"
 #include "workflow/page_cache.h"
@@ -150,12 +150,12 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   const std::string metric_block = metrics::MetricBlock(run);
   WriteFileAtomically(results.folder() / config.output.log_file, "[OUTPUT] " + metric_block);
   if (!request.quiet) {
-    std::fputs(metrics::TerminalTable(run).c_str(), stdout);
+    sink::Result(metrics::TerminalTable(run));
     if (skipped > 0) {
-      std::printf("warning: %llu sample(s) could not be read and were skipped (first: %s)\n",
-                  static_cast<unsigned long long>(skipped), trainer.totals().first_error.c_str());
+      sink::Warning(std::to_string(skipped) +
+                    " sample(s) could not be read and were skipped (first: " +
+                    trainer.totals().first_error + ")");
     }
-    std::fflush(stdout);
   }
 }
 
