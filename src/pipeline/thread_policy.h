@@ -21,8 +21,9 @@ namespace dlbench::pipeline {
 // Returns an empty string, or why the policy could not be applied.
 std::string ApplyThreadPolicy(config::ThreadPolicy policy);
 
-// ApplyThreadPolicy, printing its failure once per process as a warning on stderr: the run goes
-// on, with reader wake-ups able to delay the emulated accelerator.
+// ApplyThreadPolicy, raising its failure as a warning (util/sink.h RaiseWarning: printed once for
+// the job, however many threads and ranks meet it): the run goes on, with reader wake-ups able to
+// delay the emulated accelerator.
 void ApplyThreadPolicyOrWarn(config::ThreadPolicy policy);
 
 }  // namespace dlbench::pipeline
