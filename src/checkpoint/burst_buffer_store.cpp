@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
-#include <filesystem>
 #include <map>
 #include <random>
 #include <sstream>
@@ -20,21 +19,11 @@
 #include "mpi/agreement.h"
 #include "storage/tier_env.h"
 #include "util/error.h"
+#include "util/path_text.h"
 #include "util/sink.h"
 
 namespace dlbench::checkpoint {
 namespace {
-
-namespace fs = std::filesystem;
-
-std::string Trimmed(std::string path) {
-  while (path.size() > 1 && path.back() == '/') path.pop_back();
-  return path;
-}
-
-std::string Normal(const std::string& path) {
-  return Trimmed(fs::absolute(path).lexically_normal().string());
-}
 
 std::string Join(const std::vector<std::string>& lines) {
   std::string text;
@@ -85,29 +74,15 @@ BurstBufferStore::BurstBufferStore(const config::Config& config, const mpi::Comm
   for (const config::TierConfig& t : config.storage.tiers) {
     if (t.name == bb.tier) tier = &t;
   }
+  // The rest of the burst buffer's settings passed config::Validate (config/storage_rules.cpp).
   if (tier == nullptr) {
-    std::string known;
-    for (const config::TierConfig& t : config.storage.tiers)
-      known += (known.empty() ? "" : ", ") + t.name;
-    throw UsageError(
-        "checkpoint.burst_buffer.tier: '" + bb.tier + "' is not a storage.tiers entry (" +
-        (known.empty() ? std::string("none are configured") : "known: " + known) + ")");
+    throw Error(ExitCode::kInternal, "checkpoint.burst_buffer.tier '" + bb.tier +
+                                         "' is not a storage.tiers entry (validation missed it)");
   }
   tier_name_ = tier->name;
-  tier_path_ = Trimmed(tier->path);
+  tier_path_ = TrimTrailingSlashes(tier->path);
   tier_capacity_ = tier->capacity;
   nodes_ = static_cast<Bytes>(std::max(1, comm_.node_count()));
-  const std::string fast = Normal(tier_path_);
-  const std::string capacity = Normal(config.checkpoint.checkpoint_folder);
-  if (fast == capacity || capacity.starts_with(fast + "/") || fast.starts_with(capacity + "/")) {
-    throw UsageError("checkpoint.burst_buffer.tier: tier " + tier_name_ + " (" + tier_path_ +
-                     ") and checkpoint.checkpoint_folder (" + config.checkpoint.checkpoint_folder +
-                     ") overlap; the burst buffer must be a different folder");
-  }
-  if (bb.max_pending_checkpoints < 1) {
-    throw UsageError("checkpoint.burst_buffer.max_pending_checkpoints must be at least 1, got " +
-                     std::to_string(bb.max_pending_checkpoints));
-  }
   WriterOptions writer =
       WriterOptions::FromConfig(config.checkpoint, CheckpointContentSeed(config));
   writer.buffer_bytes = tuning.buffer_bytes;
@@ -126,11 +101,11 @@ BurstBufferStore::BurstBufferStore(const config::Config& config, const mpi::Comm
 BurstBufferStore::~BurstBufferStore() = default;
 
 std::string BurstBufferStore::FastFolder(const std::string& name) const {
-  return PathIn(tier_path_, name);
+  return JoinPath(tier_path_, name);
 }
 
 std::string BurstBufferStore::CapacityFolder(const std::string& name) const {
-  return PathIn(Trimmed(config_.checkpoint.checkpoint_folder), name);
+  return JoinPath(TrimTrailingSlashes(config_.checkpoint.checkpoint_folder), name);
 }
 
 void BurstBufferStore::Resume() {
@@ -151,7 +126,7 @@ void BurstBufferStore::Resume() {
     for (const std::string& name : names) {
       for (const storage::DirectoryEntry& entry : env_.list_directory(CapacityFolder(name))) {
         if (IsDrainFailedMarkerName(entry.name)) {
-          env_.remove(PathIn(CapacityFolder(name), entry.name));
+          env_.remove(JoinPath(CapacityFolder(name), entry.name));
         }
       }
     }
@@ -171,7 +146,7 @@ void BurstBufferStore::Resume() {
     // complete and fsync'd, so they are not copied again.
     std::map<Rank, bool> done;
     for (Rank r = comm_.rank(); r < manifest.world; r += comm_.size()) {
-      done[r] = env_.exists(PathIn(job.capacity_folder, DrainedMarkerName(r)));
+      done[r] = env_.exists(JoinPath(job.capacity_folder, DrainedMarkerName(r)));
       if (!done[r]) job.marks.push_back(r);
     }
     Saved saved{name, {}};
@@ -208,7 +183,7 @@ std::string BurstBufferStore::EvictDurable() {
       if (!outcome.durable_at || durable_at_.contains(outcome.name)) continue;
       try {
         // Readers decide by the fast-tier manifest, so it goes before any file does.
-        if (evict) env_.remove(PathIn(FastFolder(outcome.name), kManifestFileName));
+        if (evict) env_.remove(JoinPath(FastFolder(outcome.name), kManifestFileName));
       } catch (const Error& e) {
         if (error.empty()) error = e.what();
         continue;  // not announced: nobody removes files of a copy that still looks complete
@@ -229,7 +204,7 @@ std::string BurstBufferStore::EvictDurable() {
       // freeing their pages is not part of this (trainer's) call.
       std::vector<std::string> files;
       for (const std::string& file : saved->own_files)
-        files.push_back(PathIn(FastFolder(name), file));
+        files.push_back(JoinPath(FastFolder(name), file));
       remover_->Remove(std::move(files));
       evicted_folders_.push_back(FastFolder(name));
     }
@@ -276,7 +251,7 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
     if (waited > 0) header = "1";
     header += " " + NewSaveToken();
     try {
-      env_.remove(PathIn(FastFolder(name), kManifestFileName));
+      env_.remove(JoinPath(FastFolder(name), kManifestFileName));
     } catch (const Error& e) {
       local_error = e.what();
     }

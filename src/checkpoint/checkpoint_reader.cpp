@@ -11,6 +11,7 @@
 #include "checkpoint/tensor_content.h"
 #include "metrics/clock.h"
 #include "util/error.h"
+#include "util/path_text.h"
 
 namespace dlbench::checkpoint {
 namespace {
@@ -52,7 +53,7 @@ RankIoResult CheckpointReader::ReadRank(const std::string& folder, const RankPla
   for (const PlannedFile& f : plan.files) {
     const auto it = listed.find(f.name);
     if (it == listed.end() || it->second != f.bytes) {
-      throw IoError("read checkpoint", PathIn(folder, f.name), 0,
+      throw IoError("read checkpoint", JoinPath(folder, f.name), 0,
                     it == listed.end()
                         ? "not in the checkpoint's manifest (written with another model or rank "
                           "count?)"
@@ -89,7 +90,7 @@ RankIoResult CheckpointReader::ReadRank(const std::string& folder, const RankPla
           file.open_attempted = true;
           file.start = metrics::Now();
           std::unique_ptr<storage::ReadableFile> opened =
-              env_.open_read(PathIn(folder, name), open);
+              env_.open_read(JoinPath(folder, name), open);
           if (opened->size() != plan.files[chunk.file].bytes) {
             throw IoError("read checkpoint", opened->path(), 0,
                           "size " + std::to_string(opened->size()) + " B, planned " +

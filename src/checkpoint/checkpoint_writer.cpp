@@ -9,6 +9,7 @@
 #include "metrics/clock.h"
 #include "storage/atomic_file.h"
 #include "util/error.h"
+#include "util/path_text.h"
 
 namespace dlbench::checkpoint {
 namespace {
@@ -26,17 +27,6 @@ WriterOptions WriterOptions::FromConfig(const config::CheckpointConfig& checkpoi
   options.content.randomize = checkpoint.randomize_tensor;
   options.content.seed = content_seed;
   return options;
-}
-
-std::string CheckpointNameOf(const std::string& folder) {
-  std::string trimmed = folder;
-  while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
-  const std::size_t slash = trimmed.rfind('/');
-  return slash == std::string::npos ? trimmed : trimmed.substr(slash + 1);
-}
-
-std::string PathIn(const std::string& folder, const std::string& name) {
-  return folder.empty() || folder.back() == '/' ? folder + name : folder + "/" + name;
 }
 
 CheckpointWriter::CheckpointWriter(storage::Env& env, const WriterOptions& options)
@@ -68,7 +58,7 @@ RankIoResult CheckpointWriter::WriteRank(
   sizes.reserve(n);
   for (const PlannedFile& f : plan.files) sizes.push_back(f.bytes);
   const ChunkSchedule schedule(sizes, options_.buffer_bytes);
-  const std::string checkpoint = CheckpointNameOf(folder);
+  const std::string checkpoint = BaseName(folder);
   std::unique_ptr<OpenFile[]> files(new OpenFile[n]);
   for (std::size_t i = 0; i < n; ++i) {
     files[i].chunks_left.store(schedule.chunks_in_file(i), std::memory_order_relaxed);
@@ -92,7 +82,7 @@ RankIoResult CheckpointWriter::WriteRank(
           file.open_attempted = true;
           file.start = metrics::Now();
           file.handle = std::make_unique<storage::AtomicFileWriter>(
-              env_, PathIn(folder, plan.files[chunk.file].name), open);
+              env_, JoinPath(folder, plan.files[chunk.file].name), open);
         }
         if (!file.handle) return;  // another thread failed to create it; the team is stopping
         out = &file.handle->file();

@@ -77,9 +77,4 @@ class CheckpointWriter {
   std::vector<storage::AlignedBuffer> buffers_;  // one per thread
 };
 
-// The folder's last path component ("global_epoch1_step2" for ".../global_epoch1_step2/").
-std::string CheckpointNameOf(const std::string& folder);
-// folder + "/" + name.
-std::string PathIn(const std::string& folder, const std::string& name);
-
 }  // namespace dlbench::checkpoint

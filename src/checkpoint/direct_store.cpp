@@ -7,6 +7,7 @@
 #include "metrics/clock.h"
 #include "mpi/agreement.h"
 #include "util/error.h"
+#include "util/path_text.h"
 
 namespace dlbench::checkpoint {
 namespace {
@@ -37,7 +38,7 @@ DirectStore::DirectStore(const config::CheckpointConfig& checkpoint, std::uint64
       content_{checkpoint.randomize_tensor, content_seed} {}
 
 std::string DirectStore::FolderOf(const std::string& name) const {
-  return PathIn(checkpoint_.checkpoint_folder, name);
+  return JoinPath(checkpoint_.checkpoint_folder, name);
 }
 
 StoreOpResult DirectStore::Save(const std::string& name, const CheckpointPlan& plan) {
@@ -50,7 +51,7 @@ StoreOpResult DirectStore::Save(const std::string& name, const CheckpointPlan& p
   try {
     // A manifest left by an earlier save of this name must not vouch for the files now being
     // replaced: until the commit below writes a new one, the checkpoint is incomplete.
-    if (comm_.is_root()) env_.remove(PathIn(folder, kManifestFileName));
+    if (comm_.is_root()) env_.remove(JoinPath(folder, kManifestFileName));
     result.bytes = writer_.WriteRank(folder, plan.ForRank(comm_.rank())).bytes;
   } catch (...) {
     failure = std::current_exception();

@@ -13,6 +13,7 @@
 #include "metrics/clock.h"
 #include "storage/atomic_file.h"
 #include "util/error.h"
+#include "util/path_text.h"
 
 namespace dlbench::checkpoint {
 namespace {
@@ -224,7 +225,7 @@ DrainOutcome DrainEngine::Drain(const DrainJob& job) {
       // The markers only served the finisher; the manifest now says it all.
       for (Rank rank = 0; rank < job.world; ++rank) {
         try {
-          env_.remove(PathIn(job.capacity_folder, DrainedMarkerName(rank)));
+          env_.remove(JoinPath(job.capacity_folder, DrainedMarkerName(rank)));
         } catch (const Error&) {  // litter at worst: readers ignore hidden files
         }
       }
@@ -239,7 +240,7 @@ DrainOutcome DrainEngine::Drain(const DrainJob& job) {
     for (const DrainFile& f : job.files) {
       if (!prepared) break;
       try {
-        env_.remove(PathIn(job.capacity_folder, f.name));
+        env_.remove(JoinPath(job.capacity_folder, f.name));
       } catch (const std::exception&) {
       }
     }
@@ -268,10 +269,10 @@ void DrainEngine::PrepareCapacitySide(const DrainJob& job) {
   env_.create_directories(job.capacity_folder);
   if (job.token.empty()) return;  // a resumed drain: the interrupted save prepared it
   // Withdrawn before any file is replaced: an earlier manifest must not vouch for a mix of files.
-  env_.remove(PathIn(job.capacity_folder, kManifestFileName));
+  env_.remove(JoinPath(job.capacity_folder, kManifestFileName));
   for (Rank rank : job.marks) {
-    env_.remove(PathIn(job.capacity_folder, DrainedMarkerName(rank)));
-    env_.remove(PathIn(job.capacity_folder, DrainFailedMarkerName(rank)));
+    env_.remove(JoinPath(job.capacity_folder, DrainedMarkerName(rank)));
+    env_.remove(JoinPath(job.capacity_folder, DrainFailedMarkerName(rank)));
   }
 }
 
@@ -325,7 +326,7 @@ void DrainEngine::CopyFiles(const DrainJob& job, DrainOutcome& outcome, bool& pr
             }
           }
           file.open_attempted = true;
-          const std::string from = PathIn(job.fast_folder, spec.name);
+          const std::string from = JoinPath(job.fast_folder, spec.name);
           file.source = env_.open_read(from);
           if (file.source->size() != spec.bytes) {
             throw IoError("drain", from, 0,
@@ -333,7 +334,7 @@ void DrainEngine::CopyFiles(const DrainJob& job, DrainOutcome& outcome, bool& pr
                               std::to_string(spec.bytes) + " B");
           }
           file.target = std::make_unique<storage::AtomicFileWriter>(
-              env_, PathIn(job.capacity_folder, spec.name));
+              env_, JoinPath(job.capacity_folder, spec.name));
         }
         if (!file.target) return;  // another thread failed to open it; the team is stopping
         source = file.source.get();
@@ -362,7 +363,7 @@ void DrainEngine::CopyFiles(const DrainJob& job, DrainOutcome& outcome, bool& pr
 
 void DrainEngine::WriteMarker(const DrainJob& job, const std::string& file_name,
                               const std::string& text) {
-  storage::AtomicFileWriter writer(env_, PathIn(job.capacity_folder, file_name));
+  storage::AtomicFileWriter writer(env_, JoinPath(job.capacity_folder, file_name));
   writer.file().append(text.data(), text.size());
   writer.commit(/*fsync=*/true);
 }
@@ -396,11 +397,11 @@ void DrainEngine::AwaitMarkers(const DrainJob& job, Seconds own_duration) {
   while (true) {
     for (auto it = waiting.begin(); it != waiting.end();) {
       std::string reason;
-      if (HasMarker(job, PathIn(job.capacity_folder, DrainFailedMarkerName(*it)), &reason)) {
+      if (HasMarker(job, JoinPath(job.capacity_folder, DrainFailedMarkerName(*it)), &reason)) {
         throw Error(ExitCode::kIo, "drain of checkpoint " + job.name + ": rank " +
                                        std::to_string(*it) + " failed: " + reason);
       }
-      if (HasMarker(job, PathIn(job.capacity_folder, DrainedMarkerName(*it)), nullptr)) {
+      if (HasMarker(job, JoinPath(job.capacity_folder, DrainedMarkerName(*it)), nullptr)) {
         it = waiting.erase(it);
       } else {
         ++it;
@@ -425,7 +426,7 @@ void DrainEngine::CommitManifest(const DrainJob& job) {
   // The fast-tier manifest lists every rank's files; each must now be on the capacity side, whole.
   const Manifest manifest = ReadManifest(env_, job.fast_folder);
   for (const ManifestEntry& entry : manifest.files) {
-    const std::string path = PathIn(job.capacity_folder, entry.name);
+    const std::string path = JoinPath(job.capacity_folder, entry.name);
     if (!env_.exists(path)) {
       throw IoError("drain", path, 0, "missing after every rank marked its part drained");
     }
@@ -436,14 +437,10 @@ void DrainEngine::CommitManifest(const DrainJob& job) {
                         std::to_string(entry.bytes) + " B");
     }
   }
-  const std::string text = ReadSmallFile(env_, PathIn(job.fast_folder, kManifestFileName));
+  const std::string text = ReadSmallFile(env_, JoinPath(job.fast_folder, kManifestFileName));
   // The checkpoint folder's own entry in its parent must be durable before the manifest is.
-  std::string parent = job.capacity_folder;
-  while (parent.size() > 1 && parent.back() == '/') parent.pop_back();
-  const std::size_t slash = parent.rfind('/');
-  env_.sync_directory(slash == std::string::npos ? "."
-                                                 : (slash == 0 ? "/" : parent.substr(0, slash)));
-  storage::AtomicFileWriter writer(env_, PathIn(job.capacity_folder, kManifestFileName));
+  env_.sync_directory(std::string(ParentFolder(job.capacity_folder)));
+  storage::AtomicFileWriter writer(env_, JoinPath(job.capacity_folder, kManifestFileName));
   writer.file().append(text.data(), text.size());
   writer.commit(/*fsync=*/true);
 }

@@ -3,77 +3,15 @@
 #include <sched.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
 #include <set>
 
+#include "config/checker.h"
 #include "config/distribution_parser.h"
 #include "config/typed_value.h"
 #include "util/error.h"
 
 namespace dlbench::config {
 namespace {
-
-namespace fs = std::filesystem;
-
-// Reports rule violations with the keys' origins; a key left at its default has none.
-class Checker {
- public:
-  Checker(const KeyOrigins& origins, std::vector<std::string>& notices)
-      : origins_(origins), notices_(notices) {}
-
-  // " (w.yaml:7)" or "" for a default.
-  std::string At(const std::string& key) const {
-    const auto it = origins_.find(key);
-    return it == origins_.end() || it->second.empty() ? "" : " (" + it->second + ")";
-  }
-
-  // "key = value (origin)", for messages that involve several keys.
-  template <typename T>
-  std::string Is(const std::string& key, const T& value) const {
-    return key + " = " + Describe(ToNode(value)) + At(key);
-  }
-
-  [[noreturn]] void Fail(const std::string& key, const std::string& what) const {
-    throw UsageError(key + ": " + what + At(key));
-  }
-
-  [[noreturn]] void FailCombination(const std::string& what) const { throw UsageError(what); }
-
-  template <typename T>
-  void AtLeast(const std::string& key, T value, T minimum) const {
-    if (value < minimum) {
-      Fail(key, "must be >= " + std::to_string(minimum) + ", got " + std::to_string(value));
-    }
-  }
-
-  void Positive(const std::string& key, double value) const {
-    if (!(value > 0) || !std::isfinite(value)) {
-      Fail(key, "must be a finite number > 0, got " + Describe(ToNode(value)));
-    }
-  }
-
-  void NonNegative(const std::string& key, double value) const {
-    if (!(value >= 0) || !std::isfinite(value)) {
-      Fail(key, "must be a finite number >= 0, got " + Describe(ToNode(value)));
-    }
-  }
-
-  void AllPositive(const std::string& key, const std::vector<std::int64_t>& values) const {
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      if (values[i] <= 0) {
-        Fail(key, "every element must be >= 1, got " + std::to_string(values[i]) + " at index " +
-                      std::to_string(i));
-      }
-    }
-  }
-
-  void Notice(const std::string& text) const { notices_.push_back(text); }
-
- private:
-  const KeyOrigins& origins_;
-  std::vector<std::string>& notices_;
-};
 
 std::string Product(std::int64_t a, std::int64_t b) {
   return std::to_string(a) + " x " + std::to_string(b) + " = " + std::to_string(a * b);
@@ -141,27 +79,6 @@ void CheckModel(const Config& config, const Checker& check, int world) {
     check.AtLeast<std::int64_t>("model.transformer.ffn_hidden_size", t.ffn_hidden_size, 1);
     check.AtLeast<std::int64_t>("model.transformer.num_attention_heads", t.num_attention_heads, 1);
     check.AtLeast<std::int64_t>("model.transformer.num_kv_heads", t.num_kv_heads, 1);
-  }
-}
-
-void CheckStorage(const Config& config, const Checker& check) {
-  const StorageConfig& storage = config.storage;
-  if (storage.storage_type == StorageType::kS3 || storage.storage_type == StorageType::kAistore) {
-    check.Fail("storage.storage_type",
-               std::string(ToString(storage.storage_type)) +
-                   " is not supported by dlbench, which measures POSIX file systems; use "
-                   "local_fs or parallel_fs");
-  }
-  if (storage.storage_type == StorageType::kParallelFs) {
-    check.Notice("storage.storage_type: parallel_fs" + check.At("storage.storage_type") +
-                 " is POSIX I/O in dlbench, like local_fs (DLIO rejects it at run time)");
-  }
-  for (const TierConfig& tier : storage.tiers) {
-    const std::string key = "storage.tiers." + tier.name;
-    if (tier.path.empty()) check.Fail(key + ".path", "must not be empty");
-    if (tier.capacity && *tier.capacity == 0) check.Fail(key + ".capacity", "must be > 0");
-    if (tier.bandwidth_limit) check.Positive(key + ".bandwidth_limit", *tier.bandwidth_limit);
-    check.NonNegative(key + ".latency", tier.latency);
   }
 }
 
@@ -496,23 +413,6 @@ void CheckCheckpoint(const Config& config, const Checker& check) {
                           " (random tensors have nothing to merge)");
   }
   check.AtLeast("checkpoint.write_threads", c.write_threads, 1);
-  if (c.burst_buffer) {
-    const BurstBufferConfig& b = *c.burst_buffer;
-    bool found = false;
-    std::string names;
-    for (const TierConfig& tier : config.storage.tiers) {
-      found = found || tier.name == b.tier;
-      names += (names.empty() ? "" : ", ") + tier.name;
-    }
-    if (!found) {
-      check.Fail("checkpoint.burst_buffer",
-                 "tier '" + b.tier + "' is not a storage.tiers entry" +
-                     (names.empty() ? std::string(" (storage.tiers is empty)")
-                                    : " (defined: " + names + ")"));
-    }
-    check.AtLeast("checkpoint.burst_buffer.drain_threads", b.drain_threads, 1);
-    check.AtLeast("checkpoint.burst_buffer.max_pending_checkpoints", b.max_pending_checkpoints, 1);
-  }
 }
 
 void CheckOutput(const Config& config, const Checker& check) {
@@ -527,47 +427,6 @@ void CheckOutput(const Config& config, const Checker& check) {
     check.Notice("profiling.profiler: " + std::string(ToString(config.profiling.profiler)) +
                  check.At("profiling.profiler") +
                  " is not started by dlbench; use its own traces and metrics");
-  }
-}
-
-fs::path Absolute(const std::string& folder) {
-  return fs::absolute(fs::path(folder)).lexically_normal();
-}
-
-bool Inside(const fs::path& inner, const fs::path& outer) {
-  auto i = inner.begin();
-  for (auto o = outer.begin(); o != outer.end(); ++o, ++i) {
-    if (o->empty()) continue;  // trailing separator
-    if (i == inner.end() || *i != *o) return false;
-  }
-  return true;
-}
-
-// Folders dlbench writes into (and may delete, keep_files: false) must not be the root, the
-// home directory, or each other.
-void CheckFolders(const Config& config, const Checker& check) {
-  std::vector<std::pair<std::string, std::string>> folders = {
-      {"dataset.data_folder", config.dataset.data_folder},
-      {"checkpoint.checkpoint_folder", config.checkpoint.checkpoint_folder}};
-  if (config.output.folder) folders.emplace_back("output.folder", *config.output.folder);
-  const char* home = std::getenv("HOME");
-  for (const auto& [key, folder] : folders) {
-    const fs::path path = Absolute(folder);
-    if (path == path.root_path() || (home && *home && path == Absolute(home))) {
-      check.Fail(key, "'" + folder + "' is " +
-                          (path == path.root_path() ? "the root" : "the home") +
-                          " directory; give a dedicated folder");
-    }
-  }
-  for (std::size_t i = 0; i < folders.size(); ++i) {
-    for (std::size_t j = i + 1; j < folders.size(); ++j) {
-      const fs::path a = Absolute(folders[i].second), b = Absolute(folders[j].second);
-      if (Inside(a, b) || Inside(b, a)) {
-        check.FailCombination(check.Is(folders[i].first, folders[i].second) + " and " +
-                              check.Is(folders[j].first, folders[j].second) +
-                              " overlap; give them separate folders");
-      }
-    }
   }
 }
 
@@ -586,6 +445,7 @@ void Validate(const Config& config, const KeyOrigins& origins, int world_size,
   CheckTrainAndEvaluation(config, check);
   CheckSteps(config, check, world_size);
   CheckCheckpoint(config, check);
+  CheckBurstBuffer(config, check);
   CheckOutput(config, check);
   CheckFolders(config, check);
 }

@@ -36,19 +36,13 @@ Trainer::Trainer(SampleSource& train_source, const Sampler& train_sampler,
       compute_time_(options.computation_time, options.seed, options.rank,
                     StreamPurpose::kComputeTime, 0, "train.computation_time"),
       buffers_(options.reader.threads) {
-  ValidateTimeDistribution(options_.reader.preprocess_time, "reader.preprocess_time");
-  if (options_.epochs < 1) {
-    throw UsageError("train.epochs must be at least 1, got " + std::to_string(options_.epochs));
-  }
+  // Options come from a validated Config (config/validate.h: epochs, epochs_between_evals and
+  // the time distributions are checked at load).
   if (options_.evaluation) {
     eval_time_.emplace(options_.eval_time, options_.seed, options_.rank, StreamPurpose::kEvalTime,
                        0, "evaluation.eval_time");
     if (eval_source_ == nullptr || eval_sampler_ == nullptr) {
       throw Error(ExitCode::kInternal, "trainer: evaluation without an eval split");
-    }
-    if (options_.epochs_between_evals < 1) {
-      throw UsageError("evaluation.epochs_between_evals must be at least 1, got " +
-                       std::to_string(options_.epochs_between_evals));
     }
   }
   // Separate preprocess draws for evaluation, so evaluating does not shift training's.

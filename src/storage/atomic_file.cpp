@@ -1,26 +1,14 @@
 #include "storage/atomic_file.h"
 
-#include <filesystem>
 #include <utility>
 
 #include "util/error.h"
+#include "util/path_text.h"
 
 namespace dlbench::storage {
-namespace fs = std::filesystem;
-
-namespace {
-
-// Where the base name of `path` starts (after the last '/'). Plain string work: generation maps
-// names once per file, and std::filesystem::path would allocate for every component.
-std::size_t NameStart(std::string_view path) {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? 0 : slash + 1;
-}
-
-}  // namespace
 
 std::string PartialPathFor(const std::string& final_path) {
-  const std::size_t name = NameStart(final_path);
+  const std::size_t name = BaseNameStart(final_path);
   std::string partial;
   partial.reserve(final_path.size() + 1 + kPartialSuffix.size());
   partial.append(final_path, 0, name).append(1, '.').append(final_path, name);
@@ -34,7 +22,7 @@ bool IsPartialFileName(std::string_view file_name) {
 }
 
 std::string FinalPathFor(const std::string& partial_path) {
-  const std::size_t name = NameStart(partial_path);
+  const std::size_t name = BaseNameStart(partial_path);
   const std::string_view file_name = std::string_view(partial_path).substr(name);
   if (!IsPartialFileName(file_name)) return "";
   std::string final_path(partial_path, 0, name);
@@ -72,8 +60,7 @@ void AtomicFileWriter::commit(bool fsync) {
   env_.rename(temp_path_, final_path_);
   renamed_ = true;
   if (fsync) {
-    const std::string folder = fs::path(final_path_).parent_path().string();
-    env_.sync_directory(folder.empty() ? "." : folder);
+    env_.sync_directory(std::string(ParentFolder(final_path_)));
   }
 }
 

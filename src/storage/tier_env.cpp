@@ -1,27 +1,13 @@
 #include "storage/tier_env.h"
 
 #include <cstdio>
-#include <filesystem>
-#include <set>
 #include <utility>
 
 #include "util/error.h"
+#include "util/path_text.h"
 
 namespace dlbench::storage {
 namespace {
-
-// Absolute, lexically normal, without a trailing separator ("/a/b/../c/" -> "/a/c").
-std::string Normalize(const std::string& path) {
-  std::string normal = std::filesystem::absolute(path).lexically_normal().string();
-  while (normal.size() > 1 && normal.back() == '/') normal.pop_back();
-  return normal;
-}
-
-// True when `folder` is `path` or one of its ancestors.
-bool Contains(const std::string& folder, const std::string& path) {
-  if (path.compare(0, folder.size(), folder) != 0) return false;
-  return path.size() == folder.size() || folder == "/" || path[folder.size()] == '/';
-}
 
 std::string Format(const char* format, double value, const char* unit) {
   char text[64];
@@ -51,25 +37,8 @@ std::string DescribeSeconds(Seconds seconds) {
 
 TierEnv::TierEnv(Env& base, std::vector<TierSpec> tiers, ThrottleClock& clock)
     : EnvWrapper(base), tiers_(std::move(tiers)) {
-  std::set<std::string> names;
-  std::set<std::string> folders;
-  for (std::size_t i = 0; i < tiers_.size(); ++i) {
-    const TierSpec& tier = tiers_[i];
-    const std::string key = "storage.tiers[" + std::to_string(i) + "]";
-    if (tier.name.empty()) throw UsageError(key + ": a tier needs a name");
-    if (tier.path.empty()) throw UsageError(key + " (" + tier.name + "): path is empty");
-    if (!names.insert(tier.name).second) {
-      throw UsageError(key + ": tier name '" + tier.name + "' is used twice");
-    }
-    folders_.push_back(Normalize(tier.path));
-    if (!folders.insert(folders_.back()).second) {
-      throw UsageError(key + " (" + tier.name + "): path " + tier.path +
-                       " is the folder of another tier too");
-    }
-    if (tier.bandwidth_limit && !(*tier.bandwidth_limit > 0)) {
-      throw UsageError(key + " (" + tier.name + "): bandwidth_limit must be positive");
-    }
-    if (tier.latency < 0) throw UsageError(key + " (" + tier.name + "): latency is negative");
+  for (const TierSpec& tier : tiers_) {
+    folders_.push_back(AbsoluteFolder(tier.path));
     if (tier.emulated()) {
       ThrottleOptions options;
       options.bandwidth = tier.bandwidth_limit;
@@ -83,11 +52,12 @@ TierEnv::TierEnv(Env& base, std::vector<TierSpec> tiers, ThrottleClock& clock)
 
 const TierSpec* TierEnv::tier_of(const std::string& path) const {
   if (tiers_.empty()) return nullptr;
-  const std::string normal = Normalize(path);
+  const std::string normal = AbsoluteFolder(path);
   const TierSpec* best = nullptr;
   std::size_t best_length = 0;
   for (std::size_t i = 0; i < tiers_.size(); ++i) {
-    if (Contains(folders_[i], normal) && (best == nullptr || folders_[i].size() > best_length)) {
+    if (FolderContains(folders_[i], normal) &&
+        (best == nullptr || folders_[i].size() > best_length)) {
       best = &tiers_[i];
       best_length = folders_[i].size();
     }

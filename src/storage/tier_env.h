@@ -33,8 +33,8 @@ struct TierSpec {
 // target is the base Env.
 class TierEnv final : public EnvWrapper {
  public:
-  // Throws Error(kUsage) naming storage.tiers[i] for an empty name or path, a duplicate name or
-  // folder, a bandwidth_limit that is not positive or a negative latency.
+  // `tiers` as config::Validate accepts them (config/storage_rules.cpp): named, each on its own
+  // folder, a positive bandwidth_limit if any, a latency >= 0.
   TierEnv(Env& base, std::vector<TierSpec> tiers, ThrottleClock& clock = SteadyThrottleClock());
 
   // The tier holding `path` (longest folder prefix, compared component by component after making

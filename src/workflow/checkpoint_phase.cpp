@@ -19,6 +19,7 @@
 #include "pipeline/precise_sleep.h"
 #include "storage/file.h"
 #include "util/error.h"
+#include "util/path_text.h"
 #include "util/sink.h"
 #include "workflow/checkpoint_records.h"
 #include "workflow/run_info.h"
@@ -45,7 +46,7 @@ void RequireCompleteCheckpoints(const config::CheckpointConfig& checkpoint, stor
   mpi::AgreeOnFailure(comm, [&] {
     for (int i = 1; i <= checkpoint.num_checkpoints_read; ++i) {
       const std::string folder =
-          checkpoint::PathIn(checkpoint.checkpoint_folder, checkpoint::CheckpointFolderName(1, i));
+          JoinPath(checkpoint.checkpoint_folder, checkpoint::CheckpointFolderName(1, i));
       if (checkpoint::IsCheckpointComplete(env, folder)) continue;
       throw UsageError(
           "checkpoint.num_checkpoints_read is " + std::to_string(checkpoint.num_checkpoints_read) +

@@ -24,11 +24,11 @@
 #include "storage/aligned_buffer.h"
 #include "storage/atomic_file.h"
 #include "util/error.h"
+#include "util/path_text.h"
 #include "util/sink.h"
 #include "workflow/dataset_files.h"
 #include "workflow/generation_plan.h"
 #include "workflow/generation_resume.h"
-#include "workflow/safe_paths.h"
 #include "workflow/shared_file_writer.h"
 
 namespace dlbench::workflow {
@@ -80,10 +80,7 @@ void RemoveQuietly(storage::Env& env, const std::string& path) {
 class RenamedFolders {
  public:
   void add(std::string_view final_path) {
-    const std::size_t slash = final_path.rfind('/');
-    const std::string_view folder = slash == std::string_view::npos
-                                        ? std::string_view(".")
-                                        : final_path.substr(0, slash == 0 ? 1 : slash);
+    const std::string_view folder = ParentFolder(final_path);
     if (!folders_.contains(folder)) folders_.emplace(folder);
   }
   void merge(const RenamedFolders& other) {
@@ -326,10 +323,7 @@ RankGeneration GenerateDataset(const config::Config& config, const mpi::Communic
                                storage::Env& env) {
   std::optional<Generation> generation;
   // A configuration error is the same on every rank: agree on it, print it once.
-  mpi::AgreeOnFailure(comm, [&] {
-    RefuseDangerousFolder(config.dataset.data_folder, "dataset.data_folder");
-    generation.emplace(config, comm, env);
-  });
+  mpi::AgreeOnFailure(comm, [&] { generation.emplace(config, comm, env); });
   return generation->Run();
 }
 

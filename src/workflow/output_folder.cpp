@@ -4,8 +4,9 @@
 
 #include "config/load.h"
 #include "storage/file.h"
+#include "util/error.h"
+#include "util/path_text.h"
 #include "workflow/run_results.h"
-#include "workflow/safe_paths.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -32,7 +33,10 @@ std::filesystem::path ResolveOutputFolder(const config::Config& config,
 
 void PrepareOutputFolder(const std::filesystem::path& folder, const config::Config& config,
                          const mpi::Communicator& comm) {
-  RefuseDangerousFolder(folder, "output folder");
+  // The one folder not in the Config (--output): the same rule as the configured ones.
+  if (const std::string reason = UnsafeFolderReason(folder.string()); !reason.empty()) {
+    throw UsageError("output folder " + reason + "; give a dedicated folder");
+  }
   if (comm.is_root()) {
     storage::PosixEnv().create_directories(folder.string());  // as WriteFileAtomically
     WriteFileAtomically(folder / "config.yaml", config::ToYaml(config));

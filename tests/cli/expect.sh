@@ -2,16 +2,18 @@
 # Runs a command and checks its exit code and output, for ctest.
 #   expect.sh CODE [--match REGEX]... [--once REGEX]... [--no-match REGEX]... -- COMMAND...
 # --match: REGEX must occur in stdout+stderr; --once: exactly one line matches;
-# --no-match: no line matches; --file PATH: PATH exists afterwards. The command is killed after 60 s (a hang is a failure).
+# --no-match: no line matches; --file PATH: PATH exists afterwards; --no-file PATH: it does not
+# (the command did no work, for errors that must come first). The command is killed after 60 s (a hang is a failure).
 set -u
 expected="$1"; shift
-matches=(); onces=(); nomatches=(); files=()
+matches=(); onces=(); nomatches=(); files=(); nofiles=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
   case "$1" in
     --match) matches+=("$2"); shift 2 ;;
     --once) onces+=("$2"); shift 2 ;;
     --no-match) nomatches+=("$2"); shift 2 ;;
     --file) files+=("$2"); shift 2 ;;
+    --no-file) nofiles+=("$2"); shift 2 ;;
     *) echo "expect.sh: unknown option $1" >&2; exit 99 ;;
   esac
 done
@@ -38,5 +40,8 @@ for re in "${nomatches[@]}"; do
 done
 for f in "${files[@]}"; do
   [ -e "$f" ] || { echo "FAIL: $f was not written"; fail=1; }
+done
+for f in "${nofiles[@]}"; do
+  [ ! -e "$f" ] || { echo "FAIL: $f was written"; fail=1; }
 done
 exit $fail

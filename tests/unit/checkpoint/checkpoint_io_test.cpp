@@ -24,6 +24,7 @@
 #include "support/test_support.h"
 #include "unit/checkpoint/model_fixtures.h"
 #include "util/error.h"
+#include "util/path_text.h"
 
 namespace dlbench::checkpoint {
 namespace {
@@ -151,7 +152,7 @@ TEST(CheckpointIo, RecoveryRankShiftReadsTheShiftedRanksFiles) {
   EXPECT_NE(result.bytes, plan.ForRank(0).bytes);  // stage 1 holds different layers
   EXPECT_EQ(result.files.front().name, "layer_3-model_2_model_states.pt");
   EXPECT_EQ(counting.counts().bytes_read,
-            result.bytes + fs::file_size(PathIn(folder, kManifestFileName)));
+            result.bytes + fs::file_size(JoinPath(folder, kManifestFileName)));
 }
 
 TEST(CheckpointIo, FsyncPerFileOnlyWhenAsked) {
@@ -237,7 +238,7 @@ TEST(CheckpointIo, ManifestRefusesMissingOrShortFiles) {
                              ExitCode::kIo, {"rank 5"});
   EXPECT_FALSE(IsCheckpointComplete(PosixEnv(), folder));
   writer.WriteRank(folder, plan.ForRank(5));
-  const std::string victim = PathIn(folder, plan.ForRank(5).files.back().name);
+  const std::string victim = JoinPath(folder, plan.ForRank(5).files.back().name);
   fs::resize_file(victim, 100);
   dlbench::test::ExpectError([&] { WriteManifest(PosixEnv(), folder, plan, {}, false); },
                              ExitCode::kIo, {victim, "size 100 B"});
@@ -256,7 +257,7 @@ TEST(CheckpointIo, ReaderRefusesIncompleteAndDetectsCorruption) {
 
   // Flip one byte in the middle of rank 0's optimizer file.
   const PlannedFile optim = plan.ForRank(0).files.back();
-  const std::string path = PathIn(folder, optim.name);
+  const std::string path = JoinPath(folder, optim.name);
   const Bytes offset = 3 * kBuffer + 17;
   {
     std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
@@ -372,7 +373,7 @@ TEST(CheckpointIo, CommitWritesTheManifestWhenEveryRankSucceeded) {
   // A file lost before the commit: every rank gets rank 0's error, and there is no manifest.
   const std::string second = folder + "_b";
   CheckpointWriter(PosixEnv(), Options(1)).WriteRank(second, plan.ForRank(world.rank()));
-  if (world.is_root()) fs::remove(PathIn(second, plan.ForRank(0).files[0].name));
+  if (world.is_root()) fs::remove(JoinPath(second, plan.ForRank(0).files[0].name));
   EXPECT_THROW(CommitCheckpoint(world, PosixEnv(), second, plan, {}, false, true), Error);
   EXPECT_FALSE(IsCheckpointComplete(PosixEnv(), second));
 }

@@ -243,14 +243,5 @@ TEST(MakeCheckpointStore, DirectByDefaultOnTheCheckpointFolder) {
   EXPECT_TRUE(IsCheckpointComplete(PosixEnv(), (dir / "ckpt" / kName).string()));
 }
 
-TEST(MakeCheckpointStore, BurstBufferNeedsItsTier) {
-  config::Config config;
-  config.checkpoint.burst_buffer = config::BurstBufferConfig{};
-  config.checkpoint.burst_buffer->tier = "no_such_tier";
-  dlbench::test::ExpectError(
-      [&] { MakeCheckpointStore(config, dlbench::test::World(), PosixEnv(), 0); }, ExitCode::kUsage,
-      {"no_such_tier"});
-}
-
 }  // namespace
 }  // namespace dlbench::checkpoint

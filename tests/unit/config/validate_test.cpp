@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "config_test_util.h"
+#include "support/test_support.h"
 
 namespace dlbench::config {
 namespace {
@@ -540,6 +542,31 @@ const Rule kRules[] = {
      {},
      1,
      "checkpoint.burst_buffer.max_pending_checkpoints: must be >= 1, got 0"},
+    {"BurstBufferHoldsTheCheckpointFolder",
+     "storage: {tiers: {nvme: {path: /scratch/nvme}}}\n"
+     "checkpoint: {burst_buffer: {tier: nvme}, checkpoint_folder: /scratch/nvme/ckpt/}\n",
+     {},
+     1,
+     "checkpoint.burst_buffer.tier = nvme (w.yaml:2) (path '/scratch/nvme') and "
+     "checkpoint.checkpoint_folder = '/scratch/nvme/ckpt' (w.yaml:2) overlap; the burst buffer "
+     "must be a different folder"},
+    {"BurstBufferInsideTheCheckpointFolder",
+     "storage: {tiers: {nvme: {path: ckpt/../ckpt/bb}}}\n"
+     "checkpoint: {burst_buffer: {tier: nvme}, checkpoint_folder: ckpt}\n",
+     {},
+     1,
+     "overlap; the burst buffer must be a different folder"},
+    {"BurstBufferTierIsASystemFolder",
+     "storage: {tiers: {nvme: {path: /usr/}}}\ncheckpoint: {burst_buffer: {tier: nvme}}\n",
+     {},
+     1,
+     "storage.tiers.nvme.path: '/usr/' is a system folder; give a dedicated folder (w.yaml:1)"},
+    {"TwoTiersOnOneFolder",
+     "storage: {tiers: {a: {path: /scratch/t}, b: {path: /scratch/x/../t/}}}\n",
+     {},
+     1,
+     "storage.tiers.b.path: '/scratch/x/../t/' is also the folder of tier a; give each tier its "
+     "own folder (w.yaml:1)"},
     // output, metric
     {"NegativeExcludeStart",
      "output: {metric: {exclude_start_steps: -1}}\n",
@@ -563,7 +590,12 @@ const Rule kRules[] = {
      "dataset: {data_folder: /}\n",
      {},
      1,
-     "dataset.data_folder: '/' is the root directory; give a dedicated folder"},
+     "dataset.data_folder: '/' is a system folder; give a dedicated folder (w.yaml:1)"},
+    {"DataFolderIsASystemFolder",
+     "dataset: {data_folder: /usr/lib/..}\n",
+     {},
+     1,
+     "dataset.data_folder: '/usr/lib/..' is a system folder"},
     {"CheckpointsInsideTheData",
      "dataset: {data_folder: run/data}\n",
      {"++checkpoint.checkpoint_folder=run/data/ckpt"},
@@ -586,9 +618,47 @@ TEST(Validation, HomeDirectoryIsRefused) {
   const std::string message = UsageMessage(
       [&] { LoadText("{}", {std::string("++checkpoint.checkpoint_folder=") + home}); });
   EXPECT_NE(message.find("checkpoint.checkpoint_folder: '" + std::string(home) +
-                         "' is the home directory"),
+                         "' is the home folder; give a dedicated folder"),
             std::string::npos)
       << message;
+}
+
+// The folder rules follow symbolic links: what counts is where the files go.
+TEST(Validation, ASymbolicLinkToTheRootIsRefused) {
+  const dlbench::test::TempDir dir;
+  std::filesystem::create_directory_symlink("/", dir / "root");
+  const std::string link = (dir / "root").string();
+  EXPECT_NE(UsageMessage([&] {
+              LoadText("{}", {"++dataset.data_folder=" + link});
+            }).find("dataset.data_folder: '" + link + "' resolves to /, a system folder"),
+            std::string::npos);
+  // Also a path through a link that reaches a system folder only after "..".
+  std::filesystem::create_directory(dir / "sub");
+  std::filesystem::create_directory_symlink("/usr/lib", dir / "sub" / "lib");
+  const std::string through = (dir / "sub" / "lib" / "..").string();
+  EXPECT_NE(UsageMessage([&] {
+              LoadText("{}", {"++checkpoint.checkpoint_folder=" + through});
+            }).find("resolves to /usr, a system folder"),
+            std::string::npos);
+}
+
+TEST(Validation, ASymbolicLinkPointingOutOfTheDataFolderIntoAnotherIsAnOverlap) {
+  const dlbench::test::TempDir dir;
+  std::filesystem::create_directories(dir / "data");
+  std::filesystem::create_directory_symlink(dir / "data", dir / "ckpt");
+  const std::string message = UsageMessage([&] {
+    LoadText("{}", {"++dataset.data_folder=" + (dir / "data").string(),
+                    "++checkpoint.checkpoint_folder=" + (dir / "ckpt" / "c").string()});
+  });
+  EXPECT_NE(message.find("overlap; give them separate folders"), std::string::npos) << message;
+}
+
+TEST(Validation, ASymbolicLinkToADedicatedFolderIsFine) {
+  const dlbench::test::TempDir dir;
+  std::filesystem::create_directories(dir / "elsewhere" / "data");
+  std::filesystem::create_directory_symlink(dir / "elsewhere", dir / "link");
+  EXPECT_NO_THROW(LoadText("{}", {"++dataset.data_folder=" + (dir / "link" / "data").string(),
+                                  "++checkpoint.checkpoint_folder=" + (dir / "ckpt").string()}));
 }
 
 TEST(Validation, ValidCombinationsPass) {

@@ -155,27 +155,5 @@ TEST_F(TierEnvTest, NotesNameEveryEmulatedTier) {
   EXPECT_TRUE(TierEnv(PosixEnv(), {{.name = "x", .path = Path("x")}}).emulation_notes().empty());
 }
 
-TEST_F(TierEnvTest, RejectsBadTiers) {
-  auto message = [&](std::vector<TierSpec> tiers) {
-    return test::ExpectError([&] { TierEnv env(PosixEnv(), std::move(tiers), clock_); },
-                             ExitCode::kUsage);
-  };
-  EXPECT_NE(
-      message({{.name = "", .path = Path("x")}}).find("storage.tiers[0]: a tier needs a name"),
-      std::string::npos);
-  EXPECT_NE(message({{.name = "a", .path = ""}}).find("path is empty"), std::string::npos);
-  EXPECT_NE(message({{.name = "a", .path = Path("x")}, {.name = "a", .path = Path("y")}})
-                .find("storage.tiers[1]: tier name 'a' is used twice"),
-            std::string::npos);
-  EXPECT_NE(message({{.name = "a", .path = Path("x")}, {.name = "b", .path = Path("x/")}})
-                .find("is the folder of another tier too"),
-            std::string::npos);
-  EXPECT_NE(message({{.name = "a", .path = Path("x"), .bandwidth_limit = 0.0}})
-                .find("bandwidth_limit must be positive"),
-            std::string::npos);
-  EXPECT_NE(message({{.name = "a", .path = Path("x"), .latency = -1}}).find("latency is negative"),
-            std::string::npos);
-}
-
 }  // namespace
 }  // namespace dlbench::storage

@@ -222,18 +222,6 @@ TEST(GenerateDataset, NothingToGenerateIsAUsageError) {
   }
 }
 
-TEST(GenerateDataset, DangerousDataFolderIsRefused) {
-  config::Config config;
-  config.dataset.data_folder = "/";
-  try {
-    GenerateDataset(config, test::World(), storage::PosixEnv());
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kUsage);
-    EXPECT_NE(std::string(e.what()).find("dataset.data_folder"), std::string::npos) << e.what();
-  }
-}
-
 // Records the folders fsync'd through it and counts existence checks (on top of a CountingEnv,
 // which counts the rest).
 class RecordingEnv final : public storage::EnvWrapper {

@@ -1,0 +1,90 @@
+// How validation rules report what they find (config/validate.h): a rule that fails names the
+// key, what is allowed, and where the key was set (" (w.yaml:7)", or an override). Shared by the
+// files that hold the rules (validate.cpp, storage_rules.cpp); not used outside config/.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/config.h"
+#include "config/config_builder.h"
+#include "config/typed_value.h"
+#include "util/error.h"
+
+namespace dlbench::config {
+
+// Reports rule violations with the keys' origins; a key left at its default has none. Holds
+// references: the origins and the notice list must outlive it.
+class Checker {
+ public:
+  Checker(const KeyOrigins& origins, std::vector<std::string>& notices)
+      : origins_(origins), notices_(notices) {}
+
+  // " (w.yaml:7)" or "" for a default. A key inside a mapping set as a whole (a tier's path
+  // inside storage.tiers) has the origin of the mapping.
+  std::string At(std::string key) const {
+    for (;;) {
+      const auto it = origins_.find(key);
+      if (it != origins_.end()) return it->second.empty() ? "" : " (" + it->second + ")";
+      const std::size_t dot = key.rfind('.');
+      if (dot == std::string::npos) return "";
+      key.resize(dot);
+    }
+  }
+
+  // "key = value (origin)", for messages that involve several keys.
+  template <typename T>
+  std::string Is(const std::string& key, const T& value) const {
+    return key + " = " + Describe(ToNode(value)) + At(key);
+  }
+
+  [[noreturn]] void Fail(const std::string& key, const std::string& what) const {
+    throw UsageError(key + ": " + what + At(key));
+  }
+
+  [[noreturn]] void FailCombination(const std::string& what) const { throw UsageError(what); }
+
+  template <typename T>
+  void AtLeast(const std::string& key, T value, T minimum) const {
+    if (value < minimum) {
+      Fail(key, "must be >= " + std::to_string(minimum) + ", got " + std::to_string(value));
+    }
+  }
+
+  void Positive(const std::string& key, double value) const {
+    if (!(value > 0) || !std::isfinite(value)) {
+      Fail(key, "must be a finite number > 0, got " + Describe(ToNode(value)));
+    }
+  }
+
+  void NonNegative(const std::string& key, double value) const {
+    if (!(value >= 0) || !std::isfinite(value)) {
+      Fail(key, "must be a finite number >= 0, got " + Describe(ToNode(value)));
+    }
+  }
+
+  void AllPositive(const std::string& key, const std::vector<std::int64_t>& values) const {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (values[i] <= 0) {
+        Fail(key, "every element must be >= 1, got " + std::to_string(values[i]) + " at index " +
+                      std::to_string(i));
+      }
+    }
+  }
+
+  void Notice(const std::string& text) const { notices_.push_back(text); }
+
+ private:
+  const KeyOrigins& origins_;
+  std::vector<std::string>& notices_;
+};
+
+// The rules on storage tiers, the burst buffer and the folders dlbench writes into
+// (storage_rules.cpp).
+void CheckStorage(const Config& config, const Checker& check);
+void CheckBurstBuffer(const Config& config, const Checker& check);
+void CheckFolders(const Config& config, const Checker& check);
+
+}  // namespace dlbench::config

@@ -1,0 +1,105 @@
+// The rules on storage tiers, the burst buffer and the folders dlbench writes into. Storage,
+// checkpoint and workflow code trusts a Config that passed them (they are checked nowhere else).
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config/checker.h"
+#include "util/path_text.h"
+
+namespace dlbench::config {
+
+void CheckStorage(const Config& config, const Checker& check) {
+  const StorageConfig& storage = config.storage;
+  if (storage.storage_type == StorageType::kS3 || storage.storage_type == StorageType::kAistore) {
+    check.Fail("storage.storage_type",
+               std::string(ToString(storage.storage_type)) +
+                   " is not supported by dlbench, which measures POSIX file systems; use "
+                   "local_fs or parallel_fs");
+  }
+  if (storage.storage_type == StorageType::kParallelFs) {
+    check.Notice("storage.storage_type: parallel_fs" + check.At("storage.storage_type") +
+                 " is POSIX I/O in dlbench, like local_fs (DLIO rejects it at run time)");
+  }
+  std::map<std::string, std::string> tier_of_folder;
+  for (const TierConfig& tier : storage.tiers) {
+    const std::string key = "storage.tiers." + tier.name;
+    if (tier.path.empty()) check.Fail(key + ".path", "must not be empty");
+    if (tier.capacity && *tier.capacity == 0) check.Fail(key + ".capacity", "must be > 0");
+    if (tier.bandwidth_limit) check.Positive(key + ".bandwidth_limit", *tier.bandwidth_limit);
+    check.NonNegative(key + ".latency", tier.latency);
+    // A path belongs to the tier of its deepest folder: two tiers on one folder would be
+    // ambiguous.
+    const auto [it, added] = tier_of_folder.emplace(AbsoluteFolder(tier.path), tier.name);
+    if (!added) {
+      check.Fail(key + ".path", "'" + tier.path + "' is also the folder of tier " + it->second +
+                                    "; give each tier its own folder");
+    }
+  }
+}
+
+void CheckBurstBuffer(const Config& config, const Checker& check) {
+  if (!config.checkpoint.burst_buffer) return;
+  const BurstBufferConfig& b = *config.checkpoint.burst_buffer;
+  const TierConfig* fast = nullptr;
+  std::string names;
+  for (const TierConfig& tier : config.storage.tiers) {
+    if (tier.name == b.tier) fast = &tier;
+    names += (names.empty() ? "" : ", ") + tier.name;
+  }
+  if (fast == nullptr) {
+    check.Fail("checkpoint.burst_buffer",
+               "tier '" + b.tier + "' is not a storage.tiers entry" +
+                   (names.empty() ? std::string(" (storage.tiers is empty)")
+                                  : " (defined: " + names + ")"));
+  }
+  check.AtLeast("checkpoint.burst_buffer.drain_threads", b.drain_threads, 1);
+  check.AtLeast("checkpoint.burst_buffer.max_pending_checkpoints", b.max_pending_checkpoints, 1);
+  // Drains copy from the tier into the checkpoint folder and evictions delete from the tier:
+  // neither may hold the other.
+  const std::string tier_folder = ResolvedFolder(fast->path);
+  const std::string capacity = ResolvedFolder(config.checkpoint.checkpoint_folder);
+  if (FolderContains(tier_folder, capacity) || FolderContains(capacity, tier_folder)) {
+    check.FailCombination(
+        "checkpoint.burst_buffer.tier = " + b.tier + check.At("checkpoint.burst_buffer") +
+        " (path '" + fast->path + "') and " +
+        check.Is("checkpoint.checkpoint_folder", config.checkpoint.checkpoint_folder) +
+        " overlap; the burst buffer must be a different folder");
+  }
+}
+
+// Folders dlbench writes into (and may delete, keep_files: false; evictions from a burst buffer)
+// must not be the root, the home folder or a system folder, symbolic links followed; the data,
+// checkpoint and output folders must not hold each other.
+void CheckFolders(const Config& config, const Checker& check) {
+  std::vector<std::pair<std::string, std::string>> folders = {
+      {"dataset.data_folder", config.dataset.data_folder},
+      {"checkpoint.checkpoint_folder", config.checkpoint.checkpoint_folder}};
+  if (config.output.folder) folders.emplace_back("output.folder", *config.output.folder);
+  std::vector<std::pair<std::string, std::string>> written = folders;
+  if (config.checkpoint.burst_buffer) {
+    for (const TierConfig& tier : config.storage.tiers) {
+      if (tier.name == config.checkpoint.burst_buffer->tier) {
+        written.emplace_back("storage.tiers." + tier.name + ".path", tier.path);
+      }
+    }
+  }
+  for (const auto& [key, folder] : written) {
+    const std::string reason = UnsafeFolderReason(folder);
+    if (!reason.empty()) check.Fail(key, reason + "; give a dedicated folder");
+  }
+  for (std::size_t i = 0; i < folders.size(); ++i) {
+    for (std::size_t j = i + 1; j < folders.size(); ++j) {
+      const std::string a = ResolvedFolder(folders[i].second);
+      const std::string b = ResolvedFolder(folders[j].second);
+      if (FolderContains(a, b) || FolderContains(b, a)) {
+        check.FailCombination(check.Is(folders[i].first, folders[i].second) + " and " +
+                              check.Is(folders[j].first, folders[j].second) +
+                              " overlap; give them separate folders");
+      }
+    }
+  }
+}
+
+}  // namespace dlbench::config

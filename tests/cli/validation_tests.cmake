@@ -1,0 +1,60 @@
+# Rules that live in config/ (config::Validate) fail when the workload is loaded: exit 2, the key
+# and where it was set, printed once under mpiexec, and before any work (no output folder is
+# made). Each of these rules was once checked, or only checked, by the module that used the
+# value, after the run had started.
+set(VALIDATION ${SCRATCH}/validation)
+file(MAKE_DIRECTORY ${VALIDATION})
+# dlbench_validation_test(NAME "MESSAGE REGEX" COMMAND WORKLOAD OVERRIDES...)
+function(dlbench_validation_test name message command workload)
+  dlbench_cli_test(validation_${name} 2 --once "${message}" --no-file ${VALIDATION}/${name}
+    -- ${MPIEXEC} 2 ${DLBENCH} ${command} ${workload} --output ${VALIDATION}/${name} ${ARGN})
+  set_tests_properties(cli.validation_${name} PROPERTIES LABELS "cli;mpi")
+endfunction()
+
+# Storage tiers (were storage/tier_env.cpp's).
+dlbench_validation_test(tiers_on_one_folder
+  "storage.tiers.b.path: '${VALIDATION}/t/' is also the folder of tier a. give each tier its own folder \\(override"
+  run ${DATA}/workloads/tiny_checkpoint.yaml
+  ++workload.storage.tiers.a.path=${VALIDATION}/t ++workload.storage.tiers.b.path=${VALIDATION}/t/)
+dlbench_validation_test(tier_zero_bandwidth "storage.tiers.a.bandwidth_limit: must be a finite number > 0"
+  run ${DATA}/workloads/tiny_checkpoint.yaml
+  ++workload.storage.tiers.a.path=${VALIDATION}/t ++workload.storage.tiers.a.bandwidth_limit=0MiB/s)
+# The burst buffer (were checkpoint/burst_buffer_store.cpp's).
+set(BB_TIER ++workload.storage.tiers.nvme.path=${VALIDATION}/bb ++workload.checkpoint.burst_buffer.tier=nvme)
+dlbench_validation_test(burst_buffer_holds_checkpoints
+  "checkpoint.burst_buffer.tier = nvme \\(override .*\\) and checkpoint.checkpoint_folder = '${VALIDATION}/bb/ckpt' \\(override .*\\) overlap. the burst buffer must be a different folder"
+  checkpoint ${DATA}/workloads/tiny_checkpoint.yaml ${BB_TIER}
+  ++workload.checkpoint.checkpoint_folder=${VALIDATION}/bb/ckpt)
+dlbench_validation_test(burst_buffer_unknown_tier
+  "checkpoint.burst_buffer: tier 'ssd' is not a storage.tiers entry \\(defined: nvme\\)"
+  checkpoint ${DATA}/workloads/tiny_checkpoint.yaml ++workload.storage.tiers.nvme.path=${VALIDATION}/bb
+  ++workload.checkpoint.burst_buffer.tier=ssd)
+dlbench_validation_test(burst_buffer_no_pending
+  "checkpoint.burst_buffer.max_pending_checkpoints: must be >= 1, got 0 \\(override"
+  checkpoint ${DATA}/workloads/tiny_checkpoint.yaml ${BB_TIER}
+  ++workload.checkpoint.burst_buffer.max_pending_checkpoints=0)
+dlbench_validation_test(burst_buffer_no_drain_threads
+  "checkpoint.burst_buffer.drain_threads: must be >= 1, got 0 \\(override"
+  checkpoint ${DATA}/workloads/tiny_checkpoint.yaml ${BB_TIER}
+  ++workload.checkpoint.burst_buffer.drain_threads=0)
+# Trainer options (were pipeline/trainer.cpp's).
+dlbench_validation_test(train_no_epochs "train.epochs: must be >= 1, got 0 \\(override"
+  run default ++workload.train.epochs=0)
+dlbench_validation_test(train_no_eval_interval
+  "evaluation.epochs_between_evals: must be >= 1, got 0 \\(override"
+  run default ++workload.workflow.evaluation=True ++workload.evaluation.epochs_between_evals=0)
+# Folders, symbolic links followed (workflow/safe_paths.cpp's canonical check and config's
+# lexical one were two rules that disagreed on links).
+file(CREATE_LINK / ${VALIDATION}/link_to_root SYMBOLIC)
+file(MAKE_DIRECTORY ${VALIDATION}/real_data)
+file(CREATE_LINK ${VALIDATION}/real_data ${VALIDATION}/link_to_data SYMBOLIC)
+dlbench_validation_test(data_folder_links_to_root
+  "dataset.data_folder: '${VALIDATION}/link_to_root' resolves to /, a system folder. give a dedicated folder"
+  generate default ++workload.dataset.data_folder=${VALIDATION}/link_to_root)
+dlbench_validation_test(checkpoints_through_a_link_into_the_data
+  "dataset.data_folder = '${VALIDATION}/real_data' .* and checkpoint.checkpoint_folder = '${VALIDATION}/link_to_data/ckpt' .* overlap"
+  run default ++workload.dataset.data_folder=${VALIDATION}/real_data
+  ++workload.checkpoint.checkpoint_folder=${VALIDATION}/link_to_data/ckpt)
+dlbench_cli_test(output_links_to_root 2
+  --once "output folder '${VALIDATION}/link_to_root' resolves to /, a system folder"
+  -- ${DLBENCH} generate default --output ${VALIDATION}/link_to_root)
