@@ -15,6 +15,7 @@
 #include "storage/file.h"
 #include "util/error.h"
 #include "util/sink.h"
+#include "util/size_text.h"
 #include "workflow/storage_tiers.h"
 
 namespace dlbench::app {
@@ -52,7 +53,7 @@ void AddCheckpointDrainCommand(CLI::App& checkpoint, CommandAction& action) {
           std::ostringstream line;
           line << d.name << ": durable in " << store.CapacityFolder(d.name) << " after "
                << std::fixed << std::setprecision(3) << d.durable_at << " s (rank 0 copied "
-               << storage::DescribeBytes(d.bytes) << ")\n";
+               << DescribeBytes(d.bytes) << ")\n";
           sink::Result(line.str());
         }
       }

@@ -21,6 +21,7 @@
 #include "util/error.h"
 #include "util/path_text.h"
 #include "util/sink.h"
+#include "util/size_text.h"
 
 namespace dlbench::checkpoint {
 namespace {
@@ -227,10 +228,9 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
   // A node-local tier holds its node's share; one node holds it all.
   const Bytes per_node = total / nodes_;
   if (capacity && per_node > *capacity) {
-    throw UsageError("checkpoint " + name + " needs " + storage::DescribeBytes(per_node) +
+    throw UsageError("checkpoint " + name + " needs " + DescribeBytes(per_node) +
                      " per node on tier " + tier_name_ + ", more than its capacity of " +
-                     storage::DescribeBytes(*capacity) + " (storage.tiers " + tier_name_ +
-                     ".capacity)");
+                     DescribeBytes(*capacity) + " (storage.tiers " + tier_name_ + ".capacity)");
   }
 
   // Backpressure: rank 0 sees every drain through to durability, so it decides for all. It also

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "util/size_text.h"
+
 namespace dlbench::checkpoint {
 namespace {
 
@@ -36,24 +38,6 @@ std::string DlioDifference(const CheckpointPlan& plan, const PlanSummary& summar
 }
 
 }  // namespace
-
-std::string FormatBytesExact(Bytes bytes) {
-  std::string digits = std::to_string(bytes);
-  std::string out;
-  const std::size_t n = digits.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i > 0 && (n - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
-std::string FormatGiB(Bytes bytes) {
-  char text[64];
-  std::snprintf(text, sizeof(text), "%.2f GiB",
-                static_cast<double>(bytes) / static_cast<double>(GiB));
-  return text;
-}
 
 std::string FormatRankRanges(const std::vector<Rank>& ranks, std::size_t max_ranges) {
   std::string out;

@@ -21,10 +21,6 @@ struct PlanReportOptions {
 
 std::string RenderPlan(const CheckpointPlan& plan, const PlanReportOptions& options = {});
 
-// 5682508791808 -> "5,682,508,791,808".
-std::string FormatBytesExact(Bytes bytes);
-// Bytes in GiB (2^30) with two decimals: "5292.25 GiB".
-std::string FormatGiB(Bytes bytes);
 // Ascending ranks as ranges: {0,1,2,3,8} -> "0-3, 8"; at most `max_ranges`, then "... (N more)".
 std::string FormatRankRanges(const std::vector<Rank>& ranks, std::size_t max_ranges);
 

@@ -8,6 +8,7 @@
 #include "config/typed_value.h"
 #include "config/units_parser.h"
 #include "config/workload_catalog.h"
+#include "util/size_text.h"
 
 namespace dlbench::config {
 namespace {

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "config/scalar_parser.h"
+#include "util/size_text.h"
 
 namespace dlbench::config {
 namespace {
@@ -76,17 +77,6 @@ std::optional<Seconds> ParseDuration(std::string_view text) {
   if (unit == "ms") return *value / 1e3;
   if (unit == "us") return *value / 1e6;
   return std::nullopt;
-}
-
-std::string FormatSize(Bytes bytes) {
-  static constexpr std::pair<const char*, Bytes> kUnits[] = {{"TiB", Bytes{1} << 40},
-                                                             {"GiB", Bytes{1} << 30},
-                                                             {"MiB", Bytes{1} << 20},
-                                                             {"KiB", Bytes{1} << 10}};
-  for (const auto& [name, factor] : kUnits) {
-    if (bytes != 0 && bytes % factor == 0) return std::to_string(bytes / factor) + name;
-  }
-  return std::to_string(bytes) + "B";
 }
 
 std::string FormatRate(BytesPerSecond rate) {

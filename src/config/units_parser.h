@@ -20,8 +20,8 @@ std::optional<BytesPerSecond> ParseRate(std::string_view text);
 // A duration: a number with an optional unit s, ms, us (a bare number is seconds).
 std::optional<Seconds> ParseDuration(std::string_view text);
 
-// Canonical spellings that the parsers read back exactly (used by ToYaml).
-std::string FormatSize(Bytes bytes);
+// Canonical spellings that the parsers read back exactly (used by ToYaml; sizes: util/size_text.h
+// FormatSize).
 std::string FormatRate(BytesPerSecond rate);
 std::string FormatDuration(Seconds seconds);
 

@@ -1,40 +1,12 @@
 #include "storage/tier_env.h"
 
-#include <cstdio>
 #include <utility>
 
 #include "util/error.h"
 #include "util/path_text.h"
+#include "util/size_text.h"
 
 namespace dlbench::storage {
-namespace {
-
-std::string Format(const char* format, double value, const char* unit) {
-  char text[64];
-  std::snprintf(text, sizeof text, format, value, unit);
-  return text;
-}
-
-std::string WithUnit(double value, const char* suffix) {
-  constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  int unit = 0;
-  while (value >= 1024.0 && unit < 5) {
-    value /= 1024.0;
-    ++unit;
-  }
-  return Format("%.4g %s", value, kUnits[unit]) + suffix;
-}
-
-}  // namespace
-
-std::string DescribeBytes(Bytes bytes) { return WithUnit(static_cast<double>(bytes), ""); }
-std::string DescribeRate(BytesPerSecond rate) { return WithUnit(rate, "/s"); }
-std::string DescribeSeconds(Seconds seconds) {
-  if (seconds < 1e-3) return Format("%.4g %s", seconds * 1e6, "us");
-  if (seconds < 1.0) return Format("%.4g %s", seconds * 1e3, "ms");
-  return Format("%.4g %s", seconds, "s");
-}
-
 TierEnv::TierEnv(Env& base, std::vector<TierSpec> tiers, ThrottleClock& clock)
     : EnvWrapper(base), tiers_(std::move(tiers)) {
   for (const TierSpec& tier : tiers_) {

@@ -73,9 +73,4 @@ class TierEnv final : public EnvWrapper {
   std::vector<std::unique_ptr<ThrottledEnv>> throttles_;  // nullptr when not emulated
 };
 
-// "400 MiB/s", "1.5 GiB", "2 ms": the units a note uses.
-std::string DescribeBytes(Bytes bytes);
-std::string DescribeRate(BytesPerSecond rate);
-std::string DescribeSeconds(Seconds seconds);
-
 }  // namespace dlbench::storage

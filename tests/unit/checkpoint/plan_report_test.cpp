@@ -5,6 +5,7 @@
 #include <string>
 
 #include "unit/checkpoint/model_fixtures.h"
+#include "util/size_text.h"
 
 namespace dlbench::checkpoint {
 namespace {

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "util/size_text.h"
+
 namespace dlbench::config {
 namespace {
 
