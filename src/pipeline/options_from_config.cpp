@@ -80,6 +80,14 @@ ReaderOptions ReaderOptionsFrom(const config::Config& config, Rank rank) {
   return o;
 }
 
+formats::ReadOptions FileReadOptionsFrom(const config::Config& config) {
+  formats::ReadOptions o;
+  if (config.reader.transfer_size) o.transfer_size = *config.reader.transfer_size;
+  o.verify_checksums = config.reader.verify_checksums;
+  o.direct = config.reader.odirect;
+  return o;
+}
+
 TrainerOptions TrainerOptionsFrom(const config::Config& config, Rank rank, Seconds origin) {
   TrainerOptions o;
   o.epochs = config.train.epochs;

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "config/config.h"
+#include "formats/format.h"
 #include "pipeline/reader_options.h"
 #include "pipeline/sampler.h"
 #include "pipeline/trainer.h"
@@ -27,7 +28,10 @@ SamplerOptions TrainSamplerOptions(const config::Config& config, int ranks, Rank
 SamplerOptions EvalSamplerOptions(const config::Config& config, int ranks, Rank rank,
                                   std::uint64_t run_seed);
 
+// The reader section, in two parts: how the reader pool reads (threads, prefetch, read_type,
+// on_error, ...) and how each file is read (transfer_size, verify_checksums, odirect).
 ReaderOptions ReaderOptionsFrom(const config::Config& config, Rank rank);
+formats::ReadOptions FileReadOptionsFrom(const config::Config& config);
 
 // `origin`: the synchronized time origin of the run (metrics/cross_rank.h).
 TrainerOptions TrainerOptionsFrom(const config::Config& config, Rank rank, Seconds origin);

@@ -55,10 +55,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   const DatasetFiles files(config.dataset);
   const auto train_files = static_cast<FileIndex>(config.dataset.num_files_train);
   const auto reader = formats::MakeReader(config.dataset.format);
-  formats::ReadOptions read_options;
-  if (config.reader.transfer_size) read_options.transfer_size = *config.reader.transfer_size;
-  read_options.verify_checksums = config.reader.verify_checksums;
-  read_options.direct = config.reader.odirect;
+  const formats::ReadOptions read_options = pipeline::FileReadOptionsFrom(config);
   pipeline::FormatSampleSource train_source(*reader, env, read_options,
                                             [&](FileIndex f) { return files.file(f).spec; });
   pipeline::FormatSampleSource eval_source(

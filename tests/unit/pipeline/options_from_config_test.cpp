@@ -90,6 +90,18 @@ TEST(OptionsFromConfig, TrainerAndReader) {
   EXPECT_FALSE(TrainerOptionsFrom(no_eval_files, 0, 0).evaluation);
 }
 
+TEST(OptionsFromConfig, FileReads) {
+  config::Config c = Unet3dLike();
+  EXPECT_EQ(FileReadOptionsFrom(c).transfer_size, formats::ReadOptions{}.transfer_size);
+  c.reader.transfer_size = 64 * KiB;
+  c.reader.verify_checksums = false;
+  c.reader.odirect = true;
+  const formats::ReadOptions o = FileReadOptionsFrom(c);
+  EXPECT_EQ(o.transfer_size, 64 * KiB);
+  EXPECT_FALSE(o.verify_checksums);
+  EXPECT_TRUE(o.direct);
+}
+
 TEST(OptionsFromConfig, StepCapAboveTheAvailableStepsIsAUsageError) {
   config::Config c = Unet3dLike();
   c.train.total_training_steps = 5;
