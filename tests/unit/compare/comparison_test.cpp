@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/expect_error.h"
 #include "util/error.h"
 
 namespace dlbench::compare {
@@ -122,30 +123,17 @@ TEST(Compare, TooFewRunsForTheRankTestFallBackToTolerance) {
 TEST(Compare, MetricMissingOnOneSideIsAUsageError) {
   RunSet current = MakeSet(kNoisy);
   current.runs[2].summary["metric"].erase("checkpoint_stall_mean_seconds");
-  try {
-    Compare(MakeSet(kNoisy), current, Settings());
-    FAIL() << "no error";
-  } catch (const Error& error) {
-    EXPECT_EQ(error.code(), ExitCode::kUsage);
-    EXPECT_NE(std::string(error.what())
-                  .find("checkpoint_stall_mean_seconds is missing from "
-                        "run2/summary.json"),
-              std::string::npos)
-        << error.what();
-  }
+  dlbench::test::ExpectError([&] { Compare(MakeSet(kNoisy), current, Settings()); },
+                             ExitCode::kUsage,
+                             {"checkpoint_stall_mean_seconds is missing from "
+                              "run2/summary.json"});
 }
 
 TEST(Compare, MetricAskedByNameMustExist) {
   CompareSettings settings = Settings();
   AddOrUpdate(settings, NamedMetric("metric.train_batch_wait_p99_seconds"));
-  try {
-    Compare(MakeSet(kNoisy), MakeSet(kNoisy), settings);
-    FAIL() << "no error";
-  } catch (const Error& error) {
-    EXPECT_EQ(error.code(), ExitCode::kUsage);
-    EXPECT_NE(std::string(error.what()).find("train_batch_wait_p99_seconds is in none"),
-              std::string::npos);
-  }
+  dlbench::test::ExpectError([&] { Compare(MakeSet(kNoisy), MakeSet(kNoisy), settings); },
+                             ExitCode::kUsage, {"train_batch_wait_p99_seconds is in none"});
 }
 
 TEST(Compare, MetricAskedByNameIsCompared) {
@@ -158,14 +146,8 @@ TEST(Compare, MetricAskedByNameIsCompared) {
 TEST(Compare, DifferentWorkloadsAreRefusedUnlessForced) {
   RunSet current = MakeSet(kNoisy);
   current.runs[0].summary["num_accelerators"] = 4;
-  try {
-    Compare(MakeSet(kNoisy), current, Settings());
-    FAIL() << "no error";
-  } catch (const Error& error) {
-    EXPECT_EQ(error.code(), ExitCode::kUsage);
-    EXPECT_NE(std::string(error.what()).find("num_accelerators: 2 vs 4"), std::string::npos)
-        << error.what();
-  }
+  dlbench::test::ExpectError([&] { Compare(MakeSet(kNoisy), current, Settings()); },
+                             ExitCode::kUsage, {"num_accelerators: 2 vs 4"});
   CompareSettings forced = Settings();
   forced.force = true;
   EXPECT_NO_THROW(Compare(MakeSet(kNoisy), current, forced));

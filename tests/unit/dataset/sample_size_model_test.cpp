@@ -7,6 +7,7 @@
 
 #include "dataset/element_type.h"
 #include "dataset/legacy_normal.h"
+#include "support/expect_error.h"
 #include "util/error.h"
 
 namespace dlbench::dataset {
@@ -146,13 +147,7 @@ TEST(SampleSizeModel, SmallDrawsAreClampedToOne) {
 }
 
 TEST(SampleSizeModel, RejectsBadLengths) {
-  try {
-    Model(0.5, 0, 1);
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kUsage);
-    EXPECT_NE(std::string(e.what()).find("record_length_bytes"), std::string::npos);
-  }
+  dlbench::test::ExpectError([&] { Model(0.5, 0, 1); }, ExitCode::kUsage, {"record_length_bytes"});
   EXPECT_THROW(Model(100, 1e12, 10), Error);  // dimensions beyond 32 bits
 }
 
@@ -179,13 +174,8 @@ TEST(ElementType, NamesCodesAndDescrs) {
     EXPECT_EQ(t.npy_descr, c.descr) << c.in;
   }
   for (const char* bad : {"", "float128", ">f4", "complex64", "u3"}) {
-    try {
-      ParseElementType(bad);
-      FAIL() << bad;
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::kUsage);
-      EXPECT_NE(std::string(e.what()).find("record_element_type"), std::string::npos);
-    }
+    dlbench::test::ExpectError([&] { ParseElementType(bad); }, ExitCode::kUsage,
+                               {"record_element_type"});
   }
 }
 

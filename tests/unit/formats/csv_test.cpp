@@ -12,6 +12,7 @@
 #include "formats/csv_reader.h"
 #include "formats/csv_text.h"
 #include "formats/csv_writer.h"
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -131,13 +132,8 @@ TEST_F(CsvFiles, RefusesTypesAndCompressionsItCannotHold) {
            {"uint8", config::Compression::kXz, "uncompressed or with gzip, not xz"}}) {
     FileSpec spec = Spec({4}, 1, dtype);
     spec.compression = compression;
-    try {
-      test::WriteFile(CsvWriter(), spec, test::RandomContent());
-      ADD_FAILURE() << message;
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::kUsage);
-      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
-    }
+    dlbench::test::ExpectError([&] { test::WriteFile(CsvWriter(), spec, test::RandomContent()); },
+                               ExitCode::kUsage, {message});
   }
 }
 

@@ -22,6 +22,7 @@
 #include "formats/registry.h"
 #include "recording_env.h"
 #include "storage/aligned_buffer.h"
+#include "support/expect_error.h"
 #include "util/error.h"
 
 namespace dlbench::formats {
@@ -386,13 +387,8 @@ TEST_F(DirectRead, TruncatedDataIsStillReported) {
   test::WriteFile(NpyWriter(), spec, test::RandomContent());
   const std::string bytes = test::ReadAll(spec.path);
   test::WriteAll(spec.path, bytes.substr(0, bytes.size() - 1));
-  try {
-    NpyReader().open(env_, spec, Direct());
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kIo);
-    EXPECT_NE(std::string(e.what()).find("truncated npy"), std::string::npos) << e.what();
-  }
+  dlbench::test::ExpectError([&] { NpyReader().open(env_, spec, Direct()); }, ExitCode::kIo,
+                             {"truncated npy"});
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "formats/jpeg_writer.h"
 #include "formats/png_reader.h"
 #include "formats/png_writer.h"
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -160,13 +161,9 @@ TEST(ImageFiles, SizesDependOnPixelsAndShapesAreChecked) {
       spec.samples = samples;
       spec.dtype = dtype;
       std::vector<std::byte> buffer(4096);
-      try {
-        writer->write(storage::PosixEnv(), spec, test::RandomContent(), buffer);
-        ADD_FAILURE() << message;
-      } catch (const Error& e) {
-        EXPECT_EQ(e.code(), ExitCode::kUsage);
-        EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
-      }
+      dlbench::test::ExpectError(
+          [&] { writer->write(storage::PosixEnv(), spec, test::RandomContent(), buffer); },
+          ExitCode::kUsage, {message});
     }
   }
 }

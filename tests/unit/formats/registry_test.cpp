@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "format_test_support.h"
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -60,13 +61,8 @@ TEST(Registry, EveryReaderRefusesASampleOutsideItsFileOrAShortBuffer) {
           std::tuple{std::int64_t{-1}, std::span<std::byte>(out), outside.c_str()},
           std::tuple{std::int64_t{0}, std::span<std::byte>(out).first(out.size() - 1),
                      "-byte buffer for a"}}) {
-      try {
-        reader->read_sample(k, buffer);
-        ADD_FAILURE() << name << ": sample " << k << " was read";
-      } catch (const Error& e) {
-        EXPECT_EQ(e.code(), ExitCode::kInternal) << name;
-        EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << name << ": " << e.what();
-      }
+      dlbench::test::ExpectError([&] { reader->read_sample(k, buffer); }, ExitCode::kInternal,
+                                 {what});
     }
   }
 }

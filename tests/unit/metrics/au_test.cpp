@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "records.h"
+#include "support/expect_error.h"
 #include "util/error.h"
 
 namespace dlbench::metrics {
@@ -79,13 +80,8 @@ TEST(MeasureBlock, EmptyBlockHasZeroAu) {
 TEST(MeasureBlock, InconsistentRecordsAreInternalErrors) {
   BlockRecord backwards = WorkedBlock();
   backwards.end = backwards.start - 1;
-  try {
-    MeasureBlock(backwards, 4, Exclusion{});
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kInternal);
-    EXPECT_NE(std::string(e.what()).find("block 1 ends before it starts"), std::string::npos);
-  }
+  dlbench::test::ExpectError([&] { MeasureBlock(backwards, 4, Exclusion{}); }, ExitCode::kInternal,
+                             {"block 1 ends before it starts"});
   BlockRecord squeezed = WorkedBlock();
   squeezed.end = squeezed.start + 1.5;  // shorter than its own steps
   EXPECT_THROW(MeasureBlock(squeezed, 4, Exclusion{}), Error);

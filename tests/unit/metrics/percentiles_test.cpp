@@ -6,6 +6,7 @@
 #include <cmath>
 #include <random>
 
+#include "support/expect_error.h"
 #include "util/error.h"
 
 namespace dlbench::metrics {
@@ -108,13 +109,9 @@ TEST(LatencyHistogram, MergeEqualsRecordingEverything) {
 }
 
 TEST(LatencyHistogram, FromCountsRejectsAnotherLayout) {
-  try {
-    LatencyHistogram::FromCounts(std::vector<std::uint64_t>(3, 0), 0);
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kInternal);
-    EXPECT_NE(std::string(e.what()).find("3 buckets"), std::string::npos);
-  }
+  dlbench::test::ExpectError(
+      [&] { LatencyHistogram::FromCounts(std::vector<std::uint64_t>(3, 0), 0); },
+      ExitCode::kInternal, {"3 buckets"});
 }
 
 TEST(LatencyHistogram, EmptyHasNoSummary) {

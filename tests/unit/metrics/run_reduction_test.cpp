@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "records.h"
+#include "support/expect_error.h"
 #include "util/error.h"
 
 namespace dlbench::metrics {
@@ -135,13 +136,8 @@ TEST(Combine, RanksWithDifferentShapesAreAnInternalError) {
   two_blocks.epochs[0].blocks.push_back(MakeBlock(2, 50, {{0.1, 1, 0}}));
   const std::vector<RankValues> ranks = {SummarizeRank(RankWithWait(0), Settings()),
                                          SummarizeRank(two_blocks, Settings())};
-  try {
-    CombineTrain(ranks, {}, {});
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kInternal);
-    EXPECT_NE(std::string(e.what()).find("numbers of blocks"), std::string::npos);
-  }
+  dlbench::test::ExpectError([&] { CombineTrain(ranks, {}, {}); }, ExitCode::kInternal,
+                             {"numbers of blocks"});
   RankRecord no_save = RankWithWait(1);
   no_save.checkpoints.clear();
   EXPECT_THROW(

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "support/expect_error.h"
 #include "util/error.h"
 
 namespace dlbench::pipeline {
@@ -64,13 +65,7 @@ TEST(FormatSampleSource, AnIndexBeyondTheFileIsAnIoErrorNamingThePath) {
   FormatSampleSource source(format, storage::PosixEnv(), formats::ReadOptions{}, SpecOf);
   auto file = source.open(1);
   std::vector<std::byte> buffer(8);
-  try {
-    file->read(4, buffer);
-    FAIL() << "read past the file's samples";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kIo);
-    EXPECT_NE(std::string(e.what()).find("/data/f1"), std::string::npos);
-  }
+  dlbench::test::ExpectError([&] { file->read(4, buffer); }, ExitCode::kIo, {"/data/f1"});
 }
 
 TEST(FormatSampleSource, OpenErrorsPropagate) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/expect_error.h"
 #include "util/error.h"
 
 namespace dlbench::pipeline {
@@ -105,13 +106,8 @@ TEST(OptionsFromConfig, FileReads) {
 TEST(OptionsFromConfig, StepCapAboveTheAvailableStepsIsAUsageError) {
   config::Config c = Unet3dLike();
   c.train.total_training_steps = 5;
-  try {
-    Sampler{TrainSamplerOptions(c, 5, 0, 0)};
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kUsage);
-    EXPECT_NE(std::string(e.what()).find("at most 4"), std::string::npos) << e.what();
-  }
+  dlbench::test::ExpectError([&] { Sampler{TrainSamplerOptions(c, 5, 0, 0)}; }, ExitCode::kUsage,
+                             {"at most 4"});
 }
 
 TEST(OptionsFromConfig, RunSeedsDiffer) {

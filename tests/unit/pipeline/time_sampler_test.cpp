@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "support/expect_error.h"
 #include "util/error.h"
 
 namespace dlbench::pipeline {
@@ -135,13 +136,9 @@ TEST(TimeSampler, EveryKeyPartChangesTheSequence) {
 
 TEST(TimeSampler, RejectsInvalidParameters) {
   auto expect_usage = [](const Dist& d) {
-    try {
-      TimeSampler(d, 1, 0, StreamPurpose::kComputeTime, 0, "train.computation_time");
-      ADD_FAILURE() << "accepted an invalid distribution";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::kUsage);
-      EXPECT_NE(std::string(e.what()).find("train.computation_time"), std::string::npos);
-    }
+    dlbench::test::ExpectError(
+        [&] { TimeSampler(d, 1, 0, StreamPurpose::kComputeTime, 0, "train.computation_time"); },
+        ExitCode::kUsage, {"train.computation_time"});
   };
   expect_usage(Dist{.kind = Kind::kNormal, .mean = 1, .stdev = -1});
   expect_usage(Dist{.kind = Kind::kUniform, .min = 3, .max = 2});

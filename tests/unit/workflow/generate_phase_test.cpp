@@ -13,6 +13,7 @@
 #include "storage/counting_env.h"
 #include "storage/env_wrapper.h"
 #include "storage/fault_injection_env.h"
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
 #include "workflow/dataset_files.h"
@@ -117,14 +118,8 @@ TEST(GenerateDataset, FailedWriteNamesTheFileExitsThreeAndLeavesNoPartialFileUnd
   // Files are small (one write each): the 4th write to a data file is the 4th file, img_3_of_6.
   faulty.inject(
       storage::Fault(storage::FaultOp::kWrite).nth(4).error(ENOSPC).on_paths_containing(".npy"));
-  try {
-    GenerateDataset(config, test::World(), faulty);
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kIo);
-    EXPECT_NE(std::string(e.what()).find("train/img_3_of_6.npy"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("No space left"), std::string::npos) << e.what();
-  }
+  dlbench::test::ExpectError([&] { GenerateDataset(config, test::World(), faulty); }, ExitCode::kIo,
+                             {"train/img_3_of_6.npy", "No space left"});
   const fs::path data = config.dataset.data_folder;
   for (const fs::path& file : Listing(data)) {
     if (file.extension() == ".npy") {
@@ -183,14 +178,8 @@ TEST(GenerateDataset, UnwritableFolderIsAnIoErrorNamingIt) {
   const config::Config config = TinyNpy(dir.path());
   storage::FaultInjectionEnv faulty(storage::PosixEnv());
   faulty.inject(storage::Fault(storage::FaultOp::kCreateDirectories).error(EACCES));
-  try {
-    GenerateDataset(config, test::World(), faulty);
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kIo);
-    EXPECT_NE(std::string(e.what()).find(config.dataset.data_folder), std::string::npos)
-        << e.what();
-  }
+  dlbench::test::ExpectError([&] { GenerateDataset(config, test::World(), faulty); }, ExitCode::kIo,
+                             {config.dataset.data_folder});
 }
 
 TEST(GenerateDataset, ImpossibleSizesAreUsageErrors) {
@@ -198,13 +187,8 @@ TEST(GenerateDataset, ImpossibleSizesAreUsageErrors) {
   config::Config config = TinyNpy(dir.path());
   config.dataset.record_length_bytes = 1e18;
   config.dataset.num_samples_per_file = 1000;
-  try {
-    GenerateDataset(config, test::World(), storage::PosixEnv());
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kUsage);
-    EXPECT_NE(std::string(e.what()).find("num_samples_per_file"), std::string::npos) << e.what();
-  }
+  dlbench::test::ExpectError([&] { GenerateDataset(config, test::World(), storage::PosixEnv()); },
+                             ExitCode::kUsage, {"num_samples_per_file"});
   EXPECT_EQ(CountEnding(Listing(config.dataset.data_folder), ".npy"), 0u);
 }
 
@@ -213,13 +197,8 @@ TEST(GenerateDataset, NothingToGenerateIsAUsageError) {
   config::Config config = TinyNpy(dir.path());
   config.dataset.num_files_train = 0;
   config.dataset.num_files_eval = 0;
-  try {
-    GenerateDataset(config, test::World(), storage::PosixEnv());
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kUsage);
-    EXPECT_NE(std::string(e.what()).find("num_files_train"), std::string::npos) << e.what();
-  }
+  dlbench::test::ExpectError([&] { GenerateDataset(config, test::World(), storage::PosixEnv()); },
+                             ExitCode::kUsage, {"num_files_train"});
 }
 
 // Records the folders fsync'd through it and counts existence checks (on top of a CountingEnv,
@@ -335,13 +314,8 @@ TEST(FoldersHoldNoDataFiles, UnlistableFolderIsAnIoErrorNamingIt) {
   test::TempDir dir;
   const fs::path file = dir.path() / "plain";
   std::ofstream(file) << "x";
-  try {
-    FoldersHoldNoDataFiles(storage::PosixEnv(), {file.string()});
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kIo);
-    EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
-  }
+  dlbench::test::ExpectError([&] { FoldersHoldNoDataFiles(storage::PosixEnv(), {file.string()}); },
+                             ExitCode::kIo, {file.string()});
 }
 
 TEST(GenerationBuffer, IsBoundedWhateverTheConfiguredSize) {

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/expect_error.h"
 #include "util/error.h"
 #include "workflow/checkpoint_records.h"
 
@@ -135,13 +136,11 @@ TEST(CheckpointLog, DrainsAttachToTheSaveOfTheSameNameDurableAtTheManifest) {
 TEST(CheckpointLog, ADrainOfAnUnsavedCheckpointIsABug) {
   CheckpointLog log;
   log.Add(metrics::CheckpointKind::kLoad, 1, 1, Op("a", 1.0, 1.5, 100));
-  try {
-    log.AttachDrains({checkpoint::DrainResult{"a", 1.5, 3.0, 100, 3.0}});
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kInternal);
-    EXPECT_NE(std::string(e.what()).find("drain of a"), std::string::npos) << e.what();
-  }
+  dlbench::test::ExpectError(
+      [&] {
+        log.AttachDrains({checkpoint::DrainResult{"a", 1.5, 3.0, 100, 3.0}});
+      },
+      ExitCode::kInternal, {"drain of a"});
 }
 
 }  // namespace
