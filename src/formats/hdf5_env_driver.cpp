@@ -38,12 +38,17 @@ const State& Of(const H5FD_t* file) { return *reinterpret_cast<const DriverFile*
 std::exception_ptr kept_error;
 bool deferring = false;
 
-// Keeps the error being handled (unless one is kept already: the first is the cause) and puts
-// its message on HDF5's error stack; returns `failure`, or `success` while closing.
+// Keeps the error being handled and puts its message on HDF5's error stack; returns `failure`.
+// While closing, keeps only the first error (the cause; HDF5 goes on after it) and returns
+// `success`. Otherwise HDF5 stops at a failure, unless it tries again (opening a file it is
+// creating), when the last error is the one that counts.
 template <typename T>
 T Fail(const char* function, hid_t minor, T failure, T success) {
-  if (!kept_error) kept_error = std::current_exception();
-  if (deferring) return success;
+  if (deferring) {
+    if (!kept_error) kept_error = std::current_exception();
+    return success;
+  }
+  kept_error = std::current_exception();
   std::string message = "dlbench env driver";
   try {
     throw;

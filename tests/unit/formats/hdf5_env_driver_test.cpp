@@ -166,7 +166,11 @@ TEST_F(Hdf5EnvDriver, InjectedWriteAndSyncFailuresNameThePathAndTheOperation) {
               {"write " + spec.path, "offset", "No space left", "injected"});
   faulty.clear();
   faulty.inject(Fault(FaultOp::kCreate));
-  ExpectError([&] { Write(faulty, spec); }, ExitCode::kIo, {"create", spec.path, "injected"});
+  // A new file: HDF5 first tries to open it without creating it, and that failure is not the one
+  // reported.
+  FileSpec fresh = spec;
+  fresh.path = dir_ / "fresh.hdf5";
+  ExpectError([&] { Write(faulty, fresh); }, ExitCode::kIo, {"create", fresh.path, "injected"});
   faulty.clear();
   spec.fsync = true;
   faulty.inject(Fault(FaultOp::kSync));
