@@ -1,10 +1,14 @@
 // The HDF5 virtual file driver over storage::Env (HDF5 1.10's H5FD_class_t): the files HDF5
 // opens with hdf5::FileAccess() are read, written and truncated by an Env, so HDF5's I/O — its
 // metadata included — is counted, throttled by tiers and failed on purpose like every other
-// byte. It behaves as HDF5's sec2 driver does (same feature flags, zeros past the end of the
-// file, truncate to the end of allocation at close), so the files are byte for byte sec2's.
+// byte. It behaves as HDF5's default sec2 driver does (the same feature flags, so HDF5 asks it
+// for the same reads and writes; zeros past the end of the file; the file cut or extended to the
+// end of allocation at close), but takes no flock (HDF5's file locking): dlbench writes under
+// partial names and renames, so no reader meets a file being written.
 //
-// The driver runs inside HDF5 calls, so under the hdf5::Lock of their caller. An error thrown by
+// The driver runs inside HDF5 calls, so under the hdf5::Lock of their caller: its Env calls come
+// one at a time, the Env and its files being used as storage/file.h allows (a file HDF5 writes
+// is also read back, through a second, readable file of the same path). An error thrown by
 // the Env cannot cross the C library: the driver keeps it (one slot, guarded by the Lock) and
 // fails the HDF5 call, and hdf5::Check() rethrows the kept error unchanged (its exit code, path,
 // operation and errno) instead of HDF5's summary of it.

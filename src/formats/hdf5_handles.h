@@ -9,11 +9,11 @@
 // - every function here (and in hdf5_creation.h) that calls HDF5 takes `const Lock&` as proof
 //   that its caller holds it; code outside src/formats/hdf5* and the shared-file writer never
 //   sees <hdf5.h>;
-// - a `Handle` closes its identifier under a Lock of its own (ignoring failures; Close() reports
-//   them) (the mutex is recursive, so this
+// - a `Handle` closes its identifier under a Lock of its own (the mutex is recursive, so this
 //   costs nothing when the caller holds it), so handles released by stack unwinding, by member
 //   destructors after a throwing constructor, or by an owner destroyed on another thread are
-//   closed under the lock too;
+//   closed under the lock too; it ignores a failed close, which Close() reports;
+// - HDF5's file I/O runs through storage::Env (hdf5_env_driver.h), inside these locked calls;
 // - the first Lock taken in the process turns HDF5's automatic error printing off, before any
 //   other call can reach the library.
 // HDF5's predefined type identifiers (H5T_STD_U8LE, ...) are macros that call H5open(); take them
