@@ -104,11 +104,12 @@ WriteResult Hdf5Writer::write(storage::Env& env, const FileSpec& spec,
   Bytes row_bytes = static_cast<Bytes>(spec.itemsize());
   for (std::size_t i = 1; i < sample.size(); ++i) row_bytes *= sample[i];
 
+  hdf5::IoTally io;
   {
     const hdf5::Lock lock;
     const hid_t file_type = hdf5::FileType(lock, spec.dtype);
     const hid_t mem_type = hdf5::MemoryType(lock, spec.dtype);
-    const Handle fapl = hdf5::FileAccess(lock, env, spec.path, nullptr, spec.fsync);
+    const Handle fapl = hdf5::FileAccess(lock, env, spec.path, &io, spec.fsync);
     Handle file = Open(lock, H5Fcreate(spec.path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()),
                        H5Fclose, "create", spec.path);
     const Handle dcpl = CreationProperties(lock, spec, shape, spec.path);
@@ -150,7 +151,7 @@ WriteResult Hdf5Writer::write(storage::Env& env, const FileSpec& spec,
     Close(lock, file, "close", spec.path);
   }
   WriteResult result;
-  result.data_bytes = env.file_size(spec.path);
+  result.data_bytes = io.written;
   result.files.push_back(spec.path);
   return result;
 }

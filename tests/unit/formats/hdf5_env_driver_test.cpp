@@ -76,13 +76,18 @@ TEST_F(Hdf5EnvDriver, WriterWritesSyncsAndClosesThroughTheEnv) {
     storage::CountingEnv counting(storage::PosixEnv());
     const WriteResult written = Write(counting, spec);
     const storage::IoCounts counts = counting.counts();
-    EXPECT_EQ(written.data_bytes, storage::PosixEnv().file_size(spec.path));
+    // What the writer reports is what went through the Env.
+    EXPECT_EQ(written.data_bytes, counts.bytes_written);
     EXPECT_EQ(counts.creates, 1u);  // HDF5's first, non-creating attempt is a stat
     EXPECT_EQ(counts.closes, 1u);
     EXPECT_EQ(counts.syncs, fsync ? 1u : 0u);
-    // The payload and the metadata; HDF5 writes its superblock twice.
+    // The payload and the metadata, within a few KiB of the file's size: HDF5 writes part of its
+    // metadata twice and leaves gaps it allocated but never wrote (the file is extended over
+    // them at close).
     EXPECT_GE(counts.bytes_written, 8u * 64 * 64);
-    EXPECT_GE(counts.bytes_written, written.data_bytes - 8 * 64 * 64);
+    const Bytes size = storage::PosixEnv().file_size(spec.path);
+    EXPECT_LE(counts.bytes_written, size + 4096);
+    EXPECT_GE(counts.bytes_written + 4096, size);
     auto reader = Hdf5Reader().open(storage::PosixEnv(), spec, {});
     std::vector<std::byte> out(reader->sample_bytes());
     reader->read_sample(7, out);
