@@ -12,6 +12,7 @@ DLBENCH_PACKAGES=(
   libgtest-dev libbenchmark-dev
   python3 python3-numpy python3-h5py python3-scipy python3-pil python3-pandas
   clang-format clang-tidy chromium nodejs
+  strace
 )
 
 log() { printf 'dlbench: %s\n' "$*" >&2; }

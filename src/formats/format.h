@@ -65,7 +65,9 @@ struct FileSpec {
 };
 
 struct WriteResult {
-  Bytes data_bytes = 0;            // bytes of the data file
+  // Bytes written to the data file: its size, but for hdf5, whose library writes part of its
+  // metadata twice and leaves gaps it allocated but never wrote.
+  Bytes data_bytes = 0;
   Bytes companion_bytes = 0;       // index files (DALI index, .off.idx / .sz.idx)
   std::vector<std::string> files;  // every file written, data file first
 };

@@ -2,6 +2,7 @@
 
 #include <mutex>
 
+#include "formats/hdf5_env_driver.h"
 #include "util/error.h"
 
 namespace dlbench::formats::hdf5 {
@@ -32,15 +33,37 @@ Lock::~Lock() { LibraryMutex().unlock(); }
 void Handle::reset() noexcept {
   if (id_ >= 0 && closer_ != nullptr) {
     const Lock lock;
-    // A failed close (a damaged file) leaves its message on the error stack: drop it, the error
-    // that led here is already being reported.
+    const DeferredFailures deferred(lock);
+    // A failed close (a damaged file, a failing Env) leaves its message on the error stack or in
+    // the driver: drop it, the error that led here is already being reported.
     if (closer_(id_) < 0) H5Eclear2(H5E_DEFAULT);
+    TakeDriverError(lock);
   }
   id_ = -1;
 }
 
-hid_t Check(const Lock&, hid_t status, const char* operation, const std::string& path) {
+void Close(const Lock& lock, Handle& handle, const char* operation, const std::string& path) {
+  const Handle::Closer closer = handle.closer();
+  const hid_t id = handle.release();
+  herr_t status = 0;
+  {
+    const DeferredFailures deferred(lock);
+    status = closer(id);
+  }
+  if (std::exception_ptr error = TakeDriverError(lock)) {
+    H5Eclear2(H5E_DEFAULT);
+    std::rethrow_exception(error);
+  }
+  Check(lock, status, operation, path);
+}
+
+hid_t Check(const Lock& lock, hid_t status, const char* operation, const std::string& path) {
+  const std::exception_ptr driver_error = TakeDriverError(lock);
   if (status >= 0) return status;
+  if (driver_error) {
+    H5Eclear2(H5E_DEFAULT);
+    std::rethrow_exception(driver_error);
+  }
   std::string detail;
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, KeepInnermost, &detail);
   H5Eclear2(H5E_DEFAULT);
@@ -53,9 +76,11 @@ Handle Open(const Lock& lock, hid_t id, Handle::Closer closer, const char* opera
   return Handle(Check(lock, id, operation, path), closer);
 }
 
-Handle FileAccess(const Lock& lock, const std::string& path) {
+Handle FileAccess(const Lock& lock, storage::Env& env, const std::string& path, IoTally* tally,
+                  bool sync_on_close) {
   Handle fapl = Open(lock, H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "property list", path);
-  Check(lock, H5Pset_fapl_sec2(fapl.get()), "set sec2 driver", path);
+  const EnvDriverInfo info{&env, tally, sync_on_close};
+  Check(lock, H5Pset_driver(fapl.get(), EnvDriver(lock), &info), "set env driver", path);
   Check(lock, H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V110),
         "set version bounds", path);
   return fapl;

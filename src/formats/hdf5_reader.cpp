@@ -21,7 +21,8 @@ std::vector<std::int64_t> Signed(const std::vector<hsize_t>& dims) {
 class Hdf5FileReader final : public FileReader {
  public:
   // Constructed under `lock`, which also covers the release of the members when it throws.
-  Hdf5FileReader(const hdf5::Lock& lock, const FileSpec& spec)
+  // `env` reads the file and must outlive the reader.
+  Hdf5FileReader(const hdf5::Lock& lock, storage::Env& env, const FileSpec& spec)
       : path_(spec.path), samples_(spec.samples), mem_type_(hdf5::MemoryType(lock, spec.dtype)) {
     const std::vector<hsize_t> sample = hdf5::DatasetSampleDims(spec);
     Bytes per_dataset = static_cast<Bytes>(spec.itemsize());
@@ -33,7 +34,7 @@ class Hdf5FileReader final : public FileReader {
     count_[0] = 1;
     start_.assign(shape.size(), 0);
 
-    const Handle fapl = hdf5::FileAccess(lock, path_);
+    const Handle fapl = hdf5::FileAccess(lock, env, path_, &io_);
     file_ = Open(lock, H5Fopen(path_.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose, "open", path_);
     const hid_t expected_type = hdf5::FileType(lock, spec.dtype);
     // A failed lookup (a damaged group index) is an error of its own, not a missing dataset.
@@ -64,54 +65,81 @@ class Hdf5FileReader final : public FileReader {
                                        npy::ShapeText(Signed(shape)));
       }
       datasets_.push_back(std::move(dset));
+      names_.push_back(std::move(name));
       spaces_.push_back(std::move(space));
     }
     memory_space_ =
         Open(lock, H5Screate_simple(static_cast<int>(count_.size()), count_.data(), nullptr),
              H5Sclose, "create space", path_);
+    open_bytes_ = io_.read;
   }
 
   const std::string& path() const override { return path_; }
   std::int64_t samples() const override { return samples_; }
   Bytes sample_bytes() const override { return dataset_sample_bytes_ * datasets_.size(); }
-  Bytes open_bytes() const override { return 0; }  // HDF5 does not tell
+  Bytes open_bytes() const override { return open_bytes_; }
 
   Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
     check_request(k, out);
     start_[0] = static_cast<hsize_t>(k);
     const hdf5::Lock lock;
-    for (std::size_t j = 0; j < datasets_.size(); ++j) {
-      Check(lock,
-            H5Sselect_hyperslab(spaces_[j].get(), H5S_SELECT_SET, start_.data(), nullptr,
-                                count_.data(), nullptr),
-            "select", path_);
-      Check(lock,
-            H5Dread(datasets_[j].get(), mem_type_, memory_space_.get(), spaces_[j].get(),
-                    H5P_DEFAULT, out.data() + j * dataset_sample_bytes_),
-            "read", path_ + " sample " + std::to_string(k));
+    const Bytes before = io_.read;
+    try {
+      for (std::size_t j = 0; j < datasets_.size(); ++j) {
+        Check(lock,
+              H5Sselect_hyperslab(spaces_[j].get(), H5S_SELECT_SET, start_.data(), nullptr,
+                                  count_.data(), nullptr),
+              "select", path_);
+        Check(lock,
+              H5Dread(datasets_[j].get(), mem_type_, memory_space_.get(), spaces_[j].get(),
+                      H5P_DEFAULT, out.data() + j * dataset_sample_bytes_),
+              "read", path_ + " sample " + std::to_string(k));
+      }
+    } catch (const Error&) {
+      ReopenDatasets(lock);
+      throw;
     }
-    return sample_bytes();
+    // What HDF5 asked storage for: its sieve buffer may have held the sample (0) or may fetch
+    // more than it (up to 64 KiB of a contiguous dataset), and chunk indexes count too.
+    return io_.read - before;
   }
 
  private:
+  // HDF5 marks a dataset's sieve buffer as holding the bytes of a read that failed: reopened,
+  // the dataset reads from storage again (reader.on_error: skip goes on with this file), instead
+  // of serving stale bytes. Best effort: a dataset that does not reopen fails the next read.
+  void ReopenDatasets(const hdf5::Lock& lock) noexcept {
+    for (std::size_t j = 0; j < datasets_.size(); ++j) {
+      datasets_[j].reset();
+      try {
+        datasets_[j] = Open(lock, H5Dopen2(file_.get(), names_[j].c_str(), H5P_DEFAULT), H5Dclose,
+                            "open dataset", path_);
+      } catch (const Error&) {
+      }
+    }
+  }
+
   std::string path_;
   std::int64_t samples_;
   hid_t mem_type_;
   Bytes dataset_sample_bytes_ = 0;
   std::vector<hsize_t> start_, count_;
+  hdf5::IoTally io_;  // before file_: the driver adds to it until the file is closed
+  Bytes open_bytes_ = 0;
   Handle file_;
   std::vector<Handle> datasets_;
+  std::vector<std::string> names_;  // of datasets_
   std::vector<Handle> spaces_;
   Handle memory_space_;
 };
 
 }  // namespace
 
-std::unique_ptr<FileReader> Hdf5Reader::open(storage::Env&, const FileSpec& spec,
+std::unique_ptr<FileReader> Hdf5Reader::open(storage::Env& env, const FileSpec& spec,
                                              const ReadOptions& options) const {
   RejectDirect(options, "hdf5");
   const hdf5::Lock lock;
-  return std::make_unique<Hdf5FileReader>(lock, spec);
+  return std::make_unique<Hdf5FileReader>(lock, env, spec);
 }
 
 }  // namespace dlbench::formats

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <filesystem>
 #include <functional>
 #include <vector>
 
@@ -17,6 +16,7 @@ namespace {
 
 using hdf5::Check;
 using hdf5::CheckCompression;
+using hdf5::Close;
 using hdf5::CreationProperties;
 using hdf5::Handle;
 using hdf5::Open;
@@ -104,11 +104,12 @@ WriteResult Hdf5Writer::write(storage::Env& env, const FileSpec& spec,
   Bytes row_bytes = static_cast<Bytes>(spec.itemsize());
   for (std::size_t i = 1; i < sample.size(); ++i) row_bytes *= sample[i];
 
+  hdf5::IoTally io;
   {
     const hdf5::Lock lock;
     const hid_t file_type = hdf5::FileType(lock, spec.dtype);
     const hid_t mem_type = hdf5::MemoryType(lock, spec.dtype);
-    const Handle fapl = hdf5::FileAccess(lock, spec.path);
+    const Handle fapl = hdf5::FileAccess(lock, env, spec.path, &io, spec.fsync);
     Handle file = Open(lock, H5Fcreate(spec.path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()),
                        H5Fclose, "create", spec.path);
     const Handle dcpl = CreationProperties(lock, spec, shape, spec.path);
@@ -119,14 +120,16 @@ WriteResult Hdf5Writer::write(storage::Env& env, const FileSpec& spec,
       content.Fill(spec.file_index, offset, out);
     };
     for (int j = 0; j < spec.num_dset_per_record; ++j) {
-      const Handle dset = Open(lock,
-                               H5Dcreate2(file.get(), hdf5::RecordsName(j).c_str(), file_type,
-                                          space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
-                               H5Dclose, "create dataset", spec.path);
+      Handle dset = Open(lock,
+                         H5Dcreate2(file.get(), hdf5::RecordsName(j).c_str(), file_type,
+                                    space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+                         H5Dclose, "create dataset", spec.path);
       if (spec.samples > 0 && rows_per_sample > 0 && row_bytes > 0) {
         WriteDataset(lock, dset.get(), shape, row_bytes, rows_per_sample, mem_type, buffer, fill,
                      spec.path);
       }
+      // Writes what HDF5's sieve buffer still holds.
+      Close(lock, dset, "close dataset", spec.path);
     }
     const hsize_t n = static_cast<hsize_t>(spec.samples);
     const Handle label_space =
@@ -142,16 +145,13 @@ WriteResult Hdf5Writer::write(storage::Env& env, const FileSpec& spec,
           [](Bytes, std::span<std::byte> out) { std::memset(out.data(), 0, out.size()); },
           spec.path);
     }
-    labels.reset();
-    Check(lock, H5Fclose(file.release()), "close", spec.path);
-  }
-  if (spec.fsync) {
-    auto synced = env.open_write(spec.path);
-    synced->sync();
-    synced->close();
+    Close(lock, labels, "close dataset", spec.path);
+    // Flushes the metadata, truncates the file to its allocation, fsyncs it (spec.fsync) and
+    // closes it, all through `env`.
+    Close(lock, file, "close", spec.path);
   }
   WriteResult result;
-  result.data_bytes = std::filesystem::file_size(spec.path);
+  result.data_bytes = io.written;
   result.files.push_back(spec.path);
   return result;
 }

@@ -1,7 +1,8 @@
 // HDF5 files as DLIO writes them (reference formats.md §8.1): datasets records_0..k-1 of shape
 // (n, *sample dims) and labels (n,) int64 zeros; contiguous unless chunk_dims, gzip or max_shape
-// ask for chunking. Written through HDF5's sec2 driver, not through storage::Env (HDF5 owns its
-// I/O); library-version bounds [v18, v110]. lzf is rejected (its filter is not in libhdf5).
+// ask for chunking. Written through storage::Env (the Env driver, hdf5_env_driver.h): HDF5's
+// data and metadata writes, its reads back and the final truncation; library-version bounds
+// [v18, v110]. lzf is rejected (its filter is not in libhdf5).
 #pragma once
 
 #include "formats/format.h"

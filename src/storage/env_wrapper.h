@@ -80,6 +80,7 @@ class WritableFileWrapper : public WritableFile {
   }
   void append(const void* buffer, Bytes length) override { target_->append(buffer, length); }
   Bytes appended() const override { return target_->appended(); }
+  void truncate(Bytes size) override { target_->truncate(size); }
   void sync() override { target_->sync(); }
   void close() override { target_->close(); }
 

@@ -33,6 +33,10 @@ class FaultyWritableFile final : public WritableFileWrapper {
     env_.check(FaultOp::kWrite, path(), OffsetDetail(appended(), length));
     WritableFileWrapper::append(buffer, length);
   }
+  void truncate(Bytes size) override {
+    env_.check(FaultOp::kTruncate, path(), "to " + std::to_string(size));
+    WritableFileWrapper::truncate(size);
+  }
   void sync() override {
     env_.check(FaultOp::kSync, path(), "");
     WritableFileWrapper::sync();
@@ -90,6 +94,8 @@ const char* ToString(FaultOp op) {
       return "list";
     case FaultOp::kFreeSpace:
       return "statvfs";
+    case FaultOp::kTruncate:
+      return "truncate";
   }
   return "?";
 }

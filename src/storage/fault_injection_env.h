@@ -32,8 +32,9 @@ enum class FaultOp {
   kRemoveTree,
   kListDirectory,
   kFreeSpace,
+  kTruncate,  // WritableFile::truncate
 };
-inline constexpr std::size_t kFaultOpCount = 14;
+inline constexpr std::size_t kFaultOpCount = 15;
 const char* ToString(FaultOp op);
 
 // What to fail, built fluently:

@@ -11,9 +11,9 @@
 //   positional and may run concurrently (the drain engine copies one file with several threads).
 //   drop_cache() may too. The exception is formats::DirectFile, which is one thread's at a time.
 // - A WritableFile may take concurrent write_at() calls on disjoint ranges (pwrite; the drain
-//   engine again). append(), appended(), sync() and close() change or read the file's position or
-//   state: the caller makes sure no other call on that file runs at the same time, and that close()
-//   happens after every other call (the file is then unusable).
+//   engine again). append(), appended(), truncate(), sync() and close() change or read the file's
+//   position or state: the caller makes sure no other call on that file runs at the same time, and
+//   that close() happens after every other call (the file is then unusable).
 // - A file does not belong to a thread: it may move between threads, ordered by the caller.
 // - Lifetimes: a file opened through a wrapper Env refers to it, so the Env outlives its files; a
 //   wrapper Env refers to its target, which outlives the wrapper.
@@ -59,6 +59,9 @@ class WritableFile {
   virtual void append(const void* buffer, Bytes length) = 0;
   // Bytes appended so far.
   virtual Bytes appended() const = 0;
+  // Sets the file's length to `size`, cutting it or extending it with zeros (ftruncate; the HDF5
+  // driver's end-of-file). Leaves appended() unchanged. Throws Error(kIo).
+  virtual void truncate(Bytes size) = 0;
   // fsync. Throws Error(kIo).
   virtual void sync() = 0;
   // Closes the descriptor, reporting a failed close. Called by the destructor if needed (which

@@ -114,6 +114,13 @@ void PosixWritableFile::append(const void* buffer, Bytes length) {
   appended_ += length;
 }
 
+void PosixWritableFile::truncate(Bytes size) {
+  if (fd_ < 0) throw IoError("truncate", path_, EBADF, "file closed");
+  while (::ftruncate(fd_, static_cast<off_t>(size)) != 0) {
+    if (errno != EINTR) throw IoError("truncate", path_, errno, "to " + std::to_string(size));
+  }
+}
+
 void PosixWritableFile::sync() {
   if (fd_ < 0) throw IoError("fsync", path_, EBADF, "file closed");
   // fsync flushes the inode, so it covers what went through either descriptor.

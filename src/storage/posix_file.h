@@ -50,6 +50,7 @@ class PosixWritableFile final : public WritableFile {
   void write_at(Bytes offset, const void* buffer, Bytes length) override;
   void append(const void* buffer, Bytes length) override;
   Bytes appended() const override { return appended_; }
+  void truncate(Bytes size) override;
   void sync() override;
   void close() override;
 

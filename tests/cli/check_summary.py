@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Checks the byte counts of a `dlbench run` against the dataset on disk.
 
-    check_summary.py OUTPUT_FOLDER [--skipped N]
+    check_summary.py OUTPUT_FOLDER [--skipped N] [--kernel STRACE_PREFIX]
 
 Reads OUTPUT_FOLDER/config.yaml (the resolved configuration) and summary.json, derives from the
 configuration how many samples each phase reads (every rank reads floor(floor(N/P)/b) batches of
@@ -17,7 +17,11 @@ src/formats/):
   tfrecord        streamed (files stay open): each file is read whole through the transfer
                   buffer by the one reader thread of the rank that consumes it (even when its
                   records span several batches); a shared file once per rank per epoch.
-  hdf5            the sample (HDF5 does not report its metadata reads).
+  hdf5            what the kernel served: the bytes that read/pread64/readv/preadv returned for
+                  the split's data files, summed from the run's system-call log (--kernel: the
+                  prefix of `strace -ff -y -s 0 -o PREFIX` files). HDF5 decides what it reads
+                  (superblock, object headers, B-trees, a sieve buffer of up to 64 KiB per
+                  contiguous dataset), and dlbench reads through it, so the two must be equal.
   indexed_binary  open: both index files (8 bytes per sample each); per sample: the sample.
   mmap_indexed_binary  as indexed_binary (page faults are reported as the sample bytes).
   synthetic       nothing.
@@ -40,8 +44,10 @@ With --skipped N (a run with reader.on_error: skip over corrupt data), only the 
 and train_samples_skipped_on_error = N are checked. Reading on_demand (every sample opens its file) is assumed for the index-order formats. Prints
 `check_summary: OK` or the mismatches, and exits 1 on a mismatch.
 """
+import glob
 import json
 import os
+import re
 import struct
 import sys
 
@@ -225,6 +231,27 @@ def parquet_costs(path, columns):
     return opened, rows
 
 
+READ_CALL = re.compile(r"^(?:read|pread64|readv|preadv|preadv2)\(\d+<(.*?)>, .*\)\s+=\s+(\d+)$")
+
+
+def kernel_read_bytes(prefix, folder, split):
+    """Bytes the kernel returned to reads of the data files directly in folder/split."""
+    where = os.path.realpath(os.path.join(folder, split))
+    files = glob.glob(prefix + ".*")
+    if not files:
+        fail("no system-call log %s.*" % prefix)
+    total = 0
+    for name in files:
+        with open(name, errors="replace") as f:
+            for line in f:
+                m = READ_CALL.match(line.rstrip("\n"))
+                path = m.group(1) if m else ""
+                # Not the writer's partial files (".<name>.dlbench-partial") of a `dlbench run`.
+                if os.path.dirname(path) == where and not os.path.basename(path).startswith("."):
+                    total += int(m.group(2))
+    return total
+
+
 def first_file(folder, split):
     names = sorted(n for n in os.listdir(os.path.join(folder, split))
                    if not n.endswith(".idx"))
@@ -276,7 +303,7 @@ def sample_bytes(cfg):
     return product * itemsize
 
 
-def expected_bytes(cfg, ranks, phase, read_per_pass, passes, files):
+def expected_bytes(cfg, ranks, phase, read_per_pass, passes, files, kernel):
     ds = cfg["dataset"]
     fmt = ds["format"]
     spf = ds["num_samples_per_file"]
@@ -284,6 +311,10 @@ def expected_bytes(cfg, ranks, phase, read_per_pass, passes, files):
     split = "train" if phase == "train" else "valid"
     if fmt == "synthetic":
         return 0
+    if fmt == "hdf5":
+        if kernel is None:
+            fail("hdf5 runs are checked against the kernel: run under strace, pass --kernel")
+        return kernel_read_bytes(kernel, folder, split)
     path, names = first_file(folder, split)
     if fmt == "parquet":
         # gzip makes every file's pages differ: each pass reads every sample of every file once.
@@ -337,9 +368,6 @@ def expected_bytes(cfg, ranks, phase, read_per_pass, passes, files):
         if index != 16 * spf:
             fail("%s: index files hold %d bytes, expected 16 x %d" % (path, index, spf))
         return samples * (index + sample)
-    if fmt == "hdf5":
-        return samples * sample
-
     if fmt == "tfrecord":
         transfer = cfg["reader"].get("transfer_size") or 256 * 1024
         if size > transfer:
@@ -360,11 +388,15 @@ def expected_bytes(cfg, ranks, phase, read_per_pass, passes, files):
 def main():
     args = sys.argv[1:]
     skipped = None
-    if len(args) == 3 and args[1] == "--skipped":
-        skipped = int(args[2])
-        args = args[:1]
+    kernel = None
+    while len(args) >= 3 and args[-2] in ("--skipped", "--kernel"):
+        if args[-2] == "--skipped":
+            skipped = int(args[-1])
+        else:
+            kernel = args[-1]
+        args = args[:-2]
     if len(args) != 1:
-        fail("usage: check_summary.py OUTPUT_FOLDER [--skipped N]")
+        fail("usage: check_summary.py OUTPUT_FOLDER [--skipped N] [--kernel STRACE_PREFIX]")
     out = args[0]
     with open(os.path.join(out, "config.yaml")) as f:
         cfg = yaml.safe_load(f)
@@ -385,7 +417,7 @@ def main():
         if skipped is None:
             want[phase + "_nominal_bytes"] = samples * record
             want[phase + "_read_bytes"] = expected_bytes(cfg, ranks, phase, read_per_pass, passes,
-                                                         files)
+                                                         files, kernel)
             if cfg["dataset"]["format"] != "synthetic":
                 want[phase + "_decoded_bytes"] = samples * sample_bytes(cfg)
         if phase == "train":

@@ -34,6 +34,7 @@ class Recorder final : public Env {
       calls_.push_back("appended");
       return 3;
     }
+    void truncate(Bytes) override { calls_.push_back("truncate"); }
     void sync() override { calls_.push_back("sync"); }
     void close() override { calls_.push_back("close"); }
 
@@ -116,10 +117,12 @@ TEST(EnvWrapper, FileWrappersForwardEveryMethod) {
   out.write_at(0, buffer, 4);
   out.append(buffer, 4);
   EXPECT_EQ(out.appended(), 3u);
+  out.truncate(2);
   out.sync();
   out.close();
-  const std::vector<std::string> expected = {"size",   "read_at",  "drop_cache", "write_at",
-                                             "append", "appended", "sync",       "close"};
+  const std::vector<std::string> expected = {"size",     "read_at", "drop_cache",
+                                             "write_at", "append",  "appended",
+                                             "truncate", "sync",    "close"};
   EXPECT_EQ(target.calls, expected);
 }
 

@@ -94,6 +94,21 @@ TEST(FaultInjectionEnv, EveryOperationKindCanFail) {
   EXPECT_FALSE(env.exists(dir / "renamed.bin"));
 }
 
+TEST(FaultInjectionEnv, TruncateFailsNamingPathAndSizeAndLeavesTheFile) {
+  TempDir dir;
+  FaultInjectionEnv env(PosixEnv());
+  env.inject(Fault(FaultOp::kTruncate).nth(1).error(EFBIG));
+  auto out = env.create(dir / "f.bin");
+  out->append("abcdef", 6);
+  ExpectError([&] { out->truncate(2); }, ExitCode::kIo,
+              {"truncate", "f.bin", "to 2", "errno " + std::to_string(EFBIG), "injected"});
+  EXPECT_EQ(PosixEnv().file_size(dir / "f.bin"), 6u);
+  out->truncate(2);  // one-shot
+  out->close();
+  EXPECT_EQ(PosixEnv().file_size(dir / "f.bin"), 2u);
+  EXPECT_EQ(env.attempts(FaultOp::kTruncate), 2u);
+}
+
 TEST(FaultInjectionEnv, FolderOperationsFailNamingPathAndOperation) {
   TempDir dir;
   FaultInjectionEnv env(PosixEnv());

@@ -80,6 +80,23 @@ TEST(PosixEnv, CreateTruncates) {
   EXPECT_EQ(PosixEnv().file_size(path), 0u);
 }
 
+TEST(PosixEnv, TruncateCutsAndExtendsWithZerosKeepingTheAppendPosition) {
+  TempDir dir;
+  const std::string path = dir / "t.bin";
+  auto out = PosixEnv().create(path);
+  out->append("abcdef", 6);
+  out->truncate(2);
+  EXPECT_EQ(PosixEnv().file_size(path), 2u);
+  out->truncate(5);
+  EXPECT_EQ(out->appended(), 6u);
+  out->close();
+  auto in = PosixEnv().open_read(path);
+  char back[8];
+  ASSERT_EQ(in->read_at(0, back, sizeof back), 5u);
+  EXPECT_EQ(std::string(back, 5), std::string("ab\0\0\0", 5));
+  ExpectError([&] { out->truncate(1); }, ExitCode::kIo, {"truncate", "t.bin", "file closed"});
+}
+
 TEST(PosixEnv, ShortReadAtEndOfFileReturnsFewerBytes) {
   TempDir dir;
   const std::string path = dir.Write("short.bin", "0123456789").string();

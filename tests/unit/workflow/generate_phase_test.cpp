@@ -138,6 +138,36 @@ TEST(GenerateDataset, FailedWriteNamesTheFileExitsThreeAndLeavesNoPartialFileUnd
   EXPECT_TRUE(IsDatasetComplete(storage::PosixEnv(), config));
 }
 
+// HDF5 writes through the Env too (formats/hdf5_env_driver.h): a failed data write, or a failed
+// fsync while HDF5 closes the file, is the Env's error, and the partial file goes.
+TEST(GenerateDataset, FailedHdf5WriteOrSyncExitsThreeNamingFileAndOperationAndLeavesNoPartial) {
+  for (const storage::FaultOp op : {storage::FaultOp::kWrite, storage::FaultOp::kSync}) {
+    test::TempDir dir;
+    config::Config config = TinyNpy(dir.path());
+    config.dataset.format = config::Format::kHdf5;
+    config.dataset.fsync = true;
+    storage::FaultInjectionEnv faulty(storage::PosixEnv());
+    faulty.inject(storage::Fault(op).error(ENOSPC).on_paths_containing("img_3_of_6"));
+    try {
+      GenerateDataset(config, test::World(), faulty);
+      FAIL() << "expected an error";
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(e.code(), ExitCode::kIo);
+      EXPECT_NE(what.find("train/img_3_of_6.hdf5"), std::string::npos) << what;
+      EXPECT_NE(what.find(std::string(storage::ToString(op)) + " "), std::string::npos) << what;
+      EXPECT_NE(what.find("injected"), std::string::npos) << what;
+    }
+    const fs::path data = config.dataset.data_folder;
+    EXPECT_EQ(CountEnding(Listing(data), ".dlbench-partial"), 0u);
+    EXPECT_FALSE(fs::exists(data / "train/img_3_of_6.hdf5"));
+    EXPECT_FALSE(IsDatasetComplete(storage::PosixEnv(), config));
+    const RankGeneration rerun = GenerateDataset(config, test::World(), storage::PosixEnv());
+    EXPECT_EQ(rerun.files_kept + rerun.io.files, 8u);
+    EXPECT_TRUE(IsDatasetComplete(storage::PosixEnv(), config));
+  }
+}
+
 TEST(GenerateDataset, RerunRemovesOurPartialFilesRedoesShortFilesAndKeepsForeignFiles) {
   test::TempDir dir;
   const config::Config config = TinyNpy(dir.path());
