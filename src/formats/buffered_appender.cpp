@@ -7,12 +7,11 @@
 
 namespace dlbench::formats {
 
-BufferedAppender::BufferedAppender(storage::WritableFile& file, std::span<std::byte> buffer)
-    : file_(file), buffer_(buffer) {
-  if (buffer_.empty()) throw Error(ExitCode::kInternal, "BufferedAppender: empty buffer");
+ByteSink::ByteSink(std::span<std::byte> buffer) : buffer_(buffer) {
+  if (buffer_.empty()) throw Error(ExitCode::kInternal, "ByteSink: empty buffer");
 }
 
-void BufferedAppender::append(const void* data, std::size_t length) {
+void ByteSink::append(const void* data, std::size_t length) {
   const auto* p = static_cast<const std::byte*>(data);
   while (length > 0) {
     const std::span<std::byte> space = free_space();
@@ -24,14 +23,14 @@ void BufferedAppender::append(const void* data, std::size_t length) {
   }
 }
 
-std::span<std::byte> BufferedAppender::free_space() {
+std::span<std::byte> ByteSink::free_space() {
   if (used_ == buffer_.size()) flush();
   return buffer_.subspan(used_);
 }
 
-void BufferedAppender::flush() {
+void ByteSink::flush() {
   if (used_ == 0) return;
-  file_.append(buffer_.data(), used_);
+  write_out(buffer_.first(used_));
   used_ = 0;
 }
 

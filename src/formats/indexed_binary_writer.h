@@ -3,26 +3,33 @@
 // sample. Offsets are i·S for every i (DLIO restarts them per chunk, defect D19).
 #pragma once
 
-#include <cstdint>
-
 #include "formats/format.h"
+#include "formats/slice_layout.h"
 
 namespace dlbench::formats {
 
-class IndexedBinaryWriter final : public FormatWriter {
+// Parts: the samples, the offsets index, the sizes index (8 bytes per sample in each).
+class IndexedBinaryLayout final : public SliceLayout {
  public:
-  Bytes file_size(const FileSpec& spec) const override;
-  WriteResult write(storage::Env& env, const FileSpec& spec,
-                    const dataset::ContentGenerator& content,
-                    std::span<std::byte> buffer) const override;
+  std::vector<std::string> parts(const FileSpec& spec) const override {
+    return {spec.path, spec.offsets_index(), spec.sizes_index()};
+  }
+  ByteRange range(const FileSpec& spec, std::size_t part, std::int64_t first,
+                  std::int64_t end) const override;
+  void stream(const FileSpec& spec, std::size_t part, std::int64_t first, std::int64_t end,
+              const dataset::ContentGenerator& content, ByteSink& out) const override;
 };
 
-// The samples one of `ranks` ranks writes of a shared file of `samples` samples: rank r owns
-// [r·q + min(r, rem), …) of length q + (r < rem), with q = samples / ranks, rem = samples % ranks.
-struct SampleSlice {
-  std::int64_t first = 0;
-  std::int64_t count = 0;
+class IndexedBinaryWriter final : public FormatWriter {
+ public:
+  Bytes file_size(const FileSpec& spec) const override {
+    return IndexedBinaryLayout().part_size(spec, 0);
+  }
+  WriteResult write(storage::Env& env, const FileSpec& spec,
+                    const dataset::ContentGenerator& content,
+                    std::span<std::byte> buffer) const override {
+    return WriteAllParts(env, IndexedBinaryLayout(), spec, content, buffer);
+  }
 };
-SampleSlice SharedFileSlice(std::int64_t samples, int ranks, int rank);
 
 }  // namespace dlbench::formats

@@ -1,14 +1,16 @@
 #include "formats/npy_writer.h"
 
-#include <algorithm>
-
-#include "dataset/content.h"
-#include "formats/buffered_appender.h"
 #include "formats/dtype.h"
 #include "formats/npy_header.h"
-#include "storage/file.h"
 
 namespace dlbench::formats {
+namespace {
+
+std::string Header(const FileSpec& spec) {
+  return npy::Encode(LookupDType(spec.dtype).descr, SampleLastShape(spec));
+}
+
+}  // namespace
 
 std::vector<std::int64_t> SampleLastShape(const FileSpec& spec) {
   std::vector<std::int64_t> shape = spec.sample_dims;
@@ -16,30 +18,24 @@ std::vector<std::int64_t> SampleLastShape(const FileSpec& spec) {
   return shape;
 }
 
-Bytes NpyWriter::file_size(const FileSpec& spec) const {
-  const std::string header = npy::Encode(LookupDType(spec.dtype).descr, SampleLastShape(spec));
-  return header.size() + static_cast<Bytes>(spec.samples) * spec.sample_bytes();
+ByteRange NpyLayout::range(const FileSpec& spec, std::size_t /*part*/, std::int64_t first,
+                           std::int64_t end) const {
+  const Bytes header = Header(spec).size();
+  const Bytes sample = spec.sample_bytes();
+  return {first == 0 ? 0 : header + static_cast<Bytes>(first) * sample,
+          header + static_cast<Bytes>(end) * sample};
 }
 
-WriteResult NpyWriter::write(storage::Env& env, const FileSpec& spec,
-                             const dataset::ContentGenerator& content,
-                             std::span<std::byte> buffer) const {
-  const std::string header = npy::Encode(LookupDType(spec.dtype).descr, SampleLastShape(spec));
-  const Bytes total = static_cast<Bytes>(spec.samples) * spec.sample_bytes();
-  auto file = env.create(spec.path);
-  {
-    BufferedAppender out(*file, buffer);
+void NpyLayout::stream(const FileSpec& spec, std::size_t /*part*/, std::int64_t first,
+                       std::int64_t end, const dataset::ContentGenerator& content,
+                       ByteSink& out) const {
+  if (first == 0) {
+    const std::string header = Header(spec);
     out.append(header.data(), header.size());
-    for (Bytes done = 0; done < total;) {
-      std::span<std::byte> space = out.free_space();
-      space = space.first(std::min<Bytes>(space.size(), total - done));
-      content.Fill(spec.file_index, done, space);
-      out.commit(space.size());
-      done += space.size();
-    }
-    out.flush();
   }
-  return FinishDataFile(*file, spec);
+  const Bytes sample = spec.sample_bytes();
+  StreamPayload(spec, static_cast<Bytes>(first) * sample, static_cast<Bytes>(end) * sample, content,
+                out);
 }
 
 }  // namespace dlbench::formats

@@ -5,6 +5,7 @@
 #include "formats/csv_reader.h"
 #include "formats/csv_writer.h"
 #include "formats/hdf5_reader.h"
+#include "formats/hdf5_shared_writer.h"
 #include "formats/hdf5_writer.h"
 #include "formats/indexed_binary_reader.h"
 #include "formats/indexed_binary_writer.h"
@@ -18,6 +19,7 @@
 #include "formats/parquet_writer.h"
 #include "formats/png_reader.h"
 #include "formats/png_writer.h"
+#include "formats/sliced_shared_writer.h"
 #include "formats/synthetic_format.h"
 #include "formats/tfrecord_reader.h"
 #include "formats/tfrecord_writer.h"
@@ -32,64 +34,71 @@ namespace {
                    "jpeg, png, parquet, indexed_binary, mmap_indexed_binary, synthetic)");
 }
 
+// What the registry knows of one format.
+struct Entry {
+  std::unique_ptr<FormatWriter> (*writer)();
+  std::unique_ptr<FormatReader> (*reader)();
+  std::unique_ptr<SharedWriter> (*shared_writer)();  // nullptr: no shared writing
+  Companions companions = Companions::kNone;
+};
+
+template <typename T, typename Base>
+std::unique_ptr<Base> Make() {
+  return std::make_unique<T>();
+}
+
+template <typename Layout>
+std::unique_ptr<SharedWriter> Sliced() {
+  return std::make_unique<SlicedSharedWriter>(std::make_unique<Layout>());
+}
+
+Entry EntryOf(config::Format format) {
+  using config::Format;
+  switch (format) {
+    case Format::kTfrecord:
+      return {Make<TfrecordWriter, FormatWriter>, Make<TfrecordReader, FormatReader>,
+              Sliced<TfrecordLayout>, Companions::kDaliIndex};
+    case Format::kNpz:
+      return {Make<NpzWriter, FormatWriter>, Make<NpzReader, FormatReader>, nullptr};
+    case Format::kNpy:
+      return {Make<NpyWriter, FormatWriter>, Make<NpyReader, FormatReader>, Sliced<NpyLayout>};
+    case Format::kHdf5:
+      return {Make<Hdf5Writer, FormatWriter>, Make<Hdf5Reader, FormatReader>,
+              Make<Hdf5SharedWriter, SharedWriter>};
+    case Format::kIndexedBinary:
+      return {Make<IndexedBinaryWriter, FormatWriter>, Make<IndexedBinaryReader, FormatReader>,
+              Sliced<IndexedBinaryLayout>, Companions::kIndexFiles};
+    case Format::kMmapIndexedBinary:
+      return {Make<IndexedBinaryWriter, FormatWriter>, Make<MmapIndexedBinaryReader, FormatReader>,
+              Sliced<IndexedBinaryLayout>, Companions::kIndexFiles};
+    case Format::kSynthetic:
+      return {Make<SyntheticWriter, FormatWriter>, Make<SyntheticReader, FormatReader>, nullptr};
+    case Format::kParquet:
+      return {Make<ParquetWriter, FormatWriter>, Make<ParquetReader, FormatReader>, nullptr};
+    case Format::kCsv:
+      return {Make<CsvWriter, FormatWriter>, Make<CsvReader, FormatReader>, nullptr};
+    case Format::kJpeg:
+      return {Make<JpegWriter, FormatWriter>, Make<JpegReader, FormatReader>, nullptr};
+    case Format::kPng:
+      return {Make<PngWriter, FormatWriter>, Make<PngReader, FormatReader>, nullptr};
+  }
+  Unsupported(format);
+}
+
 }  // namespace
 
 // Every format of the schema has a writer and a reader.
 bool IsSupported(config::Format /*format*/) { return true; }
 
-std::unique_ptr<FormatWriter> MakeWriter(config::Format format) {
-  switch (format) {
-    case config::Format::kTfrecord:
-      return std::make_unique<TfrecordWriter>();
-    case config::Format::kNpz:
-      return std::make_unique<NpzWriter>();
-    case config::Format::kNpy:
-      return std::make_unique<NpyWriter>();
-    case config::Format::kHdf5:
-      return std::make_unique<Hdf5Writer>();
-    case config::Format::kIndexedBinary:
-    case config::Format::kMmapIndexedBinary:
-      return std::make_unique<IndexedBinaryWriter>();
-    case config::Format::kSynthetic:
-      return std::make_unique<SyntheticWriter>();
-    case config::Format::kParquet:
-      return std::make_unique<ParquetWriter>();
-    case config::Format::kCsv:
-      return std::make_unique<CsvWriter>();
-    case config::Format::kJpeg:
-      return std::make_unique<JpegWriter>();
-    case config::Format::kPng:
-      return std::make_unique<PngWriter>();
-  }
-  Unsupported(format);
+std::unique_ptr<FormatWriter> MakeWriter(config::Format format) { return EntryOf(format).writer(); }
+
+std::unique_ptr<FormatReader> MakeReader(config::Format format) { return EntryOf(format).reader(); }
+
+std::unique_ptr<SharedWriter> MakeSharedWriter(config::Format format) {
+  const Entry entry = EntryOf(format);
+  return entry.shared_writer != nullptr ? entry.shared_writer() : nullptr;
 }
 
-std::unique_ptr<FormatReader> MakeReader(config::Format format) {
-  switch (format) {
-    case config::Format::kTfrecord:
-      return std::make_unique<TfrecordReader>();
-    case config::Format::kNpz:
-      return std::make_unique<NpzReader>();
-    case config::Format::kNpy:
-      return std::make_unique<NpyReader>();
-    case config::Format::kHdf5:
-      return std::make_unique<Hdf5Reader>();
-    case config::Format::kIndexedBinary:
-      return std::make_unique<IndexedBinaryReader>();
-    case config::Format::kMmapIndexedBinary:
-      return std::make_unique<MmapIndexedBinaryReader>();
-    case config::Format::kSynthetic:
-      return std::make_unique<SyntheticReader>();
-    case config::Format::kParquet:
-      return std::make_unique<ParquetReader>();
-    case config::Format::kCsv:
-      return std::make_unique<CsvReader>();
-    case config::Format::kJpeg:
-      return std::make_unique<JpegReader>();
-    case config::Format::kPng:
-      return std::make_unique<PngReader>();
-  }
-  Unsupported(format);
-}
+Companions CompanionsOf(config::Format format) { return EntryOf(format).companions; }
 
 }  // namespace dlbench::formats

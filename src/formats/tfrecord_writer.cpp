@@ -2,88 +2,93 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include "dataset/content.h"
-#include "formats/buffered_appender.h"
 #include "formats/crc32c.h"
+#include "formats/little_endian.h"
 #include "formats/tfrecord_example.h"
-#include "storage/file.h"
 
 namespace dlbench::formats {
 namespace {
 
-void AppendLe32(BufferedAppender& out, std::uint32_t value) {
-  std::byte bytes[4];
-  for (int i = 0; i < 4; ++i) bytes[i] = static_cast<std::byte>(value >> (8 * i));
-  out.append(bytes, sizeof bytes);
+void StreamRecords(const FileSpec& spec, std::int64_t first, std::int64_t end,
+                   const dataset::ContentGenerator& content, ByteSink& out) {
+  const Bytes sample = spec.sample_bytes();
+  const tfrecord::ExampleLayout layout(sample);
+  const auto header = tfrecord::EncodeHeader(layout.payload_bytes());
+  for (std::int64_t k = first; k < end; ++k) {
+    out.append(header.data(), header.size());
+    std::uint32_t crc = crc32c::Value(layout.prefix().data(), layout.prefix().size());
+    out.append(layout.prefix().data(), layout.prefix().size());
+    const Bytes base = static_cast<Bytes>(k) * sample;
+    for (Bytes done = 0; done < sample;) {
+      std::span<std::byte> space = out.free_space();
+      space = space.first(std::min<Bytes>(space.size(), sample - done));
+      content.Fill(spec.file_index, base + done, space);
+      crc = crc32c::Extend(crc, space.data(), space.size());
+      out.commit(space.size());
+      done += space.size();
+    }
+    crc = crc32c::Extend(crc, layout.suffix().data(), layout.suffix().size());
+    out.append(layout.suffix().data(), layout.suffix().size());
+    std::byte masked[4];
+    StoreLe(masked, crc32c::Mask(crc), 4);
+    out.append(masked, sizeof masked);
+  }
 }
 
-Bytes WriteDaliIndex(storage::Env& env, const std::string& path, std::int64_t records,
-                     Bytes record_bytes, std::span<std::byte> buffer, bool fsync) {
-  auto file = env.create(path);
-  BufferedAppender out(*file, buffer);
+void StreamDaliIndex(Bytes record_bytes, std::int64_t first, std::int64_t end, ByteSink& out) {
   char line[48];
-  for (std::int64_t k = 0; k < records; ++k) {
+  for (std::int64_t k = first; k < end; ++k) {
     const int n = std::snprintf(line, sizeof line, "%llu %llu\n",
                                 static_cast<unsigned long long>(k * record_bytes),
                                 static_cast<unsigned long long>(record_bytes));
     out.append(line, static_cast<std::size_t>(n));
   }
-  out.flush();
-  const Bytes bytes = file->appended();
-  if (fsync) file->sync();
-  file->close();
-  return bytes;
+}
+
+Bytes RecordBytes(const FileSpec& spec) {
+  return tfrecord::ExampleLayout(spec.sample_bytes()).record_bytes();
 }
 
 }  // namespace
 
-Bytes TfrecordWriter::file_size(const FileSpec& spec) const {
-  return static_cast<Bytes>(spec.samples) *
-         tfrecord::ExampleLayout(spec.sample_bytes()).record_bytes();
+std::vector<std::string> TfrecordLayout::parts(const FileSpec& spec) const {
+  if (spec.dali_index_path.empty()) return {spec.path};
+  return {spec.path, spec.dali_index_path};
 }
 
-WriteResult TfrecordWriter::write(storage::Env& env, const FileSpec& spec,
-                                  const dataset::ContentGenerator& content,
-                                  std::span<std::byte> buffer) const {
-  const Bytes sample = spec.sample_bytes();
-  const tfrecord::ExampleLayout layout(sample);
-  const auto header = tfrecord::EncodeHeader(layout.payload_bytes());
+ByteRange TfrecordLayout::range(const FileSpec& spec, std::size_t part, std::int64_t first,
+                                std::int64_t end) const {
+  const Bytes record = RecordBytes(spec);
+  if (part == 0) return {static_cast<Bytes>(first) * record, static_cast<Bytes>(end) * record};
+  return {DaliIndexOffset(static_cast<std::uint64_t>(first), record),
+          DaliIndexOffset(static_cast<std::uint64_t>(end), record)};
+}
 
-  WriteResult result;
-  auto file = env.create(spec.path);
-  {
-    BufferedAppender out(*file, buffer);
-    for (std::int64_t k = 0; k < spec.samples; ++k) {
-      out.append(header.data(), header.size());
-      std::uint32_t crc = crc32c::Value(layout.prefix().data(), layout.prefix().size());
-      out.append(layout.prefix().data(), layout.prefix().size());
-      const Bytes base = static_cast<Bytes>(k) * sample;
-      for (Bytes done = 0; done < sample;) {
-        std::span<std::byte> space = out.free_space();
-        space = space.first(std::min<Bytes>(space.size(), sample - done));
-        content.Fill(spec.file_index, base + done, space);
-        crc = crc32c::Extend(crc, space.data(), space.size());
-        out.commit(space.size());
-        done += space.size();
-      }
-      crc = crc32c::Extend(crc, layout.suffix().data(), layout.suffix().size());
-      out.append(layout.suffix().data(), layout.suffix().size());
-      AppendLe32(out, crc32c::Mask(crc));
-    }
-    out.flush();
+void TfrecordLayout::stream(const FileSpec& spec, std::size_t part, std::int64_t first,
+                            std::int64_t end, const dataset::ContentGenerator& content,
+                            ByteSink& out) const {
+  if (part == 0) {
+    StreamRecords(spec, first, end, content, out);
+  } else {
+    StreamDaliIndex(RecordBytes(spec), first, end, out);
   }
-  result.data_bytes = file->appended();
-  if (spec.fsync) file->sync();
-  file->close();
-  result.files.push_back(spec.path);
+}
 
-  if (!spec.dali_index_path.empty()) {
-    result.companion_bytes = WriteDaliIndex(env, spec.dali_index_path, spec.samples,
-                                            layout.record_bytes(), buffer, spec.fsync);
-    result.files.push_back(spec.dali_index_path);
+Bytes DaliIndexOffset(std::uint64_t k, Bytes record_bytes) {
+  // Σ_{j<k} digits(j·R) = k + Σ_{d≥1} #{j < k : j·R ≥ 10^d}; j·R < 10^d ⇔ j < ceil(10^d / R).
+  const Bytes record_digits = std::to_string(record_bytes).size();
+  Bytes digits = k;
+  Bytes power = 10;
+  for (int d = 1; d <= 19; ++d) {
+    const std::uint64_t below = (power + record_bytes - 1) / record_bytes;
+    if (below >= k) break;
+    digits += k - below;
+    if (d < 19) power *= 10;
   }
-  return result;
+  return digits + k * (record_digits + 2);
 }
 
 }  // namespace dlbench::formats

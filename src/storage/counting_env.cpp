@@ -49,6 +49,47 @@ class CountingWritableFile final : public WritableFileWrapper {
   CountingEnv& env_;
 };
 
+// A shared file's writes and reads count as a file's; its bytes are this process's share.
+class CountingSharedFile final : public SharedFileWrapper {
+ public:
+  CountingSharedFile(std::unique_ptr<SharedFile> target, CountingEnv& env)
+      : SharedFileWrapper(std::move(target)), env_(env) {}
+  void write_at_all(Bytes offset, const void* data, Bytes length) override {
+    SharedFileWrapper::write_at_all(offset, data, length);
+    count_write(length);
+  }
+  void write_at(Bytes offset, const void* data, Bytes length) override {
+    SharedFileWrapper::write_at(offset, data, length);
+    count_write(length);
+  }
+  Bytes read_at(Bytes offset, void* data, Bytes length) override {
+    return count_read(SharedFileWrapper::read_at(offset, data, length));
+  }
+  Bytes read_at_all(Bytes offset, void* data, Bytes length) override {
+    return count_read(SharedFileWrapper::read_at_all(offset, data, length));
+  }
+  void sync() override {
+    SharedFileWrapper::sync();
+    env_.add(&IoCounts::syncs);
+  }
+  void close() override {
+    SharedFileWrapper::close();
+    env_.add(&IoCounts::closes);
+  }
+
+ private:
+  void count_write(Bytes length) {
+    env_.add(&IoCounts::writes);
+    env_.add(&IoCounts::bytes_written, length);
+  }
+  Bytes count_read(Bytes n) {
+    env_.add(&IoCounts::reads);
+    env_.add(&IoCounts::bytes_read, n);
+    return n;
+  }
+  CountingEnv& env_;
+};
+
 }  // namespace
 
 IoCounts CountingEnv::counts() const {
@@ -83,6 +124,13 @@ std::unique_ptr<WritableFile> CountingEnv::create(const std::string& path,
 std::unique_ptr<WritableFile> CountingEnv::open_write(const std::string& path,
                                                       const OpenOptions& options) {
   auto file = std::make_unique<CountingWritableFile>(target().open_write(path, options), *this);
+  add(&IoCounts::creates);
+  return file;
+}
+
+std::unique_ptr<SharedFile> CountingEnv::open_shared(const std::string& path,
+                                                     SharedFileOpener& opener) {
+  auto file = std::make_unique<CountingSharedFile>(target().open_shared(path, opener), *this);
   add(&IoCounts::creates);
   return file;
 }

@@ -13,9 +13,9 @@ namespace dlbench::storage {
 
 struct IoCounts {
   std::uint64_t opens = 0;    // open_read
-  std::uint64_t creates = 0;  // create and open_write
+  std::uint64_t creates = 0;  // create, open_write and open_shared
   std::uint64_t reads = 0;
-  std::uint64_t writes = 0;  // write_at and append
+  std::uint64_t writes = 0;  // write_at and append (shared files: write_at_all and write_at)
   std::uint64_t syncs = 0;   // file fsyncs
   std::uint64_t closes = 0;  // explicit WritableFile::close
   std::uint64_t renames = 0;
@@ -45,6 +45,8 @@ class CountingEnv final : public EnvWrapper {
                                        const OpenOptions& options = {}) override;
   std::unique_ptr<WritableFile> open_write(const std::string& path,
                                            const OpenOptions& options = {}) override;
+  std::unique_ptr<SharedFile> open_shared(const std::string& path,
+                                          SharedFileOpener& opener) override;
   void rename(const std::string& from, const std::string& to) override;
   void create_directories(const std::string& path) override;
   void remove(const std::string& path) override;

@@ -1,8 +1,8 @@
-// Bases for Env and file wrappers (after leveldb's EnvWrapper): each forwards every method to its
-// target, so a wrapper (counting, throttling, tiers, fault injection, a test's recorder)
-// overrides only what it changes, and a method added to Env or to a file reaches every wrapper's
-// target without touching the wrapper. A wrapper that must see every operation (to count or to
-// fail it) overrides each one; its tests prove it does.
+// Bases for Env and file wrappers (after leveldb's EnvWrapper; readable, writable and shared
+// files): each forwards every method to its target, so a wrapper (counting, throttling, tiers,
+// fault injection, a test's recorder) overrides only what it changes, and a method added to Env or
+// to a file reaches every wrapper's target without touching the wrapper. A wrapper that must see
+// every operation (to count or to fail it) overrides each one; its tests prove it does.
 //
 // An EnvWrapper refers to its target Env, which must outlive it. A file wrapper owns its target
 // file. Wrappers keep the thread-safety contract of storage/file.h.
@@ -34,6 +34,10 @@ class EnvWrapper : public Env {
   std::unique_ptr<WritableFile> open_write(const std::string& path,
                                            const OpenOptions& options = {}) override {
     return target_.open_write(path, options);
+  }
+  std::unique_ptr<SharedFile> open_shared(const std::string& path,
+                                          SharedFileOpener& opener) override {
+    return target_.open_shared(path, opener);
   }
   void rename(const std::string& from, const std::string& to) override { target_.rename(from, to); }
   void create_directories(const std::string& path) override { target_.create_directories(path); }
@@ -86,6 +90,34 @@ class WritableFileWrapper : public WritableFile {
 
  private:
   std::unique_ptr<WritableFile> target_;
+};
+
+class SharedFileWrapper : public SharedFile {
+ public:
+  explicit SharedFileWrapper(std::unique_ptr<SharedFile> target) : target_(std::move(target)) {}
+
+  SharedFile& target() const { return *target_; }
+
+  const std::string& path() const override { return target_->path(); }
+  void write_at_all(Bytes offset, const void* data, Bytes length) override {
+    target_->write_at_all(offset, data, length);
+  }
+  void write_at(Bytes offset, const void* data, Bytes length) override {
+    target_->write_at(offset, data, length);
+  }
+  Bytes read_at(Bytes offset, void* data, Bytes length) override {
+    return target_->read_at(offset, data, length);
+  }
+  Bytes read_at_all(Bytes offset, void* data, Bytes length) override {
+    return target_->read_at_all(offset, data, length);
+  }
+  Bytes size() override { return target_->size(); }
+  void set_size(Bytes size) override { target_->set_size(size); }
+  void sync() override { target_->sync(); }
+  void close() override { target_->close(); }
+
+ private:
+  std::unique_ptr<SharedFile> target_;
 };
 
 }  // namespace dlbench::storage

@@ -62,6 +62,47 @@ class FaultyWritableFile final : public WritableFileWrapper {
   bool closed_ = false;
 };
 
+// Shared files fail like writable ones: kWrite for both writes, kRead, kSync, kClose (which still
+// closes, collectively, so that the other processes are not left waiting in it). set_size and
+// size() are not failed.
+class FaultySharedFile final : public SharedFileWrapper {
+ public:
+  FaultySharedFile(std::unique_ptr<SharedFile> target, FaultInjectionEnv& env)
+      : SharedFileWrapper(std::move(target)), env_(env) {}
+  void write_at_all(Bytes offset, const void* data, Bytes length) override {
+    env_.check(FaultOp::kWrite, path(), OffsetDetail(offset, length));
+    SharedFileWrapper::write_at_all(offset, data, length);
+  }
+  void write_at(Bytes offset, const void* data, Bytes length) override {
+    env_.check(FaultOp::kWrite, path(), OffsetDetail(offset, length));
+    SharedFileWrapper::write_at(offset, data, length);
+  }
+  Bytes read_at(Bytes offset, void* data, Bytes length) override {
+    env_.check(FaultOp::kRead, path(), OffsetDetail(offset, length));
+    return SharedFileWrapper::read_at(offset, data, length);
+  }
+  Bytes read_at_all(Bytes offset, void* data, Bytes length) override {
+    env_.check(FaultOp::kRead, path(), OffsetDetail(offset, length));
+    return SharedFileWrapper::read_at_all(offset, data, length);
+  }
+  void sync() override {
+    env_.check(FaultOp::kSync, path(), "");
+    SharedFileWrapper::sync();
+  }
+  void close() override {
+    try {
+      env_.check(FaultOp::kClose, path(), "");
+    } catch (...) {
+      SharedFileWrapper::close();
+      throw;
+    }
+    SharedFileWrapper::close();
+  }
+
+ private:
+  FaultInjectionEnv& env_;
+};
+
 }  // namespace
 
 const char* ToString(FaultOp op) {
@@ -164,6 +205,12 @@ std::unique_ptr<WritableFile> FaultInjectionEnv::open_write(const std::string& p
                                                             const OpenOptions& options) {
   check(FaultOp::kOpenWrite, path, "");
   return std::make_unique<FaultyWritableFile>(target().open_write(path, options), *this);
+}
+
+std::unique_ptr<SharedFile> FaultInjectionEnv::open_shared(const std::string& path,
+                                                           SharedFileOpener& opener) {
+  check(FaultOp::kOpenWrite, path, "");
+  return std::make_unique<FaultySharedFile>(target().open_shared(path, opener), *this);
 }
 
 void FaultInjectionEnv::rename(const std::string& from, const std::string& to) {

@@ -20,9 +20,9 @@ namespace dlbench::storage {
 enum class FaultOp {
   kOpenRead,
   kCreate,     // Env::create
-  kOpenWrite,  // Env::open_write
+  kOpenWrite,  // Env::open_write and Env::open_shared
   kRead,
-  kWrite,  // write_at and append
+  kWrite,  // write_at and append (a shared file's write_at_all and write_at)
   kSync,
   kClose,
   kRename,  // matches the path of either side
@@ -86,6 +86,8 @@ class FaultInjectionEnv final : public EnvWrapper {
                                        const OpenOptions& options = {}) override;
   std::unique_ptr<WritableFile> open_write(const std::string& path,
                                            const OpenOptions& options = {}) override;
+  std::unique_ptr<SharedFile> open_shared(const std::string& path,
+                                          SharedFileOpener& opener) override;
   void rename(const std::string& from, const std::string& to) override;
   void create_directories(const std::string& path) override;
   void remove(const std::string& path) override;

@@ -18,13 +18,16 @@
 // - Lifetimes: a file opened through a wrapper Env refers to it, so the Env outlives its files; a
 //   wrapper Env refers to its target, which outlives the wrapper.
 // - Across processes, nothing is coordinated: ranks writing one shared file (open_write) write
-//   disjoint ranges, and the caller orders create/rename/remove of one path between ranks.
+//   disjoint ranges, and the caller orders create/rename/remove of one path between ranks. Files
+//   opened with open_shared are the exception: their collective calls coordinate the group
+//   (storage/shared_file.h states their contract).
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "storage/shared_file.h"
 #include "util/units.h"
 
 namespace dlbench::storage {
@@ -90,6 +93,11 @@ class Env {
   // in parts by several ranks, which may open it in any order).
   virtual std::unique_ptr<WritableFile> open_write(const std::string& path,
                                                    const OpenOptions& options = {}) = 0;
+  // Collective over the opener's group: opens `path` as a file every process writes together
+  // (storage/shared_file.h). PosixEnv hands the open to `opener` (the bytes are MPI-IO's);
+  // wrappers wrap the file it returns.
+  virtual std::unique_ptr<SharedFile> open_shared(const std::string& path,
+                                                  SharedFileOpener& opener) = 0;
   // Atomically replaces `to` with `from` (rename(2)).
   virtual void rename(const std::string& from, const std::string& to) = 0;
   virtual void create_directories(const std::string& path) = 0;

@@ -125,6 +125,11 @@ class PosixEnvImpl final : public Env {
     return OpenForWriting(path, O_WRONLY | O_CREAT, options);
   }
 
+  std::unique_ptr<SharedFile> open_shared(const std::string& path,
+                                          SharedFileOpener& opener) override {
+    return opener.open(path);
+  }
+
   void rename(const std::string& from, const std::string& to) override {
     if (::rename(from.c_str(), to.c_str()) != 0) throw IoError("rename", from, errno, "to " + to);
   }

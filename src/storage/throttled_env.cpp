@@ -42,6 +42,39 @@ class ThrottledWritableFile final : public WritableFileWrapper {
   ThrottledEnv& env_;
 };
 
+// Each process waits for its own bytes before it joins a collective write, so the group's rate is
+// the sum of its processes' (a tier's bandwidth_limit is per rank, as for every other file).
+class ThrottledSharedFile final : public SharedFileWrapper {
+ public:
+  ThrottledSharedFile(std::unique_ptr<SharedFile> target, ThrottledEnv& env)
+      : SharedFileWrapper(std::move(target)), env_(env) {}
+  void write_at_all(Bytes offset, const void* data, Bytes length) override {
+    env_.throttle(length);
+    SharedFileWrapper::write_at_all(offset, data, length);
+  }
+  void write_at(Bytes offset, const void* data, Bytes length) override {
+    env_.throttle(length);
+    SharedFileWrapper::write_at(offset, data, length);
+  }
+  Bytes read_at(Bytes offset, void* data, Bytes length) override {
+    const Bytes n = SharedFileWrapper::read_at(offset, data, length);
+    env_.throttle(n);
+    return n;
+  }
+  Bytes read_at_all(Bytes offset, void* data, Bytes length) override {
+    const Bytes n = SharedFileWrapper::read_at_all(offset, data, length);
+    env_.throttle(n);
+    return n;
+  }
+  void sync() override {
+    env_.throttle(0);
+    SharedFileWrapper::sync();
+  }
+
+ private:
+  ThrottledEnv& env_;
+};
+
 }  // namespace
 
 ThrottledEnv::ThrottledEnv(Env& target, const ThrottleOptions& options, ThrottleClock& clock)
@@ -75,6 +108,12 @@ std::unique_ptr<WritableFile> ThrottledEnv::open_write(const std::string& path,
                                                        const OpenOptions& options) {
   throttle(0);
   return std::make_unique<ThrottledWritableFile>(target().open_write(path, options), *this);
+}
+
+std::unique_ptr<SharedFile> ThrottledEnv::open_shared(const std::string& path,
+                                                      SharedFileOpener& opener) {
+  throttle(0);
+  return std::make_unique<ThrottledSharedFile>(target().open_shared(path, opener), *this);
 }
 
 void ThrottledEnv::rename(const std::string& from, const std::string& to) {

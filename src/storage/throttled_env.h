@@ -33,6 +33,8 @@ class ThrottledEnv final : public EnvWrapper {
                                        const OpenOptions& options = {}) override;
   std::unique_ptr<WritableFile> open_write(const std::string& path,
                                            const OpenOptions& options = {}) override;
+  std::unique_ptr<SharedFile> open_shared(const std::string& path,
+                                          SharedFileOpener& opener) override;
   void rename(const std::string& from, const std::string& to) override;
   void create_directories(const std::string& path) override;
   void remove(const std::string& path) override;

@@ -89,6 +89,11 @@ std::unique_ptr<WritableFile> TierEnv::open_write(const std::string& path,
   return env_for(path).open_write(path, options);
 }
 
+std::unique_ptr<SharedFile> TierEnv::open_shared(const std::string& path,
+                                                 SharedFileOpener& opener) {
+  return env_for(path).open_shared(path, opener);
+}
+
 void TierEnv::rename(const std::string& from, const std::string& to) {
   env_for(to).rename(from, to);
 }

@@ -54,6 +54,8 @@ class TierEnv final : public EnvWrapper {
                                        const OpenOptions& options = {}) override;
   std::unique_ptr<WritableFile> open_write(const std::string& path,
                                            const OpenOptions& options = {}) override;
+  std::unique_ptr<SharedFile> open_shared(const std::string& path,
+                                          SharedFileOpener& opener) override;
   // Charged to the destination's tier (a rename across tiers fails in the base Env anyway).
   void rename(const std::string& from, const std::string& to) override;
   void create_directories(const std::string& path) override;

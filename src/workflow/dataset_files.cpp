@@ -1,5 +1,7 @@
 #include "workflow/dataset_files.h"
 
+#include "formats/registry.h"
+
 namespace dlbench::workflow {
 
 DatasetFiles::DatasetFiles(const config::DatasetConfig& dataset)
@@ -9,7 +11,7 @@ std::vector<std::string> DatasetFiles::folders() const {
   std::vector<std::string> folders;
   for (const dataset::Split split : {dataset::Split::kTrain, dataset::Split::kEval}) {
     for (std::string& folder : layout_.folders(split)) folders.push_back(std::move(folder));
-    if (layout_.format() == config::Format::kTfrecord) {
+    if (formats::CompanionsOf(layout_.format()) == formats::Companions::kDaliIndex) {
       folders.push_back(layout_.dali_index_folder(split));
     }
   }
@@ -35,19 +37,18 @@ DatasetFile DatasetFiles::file(FileIndex g) const {
   spec.parquet_columns = dataset_.parquet.columns;
   spec.parquet_row_group_size = dataset_.parquet.row_group_size;
   spec.fsync = dataset_.fsync;
-  switch (layout_.format()) {
-    case config::Format::kTfrecord:
+  switch (formats::CompanionsOf(layout_.format())) {
+    case formats::Companions::kDaliIndex:
       spec.dali_index_path = layout_.dali_index_path(split, i);
       file.companions.push_back(spec.dali_index_path);
       break;
-    case config::Format::kIndexedBinary:
-    case config::Format::kMmapIndexedBinary:
+    case formats::Companions::kIndexFiles:
       spec.offsets_index_path = layout_.offsets_index_path(split, i);
       spec.sizes_index_path = layout_.sizes_index_path(split, i);
       file.companions.push_back(spec.offsets_index_path);
       file.companions.push_back(spec.sizes_index_path);
       break;
-    default:
+    case formats::Companions::kNone:
       break;
   }
   return file;

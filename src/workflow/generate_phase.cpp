@@ -29,7 +29,6 @@
 #include "workflow/dataset_files.h"
 #include "workflow/generation_plan.h"
 #include "workflow/generation_resume.h"
-#include "workflow/shared_file_writer.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -152,8 +151,10 @@ class Generation {
       throw UsageError("dataset.generation_threads must be at least 1, got " +
                        std::to_string(threads_));
     }
-    shared_ = UsesSharedFiles(files_.total(), comm.size()) &&
-              SupportsSharedWriting(config.dataset.format);
+    if (UsesSharedFiles(files_.total(), comm.size())) {
+      shared_writer_ = formats::MakeSharedWriter(config.dataset.format);
+    }
+    shared_ = shared_writer_ != nullptr;
     if (!shared_) writer_ = MakeWriter(config.dataset.format);
     // The HDF5 library (parallel builds are not thread-safe) must not be entered by two threads.
     if (config.dataset.format == config::Format::kHdf5) threads_ = 1;
@@ -268,19 +269,15 @@ class Generation {
       CheckSize(file);
       std::string complete;
       if (comm_.is_root()) {
-        // HDF5 decides its metadata size: the file is kept only under a trusted marker.
-        const std::optional<Bytes> expected =
-            config_.dataset.format == config::Format::kHdf5
-                ? std::nullopt
-                : std::optional<Bytes>(SharedFileSize(config_.dataset.format, file.spec));
-        complete = IsFileComplete(env_, file, expected, policy_) ? "1" : "0";
+        // Without an exact size (HDF5's metadata), a file is kept only under a trusted marker.
+        complete =
+            IsFileComplete(env_, file, shared_writer_->file_size(file.spec), policy_) ? "1" : "0";
       }
       if (comm_.broadcast(complete) == "1") {
         if (comm_.is_root()) ++result_.files_kept;
         continue;
       }
-      result_.io.bytes += WriteSharedFile(comm_, config_.dataset.format, file, content_,
-                                          buffer.span(), config_.dataset.fsync);
+      result_.io.bytes += shared_writer_->write(comm_, env_, file.spec, content_, buffer.span());
       if (comm_.is_root()) ++result_.io.files;  // one file, counted once
     }
   }
@@ -289,7 +286,8 @@ class Generation {
   const mpi::Communicator& comm_;
   storage::Env& env_;
   DatasetFiles files_;
-  std::unique_ptr<formats::FormatWriter> writer_;  // whole-file mode only
+  std::unique_ptr<formats::FormatWriter> writer_;         // whole-file mode only
+  std::unique_ptr<formats::SharedWriter> shared_writer_;  // shared-file mode only
   dataset::ContentGenerator content_;
   int threads_;
   Bytes buffer_bytes_;

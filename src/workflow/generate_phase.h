@@ -1,7 +1,7 @@
 // The generate phase: writes the workload's dataset in parallel across ranks and threads.
 // Whole files are dealt round-robin to ranks and to each rank's dataset.generation_threads
 // threads; when there are no more files than ranks, every rank writes a slice of every file
-// with collective MPI-IO instead (shared_file_writer.h), for the formats that allow it. Files
+// with collective MPI-IO instead (formats/shared_writer.h), for the formats that allow it. Files
 // appear under their final names only when complete; a rerun keeps complete files, redoes the
 // rest and removes partial files of ours (generation_resume.h), never anything else.
 #pragma once

@@ -49,15 +49,6 @@ bool FileAt(FileIndex total_files, int ranks, int rank, int threads, int thread,
   return true;
 }
 
-SampleSlice SliceOfRank(std::uint64_t samples, int ranks, int rank) {
-  RequireIndex(rank, ranks, "rank");
-  const auto p = static_cast<std::uint64_t>(ranks);
-  const auto r = static_cast<std::uint64_t>(rank);
-  const std::uint64_t q = samples / p;
-  const std::uint64_t rem = samples % p;
-  return {r * q + std::min(r, rem), q + (r < rem ? 1 : 0)};
-}
-
 bool UsesSharedFiles(FileIndex total_files, int ranks) {
   return ranks > 1 && total_files >= 1 && total_files <= static_cast<FileIndex>(ranks);
 }

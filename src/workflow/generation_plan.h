@@ -20,18 +20,6 @@ std::vector<FileIndex> FilesOfRank(FileIndex total_files, int ranks, int rank);
 bool FileAt(FileIndex total_files, int ranks, int rank, int threads, int thread, std::uint64_t step,
             FileIndex& file);
 
-// A contiguous range of samples [first, first + count).
-struct SampleSlice {
-  std::uint64_t first = 0;
-  std::uint64_t count = 0;
-  std::uint64_t end() const { return first + count; }
-};
-
-// Rank `rank`'s slice of `samples` shared by `ranks` ranks: with q = samples / ranks and
-// rem = samples % ranks, [rank·q + min(rank, rem), +q + (rank < rem)). Slices are disjoint,
-// ordered by rank and cover [0, samples) exactly.
-SampleSlice SliceOfRank(std::uint64_t samples, int ranks, int rank);
-
 // True when the dataset is written as shared files (every rank writes a slice of every file):
 // DLIO's rule, more than one rank and no more files than ranks.
 bool UsesSharedFiles(FileIndex total_files, int ranks);

@@ -4,10 +4,16 @@
 
 #include <filesystem>
 #include <memory>
+#include <vector>
 
+#include "dataset/content.h"
+#include "formats/registry.h"
+#include "formats/slice_layout.h"
+#include "storage/counting_env.h"
 #include "storage/file.h"
 #include "support/shared_temp_dir.h"
 #include "support/test_support.h"
+#include "workflow/dataset_files.h"
 #include "workflow/generate_phase.h"
 #include "workflow/generation_plan.h"
 #include "workflow/generation_resume.h"
@@ -56,11 +62,11 @@ TEST(GenerateMpi, OneSharedFileIsWrittenInSlicesByEveryRank) {
   test::SharedTempDir folder;
   const config::Config config = Tiny(folder.path(), config::Format::kIndexedBinary, 1, 0, 37);
   const RankGeneration mine = GenerateDataset(config, comm, storage::PosixEnv());
-  const SampleSlice slice = SliceOfRank(37, comm.size(), comm.rank());
+  const formats::SampleSlice slice = formats::SharedFileSlice(37, comm.size(), comm.rank());
 
   EXPECT_TRUE(mine.shared_files);
   // Data (1 KiB per sample) and two 8-byte index entries per sample of this rank's slice.
-  EXPECT_EQ(mine.io.bytes, slice.count * (1024 + 16));
+  EXPECT_EQ(mine.io.bytes, static_cast<Bytes>(slice.count) * (1024 + 16));
   EXPECT_EQ(mine.io.files, comm.is_root() ? 1u : 0u);
   const fs::path path = fs::path(config.dataset.data_folder) / "train/img_0_of_1.indexed_binary";
   EXPECT_EQ(fs::file_size(path), 37u * 1024);
@@ -83,6 +89,40 @@ TEST(GenerateMpi, SharedTfrecordHasExactRecordsAndIndex) {
   EXPECT_EQ(fs::file_size(data / "train/img_0_of_1.tfrecord"), 5u * 1078);
   // "0 1078\n1078 1078\n2156 1078\n3234 1078\n4312 1078\n"
   EXPECT_EQ(fs::file_size(data / "index/train/img_0_of_1.tfrecord.idx"), 7u + 4 * 10);
+}
+
+// Every byte of a shared file goes through the Env (MPI-IO through Env::open_shared, parallel
+// HDF5's own MPI-IO through the PMPI capture): the bytes counted on all ranks are the sizes of the
+// files written, HDF5's metadata included, and each rank's count is what its writer reports.
+// HDF5 writes its superblock (version 2 under libver bounds v18..v110: 48 bytes) twice, at create
+// and at close with the final end of file.
+TEST(GenerateMpi, SharedFileBytesAreCountedThroughTheEnvAndEqualTheFileSizes) {
+  const mpi::Communicator comm = test::World();
+  for (const config::Format format : {config::Format::kNpy, config::Format::kTfrecord,
+                                      config::Format::kIndexedBinary, config::Format::kHdf5}) {
+    const std::string name = config::ToString(format);
+    test::SharedTempDir folder;
+    const config::Config config = Tiny(folder.path(), format, 1, 0, 37);
+    const DatasetFiles files(config.dataset);
+    const DatasetFile file = files.file(0);
+    if (comm.is_root()) {
+      for (const std::string& f : files.folders()) storage::PosixEnv().create_directories(f);
+    }
+    comm.barrier();
+    storage::CountingEnv env(storage::PosixEnv());
+    std::vector<std::byte> buffer(4096);
+    const Bytes reported = formats::MakeSharedWriter(format)->write(
+        comm, env, file.spec, dataset::ContentGenerator(config::ContentKind::kRandom, 2.0, 7),
+        buffer);
+    const storage::IoCounts counts = env.counts();
+    EXPECT_EQ(reported, counts.bytes_written) << name;
+    EXPECT_GT(counts.bytes_written, 0u) << name << " on rank " << comm.rank();
+    comm.barrier();  // rank 0 renamed the files into place
+    std::uint64_t sizes = fs::file_size(file.path);
+    for (const std::string& companion : file.companions) sizes += fs::file_size(companion);
+    const Bytes rewritten = format == config::Format::kHdf5 ? 48 : 0;
+    EXPECT_EQ(comm.sum(std::uint64_t{counts.bytes_written}), sizes + rewritten) << name;
+  }
 }
 
 }  // namespace

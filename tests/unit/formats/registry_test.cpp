@@ -75,5 +75,24 @@ TEST(Registry, EveryFormatOfTheSchemaHasAWriterAndAReader) {
   }
 }
 
+// Shared writing needs bytes that follow from the sample index (or parallel HDF5); companions are
+// the index files of tfrecord and indexed binary.
+TEST(Registry, SaysWhichFormatsHaveASharedWriterAndWhichCompanions) {
+  using config::Format;
+  for (const Format f : {Format::kNpy, Format::kTfrecord, Format::kIndexedBinary,
+                         Format::kMmapIndexedBinary, Format::kHdf5}) {
+    EXPECT_NE(MakeSharedWriter(f), nullptr) << config::ToString(f);
+  }
+  for (const Format f : {Format::kNpz, Format::kCsv, Format::kJpeg, Format::kPng, Format::kParquet,
+                         Format::kSynthetic}) {
+    EXPECT_EQ(MakeSharedWriter(f), nullptr) << config::ToString(f);
+  }
+  EXPECT_FALSE(MakeSharedWriter(Format::kHdf5)->file_size(FileSpec{}).has_value());
+  EXPECT_EQ(CompanionsOf(Format::kTfrecord), Companions::kDaliIndex);
+  EXPECT_EQ(CompanionsOf(Format::kIndexedBinary), Companions::kIndexFiles);
+  EXPECT_EQ(CompanionsOf(Format::kMmapIndexedBinary), Companions::kIndexFiles);
+  EXPECT_EQ(CompanionsOf(Format::kNpy), Companions::kNone);
+}
+
 }  // namespace
 }  // namespace dlbench::formats

@@ -5,6 +5,7 @@
 #include <thread>
 #include <vector>
 
+#include "memory_shared_file.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -52,6 +53,30 @@ TEST(CountingEnv, CountsOperationsAndBytes) {
   EXPECT_EQ(env.counts().writes, 0u);
   EXPECT_EQ(env.counts().bytes_read, 0u);
   EXPECT_EQ(env.counts().lists, 0u);
+}
+
+TEST(CountingEnv, CountsSharedFileWritesAndBytes) {
+  CountingEnv env(PosixEnv());
+  test::MemorySharedOpener opener;
+  auto file = env.open_shared("shared.bin", opener);
+  file->set_size(0);
+  file->write_at_all(0, "hello", 5);
+  file->write_at_all(5, "", 0);  // a rank with nothing left still joins the collective
+  file->write_at(5, " world", 6);
+  char buffer[16];
+  EXPECT_EQ(file->read_at(0, buffer, 16), 11u);
+  EXPECT_EQ(file->read_at_all(6, buffer, 16), 5u);
+  file->sync();
+  file->close();
+  const IoCounts c = env.counts();
+  EXPECT_EQ(c.creates, 1u);
+  EXPECT_EQ(c.writes, 3u);
+  EXPECT_EQ(c.bytes_written, 11u);
+  EXPECT_EQ(c.reads, 2u);
+  EXPECT_EQ(c.bytes_read, 16u);
+  EXPECT_EQ(c.syncs, 1u);
+  EXPECT_EQ(c.closes, 1u);
+  EXPECT_EQ(opener.bytes, "hello world");
 }
 
 TEST(CountingEnv, FailedOperationsAreNotCounted) {

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "memory_shared_file.h"
+
 namespace dlbench::storage {
 namespace {
 
@@ -55,6 +57,11 @@ class Recorder final : public Env {
     calls.push_back("open_write " + path);
     return std::make_unique<File>(path, calls);
   }
+  std::unique_ptr<SharedFile> open_shared(const std::string& path,
+                                          SharedFileOpener& opener) override {
+    calls.push_back("open_shared " + path);
+    return opener.open(path);
+  }
   void rename(const std::string& from, const std::string& to) override {
     calls.push_back("rename " + from + " " + to);
   }
@@ -91,6 +98,8 @@ TEST(EnvWrapper, ForwardsEveryEnvMethodToItsTarget) {
   env.open_read("r");
   env.create("c");
   env.open_write("w");
+  test::MemorySharedOpener opener;
+  env.open_shared("m", opener);
   env.rename("a", "b");
   env.create_directories("d");
   env.remove("x");
@@ -98,8 +107,8 @@ TEST(EnvWrapper, ForwardsEveryEnvMethodToItsTarget) {
   EXPECT_EQ(env.file_size("s"), 5u);
   env.sync_directory("f");
   const std::vector<std::string> expected = {
-      "open_read r", "create c", "open_write w", "rename a b",      "create_directories d",
-      "remove x",    "exists e", "file_size s",  "sync_directory f"};
+      "open_read r",          "create c", "open_write w", "open_shared m", "rename a b",
+      "create_directories d", "remove x", "exists e",     "file_size s",   "sync_directory f"};
   EXPECT_EQ(target.calls, expected);
 }
 
@@ -124,6 +133,26 @@ TEST(EnvWrapper, FileWrappersForwardEveryMethod) {
                                              "write_at", "append",  "appended",
                                              "truncate", "sync",    "close"};
   EXPECT_EQ(target.calls, expected);
+}
+
+TEST(EnvWrapper, SharedFileWrapperForwardsEveryMethod) {
+  test::MemorySharedOpener opener;
+  SharedFileWrapper file(opener.open("m"));
+  char buffer[4] = {'a', 'b', 'c', 'd'};
+  EXPECT_EQ(file.path(), "m");
+  file.write_at_all(0, buffer, 4);
+  file.write_at(4, buffer, 2);
+  EXPECT_EQ(file.read_at(0, buffer, 4), 4u);
+  EXPECT_EQ(file.read_at_all(4, buffer, 4), 2u);
+  EXPECT_EQ(file.size(), 6u);
+  file.set_size(3);
+  file.sync();
+  file.close();
+  const std::vector<std::string> expected = {"open m",   "write_at_all", "write_at",
+                                             "read_at",  "read_at_all",  "size",
+                                             "set_size", "sync",         "close"};
+  EXPECT_EQ(opener.calls, expected);
+  EXPECT_EQ(opener.bytes, "abc");
 }
 
 }  // namespace

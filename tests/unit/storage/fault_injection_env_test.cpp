@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <string>
 
+#include "memory_shared_file.h"
 #include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
@@ -34,6 +35,27 @@ TEST(FaultInjectionEnv, FailsOnlyTheNthWrite) {
   char back[8];
   ASSERT_EQ(in->read_at(0, back, sizeof back), 3u);
   EXPECT_EQ(std::string(back, 3), "abd");
+}
+
+TEST(FaultInjectionEnv, FailsSharedFileWritesAndStillClosesCollectively) {
+  FaultInjectionEnv env(PosixEnv());
+  env.inject(Fault(FaultOp::kWrite).nth(2).on_paths_containing("shared"));
+  env.inject(Fault(FaultOp::kClose).on_paths_containing("shared"));
+  test::MemorySharedOpener opener;
+  auto file = env.open_shared("data/shared.npy.dlbench-partial", opener);
+  file->write_at_all(0, "ab", 2);
+  ExpectError([&] { file->write_at_all(2, "cd", 2); }, ExitCode::kIo,
+              {"write", "data/shared.npy.dlbench-partial", "offset 2, length 2", "injected"});
+  // The close fails, but the file is closed: the other ranks are not left waiting in it.
+  ExpectError([&] { file->close(); }, ExitCode::kIo, {"close", "shared.npy", "injected"});
+  const std::vector<std::string> calls = {"open data/shared.npy.dlbench-partial", "write_at_all",
+                                          "close"};
+  EXPECT_EQ(opener.calls, calls);
+  EXPECT_EQ(opener.bytes, "ab");
+
+  env.inject(Fault(FaultOp::kOpenWrite).on_paths_containing("other"));
+  ExpectError([&] { env.open_shared("other.bin", opener); }, ExitCode::kIo,
+              {"open for writing", "other.bin", "injected"});
 }
 
 TEST(FaultInjectionEnv, KeepFailingAfterTheNth) {

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "memory_shared_file.h"
 #include "storage/token_bucket.h"
 #include "support/test_support.h"
 #include "util/error.h"
@@ -100,6 +101,24 @@ TEST(ThrottledEnv, BandwidthAndLatency) {
   // A read at the end returns nothing and is charged nothing but its latency.
   EXPECT_EQ(in->read_at(3 * MiB, back.data(), back.size()), 0u);
   EXPECT_NEAR(clock.now() - before, 2 * 0.002, 1e-9);
+}
+
+// Each rank waits for its own bytes of a shared file before it joins the collective write.
+TEST(ThrottledEnv, SharedFileWritesAndReadsPayTheirBytes) {
+  FakeClock clock;
+  ThrottledEnv env(PosixEnv(), {.bandwidth = 1.0 * MiB, .latency = 0.002, .burst = MiB}, clock);
+  test::MemorySharedOpener opener;
+  std::vector<char> data(MiB, 'x');
+  auto file = env.open_shared("shared.bin", opener);
+  file->write_at_all(0, data.data(), data.size());
+  file->write_at(MiB, data.data(), data.size());
+  EXPECT_EQ(file->read_at_all(0, data.data(), data.size()), MiB);
+  file->sync();
+  file->close();
+  // 3 MiB at 1 MiB/s (the latencies of the open and the transfers overlap the bandwidth wait),
+  // then the sync's latency.
+  EXPECT_NEAR(clock.now() - 100.0, 3.0 + 0.002, 1e-9);
+  EXPECT_EQ(opener.bytes.size(), 2 * MiB);
 }
 
 // A transfer smaller than the burst still runs at the limit (a tier's first checkpoint or a short

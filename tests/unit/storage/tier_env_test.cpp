@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "memory_shared_file.h"
 #include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
@@ -100,6 +101,21 @@ TEST_F(TierEnvTest, EachTierThrottlesAtItsOwnRateWithOneBucketPerTier) {
   EXPECT_EQ(clock_.sleeps(), sleeps);
   EXPECT_EQ(env.file_size(Path("a/b/s1")), 3 * MiB);
   EXPECT_EQ(PosixEnv().file_size(Path("outside")), 3 * MiB);
+}
+
+// A shared file (MPI-IO) under a tier pays the tier's bandwidth like any other file.
+TEST_F(TierEnvTest, SharedFilesAreThrottledByTheirTier) {
+  TierEnv env = MakeTiers();
+  test::MemorySharedOpener opener;
+  const std::vector<char> data(2 * MiB, 'x');
+  auto file = env.open_shared(Path("a/shared.bin"), opener);
+  file->write_at_all(0, data.data(), data.size());
+  file->close();
+  EXPECT_DOUBLE_EQ(clock_.now(), 0.5);  // fast: 2 MiB at 4 MiB/s
+  auto outside = env.open_shared(Path("outside.bin"), opener);
+  outside->write_at_all(0, data.data(), data.size());
+  outside->close();
+  EXPECT_DOUBLE_EQ(clock_.now(), 0.5);
 }
 
 TEST_F(TierEnvTest, ReadsAreChargedToTheTierAndReturnTheBytes) {

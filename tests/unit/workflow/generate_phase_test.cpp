@@ -18,7 +18,6 @@
 #include "util/error.h"
 #include "workflow/dataset_files.h"
 #include "workflow/generation_resume.h"
-#include "workflow/shared_file_writer.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -353,16 +352,6 @@ TEST(GenerationBuffer, IsBoundedWhateverTheConfiguredSize) {
   EXPECT_EQ(GenerationBufferBytes(dataset), kMaxGenerationBuffer);
   dataset.generation_buffer_size = 64 * KiB;
   EXPECT_EQ(GenerationBufferBytes(dataset), 64 * KiB);
-}
-
-TEST(DaliIndexOffset, MatchesTheLinesWrittenOneByOne) {
-  for (Bytes record : {1, 7, 49, 100, 114304, 999999}) {
-    Bytes offset = 0;
-    for (std::uint64_t k = 0; k < 2000; ++k) {
-      ASSERT_EQ(DaliIndexOffset(k, record), offset) << "record " << record << ", line " << k;
-      offset += std::to_string(k * record).size() + 1 + std::to_string(record).size() + 1;
-    }
-  }
 }
 
 }  // namespace

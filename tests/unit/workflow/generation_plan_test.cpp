@@ -58,37 +58,6 @@ TEST(GenerationPlan, EveryFileWrittenExactlyOnceByTheRankThatOwnsIt) {
   }
 }
 
-TEST(GenerationPlan, SlicesMatchTheReferenceArithmetic) {
-  // n = 10, P = 3: q = 3, rem = 1 -> [0,4) [4,7) [7,10).
-  EXPECT_EQ(SliceOfRank(10, 3, 0).first, 0u);
-  EXPECT_EQ(SliceOfRank(10, 3, 0).count, 4u);
-  EXPECT_EQ(SliceOfRank(10, 3, 1).first, 4u);
-  EXPECT_EQ(SliceOfRank(10, 3, 1).count, 3u);
-  EXPECT_EQ(SliceOfRank(10, 3, 2).first, 7u);
-  EXPECT_EQ(SliceOfRank(10, 3, 2).count, 3u);
-  // Fewer samples than ranks: the last ranks get empty slices at the end.
-  EXPECT_EQ(SliceOfRank(2, 3, 2).first, 2u);
-  EXPECT_EQ(SliceOfRank(2, 3, 2).count, 0u);
-}
-
-TEST(GenerationPlan, SlicesCoverEverySampleOnceInRankOrder) {
-  for (std::uint64_t n : {0, 1, 2, 3, 7, 64, 100, 1001}) {
-    for (int ranks = 1; ranks <= 9; ++ranks) {
-      std::uint64_t next = 0;
-      std::uint64_t largest = 0, smallest = n;
-      for (int rank = 0; rank < ranks; ++rank) {
-        const SampleSlice slice = SliceOfRank(n, ranks, rank);
-        EXPECT_EQ(slice.first, next) << n << " samples, rank " << rank << " of " << ranks;
-        next = slice.end();
-        largest = std::max(largest, slice.count);
-        smallest = std::min(smallest, slice.count);
-      }
-      EXPECT_EQ(next, n) << n << " samples over " << ranks;
-      EXPECT_LE(largest - smallest, 1u) << "balanced";
-    }
-  }
-}
-
 TEST(GenerationPlan, SharedFilesWhenNoMoreFilesThanRanks) {
   EXPECT_FALSE(UsesSharedFiles(1, 1));  // one rank writes whole files
   EXPECT_TRUE(UsesSharedFiles(1, 2));
@@ -102,7 +71,6 @@ TEST(GenerationPlan, RejectsImpossibleRankAndThreadNumbers) {
   EXPECT_THROW(FilesOfRank(4, 0, 0), Error);
   EXPECT_THROW(FilesOfRank(4, 2, 2), Error);
   EXPECT_THROW(FileAt(4, 2, 0, 0, 0, 0, f), Error);
-  EXPECT_THROW(SliceOfRank(4, 2, -1), Error);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "workflow/shared_hdf5_writer.h"
+#include "formats/hdf5_shared_writer.h"
 
 // The C API only (the C++ bindings would need their own library).
 #define OMPI_SKIP_MPICXX 1
@@ -8,26 +8,44 @@
 
 #include <algorithm>
 #include <cstring>
-#include <filesystem>
+#include <exception>
 #include <string>
 #include <vector>
 
+#include "dataset/content.h"
 #include "formats/hdf5_creation.h"
 #include "formats/hdf5_handles.h"
+#include "formats/slice_layout.h"
+#include "mpi/mpiio_capture.h"
 #include "storage/atomic_file.h"
 #include "storage/file.h"
 #include "util/error.h"
-#include "workflow/generation_plan.h"
 
-namespace dlbench::workflow {
+namespace dlbench::formats {
 namespace {
 
-using formats::hdf5::Check;
-using formats::hdf5::CheckCompression;
-using formats::hdf5::CreationProperties;
-using formats::hdf5::Handle;
-using formats::hdf5::Lock;
-using formats::hdf5::Open;
+using hdf5::Check;
+using hdf5::CheckCompression;
+using hdf5::CreationProperties;
+using hdf5::Handle;
+using hdf5::Lock;
+using hdf5::Open;
+
+// Leaves an HDF5 file or dataset open when an exception passes: closing them is collective and
+// the other ranks wait in the write this rank left, so the job ends through MPI_Abort instead.
+class OpenOnFailure {
+ public:
+  explicit OpenOnFailure(Handle& handle) : handle_(handle) {}
+  ~OpenOnFailure() {
+    if (std::uncaught_exceptions() > uncaught_) handle_.release();
+  }
+  OpenOnFailure(const OpenOnFailure&) = delete;
+  OpenOnFailure& operator=(const OpenOnFailure&) = delete;
+
+ private:
+  Handle& handle_;
+  int uncaught_ = std::uncaught_exceptions();
+};
 
 // A dataset seen as total rows of `row_bytes`, `rows_per_sample` rows per sample (the first
 // sample dimension; 1 for samples of one row). A write covers whole samples or lies inside one.
@@ -79,20 +97,19 @@ Handle SelectRows(const Lock& lock, hid_t file_space, const RowLayout& layout, h
 
 class SharedHdf5 {
  public:
-  SharedHdf5(const mpi::Communicator& comm, const DatasetFile& file,
+  SharedHdf5(const mpi::Communicator& comm, const FileSpec& spec,
              const dataset::ContentGenerator& content, std::span<std::byte> buffer)
       : comm_(comm),
-        spec_(file.spec),
+        spec_(spec),
         content_(content),
         buffer_(buffer),
-        partial_(storage::PartialPathFor(file.path)),
-        slice_(
-            SliceOfRank(static_cast<std::uint64_t>(file.spec.samples), comm.size(), comm.rank())) {}
+        partial_(storage::PartialPathFor(spec.path)),
+        slice_(SharedFileSlice(spec.samples, comm.size(), comm.rank())) {}
 
-  // Collective: creates, fills and closes the partial file. Returns the payload bytes written.
-  Bytes Write(const Lock& lock) {
+  // Collective: creates, fills and closes the partial file.
+  void Write(const Lock& lock) {
     CheckCompression(spec_);
-    const std::vector<hsize_t> sample = formats::hdf5::DatasetSampleDims(spec_);
+    const std::vector<hsize_t> sample = hdf5::DatasetSampleDims(spec_);
     RowLayout records;
     records.shape.push_back(static_cast<hsize_t>(spec_.samples));
     records.shape.insert(records.shape.end(), sample.begin(), sample.end());
@@ -100,8 +117,8 @@ class SharedHdf5 {
     records.row_bytes = static_cast<Bytes>(spec_.itemsize());
     for (std::size_t i = 1; i < sample.size(); ++i) records.row_bytes *= sample[i];
     const std::vector<hsize_t> max_shape = MaxShape(records.shape, sample.size());
-    const hid_t file_type = formats::hdf5::FileType(lock, spec_.dtype);
-    const hid_t mem_type = formats::hdf5::MemoryType(lock, spec_.dtype);
+    const hid_t file_type = hdf5::FileType(lock, spec_.dtype);
+    const hid_t mem_type = hdf5::MemoryType(lock, spec_.dtype);
 
     // Shapes are checked before the file exists.
     const Handle dcpl = CreationProperties(lock, spec_, records.shape, partial_);
@@ -114,6 +131,11 @@ class SharedHdf5 {
           "set MPI-IO driver", partial_);
     Check(lock, H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V110),
           "set version bounds", partial_);
+    // No aggregation blocks (2 KiB each by default, never filled in a file this simple): every
+    // byte of the file is one HDF5 writes, so the bytes written through the Env are the file's
+    // size, but for the superblock, written at create and again at close.
+    Check(lock, H5Pset_meta_block_size(fapl.get(), 0), "set meta block size", partial_);
+    Check(lock, H5Pset_small_data_block_size(fapl.get(), 0), "set small data block size", partial_);
     const Handle dxpl =
         Open(lock, H5Pcreate(H5P_DATASET_XFER), H5Pclose, "property list", partial_);
     Check(lock, H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE), "set collective transfer",
@@ -122,18 +144,19 @@ class SharedHdf5 {
 
     Handle file = Open(lock, H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()),
                        H5Fclose, "create", partial_);
+    const OpenOnFailure file_stays(file);
     const auto payload = [&](Bytes offset, std::span<std::byte> out) {
       content_.Fill(spec_.file_index, offset, out);
     };
-    Bytes written = 0;
     for (int j = 0; j < spec_.num_dset_per_record; ++j) {
-      const Handle dset =
+      Handle dset =
           Open(lock,
-               H5Dcreate2(file.get(), formats::hdf5::RecordsName(j).c_str(), file_type, space.get(),
+               H5Dcreate2(file.get(), hdf5::RecordsName(j).c_str(), file_type, space.get(),
                           H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
                H5Dclose, "create dataset", partial_);
+      const OpenOnFailure dset_stays(dset);
       if (records.rows_per_sample > 0 && records.row_bytes > 0) {
-        written += WriteSlice(lock, dset.get(), records, mem_type, payload);
+        WriteSlice(lock, dset.get(), records, mem_type, payload);
       }
     }
     RowLayout labels;
@@ -145,12 +168,11 @@ class SharedHdf5 {
                             H5Dcreate2(file.get(), "labels", H5T_STD_I64LE, label_space.get(),
                                        H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                             H5Dclose, "create dataset", partial_);
-    written +=
-        WriteSlice(lock, label_set.get(), labels, H5T_NATIVE_INT64,
-                   [](Bytes, std::span<std::byte> out) { std::memset(out.data(), 0, out.size()); });
+    const OpenOnFailure labels_stay(label_set);
+    WriteSlice(lock, label_set.get(), labels, H5T_NATIVE_INT64,
+               [](Bytes, std::span<std::byte> out) { std::memset(out.data(), 0, out.size()); });
     label_set.reset();
     Check(lock, H5Fclose(file.release()), "close", partial_);
-    return written;
   }
 
   const std::string& partial() const { return partial_; }
@@ -173,15 +195,15 @@ class SharedHdf5 {
   // Writes this rank's rows of `dset` in collective calls of at most one buffer, then empty
   // collective calls until it made as many as the rank with the most.
   template <typename Fill>
-  Bytes WriteSlice(const Lock& lock, hid_t dset, const RowLayout& layout, hid_t mem_type,
+  void WriteSlice(const Lock& lock, hid_t dset, const RowLayout& layout, hid_t mem_type,
                    const Fill& fill) {
     std::span<std::byte> buffer = buffer_;
     if (buffer.size() < layout.row_bytes) {
       wide_.resize(layout.row_bytes);  // only when one row exceeds the buffer
       buffer = wide_;
     }
-    const hsize_t begin = slice_.first * layout.rows_per_sample;
-    const hsize_t end = slice_.end() * layout.rows_per_sample;
+    const hsize_t begin = static_cast<hsize_t>(slice_.first) * layout.rows_per_sample;
+    const hsize_t end = static_cast<hsize_t>(slice_.end()) * layout.rows_per_sample;
     const std::uint64_t rounds = comm_.max(CountWrites(layout, begin, end, buffer.size()));
     const Handle file_space = Open(lock, H5Dget_space(dset), H5Sclose, "get space", partial_);
     std::uint64_t calls = 0;
@@ -206,11 +228,10 @@ class SharedHdf5 {
               "write", partial_);
       }
     }
-    return (end - begin) * layout.row_bytes;
   }
 
   const mpi::Communicator& comm_;
-  const formats::FileSpec& spec_;
+  const FileSpec& spec_;
   const dataset::ContentGenerator& content_;
   std::span<std::byte> buffer_;
   std::string partial_;
@@ -221,36 +242,33 @@ class SharedHdf5 {
 
 }  // namespace
 
-Bytes WriteSharedHdf5(const mpi::Communicator& comm, const DatasetFile& file,
-                      const dataset::ContentGenerator& content, std::span<std::byte> buffer,
-                      bool fsync) {
+Bytes Hdf5SharedWriter::write(const mpi::Communicator& comm, storage::Env& env,
+                              const FileSpec& spec, const dataset::ContentGenerator& content,
+                              std::span<std::byte> buffer) const {
   if (buffer.empty()) throw Error(ExitCode::kInternal, "shared write without a buffer");
-  SharedHdf5 write(comm, file, content, buffer);
+  SharedHdf5 write(comm, spec, content, buffer);
   Bytes bytes = 0;
   {
-    // Debian's HDF5 is not thread-safe: the library is entered under the process-wide lock.
-    const Lock lock;
-    bytes = write.Write(lock);
+    const mpi::MpiIoCapture capture(env, write.partial());
+    try {
+      // Debian's HDF5 is not thread-safe: the library is entered under the process-wide lock.
+      const Lock lock;
+      write.Write(lock);
+    } catch (const Error&) {
+      // HDF5 failed because a routed MPI-IO call did: that error names the path and operation.
+      if (capture.failure()) std::rethrow_exception(capture.failure());
+      throw;
+    }
+    bytes = capture.bytes_written();
   }
-  storage::Env& env = storage::PosixEnv();
-  if (fsync && comm.is_root()) {
+  if (spec.fsync && comm.is_root()) {
+    // HDF5's MPI-IO driver does not sync at close.
     auto synced = env.open_write(write.partial());
     synced->sync();
     synced->close();
   }
-  // The sum completes only when every rank has contributed, i.e. closed the file (H5Fclose is
-  // collective), so rank 0 may then give it its final name.
-  const Bytes payload = comm.sum(bytes);
-  if (comm.is_root()) {
-    env.rename(write.partial(), file.path);
-    if (fsync) {
-      const std::string folder = std::filesystem::path(file.path).parent_path().string();
-      env.sync_directory(folder.empty() ? "." : folder);
-    }
-    const Bytes size = env.file_size(file.path);
-    if (size > payload) bytes += size - payload;  // HDF5's metadata
-  }
+  PublishSharedParts(comm, env, {spec.path}, spec.fsync);
   return bytes;
 }
 
-}  // namespace dlbench::workflow
+}  // namespace dlbench::formats

@@ -1,0 +1,26 @@
+#include "formats/shared_writer.h"
+
+#include <set>
+
+#include "storage/atomic_file.h"
+#include "storage/file.h"
+
+namespace dlbench::formats {
+
+void PublishSharedParts(const mpi::Communicator& comm, storage::Env& env,
+                        const std::vector<std::string>& parts, bool fsync) {
+  comm.barrier();
+  if (!comm.is_root() || parts.empty()) return;
+  for (std::size_t i = parts.size(); i-- > 0;) {
+    env.rename(storage::PartialPathFor(parts[i]), parts[i]);
+  }
+  if (!fsync) return;
+  std::set<std::string> folders;
+  for (const std::string& part : parts) {
+    const std::size_t slash = part.rfind('/');
+    folders.insert(slash == std::string::npos ? "." : part.substr(0, slash == 0 ? 1 : slash));
+  }
+  for (const std::string& folder : folders) env.sync_directory(folder);
+}
+
+}  // namespace dlbench::formats
