@@ -128,6 +128,34 @@ struct AggregatePerformance {
 };
 AggregatePerformance PerformanceBySlowest(const std::vector<FileCounts>& reduced);
 
+// The counters as a JSON object keyed by their names, and back (any nlohmann::json-like type:
+// storage/ itself does not depend on a JSON library). A missing key leaves its counter at the
+// default (`sparse` leaves out the counters at their defaults: a dataset's many read-only files
+// then take a few hundred bytes each); a value of the wrong type throws the JSON library's
+// exception.
+template <class Json>
+Json CountsToJson(const IoCounts& counts, bool sparse = false) {
+  Json json = Json::object();
+  const IoCounts defaults;
+  VisitCounters(
+      [&](const char* name, const auto& value, const auto& default_value) {
+        if (!sparse || value != default_value) json[name] = value;
+      },
+      counts, defaults);
+  return json;
+}
+template <class Json>
+IoCounts CountsFromJson(const Json& json) {
+  IoCounts counts;
+  VisitCounters(
+      [&](const char* name, auto& value) {
+        const auto it = json.find(name);
+        if (it != json.end()) it->get_to(value);
+      },
+      counts);
+  return counts;
+}
+
 // ---- implementation of the template ----
 
 template <class F, class... Counts>
