@@ -164,7 +164,7 @@ std::string Sparkline(const std::vector<double>& values, std::size_t width) {
     if (v <= 0 || peak <= 0) {
       line += ' ';
     } else {
-      line += kLevels[std::min(7, static_cast<int>(v / peak * 8))];
+      line += kLevels[std::clamp(static_cast<int>(std::ceil(v / peak * 8)) - 1, 0, 7)];
     }
   }
   return line;
@@ -178,14 +178,13 @@ std::string FormatJson(const TraceSummary& summary) {
   json["complete"] = summary.warnings.empty();
   json["warnings"] = summary.warnings;
   json["size_quantiles"] = "log-bucket sketch, within 1% of a value at that rank";
-  Json& events = json["events_by_name"];
+  // ordered_json keeps its members in a vector: build each part, then insert it.
+  Json events = Json::object(), split = Json::object(), bandwidth = Json::object();
   events["total"] = NamesJson(summary.names());
-  Json& split = json["time_split"];
   split["total_rank_seconds"] = SplitJson(summary.split());
   const BandwidthBins total = summary.bandwidth();
   const std::int64_t first = total.empty() ? 0 : total.begin()->first;
   const std::int64_t last = total.empty() ? -1 : total.rbegin()->first;
-  Json& bandwidth = json["bandwidth"];
   bandwidth["bin_seconds"] = 1;
   bandwidth["first_second_unix"] = first;
   bandwidth["total"] = BandwidthJson(total, first, last);
@@ -201,9 +200,14 @@ std::string FormatJson(const TraceSummary& summary) {
   events["per_rank"] = std::move(per_rank_events);
   split["per_rank"] = std::move(per_rank_split);
   bandwidth["per_rank"] = std::move(per_rank_bandwidth);
+  json["events_by_name"] = std::move(events);
+  json["time_split"] = std::move(split);
+  json["bandwidth"] = std::move(bandwidth);
   if (summary.has_counters) {
-    json["posix_counters"]["total"] = CountersJson(summary.counters());
-    json["posix_counters"]["per_rank"] = std::move(per_rank_counters);
+    Json counters = Json::object();
+    counters["total"] = CountersJson(summary.counters());
+    counters["per_rank"] = std::move(per_rank_counters);
+    json["posix_counters"] = std::move(counters);
   }
   return json.dump(2) + "\n";
 }
