@@ -61,7 +61,6 @@ Json SplitJson(const TimeSplit& split) {
 std::vector<double> Series(const BandwidthBins& bins, std::int64_t first, std::int64_t last,
                            int direction) {
   std::vector<double> series;
-  if (bins.empty()) return series;
   for (std::int64_t second = first; second <= last; ++second) {
     const auto it = bins.find(second);
     series.push_back(it == bins.end() ? 0 : it->second[direction] / kMiB);
@@ -235,11 +234,17 @@ std::string FormatText(const TraceSummary& summary) {
         double sum = 0;
         for (double v : series) sum += v;
         out += Format(
-            "\n%s bandwidth, all ranks, per second over %zu s: mean %.1f MiB/s, peak "
-            "%.1f MiB/s\n",
+            "\n%s bandwidth per second over %zu s, all ranks: mean %.1f MiB/s, peak "
+            "%.1f MiB/s (each line scaled to its own peak)\n",
             direction == 0 ? "Read" : "Write", series.size(),
             sum / static_cast<double>(series.size()), peak);
-        out += "|" + Sparkline(series) + "|\n";
+        out += Format("%-7s |%s|\n", "total", Sparkline(series).c_str());
+        if (summary.ranks.size() > 8) continue;  // per rank: --json
+        for (const auto& [rank, r] : summary.ranks) {
+          const std::string who = "rank " + std::to_string(rank);
+          out += Format("%-7s |%s|\n", who.c_str(),
+                        Sparkline(Series(r.bandwidth, first, last, direction)).c_str());
+        }
       }
     }
   } else {
