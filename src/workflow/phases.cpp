@@ -61,7 +61,7 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
         break;
     }
   }
-  WriteRunCounters(counted, comm, results);
+  WriteRunCounters(counted, comm, results, request.quiet);
   return 0;
 }
 

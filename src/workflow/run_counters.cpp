@@ -1,6 +1,7 @@
 #include "workflow/run_counters.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -72,7 +73,7 @@ Json ReducedSummary(const std::vector<std::string>& rank_files) {
 }  // namespace
 
 void WriteRunCounters(const storage::CountingEnv& counting, const mpi::Communicator& comm,
-                      RunResults& results) {
+                      RunResults& results, bool quiet) {
   Json rank_file = Json::object();
   rank_file["rank"] = comm.rank();
   rank_file["totals"] = storage::CountsToJson<Json>(counting.counts());
@@ -86,7 +87,23 @@ void WriteRunCounters(const storage::CountingEnv& counting, const mpi::Communica
   WriteFileAtomically(results.folder() / (std::to_string(comm.rank()) + "_posix_counters.json"),
                       text);
   const std::vector<std::string> all = comm.gather(text);
-  if (comm.is_root()) results.Add(ReducedSummary(all));
+  if (!comm.is_root()) return;
+  const Json summary = ReducedSummary(all);
+  results.Add(summary);
+  if (quiet) return;
+  const Json& counters = summary.at("posix_counters");
+  const Json& totals = counters.at("totals");
+  std::printf("POSIX counters: %zu file records (%zu shared), %.1f MiB read, %.1f MiB written",
+              counters.at("records").get<std::size_t>(),
+              counters.at("shared_files").get<std::size_t>(),
+              totals.at("POSIX_BYTES_READ").get<double>() / 1048576.0,
+              totals.at("POSIX_BYTES_WRITTEN").get<double>() / 1048576.0);
+  if (counters.contains("agg_perf_by_slowest_MiB_per_second")) {
+    std::printf("; Darshan's rate by slowest rank %.1f MiB/s",
+                counters.at("agg_perf_by_slowest_MiB_per_second").get<double>());
+  }
+  std::printf(" (summary.json posix_counters, <rank>_posix_counters.json)\n");
+  std::fflush(stdout);
 }
 
 }  // namespace dlbench::workflow

@@ -10,9 +10,10 @@
 
 namespace dlbench::workflow {
 
-// Collective: every rank of `comm` calls it once, after the last phase.
+// Collective: every rank of `comm` calls it once, after the last phase. Unless `quiet`, rank 0
+// prints one line: files, bytes and Darshan's rate.
 void WriteRunCounters(const storage::CountingEnv& counting, const mpi::Communicator& comm,
-                      RunResults& results);
+                      RunResults& results, bool quiet);
 
 // How many files summary.json lists in posix_counters.top_files (by bytes read + written).
 inline constexpr std::size_t kTopCounterFiles = 10;

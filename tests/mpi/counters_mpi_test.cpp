@@ -40,7 +40,7 @@ TEST(CountersMpi, SharedFileIsReducedAndOwnFilesKeepTheirRank) {
     own->close();
   }
   RunResults results(dir.path(), world);
-  WriteRunCounters(counting, world, results);
+  WriteRunCounters(counting, world, results, /*quiet=*/true);
   world.barrier();
 
   EXPECT_TRUE(std::filesystem::exists(dir / (std::to_string(r) + "_posix_counters.json")));
