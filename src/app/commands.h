@@ -44,5 +44,7 @@ void AddWorkloadsCommand(CLI::App& app, CommandAction& action);
 void AddCompareCommand(CLI::App& app, CommandAction& action);
 // `report`: an HTML file of result files (a local command too).
 void AddReportCommand(CLI::App& app, CommandAction& action);
+// `trace summary`: a summary of a run's traces and counters (a local command).
+void AddTraceCommand(CLI::App& app, CommandAction& action);
 
 }  // namespace dlbench::app

@@ -41,6 +41,7 @@ std::optional<int> Parse(int argc, char** argv, const mpi::Launch& launch, Comma
   AddWorkloadsCommand(app, action);
   AddCompareCommand(app, action);
   AddReportCommand(app, action);
+  AddTraceCommand(app, action);
 
   try {
     app.parse(argc, argv);

@@ -96,6 +96,31 @@ std::string Communicator::broadcast(const std::string& value, int root) const {
   return result;
 }
 
+std::vector<std::string> Communicator::gather(const std::string& value, int root) const {
+  if (!uses_mpi_) return {value};
+  const std::vector<std::uint64_t> lengths = all_gather(std::uint64_t{value.size()});
+  std::uint64_t total = 0;
+  for (std::uint64_t length : lengths) total += length;
+  if (total >= (std::uint64_t{1} << 31)) {
+    throw Error(ExitCode::kInternal,
+                "cannot gather " + std::to_string(total) + " bytes of strings (limit 2 GiB)");
+  }
+  std::vector<int> counts(lengths.size()), displacements(lengths.size());
+  for (std::size_t r = 0, offset = 0; r < lengths.size(); offset += lengths[r], ++r) {
+    counts[r] = static_cast<int>(lengths[r]);
+    displacements[r] = static_cast<int>(offset);
+  }
+  std::string all(rank_ == root ? total : 0, '\0');
+  MPI_Gatherv(value.data(), static_cast<int>(value.size()), MPI_CHAR, all.data(), counts.data(),
+              displacements.data(), MPI_CHAR, root, Comm(handle_));
+  if (rank_ != root) return {};
+  std::vector<std::string> values;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    values.push_back(all.substr(static_cast<std::size_t>(displacements[r]), lengths[r]));
+  }
+  return values;
+}
+
 int Communicator::ranks_on_this_node() const {
   if (!uses_mpi_) return 1;
   MPI_Comm node;

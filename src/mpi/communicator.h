@@ -51,6 +51,9 @@ class Communicator {
 
   // Rank `root`'s string on every rank.
   std::string broadcast(const std::string& value, int root = 0) const;
+  // Every rank's string, in rank order, on rank `root` (empty elsewhere). Throws Error(kInternal)
+  // on every rank when the strings total 2 GiB or more.
+  std::vector<std::string> gather(const std::string& value, int root = 0) const;
 
   // Number of ranks sharing this rank's node, and the number of distinct nodes.
   int ranks_on_this_node() const;

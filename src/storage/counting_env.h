@@ -1,43 +1,40 @@
-// An Env wrapper that counts operations and bytes, so tests can prove that an fsync was really
-// issued or that a reader moved exactly the bytes it claims. Thread-safe (one mutex: for tests, not
-// for measurements): any thread may use the files while another reads the counts. Only operations
-// that succeed are counted. Files it opens refer to it, so it must outlive them.
+// An Env wrapper that keeps Darshan's POSIX counters per file (storage/io_counts.h): always on in
+// a run (the run's counters file and summary.json come from it) and in tests that prove an fsync
+// was really issued or that a reader moved exactly the bytes it claims. Only operations that
+// succeed are counted.
+//
+// Cost: a file's record is found once, when it is opened (under the wrapper's mutex); each read,
+// write or sync then takes only that record's own mutex (uncontended unless threads share the
+// file) and two steady-clock reads. Records are never freed while the wrapper lives (reset()
+// zeroes them), and files it opens refer to it and to their record, so it must outlive them.
+// Thread-safe: any thread may use the files while another takes a snapshot.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <memory>
 #include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "storage/env_wrapper.h"
+#include "storage/io_counts.h"
 
 namespace dlbench::storage {
 
-struct IoCounts {
-  std::uint64_t opens = 0;    // open_read
-  std::uint64_t creates = 0;  // create, open_write and open_shared
-  std::uint64_t reads = 0;
-  std::uint64_t writes = 0;  // write_at and append (shared files: write_at_all and write_at)
-  std::uint64_t syncs = 0;   // file fsyncs
-  std::uint64_t closes = 0;  // explicit WritableFile::close
-  std::uint64_t renames = 0;
-  std::uint64_t directory_syncs = 0;
-  std::uint64_t removes = 0;
-  std::uint64_t mkdirs = 0;  // create_directories calls
-  std::uint64_t tree_removes = 0;
-  std::uint64_t lists = 0;  // list_directory
-  std::uint64_t free_space_queries = 0;
-  Bytes bytes_read = 0;  // bytes actually returned by reads
-  Bytes bytes_written = 0;
-  std::uint64_t stats = 0;  // exists and file_size
-};
-
 class CountingEnv final : public EnvWrapper {
  public:
-  explicit CountingEnv(Env& target) : EnvWrapper(target) {}
+  // Timestamps count from `origin` (steady clock), by default the wrapper's construction.
+  explicit CountingEnv(
+      Env& target, std::chrono::steady_clock::time_point origin = std::chrono::steady_clock::now());
+  ~CountingEnv() override;
 
-  IoCounts counts() const;  // a snapshot
+  IoCounts counts() const;                // a snapshot of the sum over all files
+  std::vector<FileCounts> files() const;  // a snapshot per file (rank 0), sorted by path
   void reset();
-  // Adds `amount` to one count (used by the files it opens).
-  void add(std::uint64_t IoCounts::*count, std::uint64_t amount = 1);
+  // Seconds since the origin: the clock of the counters' timestamps.
+  double now() const;
 
   std::unique_ptr<ReadableFile> open_read(const std::string& path,
                                           const OpenOptions& options = {}) override;
@@ -57,9 +54,19 @@ class CountingEnv final : public EnvWrapper {
   void sync_directory(const std::string& path) override;
   Bytes free_space(const std::string& path) override;
 
+  class Record;  // one file's counters and Darshan's per-file tracking state
+
  private:
-  mutable std::mutex mutex_;
-  IoCounts counts_;
+  Record& record(const std::string& path);  // found or created
+  // Counts one operation without a file in Env-level counts (folders, listings).
+  void add_env_op(std::uint64_t IoCounts::*count);
+  template <class Open>
+  auto counted_open(const std::string& path, bool creates, Open&& open);
+
+  std::chrono::steady_clock::time_point origin_;
+  mutable std::mutex mutex_;  // guards records_ (the map, not the records) and env_ops_
+  std::unordered_map<std::string, std::unique_ptr<Record>> records_;
+  IoCounts env_ops_;
 };
 
 }  // namespace dlbench::storage

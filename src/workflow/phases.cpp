@@ -1,9 +1,11 @@
 #include "workflow/phases.h"
 
 #include "mpi/agreement.h"
+#include "storage/counting_env.h"
 #include "util/error.h"
 #include "workflow/checkpoint_phase.h"
 #include "workflow/generate_phase.h"
+#include "workflow/run_counters.h"
 #include "workflow/run_info.h"
 #include "workflow/run_results.h"
 #include "workflow/storage_tiers.h"
@@ -42,23 +44,26 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
   }
   const std::unique_ptr<storage::TierEnv> storage =
       MakeRunStorage(config, storage::PosixEnv(), request.quiet, comm);
+  // Darshan's POSIX counters, always on, above the tiers: they see what the workload saw.
+  storage::CountingEnv counted(*storage);
   RunResults results(request.output_folder, comm);
   results.Add(WorkloadIdentity(config));
   results.Add(EmulationSummary(*storage));
   for (Phase phase : request.phases) {
     switch (phase) {
       case Phase::kGenerate:
-        RunGeneratePhase(config, request.quiet, comm, *storage, results);
+        RunGeneratePhase(config, request.quiet, comm, counted, results);
         break;
       case Phase::kTrain:
-        RunTrainPhase(config, request, comm, *storage, results);
+        RunTrainPhase(config, request, comm, counted, results);
         break;
       case Phase::kCheckpoint:
-        RunCheckpointPhase(config, request, comm, *storage, results);
+        RunCheckpointPhase(config, request, comm, counted, results);
         break;
     }
     mpi::PublishWarnings(comm);  // what the phase's ranks raised, once, right after its table
   }
+  WriteRunCounters(counted, comm, results, request.quiet);
   return 0;
 }
 

@@ -1,0 +1,52 @@
+// `dlbench trace summary RUN_DIR [--json]`: per event name, the time split, bandwidth per second
+// and the POSIX counters of a run folder (docs/counters.md). Not a parallel command: it reads
+// files.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+
+#include "app/commands.h"
+#include "trace_summary/summary_format.h"
+#include "trace_summary/trace_summary.h"
+
+namespace dlbench::app {
+namespace {
+
+struct TraceSummaryOptions {
+  std::string folder;
+  bool json = false;
+};
+
+int RunTraceSummary(const TraceSummaryOptions& options) {
+  const trace_summary::TraceSummary summary =
+      trace_summary::SummarizeRun(storage::PosixEnv(), options.folder);
+  if (options.json) {
+    for (const std::string& warning : summary.warnings) {
+      std::fprintf(stderr, "warning: %s\n", warning.c_str());
+    }
+  }
+  const std::string text =
+      options.json ? trace_summary::FormatJson(summary) : trace_summary::FormatText(summary);
+  std::fputs(text.c_str(), stdout);
+  std::fflush(stdout);
+  return 0;
+}
+
+}  // namespace
+
+void AddTraceCommand(CLI::App& app, CommandAction& action) {
+  CLI::App* trace = app.add_subcommand("trace", "Work with a run's traces and I/O counters");
+  trace->require_subcommand(1);
+  auto options = std::make_shared<TraceSummaryOptions>();
+  CLI::App* summary = trace->add_subcommand(
+      "summary",
+      "Per event: count, sizes, time; compute/I/O split; bandwidth per second; POSIX counters");
+  summary->add_option("run_dir", options->folder, "A run's output folder")->required();
+  summary->add_flag("--json", options->json, "Print JSON instead of tables");
+  summary->callback([options, &action] {
+    action.parallelism = Parallelism::kLocal;
+    action.run = [options](const mpi::Communicator&) { return RunTraceSummary(*options); };
+  });
+}
+
+}  // namespace dlbench::app

@@ -1,0 +1,21 @@
+// The run's Darshan POSIX counters (docs/counters.md): every rank writes <rank>_posix_counters.json
+// (its per-file records and totals), and rank 0 reduces all ranks' records as Darshan does (shared
+// files to one record) into summary.json: `posix_counters` (totals, top files, file counts) and
+// Darshan's I/O rate by slowest rank in `metric`, beside dlbench's read rates.
+#pragma once
+
+#include "mpi/communicator.h"
+#include "storage/counting_env.h"
+#include "workflow/run_results.h"
+
+namespace dlbench::workflow {
+
+// Collective: every rank of `comm` calls it once, after the last phase. Unless `quiet`, rank 0
+// prints one line: files, bytes and Darshan's rate.
+void WriteRunCounters(const storage::CountingEnv& counting, const mpi::Communicator& comm,
+                      RunResults& results, bool quiet);
+
+// How many files summary.json lists in posix_counters.top_files (by bytes read + written).
+inline constexpr std::size_t kTopCounterFiles = 10;
+
+}  // namespace dlbench::workflow
