@@ -1,6 +1,5 @@
 #include "pipeline/trainer.h"
 
-#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -105,10 +104,9 @@ metrics::StepRecord Trainer::step(Pool& pool, TimeSampler& compute, bool barrier
   r.compute = compute_end - loaded;
   r.end = compute_end;
   if (barrier) {
-    const Seconds last_arrival = hooks_.barrier(compute_end, !pool.behind());
+    hooks_.barrier(!pool.behind());
     r.end = now();
     r.barrier = r.end - compute_end;
-    r.barrier_skew = std::clamp(last_arrival - compute_end, 0.0, r.barrier);
   }
   return r;
 }

@@ -54,13 +54,12 @@ struct TrainerOptions {
 
 // Where the workflow plugs in. Every hook is optional.
 struct TrainerHooks {
-  // The per-step barrier across ranks (train.step_barrier), e.g. Communicator::step_barrier:
-  // called with this rank's arrival time (the records' time base), returns when every rank has
-  // arrived, with the latest arrival over ranks (splits the wait into waiting for the last rank
-  // and the barrier's own latency). `spin`: false when the reader threads are behind (the next
-  // batch is not read yet), so the trainer will wait for them anyway and a spinning wait would
-  // only take their CPU.
-  std::function<Seconds(Seconds arrival, bool spin)> barrier;
+  // The per-step barrier across ranks (train.step_barrier), e.g. Communicator::step_barrier.
+  // `spin`: false when the reader threads are behind (the next batch is not read yet), so the
+  // trainer will wait for them anyway and a spinning wait would only take their CPU. How much of
+  // the wait was for the last rank is learnt after the run (metrics::ReduceBarrierSkew), so the
+  // barrier itself carries no data.
+  std::function<void(bool spin)> barrier;
   // Before each epoch, outside its timing (reader.drop_caches between epochs).
   std::function<void(int epoch)> before_epoch;
   // After each training step (`steps_done` ≥ 1 steps of `epoch` completed, barrier included):

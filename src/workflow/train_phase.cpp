@@ -85,9 +85,12 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
 
   pipeline::TrainerHooks hooks;
   if (config.train.step_barrier) {
-    hooks.barrier = [&](Seconds arrival, bool spin) {
-      if (spin) return comm.step_barrier(arrival);
-      return comm.step_barrier(arrival, /*spin_seconds=*/0, /*poll_seconds=*/200e-6);
+    hooks.barrier = [&](bool spin) {
+      if (spin) {
+        comm.step_barrier();
+      } else {
+        comm.step_barrier(/*spin_seconds=*/0, /*poll_seconds=*/200e-6);
+      }
     };
   }
   hooks.before_epoch = [&](int) {
@@ -113,6 +116,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   pipeline::Trainer trainer(train_source, train_sampler, eval_sampler ? &eval_source : nullptr,
                             eval_sampler ? &*eval_sampler : nullptr, options, hooks);
   trainer.run(record);
+  if (config.train.step_barrier) metrics::ReduceBarrierSkew(comm, record);
   progress.Finish();
   if (checkpoints) checkpoints->Finish(record);  // waits for drains; timed on its own
   const std::string end = NowRfc3339();

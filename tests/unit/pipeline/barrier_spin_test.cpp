@@ -65,10 +65,7 @@ std::vector<bool> BarrierSpins(FakeSource& source, double computation_seconds) {
   options.reader.prefetch = 4;
   std::vector<bool> spins;
   TrainerHooks hooks;
-  hooks.barrier = [&](Seconds arrival, bool spin) {
-    spins.push_back(spin);
-    return arrival;
-  };
+  hooks.barrier = [&](bool spin) { spins.push_back(spin); };
   Trainer trainer(source, sampler, nullptr, nullptr, options, hooks);
   metrics::RankRecord record;
   trainer.run(record);
