@@ -85,13 +85,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
 
   pipeline::TrainerHooks hooks;
   if (config.train.step_barrier) {
-    hooks.barrier = [&](bool spin) {
-      if (spin) {
-        comm.step_barrier();
-      } else {
-        comm.step_barrier(/*spin_seconds=*/0, /*poll_seconds=*/200e-6);
-      }
-    };
+    hooks.barrier = [&](Seconds spin, Seconds poll) { comm.step_barrier(spin, poll); };
   }
   hooks.before_epoch = [&](int) {
     evaluating = false;

@@ -24,7 +24,7 @@ TEST(StepBarrier, NoRankLeavesBeforeTheLastOneEnters) {
     const int late = round % comm.size();
     if (comm.rank() == late) std::this_thread::sleep_for(std::chrono::milliseconds(3));
     const double entered = MonotonicNow();
-    comm.step_barrier();
+    comm.step_barrier(/*spin_seconds=*/100e-6, /*poll_seconds=*/20e-6);
     const double left = MonotonicNow();
     const auto entries = comm.all_gather(entered);
     double last_entry = 0;
@@ -38,7 +38,7 @@ TEST(StepBarrier, WithZeroSpinStillSynchronises) {
   const mpi::Communicator comm = test::World();
   if (comm.rank() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   const double entered = MonotonicNow();
-  comm.step_barrier(0.0);
+  comm.step_barrier(/*spin_seconds=*/0, /*poll_seconds=*/20e-6);
   const double left = MonotonicNow();
   const auto entries = comm.all_gather(entered);
   for (double e : entries) EXPECT_GE(left, e);

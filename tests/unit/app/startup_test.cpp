@@ -66,7 +66,7 @@ TEST(Startup, LocalCommunicatorNeedsNoMpi) {
   EXPECT_EQ(local.rank(), 0);
   EXPECT_EQ(local.size(), 1);
   local.barrier();
-  local.step_barrier();
+  local.step_barrier(1e-4, 2e-5);
   EXPECT_EQ(local.max(2.5), 2.5);
   EXPECT_EQ(local.max(std::vector<double>{1.5, -2.0}), (std::vector<double>{1.5, -2.0}));
   EXPECT_EQ(local.sum(std::uint64_t{7}), 7u);

@@ -92,7 +92,7 @@ TEST(Trainer, StepRecordsFollowTheTimeline) {
   options.reader.threads = 1;
   int barriers = 0;
   TrainerHooks hooks;
-  hooks.barrier = [&](bool) { ++barriers; };
+  hooks.barrier = [&](Seconds, Seconds) { ++barriers; };
   Trainer trainer(source, sampler, nullptr, nullptr, options, hooks);
   metrics::RankRecord record;
   trainer.run(record);
@@ -160,7 +160,7 @@ TEST(Trainer, NoBarrierWhenStepBarrierIsOff) {
   options.step_barrier = false;
   int barriers = 0;
   TrainerHooks hooks;
-  hooks.barrier = [&](bool) { ++barriers; };
+  hooks.barrier = [&](Seconds, Seconds) { ++barriers; };
   Trainer trainer(source, sampler, nullptr, nullptr, options, hooks);
   metrics::RankRecord record;
   trainer.run(record);
@@ -181,7 +181,7 @@ TEST(Trainer, ReadsOverlapTheComputeOfThePreviousStep) {
     TrainerHooks hooks;
     // At the barrier of step k (after its batch was released), the reader thread must be able
     // to read batch k+1 without the trainer asking for it.
-    hooks.barrier = [&](bool) {
+    hooks.barrier = [&](Seconds, Seconds) {
       ++steps;
       if (steps >= 3) return;
       const auto deadline = std::chrono::steady_clock::now() + 10s;
@@ -207,7 +207,7 @@ TEST(Trainer, ReadThreadsZeroReadsOnlyWhenAsked) {
   options.reader.threads = 0;
   std::vector<std::size_t> reads_at_barrier;
   TrainerHooks hooks;
-  hooks.barrier = [&](bool) { reads_at_barrier.push_back(source.reads().size()); };
+  hooks.barrier = [&](Seconds, Seconds) { reads_at_barrier.push_back(source.reads().size()); };
   Trainer trainer(source, sampler, nullptr, nullptr, options, hooks);
   metrics::RankRecord record;
   trainer.run(record);
@@ -260,7 +260,7 @@ TEST(Trainer, EvaluationRunsOnItsScheduleWithItsOwnBatches) {
   options.eval_time.mean = 0.001;
   int barriers = 0;
   TrainerHooks hooks;
-  hooks.barrier = [&](bool) { ++barriers; };
+  hooks.barrier = [&](Seconds, Seconds) { ++barriers; };
   Trainer trainer(train_source, train, &eval_source, &eval, options, hooks);
   metrics::RankRecord record;
   trainer.run(record);
