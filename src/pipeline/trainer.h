@@ -130,7 +130,6 @@ class Trainer {
   Seconds now() const;
   // `t` in the records' time base (as now()).
   Seconds SinceOrigin(std::chrono::steady_clock::time_point t) const;
-  Seconds previous_barrier_ = 0;  // the last training step's barrier wait
 
   SampleSource& train_source_;
   const Sampler& train_sampler_;
@@ -142,6 +141,7 @@ class Trainer {
   TimeSampler compute_time_;  // one stream for the whole run
   std::optional<TimeSampler> eval_time_;
   ReadTotals totals_;
+  Seconds previous_barrier_ = 0;  // the last training step's barrier wait (BarrierWait::For)
   // Sample buffers of the reader threads, kept across epochs (train and eval take turns).
   SampleBuffers buffers_;
 };
