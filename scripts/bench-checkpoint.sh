@@ -30,7 +30,9 @@
 #      into the same capacity folder). Per --reps round: empty, rerun, direct, after-direct.
 #      Printed: every save's time (max over ranks) per run, per case the median and max save and
 #      max / median (target <= 1.5), the backpressure wait, and the stall reduction against the
-#      direct runs' mean stall.
+#      direct runs' mean stall. The reference: tests/bench/bare_checkpoint_write (2 processes
+#      writing the same bytes per save into FAST/bare, one save every 2 s, no dlbench) runs after
+#      each round, so that a spread of the machine's own shows in its row too.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/lib.sh"
@@ -334,20 +336,33 @@ stall_run() {  # $1 = case label, $2 = yaml
   runs_of[$1]+="$these|"
   backpressure[$1]+="$(summary_value "$dir/out-d/summary.json" checkpoint_backpressure_total_seconds) "
 }
+bare_bytes=  # per process and save: what each rank wrote per save in the first run (4 saves, 2 ranks)
+bare_run() {
+  [ -n "$bare_bytes" ] || bare_bytes=$("$py" -c "print(int(float('$(summary_value "$dir/out-d/summary.json" save_checkpoint_bytes)') / 8))")
+  mkdir -p "$fast/bare"
+  local these
+  these=$("$DLBENCH_BUILD_DIR/tests/bench/bare_checkpoint_write" 2 4 "$bare_bytes" 2 "$fast/bare")
+  rm -rf "$fast/bare"
+  saves[bare]+="$these "
+  runs_of[bare]+="$these|"
+  backpressure[bare]+="0 "
+}
+[ -x "$DLBENCH_BUILD_DIR/tests/bench/bare_checkpoint_write" ] || build_dlbench
 for rep in $(seq 1 "$reps"); do
   rm -rf "$pfs" "$fast/bb"
   if has_case empty || has_case rerun; then stall_run empty "$dir/stall-bb.yaml"; fi
   if has_case rerun; then stall_run rerun "$dir/stall-bb.yaml"; fi
   stall_run direct "$dir/stall-direct.yaml"
   if has_case after-direct; then stall_run after-direct "$dir/stall-bb.yaml"; fi
+  bare_run
 done
 echo "### (d) Burst-buffer save stalls, 2 ranks, 0.49 GiB every 2 steps, capacity tier 100 MiB/s ($reps runs per case)"
 echo
 echo "Per-save times (s, max over ranks), one run per line:"
 echo
-for c in empty rerun direct after-direct; do
+for c in empty rerun direct after-direct bare; do
   [ -n "${runs_of[$c]:-}" ] || continue
-  has_case "$c" || [ "$c" = direct ] || continue
+  has_case "$c" || [ "$c" = direct ] || [ "$c" = bare ] || continue
   IFS='|' read -ra these <<< "${runs_of[$c]}"
   for run in "${these[@]}"; do printf '    %-13s %s\n' "$c" "$run"; done
 done
@@ -355,8 +370,8 @@ echo
 direct_mean=$("$py" -c 'import statistics,sys; print(statistics.mean(float(x) for x in sys.argv[1:]))' ${saves[direct]})
 echo "| case | saves | median save (s) | max save (s) | max / median | target | backpressure, max per run (s) | stall reduction vs direct (mean $(printf %.3f "$direct_mean") s) |"
 echo "|---|---|---|---|---|---|---|---|"
-for c in empty rerun after-direct; do
-  has_case "$c" || continue
+for c in empty rerun after-direct bare; do
+  has_case "$c" || [ "$c" = bare ] || continue
   "$py" - "$c" "$direct_mean" "${backpressure[$c]}" ${saves[$c]} <<'PY'
 import statistics, sys
 case, direct, waits, saves = sys.argv[1], float(sys.argv[2]), sys.argv[3].split(), [float(x) for x in sys.argv[4:]]

@@ -66,6 +66,41 @@ Seconds OriginAmong(std::size_t rank, const std::vector<std::uint64_t>& clock_id
 
 namespace {
 
+// Calls f on every training step of `record`, in BarrierArrivals' order.
+template <typename Record, typename F>
+void ForEachTrainingStep(Record& record, F f) {
+  for (auto& epoch : record.epochs) {
+    for (auto& block : epoch.blocks) {
+      for (auto& step : block.steps) f(step);
+    }
+  }
+}
+
+Seconds Arrival(const StepRecord& step) { return step.end - step.barrier; }
+
+}  // namespace
+
+std::vector<Seconds> BarrierArrivals(const RankRecord& record) {
+  std::vector<Seconds> arrivals;
+  ForEachTrainingStep(record, [&](const StepRecord& step) { arrivals.push_back(Arrival(step)); });
+  return arrivals;
+}
+
+void SetBarrierSkew(RankRecord& record, const std::vector<Seconds>& last_arrivals) {
+  const std::size_t steps = BarrierArrivals(record).size();
+  if (steps != last_arrivals.size()) {
+    throw Error(ExitCode::kInternal, "metrics: " + std::to_string(last_arrivals.size()) +
+                                         " barrier arrivals for " + std::to_string(steps) +
+                                         " steps");
+  }
+  std::size_t i = 0;
+  ForEachTrainingStep(record, [&](StepRecord& step) {
+    step.barrier_skew = std::clamp(last_arrivals[i++] - Arrival(step), 0.0, step.barrier);
+  });
+}
+
+namespace {
+
 // FNV-1a of this kernel's boot id (one per boot, shared by every process and container on the
 // kernel, hence by their CLOCK_MONOTONIC); 0 when it cannot be read.
 std::uint64_t MonotonicClockId() {
@@ -87,6 +122,17 @@ Seconds SynchronizedOrigin(const mpi::Communicator& comm) {
   comm.barrier();
   const Seconds exit = Now();
   return OriginAmong(static_cast<std::size_t>(comm.rank()), ids, comm.all_gather(exit));
+}
+
+void ReduceBarrierSkew(const mpi::Communicator& comm, RankRecord& record) {
+  const std::vector<Seconds> arrivals = BarrierArrivals(record);
+  const std::uint64_t steps = arrivals.size();
+  if (comm.min(steps) != comm.max(steps)) {
+    throw Error(ExitCode::kInternal,
+                "metrics: ranks recorded different numbers of training steps (rank " +
+                    std::to_string(comm.rank()) + ": " + std::to_string(steps) + ")");
+  }
+  SetBarrierSkew(record, comm.max(arrivals));
 }
 
 Span ReduceSpan(const mpi::Communicator& comm, Seconds start, Seconds end) {

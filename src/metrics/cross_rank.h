@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "metrics/percentiles.h"
+#include "metrics/step_record.h"
 #include "mpi/communicator.h"
 #include "util/units.h"
 
@@ -53,6 +54,14 @@ CheckpointOpReduction ReduceCheckpointOp(const std::vector<Seconds>& starts,
 Seconds OriginAmong(std::size_t rank, const std::vector<std::uint64_t>& clock_ids,
                     const std::vector<Seconds>& barrier_exits);
 
+// The training steps' arrival times at the step barrier (end − barrier), epoch by epoch, block by
+// block, in step order (evaluation has no barrier).
+std::vector<Seconds> BarrierArrivals(const RankRecord& record);
+// Splits every training step's barrier wait: barrier_skew = the latest arrival over ranks
+// (`last_arrivals`, in BarrierArrivals' order) minus this rank's, within [0, barrier]. Throws
+// dlbench::Error (internal) when the lengths differ.
+void SetBarrierSkew(RankRecord& record, const std::vector<Seconds>& last_arrivals);
+
 // ---- MPI wrappers ----
 
 // A time origin common to all ranks. Subtract it from Now() to get times that can be compared
@@ -62,6 +71,11 @@ Seconds OriginAmong(std::size_t rank, const std::vector<std::uint64_t>& clock_id
 // barrier's exit skew (which reached hundreds of microseconds on a loaded 2-vCPU node — too much
 // to tell, per step, when the last rank reached the step barrier).
 Seconds SynchronizedOrigin(const mpi::Communicator& comm);
+
+// SetBarrierSkew with the latest arrivals over ranks (one element-wise maximum after the run, so
+// the step barrier itself stays a plain barrier). The ranks must have recorded the same training
+// steps (the step barrier keeps them in lockstep); throws dlbench::Error (internal) otherwise.
+void ReduceBarrierSkew(const mpi::Communicator& comm, RankRecord& record);
 
 Span ReduceSpan(const mpi::Communicator& comm, Seconds start, Seconds end);
 Spread ReduceSpread(const mpi::Communicator& comm, double value);

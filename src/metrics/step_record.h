@@ -24,7 +24,8 @@ struct StepRecord {
   Seconds compute_asked = 0;  // the computation_time draw the accelerator was asked to wait
   Seconds barrier = 0;        // waited in the step barrier (the two parts below)
   Seconds barrier_skew = 0;   // of which waiting for the last rank to arrive (latest arrival over
-                              // ranks minus this rank's); the rest is the barrier's own latency
+                              // ranks minus this rank's, set after the run by ReduceBarrierSkew);
+                              // the rest is the barrier's own latency
   std::uint64_t samples = 0;  // samples in this batch
   Bytes read_bytes = 0;       // bytes returned by read calls for this batch
   Bytes decoded_bytes = 0;    // bytes of its samples after decoding (the sample buffers)

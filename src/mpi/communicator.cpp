@@ -36,12 +36,12 @@ void Communicator::barrier() const {
   if (uses_mpi_) MPI_Barrier(Comm(handle_));
 }
 
-double Communicator::step_barrier(double value, double spin_seconds, double poll_seconds) const {
-  if (size_ == 1) return value;
-  double result = value;
+void Communicator::step_barrier(double spin_seconds, double poll_seconds) const {
+  if (size_ == 1) return;
   MPI_Request request;
-  MPI_Iallreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, Comm(handle_), &request);
+  MPI_Ibarrier(Comm(handle_), &request);
   int done = 0;
+  MPI_Test(&request, &done, MPI_STATUS_IGNORE);  // the last rank to arrive is through at once
   const auto spin_until = std::chrono::steady_clock::now() +
                           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                               std::chrono::duration<double>(spin_seconds));
@@ -54,7 +54,6 @@ double Communicator::step_barrier(double value, double spin_seconds, double poll
     std::this_thread::sleep_for(poll);
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
   }
-  return result;
 }
 
 double Communicator::max(double v) const { return Reduce(*this, v, MPI_DOUBLE, MPI_MAX); }
@@ -72,6 +71,14 @@ std::uint64_t Communicator::sum(std::uint64_t v) const {
 int Communicator::max(int v) const { return Reduce(*this, v, MPI_INT, MPI_MAX); }
 int Communicator::min(int v) const { return Reduce(*this, v, MPI_INT, MPI_MIN); }
 int Communicator::sum(int v) const { return Reduce(*this, v, MPI_INT, MPI_SUM); }
+
+std::vector<double> Communicator::max(const std::vector<double>& values) const {
+  if (!uses_mpi_) return values;
+  std::vector<double> result(values.size());
+  MPI_Allreduce(values.data(), result.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX,
+                Comm(handle_));
+  return result;
+}
 
 std::vector<double> Communicator::all_gather(double value) const {
   if (!uses_mpi_) return {value};

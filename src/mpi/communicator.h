@@ -24,16 +24,16 @@ class Communicator {
   bool is_root() const { return rank_ == 0; }
 
   void barrier() const;
-  // The training step loop's barrier, which also returns the maximum of `value` over ranks (the
-  // trainer passes its arrival time, so it learns when the last rank arrived). A non-blocking
-  // all-reduce: spins on MPI_Test for `spin_seconds`, then polls every `poll_seconds` while
-  // sleeping. MPI_Barrier under oversubscription polls with sched_yield, which hands the core to
-  // the rank's reader threads for whole timeslices (milliseconds per step); this wait costs at
-  // most a few tens of microseconds once the last rank arrives. A trainer whose reader threads are
-  // behind passes `spin_seconds` 0 and a longer `poll_seconds`: it will wait for them anyway, and
-  // each spin or poll takes CPU they need.
-  double step_barrier(double value, double spin_seconds = 100e-6,
-                      double poll_seconds = 20e-6) const;
+  // The training step loop's barrier: spins on MPI_Test for `spin_seconds`, then polls every
+  // `poll_seconds` while sleeping (pipeline::BarrierWait chooses them). MPI_Barrier under
+  // oversubscription polls with sched_yield, which hands the core to the rank's reader threads
+  // for whole timeslices (milliseconds per step); this wait costs at most a poll interval once
+  // the last rank arrives.
+  // A plain MPI_Ibarrier, one round at 2 ranks: the last rank to arrive leaves at once. A
+  // non-blocking all-reduce (e.g. of arrival times) is two rounds in Open MPI (reduce to rank 0,
+  // then broadcast), so the last rank would wait for a sleeping rank 0's next poll: up to
+  // `poll_seconds` per step (metrics::ReduceBarrierSkew learns the arrivals after the run).
+  void step_barrier(double spin_seconds, double poll_seconds) const;
 
   double max(double value) const;
   double min(double value) const;
@@ -44,6 +44,8 @@ class Communicator {
   int max(int value) const;
   int min(int value) const;
   int sum(int value) const;
+  // The element-wise maximum over ranks, in one reduction. Every rank passes the same length.
+  std::vector<double> max(const std::vector<double>& values) const;
 
   // Every rank's value, in rank order, on every rank.
   std::vector<double> all_gather(double value) const;

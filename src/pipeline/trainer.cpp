@@ -1,6 +1,5 @@
 #include "pipeline/trainer.h"
 
-#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -22,6 +21,12 @@ void Account(const Batch& batch, ReadTotals& totals) {
 }
 
 }  // namespace
+
+BarrierWait BarrierWait::For(bool readers_behind, Seconds previous_barrier) {
+  if (readers_behind) return {.spin = 0, .poll = kPollBehind};
+  if (previous_barrier > kSpin) return {.spin = 0, .poll = kPoll};
+  return {.spin = kSpin, .poll = kPoll};
+}
 
 Trainer::Trainer(SampleSource& train_source, const Sampler& train_sampler,
                  SampleSource* eval_source, const Sampler* eval_sampler,
@@ -99,10 +104,11 @@ metrics::StepRecord Trainer::step(Pool& pool, TimeSampler& compute, bool barrier
   r.compute = compute_end - loaded;
   r.end = compute_end;
   if (barrier) {
-    const Seconds last_arrival = hooks_.barrier(compute_end, !pool.behind());
+    const BarrierWait wait = BarrierWait::For(pool.behind(), previous_barrier_);
+    hooks_.barrier(wait.spin, wait.poll);
     r.end = now();
     r.barrier = r.end - compute_end;
-    r.barrier_skew = std::clamp(last_arrival - compute_end, 0.0, r.barrier);
+    previous_barrier_ = r.barrier;
   }
   return r;
 }

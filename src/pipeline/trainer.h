@@ -31,6 +31,24 @@
 
 namespace dlbench::pipeline {
 
+// How the trainer waits at the step barrier. Spinning costs a whole core for up to kSpin, and
+// every poll a wake-up: CPU that the rank's reader threads (and, on a shared node, the other
+// ranks') need. So the trainer spins only when it pays:
+// - the reader threads are behind (the next batch is not read yet): it will wait for them
+//   anyway; no spin, slow polls (kPollBehind);
+// - the previous step's barrier outlasted the spin (a rank arriving that much later, e.g. one
+//   whose readers are slower at computation 0): spinning again would most likely end before the
+//   last rank arrives, so it would buy no latency; no spin, fast polls (kPoll);
+// - else: spin, then fast polls (20 ms steps: the ranks arrive within tens of microseconds).
+struct BarrierWait {
+  static constexpr Seconds kSpin = 100e-6;
+  static constexpr Seconds kPoll = 20e-6;
+  static constexpr Seconds kPollBehind = 200e-6;
+  Seconds spin = 0;
+  Seconds poll = kPoll;
+  static BarrierWait For(bool readers_behind, Seconds previous_barrier);
+};
+
 struct TrainerOptions {
   int epochs = 1;                             // train.epochs
   config::TimeDistribution computation_time;  // train.computation_time, per step
@@ -54,13 +72,11 @@ struct TrainerOptions {
 
 // Where the workflow plugs in. Every hook is optional.
 struct TrainerHooks {
-  // The per-step barrier across ranks (train.step_barrier), e.g. Communicator::step_barrier:
-  // called with this rank's arrival time (the records' time base), returns when every rank has
-  // arrived, with the latest arrival over ranks (splits the wait into waiting for the last rank
-  // and the barrier's own latency). `spin`: false when the reader threads are behind (the next
-  // batch is not read yet), so the trainer will wait for them anyway and a spinning wait would
-  // only take their CPU.
-  std::function<Seconds(Seconds arrival, bool spin)> barrier;
+  // The per-step barrier across ranks (train.step_barrier): Communicator::step_barrier, which
+  // spins for `spin` seconds, then sleeps `poll` seconds between tests (BarrierWait says which).
+  // How much of the wait was for the last rank is learnt after the run
+  // (metrics::ReduceBarrierSkew), so the barrier itself carries no data.
+  std::function<void(Seconds spin, Seconds poll)> barrier;
   // Before each epoch, outside its timing (reader.drop_caches between epochs).
   std::function<void(int epoch)> before_epoch;
   // After each training step (`steps_done` ≥ 1 steps of `epoch` completed, barrier included):
@@ -125,6 +141,7 @@ class Trainer {
   TimeSampler compute_time_;  // one stream for the whole run
   std::optional<TimeSampler> eval_time_;
   ReadTotals totals_;
+  Seconds previous_barrier_ = 0;  // the last training step's barrier wait (BarrierWait::For)
   // Sample buffers of the reader threads, kept across epochs (train and eval take turns).
   SampleBuffers buffers_;
 };

@@ -82,10 +82,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
 
   pipeline::TrainerHooks hooks;
   if (config.train.step_barrier) {
-    hooks.barrier = [&](Seconds arrival, bool spin) {
-      if (spin) return comm.step_barrier(arrival);
-      return comm.step_barrier(arrival, /*spin_seconds=*/0, /*poll_seconds=*/200e-6);
-    };
+    hooks.barrier = [&](Seconds spin, Seconds poll) { comm.step_barrier(spin, poll); };
   }
   hooks.before_epoch = [&](int) {
     evaluating = false;
@@ -110,6 +107,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   pipeline::Trainer trainer(train_source, train_sampler, eval_sampler ? &eval_source : nullptr,
                             eval_sampler ? &*eval_sampler : nullptr, options, hooks);
   trainer.run(record);
+  if (config.train.step_barrier) metrics::ReduceBarrierSkew(comm, record);
   progress.Finish();
   if (checkpoints) checkpoints->Finish(record);  // waits for drains; timed on its own
   const std::string end = NowRfc3339();

@@ -6,7 +6,8 @@
 For every phase in summary.json (train, eval) and every epoch: AU plus the four AU-point losses
 add up to 100; no breakdown term is negative. From every <rank>_output.json: each step's measured
 compute is at least the asked one (never early) and the asked one is the configured constant; the
-barrier's skew part lies within the barrier wait; and the mean over ranks of the per-step lists
+barrier's skew part lies within the barrier wait, and at every training step the last rank to
+arrive waited for nobody (skew 0: the arrivals were reduced over ranks); and the mean over ranks of the per-step lists
 gives summary.json's first-batch, load-wait, overshoot, skew and latency seconds (one block per
 epoch, exclude_start_steps 1). Prints `check_breakdown: OK` or the first mismatch (exit 1).
 """
@@ -72,6 +73,12 @@ def main():
                 sums["compute_overshoot"] += sum(c - a for c, a in zip(compute[1:], asked_list[1:])) / len(ranks)
                 sums["barrier_skew"] += sum(skew) / len(ranks)
                 sums["barrier_latency"] += sum(b - s for b, s in zip(barrier, skew)) / len(ranks)
+            if p == "train" and len(ranks) > 1:
+                skews = [rank[epoch]["barrier_skew"][key] for rank in ranks]
+                for i in range(len(skews[0])):
+                    if min(s[i] for s in skews) != 0.0:
+                        fail(f"epoch {epoch} step {i}: every rank waited for a later one "
+                             f"({[s[i] for s in skews]})")
             for x, value in sums.items():
                 if abs(metric[f"{p}_{x}_seconds"][e] - value) > 1e-9:
                     fail(f"{p}_{x}_seconds[{e}] = {metric[f'{p}_{x}_seconds'][e]}, ranks' lists give {value}")

@@ -171,10 +171,7 @@ std::vector<EpochRecordAll> Train(const Case& c, const mpi::Communicator& comm,
   std::vector<std::vector<std::uint64_t>> counts;
   int epoch_now = 0;
   TrainerHooks hooks;
-  hooks.barrier = [&](Seconds arrival, bool) {
-    comm.barrier();
-    return arrival;
-  };
+  hooks.barrier = [&](Seconds, Seconds) { comm.barrier(); };
   hooks.before_epoch = [&](int epoch) { epoch_now = epoch; };
   hooks.after_epoch = [&](int) { counts.push_back(source.take_counts()); };
   hooks.on_batch = [&](const Batch& batch) {

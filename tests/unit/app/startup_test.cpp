@@ -66,8 +66,9 @@ TEST(Startup, LocalCommunicatorNeedsNoMpi) {
   EXPECT_EQ(local.rank(), 0);
   EXPECT_EQ(local.size(), 1);
   local.barrier();
-  EXPECT_EQ(local.step_barrier(4.5), 4.5);
+  local.step_barrier(1e-4, 2e-5);
   EXPECT_EQ(local.max(2.5), 2.5);
+  EXPECT_EQ(local.max(std::vector<double>{1.5, -2.0}), (std::vector<double>{1.5, -2.0}));
   EXPECT_EQ(local.sum(std::uint64_t{7}), 7u);
   EXPECT_EQ(local.min(-3), -3);
   EXPECT_EQ(local.all_gather(1.5), std::vector<double>{1.5});

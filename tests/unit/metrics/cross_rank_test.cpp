@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -65,6 +66,52 @@ TEST(OriginAmong, RanksOnOneClockShareTheLowestRanksOrigin) {
   EXPECT_THROW(OriginAmong(0, ids, {1.0}), Error);
 }
 
+// A record of one epoch with blocks of these steps' barrier waits, and an evaluation block.
+RankRecord WithBarriers(const std::vector<std::vector<Seconds>>& blocks) {
+  RankRecord record;
+  EpochRecord& epoch = record.epochs.emplace_back();
+  Seconds t = 0;
+  for (const auto& barriers : blocks) {
+    BlockRecord& block = epoch.blocks.emplace_back();
+    for (const Seconds barrier : barriers) {
+      StepRecord& step = block.steps.emplace_back();
+      step.start = t;
+      step.barrier = barrier;
+      step.end = t + 1 + barrier;  // arrives at t + 1
+      t = step.end;
+    }
+  }
+  epoch.eval.emplace().steps.emplace_back().end = 99;
+  return record;
+}
+
+TEST(BarrierSkew, SplitsEachWaitIntoTheLastRanksLatenessAndTheRest) {
+  // Binary fractions, so that the times are exact.
+  RankRecord record = WithBarriers({{0.25, 0.25}, {0.25}});
+  ASSERT_EQ(BarrierArrivals(record), (std::vector<Seconds>{1, 2.25, 3.5}));
+  // Step 1: the last rank arrived 0.125 s after this one; step 2: 10 s after (more than the
+  // wait: a clock offset between ranks), step 3: before this one (this rank was last).
+  SetBarrierSkew(record, {1.125, 12.25, 3.375});
+  const auto& steps = record.epochs[0].blocks[0].steps;
+  EXPECT_EQ(steps[0].barrier_skew, 0.125);
+  EXPECT_EQ(steps[0].barrier_latency(), 0.125);
+  EXPECT_EQ(steps[1].barrier_skew, 0.25);  // clamped to the wait
+  EXPECT_EQ(steps[1].barrier_latency(), 0.0);
+  const StepRecord& last = record.epochs[0].blocks[1].steps[0];
+  EXPECT_EQ(last.barrier_skew, 0.0);
+  EXPECT_EQ(last.barrier_latency(), 0.25);
+  EXPECT_EQ(record.epochs[0].eval->steps[0].barrier_skew, 0.0);  // no barrier in evaluation
+}
+
+TEST(BarrierSkew, ArrivalsForOtherStepsAreAnInternalError) {
+  RankRecord record = WithBarriers({{0.25, 0.25}});
+  test::ExpectError(
+      [&] {
+        SetBarrierSkew(record, {1.0, 2.0, 3.0});
+      },
+      ExitCode::kInternal, {"3 barrier arrivals for 2 steps"});
+}
+
 TEST(CrossRankWrappers, SingleRankIsIdentity) {
   const mpi::Communicator world = dlbench::test::World();
   if (world.size() != 1) GTEST_SKIP() << "multi-rank cases live in tests/mpi";
@@ -73,6 +120,9 @@ TEST(CrossRankWrappers, SingleRankIsIdentity) {
   const Spread spread = ReduceSpread(world, 4.0);
   EXPECT_DOUBLE_EQ(spread.mean, 4.0);
   EXPECT_EQ(GatherEqualLength(world, std::vector<double>{1, 2}), (std::vector<double>{1, 2}));
+  RankRecord record = WithBarriers({{0.5}});
+  ReduceBarrierSkew(world, record);  // alone, this rank is the last to arrive
+  EXPECT_EQ(record.epochs[0].blocks[0].steps[0].barrier_skew, 0.0);
   LatencyHistogram h;
   h.Record(1e-3);
   EXPECT_EQ(ReduceHistogram(world, h).counts(), h.counts());

@@ -1,7 +1,8 @@
-// The step barrier spins only while the trainer is the bottleneck: when the reader threads are
-// behind (the next batch is not read yet), a spinning wait would take the CPU they need while the
-// trainer waits for them anyway (2 ranks x (trainer + reader) on 2 cores lost 20-30 % of their
-// CPU to it at computation_time 0, results/read.md).
+// The step barrier spins only when it pays (BarrierWait): not when the reader threads are behind
+// (the next batch is not read yet), as the trainer waits for them anyway, and not after a barrier
+// that outlasted the spin (the last rank is that late again, most likely); a spinning wait takes
+// the CPU the readers need (2 ranks x (trainer + reader) on 2 cores lost 20-30 % of their CPU to
+// it at computation_time 0, results/read.md).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -56,23 +57,37 @@ TEST(ReaderPool, BehindWhileTheNextBatchIsNotRead) {
   EXPECT_FALSE(inline_pool.behind());
 }
 
-// Which `spin` the trainer passes to the barrier at each step.
-std::vector<bool> BarrierSpins(FakeSource& source, double computation_seconds) {
+struct Barriers {
+  std::vector<bool> spins;     // whether each step's barrier spun
+  std::vector<Seconds> waits;  // each step's recorded barrier wait
+  // What BarrierWait asks of step i when the next batch is ready: spin unless the previous
+  // step's wait outlasted the spin (a preempted trainer may make any wait long, so the tests
+  // check this rule rather than fixed values).
+  bool spins_when_ready(std::size_t i) const {
+    return i == 0 || waits[i - 1] <= BarrierWait::kSpin;
+  }
+};
+
+// The barrier of step `slow_barrier` (1-based; 0: none) lasts 5 ms.
+Barriers RunBarriers(FakeSource& source, double computation_seconds, int slow_barrier = 0) {
   const Sampler sampler(Shape(4));
   TrainerOptions options;
   options.computation_time.mean = computation_seconds;
   options.reader.threads = 1;
   options.reader.prefetch = 4;
-  std::vector<bool> spins;
+  Barriers result;
   TrainerHooks hooks;
-  hooks.barrier = [&](Seconds arrival, bool spin) {
-    spins.push_back(spin);
-    return arrival;
+  hooks.barrier = [&](Seconds spin, Seconds poll) {
+    result.spins.push_back(spin > 0);
+    EXPECT_GT(poll, 0.0);
+    if (static_cast<int>(result.spins.size()) == slow_barrier) std::this_thread::sleep_for(5ms);
   };
   Trainer trainer(source, sampler, nullptr, nullptr, options, hooks);
   metrics::RankRecord record;
   trainer.run(record);
-  return spins;
+  for (const auto& step : record.epochs.at(0).blocks.at(0).steps)
+    result.waits.push_back(step.barrier);
+  return result;
 }
 
 TEST(Trainer, BarrierSpinsOnlyWhenTheNextBatchIsReady) {
@@ -81,10 +96,38 @@ TEST(Trainer, BarrierSpinsOnlyWhenTheNextBatchIsReady) {
   // no next batch to wait for.
   FakeSource slow;
   slow.read_delay = 300ms;
-  EXPECT_EQ(BarrierSpins(slow, 0), (std::vector<bool>{false, false, false, true}));
+  const Barriers behind = RunBarriers(slow, 0);
+  ASSERT_EQ(behind.spins.size(), 4u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_FALSE(behind.spins[i]) << i;
+  EXPECT_EQ(behind.spins[3], behind.spins_when_ready(3));
   // Instant reads, 200 ms of compute: every next batch is read during the compute.
   FakeSource fast;
-  EXPECT_EQ(BarrierSpins(fast, 0.2), (std::vector<bool>{true, true, true, true}));
+  const Barriers ready = RunBarriers(fast, 0.2);
+  ASSERT_EQ(ready.spins.size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(ready.spins[i], ready.spins_when_ready(i)) << i;
+  EXPECT_TRUE(ready.spins[0]);
+}
+
+TEST(Trainer, BarrierDoesNotSpinAfterABarrierThatOutlastedTheSpin) {
+  Watchdog watchdog(60s);
+  FakeSource fast;  // every next batch is ready at the barrier
+  const Barriers ready = RunBarriers(fast, 0.05, /*slow_barrier=*/2);
+  ASSERT_EQ(ready.spins.size(), 4u);
+  EXPECT_GE(ready.waits[1], 0.005);
+  EXPECT_FALSE(ready.spins[2]);
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(ready.spins[i], ready.spins_when_ready(i)) << i;
+}
+
+TEST(BarrierWait, SpinsOnlyWhenReadyAndThePreviousWaitWasShort) {
+  const BarrierWait behind = BarrierWait::For(true, 0);
+  EXPECT_EQ(behind.spin, 0.0);
+  EXPECT_EQ(behind.poll, BarrierWait::kPollBehind);
+  const BarrierWait after_long = BarrierWait::For(false, 2 * BarrierWait::kSpin);
+  EXPECT_EQ(after_long.spin, 0.0);
+  EXPECT_EQ(after_long.poll, BarrierWait::kPoll);
+  const BarrierWait ready = BarrierWait::For(false, BarrierWait::kSpin);
+  EXPECT_EQ(ready.spin, BarrierWait::kSpin);
+  EXPECT_EQ(ready.poll, BarrierWait::kPoll);
 }
 
 }  // namespace
