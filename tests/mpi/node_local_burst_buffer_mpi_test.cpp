@@ -260,6 +260,16 @@ TEST(NodeMapMpi, DlbenchNodeOnSomeRanksOnlyIsAUsageError) {
   unsetenv(mpi::kNodeVariable);
 }
 
+TEST(NodeMapMpi, ANodeNameThatCannotNameAFolderIsAUsageError) {
+  for (const char* bad : {"a/b", "..", "."}) {
+    EmulatedNode node(bad);
+    dlbench::test::ExpectError([] { mpi::NodeName(); }, ExitCode::kUsage,
+                               {std::string("DLBENCH_NODE='") + bad + "'", "cannot name a folder"});
+  }
+  EmulatedNode node("n7");
+  EXPECT_EQ(mpi::NodeName(), "n7");
+}
+
 TEST(NodeMapMpi, WithoutEmulationTheRanksOfOneMachineShareANode) {
   const mpi::Communicator comm = dlbench::test::World();
   const mpi::NodeMap nodes = mpi::NodeMap::Of(comm);
