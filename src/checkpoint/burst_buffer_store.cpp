@@ -220,6 +220,7 @@ void BurstBufferStore::ResumeDrain(const std::string& name) {
     }
   });
   const int source = comm_.min(text.empty() ? comm_.size() : comm_.rank());
+  if (source == comm_.size()) return;  // gone from every node since the scan
   const Manifest manifest =
       ParseManifest(comm_.broadcast(text, source), PathIn(FastFolder(name), kManifestFileName));
   // The node holding each saving rank's files; one that no node, or two, hold cannot be drained.
@@ -367,9 +368,8 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
   // Backpressure: rank 0 sees every drain through to durability, so it decides for all. It also
   // draws the save's token; then each node's leader withdraws its fast-tier manifest of an earlier
   // checkpoint of this name, which must not look complete while it is rewritten. Nothing here
-  // touches the capacity
-  // tier: its side of the save (the old manifest, markers) is the drain's (drain_engine.h), so
-  // that a slow or busy capacity tier never holds the trainer.
+  // touches the capacity tier: its side of the save (the old manifest, markers) is the drain's
+  // (drain_engine.h), so that a slow or busy capacity tier never holds the trainer.
   std::string header = "0";
   std::string local_error;
   if (comm_.is_root()) {
@@ -464,19 +464,19 @@ StoreOpResult BurstBufferStore::Load(const std::string& name, const CheckpointPl
   // Decided together: evictions happen only inside collective calls, so what the leaders see now
   // holds for every rank until this Load returns. The fast tier serves only if every node holds
   // the checkpoint and every rank's source rank is on its node (a node-local tier).
-  int fast = 1;
+  int on_fast = 1;
   int durable = 0;
   std::string error;
   try {
-    if (Leads()) fast = IsCheckpointComplete(env_, FastFolder(name)) ? 1 : 0;
+    if (Leads()) on_fast = IsCheckpointComplete(env_, FastFolder(name)) ? 1 : 0;
     if (comm_.is_root()) durable = IsCheckpointComplete(env_, CapacityFolder(name)) ? 1 : 0;
   } catch (const Error& e) {
     error = e.what();
   }
-  if (nodes_.node_of(source_rank) != nodes_.node_of(comm_.rank())) fast = 0;
-  fast = comm_.min(fast);
+  if (nodes_.node_of(source_rank) != nodes_.node_of(comm_.rank())) on_fast = 0;
+  on_fast = comm_.min(on_fast);
   durable = comm_.max(durable);
-  const std::string where = fast ? "fast" : (durable ? "capacity" : "");
+  const std::string where = on_fast ? "fast" : (durable ? "capacity" : "");
   std::string folder;
   mpi::AgreeOnFailure(comm_, [&] {
     if (!evict_error.empty()) throw Error(ExitCode::kIo, evict_error);

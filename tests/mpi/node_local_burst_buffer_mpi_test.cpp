@@ -223,6 +223,17 @@ TEST_P(NodeLocalBurstBuffer, ADrainFailedOnOneNodeResumesInANewStore) {
   comm_.barrier();
   EXPECT_FALSE(IsCheckpointComplete(storage::PosixEnv(), capacity));
   {
+    // Every rank on n0 now: n1's part is on no node of this run, so the drain is not resumed.
+    EmulatedNode all_on_n0("n0");
+    config::Config one_node = config_;
+    one_node.storage.tiers[0].path = Local("n0");
+    BurstBufferStore store(one_node, comm_, storage::PosixEnv(), 0, Tuning());
+    EXPECT_TRUE(store.resumed().empty());
+    store.Finish();
+  }
+  EmulatedNode back(node_);
+  EXPECT_FALSE(IsCheckpointComplete(storage::PosixEnv(), capacity));
+  {
     BurstBufferStore store(config_, comm_, recording, 0, Tuning());
     EXPECT_EQ(store.resumed(), std::vector<std::string>{name});
     EXPECT_EQ(store.Finish().size(), 1u);
