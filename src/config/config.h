@@ -80,7 +80,7 @@ struct TierConfig {
   bool node_local = false;
   // `path` as written, {node} included; `path` is this process's node's folder (config::Load
   // fills {node} with LoadOptions::node).
-  std::string path_template;
+  std::string path_template = {};
 
   bool operator==(const TierConfig&) const = default;
 };

@@ -261,7 +261,7 @@ TEST_P(NodeLocalBurstBuffer, EmulatedNodesSharingOneFolderAreRefused) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Nodes, NodeLocalBurstBuffer, ::testing::Values(2, 3),
-                         [](const auto& info) { return std::to_string(info.param) + "nodes"; });
+                         [](const auto& p) { return std::to_string(p.param) + "nodes"; });
 
 TEST(NodeMapMpi, DlbenchNodeOnSomeRanksOnlyIsAUsageError) {
   const mpi::Communicator comm = dlbench::test::World();
