@@ -40,6 +40,8 @@ void AddCheckpointPlanCommand(CLI::App& checkpoint, CommandAction& action);
 // `checkpoint drain`: finishes interrupted burst-buffer drains.
 void AddCheckpointDrainCommand(CLI::App& checkpoint, CommandAction& action);
 void AddWorkloadsCommand(CLI::App& app, CommandAction& action);
+// `datasize`: MLPerf Storage's dataset-size rule for a client cluster (a local command).
+void AddDatasizeCommand(CLI::App& app, CommandAction& action);
 // `compare`: reads result files only, no rank talks to another (a local command).
 void AddCompareCommand(CLI::App& app, CommandAction& action);
 // `report`: an HTML file of result files (a local command too).

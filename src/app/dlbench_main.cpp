@@ -39,6 +39,7 @@ std::optional<int> Parse(int argc, char** argv, const mpi::Launch& launch, Comma
   AddRunCommands(app, action);
   AddConfigCommand(app, action);
   AddWorkloadsCommand(app, action);
+  AddDatasizeCommand(app, action);
   AddCompareCommand(app, action);
   AddReportCommand(app, action);
   AddTraceCommand(app, action);

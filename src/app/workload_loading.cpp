@@ -4,6 +4,7 @@
 #include "config/workload_catalog.h"
 #include "mpi/agreement.h"
 #include "mpi/launch.h"
+#include "mpi/nodes.h"
 #include "util/sink.h"
 
 namespace dlbench::app {
@@ -19,8 +20,10 @@ config::Config LoadWorkload(const WorkloadOptions& options, const mpi::Communica
   load_options.allow_unknown_keys = options.allow_unknown_keys;
   load_options.world_size = options.world_size.value_or(JobSize(comm));
   config::LoadResult result;
-  mpi::AgreeOnFailure(
-      comm, [&] { result = config::Load(options.workload, options.overrides, load_options); });
+  mpi::AgreeOnFailure(comm, [&] {
+    load_options.node = mpi::NodeName();
+    result = config::Load(options.workload, options.overrides, load_options);
+  });
   if (comm.is_root()) {
     for (const auto& notice : result.notices) sink::Note(notice);
   }

@@ -5,6 +5,7 @@
 #include <exception>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 #include <utility>
 
@@ -83,7 +84,22 @@ BurstBufferStore::BurstBufferStore(const config::Config& config, const mpi::Comm
   tier_name_ = tier->name;
   tier_path_ = TrimTrailingSlashes(tier->path);
   tier_capacity_ = tier->capacity;
-  nodes_ = static_cast<Bytes>(std::max(1, comm_.node_count()));
+  const std::string fast = AbsoluteFolder(tier_path_);
+  nodes_ = tier->node_local ? mpi::NodeMap::Of(comm_) : mpi::NodeMap::Single(comm_.size());
+  if (tier->node_local && nodes_.emulated()) {
+    // On one machine, emulated nodes are distinct only if their folders are.
+    const std::vector<std::string> folders = comm_.all_gather(fast);
+    for (Rank a = 0; a < comm_.size(); ++a) {
+      for (Rank b = a + 1; b < comm_.size(); ++b) {
+        if (nodes_.node_of(a) == nodes_.node_of(b) || folders[a] != folders[b]) continue;
+        throw UsageError("storage.tiers." + tier_name_ + " is node_local, but emulated nodes " +
+                         nodes_.name(nodes_.node_of(a)) + " and " + nodes_.name(nodes_.node_of(b)) +
+                         " both have it at " + folders[a] + ": put " + config::kNodePlaceholder +
+                         " in its path")
+            .mark_collective();
+      }
+    }
+  }
   WriterOptions writer =
       WriterOptions::FromConfig(config.checkpoint, CheckpointContentSeed(config));
   writer.buffer_bytes = tuning.buffer_bytes;
@@ -109,18 +125,35 @@ std::string BurstBufferStore::CapacityFolder(const std::string& name) const {
   return JoinPath(TrimTrailingSlashes(config_.checkpoint.checkpoint_folder), name);
 }
 
+Bytes BurstBufferStore::LargestNodeShare(const CheckpointPlan& plan) const {
+  std::map<int, Bytes> bytes;
+  for (Rank r = 0; r < plan.world(); ++r) bytes[nodes_.node_of(r)] += plan.ForRank(r).bytes;
+  Bytes largest = 0;
+  for (const auto& [node, b] : bytes) largest = std::max(largest, b);
+  return largest;
+}
+
 void BurstBufferStore::Resume() {
-  // Rank 0 finds them (the fast tier is visible to it, see the header) and clears stale failure
-  // markers before anyone's drain can look at them.
-  std::string found;
-  mpi::AgreeOnFailure(comm_, [&] {  // a folder rank 0 cannot list fails every rank
-    if (!comm_.is_root()) return;
-    std::vector<std::string> names;
+  // Each node's leader lists its own folder; rank 0 keeps the names not yet durable (the capacity
+  // side is shared) and clears their stale failure markers before anyone's drain can look.
+  std::string complete;
+  mpi::AgreeOnFailure(comm_, [&] {  // a folder a leader cannot list fails every rank
+    if (!Leads()) return;
     // Listed sorted: global_epoch..._step... names sort by time.
     for (const storage::DirectoryEntry& entry : env_.list_directory(tier_path_)) {
-      const std::string& name = entry.name;
       if (!entry.is_directory) continue;
-      if (!IsCheckpointComplete(env_, FastFolder(name))) continue;     // not ours, or partial
+      if (IsCheckpointComplete(env_, FastFolder(entry.name))) complete += entry.name + "\n";
+    }
+  });
+  std::set<std::string> candidates;
+  for (const std::string& names : comm_.all_gather(complete)) {
+    for (const std::string& name : Lines(names)) candidates.insert(name);
+  }
+  std::string found;
+  mpi::AgreeOnFailure(comm_, [&] {
+    if (!comm_.is_root()) return;
+    std::vector<std::string> names;
+    for (const std::string& name : candidates) {
       if (IsCheckpointComplete(env_, CapacityFolder(name))) continue;  // durable already
       names.push_back(name);
     }
@@ -133,32 +166,7 @@ void BurstBufferStore::Resume() {
     }
     found = Join(names);
   });
-  resumed_ = Lines(comm_.broadcast(found, 0));
-  for (const std::string& name : resumed_) {
-    const Manifest manifest = ReadManifest(env_, FastFolder(name));
-    DrainJob job;
-    job.name = name;
-    job.fast_folder = FastFolder(name);
-    job.capacity_folder = CapacityFolder(name);
-    job.world = manifest.world;
-    job.finisher = comm_.is_root();
-    job.total_bytes = manifest.total_bytes;
-    // The checkpoint's ranks are dealt over this run's ranks; parts already marked drained are
-    // complete and fsync'd, so they are not copied again.
-    std::map<Rank, bool> done;
-    for (Rank r = comm_.rank(); r < manifest.world; r += comm_.size()) {
-      done[r] = env_.exists(JoinPath(job.capacity_folder, DrainedMarkerName(r)));
-      if (!done[r]) job.marks.push_back(r);
-    }
-    Saved saved{name, {}};
-    for (const ManifestEntry& entry : manifest.files) {
-      if (entry.rank % comm_.size() != comm_.rank()) continue;
-      saved.own_files.push_back(entry.name);
-      if (!done[entry.rank]) job.files.push_back({entry.name, entry.bytes});
-    }
-    saved_.push_back(std::move(saved));
-    drains_->Enqueue(std::move(job));
-  }
+  for (const std::string& name : Lines(comm_.broadcast(found, 0))) ResumeDrain(name);
   if (comm_.is_root() && !resumed_.empty()) {
     std::string names;
     for (const std::string& name : resumed_) names += " " + name;
@@ -166,6 +174,93 @@ void BurstBufferStore::Resume() {
                   " checkpoint(s) complete on tier " + tier_name_ + " (" + tier_path_ +
                   ") but not durable in " + config_.checkpoint.checkpoint_folder + ":" + names);
   }
+}
+
+void BurstBufferStore::ResumeDrain(const std::string& name) {
+  // Which ranks of the saving run have their files on which node: each leader looks in its own
+  // folder only. The manifest comes from the lowest rank that has one.
+  std::string text;
+  std::string claimed;
+  mpi::AgreeOnFailure(comm_, [&] {
+    if (!Leads() || !IsCheckpointComplete(env_, FastFolder(name))) return;
+    const Manifest manifest = ReadManifest(env_, FastFolder(name));
+    text = ManifestText(manifest);
+    std::map<Rank, bool> whole;
+    for (const ManifestEntry& entry : manifest.files) {
+      const std::string path = JoinPath(FastFolder(name), entry.name);
+      bool& ok = whole.try_emplace(entry.rank, true).first->second;
+      ok = ok && env_.exists(path) && env_.file_size(path) == entry.bytes;
+    }
+    for (const auto& [rank, ok] : whole) {
+      if (ok) claimed += std::to_string(rank) + "\n";
+    }
+  });
+  const int source = comm_.min(text.empty() ? comm_.size() : comm_.rank());
+  if (source == comm_.size()) return;  // gone from every node since the scan
+  const Manifest manifest =
+      ParseManifest(comm_.broadcast(text, source), JoinPath(FastFolder(name), kManifestFileName));
+  // The node holding each saving rank's files; one that no node, or two, hold cannot be drained.
+  std::map<Rank, int> holder;
+  std::string problem;
+  const std::vector<std::string> claims = comm_.all_gather(claimed);
+  for (Rank r = 0; r < comm_.size(); ++r) {
+    for (const std::string& line : Lines(claims[r])) {
+      const Rank old = std::stoi(line);
+      if (holder.contains(old)) problem = "rank " + line + "'s files are on two nodes";
+      holder[old] = nodes_.node_of(r);
+    }
+  }
+  std::map<Rank, Bytes> rank_bytes;
+  for (const ManifestEntry& entry : manifest.files) rank_bytes[entry.rank] += entry.bytes;
+  for (const auto& [old, bytes] : rank_bytes) {
+    if (!holder.contains(old)) {
+      problem = "the files of rank " + std::to_string(old) +
+                " of the saving run are on none of this run's nodes";
+    }
+  }
+  if (!problem.empty()) {
+    if (comm_.is_root()) {
+      sink::Warning("not resuming the drain of " + name + " (tier " + tier_name_ + "): " + problem +
+                    "; run again on the nodes that saved it");
+    }
+    return;
+  }
+  // Each node deals the saving ranks it holds over its ranks of this run; parts already marked
+  // drained are complete and fsync'd, so they are not copied again.
+  const int node = nodes_.node_of(comm_.rank());
+  const std::vector<Rank> mates = nodes_.ranks_of(node);
+  const auto me =
+      static_cast<std::size_t>(std::find(mates.begin(), mates.end(), comm_.rank()) - mates.begin());
+  DrainJob job;
+  job.name = name;
+  job.fast_folder = FastFolder(name);
+  job.capacity_folder = CapacityFolder(name);
+  job.world = manifest.world;
+  job.finisher = comm_.is_root();
+  if (job.finisher) job.manifest = ManifestText(manifest);
+  std::map<int, Bytes> node_bytes;
+  std::map<Rank, bool> mine;  // saving rank -> already drained
+  std::size_t dealt = 0;
+  for (Rank old = 0; old < manifest.world; ++old) {
+    if (rank_bytes.contains(old)) {
+      node_bytes[holder[old]] += rank_bytes[old];
+      if (holder[old] != node || dealt++ % mates.size() != me) continue;
+    } else if (!comm_.is_root()) {
+      continue;  // a saving rank without files: rank 0 marks it
+    }
+    mine[old] = env_.exists(JoinPath(job.capacity_folder, DrainedMarkerName(old)));
+    if (!mine[old]) job.marks.push_back(old);
+  }
+  for (const auto& [n, bytes] : node_bytes) job.total_bytes = std::max(job.total_bytes, bytes);
+  Saved saved{name, {}};
+  for (const ManifestEntry& entry : manifest.files) {
+    if (!mine.contains(entry.rank)) continue;
+    saved.own_files.push_back(entry.name);
+    if (!mine[entry.rank]) job.files.push_back({entry.name, entry.bytes});
+  }
+  saved_.push_back(std::move(saved));
+  resumed_.push_back(name);
+  drains_->Enqueue(std::move(job));
 }
 
 void BurstBufferStore::Collect(std::vector<DrainOutcome> outcomes) {
@@ -177,30 +272,43 @@ void BurstBufferStore::Collect(std::vector<DrainOutcome> outcomes) {
 
 std::string BurstBufferStore::EvictDurable() {
   const bool evict = config_.checkpoint.burst_buffer->evict_after_drain;
-  std::string error;
   std::vector<std::string> lines;
   if (comm_.is_root()) {
     for (const DrainOutcome& outcome : finished_) {
       if (!outcome.durable_at || durable_at_.contains(outcome.name)) continue;
-      try {
-        // Readers decide by the fast-tier manifest, so it goes before any file does.
-        if (evict) env_.remove(JoinPath(FastFolder(outcome.name), kManifestFileName));
-      } catch (const Error& e) {
-        if (error.empty()) error = e.what();
-        continue;  // not announced: nobody removes files of a copy that still looks complete
-      }
       lines.push_back(outcome.name + "\t" + FormatSeconds(*outcome.durable_at));
     }
   }
-  const std::vector<std::string> durable = Lines(comm_.broadcast(Join(lines), 0));
-  for (const std::string& line : durable) {
+  std::vector<std::string> durable;
+  for (const std::string& line : Lines(comm_.broadcast(Join(lines), 0))) {
     const std::size_t tab = line.find('\t');
-    const std::string name = line.substr(0, tab);
-    durable_at_[name] = std::stod(line.substr(tab + 1));
+    durable.push_back(line.substr(0, tab));
+    durable_at_[durable.back()] = std::stod(line.substr(tab + 1));
+  }
+  std::string error;
+  std::set<std::string> kept;  // names whose fast-tier manifest this node's leader kept
+  if (evict && !durable.empty()) {
+    // Readers decide by the fast-tier manifest, so each node's leader withdraws its node's before
+    // any file there goes; a node whose manifest stays keeps its files (the copy looks complete).
+    std::string failed;
+    if (Leads()) {
+      for (const std::string& name : durable) {
+        try {
+          env_.remove(JoinPath(FastFolder(name), kManifestFileName));
+        } catch (const Error& e) {
+          if (error.empty()) error = e.what();
+          failed += name + "\n";
+        }
+      }
+    }
+    const int leader = nodes_.leader(nodes_.node_of(comm_.rank()));
+    for (const std::string& name : Lines(comm_.all_gather(failed)[leader])) kept.insert(name);
+  }
+  for (const std::string& name : durable) {
     auto saved =
         std::find_if(saved_.begin(), saved_.end(), [&](const Saved& s) { return s.name == name; });
     if (saved == saved_.end()) continue;
-    if (evict) {
+    if (evict && !kept.contains(name)) {
       // Unreadable from now on (no fast-tier manifest): removed in the background, so that
       // freeing their pages is not part of this (trainer's) call.
       std::vector<std::string> files;
@@ -223,21 +331,21 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
   result.start = metrics::Now() - origin_;
   const config::BurstBufferConfig& bb = *config_.checkpoint.burst_buffer;
   const RankPlan mine = plan.ForRank(comm_.rank());
-  const Bytes total = plan.Summarize().total_bytes;
   const std::optional<Bytes> capacity = tier_capacity_;
-  // A node-local tier holds its node's share; one node holds it all.
-  const Bytes per_node = total / nodes_;
-  if (capacity && per_node > *capacity) {
-    throw UsageError("checkpoint " + name + " needs " + DescribeBytes(per_node) +
-                     " per node on tier " + tier_name_ + ", more than its capacity of " +
-                     DescribeBytes(*capacity) + " (storage.tiers " + tier_name_ + ".capacity)");
+  // A node-local tier holds its node's ranks' files; a shared one holds them all.
+  const Bytes share = LargestNodeShare(plan);
+  if (capacity && share > *capacity) {
+    throw UsageError("checkpoint " + name + " needs " + DescribeBytes(share) +
+                     (nodes_.node_count() > 1 ? " on one node's" : " on") + " tier " + tier_name_ +
+                     ", more than its capacity of " + DescribeBytes(*capacity) +
+                     " (storage.tiers " + tier_name_ + ".capacity)");
   }
 
   // Backpressure: rank 0 sees every drain through to durability, so it decides for all. It also
-  // draws the save's token and withdraws the fast-tier manifest of an earlier checkpoint of this
-  // name, which must not look complete while it is rewritten. Nothing here touches the capacity
-  // tier: its side of the save (the old manifest, markers) is the drain's (drain_engine.h), so
-  // that a slow or busy capacity tier never holds the trainer.
+  // draws the save's token; then each node's leader withdraws its fast-tier manifest of an earlier
+  // checkpoint of this name, which must not look complete while it is rewritten. Nothing here
+  // touches the capacity tier: its side of the save (the old manifest, markers) is the drain's
+  // (drain_engine.h), so that a slow or busy capacity tier never holds the trainer.
   std::string header = "0";
   std::string local_error;
   if (comm_.is_root()) {
@@ -245,19 +353,21 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
         [&](int pending, Bytes pending_bytes) {
           if (pending >= bb.max_pending_checkpoints) return false;
           if (!capacity || pending == 0) return true;
-          return (pending_bytes + total) / nodes_ <= *capacity;
+          return pending_bytes + share <= *capacity;
         },
         tuning_.on_backpressure);
     if (waited > 0) header = "1";
     header += " " + NewSaveToken();
+  }
+  Collect(drains_->TakeFinished());
+  header = comm_.broadcast(header, 0);
+  if (Leads()) {
     try {
       env_.remove(JoinPath(FastFolder(name), kManifestFileName));
     } catch (const Error& e) {
       local_error = e.what();
     }
   }
-  Collect(drains_->TakeFinished());
-  header = comm_.broadcast(header, 0);
   if (header.starts_with("1")) result.backpressure = metrics::Now() - origin_ - result.start;
   const std::string token = header.substr(2);
   const std::string evict_error = EvictDurable();
@@ -276,6 +386,8 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
     }
   } guard{feed};
   RankIoResult io;
+  const ContentSettings content{config_.checkpoint.randomize_tensor,
+                                CheckpointContentSeed(config_)};
   if (local_error.empty()) {
     feed = std::make_shared<DrainFeed>(mine.files.size());
     DrainJob job;
@@ -286,7 +398,8 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
     job.marks = {comm_.rank()};
     job.world = plan.world();
     job.finisher = comm_.is_root();
-    job.total_bytes = total;
+    if (job.finisher) job.manifest = ManifestText(PlannedManifest(FastFolder(name), plan, content));
+    job.total_bytes = share;
     job.feed = feed;
     job.token = token;
     drains_->Enqueue(std::move(job));
@@ -299,10 +412,8 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
       local_error = e.what();
     }
   }
-  const ContentSettings content{config_.checkpoint.randomize_tensor,
-                                CheckpointContentSeed(config_)};
-  if (!CommitCheckpoint(comm_, env_, FastFolder(name), plan, content, config_.checkpoint.fsync,
-                        local_error.empty())) {
+  if (!CommitCheckpoint(comm_, nodes_, env_, FastFolder(name), plan, content,
+                        config_.checkpoint.fsync, local_error.empty())) {
     if (feed) feed->Cancel();
     mpi::AgreeOnFailure(comm_, [&] {
       if (!local_error.empty()) throw Error(ExitCode::kIo, local_error);
@@ -326,25 +437,26 @@ StoreOpResult BurstBufferStore::Load(const std::string& name, const CheckpointPl
   result.start = metrics::Now() - origin_;
   Collect(drains_->TakeFinished());
   const std::string evict_error = EvictDurable();
-  // Rank 0 decides for everyone: evictions happen only inside collective calls, so what it sees
-  // now holds for every rank until this Load returns.
-  std::string where;
-  if (comm_.is_root()) {
-    try {
-      if (IsCheckpointComplete(env_, FastFolder(name))) {
-        where = "fast";
-      } else if (IsCheckpointComplete(env_, CapacityFolder(name))) {
-        where = "capacity";
-      }
-    } catch (const Error& e) {
-      where = std::string("error ") + e.what();
-    }
+  // Decided together: evictions happen only inside collective calls, so what the leaders see now
+  // holds for every rank until this Load returns. The fast tier serves only if every node holds
+  // the checkpoint and every rank's source rank is on its node (a node-local tier).
+  int on_fast = 1;
+  int durable = 0;
+  std::string error;
+  try {
+    if (Leads()) on_fast = IsCheckpointComplete(env_, FastFolder(name)) ? 1 : 0;
+    if (comm_.is_root()) durable = IsCheckpointComplete(env_, CapacityFolder(name)) ? 1 : 0;
+  } catch (const Error& e) {
+    error = e.what();
   }
-  where = comm_.broadcast(where, 0);
+  if (nodes_.node_of(source_rank) != nodes_.node_of(comm_.rank())) on_fast = 0;
+  on_fast = comm_.min(on_fast);
+  durable = comm_.max(durable);
+  const std::string where = on_fast ? "fast" : (durable ? "capacity" : "");
   std::string folder;
   mpi::AgreeOnFailure(comm_, [&] {
     if (!evict_error.empty()) throw Error(ExitCode::kIo, evict_error);
-    if (where.starts_with("error ")) throw Error(ExitCode::kIo, where.substr(6));
+    if (!error.empty()) throw Error(ExitCode::kIo, error);
     if (where.empty()) {
       throw IoError("load checkpoint", name, 0,
                     "neither complete on tier " + tier_name_ + " (" + FastFolder(name) +
@@ -382,7 +494,7 @@ std::vector<DrainResult> BurstBufferStore::Finish() {
   }
   // Empty folders go only after every rank has removed its files.
   comm_.barrier();
-  if (comm_.is_root()) {
+  if (Leads()) {
     for (const std::string& folder : evicted_folders_) {
       try {
         env_.remove(folder);

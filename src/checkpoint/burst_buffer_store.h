@@ -8,14 +8,16 @@
 //           CommitCheckpoint (fast-tier manifest) -> return (training goes on)
 //   drain:  copy each of this rank's files to <checkpoint_folder>/N (fsync'd) as soon as it is
 //           complete on the fast tier -> once the fast-tier commit succeeded, marker per rank ->
-//           rank 0 waits for every marker, then copies the manifest: durable. A failed save
+//           rank 0 waits for every marker, then writes the manifest: durable. A failed save
 //           cancels its drain (copies removed, never a marker or manifest).
 //   evict:  at the next collective call after durability (Save, Load, Finish), with
 //           evict_after_drain: the fast-tier manifest first, then each rank's own files (removed
 //           by a background thread)
 // A Save touches nothing on the capacity tier from the calling (trainer's) thread.
-// The fast tier's folder must be visible to rank 0 (one node, or a shared file system), because
-// the fast-tier commit and the resume scan are rank 0's.
+// The tier is shared (every rank sees one folder; rank 0 commits it and scans it on resume) or
+// node-local (storage.tiers.<name>.node_local, mpi/nodes.h): then each node's lowest rank commits,
+// scans and evicts its node's folder, and what the nodes found is agreed over MPI, so that no rank
+// touches another node's folder. The capacity folder is always shared.
 #pragma once
 
 #include <functional>
@@ -29,6 +31,7 @@
 #include "checkpoint/checkpoint_writer.h"
 #include "config/config.h"
 #include "mpi/communicator.h"
+#include "mpi/nodes.h"
 #include "storage/file.h"
 #include "util/units.h"
 
@@ -88,6 +91,13 @@ class BurstBufferStore final : public CheckpointStore {
     std::vector<std::string> own_files;  // this rank's files on the fast tier
   };
   void Resume();
+  // Collective: queues the drain of checkpoint `name`, complete on some node's fast tier, unless
+  // the files of one of its saving ranks are on no node of this run (or on two).
+  void ResumeDrain(const std::string& name);
+  // This rank commits, scans and evicts its node's fast-tier folder.
+  bool Leads() const { return nodes_.leads(comm_.rank()); }
+  // The bytes of `plan` in the fullest fast-tier folder (all of them on a shared tier).
+  Bytes LargestNodeShare(const CheckpointPlan& plan) const;
   // Keeps the outcomes worth reporting (not those of cancelled drains) in finished_.
   void Collect(std::vector<DrainOutcome> outcomes);
   // Collective. Rank 0 announces the drains of finished_ that are durable; with evict_after_drain
@@ -105,9 +115,9 @@ class BurstBufferStore final : public CheckpointStore {
   std::string tier_name_;
   std::string tier_path_;
   std::optional<Bytes> tier_capacity_;
-  // Counted once (a collective): a save must not make MPI calls only rank 0 makes, nor split the
-  // communicator each time.
-  Bytes nodes_ = 1;
+  // Mapped once (a collective): a save must not make MPI calls only rank 0 makes, nor split the
+  // communicator each time. One node unless the tier is node-local.
+  mpi::NodeMap nodes_;
   std::unique_ptr<CheckpointWriter> writer_;
   std::unique_ptr<CheckpointReader> reader_;
   std::unique_ptr<DrainEngine> drains_;

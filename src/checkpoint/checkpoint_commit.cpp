@@ -1,12 +1,13 @@
 #include "checkpoint/checkpoint_commit.h"
 
+#include "mpi/agreement.h"
 #include "util/error.h"
 
 namespace dlbench::checkpoint {
 
-bool CommitCheckpoint(const mpi::Communicator& comm, storage::Env& env, const std::string& folder,
-                      const CheckpointPlan& plan, const ContentSettings& content, bool fsync,
-                      bool this_rank_succeeded) {
+bool CommitCheckpoint(const mpi::Communicator& comm, const mpi::NodeMap& nodes, storage::Env& env,
+                      const std::string& folder, const CheckpointPlan& plan,
+                      const ContentSettings& content, bool fsync, bool this_rank_succeeded) {
   if (comm.size() != plan.world()) {
     throw Error(ExitCode::kInternal, "CommitCheckpoint: communicator of " +
                                          std::to_string(comm.size()) + " ranks for a plan of " +
@@ -14,18 +15,32 @@ bool CommitCheckpoint(const mpi::Communicator& comm, storage::Env& env, const st
   }
   // Doubles as the barrier: nobody proceeds until every rank has finished writing.
   if (comm.min(this_rank_succeeded ? 1 : 0) == 0) return false;
-  std::string failure;
-  if (comm.is_root()) {
-    try {
-      WriteManifest(env, folder, plan, content, fsync);
-    } catch (const Error& e) {
-      failure = e.what();
-      if (failure.empty()) failure = "unknown error";
+  bool wrote = false;
+  try {
+    mpi::AgreeOnFailure(comm, [&] {
+      if (!nodes.leads(comm.rank())) return;
+      CheckPlannedFiles(env, folder, plan, nodes.ranks_of(nodes.node_of(comm.rank())));
+      WriteManifestText(env, folder, ManifestText(PlannedManifest(folder, plan, content)), fsync);
+      wrote = true;
+    });
+  } catch (const Error&) {
+    // Complete on one node only is not complete: no node keeps a manifest.
+    if (wrote) {
+      try {
+        env.remove(folder + "/" + kManifestFileName);
+      } catch (const Error&) {  // best effort: the error below says the save failed
+      }
     }
+    throw;
   }
-  failure = comm.broadcast(failure, 0);
-  if (!failure.empty()) throw Error(ExitCode::kIo, failure);
   return true;
+}
+
+bool CommitCheckpoint(const mpi::Communicator& comm, storage::Env& env, const std::string& folder,
+                      const CheckpointPlan& plan, const ContentSettings& content, bool fsync,
+                      bool this_rank_succeeded) {
+  return CommitCheckpoint(comm, mpi::NodeMap::Single(comm.size()), env, folder, plan, content,
+                          fsync, this_rank_succeeded);
 }
 
 }  // namespace dlbench::checkpoint

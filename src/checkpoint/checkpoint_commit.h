@@ -1,6 +1,8 @@
 // Completing a checkpoint across ranks: every rank reports whether its own files were written;
-// only if all were does rank 0 check every planned file and write the manifest. The outcome is
-// shared, so every rank returns or throws the same way and none waits forever.
+// only if all were does each node's leader check its node's planned files and write the manifest
+// in its node's folder (one node, rank 0, unless the folder is node-local: then no rank looks at
+// another node's folder). The outcome is shared, so every rank returns or throws the same way and
+// none waits forever.
 #pragma once
 
 #include <string>
@@ -8,14 +10,20 @@
 #include "checkpoint/manifest.h"
 #include "checkpoint/plan.h"
 #include "mpi/communicator.h"
+#include "mpi/nodes.h"
 #include "storage/file.h"
 
 namespace dlbench::checkpoint {
 
 // Collective over `comm` (whose size must be plan.world()). Returns true when the manifest was
-// written, false (on every rank) when some rank reported a failure, in which case no manifest
-// exists and the checkpoint stays incomplete. Throws Error(kIo) on every rank, with rank 0's
-// message, if rank 0 found a file missing or could not write the manifest.
+// written (on every node of `nodes`), false (on every rank) when some rank reported a failure, in
+// which case no manifest exists and the checkpoint stays incomplete. Throws Error(kIo) on every
+// rank, with the lowest failing leader's message, if a leader found a file missing or could not
+// write its manifest; the other nodes' manifests are then removed again.
+bool CommitCheckpoint(const mpi::Communicator& comm, const mpi::NodeMap& nodes, storage::Env& env,
+                      const std::string& folder, const CheckpointPlan& plan,
+                      const ContentSettings& content, bool fsync, bool this_rank_succeeded);
+// The same for a folder every rank shares (rank 0 checks and writes).
 bool CommitCheckpoint(const mpi::Communicator& comm, storage::Env& env, const std::string& folder,
                       const CheckpointPlan& plan, const ContentSettings& content, bool fsync,
                       bool this_rank_succeeded);

@@ -423,8 +423,9 @@ void DrainEngine::AwaitMarkers(const DrainJob& job, Seconds own_duration) {
 }
 
 void DrainEngine::CommitManifest(const DrainJob& job) {
-  // The fast-tier manifest lists every rank's files; each must now be on the capacity side, whole.
-  const Manifest manifest = ReadManifest(env_, job.fast_folder);
+  // The manifest lists every rank's files; each must now be on the capacity side, whole.
+  const Manifest manifest =
+      ParseManifest(job.manifest, "the manifest of " + job.name + " for " + job.capacity_folder);
   for (const ManifestEntry& entry : manifest.files) {
     const std::string path = JoinPath(job.capacity_folder, entry.name);
     if (!env_.exists(path)) {
@@ -437,12 +438,9 @@ void DrainEngine::CommitManifest(const DrainJob& job) {
                         std::to_string(entry.bytes) + " B");
     }
   }
-  const std::string text = ReadSmallFile(env_, JoinPath(job.fast_folder, kManifestFileName));
   // The checkpoint folder's own entry in its parent must be durable before the manifest is.
   env_.sync_directory(std::string(ParentFolder(job.capacity_folder)));
-  storage::AtomicFileWriter writer(env_, JoinPath(job.capacity_folder, kManifestFileName));
-  writer.file().append(text.data(), text.size());
-  writer.commit(/*fsync=*/true);
+  WriteManifestText(env_, job.capacity_folder, job.manifest, /*fsync=*/true);
 }
 
 }  // namespace dlbench::checkpoint

@@ -3,13 +3,14 @@
 // fixed set of reused buffers (threads x buffer_bytes, whatever the checkpoint size). Each copied
 // file is fsync'd and renamed into place (AtomicFileWriter), then a per-rank marker file says
 // "this rank's part is drained". The finisher (one rank) polls for every rank's marker on the
-// shared capacity folder and then copies the fast-tier manifest there, last: that makes the
-// checkpoint durable. The drain is pipelined with the save: a job is enqueued when its save starts
-// and copies each file as soon as the writer has renamed it into place on the fast tier (a
-// DrainFeed says which), but writes its markers only once the fast-tier checkpoint is committed;
-// a save that fails cancels its job, whose copied files are then removed. Drain threads never call
-// MPI; a rank that fails writes a failure marker so that the finisher stops waiting, and the
-// finisher gives up after a timeout, never hangs.
+// shared capacity folder and then writes the checkpoint's manifest there, last: that makes the
+// checkpoint durable. A drain reads only its own rank's files on the fast tier, which may be
+// node-local (burst_buffer_store.h). The drain is pipelined with the save: a job is enqueued when
+// its save starts and copies each file as soon as the writer has renamed it into place on the fast
+// tier (a DrainFeed says which), but writes its markers only once the fast-tier checkpoint is
+// committed; a save that fails cancels its job, whose copied files are then removed. Drain threads
+// never call MPI; a rank that fails writes a failure marker so that the finisher stops waiting, and
+// the finisher gives up after a timeout, never hangs.
 //
 // The capacity side of a new save is prepared here, not by the saving (trainer) thread: before a
 // rank replaces its first file there, its drain withdraws the capacity-side manifest of an earlier
@@ -85,7 +86,10 @@ struct DrainJob {
   std::vector<Rank> marks;       // ranks whose drained marker this rank writes when done
   int world = 1;                 // the finisher waits for markers of ranks 0..world-1
   bool finisher = false;         // this rank writes the capacity-side manifest
-  Bytes total_bytes = 0;         // the whole checkpoint (all ranks), for backpressure
+  std::string manifest;          // finisher: its text (ManifestText), as the fast tier holds it
+  // For backpressure: what the checkpoint holds in the fullest fast-tier folder (all of it on a
+  // shared tier, the largest node's share on a node-local one).
+  Bytes total_bytes = 0;
   // Null: the checkpoint is complete on the fast tier (a resumed drain). Otherwise the save is
   // still being written; files are copied as the feed marks them ready.
   std::shared_ptr<DrainFeed> feed;

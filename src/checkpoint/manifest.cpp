@@ -25,13 +25,40 @@ std::string BaseName(const std::string& folder) {
 
 }  // namespace
 
-Manifest WriteManifest(storage::Env& env, const std::string& folder, const CheckpointPlan& plan,
-                       const ContentSettings& content, bool fsync) {
+Manifest PlannedManifest(const std::string& folder, const CheckpointPlan& plan,
+                         const ContentSettings& content) {
   Manifest manifest;
   manifest.checkpoint = BaseName(folder);
   manifest.world = plan.world();
   manifest.content = content;
   for (Rank r = 0; r < plan.world(); ++r) {
+    for (const PlannedFile& file : plan.ForRank(r).files) {
+      manifest.files.push_back({file.name, file.bytes, r});
+      manifest.total_bytes += file.bytes;
+    }
+  }
+  return manifest;
+}
+
+std::string ManifestText(const Manifest& manifest) {
+  nlohmann::json json;
+  json["format"] = kFormat;
+  json["version"] = kVersion;
+  json["checkpoint"] = manifest.checkpoint;
+  json["world"] = manifest.world;
+  json["content"] = {{"randomize", manifest.content.randomize}, {"seed", manifest.content.seed}};
+  json["total_bytes"] = manifest.total_bytes;
+  nlohmann::json files = nlohmann::json::array();
+  for (const ManifestEntry& e : manifest.files) {
+    files.push_back({{"name", e.name}, {"bytes", e.bytes}, {"rank", e.rank}});
+  }
+  json["files"] = std::move(files);
+  return json.dump(1) + "\n";
+}
+
+void CheckPlannedFiles(storage::Env& env, const std::string& folder, const CheckpointPlan& plan,
+                       const std::vector<Rank>& ranks) {
+  for (Rank r : ranks) {
     for (const PlannedFile& file : plan.ForRank(r).files) {
       const std::string path = Join(folder, file.name);
       if (!env.exists(path)) {
@@ -44,28 +71,24 @@ Manifest WriteManifest(storage::Env& env, const std::string& folder, const Check
                       "size " + std::to_string(size) + " B, planned " + std::to_string(file.bytes) +
                           " B; no manifest");
       }
-      manifest.files.push_back({file.name, file.bytes, r});
-      manifest.total_bytes += file.bytes;
     }
   }
+}
 
-  nlohmann::json json;
-  json["format"] = kFormat;
-  json["version"] = kVersion;
-  json["checkpoint"] = manifest.checkpoint;
-  json["world"] = manifest.world;
-  json["content"] = {{"randomize", content.randomize}, {"seed", content.seed}};
-  json["total_bytes"] = manifest.total_bytes;
-  nlohmann::json files = nlohmann::json::array();
-  for (const ManifestEntry& e : manifest.files) {
-    files.push_back({{"name", e.name}, {"bytes", e.bytes}, {"rank", e.rank}});
-  }
-  json["files"] = std::move(files);
-  const std::string text = json.dump(1) + "\n";
-
+void WriteManifestText(storage::Env& env, const std::string& folder, const std::string& text,
+                       bool fsync) {
   storage::AtomicFileWriter writer(env, Join(folder, kManifestFileName));
   writer.file().append(text.data(), text.size());
   writer.commit(fsync);
+}
+
+Manifest WriteManifest(storage::Env& env, const std::string& folder, const CheckpointPlan& plan,
+                       const ContentSettings& content, bool fsync) {
+  std::vector<Rank> ranks;
+  for (Rank r = 0; r < plan.world(); ++r) ranks.push_back(r);
+  CheckPlannedFiles(env, folder, plan, ranks);
+  Manifest manifest = PlannedManifest(folder, plan, content);
+  WriteManifestText(env, folder, ManifestText(manifest), fsync);
   return manifest;
 }
 
@@ -87,6 +110,10 @@ Manifest ReadManifest(storage::Env& env, const std::string& folder) {
     const Bytes got = file->read_at(0, text.data(), text.size());
     text.resize(got);
   }
+  return ParseManifest(text, path);
+}
+
+Manifest ParseManifest(const std::string& text, const std::string& path) {
   Manifest manifest;
   try {
     const nlohmann::json json = nlohmann::json::parse(text);

@@ -36,9 +36,24 @@ struct Manifest {
   std::vector<ManifestEntry> files;
 };
 
-// Checks that every file of every rank of `plan` exists in `folder` with its planned size, then
-// writes the manifest there atomically (fsync'd when `fsync`). Throws Error(kIo) naming the first
-// missing or short file, in which case no manifest is written. Run by one rank only.
+// The manifest of `plan` saved in `folder` (its last component names the checkpoint): every rank's
+// planned files. The same wherever it is built, so each node of a node-local tier writes the same.
+Manifest PlannedManifest(const std::string& folder, const CheckpointPlan& plan,
+                         const ContentSettings& content);
+std::string ManifestText(const Manifest& manifest);
+// Throws Error(kIo) ("corrupt", naming `path`) when `text` is not a manifest.
+Manifest ParseManifest(const std::string& text, const std::string& path);
+
+// Checks that the planned files of `ranks` exist in `folder` with their planned sizes. Throws
+// Error(kIo) naming the first missing or short file.
+void CheckPlannedFiles(storage::Env& env, const std::string& folder, const CheckpointPlan& plan,
+                       const std::vector<Rank>& ranks);
+// Writes `text` as the manifest of `folder`, atomically (fsync'd when `fsync`).
+void WriteManifestText(storage::Env& env, const std::string& folder, const std::string& text,
+                       bool fsync);
+
+// CheckPlannedFiles for every rank of `plan`, then the planned manifest written to `folder`; no
+// manifest when a file is missing or short. Run by one rank only.
 Manifest WriteManifest(storage::Env& env, const std::string& folder, const CheckpointPlan& plan,
                        const ContentSettings& content, bool fsync);
 

@@ -66,12 +66,21 @@ struct WorkflowConfig {
 };
 
 // dlbench: a named storage tier (storage.tiers.<name>). I/O under `path` gets its emulation.
+// In a tier's path, replaced by the node's name (mpi/nodes.h): one folder per emulated node.
+inline constexpr const char* kNodePlaceholder = "{node}";
+
 struct TierConfig {
   std::string name;
   std::string path;
   std::optional<Bytes> capacity;                  // e.g. 64GiB
   std::optional<BytesPerSecond> bandwidth_limit;  // e.g. 400MiB/s, shared by a rank's threads
   Seconds latency = 0.0;                          // added to every operation, e.g. 2ms
+  // Each node has its own copy at `path` (a node's NVMe): ranks touch only their node's files.
+  // True with `node_local: true` or a path containing {node}.
+  bool node_local = false;
+  // `path` as written, {node} included; `path` is this process's node's folder (config::Load
+  // fills {node} with LoadOptions::node).
+  std::string path_template = {};
 
   bool operator==(const TierConfig&) const = default;
 };

@@ -35,6 +35,21 @@ void Normalize(Config& config, std::vector<std::string>& notices) {
   }
 }
 
+// {node} in a tier's path becomes this process's node name; path_template keeps what was written.
+void ExpandNodePaths(Config& config, const std::string& node) {
+  const std::string placeholder = kNodePlaceholder;
+  for (TierConfig& tier : config.storage.tiers) {
+    for (std::size_t at = tier.path.find(placeholder); at != std::string::npos;
+         at = tier.path.find(placeholder, at + node.size())) {
+      if (node.empty()) {
+        throw Error(ExitCode::kInternal, "storage.tiers." + tier.name + ".path uses " +
+                                             placeholder + " but config::Load got no node name");
+      }
+      tier.path.replace(at, placeholder.size(), node);
+    }
+  }
+}
+
 LoadResult LoadDocument(DocNode root, const std::string& source_file,
                         const std::vector<std::string>& overrides, const LoadOptions& options) {
   LoadResult result;
@@ -53,6 +68,7 @@ LoadResult LoadDocument(DocNode root, const std::string& source_file,
   KeyOrigins origins;
   BuildConfig(root, options.allow_unknown_keys, result.config, origins, result.notices);
   Normalize(result.config, result.notices);
+  ExpandNodePaths(result.config, options.node);
   Validate(result.config, origins, options.world_size, result.notices);
   result.config.source_file = source_file;
   result.config.overrides = overrides;

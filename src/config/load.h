@@ -18,6 +18,9 @@ struct LoadOptions {
   bool allow_unknown_keys = false;
   // The number of ranks the run will use: some rules depend on it (world % (TP*PP)).
   int world_size = 1;
+  // This process's node name (mpi::NodeName()), which replaces {node} in storage.tiers paths.
+  // Empty: a path with {node} is an internal error.
+  std::string node;
 };
 
 struct LoadResult {

@@ -110,7 +110,7 @@ void ForEachEntry(const DocNode& node, const std::string& path, const std::strin
 Field TiersField() {
   Field field;
   field.path = "storage.tiers";
-  field.subkeys = {"*.path", "*.capacity", "*.bandwidth_limit", "*.latency"};
+  field.subkeys = {"*.path", "*.capacity", "*.bandwidth_limit", "*.latency", "*.node_local"};
   field.set = [](Config& config, const DocNode& node) {
     config.storage.tiers.clear();
     ForEachEntry(
@@ -125,6 +125,18 @@ Field TiersField() {
           const DocNode* folder = spec.Find("path");
           if (!folder) FailAt(path, spec, "a tier needs a path");
           Convert(*folder, path + ".path", tier.path);
+          tier.path_template = tier.path;
+          tier.node_local = tier.path.find(kNodePlaceholder) != std::string::npos;
+          if (const DocNode* local = spec.Find("node_local"); local && !local->is_null()) {
+            bool value = false;
+            Convert(*local, path + ".node_local", value);
+            if (!value && tier.node_local) {
+              FailAt(path + ".node_local", *local,
+                     std::string("false, but the path uses ") + kNodePlaceholder +
+                         ", which makes a folder per node: a node-local tier");
+            }
+            tier.node_local = value;
+          }
           if (const DocNode* capacity = spec.Find("capacity")) {
             Convert(*capacity, path + ".capacity", tier.capacity);
           }
@@ -153,7 +165,8 @@ Field TiersField() {
     DocNode map = DocNode::Map();
     for (const auto& tier : config.storage.tiers) {
       DocNode spec = DocNode::Map();
-      spec.Set("path", ToNode(tier.path));
+      spec.Set("path", ToNode(tier.path_template.empty() ? tier.path : tier.path_template));
+      spec.Set("node_local", ToNode(tier.node_local));
       spec.Set("capacity",
                tier.capacity ? DocNode::Scalar(FormatSize(*tier.capacity)) : DocNode::Null());
       spec.Set("bandwidth_limit", tier.bandwidth_limit

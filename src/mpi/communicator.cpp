@@ -94,6 +94,21 @@ std::vector<std::uint64_t> Communicator::all_gather(std::uint64_t value) const {
   return all;
 }
 
+std::vector<std::string> Communicator::all_gather(const std::string& value) const {
+  if (!uses_mpi_) return {value};
+  const int length = static_cast<int>(value.size());
+  std::vector<int> lengths(static_cast<size_t>(size_));
+  MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, Comm(handle_));
+  std::vector<int> offsets(static_cast<size_t>(size_), 0);
+  for (size_t r = 1; r < offsets.size(); ++r) offsets[r] = offsets[r - 1] + lengths[r - 1];
+  std::string joined(static_cast<size_t>(offsets.back() + lengths.back()), '\0');
+  MPI_Allgatherv(value.data(), length, MPI_CHAR, joined.data(), lengths.data(), offsets.data(),
+                 MPI_CHAR, Comm(handle_));
+  std::vector<std::string> all;
+  for (size_t r = 0; r < offsets.size(); ++r) all.push_back(joined.substr(offsets[r], lengths[r]));
+  return all;
+}
+
 std::string Communicator::broadcast(const std::string& value, int root) const {
   if (!uses_mpi_) return value;
   std::uint64_t length = value.size();
@@ -146,6 +161,16 @@ int Communicator::node_count() const {
   MPI_Comm_rank(node, &node_rank);
   MPI_Comm_free(&node);
   return sum(node_rank == 0 ? 1 : 0);
+}
+
+int Communicator::lowest_rank_on_this_node() const {
+  if (!uses_mpi_) return rank_;
+  MPI_Comm node;
+  MPI_Comm_split_type(Comm(handle_), MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+  int lowest = rank_;
+  MPI_Allreduce(&rank_, &lowest, 1, MPI_INT, MPI_MIN, node);
+  MPI_Comm_free(&node);
+  return lowest;
 }
 
 void Communicator::abort(ExitCode code) const {

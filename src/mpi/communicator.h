@@ -50,6 +50,7 @@ class Communicator {
   // Every rank's value, in rank order, on every rank.
   std::vector<double> all_gather(double value) const;
   std::vector<std::uint64_t> all_gather(std::uint64_t value) const;
+  std::vector<std::string> all_gather(const std::string& value) const;
 
   // Rank `root`'s string on every rank.
   std::string broadcast(const std::string& value, int root = 0) const;
@@ -60,6 +61,8 @@ class Communicator {
   // Number of ranks sharing this rank's node, and the number of distinct nodes.
   int ranks_on_this_node() const;
   int node_count() const;
+  // The lowest rank of this communicator on this rank's node (shared-memory split).
+  int lowest_rank_on_this_node() const;
 
   // Ends every rank of the job with `code`. Never returns.
   [[noreturn]] void abort(ExitCode code) const;

@@ -1,6 +1,7 @@
 #include "workflow/output_folder.h"
 
 #include <ctime>
+#include <sstream>
 
 #include "config/load.h"
 #include "storage/file.h"
@@ -41,6 +42,15 @@ void PrepareOutputFolder(const std::filesystem::path& folder, const config::Conf
     storage::PosixEnv().create_directories(folder.string());  // as WriteFileAtomically
     WriteFileAtomically(folder / "config.yaml", config::ToYaml(config));
     WriteFileAtomically(folder / "overrides.yaml", config::OverridesYaml(config.overrides));
+    // Where MLPerf Storage's tooling reads them (DLIO run with ++hydra.output_subdir=dlio_config):
+    // the configuration rooted at `workload:`, as Hydra composes it (docs/cluster.md).
+    std::string rooted = "workload:\n";
+    std::istringstream lines(config::ToYaml(config));
+    for (std::string line; std::getline(lines, line);) rooted += "  " + line + "\n";
+    storage::PosixEnv().create_directories((folder / "dlio_config").string());
+    WriteFileAtomically(folder / "dlio_config" / "config.yaml", rooted);
+    WriteFileAtomically(folder / "dlio_config" / "overrides.yaml",
+                        config::OverridesYaml(config.overrides));
   }
   comm.barrier();
 }

@@ -96,3 +96,16 @@ foreach(t checkpoint_read_only checkpoint_read_missing checkpoint_read_incomplet
     checkpoint_unwritable)
   set_tests_properties(cli.${t} PROPERTIES LABELS "cli;mpi")
 endforeach()
+# A node-local burst buffer on 2 emulated nodes of 3 ranks (scripts/slurm/emulate-nodes.sh: ranks
+# 0-1 on n0, rank 2 on n1): each node's folder holds its own copy with a manifest, the checkpoint
+# folder the whole checkpoint, and `checkpoint drain` on the same nodes finds nothing left. The
+# output folder holds what MLPerf Storage's tooling reads (check_mlperf_fields.py).
+set(dir ${SCRATCH}/ckpt_node_local_np3)
+set(EMULATE ${PROJECT_SOURCE_DIR}/scripts/slurm/emulate-nodes.sh)
+set(NODE_LOCAL "++workload.checkpoint.checkpoint_folder=${dir}/ckpt '++workload.storage.tiers.nvme.path=\"${dir}/local/{node}\"' ++workload.checkpoint.burst_buffer.tier=nvme ++workload.checkpoint.burst_buffer.evict_after_drain=False")
+set(MANIFEST global_epoch1_step2/dlbench_checkpoint_manifest.json)
+dlbench_cli_test(checkpoint_node_local_np3 0 --match "check_checkpoints: OK"
+  --match "check_mlperf_fields: OK"
+  --once "nothing to drain" -- /bin/sh -c
+  "rm -rf ${dir} && mkdir -p ${dir} && ${DLBENCH} checkpoint plan ${CKPT_YAML} --ranks 3 ${NODE_LOCAL} > ${dir}/plan.txt && ${CKPT_MPIEXEC} 3 ${EMULATE} 2 ${DLBENCH} checkpoint ${CKPT_YAML} --output ${dir}/out ${NODE_LOCAL} && ${CHECK_CHECKPOINTS} ${dir}/out ${dir}/ckpt ${dir}/plan.txt 3 ${TWO_WRITTEN} && ${DLBENCH_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_mlperf_fields.py ${dir}/out 3 && test -f ${dir}/local/n0/${MANIFEST} && test -f ${dir}/local/n1/${MANIFEST} && ${CKPT_MPIEXEC} 3 ${EMULATE} 2 ${DLBENCH} checkpoint drain ${CKPT_YAML} ${NODE_LOCAL}")
+set_tests_properties(cli.checkpoint_node_local_np3 PROPERTIES LABELS "cli;mpi")

@@ -57,6 +57,7 @@ class DrainEngineTest : public ::testing::Test {
     job.marks = {rank};
     job.world = kWorld;
     job.finisher = rank == 0;
+    job.manifest = ManifestText(ReadManifest(PosixEnv(), fast_.string()));
     job.token = "save2";
     return job;
   }

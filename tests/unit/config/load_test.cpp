@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "config_test_util.h"
+#include "support/expect_error.h"
 #include "support/test_support.h"
 
 namespace dlbench::config {
@@ -226,6 +227,60 @@ TEST(OverridesYaml, ListsTheStringsVerbatim) {
   EXPECT_EQ(OverridesYaml({"++workload.dataset.data_folder=/x", "workload.reader.odirect=True"}),
             "- ++workload.dataset.data_folder=/x\n- workload.reader.odirect=True\n");
   EXPECT_EQ(OverridesYaml({}), "[]\n");
+}
+
+}  // namespace
+}  // namespace dlbench::config
+
+namespace dlbench::config {
+namespace {
+
+LoadOptions OnNode(const std::string& node) {
+  LoadOptions options;
+  options.node = node;
+  return options;
+}
+
+// Block style: in a flow mapping the braces of {node} need quotes.
+const char* kNodeLocalTier = "storage:\n  tiers:\n    nvme:\n      path: /local/{node}/bb\n";
+
+TEST(NodeLocalTier, NodeInThePathIsThisNodesFolderAndMakesTheTierNodeLocal) {
+  const Config config = LoadYamlText(kNodeLocalTier, "w.yaml", {}, OnNode("n1")).config;
+  ASSERT_EQ(config.storage.tiers.size(), 1u);
+  EXPECT_EQ(config.storage.tiers[0].path, "/local/n1/bb");
+  EXPECT_EQ(config.storage.tiers[0].path_template, "/local/{node}/bb");
+  EXPECT_TRUE(config.storage.tiers[0].node_local);
+  // The saved configuration keeps the template, so each node loads its own folder from it.
+  const std::string yaml = ToYaml(config);
+  EXPECT_NE(yaml.find("/local/{node}/bb"), std::string::npos) << yaml;
+  EXPECT_EQ(LoadYamlText(yaml, "w.yaml", {}, OnNode("n1")).config, config);
+  EXPECT_EQ(LoadYamlText(yaml, "again.yaml", {}, OnNode("n2")).config.storage.tiers[0].path,
+            "/local/n2/bb");
+}
+
+TEST(NodeLocalTier, TheSamePathOnEveryNodeIsNodeLocalByKey) {
+  const Config config = LoadYamlText("storage: {tiers: {nvme: {path: /nvme, node_local: true}}}\n",
+                                     "w.yaml", {}, OnNode("n1"))
+                            .config;
+  EXPECT_EQ(config.storage.tiers[0].path, "/nvme");
+  EXPECT_TRUE(config.storage.tiers[0].node_local);
+  EXPECT_FALSE(LoadYamlText("storage: {tiers: {hdd: {path: /hdd}}}\n", "w.yaml", {}, OnNode("n1"))
+                   .config.storage.tiers[0]
+                   .node_local);
+}
+
+TEST(NodeLocalTier, NodeInThePathOfATierSaidNotNodeLocalIsAUsageError) {
+  dlbench::test::ExpectError(
+      [] {
+        LoadYamlText("storage: {tiers: {nvme: {path: '/l/{node}', node_local: false}}}\n", "w.yaml",
+                     {}, OnNode("n1"));
+      },
+      ExitCode::kUsage, {"storage.tiers.nvme.node_local", "makes a folder per node"});
+}
+
+TEST(NodeLocalTier, NodeInAPathWithoutANodeNameIsAnInternalError) {
+  dlbench::test::ExpectError([] { LoadYamlText(kNodeLocalTier, "w.yaml", {}, LoadOptions{}); },
+                             ExitCode::kInternal, {"config::Load got no node name"});
 }
 
 }  // namespace
