@@ -1,10 +1,15 @@
 #include "workflow/phases.h"
 
+#include <algorithm>
+
+#include "mpi/agreement.h"
+#include "staging/tier_counts.h"
 #include "util/error.h"
 #include "workflow/checkpoint_phase.h"
 #include "workflow/generate_phase.h"
 #include "workflow/run_info.h"
 #include "workflow/run_results.h"
+#include "workflow/stage_phase.h"
 #include "workflow/storage_tiers.h"
 #include "workflow/train_phase.h"
 
@@ -14,6 +19,8 @@ const char* PhaseName(Phase phase) {
   switch (phase) {
     case Phase::kGenerate:
       return "generate";
+    case Phase::kStage:
+      return "stage";
     case Phase::kTrain:
       return "train";
     case Phase::kCheckpoint:
@@ -22,14 +29,26 @@ const char* PhaseName(Phase phase) {
   return "?";
 }
 
-std::vector<Phase> PhasesFromWorkflow(const config::WorkflowConfig& workflow) {
+std::vector<Phase> PhasesFromWorkflow(const config::WorkflowConfig& workflow,
+                                      config::StagePolicy policy) {
   std::vector<Phase> phases;
   if (workflow.generate_data) phases.push_back(Phase::kGenerate);
+  if (workflow.stage && policy == config::StagePolicy::kBeforeTraining) {
+    phases.push_back(Phase::kStage);
+  }
   if (workflow.train) phases.push_back(Phase::kTrain);
   // With train on, checkpoints happen inside training; alone, they are checkpoint-only mode.
   if (workflow.checkpoint && !workflow.train) phases.push_back(Phase::kCheckpoint);
   return phases;
 }
+
+namespace {
+
+bool Contains(const std::vector<Phase>& phases, Phase phase) {
+  return std::find(phases.begin(), phases.end(), phase) != phases.end();
+}
+
+}  // namespace
 
 int Run(const config::Config& config, const RunRequest& request, const mpi::Communicator& comm) {
   if (request.phases.empty()) {
@@ -44,16 +63,32 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
   RunResults results(request.output_folder, comm);
   results.Add(WorkloadIdentity(config));
   results.Add(EmulationSummary(*storage));
+  const bool staging = config.workflow.stage || Contains(request.phases, Phase::kStage);
+  if (staging) mpi::AgreeOnFailure(comm, [&] { StagedDataFolder(config); });
+  config::Config staged;
+  const config::Config* active = &config;  // the staged copy's after kStage
   for (Phase phase : request.phases) {
     switch (phase) {
       case Phase::kGenerate:
         RunGeneratePhase(config, request.quiet, comm, *storage, results);
         break;
+      case Phase::kStage:
+        RunStagePhase(config, request.quiet, comm, *storage, results);
+        staged = StagedConfig(config);
+        active = &staged;
+        break;
       case Phase::kTrain:
-        RunTrainPhase(config, request, comm, *storage, results);
+        if (staging) {
+          // Per-tier counts show which tier training read (only the fast one after staging).
+          staging::TierCountingEnv counted(*storage);
+          RunTrainPhase(*active, request, comm, counted, results);
+          results.Add(TierCountsSummary(counted, comm));
+        } else {
+          RunTrainPhase(config, request, comm, *storage, results);
+        }
         break;
       case Phase::kCheckpoint:
-        RunCheckpointPhase(config, request, comm, *storage, results);
+        RunCheckpointPhase(*active, request, comm, *storage, results);
         break;
     }
   }
