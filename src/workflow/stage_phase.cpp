@@ -120,7 +120,7 @@ staging::CopyOptions CopyOptionsFrom(const config::StageConfig& stage) {
 
 metrics::Json StageSummary(const config::Config& config, const staging::CopyStats& mine,
                            const mpi::Communicator& comm) {
-  const std::uint64_t bytes = comm.sum(static_cast<std::uint64_t>(mine.bytes_copied));
+  const std::uint64_t bytes = comm.sum(mine.bytes_copied);
   const double seconds = comm.max(mine.seconds);
   metrics::Json stage;
   stage["policy"] = config::ToString(config.stage.policy);
@@ -154,9 +154,9 @@ metrics::Json TierCountsSummary(const staging::TierCountingEnv& counted,
   for (const auto& [name, c] : counted.counts()) {
     tiers[name] = {{"opens", comm.sum(c.opens)},
                    {"reads", comm.sum(c.reads)},
-                   {"bytes_read", comm.sum(static_cast<std::uint64_t>(c.bytes_read))},
+                   {"bytes_read", comm.sum(c.bytes_read)},
                    {"writes", comm.sum(c.writes)},
-                   {"bytes_written", comm.sum(static_cast<std::uint64_t>(c.bytes_written))}};
+                   {"bytes_written", comm.sum(c.bytes_written)}};
   }
   return {{"storage_counts_per_tier", tiers}};
 }
@@ -183,8 +183,8 @@ void RunStagePhase(const config::Config& config, bool quiet, const mpi::Communic
       }
     }
   });
-  const Bytes total = comm.sum(static_cast<std::uint64_t>(my_total));
-  const Bytes missing = comm.sum(static_cast<std::uint64_t>(my_missing));
+  const Bytes total = comm.sum(my_total);
+  const Bytes missing = comm.sum(my_missing);
   mpi::AgreeOnFailure(comm, [&] {
     if (!comm.is_root()) return;
     const std::string& to = config.stage.to;

@@ -107,14 +107,13 @@ metrics::Json TrainingStaging::Finish() {
     error = std::current_exception();
   }
   const staging::CacheStats stats = cache_->stats();
-  staging::CopyStats copied = stats.copied;
-  metrics::Json stage = StageSummary(config_, copied, comm_);
+  metrics::Json stage = StageSummary(config_, stats.copied, comm_);
   stage["first_epoch_wait_seconds"] = comm_.max(first_epoch_wait_);
   stage["reads_from_cache"] = comm_.sum(hits_.load());
   stage["reads_from_source"] = comm_.sum(misses_.load());
   stage["evictions"] = comm_.sum(stats.evictions);
   stage["no_room"] = comm_.sum(stats.no_room);
-  stage["peak_bytes_per_rank"] = comm_.max(static_cast<std::uint64_t>(stats.peak_bytes));
+  stage["peak_bytes_per_rank"] = comm_.max(stats.peak_bytes);
   // Every rank's cache is gone (the sums above were collective): the folder holding them too.
   if (!error && comm_.is_root()) {
     env_.remove_tree(std::filesystem::path(cache_dataset_.data_folder).parent_path().string());

@@ -10,8 +10,10 @@
 // after training.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "config/config.h"
