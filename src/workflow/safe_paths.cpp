@@ -10,9 +10,9 @@ namespace dlbench::workflow {
 void RefuseDangerousFolder(const std::filesystem::path& folder, const std::string& what) {
   const std::filesystem::path absolute =
       std::filesystem::weakly_canonical(std::filesystem::absolute(folder));
-  static const std::array<const char*, 12> kSystem = {"/",     "/bin", "/boot", "/dev",
-                                                      "/etc",  "/lib", "/proc", "/root",
-                                                      "/sbin", "/sys", "/usr",  "/var"};
+  static const std::array<const char*, 12> kSystem = {
+      "/", "/bin", "/boot", "/dev", "/etc", "/lib", "/proc", "/root", "/sbin", "/sys", "/usr",
+      "/var"};
   for (const char* system : kSystem) {
     if (absolute == std::filesystem::path(system)) {
       throw UsageError(what + " '" + folder.string() + "' resolves to " + absolute.string() +
