@@ -38,8 +38,12 @@ config::Config Tiered(const fs::path& dir) {
   config.dataset.record_length_bytes = 1024;
   config.reader.batch_size = 2;
   config.train.epochs = 1;
-  config.storage.tiers = {{.name = "pfs", .path = (dir / "pfs").string()},
-                          {.name = "nvme", .path = (dir / "nvme").string()}};
+  for (const char* name : {"pfs", "nvme"}) {
+    config::TierConfig tier;
+    tier.name = name;
+    tier.path = (dir / name).string();
+    config.storage.tiers.push_back(tier);
+  }
   config.workflow.stage = true;
   config.stage.to = "nvme";
   config.stage.threads = 2;

@@ -23,8 +23,12 @@ config::Config Tiered(const fs::path& dir) {
   config.dataset.num_files_eval = 2;
   config.dataset.num_samples_per_file = 2;
   config.dataset.record_length_bytes = 1024;
-  config.storage.tiers = {{.name = "pfs", .path = (dir / "pfs").string()},
-                          {.name = "nvme", .path = (dir / "nvme").string()}};
+  for (const char* name : {"pfs", "nvme"}) {
+    config::TierConfig tier;
+    tier.name = name;
+    tier.path = (dir / name).string();
+    config.storage.tiers.push_back(tier);
+  }
   config.workflow.stage = true;
   config.stage.to = "nvme";
   config.stage.all_files = true;
