@@ -1,7 +1,9 @@
-// `dlbench run` (the phases the workload's workflow enables) and `generate`, `train`,
+// `dlbench run` (the phases the workload's workflow enables) and `generate`, `stage`, `train`,
 // `checkpoint` (one phase each, whatever the workflow says).
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "app/cli_options.h"
 #include "app/commands.h"
@@ -17,14 +19,16 @@ int RunPhases(const WorkloadOptions& options, const std::vector<workflow::Phase>
               const RepeatOptions& repeat, const mpi::Communicator& comm) {
   const config::Config config = LoadWorkload(options, comm);
   const std::vector<workflow::Phase> phases =
-      forced ? *forced : workflow::PhasesFromWorkflow(config.workflow);
+      forced ? *forced : workflow::PhasesFromWorkflow(config.workflow, config.stage.policy);
   if (repeat.count > 1) return RunRepeated(options, config, phases, repeat, comm);
   return RunInFolder(config, phases, workflow::ResolveOutputFolder(config, options.output, comm),
                      options, comm);
 }
 
+// `flag_overrides`: overrides the command's own flags stand for, appended to the workload's.
 CLI::App* AddPhaseCommand(CLI::App& app, const std::string& name, const std::string& description,
-                          std::optional<workflow::Phase> phase, CommandAction& action) {
+                          std::optional<workflow::Phase> phase, CommandAction& action,
+                          std::shared_ptr<std::vector<std::string>> flag_overrides = nullptr) {
   auto options = std::make_shared<WorkloadOptions>();
   auto repeat = std::make_shared<RepeatOptions>();
   CLI::App* command = app.add_subcommand(name, description);
@@ -36,10 +40,14 @@ CLI::App* AddPhaseCommand(CLI::App& app, const std::string& name, const std::str
       ->check(CLI::Range(1, 1000));
   command->add_flag("--fixed-seed", repeat->fixed_seed,
                     "With --repeat: every run uses train.seed (default: run i uses seed + i - 1)");
-  command->callback([options, repeat, phase, command, &action] {
+  command->callback([options, repeat, phase, command, flag_overrides, &action] {
     if (command->get_subcommands().size() > 0) return;  // e.g. `checkpoint plan`
     if (options->workload.empty()) throw CLI::RequiredError("workload");
     action.parallelism = Parallelism::kParallel;
+    if (flag_overrides) {
+      options->overrides.insert(options->overrides.end(), flag_overrides->begin(),
+                                flag_overrides->end());
+    }
     action.run = [options, repeat, phase](const mpi::Communicator& comm) {
       if (!phase) return RunPhases(*options, nullptr, *repeat, comm);
       const std::vector<workflow::Phase> only{*phase};
@@ -66,6 +74,30 @@ void AddRunCommands(CLI::App& app, CommandAction& action) {
                       "`checkpoint plan` prints what would be written",
                       workflow::Phase::kCheckpoint, action);
   AddCheckpointPlanCommand(*checkpoint, action);
+
+  auto stage_flags = std::make_shared<std::vector<std::string>>();
+  CLI::App* stage = AddPhaseCommand(
+      app, "stage",
+      "Copy the workload's dataset from one storage tier to another (the stage phase, "
+      "docs/staging.md), whatever `workflow` says",
+      workflow::Phase::kStage, action, stage_flags);
+  auto flag = [stage_flags](const std::string& key) {
+    return [stage_flags, key](const std::string& value) {
+      stage_flags->push_back("++workload.stage." + key + "=" + value);
+    };
+  };
+  stage->add_option_function<std::string>("--from", flag("from"),
+                                          "Tier holding the dataset (default: stage.from, or the "
+                                          "tier whose folder holds dataset.data_folder)");
+  stage->add_option_function<std::string>("--to", flag("to"), "Tier to stage to (stage.to)");
+  stage->add_option_function<std::string>("--threads", flag("threads"),
+                                          "Copy threads per rank (stage.threads)");
+  stage->add_flag_callback(
+      "--all-files", [f = flag("all_files")] { f("True"); },
+      "Stage every file, not only those the ranks will read");
+  stage->add_flag_callback(
+      "--verify", [f = flag("verify")] { f("True"); },
+      "Re-read every staged byte and compare it with the source");
   AddCheckpointDrainCommand(*checkpoint, action);
 }
 

@@ -57,6 +57,7 @@ struct WorkflowConfig {
   bool evaluation = false;
   bool checkpoint = false;
   bool profiling = false;
+  bool stage = false;  // dlbench: copy the dataset to a faster tier for training (`stage`)
   std::optional<std::string> query;  // only meaningful to `dlbench config query`
 
   bool generate_only() const { return !train && generate_data && !checkpoint; }
@@ -289,6 +290,19 @@ struct MetricConfig {
   bool operator==(const MetricConfig&) const = default;
 };
 
+// dlbench: staging the dataset between storage tiers (docs/staging.md).
+struct StageConfig {
+  std::string from;  // tier holding dataset.data_folder; empty: the tier that holds it
+  std::string to;    // the fast tier the copy goes to
+  StagePolicy policy = StagePolicy::kBeforeTraining;
+  bool all_files = false;  // before_training: every rank stages its share of all files, not
+                           // only the files it reads
+  int threads = 4;         // copy threads per rank
+  bool verify = false;     // re-read every staged byte and compare with the source's checksum
+
+  bool operator==(const StageConfig&) const = default;
+};
+
 struct Config {
   ModelConfig model;
   Framework framework = Framework::kTensorflow;
@@ -302,6 +316,7 @@ struct Config {
   OutputConfig output;
   ProfilingConfig profiling;
   MetricConfig metric;
+  StageConfig stage;
 
   // Where it came from: the workload file (empty for defaults only) and the overrides, verbatim.
   std::string source_file;

@@ -40,6 +40,7 @@ enum class ContentKind { kRandom, kCompressible, kZeros };
 enum class DropCaches { kNone, kFadvise, kDrop };
 enum class OnError { kFail, kSkip };
 enum class ThreadPolicy { kBatch, kNormal };
+enum class StagePolicy { kBeforeTraining, kPerEpoch, kOnDemand };
 
 template <typename E>
 struct EnumNames;  // specialised below: static constexpr std::array<std::pair<E, const char*>, N>
@@ -93,6 +94,8 @@ DLBENCH_ENUM_NAMES(DropCaches, {DropCaches::kNone, "none"}, {DropCaches::kFadvis
                    {DropCaches::kDrop, "drop"})
 DLBENCH_ENUM_NAMES(OnError, {OnError::kFail, "fail"}, {OnError::kSkip, "skip"})
 DLBENCH_ENUM_NAMES(ThreadPolicy, {ThreadPolicy::kBatch, "batch"}, {ThreadPolicy::kNormal, "normal"})
+DLBENCH_ENUM_NAMES(StagePolicy, {StagePolicy::kBeforeTraining, "before_training"},
+                   {StagePolicy::kPerEpoch, "per_epoch"}, {StagePolicy::kOnDemand, "on_demand"})
 #undef DLBENCH_ENUM_NAMES
 
 template <typename E>

@@ -338,6 +338,7 @@ std::vector<Field> BuildSchema() {
       DLBENCH_KEY(workflow, evaluation),
       DLBENCH_KEY(workflow, checkpoint),
       DLBENCH_KEY(workflow, profiling),
+      DLBENCH_KEY(workflow, stage),
       DLBENCH_KEY(workflow, query),
       Ignored("workflow.debug", "a DLIO <=1.0 key, ignored"),
 
@@ -460,6 +461,13 @@ std::vector<Field> BuildSchema() {
       DLBENCH_KEY(profiling, iostat_devices),
 
       DLBENCH_KEY(metric, au),
+
+      DLBENCH_KEY(stage, from),
+      DLBENCH_KEY(stage, to),
+      DLBENCH_KEY(stage, policy),
+      DLBENCH_KEY(stage, all_files),
+      DLBENCH_KEY(stage, threads),
+      DLBENCH_KEY(stage, verify),
   };
 }
 

@@ -1,6 +1,10 @@
 #include "workflow/phases.h"
 
+#include <algorithm>
+#include <optional>
+
 #include "mpi/agreement.h"
+#include "staging/tier_counts.h"
 #include "storage/counting_env.h"
 #include "util/error.h"
 #include "workflow/checkpoint_phase.h"
@@ -8,6 +12,7 @@
 #include "workflow/run_counters.h"
 #include "workflow/run_info.h"
 #include "workflow/run_results.h"
+#include "workflow/stage_phase.h"
 #include "workflow/storage_tiers.h"
 #include "workflow/train_phase.h"
 
@@ -17,6 +22,8 @@ const char* PhaseName(Phase phase) {
   switch (phase) {
     case Phase::kGenerate:
       return "generate";
+    case Phase::kStage:
+      return "stage";
     case Phase::kTrain:
       return "train";
     case Phase::kCheckpoint:
@@ -25,14 +32,26 @@ const char* PhaseName(Phase phase) {
   return "?";
 }
 
-std::vector<Phase> PhasesFromWorkflow(const config::WorkflowConfig& workflow) {
+std::vector<Phase> PhasesFromWorkflow(const config::WorkflowConfig& workflow,
+                                      config::StagePolicy policy) {
   std::vector<Phase> phases;
   if (workflow.generate_data) phases.push_back(Phase::kGenerate);
+  if (workflow.stage && policy == config::StagePolicy::kBeforeTraining) {
+    phases.push_back(Phase::kStage);
+  }
   if (workflow.train) phases.push_back(Phase::kTrain);
   // With train on, checkpoints happen inside training; alone, they are checkpoint-only mode.
   if (workflow.checkpoint && !workflow.train) phases.push_back(Phase::kCheckpoint);
   return phases;
 }
+
+namespace {
+
+bool Contains(const std::vector<Phase>& phases, Phase phase) {
+  return std::find(phases.begin(), phases.end(), phase) != phases.end();
+}
+
+}  // namespace
 
 int Run(const config::Config& config, const RunRequest& request, const mpi::Communicator& comm) {
   if (request.phases.empty()) {
@@ -44,21 +63,35 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
   }
   const std::unique_ptr<storage::TierEnv> storage =
       MakeRunStorage(config, storage::PosixEnv(), request.quiet, comm);
-  // Darshan's POSIX counters, always on, above the tiers: they see what the workload saw.
-  storage::CountingEnv counted(*storage);
+  const bool staging = config.workflow.stage || Contains(request.phases, Phase::kStage);
+  // Per-tier counts (staging runs only: they cost a lock per read) under Darshan's POSIX
+  // counters, which are always on, above the tiers: they see what the workload saw.
+  std::optional<staging::TierCountingEnv> per_tier;
+  if (staging) per_tier.emplace(*storage);
+  storage::CountingEnv counted(per_tier ? static_cast<storage::Env&>(*per_tier) : *storage);
   RunResults results(request.output_folder, comm);
   results.Add(WorkloadIdentity(config));
   results.Add(EmulationSummary(*storage));
+  if (staging) mpi::AgreeOnFailure(comm, [&] { StagedDataFolder(config); });
+  config::Config staged;
+  const config::Config* active = &config;  // the staged copy's after kStage
   for (Phase phase : request.phases) {
     switch (phase) {
       case Phase::kGenerate:
         RunGeneratePhase(config, request.quiet, comm, counted, results);
         break;
+      case Phase::kStage:
+        RunStagePhase(config, request.quiet, comm, counted, results);
+        staged = StagedConfig(config);
+        active = &staged;
+        break;
       case Phase::kTrain:
-        RunTrainPhase(config, request, comm, counted, results);
+        if (per_tier) per_tier->reset();  // the tiers training read (only the fast one after staging)
+        RunTrainPhase(*active, request, comm, counted, results);
+        if (per_tier) results.Add(TierCountsSummary(*per_tier, comm));
         break;
       case Phase::kCheckpoint:
-        RunCheckpointPhase(config, request, comm, counted, results);
+        RunCheckpointPhase(*active, request, comm, counted, results);
         break;
     }
     mpi::PublishWarnings(comm);  // what the phase's ranks raised, once, right after its table

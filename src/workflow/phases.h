@@ -10,12 +10,15 @@
 
 namespace dlbench::workflow {
 
-enum class Phase { kGenerate, kTrain, kCheckpoint };
+enum class Phase { kGenerate, kStage, kTrain, kCheckpoint };
 
 const char* PhaseName(Phase phase);
 
-// The phases the YAML's workflow section enables, in execution order.
-std::vector<Phase> PhasesFromWorkflow(const config::WorkflowConfig& workflow);
+// The phases the YAML's workflow section enables, in execution order (kStage for workflow.stage
+// with the before_training policy; the others stage during training).
+std::vector<Phase> PhasesFromWorkflow(
+    const config::WorkflowConfig& workflow,
+    config::StagePolicy policy = config::StagePolicy::kBeforeTraining);
 
 struct RunRequest {
   std::vector<Phase> phases;
@@ -24,7 +27,8 @@ struct RunRequest {
   bool progress = false;  // live progress line on rank 0 (resolved by ShowProgress)
 };
 
-// Runs `request.phases` in order on every rank. Returns the process exit code.
+// Runs `request.phases` in order on every rank. After kStage, the later phases read the staged
+// copy of the dataset (stage_phase.h). Returns the process exit code.
 // Throws dlbench::Error on failure.
 int Run(const config::Config& config, const RunRequest& request, const mpi::Communicator& comm);
 

@@ -20,7 +20,9 @@
 #include "workflow/page_cache.h"
 #include "workflow/progress_line.h"
 #include "workflow/run_info.h"
+#include "workflow/stage_phase.h"
 #include "workflow/training_checkpoints.h"
+#include "workflow/training_staging.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -56,8 +58,10 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   const auto train_files = static_cast<FileIndex>(config.dataset.num_files_train);
   const auto reader = formats::MakeReader(config.dataset.format);
   const formats::ReadOptions read_options = pipeline::FileReadOptionsFrom(config);
-  pipeline::FormatSampleSource train_source(*reader, env, read_options,
-                                            [&](FileIndex f) { return files.file(f).spec; });
+  std::optional<TrainingStaging> staging;  // stage.policy per_epoch / on_demand
+  pipeline::FormatSampleSource train_source(*reader, env, read_options, [&](FileIndex f) {
+    return staging ? staging->spec(f) : files.file(f).spec;
+  });
   pipeline::FormatSampleSource eval_source(
       *reader, env, read_options, [&](FileIndex f) { return files.file(train_files + f).spec; });
 
@@ -96,6 +100,10 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   hooks.progress = [&](const pipeline::TrainerHooks::Progress& p) {
     progress.Update(p.eval, p.epoch, p.step, p.steps, record);
   };
+  if (config.workflow.stage && config.stage.policy != config::StagePolicy::kBeforeTraining) {
+    staging.emplace(config, comm, env, train_sampler);
+    staging->Install(hooks);
+  }
   std::optional<TrainingCheckpoints> checkpoints;
   if (config.workflow.checkpoint) {
     checkpoints.emplace(config, comm, env, origin, train_sampler.steps_per_epoch());
@@ -134,6 +142,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
                                     static_cast<std::uint64_t>(comm.size());
   const metrics::Json checkpoint_fields =
       checkpoints ? checkpoints->SummaryFields() : metrics::Json::object();
+  const metrics::Json stage = staging ? staging->Finish() : metrics::Json();
 
   WriteRankFiles(record, settings, host, info, clock, comm, results.folder());
   if (!comm.is_root()) return;
@@ -141,11 +150,13 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   summary["metric"]["train_samples_skipped_on_error"] = skipped;
   summary["metric"]["train_samples_unread_per_epoch"] = dropped;
   summary["metric"].update(checkpoint_fields);
+  if (staging) summary["stage"] = stage;
   results.Add(summary);
   const std::string metric_block = metrics::MetricBlock(run);
   WriteFileAtomically(results.folder() / config.output.log_file, "[OUTPUT] " + metric_block);
   if (!request.quiet) {
     sink::Result(metrics::TerminalTable(run));
+    if (staging) sink::Result(StageLine(stage));
     if (skipped > 0) {
       sink::Warning(std::to_string(skipped) +
                     " sample(s) could not be read and were skipped (first: " +

@@ -1,0 +1,228 @@
+#include "workflow/stage_phase.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+
+#include "mpi/agreement.h"
+#include "pipeline/options_from_config.h"
+#include "pipeline/sampler.h"
+#include "storage/tier_env.h"
+#include "util/error.h"
+#include "workflow/dataset_check.h"
+#include "workflow/generation_resume.h"
+#include "workflow/storage_tiers.h"
+
+namespace dlbench::workflow {
+namespace {
+
+std::string Normal(const std::string& path) {
+  std::string normal = std::filesystem::absolute(path).lexically_normal().string();
+  while (normal.size() > 1 && normal.back() == '/') normal.pop_back();
+  return normal;
+}
+
+bool RandomShuffle(const config::Config& config) {
+  return config.reader.file_shuffle == config::Shuffle::kRandom ||
+         config.reader.sample_shuffle == config::Shuffle::kRandom;
+}
+
+// Which rank stages dataset file g: with all_files (or a shuffle drawn at run time, which no
+// rank can predict before training), g mod ranks; otherwise the lowest rank that reads g in any
+// epoch (train, and evaluation when on), or -1 when no rank reads it. The staged folder is shared
+// by the ranks, so each file is copied once.
+std::vector<int> StagingOwners(const config::Config& config, const DatasetFiles& files,
+                               const mpi::Communicator& comm) {
+  std::vector<int> owner(files.total(), -1);
+  if (config.stage.all_files || RandomShuffle(config)) {
+    for (FileIndex g = 0; g < files.total(); ++g) {
+      owner[g] = static_cast<int>(g % static_cast<FileIndex>(comm.size()));
+    }
+    return owner;
+  }
+  auto mark = [&](const pipeline::SamplerOptions& options, FileIndex first) {
+    const pipeline::Sampler sampler(options);
+    for (int epoch = 1; epoch <= config.train.epochs; ++epoch) {
+      const pipeline::EpochOrder order = sampler.epoch(epoch);
+      for (Rank q = 0; q < comm.size(); ++q) {
+        for (std::uint64_t step = 0; step < sampler.steps_per_epoch(); ++step) {
+          for (std::uint64_t i = 0; i < sampler.batch_size(); ++i) {
+            int& o = owner[first + sampler.sample_of(order, q, step, i).file];
+            if (o < 0) o = q;
+          }
+        }
+      }
+    }
+  };
+  mark(pipeline::TrainSamplerOptions(config, comm.size(), 0, 0), 0);
+  if (config.workflow.evaluation && config.dataset.num_files_eval > 0) {
+    mark(pipeline::EvalSamplerOptions(config, comm.size(), 0, 0),
+         static_cast<FileIndex>(config.dataset.num_files_train));
+  }
+  return owner;
+}
+
+}  // namespace
+
+std::string StagedDataFolder(const config::Config& config) {
+  const storage::TierEnv tiers(storage::PosixEnv(), TierSpecsFromConfig(config.storage));
+  const storage::TierSpec* to = tiers.tier_named(config.stage.to);
+  if (to == nullptr) {
+    throw UsageError("stage.to: '" + config.stage.to +
+                     "' is not a storage.tiers entry; name the tier to stage the dataset to");
+  }
+  const std::string data = Normal(config.dataset.data_folder);
+  const storage::TierSpec* from =
+      config.stage.from.empty() ? tiers.tier_of(data) : tiers.tier_named(config.stage.from);
+  if (from == nullptr) {
+    throw UsageError(config.stage.from.empty()
+                         ? "stage: dataset.data_folder " + data +
+                               " is under no storage tier; put it under one or set stage.from"
+                         : "stage.from: '" + config.stage.from + "' is not a storage.tiers entry");
+  }
+  const std::filesystem::path relative =
+      std::filesystem::path(data).lexically_relative(Normal(from->path));
+  if (relative.empty() || *relative.begin() == "..") {
+    throw UsageError("stage.from: dataset.data_folder " + data + " is not under tier " +
+                     from->name + " (" + from->path + ")");
+  }
+  if (from == to) {
+    throw UsageError("stage: the dataset is already on tier " + to->name +
+                     "; stage.to must be another tier");
+  }
+  return Normal((std::filesystem::path(to->path) / relative).string());
+}
+
+config::Config StagedConfig(const config::Config& config) {
+  config::Config staged = config;
+  staged.dataset.data_folder = StagedDataFolder(config);
+  return staged;
+}
+
+std::vector<staging::FileCopy> CopiesOf(const DatasetFiles& from, const DatasetFiles& to,
+                                        FileIndex g) {
+  const DatasetFile source = from.file(g);
+  const DatasetFile target = to.file(g);
+  std::vector<staging::FileCopy> copies{{source.path, target.path}};
+  for (std::size_t c = 0; c < source.companions.size(); ++c) {
+    copies.push_back({source.companions[c], target.companions[c]});
+  }
+  return copies;
+}
+
+staging::CopyOptions CopyOptionsFrom(const config::StageConfig& stage) {
+  staging::CopyOptions options;
+  options.threads = stage.threads;
+  options.verify = stage.verify;
+  return options;
+}
+
+metrics::Json StageSummary(const config::Config& config, const staging::CopyStats& mine,
+                           const mpi::Communicator& comm) {
+  const std::uint64_t bytes = comm.sum(mine.bytes_copied);
+  const double seconds = comm.max(mine.seconds);
+  metrics::Json stage;
+  stage["policy"] = config::ToString(config.stage.policy);
+  stage["from"] = config.dataset.data_folder;
+  stage["to"] = StagedDataFolder(config);
+  stage["files"] = comm.sum(mine.files_copied);
+  stage["skipped_files"] = comm.sum(mine.files_skipped);
+  stage["bytes"] = bytes;
+  stage["seconds"] = seconds;
+  stage["GiB_per_second"] =
+      seconds > 0 ? static_cast<double>(bytes) / static_cast<double>(GiB) / seconds : 0.0;
+  return stage;
+}
+
+std::string StageLine(const metrics::Json& stage) {
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "staged (%s) %s in %llu files (%llu already there) to %s in %.3f s: %.3f GiB/s\n",
+                stage["policy"].get<std::string>().c_str(),
+                storage::DescribeBytes(stage["bytes"].get<Bytes>()).c_str(),
+                static_cast<unsigned long long>(stage["files"].get<std::uint64_t>()),
+                static_cast<unsigned long long>(stage["skipped_files"].get<std::uint64_t>()),
+                stage["to"].get<std::string>().c_str(), stage["seconds"].get<double>(),
+                stage["GiB_per_second"].get<double>());
+  return line;
+}
+
+metrics::Json TierCountsSummary(const staging::TierCountingEnv& counted,
+                                const mpi::Communicator& comm) {
+  metrics::Json tiers = metrics::Json::object();
+  for (const auto& [name, c] : counted.counts()) {
+    tiers[name] = {{"opens", comm.sum(c.opens)},
+                   {"reads", comm.sum(c.reads)},
+                   {"bytes_read", comm.sum(c.bytes_read)},
+                   {"writes", comm.sum(c.writes)},
+                   {"bytes_written", comm.sum(c.bytes_written)}};
+  }
+  return {{"storage_counts_per_tier", tiers}};
+}
+
+void RunStagePhase(const config::Config& config, bool quiet, const mpi::Communicator& comm,
+                   storage::Env& env, RunResults& results) {
+  RequireDataset(config, env, comm);
+  const config::Config staged = StagedConfig(config);  // the same error on every rank
+  const DatasetFiles source(config.dataset);
+  const DatasetFiles target(staged.dataset);
+
+  std::vector<staging::FileCopy> mine;
+  Bytes my_total = 0;
+  Bytes my_missing = 0;
+  mpi::AgreeOnFailure(comm, [&] {
+    const std::vector<int> owner = StagingOwners(config, source, comm);
+    for (FileIndex g = 0; g < source.total(); ++g) {
+      if (owner[g] != comm.rank()) continue;
+      for (staging::FileCopy& copy : CopiesOf(source, target, g)) {
+        const Bytes size = env.file_size(copy.from);
+        my_total += size;
+        if (!env.exists(copy.to) || env.file_size(copy.to) != size) my_missing += size;
+        mine.push_back(std::move(copy));
+      }
+    }
+  });
+  const Bytes total = comm.sum(my_total);
+  const Bytes missing = comm.sum(my_missing);
+  mpi::AgreeOnFailure(comm, [&] {
+    if (!comm.is_root()) return;
+    const std::string& to = config.stage.to;
+    for (const config::TierConfig& tier : config.storage.tiers) {
+      if (tier.name == to && tier.capacity && total > *tier.capacity) {
+        throw UsageError("stage: the dataset's files to stage take " +
+                         storage::DescribeBytes(total) + ", more than tier " + to +
+                         "'s capacity of " + storage::DescribeBytes(*tier.capacity) +
+                         " (storage.tiers." + to +
+                         ".capacity); stage fewer files or use a "
+                         "per_epoch or on_demand policy, which evict");
+      }
+    }
+    for (const std::string& folder : target.folders()) env.create_directories(folder);
+    const Bytes free = env.free_space(staged.dataset.data_folder);
+    if (missing > free) {
+      throw Error(ExitCode::kIo, "stage: tier " + to +
+                                     " is full: " + storage::DescribeBytes(missing) +
+                                     " left to stage but only " + storage::DescribeBytes(free) +
+                                     " free at " + staged.dataset.data_folder);
+    }
+    RemovePartialFiles(env, target.folders());
+  });
+
+  comm.barrier();
+  staging::CopyStats copied = staging::CopyFiles(env, mine, CopyOptionsFrom(config.stage));
+  comm.barrier();
+  if (comm.is_root() && env.exists(DatasetMarkerPath(config))) {
+    std::vector<char> buffer(Bytes{1} << 16);
+    staging::CopyFile(env, {DatasetMarkerPath(config), DatasetMarkerPath(staged)}, buffer,
+                      CopyOptionsFrom(config.stage));
+  }
+  const metrics::Json stage = StageSummary(config, copied, comm);
+  results.Add({{"stage", stage}});
+  if (comm.is_root() && !quiet) {
+    std::fputs(StageLine(stage).c_str(), stdout);
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace dlbench::workflow

@@ -1,0 +1,169 @@
+#include "staging/file_copy.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "storage/atomic_file.h"
+#include "storage/counting_env.h"
+#include "storage/env_wrapper.h"
+#include "storage/fault_injection_env.h"
+#include "support/test_support.h"
+#include "util/error.h"
+
+namespace dlbench::staging {
+namespace {
+
+using test::TempDir;
+
+std::string Slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string Content(std::size_t n, char seed) {
+  std::string s(n, '\0');
+  for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>(seed + i * 7 + i / 13);
+  return s;
+}
+
+// Ten files of several sizes (0 bytes, below, at and above the copy buffer) in src/a and src/b.
+std::vector<FileCopy> MakeFiles(const TempDir& dir) {
+  std::vector<FileCopy> files;
+  const std::size_t sizes[] = {0, 1, 100, 4096, 4097, 10000, 65536, 70001, 3, 12345};
+  for (int i = 0; i < 10; ++i) {
+    const std::string rel = std::string(i % 2 ? "a" : "b") + "/f" + std::to_string(i);
+    dir.Write("src/" + rel, Content(sizes[i], static_cast<char>(i)));
+    files.push_back({(dir / ("src/" + rel)).string(), (dir / ("dst/" + rel)).string()});
+  }
+  return files;
+}
+
+CopyOptions Small(int threads, bool verify) {
+  CopyOptions options;
+  options.threads = threads;
+  options.buffer_bytes = 4096;
+  options.verify = verify;
+  return options;
+}
+
+TEST(CopyFiles, StagedFilesAreIdenticalToTheSource) {
+  for (const int threads : {1, 3}) {
+    for (const bool verify : {false, true}) {
+      TempDir dir;
+      const std::vector<FileCopy> files = MakeFiles(dir);
+      const CopyStats stats = CopyFiles(storage::PosixEnv(), files, Small(threads, verify));
+      EXPECT_EQ(stats.files_copied, 10u);
+      EXPECT_EQ(stats.files_skipped, 0u);
+      Bytes total = 0;
+      for (const FileCopy& f : files) {
+        EXPECT_EQ(Slurp(f.to), Slurp(f.from)) << f.to;
+        total += std::filesystem::file_size(f.from);
+      }
+      EXPECT_EQ(stats.bytes_copied, total);
+      EXPECT_TRUE(storage::FindPartialFiles(storage::PosixEnv(), (dir / "dst/a").string()).empty());
+    }
+  }
+}
+
+TEST(CopyFiles, EveryByteGoesThroughTheEnv) {
+  TempDir dir;
+  const std::vector<FileCopy> files = MakeFiles(dir);
+  storage::CountingEnv env(storage::PosixEnv());
+  const CopyStats stats = CopyFiles(env, files, Small(2, false));
+  EXPECT_EQ(env.counts().bytes_read, stats.bytes_copied);
+  EXPECT_EQ(env.counts().bytes_written, stats.bytes_copied);
+  EXPECT_EQ(env.counts().renames, 10u);
+}
+
+// A copy killed mid-file (the 5th write fails) leaves no file under a final name that is not
+// complete; a rerun copies only the files that were missing and ends identical to the source.
+TEST(CopyFiles, InterruptedStagingResumes) {
+  TempDir dir;
+  const std::vector<FileCopy> files = MakeFiles(dir);
+  storage::FaultInjectionEnv faulty(storage::PosixEnv());
+  faulty.inject(storage::Fault(storage::FaultOp::kWrite).nth(5));
+  EXPECT_THROW(CopyFiles(faulty, files, Small(1, false)), Error);
+  std::uint64_t complete = 0;
+  for (const FileCopy& f : files) {
+    if (!std::filesystem::exists(f.to)) continue;
+    EXPECT_EQ(Slurp(f.to), Slurp(f.from)) << "a partial file under a final name: " << f.to;
+    ++complete;
+  }
+  EXPECT_GT(complete, 0u);
+  EXPECT_LT(complete, 10u);
+
+  storage::CountingEnv env(storage::PosixEnv());
+  const CopyStats stats = CopyFiles(env, files, Small(2, true));
+  EXPECT_EQ(stats.files_skipped, complete);
+  EXPECT_EQ(stats.files_copied, 10u - complete);
+  EXPECT_EQ(env.counts().renames, 10u - complete);
+  for (const FileCopy& f : files) EXPECT_EQ(Slurp(f.to), Slurp(f.from));
+  EXPECT_TRUE(storage::FindPartialFiles(storage::PosixEnv(), (dir / "dst/a").string()).empty());
+  EXPECT_TRUE(storage::FindPartialFiles(storage::PosixEnv(), (dir / "dst/b").string()).empty());
+}
+
+// An Env whose writes flip the first byte of every buffer: only verification can notice.
+class CorruptingEnv final : public storage::EnvWrapper {
+ public:
+  using EnvWrapper::EnvWrapper;
+  std::unique_ptr<storage::WritableFile> create(const std::string& path,
+                                                const storage::OpenOptions& options) override {
+    class File final : public storage::WritableFileWrapper {
+     public:
+      using WritableFileWrapper::WritableFileWrapper;
+      void append(const void* buffer, Bytes length) override {
+        std::string copy(static_cast<const char*>(buffer), length);
+        if (length > 0) copy[0] = static_cast<char>(copy[0] ^ 1);
+        target().append(copy.data(), length);
+      }
+    };
+    return std::make_unique<File>(target().create(path, options));
+  }
+};
+
+TEST(CopyFiles, VerificationCatchesACorruptCopy) {
+  TempDir dir;
+  const std::vector<FileCopy> files = MakeFiles(dir);
+  CorruptingEnv corrupting(storage::PosixEnv());
+  const std::vector<FileCopy> one{files[5]};
+  EXPECT_NO_THROW(CopyFiles(corrupting, one, Small(1, false)));  // unverified: goes unnoticed
+  std::filesystem::remove(files[5].to);
+  try {
+    CopyFiles(corrupting, one, Small(1, true));
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kIo);
+    EXPECT_NE(std::string(e.what()).find("verification failed"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(files[5].to));
+}
+
+TEST(CopyFiles, AFullTierIsAnIoErrorNamingTheFile) {
+  TempDir dir;
+  const std::vector<FileCopy> files = MakeFiles(dir);
+  storage::FaultInjectionEnv faulty(storage::PosixEnv());
+  faulty.inject(storage::Fault(storage::FaultOp::kWrite).error(ENOSPC).keep_failing());
+  try {
+    CopyFiles(faulty, files, Small(2, false));
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kIo);
+    EXPECT_NE(std::string(e.what()).find("dst/"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CopyFiles, CancelStopsBeforeTheNextFile) {
+  TempDir dir;
+  const std::vector<FileCopy> files = MakeFiles(dir);
+  std::atomic<bool> cancel{true};
+  CopyOptions options = Small(2, false);
+  options.cancel = &cancel;
+  EXPECT_EQ(CopyFiles(storage::PosixEnv(), files, options).files_copied, 0u);
+}
+
+}  // namespace
+}  // namespace dlbench::staging

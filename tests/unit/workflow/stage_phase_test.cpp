@@ -1,0 +1,81 @@
+#include "workflow/stage_phase.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "storage/env_wrapper.h"
+#include "support/test_support.h"
+#include "util/error.h"
+#include "workflow/generate_phase.h"
+
+namespace dlbench::workflow {
+namespace {
+
+namespace fs = std::filesystem;
+
+// 6 train + 2 eval NPY files on tier pfs (<dir>/pfs), staged to tier nvme (<dir>/nvme).
+config::Config Tiered(const fs::path& dir) {
+  config::Config config;
+  config.dataset.data_folder = (dir / "pfs/data").string();
+  config.dataset.format = config::Format::kNpy;
+  config.dataset.num_files_train = 6;
+  config.dataset.num_files_eval = 2;
+  config.dataset.num_samples_per_file = 2;
+  config.dataset.record_length_bytes = 1024;
+  for (const char* name : {"pfs", "nvme"}) {
+    config::TierConfig tier;
+    tier.name = name;
+    tier.path = (dir / name).string();
+    config.storage.tiers.push_back(tier);
+  }
+  config.workflow.stage = true;
+  config.stage.to = "nvme";
+  config.stage.all_files = true;
+  return config;
+}
+
+// A file system with `free` bytes free.
+class SmallDiskEnv final : public storage::EnvWrapper {
+ public:
+  SmallDiskEnv(Env& target, Bytes free) : EnvWrapper(target), free_(free) {}
+  Bytes free_space(const std::string&) override { return free_; }
+
+ private:
+  Bytes free_;
+};
+
+TEST(StagedDataFolder, IsTheDataFoldersPathUnderTheToTier) {
+  test::TempDir dir;
+  config::Config config = Tiered(dir.path());
+  EXPECT_EQ(StagedDataFolder(config), (dir / "nvme/data").string());
+  config.stage.from = "nvme";
+  EXPECT_THROW(StagedDataFolder(config), Error);  // data_folder is not under nvme
+  config.stage.from = "pfs";
+  config.stage.to = "pfs";
+  EXPECT_THROW(StagedDataFolder(config), Error);  // already there
+}
+
+TEST(RunStagePhase, AFileSystemWithoutTheFreeSpaceIsAnIoErrorBeforeAnyCopy) {
+  test::TempDir dir;
+  const config::Config config = Tiered(dir.path());
+  GenerateDataset(config, test::World(), storage::PosixEnv());
+  SmallDiskEnv small(storage::PosixEnv(), 1000);
+  RunResults results(dir.path(), test::World());
+  try {
+    RunStagePhase(config, /*quiet=*/true, test::World(), small, results);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kIo);
+    EXPECT_NE(std::string(e.what()).find("tier nvme is full"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir / "nvme/data/train/img_0_of_6.npy"));
+
+  SmallDiskEnv roomy(storage::PosixEnv(), Bytes{1} << 30);
+  RunStagePhase(config, /*quiet=*/true, test::World(), roomy, results);
+  EXPECT_TRUE(fs::exists(dir / "nvme/data/train/img_0_of_6.npy"));
+  EXPECT_EQ(results.summary()["stage"]["files"], 8u);
+}
+
+}  // namespace
+}  // namespace dlbench::workflow
