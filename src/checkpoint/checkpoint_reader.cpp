@@ -10,6 +10,7 @@
 #include "checkpoint/manifest.h"
 #include "checkpoint/tensor_content.h"
 #include "metrics/clock.h"
+#include "trace/record.h"
 #include "util/error.h"
 
 namespace dlbench::checkpoint {
@@ -134,6 +135,7 @@ RankIoResult CheckpointReader::ReadRank(const std::string& folder, const RankPla
     result.bytes += plan.files[i].bytes;
   }
   result.end = metrics::Now();
+  TraceFiles(trace::Event::kRestart, result);
   return result;
 }
 

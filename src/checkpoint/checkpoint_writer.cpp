@@ -8,6 +8,7 @@
 #include "checkpoint/tensor_content.h"
 #include "metrics/clock.h"
 #include "storage/atomic_file.h"
+#include "trace/record.h"
 #include "util/error.h"
 
 namespace dlbench::checkpoint {
@@ -33,6 +34,16 @@ std::string CheckpointNameOf(const std::string& folder) {
   while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
   const std::size_t slash = trimmed.rfind('/');
   return slash == std::string::npos ? trimmed : trimmed.substr(slash + 1);
+}
+
+void TraceFiles(trace::Event event, const RankIoResult& result) {
+  if (trace::Active() == nullptr) return;
+  std::vector<trace::Interval> files;
+  files.reserve(result.files.size());
+  for (const FileTiming& f : result.files) {
+    files.push_back({f.start, f.end, static_cast<std::int64_t>(f.bytes)});
+  }
+  trace::RecordOnTracks(event, files);
 }
 
 std::string PathIn(const std::string& folder, const std::string& name) {
@@ -117,6 +128,7 @@ RankIoResult CheckpointWriter::WriteRank(
     if (options_.fsync) ++result.fsyncs;
   }
   result.end = metrics::Now();
+  TraceFiles(trace::Event::kCapture, result);
   return result;
 }
 

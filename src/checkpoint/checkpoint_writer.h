@@ -17,6 +17,7 @@
 #include "config/config.h"
 #include "storage/aligned_buffer.h"
 #include "storage/file.h"
+#include "trace/event.h"
 #include "util/units.h"
 
 namespace dlbench::checkpoint {
@@ -76,6 +77,10 @@ class CheckpointWriter {
   WriterOptions options_;
   std::vector<storage::AlignedBuffer> buffers_;  // one per thread
 };
+
+// Records each file of `result` as one `event` (trace::Event::kCapture or kRestart) on the
+// trace's file tracks: a file's chunks are spread over threads, so its span is no one thread's.
+void TraceFiles(trace::Event event, const RankIoResult& result);
 
 // The folder's last path component ("global_epoch1_step2" for ".../global_epoch1_step2/").
 std::string CheckpointNameOf(const std::string& folder);

@@ -40,6 +40,7 @@ enum class ContentKind { kRandom, kCompressible, kZeros };
 enum class DropCaches { kNone, kFadvise, kDrop };
 enum class OnError { kFail, kSkip };
 enum class ThreadPolicy { kBatch, kNormal };
+enum class TracePolicy { kBlock, kDrop };
 
 template <typename E>
 struct EnumNames;  // specialised below: static constexpr std::array<std::pair<E, const char*>, N>
@@ -93,6 +94,7 @@ DLBENCH_ENUM_NAMES(DropCaches, {DropCaches::kNone, "none"}, {DropCaches::kFadvis
                    {DropCaches::kDrop, "drop"})
 DLBENCH_ENUM_NAMES(OnError, {OnError::kFail, "fail"}, {OnError::kSkip, "skip"})
 DLBENCH_ENUM_NAMES(ThreadPolicy, {ThreadPolicy::kBatch, "batch"}, {ThreadPolicy::kNormal, "normal"})
+DLBENCH_ENUM_NAMES(TracePolicy, {TracePolicy::kBlock, "block"}, {TracePolicy::kDrop, "drop"})
 #undef DLBENCH_ENUM_NAMES
 
 template <typename E>

@@ -5,6 +5,7 @@
 #include "workflow/generate_phase.h"
 #include "workflow/run_info.h"
 #include "workflow/run_results.h"
+#include "workflow/run_trace.h"
 #include "workflow/storage_tiers.h"
 #include "workflow/train_phase.h"
 
@@ -44,19 +45,21 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
   RunResults results(request.output_folder, comm);
   results.Add(WorkloadIdentity(config));
   results.Add(EmulationSummary(*storage));
+  RunTrace trace(config, request.output_folder, *storage, comm);
   for (Phase phase : request.phases) {
     switch (phase) {
       case Phase::kGenerate:
-        RunGeneratePhase(config, request.quiet, comm, *storage, results);
+        RunGeneratePhase(config, request.quiet, comm, trace.env(), results);
         break;
       case Phase::kTrain:
-        RunTrainPhase(config, request, comm, *storage, results);
+        RunTrainPhase(config, request, comm, trace.env(), results);
         break;
       case Phase::kCheckpoint:
-        RunCheckpointPhase(config, request, comm, *storage, results);
+        RunCheckpointPhase(config, request, comm, trace.env(), results);
         break;
     }
   }
+  results.Add(trace.Finish());
   return 0;
 }
 

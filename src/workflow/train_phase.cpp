@@ -15,6 +15,7 @@
 #include "pipeline/options_from_config.h"
 #include "pipeline/trainer.h"
 #include "storage/file.h"
+#include "trace/record.h"
 #include "workflow/dataset_check.h"
 #include "workflow/dataset_files.h"
 #include "workflow/page_cache.h"
@@ -112,6 +113,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   const std::string start = NowRfc3339();
   pipeline::Trainer trainer(train_source, train_sampler, eval_sampler ? &eval_source : nullptr,
                             eval_sampler ? &*eval_sampler : nullptr, options, hooks);
+  trace::NameThread("trainer");
   trainer.run(record);
   progress.Finish();
   if (checkpoints) checkpoints->Finish(record);  // waits for drains; timed on its own
