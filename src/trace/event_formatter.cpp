@@ -67,7 +67,7 @@ void AppendMicros(std::string& out, std::int64_t ns) {
 
 EventFormatter::EventFormatter(const RecorderOptions& options, std::uint32_t pid)
     : pid_(pid),
-      host_hash_(FileHashValue(HashPath(options.hostname)) & 0xffffff),
+      host_hash_(HashPath(options.hostname) & 0xffffff),
       hostname_(options.hostname),
       version_(options.version),
       rank_(options.rank),
@@ -146,18 +146,24 @@ void EventFormatter::Complete(std::string& out, std::uint32_t tid, const Slot& s
       ThreadName(out, tid, "files-" + std::to_string(slot.lane));
     }
   }
-  const std::uint64_t fhash = FileHashValue(slot.file);
-  if (!path.empty() && named_files_.insert(fhash).second) {
-    Metadata(out, "FH", tid, path, std::to_string(fhash));
+  // A file's id is assigned when it is first seen, its FH line written when its path is (an
+  // open recorded on one thread may be drained after a read of the same file on another).
+  FileId* file = nullptr;
+  if (slot.file != 0) {
+    file = &files_.try_emplace(slot.file, FileId{files_.size() + 1, false}).first->second;
+    if (!path.empty() && !file->named) {
+      file->named = true;
+      Metadata(out, "FH", tid, path, std::to_string(file->value));
+    }
   }
   const EventInfo& info = Info(slot.event);
   Head(out, info.name, info.category, tid);
   Times(out, slot.start_ns, slot.dur_ns);
   out += ",\"ph\":\"X\",\"args\":{\"hhash\":";
   AppendUnsigned(out, host_hash_);
-  if (slot.file != 0) {
+  if (file != nullptr) {
     out += ",\"fhash\":";
-    AppendUnsigned(out, fhash);
+    AppendUnsigned(out, file->value);
   }
   for (int i = 0; i < kMaxArgs; ++i) {
     if (info.args[static_cast<std::size_t>(i)] == nullptr) continue;

@@ -44,7 +44,8 @@ inline std::int64_t NowNs() noexcept {
 // A steady-clock reading in seconds (metrics::Now()) in nanoseconds.
 std::int64_t NsOfSeconds(double steady_seconds) noexcept;
 
-// The file hash of `path` (64-bit FNV-1a, never 0); the trace writes it as a small `fhash`.
+// The file hash of `path` (64-bit FNV-1a, never 0) that events carry; the trace writes a small
+// per-process integer for it as `fhash`, named by an FH line.
 std::uint64_t HashPath(std::string_view path) noexcept;
 
 // Whether an event keyed by `key` (a path hash, a sample index) is kept by the active recorder's
