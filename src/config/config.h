@@ -275,6 +275,7 @@ struct ProfilingConfig {
   std::int64_t trace_sample = 1;             // keep 1 in N files' I/O and samples' item events
   TracePolicy trace_policy = TracePolicy::kBlock;  // when a thread's buffer is full
   std::int64_t trace_buffer_events = 65536;        // per recording thread (64 bytes each)
+  std::int64_t trace_compression_level = 3;        // zlib 1..9: the writer's CPU against size
 
   bool operator==(const ProfilingConfig&) const = default;
 };

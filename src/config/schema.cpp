@@ -448,6 +448,7 @@ std::vector<Field> BuildSchema() {
       DLBENCH_KEY(profiling, trace_sample),
       DLBENCH_KEY(profiling, trace_policy),
       DLBENCH_KEY(profiling, trace_buffer_events),
+      DLBENCH_KEY(profiling, trace_compression_level),
 
       DLBENCH_KEY(metric, au),
   };

@@ -530,6 +530,12 @@ void CheckOutput(const Config& config, const Checker& check) {
                  "its built-in trace, docs/tracing.md)");
   }
   check.AtLeast("profiling.trace_sample", config.profiling.trace_sample, std::int64_t{1});
+  if (config.profiling.trace_compression_level < 1 ||
+      config.profiling.trace_compression_level > 9) {
+    check.Fail(
+        "profiling.trace_compression_level",
+        "must be 1..9 (zlib), got " + std::to_string(config.profiling.trace_compression_level));
+  }
   check.AtLeast("profiling.trace_buffer_events", config.profiling.trace_buffer_events,
                 std::int64_t{64});
 }

@@ -66,6 +66,7 @@ RunTrace::RunTrace(const config::Config& config, const std::filesystem::path& fo
                                                                 : trace::OverflowPolicy::kBlock;
   options.buffer_events = static_cast<std::size_t>(p.trace_buffer_events);
   options.sample = static_cast<std::uint64_t>(p.trace_sample);
+  options.compression_level = static_cast<int>(p.trace_compression_level);
   options.data_dirs = AbsoluteFolders(p.trace_data_dirs);
   options.version = "dlbench";
   mpi::AgreeOnFailure(comm, [&] { recorder_ = std::make_unique<trace::Recorder>(options); });

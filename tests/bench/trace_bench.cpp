@@ -25,7 +25,7 @@ trace::RecorderOptions Options() {
   trace::RecorderOptions options;
   options.path = (std::filesystem::temp_directory_path() / "dlbench_trace_bench.pfw.gz").string();
   options.hostname = "bench";
-  options.buffer_events = std::size_t{1} << 17;  // a batch with paths fits
+  options.buffer_events = std::size_t{1} << 17;   // a batch with paths fits
   options.poll_interval = std::chrono::hours(1);  // the writer waits for Finish
   return options;
 }
@@ -44,16 +44,14 @@ void Batches(benchmark::State& state, F&& record) {
     state.ResumeTiming();
   }
   state.SetItemsProcessed(state.iterations() * kBatch);
-  state.counters["ns_per_event"] = benchmark::Counter(
-      static_cast<double>(state.iterations() * kBatch),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_event"] =
+      benchmark::Counter(static_cast<double>(state.iterations() * kBatch),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   std::filesystem::remove(Options().path);
 }
 
 void BM_RecordEvent(benchmark::State& state) {
-  Batches(state, [](int i) {
-    trace::Record(Event::kCompute, i, i + 1000, {1, i});
-  });
+  Batches(state, [](int i) { trace::Record(Event::kCompute, i, i + 1000, {1, i}); });
 }
 BENCHMARK(BM_RecordEvent)->Unit(benchmark::kMicrosecond)->Iterations(64);
 
@@ -68,9 +66,7 @@ BENCHMARK(BM_Span)->Unit(benchmark::kMicrosecond)->Iterations(64);
 void BM_RecordIoEventWithPath(benchmark::State& state) {
   const std::string path = "/data/dlbench/unet3d/train/img_0123_of_0168.npz";
   const std::uint64_t hash = trace::HashPath(path);
-  Batches(state, [&](int i) {
-    trace::Record(Event::kOpen, i, i + 1000, {0, 0, 0}, hash, path);
-  });
+  Batches(state, [&](int i) { trace::Record(Event::kOpen, i, i + 1000, {0, 0, 0}, hash, path); });
 }
 BENCHMARK(BM_RecordIoEventWithPath)->Unit(benchmark::kMicrosecond)->Iterations(64);
 

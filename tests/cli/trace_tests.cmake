@@ -35,5 +35,7 @@ dlbench_cli_test(trace_checkpoint 0 --match "check_trace: OK" -- /bin/sh -c
 
 dlbench_cli_test(trace_bad_sample 2 --once "profiling.trace_sample"
   -- ${DLBENCH} config show default ++workload.profiling.trace_sample=0)
+dlbench_cli_test(trace_bad_compression 2 --once "profiling.trace_compression_level"
+  -- ${DLBENCH} config show default ++workload.profiling.trace_compression_level=0)
 dlbench_cli_test(trace_bad_policy 2 --once "profiling.trace_policy"
   -- ${DLBENCH} config show default ++workload.profiling.trace_policy=sometimes)
