@@ -138,8 +138,8 @@ void EventFormatter::ThreadName(std::string& out, std::uint32_t tid, std::string
   Metadata(out, "thread_name", tid, name, value);
 }
 
-void EventFormatter::Complete(std::string& out, std::uint32_t tid, const Slot& slot,
-                              std::string_view path) {
+void EventFormatter::Complete(std::string& out, const Slot& slot, std::string_view path) {
+  std::uint32_t tid = slot.tid;
   if (slot.lane > 0) {
     tid = kFirstTrackTid + slot.lane - 1;
     if (named_tracks_.insert(tid).second) {

@@ -29,7 +29,7 @@ class EventFormatter {
   void Begin(std::string& out, std::uint32_t tid, std::int64_t now_ns);
   void ThreadName(std::string& out, std::uint32_t tid, std::string_view name);
   // The line of one event (and an FH line the first time its file's path is seen).
-  void Complete(std::string& out, std::uint32_t tid, const Slot& slot, std::string_view path);
+  void Complete(std::string& out, const Slot& slot, std::string_view path);
   // The end event (with num_events); the closing "]" is the caller's last line.
   void End(std::string& out, std::uint32_t tid, std::int64_t now_ns);
 

@@ -16,10 +16,20 @@ namespace {
 
 std::atomic<std::uint64_t> next_generation{1};
 
+// The recorder alive now (its generation) and its registry, for threads that exit: they hand
+// their buffer back under `registry_mutex` unless the recorder is gone.
+std::mutex registry_mutex;
+std::uint64_t live_generation = 0;  // guarded by registry_mutex
+Recorder* live_recorder = nullptr;  // guarded by registry_mutex
+
 // The calling thread's buffer in the recorder of generation `generation`.
 struct ThreadCache {
   std::uint64_t generation = 0;
   ThreadBuffer* buffer = nullptr;
+  ~ThreadCache() {
+    std::lock_guard lock(registry_mutex);
+    if (buffer != nullptr && generation == live_generation) live_recorder->release(buffer);
+  }
 };
 thread_local ThreadCache this_thread;
 thread_local std::string this_thread_name;  // NameThread's, for recorders started later
@@ -79,14 +89,31 @@ Recorder::Recorder(RecorderOptions options)
     throw Error(ExitCode::kInternal, "trace: a recorder is active already");
   }
   if (!this_thread_name.empty()) name_thread(ThisThreadId(), this_thread_name);
+  {
+    std::lock_guard lock(registry_mutex);
+    live_generation = generation_;
+    live_recorder = this;
+  }
   writer_ = std::thread([this] { writer_loop(); });
 }
 
 Recorder::~Recorder() {
+  {
+    std::lock_guard lock(registry_mutex);
+    if (live_recorder == this) {
+      live_generation = 0;
+      live_recorder = nullptr;
+    }
+  }
   try {
     Finish();
   } catch (...) {  // NOLINT(bugprone-empty-catch): the destructor of a failed run
   }
+}
+
+void Recorder::release(ThreadBuffer* buffer) {
+  std::lock_guard lock(mutex_);
+  buffer->in_use = false;
 }
 
 bool Recorder::traces_path(std::string_view path) const {
@@ -114,8 +141,15 @@ ThreadBuffer* Recorder::this_thread_buffer() {
   ThreadBuffer* buffer = nullptr;
   {
     std::lock_guard lock(mutex_);
-    buffers_.push_back(std::make_unique<ThreadBuffer>(options_.buffer_events, ThisThreadId()));
-    buffer = buffers_.back().get();
+    for (const auto& b : buffers_) {
+      if (!b->in_use) buffer = b.get();  // left by a thread that exited
+    }
+    if (buffer == nullptr) {
+      buffers_.push_back(std::make_unique<ThreadBuffer>(options_.buffer_events));
+      buffer = buffers_.back().get();
+      ++stats_.threads;
+    }
+    buffer->in_use = true;
     if (!this_thread_name.empty()) pending_names_.emplace_back(ThisThreadId(), this_thread_name);
   }
   this_thread = {generation_, buffer};
@@ -135,6 +169,7 @@ void Recorder::record(const Slot& slot, std::string_view path) noexcept {
   if (!buffer->has_room(slots) && !wait_for_room(*buffer, slots)) return;
   Slot& first = buffer->pending(0);
   first = slot;
+  first.tid = ThisThreadId();
   first.path_slots = static_cast<std::uint16_t>(path_slots);
   first.path_length = static_cast<std::uint32_t>(length);
   for (std::size_t i = 0; i < path_slots; ++i) {
@@ -219,7 +254,7 @@ void Recorder::drain() {
       if (write_error_) {
         ++lost_;
       } else {
-        formatter_->Complete(text_, buffer->tid(), slot, path_scratch_);
+        formatter_->Complete(text_, slot, path_scratch_);
       }
       at += 1 + slot.path_slots;
       if (text_.size() >= options_.member_bytes) {
@@ -275,7 +310,6 @@ TraceStats Recorder::Finish() {
     stats_.blocked += b->blocked.load();
     stats_.blocked_seconds += static_cast<double>(b->blocked_ns.load()) * 1e-9;
   }
-  stats_.threads = buffers_.size();
   if (write_error_) std::rethrow_exception(write_error_);
   return stats_;
 }

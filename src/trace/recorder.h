@@ -62,7 +62,7 @@ struct TraceStats {
   std::uint64_t dropped = 0;   // events discarded: kDrop with a full buffer, or after a write error
   std::uint64_t blocked = 0;   // events that waited for room (kBlock)
   double blocked_seconds = 0;  // summed over threads
-  std::uint64_t threads = 0;   // recording threads seen
+  std::uint64_t threads = 0;   // thread buffers (at most the recording threads alive at once)
   std::uint64_t text_bytes = 0;
   std::uint64_t file_bytes = 0;  // compressed size
   std::uint64_t members = 0;     // gzip members (flushes)
@@ -94,6 +94,8 @@ class Recorder {
   // ---- for trace/record.cpp ----
   void record(const Slot& slot, std::string_view path) noexcept;
   void name_thread(std::uint32_t tid, std::string name);
+  // A thread that exits hands its buffer back for the next new thread.
+  void release(ThreadBuffer* buffer);
   std::uint64_t generation() const { return generation_; }
 
  private:

@@ -4,7 +4,8 @@
 // that names a path carries the path's bytes in the slots that follow it.
 //
 // Owned by the Recorder, which keeps every buffer until it is destroyed, so a thread that exits
-// leaves its last events to be written.
+// leaves its last events to be written; its buffer then serves the next new thread (reader pools
+// start new threads every epoch), so memory is bounded by the threads alive at once.
 #pragma once
 
 #include <atomic>
@@ -25,8 +26,8 @@ struct Slot {
   std::uint8_t reserved = 0;
   std::uint16_t path_slots = 0;  // slots after this one holding the path's bytes
   std::uint32_t path_length = 0;
-  std::uint32_t lane = 0;  // 0: the recording thread; k > 0: synthetic track k - 1 (RecordOnLanes)
-  std::uint32_t padding = 0;
+  std::uint32_t lane = 0;  // 0: the recording thread; k > 0: synthetic track k (RecordOnTracks)
+  std::uint32_t tid = 0;   // the recording thread (a buffer passes to a new thread when one exits)
 };
 static_assert(sizeof(Slot) == 64);
 
@@ -35,11 +36,12 @@ inline constexpr std::size_t kMaxPathBytes = 4096;  // longer paths are cut (the
 class ThreadBuffer {
  public:
   // `capacity` slots, a power of two.
-  ThreadBuffer(std::size_t capacity, std::uint32_t tid)
-      : slots_(new Slot[capacity]), mask_(capacity - 1), tid_(tid) {}
+  explicit ThreadBuffer(std::size_t capacity) : slots_(new Slot[capacity]), mask_(capacity - 1) {}
 
-  std::uint32_t tid() const { return tid_; }
   std::size_t capacity() const { return mask_ + 1; }
+
+  // Whether a live thread records into it (guarded by the recorder's registry mutex).
+  bool in_use = true;
 
   // ---- producer (the owning thread) ----
   // Whether `n` slots are free now.
@@ -71,7 +73,6 @@ class ThreadBuffer {
  private:
   std::unique_ptr<Slot[]> slots_;
   std::size_t mask_;
-  std::uint32_t tid_;
   alignas(64) std::atomic<std::uint64_t> head_{0};
   std::uint64_t cached_tail_ = 0;  // producer's last view of tail_
   alignas(64) std::atomic<std::uint64_t> tail_{0};
