@@ -107,6 +107,14 @@ void EventFormatter::Times(std::string& out, std::int64_t start_ns, std::int64_t
   AppendMicros(out, dur_ns);
 }
 
+void EventFormatter::Marker(std::string& out, std::string_view name, std::uint32_t tid,
+                            std::int64_t now_ns) {
+  Head(out, name, "dftracer", tid);
+  Times(out, now_ns, 0);
+  out += ",\"ph\":\"X\",\"args\":{\"hhash\":";
+  AppendUnsigned(out, host_hash_);
+}
+
 void EventFormatter::Begin(std::string& out, std::uint32_t tid, std::int64_t now_ns) {
   out += "[\n";
   std::string value;
@@ -123,10 +131,7 @@ void EventFormatter::Begin(std::string& out, std::uint32_t tid, std::int64_t now
   // synchronized origin; clock_offset_ns is how far this rank's own wall clock was from it.
   Metadata(out, "PR", tid, "clock_offset_ns", std::to_string(clock_offset_ns_));
   Metadata(out, "PR", tid, "clock_origin_us", std::to_string(wall_origin_ns_ / 1000));
-  Head(out, "start", "dftracer", tid);
-  Times(out, now_ns, 0);
-  out += ",\"ph\":\"X\",\"args\":{\"hhash\":";
-  AppendUnsigned(out, host_hash_);
+  Marker(out, "start", tid, now_ns);
   out += ",\"version\":";
   AppendJsonString(out, version_);
   out += "}}\n";
@@ -177,10 +182,7 @@ void EventFormatter::Complete(std::string& out, const Slot& slot, std::string_vi
 }
 
 void EventFormatter::End(std::string& out, std::uint32_t tid, std::int64_t now_ns) {
-  Head(out, "end", "dftracer", tid);
-  Times(out, now_ns, 0);
-  out += ",\"ph\":\"X\",\"args\":{\"hhash\":";
-  AppendUnsigned(out, host_hash_);
+  Marker(out, "end", tid, now_ns);
   out += ",\"num_events\":";
   AppendUnsigned(out, events_);
   out += "}}\n";

@@ -40,6 +40,8 @@ class EventFormatter {
   void Metadata(std::string& out, std::string_view name, std::uint32_t tid, std::string_view key,
                 std::string_view quoted_value);
   void Times(std::string& out, std::int64_t start_ns, std::int64_t dur_ns) const;
+  // DFTracer's start / end event up to its first argument (the caller adds the rest and "}}\n").
+  void Marker(std::string& out, std::string_view name, std::uint32_t tid, std::int64_t now_ns);
 
   std::uint32_t pid_;
   std::uint64_t host_hash_;

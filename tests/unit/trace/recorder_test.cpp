@@ -20,16 +20,7 @@ namespace {
 
 using test::Named;
 using test::ReadTrace;
-
-RecorderOptions Options(const std::filesystem::path& path) {
-  RecorderOptions options;
-  options.path = path.string();
-  options.rank = 1;
-  options.ranks = 2;
-  options.hostname = "node-a";
-  options.version = "test";
-  return options;
-}
+const auto Options = test::TestRecorderOptions;
 
 TEST(Recorder, WritesABracketedTraceOfParseableLinesWithPerfettoFields) {
   test::TempDir dir;

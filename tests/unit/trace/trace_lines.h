@@ -11,8 +11,20 @@
 #include <vector>
 
 #include "trace/gzip_members.h"
+#include "trace/recorder.h"
 
 namespace dlbench::test {
+
+// A recorder writing `path` as rank 1 of 2 on host node-a.
+inline trace::RecorderOptions TestRecorderOptions(const std::filesystem::path& path) {
+  trace::RecorderOptions options;
+  options.path = path.string();
+  options.rank = 1;
+  options.ranks = 2;
+  options.hostname = "node-a";
+  options.version = "test";
+  return options;
+}
 
 struct TraceLines {
   std::vector<nlohmann::json> events;  // every line but the brackets, in file order

@@ -15,13 +15,7 @@ namespace {
 
 using test::Named;
 using test::ReadTrace;
-
-RecorderOptions Options(const std::filesystem::path& path) {
-  RecorderOptions options;
-  options.path = path.string();
-  options.hostname = "node-a";
-  return options;
-}
+const auto Options = test::TestRecorderOptions;
 
 // The path an FH line gives for `fhash`.
 std::string PathOf(const test::TraceLines& trace, const nlohmann::json& fhash) {
