@@ -22,6 +22,9 @@ void AddWorkloadOptions(CLI::App& command, WorkloadOptions& options, bool with_o
     command.add_flag("--progress", options.progress,
                      "Show the live progress line even under mpirun (shown by default only when "
                      "running alone on a terminal)");
+    command.add_flag("--trace", options.trace,
+                     "Write a DFTracer/Perfetto trace per rank into the output folder "
+                     "(trace-<rank>-of-<ranks>.pfw.gz; same as workflow.profiling: True)");
   }
 }
 

@@ -19,12 +19,13 @@ struct WorkloadOptions {
   bool allow_unknown_keys = false;
   bool quiet = false;
   bool progress = false;
+  bool trace = false;  // --trace: workflow.profiling on (the built-in trace, docs/tracing.md)
   // Rank count the configuration is validated for; unset: the job's size.
   std::optional<int> world_size;
 };
 
 // Adds WORKLOAD, OVERRIDES..., --config-dir, --allow-unknown-keys to `command`; with
-// `with_output`, also --output and --quiet.
+// `with_output`, also --output, --quiet, --progress and --trace.
 void AddWorkloadOptions(CLI::App& command, WorkloadOptions& options, bool with_output);
 
 }  // namespace dlbench::app

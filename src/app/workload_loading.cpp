@@ -19,10 +19,12 @@ config::Config LoadWorkload(const WorkloadOptions& options, const mpi::Communica
   load_options.workloads_dir = config::DefaultWorkloadsDir();
   load_options.allow_unknown_keys = options.allow_unknown_keys;
   load_options.world_size = options.world_size.value_or(JobSize(comm));
+  std::vector<std::string> overrides = options.overrides;
+  if (options.trace) overrides.emplace_back("++workload.workflow.profiling=True");
   config::LoadResult result;
   mpi::AgreeOnFailure(comm, [&] {
     load_options.node = mpi::NodeName();
-    result = config::Load(options.workload, options.overrides, load_options);
+    result = config::Load(options.workload, overrides, load_options);
   });
   if (comm.is_root()) {
     for (const auto& notice : result.notices) sink::Note(notice);

@@ -10,6 +10,7 @@
 #include "checkpoint/manifest.h"
 #include "checkpoint/tensor_content.h"
 #include "metrics/clock.h"
+#include "trace/record.h"
 #include "util/error.h"
 #include "util/path_text.h"
 
@@ -135,6 +136,7 @@ RankIoResult CheckpointReader::ReadRank(const std::string& folder, const RankPla
     result.bytes += plan.files[i].bytes;
   }
   result.end = metrics::Now();
+  TraceFiles(trace::Event::kRestart, result);
   return result;
 }
 

@@ -8,6 +8,7 @@
 #include "checkpoint/tensor_content.h"
 #include "metrics/clock.h"
 #include "storage/atomic_file.h"
+#include "trace/record.h"
 #include "util/error.h"
 #include "util/path_text.h"
 
@@ -27,6 +28,16 @@ WriterOptions WriterOptions::FromConfig(const config::CheckpointConfig& checkpoi
   options.content.randomize = checkpoint.randomize_tensor;
   options.content.seed = content_seed;
   return options;
+}
+
+void TraceFiles(trace::Event event, const RankIoResult& result) {
+  if (trace::Active() == nullptr) return;
+  std::vector<trace::Interval> files;
+  files.reserve(result.files.size());
+  for (const FileTiming& f : result.files) {
+    files.push_back({f.start, f.end, static_cast<std::int64_t>(f.bytes)});
+  }
+  trace::RecordOnTracks(event, files);
 }
 
 CheckpointWriter::CheckpointWriter(storage::Env& env, const WriterOptions& options)
@@ -107,6 +118,7 @@ RankIoResult CheckpointWriter::WriteRank(
     if (options_.fsync) ++result.fsyncs;
   }
   result.end = metrics::Now();
+  TraceFiles(trace::Event::kCapture, result);
   return result;
 }
 

@@ -17,6 +17,7 @@
 #include "config/config.h"
 #include "storage/aligned_buffer.h"
 #include "storage/file.h"
+#include "trace/event.h"
 #include "util/units.h"
 
 namespace dlbench::checkpoint {
@@ -76,5 +77,9 @@ class CheckpointWriter {
   WriterOptions options_;
   std::vector<storage::AlignedBuffer> buffers_;  // one per thread
 };
+
+// Records each file of `result` as one `event` (trace::Event::kCapture or kRestart) on the
+// trace's file tracks: a file's chunks are spread over threads, so its span is no one thread's.
+void TraceFiles(trace::Event event, const RankIoResult& result);
 
 }  // namespace dlbench::checkpoint

@@ -12,6 +12,7 @@
 #include "checkpoint/manifest.h"
 #include "metrics/clock.h"
 #include "storage/atomic_file.h"
+#include "trace/record.h"
 #include "util/error.h"
 #include "util/path_text.h"
 
@@ -194,6 +195,10 @@ void DrainEngine::Run() {
 }
 
 DrainOutcome DrainEngine::Drain(const DrainJob& job) {
+  trace::Span span(trace::Event::kDrain);
+  Bytes own_bytes = 0;  // this rank's files (total_bytes is the whole checkpoint's)
+  for (const DrainFile& f : job.files) own_bytes += f.bytes;
+  span.set_arg(0, static_cast<std::int64_t>(own_bytes));
   DrainOutcome outcome;
   outcome.name = job.name;
   bool prepared = false;
@@ -293,6 +298,7 @@ void DrainEngine::CopyFiles(const DrainJob& job, DrainOutcome& outcome, bool& pr
   ThreadTeam team(options_.threads);
   team.Run([&](int thread) {
     if (thread > 0) LowerToBackgroundPriority();  // thread 0 is the engine's, lowered in Run
+    if (trace::Active() != nullptr) trace::NameThread("drain-" + std::to_string(thread));
     storage::AlignedBuffer& buffer = buffers_[static_cast<std::size_t>(thread)];
     while (!team.stop()) {
       if (stopping_.load(std::memory_order_relaxed)) throw Abandoned{};

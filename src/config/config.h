@@ -280,6 +280,12 @@ struct OutputConfig {
 struct ProfilingConfig {
   Profiler profiler = Profiler::kIostat;
   std::vector<std::string> iostat_devices;
+  // dlbench: the built-in trace, written when workflow.profiling is on (docs/tracing.md).
+  std::vector<std::string> trace_data_dirs;  // trace I/O only under these folders; empty: all
+  std::int64_t trace_sample = 1;             // keep 1 in N files' I/O and samples' item events
+  TracePolicy trace_policy = TracePolicy::kBlock;  // when a thread's buffer is full
+  std::int64_t trace_buffer_events = 65536;        // per recording thread (64 bytes each)
+  std::int64_t trace_compression_level = 3;        // zlib 1..9: the writer's CPU against size
 
   bool operator==(const ProfilingConfig&) const = default;
 };

@@ -41,6 +41,7 @@ enum class DropCaches { kNone, kFadvise, kDrop };
 enum class OnError { kFail, kSkip };
 enum class ThreadPolicy { kBatch, kNormal };
 enum class StagePolicy { kBeforeTraining, kPerEpoch, kOnDemand };
+enum class TracePolicy { kBlock, kDrop };
 
 template <typename E>
 struct EnumNames;  // specialised below: static constexpr std::array<std::pair<E, const char*>, N>
@@ -96,6 +97,7 @@ DLBENCH_ENUM_NAMES(OnError, {OnError::kFail, "fail"}, {OnError::kSkip, "skip"})
 DLBENCH_ENUM_NAMES(ThreadPolicy, {ThreadPolicy::kBatch, "batch"}, {ThreadPolicy::kNormal, "normal"})
 DLBENCH_ENUM_NAMES(StagePolicy, {StagePolicy::kBeforeTraining, "before_training"},
                    {StagePolicy::kPerEpoch, "per_epoch"}, {StagePolicy::kOnDemand, "on_demand"})
+DLBENCH_ENUM_NAMES(TracePolicy, {TracePolicy::kBlock, "block"}, {TracePolicy::kDrop, "drop"})
 #undef DLBENCH_ENUM_NAMES
 
 template <typename E>

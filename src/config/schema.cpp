@@ -459,6 +459,11 @@ std::vector<Field> BuildSchema() {
 
       DLBENCH_KEY(profiling, profiler),
       DLBENCH_KEY(profiling, iostat_devices),
+      DLBENCH_KEY(profiling, trace_data_dirs),
+      DLBENCH_KEY(profiling, trace_sample),
+      DLBENCH_KEY(profiling, trace_policy),
+      DLBENCH_KEY(profiling, trace_buffer_events),
+      DLBENCH_KEY(profiling, trace_compression_level),
 
       DLBENCH_KEY(metric, au),
 

@@ -426,8 +426,18 @@ void CheckOutput(const Config& config, const Checker& check) {
   if (config.workflow.profiling && config.profiling.profiler != Profiler::kNone) {
     check.Notice("profiling.profiler: " + std::string(ToString(config.profiling.profiler)) +
                  check.At("profiling.profiler") +
-                 " is not started by dlbench; use its own traces and metrics");
+                 " is not started by dlbench; use its own traces and metrics (dlbench writes "
+                 "its built-in trace, docs/tracing.md)");
   }
+  check.AtLeast("profiling.trace_sample", config.profiling.trace_sample, std::int64_t{1});
+  if (config.profiling.trace_compression_level < 1 ||
+      config.profiling.trace_compression_level > 9) {
+    check.Fail(
+        "profiling.trace_compression_level",
+        "must be 1..9 (zlib), got " + std::to_string(config.profiling.trace_compression_level));
+  }
+  check.AtLeast("profiling.trace_buffer_events", config.profiling.trace_buffer_events,
+                std::int64_t{64});
 }
 
 }  // namespace

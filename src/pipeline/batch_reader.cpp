@@ -6,6 +6,7 @@
 
 #include "pipeline/seed.h"
 #include "pipeline/time_sampler.h"
+#include "trace/record.h"
 #include "util/error.h"
 
 namespace dlbench::pipeline {
@@ -90,8 +91,16 @@ void BatchReader::read(Batch& batch) {
   }
   for (const SampleRef& sample : batch.samples) {
     const Clock::time_point start = Clock::now();
+    // DLIO's data/item (and data/preprocess inside it) per sample; profiling.trace_sample keeps
+    // or skips a sample's events together.
+    const bool traced = trace::Sampled(sample.file << 32 ^ sample.index);
+    const auto index = static_cast<std::int64_t>(sample.index);
+    trace::Span item(trace::Event::kItem, {index, 0, static_cast<std::int64_t>(batch.step)},
+                     traced);
     try {
-      batch.bytes_read += read_one(sample, batch);
+      const Bytes bytes = read_one(sample, batch);
+      item.set_arg(1, static_cast<std::int64_t>(bytes));
+      batch.bytes_read += bytes;
       ++batch.samples_read;
     } catch (const Error& e) {
       if (options_.read_type == config::ReadType::kMemory) forget(sample.file);
@@ -109,6 +118,7 @@ void BatchReader::read(Batch& batch) {
       return;
     }
     if (preprocess) {
+      const trace::Span span(trace::Event::kPreprocess, {index}, traced);
       std::this_thread::sleep_for(std::chrono::duration<double>(preprocess_time->next()));
     }
     batch.read_seconds.push_back(Since(start));

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "pipeline/thread_policy.h"
+#include "trace/record.h"
 #include "util/error.h"
 
 namespace dlbench::pipeline {
@@ -87,6 +88,7 @@ std::pair<std::uint64_t, std::uint64_t> ReaderPool::claim() {
 
 void ReaderPool::run_thread(std::size_t index) {
   ApplyThreadPolicyOrWarn(options_.thread_policy);
+  if (trace::Active() != nullptr) trace::NameThread("reader-" + std::to_string(index));
   BatchReader reader(source_, options_, order_.epoch(), buffers_.at(index));
   while (!stopping_.load(std::memory_order_relaxed)) {
     const auto [first, end] = claim();

@@ -5,6 +5,7 @@
 
 #include "pipeline/precise_sleep.h"
 #include "pipeline/reader_pool.h"
+#include "trace/record.h"
 #include "util/error.h"
 
 namespace dlbench::pipeline {
@@ -18,6 +19,19 @@ void Account(const Batch& batch, ReadTotals& totals) {
   if (totals.first_error.empty() && !batch.first_error.empty()) {
     totals.first_error = batch.first_error;
   }
+}
+
+// DLIO's per-step events (reference/tracing.md §1.5) from a finished step's record.
+void TraceStep(const metrics::StepRecord& r, Seconds origin, int epoch, std::uint64_t step) {
+  if (trace::Active() == nullptr) return;
+  const std::int64_t start = trace::NsOfSeconds(origin + r.start);
+  const std::int64_t delivered = trace::NsOfSeconds(origin + r.start + r.load);
+  const std::int64_t computed = trace::NsOfSeconds(origin + r.start + r.load + r.compute);
+  const trace::Args args{epoch, static_cast<std::int64_t>(step)};
+  trace::Record(trace::Event::kFetchIter, start, delivered, args);
+  trace::Record(trace::Event::kCompute, delivered, computed, args);
+  trace::Record(trace::Event::kFetchBlock, delivered,
+                std::max(computed, trace::NsOfSeconds(origin + r.end)), args);
 }
 
 }  // namespace
@@ -68,6 +82,7 @@ bool Trainer::evaluates_after(int epoch) const {
 void Trainer::run(metrics::RankRecord& record) {
   for (int epoch = 1; epoch <= options_.epochs; ++epoch) {
     if (hooks_.before_epoch) hooks_.before_epoch(epoch);
+    const trace::Span epoch_span(trace::Event::kEpochBlock, {epoch});
     metrics::EpochRecord& epoch_record = record.epochs.emplace_back();
     epoch_record.number = epoch;
     epoch_record.start = now();
@@ -117,6 +132,7 @@ void Trainer::train_epoch(int epoch, metrics::EpochRecord& record) {
   const std::uint64_t steps = train_sampler_.steps_per_epoch();
   const bool barrier = options_.step_barrier && hooks_.barrier;
   const EpochOrder order = train_sampler_.epoch(epoch);
+  const trace::Span span(trace::Event::kTrain, {epoch});
 
   metrics::BlockRecord* block = &record.blocks.emplace_back();
   block->number = 1;
@@ -127,6 +143,7 @@ void Trainer::train_epoch(int epoch, metrics::EpochRecord& record) {
   for (std::uint64_t done = 1; done <= steps; ++done) {
     block->steps.push_back(step(pool, compute_time_, barrier, start));
     start = block->steps.back().end;
+    TraceStep(block->steps.back(), options_.origin, epoch, done);
     if (hooks_.progress) {
       hooks_.progress({.eval = false, .epoch = epoch, .step = done, .steps = steps});
       start = now();  // the hook's time is in the block but in no step's load
@@ -149,6 +166,7 @@ void Trainer::train_epoch(int epoch, metrics::EpochRecord& record) {
 void Trainer::evaluate(int epoch, metrics::EpochRecord& record) {
   const std::uint64_t steps = eval_sampler_->steps_per_epoch();
   const EpochOrder order = eval_sampler_->epoch(epoch);
+  const trace::Span span(trace::Event::kEvaluate, {epoch});
   metrics::BlockRecord& block = record.eval.emplace();
   block.number = 1;
   block.steps.reserve(steps);
@@ -158,6 +176,7 @@ void Trainer::evaluate(int epoch, metrics::EpochRecord& record) {
   for (std::uint64_t done = 1; done <= steps; ++done) {
     block.steps.push_back(step(pool, *eval_time_, false, start));
     start = block.steps.back().end;
+    TraceStep(block.steps.back(), options_.origin, epoch, done);
     if (hooks_.progress) {
       hooks_.progress({.eval = true, .epoch = epoch, .step = done, .steps = steps});
       start = now();

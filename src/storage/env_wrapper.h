@@ -68,6 +68,11 @@ class ReadableFileWrapper : public ReadableFile {
   }
   void drop_cache() override { target_->drop_cache(); }
 
+ protected:
+  // Destroys (closes) the target now, for a wrapper that times the close in its destructor; the
+  // wrapper is unusable afterwards.
+  void close_target() { target_.reset(); }
+
  private:
   std::unique_ptr<ReadableFile> target_;
 };

@@ -97,14 +97,16 @@ void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
   CheckpointLog log;
   for (int i = 1; i <= settings.num_checkpoints_write; ++i) {
     PauseThenSynchronize(settings, comm);
-    log.Add(metrics::CheckpointKind::kSave, 1, i,
-            store->Save(checkpoint::CheckpointFolderName(1, i), *plan));
+    log.Add(metrics::CheckpointKind::kSave, 1, i, Traced(false, [&] {
+              return store->Save(checkpoint::CheckpointFolderName(1, i), *plan);
+            }));
   }
   if (settings.num_checkpoints_write <= 0) RequireCompleteCheckpoints(settings, env, comm);
   for (int i = 1; i <= settings.num_checkpoints_read; ++i) {
     PauseThenSynchronize(settings, comm);
-    log.Add(metrics::CheckpointKind::kLoad, 1, i,
-            store->Load(checkpoint::CheckpointFolderName(1, i), *plan, source));
+    log.Add(metrics::CheckpointKind::kLoad, 1, i, Traced(true, [&] {
+              return store->Load(checkpoint::CheckpointFolderName(1, i), *plan, source);
+            }));
   }
   const Seconds finish_start = metrics::Now();
   log.AttachDrains(store->Finish());

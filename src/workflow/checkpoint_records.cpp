@@ -2,9 +2,17 @@
 
 #include <algorithm>
 
+#include "trace/record.h"
 #include "util/error.h"
 
 namespace dlbench::workflow {
+
+checkpoint::StoreOpResult Traced(bool load, const std::function<checkpoint::StoreOpResult()>& op) {
+  trace::Span span(load ? trace::Event::kLoad : trace::Event::kSave);
+  checkpoint::StoreOpResult result = op();
+  span.set_arg(0, static_cast<std::int64_t>(result.bytes));
+  return result;
+}
 
 void CheckpointLog::Add(metrics::CheckpointKind kind, int epoch, int number,
                         const checkpoint::StoreOpResult& op) {

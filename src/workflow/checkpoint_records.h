@@ -4,6 +4,7 @@
 // checkpoints during training.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,10 @@ class CheckpointLog {
   std::vector<metrics::CheckpointRecord> records_;
   std::vector<std::string> names_;  // per record
 };
+
+// Runs `op` (a store's Save or Load) as a checkpoint.save / checkpoint.load trace event
+// (`load`) on the calling thread, with the bytes the rank moved.
+checkpoint::StoreOpResult Traced(bool load, const std::function<checkpoint::StoreOpResult()>& op);
 
 // Collective. dlbench's fields that the metrics module does not derive from the records:
 // checkpoint_finish_seconds (max over ranks of the time CheckpointStore::Finish blocked: the wait

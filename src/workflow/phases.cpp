@@ -13,6 +13,7 @@
 #include "workflow/run_info.h"
 #include "workflow/run_results.h"
 #include "workflow/stage_phase.h"
+#include "workflow/run_trace.h"
 #include "workflow/storage_tiers.h"
 #include "workflow/train_phase.h"
 
@@ -72,31 +73,33 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
   RunResults results(request.output_folder, comm);
   results.Add(WorkloadIdentity(config));
   results.Add(EmulationSummary(*storage));
+  RunTrace trace(config, request.output_folder, counted, comm);
   if (staging) mpi::AgreeOnFailure(comm, [&] { StagedDataFolder(config); });
   config::Config staged;
   const config::Config* active = &config;  // the staged copy's after kStage
   for (Phase phase : request.phases) {
     switch (phase) {
       case Phase::kGenerate:
-        RunGeneratePhase(config, request.quiet, comm, counted, results);
+        RunGeneratePhase(config, request.quiet, comm, trace.env(), results);
         break;
       case Phase::kStage:
-        RunStagePhase(config, request.quiet, comm, counted, results);
+        RunStagePhase(config, request.quiet, comm, trace.env(), results);
         staged = StagedConfig(config);
         active = &staged;
         break;
       case Phase::kTrain:
         if (per_tier) per_tier->reset();  // the tiers training read (only the fast one after staging)
-        RunTrainPhase(*active, request, comm, counted, results);
+        RunTrainPhase(*active, request, comm, trace.env(), results);
         if (per_tier) results.Add(TierCountsSummary(*per_tier, comm));
         break;
       case Phase::kCheckpoint:
-        RunCheckpointPhase(*active, request, comm, counted, results);
+        RunCheckpointPhase(*active, request, comm, trace.env(), results);
         break;
     }
     mpi::PublishWarnings(comm);  // what the phase's ranks raised, once, right after its table
   }
   WriteRunCounters(counted, comm, results, request.quiet);
+  results.Add(trace.Finish());
   return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "pipeline/options_from_config.h"
 #include "pipeline/trainer.h"
 #include "storage/file.h"
+#include "trace/record.h"
 #include "util/sink.h"
 #include "workflow/dataset_check.h"
 #include "workflow/dataset_files.h"
@@ -114,6 +115,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   const std::string start = NowRfc3339();
   pipeline::Trainer trainer(train_source, train_sampler, eval_sampler ? &eval_source : nullptr,
                             eval_sampler ? &*eval_sampler : nullptr, options, hooks);
+  trace::NameThread("trainer");
   trainer.run(record);
   if (config.train.step_barrier) metrics::ReduceBarrierSkew(comm, record);
   progress.Finish();

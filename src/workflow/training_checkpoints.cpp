@@ -71,7 +71,8 @@ void TrainingCheckpoints::Install(pipeline::TrainerHooks& hooks) {
 
 void TrainingCheckpoints::Save(int epoch, int number, const std::string& name) {
   const Seconds entered = metrics::Now();
-  log_.Add(metrics::CheckpointKind::kSave, epoch, number, store_->Save(name, *plan_));
+  log_.Add(metrics::CheckpointKind::kSave, epoch, number,
+           Traced(false, [&] { return store_->Save(name, *plan_); }));
   stall_ += metrics::Now() - entered;
 }
 

@@ -1,0 +1,57 @@
+// The events dlbench traces: DLIO's names and categories for the training structure
+// (dftracer.python.ai, reference/tracing.md §1.5), POSIX-style names for every storage operation
+// through the Env seam (§1.5 "I/O events"), and dlbench's own checkpoint and drain spans. One table
+// says each event's name, category and argument names, so the writer and the docs agree.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace dlbench::trace {
+
+enum class Event : std::uint8_t {
+  // Training structure (cat = DLIO's ai sub-object).
+  kEpochBlock,  // pipeline/epoch.block: one epoch's body (training, its checkpoints, evaluation)
+  kTrain,       // pipeline/train: an epoch's training steps
+  kEvaluate,    // pipeline/evaluate: one evaluation pass
+  kFetchIter,   // dataloader/fetch.iter: a step's wait for its batch
+  kFetchBlock,  // dataloader/fetch.block: the consumer's time on the batch (compute, barrier)
+  kCompute,     // compute/compute: the emulated accelerator's step
+  kItem,        // data/item: one sample read by a reader (open, read, preprocess)
+  kPreprocess,  // data/preprocess: the reader.preprocess_time sleep of one sample
+  kSave,        // checkpoint/checkpoint.save: one checkpoint saved by this rank
+  kLoad,        // checkpoint/checkpoint.load: one checkpoint loaded by this rank
+  kCapture,     // checkpoint/capture: one checkpoint file written
+  kRestart,     // checkpoint/restart: one checkpoint file read back
+  kDrain,       // burst_buffer/drain: one checkpoint copied from the fast tier
+  // Storage operations through storage::Env (cat POSIX).
+  kOpen,        // open64: open_read
+  kCreate,      // creat64: create (truncates)
+  kOpenWrite,   // open64 for writing without truncating (open_write)
+  kRead,        // pread64
+  kWrite,       // pwrite64: write_at
+  kAppend,      // write: append at the end
+  kFsync,       // fsync of a file or (with the folder's path) of a directory
+  kClose,       // close
+  kStat,        // __xstat64: exists, file_size
+  kMkdir,       // mkdir: create_directories
+  kRename,      // rename
+  kUnlink,      // unlink: remove
+  kRemoveTree,  // remove_tree: a folder and everything under it
+  kOpendir,     // opendir: list_directory
+  kStatvfs,     // statvfs: free_space
+  kFadvise,     // posix_fadvise: drop_cache
+  kCount
+};
+
+inline constexpr int kMaxArgs = 3;
+
+struct EventInfo {
+  const char* name;
+  const char* category;
+  std::array<const char*, kMaxArgs> args;  // names of the arguments written; null: unused
+};
+
+const EventInfo& Info(Event event);
+
+}  // namespace dlbench::trace

@@ -1,0 +1,191 @@
+#include "trace/event_formatter.h"
+
+#include <charconv>
+
+#include "trace/record.h"
+#include "trace/recorder.h"
+
+namespace dlbench::trace {
+namespace {
+
+void AppendInt(std::string& out, std::int64_t value) {
+  char buffer[24];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  out.append(buffer, result.ptr);
+}
+
+void AppendUnsigned(std::string& out, std::uint64_t value) {
+  char buffer[24];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  out.append(buffer, result.ptr);
+}
+
+}  // namespace
+
+void AppendJsonString(std::string& out, std::string_view text) {
+  out += '"';
+  for (const char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          static const char* const kHex = "0123456789abcdef";
+          out += "\\u00";
+          out += kHex[(c >> 4) & 0xf];
+          out += kHex[c & 0xf];
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+}
+
+void AppendMicros(std::string& out, std::int64_t ns) {
+  if (ns < 0) {
+    out += '-';
+    ns = -ns;
+  }
+  AppendInt(out, ns / 1000);
+  const auto frac = static_cast<int>(ns % 1000);
+  out += '.';
+  out += static_cast<char>('0' + frac / 100);
+  out += static_cast<char>('0' + frac / 10 % 10);
+  out += static_cast<char>('0' + frac % 10);
+}
+
+EventFormatter::EventFormatter(const RecorderOptions& options, std::uint32_t pid)
+    : pid_(pid),
+      host_hash_(HashPath(options.hostname) & 0xffffff),
+      hostname_(options.hostname),
+      version_(options.version),
+      rank_(options.rank),
+      ranks_(options.ranks),
+      clock_offset_ns_(options.clock_offset_ns),
+      steady_origin_ns_(options.steady_origin_ns),
+      wall_origin_ns_(options.wall_origin_ns) {}
+
+void EventFormatter::Head(std::string& out, std::string_view name, std::string_view cat,
+                          std::uint32_t tid) {
+  out += "{\"id\":";
+  AppendUnsigned(out, next_id_++);
+  out += ",\"name\":\"";
+  out += name;
+  out += "\",\"cat\":\"";
+  out += cat;
+  out += "\",\"pid\":";
+  AppendUnsigned(out, pid_);
+  out += ",\"tid\":";
+  AppendUnsigned(out, tid);
+}
+
+void EventFormatter::Metadata(std::string& out, std::string_view name, std::uint32_t tid,
+                              std::string_view key, std::string_view quoted_value) {
+  Head(out, name, "dftracer", tid);
+  out += ",\"ph\":\"M\",\"args\":{\"name\":";
+  AppendJsonString(out, key);
+  out += ",\"value\":";
+  out += quoted_value;
+  out += "}}\n";
+}
+
+void EventFormatter::Times(std::string& out, std::int64_t start_ns, std::int64_t dur_ns) const {
+  out += ",\"ts\":";
+  AppendMicros(out, wall_origin_ns_ + (start_ns - steady_origin_ns_));
+  out += ",\"dur\":";
+  AppendMicros(out, dur_ns);
+}
+
+void EventFormatter::Marker(std::string& out, std::string_view name, std::uint32_t tid,
+                            std::int64_t now_ns) {
+  Head(out, name, "dftracer", tid);
+  Times(out, now_ns, 0);
+  out += ",\"ph\":\"X\",\"args\":{\"hhash\":";
+  AppendUnsigned(out, host_hash_);
+}
+
+void EventFormatter::Begin(std::string& out, std::uint32_t tid, std::int64_t now_ns) {
+  out += "[\n";
+  std::string value;
+  AppendJsonString(value, "process_name");
+  Metadata(out, "process_name", tid, "Rank " + std::to_string(rank_), value);
+  Metadata(out, "HH", tid, hostname_, std::to_string(host_hash_));
+  value.clear();
+  AppendJsonString(value, std::to_string(rank_));
+  Metadata(out, "PR", tid, "rank", value);
+  value.clear();
+  AppendJsonString(value, std::to_string(ranks_));
+  Metadata(out, "PR", tid, "ranks", value);
+  // The time base: ts = this rank's steady clock mapped onto rank 0's wall clock at the run's
+  // synchronized origin; clock_offset_ns is how far this rank's own wall clock was from it.
+  Metadata(out, "PR", tid, "clock_offset_ns", std::to_string(clock_offset_ns_));
+  Metadata(out, "PR", tid, "clock_origin_us", std::to_string(wall_origin_ns_ / 1000));
+  Marker(out, "start", tid, now_ns);
+  out += ",\"version\":";
+  AppendJsonString(out, version_);
+  out += "}}\n";
+}
+
+void EventFormatter::ThreadName(std::string& out, std::uint32_t tid, std::string_view name) {
+  std::string value;
+  AppendJsonString(value, "thread_name");
+  Metadata(out, "thread_name", tid, name, value);
+}
+
+void EventFormatter::Complete(std::string& out, const Slot& slot, std::string_view path) {
+  std::uint32_t tid = slot.tid;
+  if (slot.lane > 0) {
+    tid = kFirstTrackTid + slot.lane - 1;
+    if (named_tracks_.insert(tid).second) {
+      ThreadName(out, tid, "files-" + std::to_string(slot.lane));
+    }
+  }
+  // A file's id is assigned when it is first seen, its FH line written when its path is (an
+  // open recorded on one thread may be drained after a read of the same file on another).
+  FileId* file = nullptr;
+  if (slot.file != 0) {
+    file = &files_.try_emplace(slot.file, FileId{files_.size() + 1, false}).first->second;
+    if (!path.empty() && !file->named) {
+      file->named = true;
+      Metadata(out, "FH", tid, path, std::to_string(file->value));
+    }
+  }
+  const EventInfo& info = Info(slot.event);
+  Head(out, info.name, info.category, tid);
+  Times(out, slot.start_ns, slot.dur_ns);
+  out += ",\"ph\":\"X\",\"args\":{\"hhash\":";
+  AppendUnsigned(out, host_hash_);
+  if (file != nullptr) {
+    out += ",\"fhash\":";
+    AppendUnsigned(out, file->value);
+  }
+  for (int i = 0; i < kMaxArgs; ++i) {
+    if (info.args[static_cast<std::size_t>(i)] == nullptr) continue;
+    out += ",\"";
+    out += info.args[static_cast<std::size_t>(i)];
+    out += "\":";
+    AppendInt(out, slot.args[i]);
+  }
+  out += "}}\n";
+  ++events_;
+}
+
+void EventFormatter::End(std::string& out, std::uint32_t tid, std::int64_t now_ns) {
+  Marker(out, "end", tid, now_ns);
+  out += ",\"num_events\":";
+  AppendUnsigned(out, events_);
+  out += "}}\n";
+}
+
+}  // namespace dlbench::trace

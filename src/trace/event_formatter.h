@@ -1,0 +1,72 @@
+// Turns recorded events into DFTracer v1 lines (reference/tracing.md §1.3, §1.4, §6): one JSON
+// object per line, fields in DFTracer's order `id, name, cat, pid, tid, ts, dur, ph, args`, ts and
+// dur in microseconds with three decimals (Perfetto keeps the nanoseconds), `args.hhash` and
+// `args.fhash` resolved by HH and FH metadata lines, process and thread names as Perfetto's
+// `process_name` / `thread_name` metadata. Used by the recorder's writer thread only.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "trace/thread_buffer.h"
+
+namespace dlbench::trace {
+
+struct RecorderOptions;
+
+// Synthetic tracks (record.h RecordOnTracks) get tids from here up.
+inline constexpr std::uint32_t kFirstTrackTid = 0x40000000;
+
+class EventFormatter {
+ public:
+  // Keeps references to nothing: copies what it needs from `options`.
+  EventFormatter(const RecorderOptions& options, std::uint32_t pid);
+
+  // "[", the process's metadata (process_name, HH, PR rank / ranks / clock) and the start event.
+  void Begin(std::string& out, std::uint32_t tid, std::int64_t now_ns);
+  void ThreadName(std::string& out, std::uint32_t tid, std::string_view name);
+  // The line of one event (and an FH line the first time its file's path is seen).
+  void Complete(std::string& out, const Slot& slot, std::string_view path);
+  // The end event (with num_events); the closing "]" is the caller's last line.
+  void End(std::string& out, std::uint32_t tid, std::int64_t now_ns);
+
+  std::uint64_t events() const { return events_; }
+
+ private:
+  void Head(std::string& out, std::string_view name, std::string_view cat, std::uint32_t tid);
+  void Metadata(std::string& out, std::string_view name, std::uint32_t tid, std::string_view key,
+                std::string_view quoted_value);
+  void Times(std::string& out, std::int64_t start_ns, std::int64_t dur_ns) const;
+  // DFTracer's start / end event up to its first argument (the caller adds the rest and "}}\n").
+  void Marker(std::string& out, std::string_view name, std::uint32_t tid, std::int64_t now_ns);
+
+  std::uint32_t pid_;
+  std::uint64_t host_hash_;
+  std::string hostname_;
+  std::string version_;
+  int rank_;
+  int ranks_;
+  std::int64_t clock_offset_ns_;
+  std::int64_t steady_origin_ns_;
+  std::int64_t wall_origin_ns_;
+  std::uint64_t next_id_ = 0;
+  std::uint64_t events_ = 0;
+  // File hashes → the small integers written as fhash (DFTracer v1 writes small integers; a
+  // 64-bit hash costs ~1.7 compressed bytes per event more), with whether its FH line was written.
+  struct FileId {
+    std::uint64_t value = 0;
+    bool named = false;
+  };
+  std::unordered_map<std::uint64_t, FileId> files_;
+  std::unordered_set<std::uint32_t> named_tracks_;
+};
+
+// Appends `text` as a JSON string (quotes, escapes).
+void AppendJsonString(std::string& out, std::string_view text);
+// Appends `ns` as microseconds with three decimals ("1234.567").
+void AppendMicros(std::string& out, std::int64_t ns);
+
+}  // namespace dlbench::trace

@@ -1,0 +1,180 @@
+#include "trace/tracing_env.h"
+
+#include <type_traits>
+#include <utility>
+
+#include "trace/record.h"
+#include "trace/recorder.h"
+
+namespace dlbench::trace {
+namespace {
+
+// Whether operations on `path` are recorded now (a recorder is active, its filter and sampling
+// keep the path); `hash` is the path's HashPath.
+bool Traced(const std::string& path, std::uint64_t hash) {
+  const Recorder* r = Active();
+  return r != nullptr && r->traces_path(path) && r->sampled(hash);
+}
+
+// Runs `op`, recording `event` around it: ret = `ret_of(result)` (or -1 when it throws).
+template <typename Op, typename RetOf>
+auto Timed(Event event, std::uint64_t hash, std::string_view path, std::int64_t size,
+           std::int64_t offset, const Op& op, const RetOf& ret_of) {
+  const std::int64_t start = NowNs();
+  try {
+    if constexpr (std::is_void_v<decltype(op())>) {
+      op();
+      Record(event, start, NowNs(), {ret_of(), size, offset}, hash, path);
+    } else {
+      auto result = op();
+      Record(event, start, NowNs(), {ret_of(result), size, offset}, hash, path);
+      return result;
+    }
+  } catch (...) {
+    Record(event, start, NowNs(), {-1, size, offset}, hash, path);
+    throw;
+  }
+}
+
+constexpr auto Zero = [](auto&&...) -> std::int64_t { return 0; };
+constexpr auto AsInt = [](auto value) { return static_cast<std::int64_t>(value); };
+
+class TracingReadableFile final : public storage::ReadableFileWrapper {
+ public:
+  TracingReadableFile(std::unique_ptr<storage::ReadableFile> target, std::uint64_t hash)
+      : ReadableFileWrapper(std::move(target)), hash_(hash) {}
+  ~TracingReadableFile() override {
+    // The target closes its descriptor in its destructor, after this one: time the close by
+    // destroying it here. Bytes: the file's position is not known; 0.
+    const std::int64_t start = NowNs();
+    close_target();
+    Record(Event::kClose, start, NowNs(), {0, 0, 0}, hash_);
+  }
+  TracingReadableFile(const TracingReadableFile&) = delete;
+  TracingReadableFile& operator=(const TracingReadableFile&) = delete;
+
+  Bytes read_at(Bytes offset, void* buffer, Bytes length) override {
+    return Timed(
+        Event::kRead, hash_, {}, AsInt(length), AsInt(offset),
+        [&] { return target().read_at(offset, buffer, length); }, AsInt);
+  }
+  void drop_cache() override {
+    Timed(
+        Event::kFadvise, hash_, {}, 0, 0, [&] { target().drop_cache(); }, Zero);
+  }
+
+ private:
+  std::uint64_t hash_;
+};
+
+class TracingWritableFile final : public storage::WritableFileWrapper {
+ public:
+  TracingWritableFile(std::unique_ptr<storage::WritableFile> target, std::uint64_t hash)
+      : WritableFileWrapper(std::move(target)), hash_(hash) {}
+
+  void write_at(Bytes offset, const void* buffer, Bytes length) override {
+    Timed(
+        Event::kWrite, hash_, {}, AsInt(length), AsInt(offset),
+        [&] { target().write_at(offset, buffer, length); }, [&] { return AsInt(length); });
+  }
+  void append(const void* buffer, Bytes length) override {
+    const Bytes offset = target().appended();
+    Timed(
+        Event::kAppend, hash_, {}, AsInt(length), AsInt(offset),
+        [&] { target().append(buffer, length); }, [&] { return AsInt(length); });
+  }
+  void sync() override {
+    Timed(
+        Event::kFsync, hash_, {}, 0, 0, [&] { target().sync(); }, Zero);
+  }
+  void close() override {
+    Timed(
+        Event::kClose, hash_, {}, 0, 0, [&] { target().close(); }, Zero);
+  }
+
+ private:
+  std::uint64_t hash_;
+};
+
+// Wraps a file opened by `open` when its path is traced, recording the open itself.
+template <typename File, typename Open>
+auto OpenTraced(Event event, const std::string& path, const Open& open) {
+  const std::uint64_t hash = HashPath(path);
+  if (!Traced(path, hash)) return open();
+  auto file = Timed(event, hash, path, 0, 0, open, Zero);
+  return decltype(file)(std::make_unique<File>(std::move(file), hash));
+}
+
+// An Env-level operation on `path`.
+template <typename Op, typename RetOf = decltype(Zero)>
+auto PathOp(Event event, const std::string& path, const Op& op, const RetOf& ret_of = Zero) {
+  const std::uint64_t hash = HashPath(path);
+  if (!Traced(path, hash)) return op();
+  return Timed(event, hash, path, 0, 0, op, ret_of);
+}
+
+}  // namespace
+
+std::unique_ptr<storage::ReadableFile> TracingEnv::open_read(const std::string& path,
+                                                             const storage::OpenOptions& options) {
+  return OpenTraced<TracingReadableFile>(Event::kOpen, path,
+                                         [&] { return target().open_read(path, options); });
+}
+
+std::unique_ptr<storage::WritableFile> TracingEnv::create(const std::string& path,
+                                                          const storage::OpenOptions& options) {
+  return OpenTraced<TracingWritableFile>(Event::kCreate, path,
+                                         [&] { return target().create(path, options); });
+}
+
+std::unique_ptr<storage::WritableFile> TracingEnv::open_write(const std::string& path,
+                                                              const storage::OpenOptions& options) {
+  return OpenTraced<TracingWritableFile>(Event::kOpenWrite, path,
+                                         [&] { return target().open_write(path, options); });
+}
+
+void TracingEnv::rename(const std::string& from, const std::string& to) {
+  // Recorded on the target path (`from` no longer exists afterwards).
+  PathOp(Event::kRename, to, [&] { target().rename(from, to); });
+}
+
+void TracingEnv::create_directories(const std::string& path) {
+  PathOp(Event::kMkdir, path, [&] { target().create_directories(path); });
+}
+
+void TracingEnv::remove(const std::string& path) {
+  PathOp(Event::kUnlink, path, [&] { target().remove(path); });
+}
+
+void TracingEnv::remove_tree(const std::string& path) {
+  PathOp(Event::kRemoveTree, path, [&] { target().remove_tree(path); });
+}
+
+std::vector<storage::DirectoryEntry> TracingEnv::list_directory(const std::string& path) {
+  return PathOp(
+      Event::kOpendir, path, [&] { return target().list_directory(path); },
+      [](const auto& entries) { return AsInt(entries.size()); });
+}
+
+bool TracingEnv::exists(const std::string& path) {
+  return PathOp(
+      Event::kStat, path, [&] { return target().exists(path); },
+      [](bool found) { return std::int64_t{found ? 0 : -1}; });
+}
+
+Bytes TracingEnv::file_size(const std::string& path) {
+  return PathOp(
+      Event::kStat, path, [&] { return target().file_size(path); }, AsInt);
+}
+
+void TracingEnv::sync_directory(const std::string& path) {
+  PathOp(Event::kFsync, path, [&] { target().sync_directory(path); });
+}
+
+Bytes TracingEnv::free_space(const std::string& path) {
+  return PathOp(
+      Event::kStatvfs, path, [&] { return target().free_space(path); },
+      [](Bytes) { return std::int64_t{0}; });
+}
+
+}  // namespace dlbench::trace

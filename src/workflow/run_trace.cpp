@@ -1,0 +1,104 @@
+#include "workflow/run_trace.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "metrics/clock.h"
+#include "metrics/cross_rank.h"
+#include "mpi/agreement.h"
+#include "trace/record.h"
+
+namespace dlbench::workflow {
+namespace {
+
+std::int64_t WallNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string Hostname() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0) return "unknown";
+  return name;
+}
+
+std::vector<std::string> AbsoluteFolders(const std::vector<std::string>& folders) {
+  std::vector<std::string> absolute;
+  for (const std::string& f : folders) {
+    std::string path = std::filesystem::absolute(f).lexically_normal().string();
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    absolute.push_back(path);
+  }
+  return absolute;
+}
+
+}  // namespace
+
+std::string TraceFileName(int rank, int ranks) {
+  return "trace-" + std::to_string(rank) + "-of-" + std::to_string(ranks) + ".pfw.gz";
+}
+
+RunTrace::RunTrace(const config::Config& config, const std::filesystem::path& folder,
+                   storage::Env& storage, const mpi::Communicator& comm)
+    : comm_(comm), storage_(storage) {
+  if (!config.workflow.profiling) return;
+  // One time base for every rank: the synchronized origin on the steady clock, which rank 0
+  // pairs with its wall clock. A rank's own wall clock may differ; that offset is recorded.
+  const Seconds origin = metrics::SynchronizedOrigin(comm);
+  const std::int64_t origin_ns = trace::NsOfSeconds(origin);
+  const std::int64_t own_wall_at_origin = WallNs() - (trace::NowNs() - origin_ns);
+  const std::int64_t wall_at_origin =
+      std::stoll(comm.broadcast(std::to_string(own_wall_at_origin)));
+
+  const config::ProfilingConfig& p = config.profiling;
+  trace::RecorderOptions options;
+  options.path = (folder / TraceFileName(comm.rank(), comm.size())).string();
+  options.rank = comm.rank();
+  options.ranks = comm.size();
+  options.hostname = Hostname();
+  options.steady_origin_ns = origin_ns;
+  options.wall_origin_ns = wall_at_origin;
+  options.clock_offset_ns = own_wall_at_origin - wall_at_origin;
+  options.policy = p.trace_policy == config::TracePolicy::kDrop ? trace::OverflowPolicy::kDrop
+                                                                : trace::OverflowPolicy::kBlock;
+  options.buffer_events = static_cast<std::size_t>(p.trace_buffer_events);
+  options.sample = static_cast<std::uint64_t>(p.trace_sample);
+  options.compression_level = static_cast<int>(p.trace_compression_level);
+  options.data_dirs = AbsoluteFolders(p.trace_data_dirs);
+  options.version = "dlbench";
+  mpi::AgreeOnFailure(comm, [&] { recorder_ = std::make_unique<trace::Recorder>(options); });
+  trace::NameThread("main");
+  env_ = std::make_unique<trace::TracingEnv>(storage);
+}
+
+RunTrace::~RunTrace() = default;  // the recorder's destructor finishes it
+
+metrics::Json RunTrace::Finish() {
+  metrics::Json json = metrics::Json::object();
+  if (!recorder_) return json;
+  trace::TraceStats stats;
+  mpi::AgreeOnFailure(comm_, [&] { stats = recorder_->Finish(); });
+  const trace::RecorderOptions& options = recorder_->options();
+  metrics::Json& t = json["trace"];
+  t["files"] = "trace-<rank>-of-" + std::to_string(comm_.size()) + ".pfw.gz";
+  t["events"] = comm_.sum(stats.events);
+  t["dropped_events"] = comm_.sum(stats.dropped);
+  t["blocked_events"] = comm_.sum(stats.blocked);
+  t["blocked_seconds"] = comm_.sum(stats.blocked_seconds);
+  t["bytes"] = comm_.sum(stats.file_bytes);
+  t["policy"] = options.policy == trace::OverflowPolicy::kDrop ? "drop" : "block";
+  t["sample"] = options.sample;
+  const std::uint64_t dropped = t["dropped_events"];
+  if (comm_.is_root() && dropped > 0) {
+    std::fprintf(stderr,
+                 "dlbench: warning: the trace dropped %llu event(s): its writer fell behind "
+                 "(profiling.trace_policy: drop); summary.json trace.dropped_events\n",
+                 static_cast<unsigned long long>(dropped));
+  }
+  return json;
+}
+
+}  // namespace dlbench::workflow

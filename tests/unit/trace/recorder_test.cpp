@@ -1,0 +1,258 @@
+#include "trace/recorder.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "support/expect_error.h"
+#include "support/test_support.h"
+#include "trace/gzip_members.h"
+#include "trace/record.h"
+#include "trace_lines.h"
+
+namespace dlbench::trace {
+namespace {
+
+using test::Named;
+using test::ReadTrace;
+const auto Options = test::TestRecorderOptions;
+
+TEST(Recorder, WritesABracketedTraceOfParseableLinesWithPerfettoFields) {
+  test::TempDir dir;
+  {
+    Recorder recorder(Options(dir / "t.pfw.gz"));
+    NameThread("trainer");
+    {
+      Span epoch(Event::kEpochBlock, {1});
+      Span compute(Event::kCompute, {1, 7});
+    }
+    recorder.Finish();
+  }
+  const auto trace = ReadTrace(dir / "t.pfw.gz");
+  EXPECT_TRUE(trace.opened);
+  EXPECT_TRUE(trace.closed);
+  EXPECT_TRUE(trace.complete_gzip);
+  for (const auto& e : trace.events) {
+    ASSERT_TRUE(e.contains("name") && e.contains("cat") && e.contains("pid") && e.contains("tid") &&
+                e.contains("ph") && e.contains("id"))
+        << e.dump();
+    if (e["ph"] == "X") {
+      EXPECT_TRUE(e["ts"].is_number() && e["dur"].is_number()) << e.dump();
+    } else {
+      EXPECT_EQ(e["ph"], "M") << e.dump();
+    }
+  }
+  const auto compute = Named(trace, "compute");
+  ASSERT_EQ(compute.size(), 1u);
+  EXPECT_EQ(compute[0]["cat"], "compute");
+  EXPECT_EQ(compute[0]["args"]["epoch"], 1);
+  EXPECT_EQ(compute[0]["args"]["step"], 7);
+  ASSERT_EQ(Named(trace, "epoch.block").size(), 1u);
+  EXPECT_EQ(Named(trace, "epoch.block")[0]["cat"], "pipeline");
+  bool process_named = false, thread_named = false;
+  for (const auto& e : trace.events) {
+    if (e["name"] == "process_name") process_named = e["args"]["name"] == "Rank 1";
+    if (e["name"] == "thread_name" && e["args"]["name"] == "trainer") {
+      thread_named = e["tid"] == compute[0]["tid"];
+    }
+  }
+  EXPECT_TRUE(process_named);
+  EXPECT_TRUE(thread_named);
+  EXPECT_EQ(Named(trace, "start").size(), 1u);
+  ASSERT_EQ(Named(trace, "end").size(), 1u);
+  EXPECT_EQ(Named(trace, "end")[0]["args"]["num_events"], 2);
+}
+
+TEST(Recorder, TimesAreMicrosecondsWithNanosecondDecimalsOnTheAlignedClock) {
+  test::TempDir dir;
+  RecorderOptions options = Options(dir / "t.pfw");
+  options.compress = false;
+  options.steady_origin_ns = 1'000'000'000;
+  options.wall_origin_ns = 1'700'000'000'000'000'000;
+  {
+    Recorder recorder(options);
+    Record(Event::kCompute, 1'000'001'234, 1'000'003'235, {1, 1});
+    recorder.Finish();
+  }
+  const std::string text = test::ReadBytes(dir / "t.pfw");
+  EXPECT_NE(text.find("\"ts\":1700000000000001.234,\"dur\":2.001,\"ph\":\"X\""), std::string::npos)
+      << text;
+}
+
+TEST(Recorder, SpansOfOneThreadNestAndThreadsKeepTheirEvents) {
+  test::TempDir dir;
+  constexpr int kThreads = 4;
+  constexpr int kOuter = 500;
+  {
+    Recorder recorder(Options(dir / "t.pfw.gz"));
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([t] {
+        NameThread("reader-" + std::to_string(t));
+        for (int i = 0; i < kOuter; ++i) {
+          Span item(Event::kItem, {i, 4096, 0});
+          Span pre(Event::kPreprocess, {i});
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    const TraceStats stats = recorder.Finish();
+    EXPECT_EQ(stats.events, 2u * kThreads * kOuter);
+    EXPECT_EQ(stats.dropped, 0u);
+    EXPECT_GE(stats.threads, 1u);  // a thread that exits hands its buffer to the next one
+    EXPECT_LE(stats.threads, static_cast<std::uint64_t>(kThreads));
+  }
+  const auto trace = ReadTrace(dir / "t.pfw.gz");
+  std::map<int, std::vector<nlohmann::json>> items;  // by tid
+  for (const auto& e : Named(trace, "item")) items[e["tid"]].push_back(e);
+  ASSERT_EQ(items.size(), static_cast<std::size_t>(kThreads));
+  for (const auto& e : Named(trace, "preprocess")) {
+    // Inside the item of the same index on the same thread.
+    bool inside = false;
+    for (const auto& item : items[e["tid"]]) {
+      if (item["args"]["image_idx"] != e["args"]["image_idx"]) continue;
+      inside = test::Within(e, item);
+    }
+    EXPECT_TRUE(inside) << e.dump();
+  }
+}
+
+TEST(Recorder, ThreadsThatExitHandTheirBufferToTheNextOnes) {
+  test::TempDir dir;
+  {
+    Recorder recorder(Options(dir / "t.pfw.gz"));
+    for (int t = 0; t < 10; ++t) {  // one reader pool after another, as epochs start them
+      std::thread([t] {
+        for (int i = 0; i < 100; ++i) Record(Event::kItem, i, i + 1, {t, i, 0});
+      }).join();
+    }
+    const TraceStats stats = recorder.Finish();
+    EXPECT_EQ(stats.threads, 1u);
+    EXPECT_EQ(stats.events, 1000u);
+  }
+  std::map<int, std::set<int>> tids;  // per thread (image_idx = t), the tids its events carry
+  for (const auto& e : Named(ReadTrace(dir / "t.pfw.gz"), "item")) {
+    tids[e["args"]["image_idx"]].insert(e["tid"].get<int>());
+  }
+  ASSERT_EQ(tids.size(), 10u);
+  std::set<int> all;
+  for (const auto& [t, set] : tids) {
+    EXPECT_EQ(set.size(), 1u);
+    all.insert(*set.begin());
+  }
+  EXPECT_EQ(all.size(), 10u);  // each thread's own tid, though they shared one buffer
+}
+
+TEST(Recorder, DropPolicyCountsEveryDiscardedEvent) {
+  test::TempDir dir;
+  RecorderOptions options = Options(dir / "t.pfw.gz");
+  options.policy = OverflowPolicy::kDrop;
+  options.buffer_events = 64;
+  options.poll_interval = std::chrono::hours(1);  // the writer never looks before Finish
+  {
+    Recorder recorder(options);
+    for (int i = 0; i < 1000; ++i) Record(Event::kCompute, i, i + 1, {1, i});
+    const TraceStats stats = recorder.Finish();
+    EXPECT_EQ(stats.events, 64u);
+    EXPECT_EQ(stats.dropped, 936u);
+    EXPECT_EQ(stats.blocked, 0u);
+  }
+  EXPECT_EQ(Named(ReadTrace(dir / "t.pfw.gz"), "compute").size(), 64u);
+}
+
+TEST(Recorder, BlockPolicyWaitsForTheWriterAndCountsTheWaits) {
+  test::TempDir dir;
+  RecorderOptions options = Options(dir / "t.pfw.gz");
+  options.buffer_events = 64;
+  options.poll_interval = std::chrono::hours(1);  // only a blocked producer wakes the writer
+  {
+    Recorder recorder(options);
+    for (int i = 0; i < 1000; ++i) Record(Event::kCompute, i, i + 1, {1, i});
+    const TraceStats stats = recorder.Finish();
+    EXPECT_EQ(stats.events, 1000u);
+    EXPECT_EQ(stats.dropped, 0u);
+    EXPECT_GE(stats.blocked, 1u);
+    EXPECT_GT(stats.blocked_seconds, 0.0);
+  }
+  const auto compute = Named(ReadTrace(dir / "t.pfw.gz"), "compute");
+  ASSERT_EQ(compute.size(), 1000u);
+  for (int i = 0; i < 1000; ++i) EXPECT_EQ(compute[static_cast<std::size_t>(i)]["args"]["step"], i);
+}
+
+TEST(Recorder, ATruncatedFileStillInflatesUpToItsLastCompleteMember) {
+  test::TempDir dir;
+  RecorderOptions options = Options(dir / "t.pfw.gz");
+  options.member_bytes = 4096;  // many members
+  {
+    Recorder recorder(options);
+    for (int i = 0; i < 2000; ++i) Record(Event::kCompute, i, i + 1, {1, i});
+    EXPECT_GT(recorder.Finish().members, 10u);
+  }
+  const std::string bytes = test::ReadBytes(dir / "t.pfw.gz");
+  const Inflated cut = InflateMembers(std::string_view(bytes).substr(0, bytes.size() / 2));
+  EXPECT_FALSE(cut.complete);
+  const auto partial = test::ParseTraceText(cut.text);  // every kept line parses
+  EXPECT_TRUE(partial.opened);
+  EXPECT_FALSE(partial.closed);
+  const auto compute = Named(partial, "compute");
+  EXPECT_GT(compute.size(), 100u);
+  EXPECT_LT(compute.size(), 2000u);
+  // Members end on line boundaries: the kept events are the first ones, in order.
+  for (std::size_t i = 0; i < compute.size(); ++i) EXPECT_EQ(compute[i]["args"]["step"], i);
+}
+
+TEST(Recorder, SamplingKeepsAboutOneInN) {
+  test::TempDir dir;
+  RecorderOptions options = Options(dir / "t.pfw.gz");
+  options.sample = 4;
+  Recorder recorder(options);
+  int kept = 0;
+  for (std::uint64_t key = 0; key < 4000; ++key) kept += Sampled(key) ? 1 : 0;
+  EXPECT_GT(kept, 800);
+  EXPECT_LT(kept, 1200);
+  recorder.Finish();
+  EXPECT_TRUE(Sampled(3));  // no recorder: everything
+}
+
+TEST(Recorder, OneActiveRecorderAtATimeAndBadOptionsAreUsageErrors) {
+  test::TempDir dir;
+  Recorder recorder(Options(dir / "a.pfw.gz"));
+  test::ExpectError([&] { Recorder second(Options(dir / "b.pfw.gz")); }, ExitCode::kInternal,
+                    {"active"});
+  RecorderOptions bad = Options(dir / "c.pfw.gz");
+  bad.sample = 0;
+  test::ExpectError([&] { Recorder r(bad); }, ExitCode::kUsage, {"trace_sample"});
+  bad = Options(dir / "d.pfw.gz");
+  bad.buffer_events = 8;
+  test::ExpectError([&] { Recorder r(bad); }, ExitCode::kUsage, {"trace_buffer_events"});
+}
+
+TEST(Recorder, AnUnwritableFileIsAnIoErrorNamingIt) {
+  test::TempDir dir;
+  test::ExpectError([&] { Recorder r(Options(dir / "no" / "such" / "t.pfw.gz")); }, ExitCode::kIo,
+                    {"t.pfw.gz"});
+  EXPECT_EQ(Active(), nullptr);
+}
+
+TEST(Recorder, TracksKeepOverlappingIntervalsApart) {
+  test::TempDir dir;
+  {
+    Recorder recorder(Options(dir / "t.pfw.gz"));
+    const std::vector<Interval> files{{1.0, 3.0, 10}, {2.0, 4.0, 20}, {3.5, 5.0, 30}};
+    RecordOnTracks(Event::kCapture, files);
+    recorder.Finish();
+  }
+  const auto captures = Named(ReadTrace(dir / "t.pfw.gz"), "capture");
+  ASSERT_EQ(captures.size(), 3u);
+  EXPECT_EQ(captures[0]["tid"], captures[2]["tid"]);  // 1-3 then 3.5-5 on the first track
+  EXPECT_NE(captures[0]["tid"], captures[1]["tid"]);
+  EXPECT_EQ(captures[1]["args"]["size"], 20);
+}
+
+}  // namespace
+}  // namespace dlbench::trace

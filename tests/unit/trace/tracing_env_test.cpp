@@ -1,0 +1,123 @@
+#include "trace/tracing_env.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "support/expect_error.h"
+#include "support/test_support.h"
+#include "trace/recorder.h"
+#include "trace_lines.h"
+
+namespace dlbench::trace {
+namespace {
+
+using test::Named;
+using test::ReadTrace;
+const auto Options = test::TestRecorderOptions;
+
+// The path an FH line gives for `fhash`.
+std::string PathOf(const test::TraceLines& trace, const nlohmann::json& fhash) {
+  for (const auto& e : trace.events) {
+    if (e["name"] == "FH" && e["args"]["value"] == fhash) return e["args"]["name"];
+  }
+  return "";
+}
+
+TEST(TracingEnv, RecordsEveryOperationWithFileOffsetSizeAndResult) {
+  test::TempDir dir;
+  const std::string data = (dir / "data").string();
+  const std::string file = data + "/a.bin";
+  {
+    Recorder recorder(Options(dir / "t.pfw.gz"));
+    TracingEnv env(storage::PosixEnv());
+    env.create_directories(data);
+    auto out = env.create(file);
+    out->append("abcdefgh", 8);
+    out->write_at(8, "ijkl", 4);
+    out->sync();
+    out->close();
+    {
+      auto in = env.open_read(file);
+      char buffer[16];
+      EXPECT_EQ(in->read_at(2, buffer, 16), 10u);
+    }
+    EXPECT_EQ(env.file_size(file), 12u);
+    env.rename(file, data + "/b.bin");
+    env.remove(data + "/b.bin");
+    recorder.Finish();
+  }
+  const auto trace = ReadTrace(dir / "t.pfw.gz");
+  const auto reads = Named(trace, "pread64");
+  ASSERT_EQ(reads.size(), 1u);
+  EXPECT_EQ(reads[0]["cat"], "POSIX");
+  EXPECT_EQ(reads[0]["args"]["ret"], 10);
+  EXPECT_EQ(reads[0]["args"]["size"], 16);
+  EXPECT_EQ(reads[0]["args"]["offset"], 2);
+  EXPECT_EQ(PathOf(trace, reads[0]["args"]["fhash"]), file);
+  const auto appends = Named(trace, "write");
+  ASSERT_EQ(appends.size(), 1u);
+  EXPECT_EQ(appends[0]["args"]["ret"], 8);
+  const auto writes = Named(trace, "pwrite64");
+  ASSERT_EQ(writes.size(), 1u);
+  EXPECT_EQ(writes[0]["args"]["offset"], 8);
+  EXPECT_EQ(writes[0]["args"]["fhash"], reads[0]["args"]["fhash"]);
+  EXPECT_EQ(Named(trace, "creat64").size(), 1u);
+  EXPECT_EQ(Named(trace, "open64").size(), 1u);
+  EXPECT_EQ(Named(trace, "fsync").size(), 1u);
+  EXPECT_EQ(Named(trace, "close").size(), 2u);  // the written file's and the read one's
+  EXPECT_EQ(Named(trace, "__xstat64").size(), 1u);
+  EXPECT_EQ(Named(trace, "__xstat64")[0]["args"]["ret"], 12);
+  EXPECT_EQ(Named(trace, "mkdir").size(), 1u);
+  ASSERT_EQ(Named(trace, "rename").size(), 1u);
+  EXPECT_EQ(PathOf(trace, Named(trace, "rename")[0]["args"]["fhash"]), data + "/b.bin");
+  EXPECT_EQ(Named(trace, "unlink").size(), 1u);
+}
+
+TEST(TracingEnv, AFailedOperationIsRecordedWithRetMinusOneAndStillThrows) {
+  test::TempDir dir;
+  {
+    Recorder recorder(Options(dir / "t.pfw.gz"));
+    TracingEnv env(storage::PosixEnv());
+    test::ExpectError([&] { env.open_read((dir / "missing").string()); }, ExitCode::kIo,
+                      {"missing"});
+    recorder.Finish();
+  }
+  const auto opens = Named(ReadTrace(dir / "t.pfw.gz"), "open64");
+  ASSERT_EQ(opens.size(), 1u);
+  EXPECT_EQ(opens[0]["args"]["ret"], -1);
+}
+
+TEST(TracingEnv, TheDataDirFilterLeavesOtherPathsUntraced) {
+  test::TempDir dir;
+  const auto traced = dir.Write("data/x", "12345");
+  const auto other = dir.Write("other/y", "12345");
+  RecorderOptions options = Options(dir / "t.pfw.gz");
+  options.data_dirs = {(dir / "data").string()};
+  {
+    Recorder recorder(options);
+    TracingEnv env(storage::PosixEnv());
+    char buffer[5];
+    env.open_read(traced.string())->read_at(0, buffer, 5);
+    env.open_read(other.string())->read_at(0, buffer, 5);
+    recorder.Finish();
+  }
+  const auto trace = ReadTrace(dir / "t.pfw.gz");
+  ASSERT_EQ(Named(trace, "pread64").size(), 1u);
+  EXPECT_EQ(PathOf(trace, Named(trace, "pread64")[0]["args"]["fhash"]), traced.string());
+  EXPECT_EQ(Named(trace, "open64").size(), 1u);
+  EXPECT_EQ(Named(trace, "close").size(), 1u);
+}
+
+TEST(TracingEnv, WithoutARecorderNothingIsWrappedOrRecorded) {
+  test::TempDir dir;
+  const auto path = dir.Write("x", "12345");
+  TracingEnv env(storage::PosixEnv());
+  char buffer[5];
+  EXPECT_EQ(env.open_read(path.string())->read_at(0, buffer, 5), 5u);
+  EXPECT_TRUE(env.exists(path.string()));
+}
+
+}  // namespace
+}  // namespace dlbench::trace
