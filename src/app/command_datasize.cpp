@@ -2,7 +2,6 @@
 // training files MLPerf Storage's dataset-size rule asks for on that client cluster
 // (dataset/mlperf_dataset_size.h), and the override that sets it. Computed, nothing written.
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <memory>
 #include <string>
 
@@ -10,6 +9,7 @@
 #include "app/commands.h"
 #include "app/workload_loading.h"
 #include "dataset/mlperf_dataset_size.h"
+#include "util/sink.h"
 
 namespace dlbench::app {
 namespace {
@@ -21,23 +21,26 @@ void Print(const config::Config& config, const dataset::ClientHosts& hosts,
   const long long accelerators = static_cast<long long>(hosts.hosts) * hosts.accelerators_per_host;
   const long long batch = config.reader.batch_size;
   const long long per_file = config.dataset.num_samples_per_file;
-  std::printf("%s: MLPerf Storage dataset size for %d host(s) x %d accelerator(s), %g GiB each\n",
-              config.model.name.c_str(), hosts.hosts, hosts.accelerators_per_host,
-              hosts.memory_gib);
-  std::printf("  by memory: %d x %.6g GiB of memory / %.10g B per file -> %lld files\n",
-              dataset::kMlperfMemoryMultiple, static_cast<double>(size.memory_bytes) / kGiB,
-              size.file_bytes, static_cast<long long>(size.files_by_memory));
-  std::printf(
+  sink::Result(sink::Format(
+      "%s: MLPerf Storage dataset size for %d host(s) x %d accelerator(s), %g GiB each\n",
+      config.model.name.c_str(), hosts.hosts, hosts.accelerators_per_host, hosts.memory_gib));
+  sink::Result(
+      sink::Format("  by memory: %d x %.6g GiB of memory / %.10g B per file -> %lld files\n",
+                   dataset::kMlperfMemoryMultiple, static_cast<double>(size.memory_bytes) / kGiB,
+                   size.file_bytes, static_cast<long long>(size.files_by_memory)));
+  sink::Result(sink::Format(
       "  by steps:  %d steps x %lld accelerators x batch %lld / %lld per file -> %lld files\n",
       dataset::kMlperfMinimumSteps, accelerators, batch, per_file,
-      static_cast<long long>(size.files_by_steps));
-  std::printf("  required:  %lld files, %.0f B (%.1f GiB), set by the %s\n",
-              static_cast<long long>(size.files), size.total_bytes, size.total_bytes / kGiB,
-              size.files_by_memory > size.files_by_steps ? "5x memory rule" : "500-step rule");
+      static_cast<long long>(size.files_by_steps)));
+  sink::Result(sink::Format(
+      "  required:  %lld files, %.0f B (%.1f GiB), set by the %s\n",
+      static_cast<long long>(size.files), size.total_bytes, size.total_bytes / kGiB,
+      size.files_by_memory > size.files_by_steps ? "5x memory rule" : "500-step rule"));
   const long long has = config.dataset.num_files_train;
-  std::printf("  workload:  dataset.num_files_train is %lld (%s)\n", has,
-              has >= size.files ? "enough" : "below the minimum");
-  std::printf("++workload.dataset.num_files_train=%lld\n", static_cast<long long>(size.files));
+  sink::Result(sink::Format("  workload:  dataset.num_files_train is %lld (%s)\n", has,
+                            has >= size.files ? "enough" : "below the minimum"));
+  sink::Result(sink::Format("++workload.dataset.num_files_train=%lld\n",
+                            static_cast<long long>(size.files)));
 }
 
 }  // namespace

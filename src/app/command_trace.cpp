@@ -8,6 +8,7 @@
 #include "app/commands.h"
 #include "trace_summary/summary_format.h"
 #include "trace_summary/trace_summary.h"
+#include "util/sink.h"
 
 namespace dlbench::app {
 namespace {
@@ -21,14 +22,11 @@ int RunTraceSummary(const TraceSummaryOptions& options) {
   const trace_summary::TraceSummary summary =
       trace_summary::SummarizeRun(storage::PosixEnv(), options.folder);
   if (options.json) {
-    for (const std::string& warning : summary.warnings) {
-      std::fprintf(stderr, "warning: %s\n", warning.c_str());
-    }
+    for (const std::string& warning : summary.warnings) sink::Warning(warning);
   }
   const std::string text =
       options.json ? trace_summary::FormatJson(summary) : trace_summary::FormatText(summary);
-  std::fputs(text.c_str(), stdout);
-  std::fflush(stdout);
+  sink::Result(text);
   return 0;
 }
 

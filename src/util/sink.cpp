@@ -1,5 +1,6 @@
 #include "util/sink.h"
 
+#include <cstdarg>
 #include <cstdio>
 #include <mutex>
 #include <set>
@@ -61,6 +62,19 @@ void Result(std::string_view text) {
   State& state = Global();
   const std::lock_guard lock(state.mutex);
   state.current->result(text);
+}
+
+std::string Format(const char* format, ...) {
+  std::va_list args;
+  va_start(args, format);
+  std::va_list again;
+  va_copy(again, args);
+  const int length = std::vsnprintf(nullptr, 0, format, args);
+  va_end(args);
+  std::string text(length > 0 ? static_cast<std::size_t>(length) : 0, '\0');
+  if (length > 0) std::vsnprintf(text.data(), text.size() + 1, format, again);
+  va_end(again);
+  return text;
 }
 
 void Note(std::string_view text) { Write("dlbench: note: ", text); }

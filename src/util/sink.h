@@ -68,6 +68,8 @@ class ScopedSink {
 
 // A result, as is (a table, or a line with its "\n").
 void Result(std::string_view text);
+// printf-style text for Result and the others: Result(Format("%.1f MiB/s\n", rate)).
+std::string Format(const char* format, ...) __attribute__((format(printf, 1, 2)));
 // "dlbench: note: <text>".
 void Note(std::string_view text);
 // "dlbench: warning: <text>", now. For code that already speaks for the whole job: rank 0 after a

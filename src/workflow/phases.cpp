@@ -12,8 +12,8 @@
 #include "workflow/run_counters.h"
 #include "workflow/run_info.h"
 #include "workflow/run_results.h"
-#include "workflow/stage_phase.h"
 #include "workflow/run_trace.h"
+#include "workflow/stage_phase.h"
 #include "workflow/storage_tiers.h"
 #include "workflow/train_phase.h"
 
@@ -88,7 +88,8 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
         active = &staged;
         break;
       case Phase::kTrain:
-        if (per_tier) per_tier->reset();  // the tiers training read (only the fast one after staging)
+        if (per_tier)
+          per_tier->reset();  // the tiers training read (only the fast one after staging)
         RunTrainPhase(*active, request, comm, trace.env(), results);
         if (per_tier) results.Add(TierCountsSummary(*per_tier, comm));
         break;

@@ -7,6 +7,7 @@
 
 #include "metrics/json_fields.h"
 #include "storage/io_counts.h"
+#include "util/sink.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -93,17 +94,16 @@ void WriteRunCounters(const storage::CountingEnv& counting, const mpi::Communica
   if (quiet) return;
   const Json& counters = summary.at("posix_counters");
   const Json& totals = counters.at("totals");
-  std::printf("POSIX counters: %zu file records (%zu shared), %.1f MiB read, %.1f MiB written",
-              counters.at("records").get<std::size_t>(),
-              counters.at("shared_files").get<std::size_t>(),
-              totals.at("POSIX_BYTES_READ").get<double>() / 1048576.0,
-              totals.at("POSIX_BYTES_WRITTEN").get<double>() / 1048576.0);
+  std::string line = sink::Format(
+      "POSIX counters: %zu file records (%zu shared), %.1f MiB read, %.1f MiB written",
+      counters.at("records").get<std::size_t>(), counters.at("shared_files").get<std::size_t>(),
+      totals.at("POSIX_BYTES_READ").get<double>() / 1048576.0,
+      totals.at("POSIX_BYTES_WRITTEN").get<double>() / 1048576.0);
   if (counters.contains("agg_perf_by_slowest_MiB_per_second")) {
-    std::printf("; Darshan's rate by slowest rank %.1f MiB/s",
-                counters.at("agg_perf_by_slowest_MiB_per_second").get<double>());
+    line += sink::Format("; Darshan's rate by slowest rank %.1f MiB/s",
+                         counters.at("agg_perf_by_slowest_MiB_per_second").get<double>());
   }
-  std::printf(" (summary.json posix_counters, <rank>_posix_counters.json)\n");
-  std::fflush(stdout);
+  sink::Result(line + " (summary.json posix_counters, <rank>_posix_counters.json)\n");
 }
 
 }  // namespace dlbench::workflow

@@ -9,6 +9,7 @@
 #include "metrics/cross_rank.h"
 #include "mpi/agreement.h"
 #include "trace/record.h"
+#include "util/sink.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -93,10 +94,10 @@ metrics::Json RunTrace::Finish() {
   t["sample"] = options.sample;
   const std::uint64_t dropped = t["dropped_events"];
   if (comm_.is_root() && dropped > 0) {
-    std::fprintf(stderr,
-                 "dlbench: warning: the trace dropped %llu event(s): its writer fell behind "
-                 "(profiling.trace_policy: drop); summary.json trace.dropped_events\n",
-                 static_cast<unsigned long long>(dropped));
+    sink::Warning(
+        sink::Format("the trace dropped %llu event(s): its writer fell behind "
+                     "(profiling.trace_policy: drop); summary.json trace.dropped_events",
+                     static_cast<unsigned long long>(dropped)));
   }
   return json;
 }

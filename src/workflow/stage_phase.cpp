@@ -10,6 +10,7 @@
 #include "pipeline/sampler.h"
 #include "storage/tier_env.h"
 #include "util/error.h"
+#include "util/sink.h"
 #include "workflow/dataset_check.h"
 #include "workflow/generation_resume.h"
 #include "workflow/storage_tiers.h"
@@ -220,8 +221,7 @@ void RunStagePhase(const config::Config& config, bool quiet, const mpi::Communic
   const metrics::Json stage = StageSummary(config, copied, comm);
   results.Add({{"stage", stage}});
   if (comm.is_root() && !quiet) {
-    std::fputs(StageLine(stage).c_str(), stdout);
-    std::fflush(stdout);
+    sink::Result(StageLine(stage));
   }
 }
 
