@@ -11,6 +11,7 @@
 #include "storage/tier_env.h"
 #include "util/error.h"
 #include "util/sink.h"
+#include "util/size_text.h"
 #include "workflow/dataset_check.h"
 #include "workflow/generation_resume.h"
 #include "workflow/storage_tiers.h"
@@ -141,7 +142,7 @@ std::string StageLine(const metrics::Json& stage) {
   std::snprintf(line, sizeof line,
                 "staged (%s) %s in %llu files (%llu already there) to %s in %.3f s: %.3f GiB/s\n",
                 stage["policy"].get<std::string>().c_str(),
-                storage::DescribeBytes(stage["bytes"].get<Bytes>()).c_str(),
+                DescribeBytes(stage["bytes"].get<Bytes>()).c_str(),
                 static_cast<unsigned long long>(stage["files"].get<std::uint64_t>()),
                 static_cast<unsigned long long>(stage["skipped_files"].get<std::uint64_t>()),
                 stage["to"].get<std::string>().c_str(), stage["seconds"].get<double>(),
@@ -191,10 +192,9 @@ void RunStagePhase(const config::Config& config, bool quiet, const mpi::Communic
     const std::string& to = config.stage.to;
     for (const config::TierConfig& tier : config.storage.tiers) {
       if (tier.name == to && tier.capacity && total > *tier.capacity) {
-        throw UsageError("stage: the dataset's files to stage take " +
-                         storage::DescribeBytes(total) + ", more than tier " + to +
-                         "'s capacity of " + storage::DescribeBytes(*tier.capacity) +
-                         " (storage.tiers." + to +
+        throw UsageError("stage: the dataset's files to stage take " + DescribeBytes(total) +
+                         ", more than tier " + to + "'s capacity of " +
+                         DescribeBytes(*tier.capacity) + " (storage.tiers." + to +
                          ".capacity); stage fewer files or use a "
                          "per_epoch or on_demand policy, which evict");
       }
@@ -202,9 +202,8 @@ void RunStagePhase(const config::Config& config, bool quiet, const mpi::Communic
     for (const std::string& folder : target.folders()) env.create_directories(folder);
     const Bytes free = env.free_space(staged.dataset.data_folder);
     if (missing > free) {
-      throw Error(ExitCode::kIo, "stage: tier " + to +
-                                     " is full: " + storage::DescribeBytes(missing) +
-                                     " left to stage but only " + storage::DescribeBytes(free) +
+      throw Error(ExitCode::kIo, "stage: tier " + to + " is full: " + DescribeBytes(missing) +
+                                     " left to stage but only " + DescribeBytes(free) +
                                      " free at " + staged.dataset.data_folder);
     }
     RemovePartialFiles(env, target.folders());
