@@ -180,36 +180,46 @@ class CountingReadableFile final : public ReadableFileWrapper {
   Record& record_;
 };
 
-class CountingWritableFile final : public WritableFileWrapper {
+// What every written file (one process's or a shared one) counts alike: fsyncs, the close, and a
+// close by the wrapped file's destructor when nobody called close().
+template <class Wrapper>
+class CountingWrites : public Wrapper {
  public:
-  CountingWritableFile(std::unique_ptr<WritableFile> target, const CountingEnv& env, Record& record)
-      : WritableFileWrapper(std::move(target)), env_(env), record_(record) {}
-  ~CountingWritableFile() override {
+  template <class Target>
+  CountingWrites(std::unique_ptr<Target> target, const CountingEnv& env, Record& record)
+      : Wrapper(std::move(target)), env_(env), record_(record) {}
+  ~CountingWrites() override {
     if (closed_) return;
     const double t = env_.now();
     record_.close(t, t);  // the wrapped file's destructor closes it, just after
   }
-  void write_at(Bytes offset, const void* buffer, Bytes length) override {
-    const double t1 = env_.now();
-    WritableFileWrapper::write_at(offset, buffer, length);
-    record_.write(offset, buffer, length, t1, env_.now());
-  }
-  void append(const void* buffer, Bytes length) override {
-    const Bytes offset = appended();
-    const double t1 = env_.now();
-    WritableFileWrapper::append(buffer, length);
-    record_.write(offset, buffer, length, t1, env_.now());
-  }
   void sync() override {
     const double t1 = env_.now();
-    WritableFileWrapper::sync();
+    Wrapper::sync();
     record_.sync(t1, env_.now());
   }
   void close() override {
     const double t1 = env_.now();
-    WritableFileWrapper::close();
+    Wrapper::close();
     closed_ = true;
     record_.close(t1, env_.now());
+  }
+
+ protected:
+  // Times `write()` (which writes `length` bytes at `offset`) and counts it.
+  template <class Write>
+  void counted_write(Bytes offset, const void* data, Bytes length, Write&& write) {
+    const double t1 = env_.now();
+    write();
+    record_.write(offset, data, length, t1, env_.now());
+  }
+  // Times `read()` (which returns the bytes it read at `offset`) and counts it.
+  template <class Read>
+  Bytes counted_read(Bytes offset, void* data, Read&& read) {
+    const double t1 = env_.now();
+    const Bytes n = read();
+    record_.read(offset, data, n, t1, env_.now());
+    return n;
   }
 
  private:
@@ -218,55 +228,38 @@ class CountingWritableFile final : public WritableFileWrapper {
   bool closed_ = false;
 };
 
+class CountingWritableFile final : public CountingWrites<WritableFileWrapper> {
+ public:
+  using CountingWrites::CountingWrites;
+  void write_at(Bytes offset, const void* buffer, Bytes length) override {
+    counted_write(offset, buffer, length,
+                  [&] { WritableFileWrapper::write_at(offset, buffer, length); });
+  }
+  void append(const void* buffer, Bytes length) override {
+    counted_write(appended(), buffer, length, [&] { WritableFileWrapper::append(buffer, length); });
+  }
+};
+
 // A shared file's writes and reads count as a file's (Darshan's cross-rank reduction then makes
 // one record of it when every rank wrote it); its bytes are this process's share.
-class CountingSharedFile final : public SharedFileWrapper {
+class CountingSharedFile final : public CountingWrites<SharedFileWrapper> {
  public:
-  CountingSharedFile(std::unique_ptr<SharedFile> target, const CountingEnv& env, Record& record)
-      : SharedFileWrapper(std::move(target)), env_(env), record_(record) {}
-  ~CountingSharedFile() override {
-    if (closed_) return;
-    const double t = env_.now();
-    record_.close(t, t);  // the wrapped file's destructor closes it, just after
-  }
+  using CountingWrites::CountingWrites;
   void write_at_all(Bytes offset, const void* data, Bytes length) override {
-    const double t1 = env_.now();
-    SharedFileWrapper::write_at_all(offset, data, length);
-    record_.write(offset, data, length, t1, env_.now());
+    counted_write(offset, data, length,
+                  [&] { SharedFileWrapper::write_at_all(offset, data, length); });
   }
   void write_at(Bytes offset, const void* data, Bytes length) override {
-    const double t1 = env_.now();
-    SharedFileWrapper::write_at(offset, data, length);
-    record_.write(offset, data, length, t1, env_.now());
+    counted_write(offset, data, length, [&] { SharedFileWrapper::write_at(offset, data, length); });
   }
   Bytes read_at(Bytes offset, void* data, Bytes length) override {
-    const double t1 = env_.now();
-    const Bytes n = SharedFileWrapper::read_at(offset, data, length);
-    record_.read(offset, data, n, t1, env_.now());
-    return n;
+    return counted_read(offset, data,
+                        [&] { return SharedFileWrapper::read_at(offset, data, length); });
   }
   Bytes read_at_all(Bytes offset, void* data, Bytes length) override {
-    const double t1 = env_.now();
-    const Bytes n = SharedFileWrapper::read_at_all(offset, data, length);
-    record_.read(offset, data, n, t1, env_.now());
-    return n;
+    return counted_read(offset, data,
+                        [&] { return SharedFileWrapper::read_at_all(offset, data, length); });
   }
-  void sync() override {
-    const double t1 = env_.now();
-    SharedFileWrapper::sync();
-    record_.sync(t1, env_.now());
-  }
-  void close() override {
-    const double t1 = env_.now();
-    SharedFileWrapper::close();
-    closed_ = true;
-    record_.close(t1, env_.now());
-  }
-
- private:
-  const CountingEnv& env_;
-  Record& record_;
-  bool closed_ = false;
 };
 
 }  // namespace
