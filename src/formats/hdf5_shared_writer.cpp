@@ -149,11 +149,10 @@ class SharedHdf5 {
       content_.Fill(spec_.file_index, offset, out);
     };
     for (int j = 0; j < spec_.num_dset_per_record; ++j) {
-      Handle dset =
-          Open(lock,
-               H5Dcreate2(file.get(), hdf5::RecordsName(j).c_str(), file_type, space.get(),
-                          H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
-               H5Dclose, "create dataset", partial_);
+      Handle dset = Open(lock,
+                         H5Dcreate2(file.get(), hdf5::RecordsName(j).c_str(), file_type,
+                                    space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+                         H5Dclose, "create dataset", partial_);
       const OpenOnFailure dset_stays(dset);
       if (records.rows_per_sample > 0 && records.row_bytes > 0) {
         WriteSlice(lock, dset.get(), records, mem_type, payload);
@@ -196,7 +195,7 @@ class SharedHdf5 {
   // collective calls until it made as many as the rank with the most.
   template <typename Fill>
   void WriteSlice(const Lock& lock, hid_t dset, const RowLayout& layout, hid_t mem_type,
-                   const Fill& fill) {
+                  const Fill& fill) {
     std::span<std::byte> buffer = buffer_;
     if (buffer.size() < layout.row_bytes) {
       wide_.resize(layout.row_bytes);  // only when one row exceeds the buffer
