@@ -1,7 +1,12 @@
 #include "util/sink.h"
 
+#include <cerrno>
+#include <chrono>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <exception>
 #include <mutex>
 #include <set>
 #include <utility>
@@ -15,6 +20,8 @@ struct State {
   Sink* current = &terminal;
   std::set<std::string, std::less<>> raised;  // every warning text raised in this process
   std::vector<std::string> pending;           // raised, not yet published
+  std::FILE* log = nullptr;                   // the run's log, while open
+  std::string log_path;
 };
 
 // Never destroyed: messages may still be written while static objects are torn down at exit.
@@ -23,13 +30,51 @@ State& Global() {
   return *state;
 }
 
-void Write(std::string_view prefix, std::string_view text) {
+// Python's datetime.now().isoformat(), as DLIO's log lines start: 2026-11-23T16:40:01.390131.
+std::string LocalTimestamp() {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+  const auto micros =
+      std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count() %
+      1000000;
+  std::tm local{};
+  localtime_r(&seconds, &local);
+  char text[40];
+  const std::size_t length = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &local);
+  std::snprintf(text + length, sizeof text - length, ".%06lld", static_cast<long long>(micros));
+  return text;
+}
+
+// The caller holds the lock. A failed write closes the log, with a warning on the terminal.
+void AppendToLog(State& state, std::string_view level, std::string_view text) {
+  if (state.log == nullptr) return;
+  while (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+  if (text.empty()) return;
+  const std::string entry = "[" + std::string(level) + "] " + LocalTimestamp() + " ";
+  const bool written = std::fwrite(entry.data(), 1, entry.size(), state.log) == entry.size() &&
+                       std::fwrite(text.data(), 1, text.size(), state.log) == text.size() &&
+                       std::fputc('\n', state.log) != EOF && std::fflush(state.log) == 0;
+  if (written) return;
+  const int error = errno;
+  std::fclose(state.log);
+  state.log = nullptr;
+  state.current->message("dlbench: warning: cannot write the log " + state.log_path + ": " +
+                         std::strerror(error) + "; the run goes on without it");
+}
+
+void Write(std::string_view level, std::string_view prefix, std::string_view text) {
   std::string line;
   line.reserve(prefix.size() + text.size());
   line.append(prefix).append(text);
   State& state = Global();
   const std::lock_guard lock(state.mutex);
   state.current->message(line);
+  AppendToLog(state, level, prefix.empty() ? line : text);
+}
+
+void CloseLocked(State& state) {
+  if (state.log != nullptr) std::fclose(state.log);
+  state.log = nullptr;
 }
 
 }  // namespace
@@ -62,6 +107,7 @@ void Result(std::string_view text) {
   State& state = Global();
   const std::lock_guard lock(state.mutex);
   state.current->result(text);
+  AppendToLog(state, "OUTPUT", text);
 }
 
 std::string Format(const char* format, ...) {
@@ -77,9 +123,11 @@ std::string Format(const char* format, ...) {
   return text;
 }
 
-void Note(std::string_view text) { Write("dlbench: note: ", text); }
-void Warning(std::string_view text) { Write("dlbench: warning: ", text); }
-void Message(std::string_view line) { Write("", line); }
+void Note(std::string_view text) { Write("INFO", "dlbench: note: ", text); }
+void Warning(std::string_view text) { Write("WARNING", "dlbench: warning: ", text); }
+void Message(std::string_view line) {
+  Write(line.find("error:") != std::string_view::npos ? "ERROR" : "INFO", "", line);
+}
 
 void RaiseWarning(std::string text) {
   State& state = Global();
@@ -91,6 +139,38 @@ std::vector<std::string> TakeRaisedWarnings() {
   State& state = Global();
   const std::lock_guard lock(state.mutex);
   return std::exchange(state.pending, {});
+}
+
+bool OpenLog(const std::string& path) {
+  State& state = Global();
+  const std::lock_guard lock(state.mutex);
+  CloseLocked(state);
+  state.log_path = path;
+  state.log = std::fopen(path.c_str(), "w");
+  if (state.log != nullptr) return true;
+  state.current->message("dlbench: warning: cannot open the log " + path + ": " +
+                         std::strerror(errno) + "; the run goes on without it");
+  return false;
+}
+
+void CloseLog() {
+  State& state = Global();
+  const std::lock_guard lock(state.mutex);
+  CloseLocked(state);
+}
+
+void Log(std::string_view level, std::string_view text) {
+  State& state = Global();
+  const std::lock_guard lock(state.mutex);
+  AppendToLog(state, level, text);
+}
+
+RunLog::RunLog(const std::string& path) : exceptions_at_start_(std::uncaught_exceptions()) {
+  OpenLog(path);
+}
+
+RunLog::~RunLog() {
+  if (std::uncaught_exceptions() == exceptions_at_start_) CloseLog();
 }
 
 }  // namespace dlbench::sink

@@ -12,6 +12,10 @@
 // Thread-safety: every function here may be called from any thread at any time. A Sink's methods
 // are only ever called under one process-wide lock, one at a time, so a Sink needs no locking of
 // its own; do not call back into this header from inside a Sink's method.
+// The run's log (DLIO's `dlio.log` in the output folder): while one is open, every result and
+// diagnostic this process writes is also appended to it, one entry per call, as DLIO's logger
+// writes them: "[LEVEL] <local time, ISO 8601 with microseconds> <text>" (levels OUTPUT for
+// results, INFO, WARNING, ERROR), continuation lines of a multi-line text as they are.
 // Lifetime: the process starts with a terminal sink that lives until exit. A ScopedSink installs
 // another sink for its own lifetime; the sink it installs must outlive it, and ScopedSinks nest
 // like a stack (the innermost is destroyed first).
@@ -84,5 +88,28 @@ void Message(std::string_view line);
 void RaiseWarning(std::string text);
 // Removes and returns this process's pending warnings, oldest first (mpi::PublishWarnings).
 std::vector<std::string> TakeRaisedWarnings();
+
+// Opens the run's log at `path`, replacing an earlier one (DLIO deletes its log at start). A log
+// that cannot be opened or written is a warning, never an error: it is a copy of the terminal.
+// Returns whether the log is open.
+bool OpenLog(const std::string& path);
+// Flushes and closes the log, if one is open.
+void CloseLog();
+// An entry for the log alone ("[level] <time> text"), e.g. DLIO's [METRIC] block in quiet runs.
+void Log(std::string_view level, std::string_view text);
+
+// The log of one run: opened by the constructor, closed by the destructor — except while an
+// exception unwinds through it, so that the error which ends the run, reported after the
+// unwinding, still reaches the log (the next OpenLog, or the process's exit, closes it then).
+class RunLog {
+ public:
+  explicit RunLog(const std::string& path);
+  ~RunLog();
+  RunLog(const RunLog&) = delete;
+  RunLog& operator=(const RunLog&) = delete;
+
+ private:
+  int exceptions_at_start_;
+};
 
 }  // namespace dlbench::sink

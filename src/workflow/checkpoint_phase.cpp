@@ -135,8 +135,7 @@ void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
   metrics::Json summary = metrics::BuildSummary(run);
   summary["metric"].update(extra);
   results.Add(summary);
-  WriteFileAtomically(results.folder() / config.output.log_file,
-                      "[OUTPUT] " + metrics::MetricBlock(run));
+  sink::Log("OUTPUT", metrics::MetricBlock(run));
   if (!request.quiet) {
     sink::Result(metrics::TerminalTable(run));
   }

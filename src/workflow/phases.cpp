@@ -7,6 +7,7 @@
 #include "staging/tier_counts.h"
 #include "storage/counting_env.h"
 #include "util/error.h"
+#include "util/sink.h"
 #include "workflow/checkpoint_phase.h"
 #include "workflow/generate_phase.h"
 #include "workflow/run_counters.h"
@@ -52,6 +53,13 @@ bool Contains(const std::vector<Phase>& phases, Phase phase) {
   return std::find(phases.begin(), phases.end(), phase) != phases.end();
 }
 
+// DLIO's first log line: "Running DLIO [Training & Checkpointing] with 8 process(es)".
+std::string RunningLine(const std::vector<Phase>& phases, int ranks) {
+  std::string names;
+  for (Phase phase : phases) names += (names.empty() ? "" : " & ") + std::string(PhaseName(phase));
+  return "Running dlbench [" + names + "] with " + std::to_string(ranks) + " process(es)";
+}
+
 }  // namespace
 
 int Run(const config::Config& config, const RunRequest& request, const mpi::Communicator& comm) {
@@ -61,6 +69,13 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
         "the workload enables no phase (workflow.generate_data, workflow.train and "
         "workflow.checkpoint are all false); nothing to run")
         .mark_collective();
+  }
+  // Rank 0's log of the run in the output folder (DLIO's dlio.log): all it says from here on,
+  // including the error that may end the run.
+  std::optional<sink::RunLog> log;
+  if (comm.is_root()) {
+    log.emplace((request.output_folder / config.output.log_file).string());
+    sink::Log("INFO", RunningLine(request.phases, comm.size()));
   }
   const std::unique_ptr<storage::TierEnv> storage =
       MakeRunStorage(config, storage::PosixEnv(), request.quiet, comm);

@@ -155,7 +155,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   if (staging) summary["stage"] = stage;
   results.Add(summary);
   const std::string metric_block = metrics::MetricBlock(run);
-  WriteFileAtomically(results.folder() / config.output.log_file, "[OUTPUT] " + metric_block);
+  sink::Log("OUTPUT", metric_block);
   if (!request.quiet) {
     sink::Result(metrics::TerminalTable(run));
     if (staging) sink::Result(StageLine(stage));

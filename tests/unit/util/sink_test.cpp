@@ -2,9 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "support/test_support.h"
 
 namespace dlbench::sink {
 namespace {
@@ -58,6 +64,118 @@ TEST(Sink, AWarningRaisedByManyThreadsIsKeptOncePerProcess) {
   // Raised again later in the process (another phase): already reported, dropped.
   RaiseWarning("sink test: every reader thread");
   EXPECT_TRUE(TakeRaisedWarnings().empty());
+}
+
+std::string ReadAll(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// "[LEVEL] 2026-11-23T16:40:01.390131 " at the start of a log entry.
+const std::regex kEntry(
+    R"(\[(OUTPUT|INFO|WARNING|ERROR)\] \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6} )");
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The entry's line without its timestamp: "[LEVEL] text".
+std::string WithoutTime(const std::string& line) {
+  std::smatch match;
+  if (!std::regex_search(line, match, kEntry) || match.position(0) != 0) return "no entry: " + line;
+  return "[" + match[1].str() + "] " + line.substr(static_cast<std::size_t>(match.length(0)));
+}
+
+TEST(SinkLog, EverythingSaidWhileOpenIsLoggedInDliosLineFormat) {
+  const test::TempDir dir;
+  CapturingSink capture;
+  const ScopedSink scope(capture);
+  ASSERT_TRUE(OpenLog((dir / "dlio.log").string()));
+  Result("table line 1\ntable line 2\n");
+  Note("a note");
+  Warning("a warning");
+  Message("dlbench: error: the end");
+  Log("OUTPUT", "Averaged metric over all steps/epochs\n[METRIC] ====\n");
+  CloseLog();
+  Note("after the log was closed");
+  const std::vector<std::string> lines = Lines(ReadAll(dir / "dlio.log"));
+  ASSERT_EQ(lines.size(), 7u) << ReadAll(dir / "dlio.log");
+  EXPECT_EQ(WithoutTime(lines[0]), "[OUTPUT] table line 1");
+  EXPECT_EQ(lines[1], "table line 2");
+  EXPECT_EQ(WithoutTime(lines[2]), "[INFO] a note");
+  EXPECT_EQ(WithoutTime(lines[3]), "[WARNING] a warning");
+  EXPECT_EQ(WithoutTime(lines[4]), "[ERROR] dlbench: error: the end");
+  EXPECT_EQ(WithoutTime(lines[5]), "[OUTPUT] Averaged metric over all steps/epochs");
+  EXPECT_EQ(lines[6], "[METRIC] ====");
+  // The terminal got the same, and the log entry only its log.
+  EXPECT_EQ(capture.results(), "table line 1\ntable line 2\n");
+  EXPECT_EQ(capture.messages().size(), 4u);
+}
+
+TEST(SinkLog, OpeningReplacesAnEarlierLogAsDlioDoes) {
+  const test::TempDir dir;
+  const std::filesystem::path path = dir.Write("dlio.log", "an earlier run's log\n");
+  ASSERT_TRUE(OpenLog(path.string()));
+  Log("INFO", "this run");
+  CloseLog();
+  const std::vector<std::string> lines = Lines(ReadAll(path));
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(WithoutTime(lines[0]), "[INFO] this run");
+}
+
+TEST(SinkLog, ALogThatCannotBeOpenedIsAWarningNotAnError) {
+  const test::TempDir dir;
+  CapturingSink capture;
+  const ScopedSink scope(capture);
+  EXPECT_FALSE(OpenLog((dir / "missing-folder" / "dlio.log").string()));
+  Note("the run goes on");
+  ASSERT_EQ(capture.messages().size(), 2u);
+  EXPECT_NE(capture.messages()[0].find("dlbench: warning: cannot open the log"), std::string::npos)
+      << capture.messages()[0];
+  EXPECT_NE(capture.messages()[0].find("missing-folder"), std::string::npos);
+}
+
+TEST(SinkLog, AFailingWriteClosesTheLogWithOneWarning) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  CapturingSink capture;
+  const ScopedSink scope(capture);
+  ASSERT_TRUE(OpenLog("/dev/full"));
+  Note("first");
+  Note("second");
+  CloseLog();
+  ASSERT_EQ(capture.messages().size(), 3u);
+  EXPECT_EQ(capture.messages()[1],
+            "dlbench: warning: cannot write the log /dev/full: No space left on device; the run "
+            "goes on without it");
+  EXPECT_EQ(capture.messages()[2], "dlbench: note: second");
+}
+
+TEST(SinkLog, TheErrorThatEndsARunStillReachesItsLog) {
+  const test::TempDir dir;
+  const std::filesystem::path path = dir / "dlio.log";
+  CapturingSink capture;
+  const ScopedSink scope(capture);
+  try {
+    const RunLog log(path.string());
+    Log("INFO", "started");
+    throw std::runtime_error("the run fails");
+  } catch (const std::runtime_error&) {
+    Message("dlbench: error: the run fails");  // as app::RunGuarded reports it, after unwinding
+  }
+  {
+    const RunLog next((dir / "next.log").string());  // the next run's log closes the old one
+    Log("INFO", "next run");
+  }
+  Note("after both runs");
+  const std::vector<std::string> lines = Lines(ReadAll(path));
+  ASSERT_EQ(lines.size(), 2u) << ReadAll(path);
+  EXPECT_EQ(WithoutTime(lines[1]), "[ERROR] dlbench: error: the run fails");
+  ASSERT_EQ(Lines(ReadAll(dir / "next.log")).size(), 1u);  // closed when the run ended normally
 }
 
 }  // namespace
