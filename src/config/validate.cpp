@@ -442,6 +442,12 @@ void CheckOutput(const Config& config, const Checker& check) {
 
 }  // namespace
 
+void CheckTimeDistribution(const std::string& key, const TimeDistribution& distribution) {
+  const KeyOrigins no_origins;
+  std::vector<std::string> notices;
+  CheckDistribution(Checker(no_origins, notices), key, distribution);
+}
+
 void Validate(const Config& config, const KeyOrigins& origins, int world_size,
               std::vector<std::string>& notices) {
   const Checker check(origins, notices);

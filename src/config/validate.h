@@ -14,4 +14,9 @@ namespace dlbench::config {
 void Validate(const Config& config, const KeyOrigins& origins, int world_size,
               std::vector<std::string>& notices);
 
+// The rule for a DLIO time value (computation_time, preprocess_time, eval_time): throws
+// Error(kUsage) naming `key` when no draw can be made from `distribution`. Validate() applies it
+// to the configured values at load; pipeline::TimeSampler to the ones a caller hands it.
+void CheckTimeDistribution(const std::string& key, const TimeDistribution& distribution);
+
 }  // namespace dlbench::config

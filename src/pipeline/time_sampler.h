@@ -15,9 +15,9 @@ namespace dlbench::pipeline {
 
 class TimeSampler {
  public:
-  // Throws Error(kUsage) for parameters the distribution cannot take (negative stdev, min > max,
-  // gamma shape or scale ≤ 0, exponential scale ≤ 0, negative lam); `key` names the
-  // configuration key in the message (e.g. "train.computation_time").
+  // Throws Error(kUsage) for parameters no draw can be made from (config::CheckTimeDistribution,
+  // the rule the configuration is validated with at load); `key` names the configuration key in
+  // the message (e.g. "train.computation_time").
   TimeSampler(const config::TimeDistribution& distribution, std::uint64_t seed, Rank rank,
               StreamPurpose purpose, std::uint64_t stream = 0, const char* key = "time");
 
@@ -30,8 +30,5 @@ class TimeSampler {
   config::TimeDistribution distribution_;
   std::mt19937_64 engine_;
 };
-
-// Throws Error(kUsage) when `distribution` has parameters no draw can be made from.
-void ValidateTimeDistribution(const config::TimeDistribution& distribution, const char* key);
 
 }  // namespace dlbench::pipeline

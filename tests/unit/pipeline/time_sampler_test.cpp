@@ -39,9 +39,8 @@ TEST(TimeSampler, ConstantIsExact) {
   for (int i = 0; i < 100; ++i) EXPECT_EQ(sampler.next(), 0.323);
 }
 
-TEST(TimeSampler, NegativeConstantBecomesItsAbsoluteValue) {
-  Dist d;
-  d.mean = -0.5;
+TEST(TimeSampler, ANegativeDrawBecomesItsAbsoluteValue) {
+  const Dist d{.kind = Kind::kNormal, .mean = -0.5, .stdev = 0};
   EXPECT_EQ(TimeSampler(d, 1, 0, StreamPurpose::kComputeTime).next(), 0.5);
 }
 
@@ -147,6 +146,9 @@ TEST(TimeSampler, RejectsInvalidParameters) {
   expect_usage(Dist{.kind = Kind::kExponential, .scale = 0});
   expect_usage(Dist{.kind = Kind::kPoisson, .lam = -1});
   expect_usage(Dist{.kind = Kind::kConstant, .mean = NAN});
+  // The configuration's rule (config::CheckTimeDistribution): a negative constant is a mistake,
+  // not a draw to take the absolute value of.
+  expect_usage(Dist{.kind = Kind::kConstant, .mean = -0.5});
 }
 
 }  // namespace
