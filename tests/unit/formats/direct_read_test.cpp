@@ -296,17 +296,9 @@ TEST(DirectReadErrors, RefusedODirectSaysHowToTurnItOff) {
   spec.sample_dims = {4};
   for (const auto format :
        {config::Format::kNpy, config::Format::kNpz, config::Format::kIndexedBinary}) {
-    try {
-      MakeReader(format)->open(storage::PosixEnv(), spec, Direct());
-      ADD_FAILURE() << "no error";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::kIo);
-      const std::string message = e.what();
-      for (const char* part :
-           {"/proc/self/status", "O_DIRECT is not supported", "++workload.reader.odirect=False"}) {
-        EXPECT_NE(message.find(part), std::string::npos) << message;
-      }
-    }
+    dlbench::test::ExpectError(
+        [&] { MakeReader(format)->open(storage::PosixEnv(), spec, Direct()); }, ExitCode::kIo,
+        {"/proc/self/status", "O_DIRECT is not supported", "++workload.reader.odirect=False"});
   }
 }
 
@@ -314,16 +306,10 @@ TEST(DirectReadErrors, AMissingFileGetsNoODirectHint) {
   FileSpec spec;
   spec.path = "/nonexistent-dlbench/img_0_of_1.npy";
   spec.sample_dims = {4};
-  try {
-    NpyReader().open(storage::PosixEnv(), spec, Direct());
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kIo);
-    const std::string message = e.what();
-    EXPECT_NE(message.find(spec.path), std::string::npos) << message;
-    EXPECT_NE(message.find("No such file"), std::string::npos) << message;
-    EXPECT_EQ(message.find("odirect"), std::string::npos) << message;
-  }
+  const std::string message =
+      dlbench::test::ExpectError([&] { NpyReader().open(storage::PosixEnv(), spec, Direct()); },
+                                 ExitCode::kIo, {spec.path, "No such file"});
+  EXPECT_EQ(message.find("odirect"), std::string::npos) << message;
 }
 
 TEST(DirectReadErrors, FormatsWithoutAnODirectPathRefuseIt) {
@@ -335,15 +321,11 @@ TEST(DirectReadErrors, FormatsWithoutAnODirectPathRefuseIt) {
            {config::Format::kHdf5, "hdf5"},
            {config::Format::kMmapIndexedBinary, "mmap_indexed_binary"},
            {config::Format::kSynthetic, "synthetic"}}) {
-    try {
-      MakeReader(format)->open(storage::PosixEnv(), spec, Direct());
-      ADD_FAILURE() << name << ": no error";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::kUsage) << e.what();
-      EXPECT_EQ(std::string(e.what()),
-                "reader.odirect: O_DIRECT reading is not available for " + name +
-                    " (only npz, npy, indexed_binary, csv, jpeg, png and parquet)");
-    }
+    EXPECT_EQ(dlbench::test::ExpectError(
+                  [&] { MakeReader(format)->open(storage::PosixEnv(), spec, Direct()); },
+                  ExitCode::kUsage),
+              "reader.odirect: O_DIRECT reading is not available for " + name +
+                  " (only npz, npy, indexed_binary, csv, jpeg, png and parquet)");
   }
 }
 

@@ -11,6 +11,7 @@
 #include "formats/parquet_layout.h"
 #include "formats/parquet_reader.h"
 #include "formats/parquet_writer.h"
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -65,16 +66,13 @@ class ParquetFiles : public test::FormatFiles<ParquetReader> {
 
   // Opens (and reads sample 0 of) the file; returns the I/O error.
   std::string ReadError(const FileSpec& spec) {
-    try {
-      auto reader = ParquetReader().open(storage::PosixEnv(), spec, {});
-      std::vector<std::byte> out(reader->sample_bytes());
-      reader->read_sample(0, out);
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::kIo) << e.what();
-      EXPECT_NE(std::string(e.what()).find(spec.path), std::string::npos) << e.what();
-      return e.what();
-    }
-    return "no error";
+    return dlbench::test::ExpectError(
+        [&] {
+          auto reader = ParquetReader().open(storage::PosixEnv(), spec, {});
+          std::vector<std::byte> out(reader->sample_bytes());
+          reader->read_sample(0, out);
+        },
+        ExitCode::kIo, {spec.path});
   }
 
   static void PutByte(const std::string& path, std::size_t offset, char value) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fake_sample_source.h"
+#include "support/expect_error.h"
 #include "support/watchdog.h"
 #include "util/error.h"
 
@@ -208,13 +209,7 @@ TEST(ReaderPool, FailModeRethrowsAtTheFailingStepAndStopsCleanly) {
       ASSERT_NE(pool.next_for(20s), nullptr);
       pool.release();
     }
-    try {
-      pool.next_for(20s);
-      FAIL() << "the corrupt sample was not reported";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::kIo);
-      EXPECT_NE(std::string(e.what()).find("file7"), std::string::npos);
-    }
+    dlbench::test::ExpectError([&] { pool.next_for(20s); }, ExitCode::kIo, {"file7"});
     pool.stop();  // already stopped; idempotent and joins immediately
     EXPECT_LT(source.reads().size(), 50u);
   }
@@ -231,12 +226,7 @@ TEST(ReaderPool, InternalErrorsAreNeverSkipped) {
   options.threads = 2;
   options.on_error = config::OnError::kSkip;
   ReaderPool pool(source, sampler, order, 4, options);
-  try {
-    pool.next_for(20s);
-    FAIL() << "an internal error was skipped";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kInternal);
-  }
+  dlbench::test::ExpectError([&] { pool.next_for(20s); }, ExitCode::kInternal);
 }
 
 TEST(ReaderPool, DestroyingAPoolMidEpochJoinsItsThreads) {

@@ -10,6 +10,7 @@
 
 #include "fake_sample_source.h"
 #include "metrics/clock.h"
+#include "support/expect_error.h"
 #include "support/watchdog.h"
 #include "util/error.h"
 
@@ -312,12 +313,7 @@ TEST(Trainer, FailModeErrorReachesTheCallerWithoutHanging) {
     options.reader.threads = threads;
     Trainer trainer(source, sampler, nullptr, nullptr, options);
     metrics::RankRecord record;
-    try {
-      trainer.run(record);
-      FAIL() << "the read error was swallowed";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::kIo);
-    }
+    dlbench::test::ExpectError([&] { trainer.run(record); }, ExitCode::kIo);
     ASSERT_EQ(record.epochs.size(), 1u);
     EXPECT_EQ(record.epochs[0].blocks[0].steps.size(), 4u);
   }
@@ -347,21 +343,12 @@ TEST(Trainer, RejectsInvalidSettings) {
   // train.epochs and evaluation.epochs_between_evals are rules of config::Validate.
   TrainerOptions options = Options(1);
   options.evaluation = true;
-  try {
-    Trainer(source, sampler, nullptr, nullptr, options);
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kInternal);
-  }
+  dlbench::test::ExpectError([&] { Trainer(source, sampler, nullptr, nullptr, options); },
+                             ExitCode::kInternal);
   options = Options(1);
   options.computation_time = {.kind = config::TimeDistribution::Kind::kGamma, .shape = -1};
-  try {
-    Trainer(source, sampler, nullptr, nullptr, options);
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kUsage);
-    EXPECT_NE(std::string(e.what()).find("train.computation_time"), std::string::npos);
-  }
+  dlbench::test::ExpectError([&] { Trainer(source, sampler, nullptr, nullptr, options); },
+                             ExitCode::kUsage, {"train.computation_time"});
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "storage/counting_env.h"
 #include "storage/env_wrapper.h"
 #include "storage/fault_injection_env.h"
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -132,13 +133,8 @@ TEST(CopyFiles, VerificationCatchesACorruptCopy) {
   const std::vector<FileCopy> one{files[5]};
   EXPECT_NO_THROW(CopyFiles(corrupting, one, Small(1, false)));  // unverified: goes unnoticed
   std::filesystem::remove(files[5].to);
-  try {
-    CopyFiles(corrupting, one, Small(1, true));
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kIo);
-    EXPECT_NE(std::string(e.what()).find("verification failed"), std::string::npos) << e.what();
-  }
+  dlbench::test::ExpectError([&] { CopyFiles(corrupting, one, Small(1, true)); }, ExitCode::kIo,
+                             {"verification failed"});
   EXPECT_FALSE(std::filesystem::exists(files[5].to));
 }
 
@@ -147,13 +143,8 @@ TEST(CopyFiles, AFullTierIsAnIoErrorNamingTheFile) {
   const std::vector<FileCopy> files = MakeFiles(dir);
   storage::FaultInjectionEnv faulty(storage::PosixEnv());
   faulty.inject(storage::Fault(storage::FaultOp::kWrite).error(ENOSPC).keep_failing());
-  try {
-    CopyFiles(faulty, files, Small(2, false));
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kIo);
-    EXPECT_NE(std::string(e.what()).find("dst/"), std::string::npos) << e.what();
-  }
+  dlbench::test::ExpectError([&] { CopyFiles(faulty, files, Small(2, false)); }, ExitCode::kIo,
+                             {"dst/"});
 }
 
 TEST(CopyFiles, CancelStopsBeforeTheNextFile) {
