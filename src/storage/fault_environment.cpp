@@ -169,6 +169,7 @@ void ArmFaultsFromEnvironment(int rank) {
   const std::vector<Fault> faults = ParseFaults(text, rank);
   static FaultInjectionEnv env(BarePosixEnv());
   for (const Fault& fault : faults) env.inject(fault);
+  env.announce_faults();
   armed.store(&env);
 }
 

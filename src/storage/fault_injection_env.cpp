@@ -8,6 +8,7 @@
 
 #include "storage/posix_file.h"
 #include "util/error.h"
+#include "util/sink.h"
 
 namespace dlbench::storage {
 namespace {
@@ -228,6 +229,11 @@ Transfer FaultInjectionEnv::check(FaultOp op, const std::string& path, const std
     }
   }
   if (!hit) return Transfer::kWhole;
+  if (announce_) {
+    sink::Note("fault injected (DLBENCH_FAULTS): " + std::string(ToString(op)) + " " + path +
+               (other_path.empty() ? "" : " to " + other_path) +
+               (detail.empty() ? "" : ", " + detail));
+  }
   const bool transfer = op == FaultOp::kRead || op == FaultOp::kWrite;
   switch (hit->action) {
     case FaultAction::kError:

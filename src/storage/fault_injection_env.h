@@ -119,6 +119,9 @@ class FaultInjectionEnv final : public EnvWrapper {
 
   void inject(Fault fault);
   void clear();  // removes every fault (counts stay)
+  // Says on stderr (sink::Note) which operation each fault hits, before applying it: for runs
+  // under DLBENCH_FAULTS, whose faults may hit an operation the run then reports otherwise.
+  void announce_faults() { announce_ = true; }
   // Faults thrown so far.
   std::uint64_t injected() const;
   // Operations of `op` attempted so far, on any path (failed ones included).
@@ -158,6 +161,7 @@ class FaultInjectionEnv final : public EnvWrapper {
   std::vector<Rule> rules_;
   std::array<std::uint64_t, kFaultOpCount> attempts_{};
   std::uint64_t injected_ = 0;
+  bool announce_ = false;
 };
 
 }  // namespace dlbench::storage

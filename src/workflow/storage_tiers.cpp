@@ -50,6 +50,7 @@ metrics::Json FaultInjectionSummary(const mpi::Communicator& comm) {
   const char* text = std::getenv(storage::kFaultsVariable);
   f["faults"] = text != nullptr ? text : "";
   f["operations"] = comm.sum(faults->operations());
+  f["max_operations_of_a_rank"] = comm.max(faults->operations());
   f["injected"] = comm.sum(faults->injected());
   return json;
 }
