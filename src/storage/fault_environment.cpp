@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <optional>
-#include <string_view>
 #include <utility>
 
 #include "storage/posix_file.h"

@@ -138,17 +138,17 @@ def sweep_phase(phase, failures, stats):
     _, reference_checkpoints = checkpoint_problems(phase.ckpt)
     # The trace phase fails only the trace files' operations, each in turn until one is not
     # reached (there are few: create, a write per flush, close).
-    path = TRACE_FILES if phase.name == "trace" else None
-    indices = range(1, MAX_TRACE_OPERATIONS) if path else chosen_indices(operations,
+    only = TRACE_FILES if phase.name == "trace" else None
+    indices = range(1, MAX_TRACE_OPERATIONS) if only else chosen_indices(operations,
                                                                         phase.opts.sample)
     print(f"{phase.name}: {operations} storage operations (the most of one of "
           f"{phase.opts.ranks} rank(s)); faults at " +
-          (f"each operation on {path} files" if path else f"{len(indices)} of them"), flush=True)
+          (f"each operation on {only} files" if only else f"{len(indices)} of them"), flush=True)
     stats[phase.name] = (operations, len(indices))
 
     for k, index in enumerate(indices):
         phase.reset()
-        faults, action = fault_text(index, k, path)
+        faults, action = fault_text(index, k, only)
         code, text, seconds = run(phase.command(out), faults)
         where = f"{phase.name} {faults}"
         problems = []
@@ -171,7 +171,7 @@ def sweep_phase(phase, failures, stats):
                 injected = json.load(f)["fault_injection"]["injected"]
             # Operations vary a little between runs (threads): a fault may not be reached.
             hit = [line for line in text.splitlines() if "fault injected" in line]
-            if path and not injected:
+            if only and not injected:
                 stats[phase.name] = (operations, index - 1)
                 break
             stats.setdefault("tolerated" if injected else "not reached", []).append(
