@@ -9,6 +9,9 @@
 #include "app/version.h"
 #include "mpi/communicator.h"
 #include "mpi/launch.h"
+#include "storage/fault_environment.h"
+#include "util/error.h"
+#include "util/sink.h"
 
 namespace dlbench::app {
 namespace {
@@ -44,6 +47,13 @@ std::optional<int> Parse(int argc, char** argv, const mpi::Launch& launch, Comma
   AddReportCommand(app, action);
   AddTraceCommand(app, action);
 
+  try {
+    storage::ArmFaultsFromEnvironment(launch.rank);
+  } catch (const Error& error) {
+    // Every rank reads the same environment; only rank 0 speaks.
+    if (launch.rank == 0) sink::Message(std::string("dlbench: error: ") + error.what());
+    return static_cast<int>(error.code());
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -380,7 +380,12 @@ bool DrainEngine::HasMarker(const DrainJob& job, const std::string& path, std::s
   try {
     text = ReadSmallFile(env_, path);
   } catch (const std::exception&) {
-    if (!job.token.empty()) return false;  // being replaced, or not ours: look again later
+    if (!job.token.empty()) {
+      // Removed while read (an earlier save's, being cleared): look again later. One still there
+      // cannot be read: that is the error, not a wait until marker_timeout.
+      if (!env_.exists(path)) return false;
+      throw;
+    }
     text = "(its marker " + path + " could not be read)";
   }
   const std::string header = MarkerText(job, "");

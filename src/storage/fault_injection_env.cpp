@@ -1,19 +1,34 @@
 #include "storage/fault_injection_env.h"
 
+#include <chrono>
+#include <csignal>
+#include <optional>
+#include <thread>
 #include <utility>
 
 #include "storage/posix_file.h"
 #include "util/error.h"
+#include "util/sink.h"
 
 namespace dlbench::storage {
 namespace {
+
+// The error of a write cut short: the first `written` bytes are on storage, the rest are not.
+Error ShortWriteError(const std::string& path, Bytes offset, Bytes length, Bytes written) {
+  return IoError("write", path, ENOSPC,
+                 OffsetDetail(offset, length) + ": short write, " + std::to_string(written) +
+                     " of " + std::to_string(length) + " bytes written (injected fault)");
+}
 
 class FaultyReadableFile final : public ReadableFileWrapper {
  public:
   FaultyReadableFile(std::unique_ptr<ReadableFile> target, FaultInjectionEnv& env)
       : ReadableFileWrapper(std::move(target)), env_(env) {}
   Bytes read_at(Bytes offset, void* buffer, Bytes length) override {
-    env_.check(FaultOp::kRead, path(), OffsetDetail(offset, length));
+    const Transfer how = env_.check(FaultOp::kRead, path(), OffsetDetail(offset, length));
+    if (how == Transfer::kShort) length /= 2;
+    std::optional<ScopedInterruption> interruption;
+    if (how == Transfer::kInterrupted) interruption.emplace();
     return ReadableFileWrapper::read_at(offset, buffer, length);
   }
 
@@ -26,11 +41,24 @@ class FaultyWritableFile final : public WritableFileWrapper {
   FaultyWritableFile(std::unique_ptr<WritableFile> target, FaultInjectionEnv& env)
       : WritableFileWrapper(std::move(target)), env_(env) {}
   void write_at(Bytes offset, const void* buffer, Bytes length) override {
-    env_.check(FaultOp::kWrite, path(), OffsetDetail(offset, length));
+    const Transfer how = env_.check(FaultOp::kWrite, path(), OffsetDetail(offset, length));
+    if (how == Transfer::kShort) {
+      WritableFileWrapper::write_at(offset, buffer, length / 2);
+      throw ShortWriteError(path(), offset, length, length / 2);
+    }
+    std::optional<ScopedInterruption> interruption;
+    if (how == Transfer::kInterrupted) interruption.emplace();
     WritableFileWrapper::write_at(offset, buffer, length);
   }
   void append(const void* buffer, Bytes length) override {
-    env_.check(FaultOp::kWrite, path(), OffsetDetail(appended(), length));
+    const Bytes offset = appended();
+    const Transfer how = env_.check(FaultOp::kWrite, path(), OffsetDetail(offset, length));
+    if (how == Transfer::kShort) {
+      WritableFileWrapper::append(buffer, length / 2);
+      throw ShortWriteError(path(), offset, length, length / 2);
+    }
+    std::optional<ScopedInterruption> interruption;
+    if (how == Transfer::kInterrupted) interruption.emplace();
     WritableFileWrapper::append(buffer, length);
   }
   void truncate(Bytes size) override {
@@ -64,25 +92,36 @@ class FaultyWritableFile final : public WritableFileWrapper {
 
 // Shared files fail like writable ones: kWrite for both writes, kRead, kSync, kClose (which still
 // closes, collectively, so that the other processes are not left waiting in it). set_size and
-// size() are not failed.
+// size() are not failed. A write cut short still makes its (collective) call, with half the bytes.
+// Their bytes are MPI-IO's, not the POSIX Env's: kInterrupt does nothing to them.
 class FaultySharedFile final : public SharedFileWrapper {
  public:
   FaultySharedFile(std::unique_ptr<SharedFile> target, FaultInjectionEnv& env)
       : SharedFileWrapper(std::move(target)), env_(env) {}
   void write_at_all(Bytes offset, const void* data, Bytes length) override {
-    env_.check(FaultOp::kWrite, path(), OffsetDetail(offset, length));
+    if (env_.check(FaultOp::kWrite, path(), OffsetDetail(offset, length)) == Transfer::kShort) {
+      SharedFileWrapper::write_at_all(offset, data, length / 2);
+      throw ShortWriteError(path(), offset, length, length / 2);
+    }
     SharedFileWrapper::write_at_all(offset, data, length);
   }
   void write_at(Bytes offset, const void* data, Bytes length) override {
-    env_.check(FaultOp::kWrite, path(), OffsetDetail(offset, length));
+    if (env_.check(FaultOp::kWrite, path(), OffsetDetail(offset, length)) == Transfer::kShort) {
+      SharedFileWrapper::write_at(offset, data, length / 2);
+      throw ShortWriteError(path(), offset, length, length / 2);
+    }
     SharedFileWrapper::write_at(offset, data, length);
   }
   Bytes read_at(Bytes offset, void* data, Bytes length) override {
-    env_.check(FaultOp::kRead, path(), OffsetDetail(offset, length));
+    if (env_.check(FaultOp::kRead, path(), OffsetDetail(offset, length)) == Transfer::kShort) {
+      length /= 2;
+    }
     return SharedFileWrapper::read_at(offset, data, length);
   }
   Bytes read_at_all(Bytes offset, void* data, Bytes length) override {
-    env_.check(FaultOp::kRead, path(), OffsetDetail(offset, length));
+    if (env_.check(FaultOp::kRead, path(), OffsetDetail(offset, length)) == Transfer::kShort) {
+      length /= 2;
+    }
     return SharedFileWrapper::read_at_all(offset, data, length);
   }
   void sync() override {
@@ -161,28 +200,58 @@ std::uint64_t FaultInjectionEnv::attempts(FaultOp op) const {
   return attempts_[static_cast<std::size_t>(op)];
 }
 
-void FaultInjectionEnv::check(FaultOp op, const std::string& path, const std::string& detail,
-                              const std::string& other_path) {
-  int error = 0;
+std::uint64_t FaultInjectionEnv::operations() const {
+  std::lock_guard lock(mutex_);
+  std::uint64_t total = 0;
+  for (std::uint64_t n : attempts_) total += n;
+  return total;
+}
+
+Transfer FaultInjectionEnv::check(FaultOp op, const std::string& path, const std::string& detail,
+                                  const std::string& other_path) {
+  std::optional<Fault> hit;  // a copy: inject() may move the rules once the lock is released
   {
     std::lock_guard lock(mutex_);
     ++attempts_[static_cast<std::size_t>(op)];
     for (Rule& rule : rules_) {
       const Fault& f = rule.fault;
-      if (f.op != op) continue;
+      if (!f.any_operation && f.op != op) continue;
       const bool matches =
           f.path_contains.empty() || path.find(f.path_contains) != std::string::npos ||
           (!other_path.empty() && other_path.find(f.path_contains) != std::string::npos);
       if (!matches) continue;
       ++rule.seen;
       if (rule.seen == f.nth_match || (f.keeps_failing && rule.seen > f.nth_match)) {
-        error = f.error_value;
+        hit = f;
         ++injected_;
         break;
       }
     }
   }
-  if (error == 0) return;
+  if (!hit) return Transfer::kWhole;
+  if (announce_) {
+    sink::Note("fault injected (DLBENCH_FAULTS): " + std::string(ToString(op)) + " " + path +
+               (other_path.empty() ? "" : " to " + other_path) +
+               (detail.empty() ? "" : ", " + detail));
+  }
+  const bool transfer = op == FaultOp::kRead || op == FaultOp::kWrite;
+  switch (hit->action) {
+    case FaultAction::kError:
+      break;
+    case FaultAction::kShort:
+      // Only reads and writes can be cut short; any other operation fails as a full disk would.
+      if (transfer) return Transfer::kShort;
+      break;
+    case FaultAction::kInterrupt:
+      return transfer ? Transfer::kInterrupted : Transfer::kWhole;
+    case FaultAction::kSlow:
+      std::this_thread::sleep_for(std::chrono::duration<double>(hit->delay));
+      return Transfer::kWhole;
+    case FaultAction::kKill:
+      std::raise(SIGKILL);
+      break;
+  }
+  const int error = hit->action == FaultAction::kShort ? ENOSPC : hit->error_value;
   std::string message = other_path.empty() ? "" : "to " + other_path + " ";
   if (!detail.empty()) message += detail + " ";
   message += "(injected fault)";

@@ -23,6 +23,7 @@
 //   (storage/shared_file.h states their contract).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -119,7 +120,17 @@ class Env {
   virtual Bytes free_space(const std::string& path) = 0;
 };
 
-// The process-wide POSIX Env (stateless; safe to share between threads).
+// What the POSIX Env retried, process-wide, since the process started: system calls interrupted by
+// a signal (EINTR) and transfers cut short that it continued (storage/posix_file.h). dlbench has
+// no other retries: any other failure ends the operation with its error.
+struct IoRetries {
+  std::uint64_t interrupted = 0;
+  std::uint64_t short_transfers = 0;
+};
+IoRetries PosixRetries();
+
+// The process-wide POSIX Env (stateless; safe to share between threads). When DLBENCH_FAULTS is
+// set (tests: storage/fault_environment.h), it is wrapped in the faults that variable asks for.
 Env& PosixEnv();
 
 }  // namespace dlbench::storage

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "storage/fault_environment.h"
 #include "storage/file.h"
 #include "storage/posix_file.h"
 #include "util/error.h"
@@ -200,9 +201,14 @@ class PosixEnvImpl final : public Env {
 
 }  // namespace
 
-Env& PosixEnv() {
+Env& BarePosixEnv() {
   static PosixEnvImpl env;
   return env;
+}
+
+Env& PosixEnv() {
+  if (FaultInjectionEnv* faults = ArmedFaults()) return *faults;
+  return BarePosixEnv();
 }
 
 }  // namespace dlbench::storage

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <string>
 
@@ -23,15 +24,35 @@ std::string DirectAlignmentDetail(Bytes offset, Bytes length) {
          std::to_string(kDirectAlignment) + " bytes";
 }
 
+std::atomic<std::uint64_t> interrupted_calls{0};
+std::atomic<std::uint64_t> short_transfers{0};
+thread_local int interruptions = 0;  // ScopedInterruption's depth on this thread
+
+// True when the system call about to be made is to fail with EINTR (ScopedInterruption): every
+// other call then, so that each interrupted call is retried once uninterrupted.
+bool Interrupted() {
+  if (interruptions == 0) return false;
+  static thread_local bool last_interrupted = false;
+  last_interrupted = !last_interrupted;
+  if (last_interrupted) errno = EINTR;
+  return last_interrupted;
+}
+
+void CountInterruption() { interrupted_calls.fetch_add(1, std::memory_order_relaxed); }
+
 void WriteFully(int fd, const std::string& path, Bytes offset, const std::byte* data,
                 Bytes length) {
   Bytes done = 0;
   while (done < length) {
     const Bytes chunk = std::min(length - done, kMaxTransfer);
-    const ssize_t n = ::pwrite(fd, data + done, static_cast<std::size_t>(chunk),
-                               static_cast<off_t>(offset + done));
+    const ssize_t n = Interrupted() ? -1
+                                    : ::pwrite(fd, data + done, static_cast<std::size_t>(chunk),
+                                               static_cast<off_t>(offset + done));
     if (n < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR) {
+        CountInterruption();
+        continue;
+      }
       throw IoError("write", path, errno, OffsetDetail(offset + done, length - done));
     }
     if (n == 0) {  // never expected for a regular file; do not spin
@@ -39,10 +60,19 @@ void WriteFully(int fd, const std::string& path, Bytes offset, const std::byte* 
                     OffsetDetail(offset + done, length - done) + ": the write made no progress");
     }
     done += static_cast<Bytes>(n);
+    if (done < length) short_transfers.fetch_add(1, std::memory_order_relaxed);
   }
 }
 
 }  // namespace
+
+IoRetries PosixRetries() {
+  return {interrupted_calls.load(std::memory_order_relaxed),
+          short_transfers.load(std::memory_order_relaxed)};
+}
+
+ScopedInterruption::ScopedInterruption() { ++interruptions; }
+ScopedInterruption::~ScopedInterruption() { --interruptions; }
 
 std::string OffsetDetail(Bytes offset, Bytes length) {
   return "offset " + std::to_string(offset) + ", length " + std::to_string(length);
@@ -70,16 +100,24 @@ Bytes PosixReadableFile::read_at(Bytes offset, void* buffer, Bytes length) {
   }
   auto* data = static_cast<std::byte*>(buffer);
   Bytes done = 0;
+  bool continuing = false;  // the previous call transferred less than asked
   while (done < length) {
     const Bytes chunk = std::min(length - done, kMaxTransfer);
-    const ssize_t n = ::pread(fd_, data + done, static_cast<std::size_t>(chunk),
-                              static_cast<off_t>(offset + done));
+    const ssize_t n = Interrupted() ? -1
+                                    : ::pread(fd_, data + done, static_cast<std::size_t>(chunk),
+                                              static_cast<off_t>(offset + done));
     if (n < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR) {
+        CountInterruption();
+        continue;
+      }
       throw IoError("read", path_, errno, OffsetDetail(offset + done, length - done));
     }
     if (n == 0) break;  // end of file
+    // A short read continued is a retry only if it was not the end of the file.
+    if (continuing) short_transfers.fetch_add(1, std::memory_order_relaxed);
     done += static_cast<Bytes>(n);
+    continuing = static_cast<Bytes>(n) < chunk;
   }
   return done;
 }

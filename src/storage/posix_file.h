@@ -64,4 +64,20 @@ class PosixWritableFile final : public WritableFile {
 // "offset N, length M": the detail every I/O error carries.
 std::string OffsetDetail(Bytes offset, Bytes length);
 
+// Makes this thread's read and write system calls fail with EINTR, before transferring anything,
+// until the scope ends (or while one is being retried: each interrupted call is retried once
+// uninterrupted), as a signal would: FaultInjectionEnv's kInterrupt faults, to prove the retries
+// and their count (PosixRetries).
+class ScopedInterruption {
+ public:
+  ScopedInterruption();
+  ~ScopedInterruption();
+  ScopedInterruption(const ScopedInterruption&) = delete;
+  ScopedInterruption& operator=(const ScopedInterruption&) = delete;
+};
+
+// The POSIX Env itself, never wrapped in DLBENCH_FAULTS's faults (PosixEnv() is, when they are
+// armed: storage/fault_environment.h).
+Env& BarePosixEnv();
+
 }  // namespace dlbench::storage

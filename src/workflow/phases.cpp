@@ -116,6 +116,8 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
   }
   WriteRunCounters(counted, comm, results, request.quiet);
   results.Add(trace.Finish());
+  results.Add(FaultInjectionSummary(comm));
+  results.Add(RetrySummary(comm));
   return 0;
 }
 

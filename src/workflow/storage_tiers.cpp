@@ -1,6 +1,9 @@
 #include "workflow/storage_tiers.h"
 
+#include <cstdlib>
+
 #include "mpi/agreement.h"
+#include "storage/fault_environment.h"
 #include "util/sink.h"
 
 namespace dlbench::workflow {
@@ -35,6 +38,30 @@ metrics::Json EmulationSummary(const storage::TierEnv& tiers) {
   metrics::Json json = metrics::Json::object();
   const std::vector<std::string> notes = tiers.emulation_notes();
   if (!notes.empty()) json["storage_emulation"] = notes;
+  return json;
+}
+
+metrics::Json FaultInjectionSummary(const mpi::Communicator& comm) {
+  metrics::Json json = metrics::Json::object();
+  const storage::FaultInjectionEnv* faults = storage::ArmedFaults();
+  // Every rank of a job has the same environment: armed on all or on none.
+  if (faults == nullptr) return json;
+  metrics::Json& f = json["fault_injection"];
+  const char* text = std::getenv(storage::kFaultsVariable);
+  f["faults"] = text != nullptr ? text : "";
+  f["operations"] = comm.sum(faults->operations());
+  f["max_operations_of_a_rank"] = comm.max(faults->operations());
+  f["injected"] = comm.sum(faults->injected());
+  return json;
+}
+
+metrics::Json RetrySummary(const mpi::Communicator& comm) {
+  const storage::IoRetries mine = storage::PosixRetries();
+  const std::uint64_t interrupted = comm.sum(mine.interrupted);
+  const std::uint64_t short_transfers = comm.sum(mine.short_transfers);
+  metrics::Json json = metrics::Json::object();
+  if (interrupted + short_transfers == 0 && storage::ArmedFaults() == nullptr) return json;
+  json["io_retries"] = {{"interrupted", interrupted}, {"short_transfers", short_transfers}};
   return json;
 }
 

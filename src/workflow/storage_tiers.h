@@ -24,4 +24,15 @@ std::unique_ptr<storage::TierEnv> MakeRunStorage(const config::Config& config, s
 // {"storage_emulation": [notes...]} for summary.json, or an empty object when nothing is emulated.
 metrics::Json EmulationSummary(const storage::TierEnv& tiers);
 
+// Collective. {"fault_injection": {faults, operations, max_operations_of_a_rank, injected}} for
+// summary.json when DLBENCH_FAULTS is set (storage/fault_environment.h): the storage operations
+// the ranks attempted and the faults injected, summed over ranks (and the most operations of one
+// rank: the range of nth=); an empty object otherwise.
+metrics::Json FaultInjectionSummary(const mpi::Communicator& comm);
+
+// Collective. {"io_retries": {interrupted, short_transfers}}: what the POSIX Env retried
+// (storage::PosixRetries), summed over ranks, when it retried anything or faults are armed; an
+// empty object otherwise.
+metrics::Json RetrySummary(const mpi::Communicator& comm);
+
 }  // namespace dlbench::workflow

@@ -135,6 +135,29 @@ TEST_F(DrainEngineTest, ASilentRankMakesTheFinisherGiveUpNotHang) {
   EXPECT_FALSE(fs::exists(capacity_ / kManifestFileName));
 }
 
+// A marker that is there but can never be read is the finisher's error, naming the marker and the
+// read, at once — not a wait until marker_timeout that ends in "did not mark its part".
+TEST_F(DrainEngineTest, AMarkerThatCannotBeReadIsAnErrorNotAWait) {
+  {
+    DrainEngine rank1(PosixEnv(), Options());
+    rank1.Enqueue(Job(1));
+    ASSERT_EQ(rank1.WaitAll().at(0).error, "");
+  }
+  storage::FaultInjectionEnv faulty(PosixEnv());
+  faulty.inject(storage::Fault(storage::FaultOp::kRead)
+                    .on_paths_containing(DrainedMarkerName(1))
+                    .keep_failing());
+  DrainEngine rank0(faulty, Options(/*timeout=*/5));
+  rank0.Enqueue(Job(0));
+  const std::vector<DrainOutcome> zero = rank0.WaitAll();
+  ASSERT_EQ(zero.size(), 1u);
+  EXPECT_NE(zero[0].error.find("read " + (capacity_ / DrainedMarkerName(1)).string()),
+            std::string::npos)
+      << zero[0].error;
+  EXPECT_FALSE(zero[0].durable_at.has_value());
+  EXPECT_FALSE(fs::exists(capacity_ / kManifestFileName));
+}
+
 // Left by an earlier save of the same name (an earlier run, or litter): the capacity-side copy
 // of an earlier save, with a marker of rank 1 that its finisher did not get to remove.
 void LeaveAnEarlierSave(const fs::path& capacity) {
