@@ -43,21 +43,9 @@ void ClaimOutputFolder(const std::filesystem::path& folder, bool force,
 
 void PrepareOutputFolder(const std::filesystem::path& folder, const config::Config& config,
                          bool force, const mpi::Communicator& comm) {
-  // The one folder not in the Config (--output): the same rules as the configured ones
-  // (config/storage_rules.cpp), checked by every rank alike.
+  // The one folder not in the Config (--output): the same rule as the configured ones.
   if (const std::string reason = UnsafeFolderReason(folder.string()); !reason.empty()) {
     throw UsageError("output folder " + reason + "; give a dedicated folder").mark_collective();
-  }
-  const std::string output = ResolvedFolder(folder.string());
-  for (const auto& [key, other] :
-       {std::pair{"dataset.data_folder", config.dataset.data_folder},
-        {"checkpoint.checkpoint_folder", config.checkpoint.checkpoint_folder}}) {
-    const std::string resolved = ResolvedFolder(other);
-    if (FolderContains(output, resolved) || FolderContains(resolved, output)) {
-      throw UsageError("output folder '" + folder.string() + "' and " + key + " = '" + other +
-                       "' overlap; give them separate folders")
-          .mark_collective();
-    }
   }
   ClaimOutputFolder(folder, force, comm);
   mpi::AgreeOnFailure(comm, [&] {
