@@ -25,6 +25,11 @@ void AddWorkloadOptions(CLI::App& command, WorkloadOptions& options, bool with_o
     command.add_flag("--trace", options.trace,
                      "Write a DFTracer/Perfetto trace per rank into the output folder "
                      "(trace-<rank>-of-<ranks>.pfw.gz; same as workflow.profiling: True)");
+    command.add_flag("--force", options.force,
+                     "Write into an output, data or checkpoint folder that is not empty and was "
+                     "not made by dlbench (no .dlbench-folder marker); dlbench still replaces "
+                     "only the files it names. The root, system folders, the home folder and "
+                     "folders holding a symbolic link are refused even so");
   }
 }
 

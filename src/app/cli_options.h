@@ -20,6 +20,7 @@ struct WorkloadOptions {
   bool quiet = false;
   bool progress = false;
   bool trace = false;  // --trace: workflow.profiling on (the built-in trace, docs/tracing.md)
+  bool force = false;  // --force: write into folders dlbench did not make (workflow/folder_claim.h)
   // Rank count the configuration is validated for; unset: the job's size.
   std::optional<int> world_size;
 };

@@ -20,7 +20,8 @@ int RunInFolder(const config::Config& config, const std::vector<workflow::Phase>
   request.output_folder = folder;
   request.quiet = options.quiet;
   request.progress = workflow::ShowProgress(options.progress, options.quiet);
-  workflow::PrepareOutputFolder(folder, config, comm);
+  request.force = options.force;
+  workflow::PrepareOutputFolder(folder, config, options.force, comm);
   return workflow::Run(config, request, comm);
 }
 
@@ -37,6 +38,7 @@ int RunRepeated(const WorkloadOptions& options, const config::Config& base,
                 const std::vector<workflow::Phase>& phases, const RepeatOptions& repeat,
                 const mpi::Communicator& comm) {
   const std::filesystem::path folder = workflow::ResolveOutputFolder(base, options.output, comm);
+  workflow::ClaimOutputFolder(folder, options.force, comm);  // aggregate.json goes there
   std::vector<workflow::Phase> each = phases;
   const bool generates =
       std::find(phases.begin(), phases.end(), workflow::Phase::kGenerate) != phases.end();

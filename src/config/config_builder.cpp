@@ -46,9 +46,20 @@ class Builder {
     if (!field.subkeys.empty()) Prune(pruned, key);
     field.set(config_, pruned);
     origins_[field.path] = value.origin;
+    RecordInnerOrigins(pruned, field.path);
     if (!field.no_effect.empty()) {
       notices_.push_back(field.path + Where(value) + ": accepted without effect (" +
                          field.no_effect + ")");
+    }
+  }
+
+  // Every key inside a composite field keeps its own origin: a tier's path may come from one
+  // override and its bandwidth_limit from another, and a message names the one it is about.
+  void RecordInnerOrigins(const DocNode& node, const std::string& path) {
+    if (!node.is_map()) return;
+    for (const auto& [name, child] : node.entries) {
+      origins_[path + "." + name] = child.origin;
+      RecordInnerOrigins(child, path + "." + name);
     }
   }
 

@@ -212,6 +212,45 @@ void Emit(YAML::Emitter& out, const DocNode& node) {
   }
 }
 
+// True when the quoted scalar starting at `text[pos]` has its closing quote ('' and \" escape
+// one inside). yaml-cpp accepts a quote left open to the end of the text, swallowing every line
+// after it into one string.
+bool QuoteClosed(const std::string& text, std::size_t pos) {
+  if (pos >= text.size() || (text[pos] != '"' && text[pos] != '\'')) return true;
+  const char quote = text[pos];
+  for (std::size_t i = pos + 1; i < text.size(); ++i) {
+    if (quote == '"' && text[i] == '\\') {
+      ++i;
+    } else if (text[i] == quote) {
+      if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+        ++i;
+      } else {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+void CheckQuotesClosed(const YAML::Node& node, const std::string& text, const std::string& name) {
+  const auto check = [&](const YAML::Node& scalar) {
+    if (scalar.IsScalar() && scalar.Tag() == "!" && scalar.Mark().pos >= 0 &&
+        !QuoteClosed(text, static_cast<std::size_t>(scalar.Mark().pos))) {
+      throw UsageError(name + ":" + std::to_string(scalar.Mark().line + 1) +
+                       ": not valid YAML: a quoted string is not closed before the end");
+    }
+  };
+  check(node);
+  if (node.IsSequence()) {
+    for (const auto& item : node) CheckQuotesClosed(item, text, name);
+  } else if (node.IsMap()) {
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      check(it->first);
+      CheckQuotesClosed(it->second, text, name);
+    }
+  }
+}
+
 }  // namespace
 
 DocNode ParseYaml(const std::string& text, const std::string& name) {
@@ -221,6 +260,7 @@ DocNode ParseYaml(const std::string& text, const std::string& name) {
   } catch (const YAML::Exception& e) {
     throw UsageError(name + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
   }
+  CheckQuotesClosed(root, text, name);
   return Convert(root, name, name);
 }
 
@@ -229,7 +269,10 @@ DocNode ReadYamlFile(const std::filesystem::path& path) {
   if (!in) throw IoError("open", path.string(), errno, "cannot read the workload file");
   std::stringstream text;
   text << in.rdbuf();
-  return ParseYaml(text.str(), path.string());
+  DocNode root = ParseYaml(text.str(), path.string());
+  // An empty file (or comments only) is a mistake, not a request for every default.
+  if (root.is_null()) throw UsageError("workload file " + path.string() + " is empty");
+  return root;
 }
 
 std::string EmitYaml(const DocNode& node) {

@@ -54,6 +54,10 @@ fs::path WorkloadCatalog::Resolve(const std::string& workload) const {
     throw UsageError("no workload given: pass a name (see `dlbench workloads`) or a YAML file");
   std::error_code error;
   if (fs::is_regular_file(name, error)) return name;
+  if (fs::is_directory(name, error)) {
+    throw UsageError("workload file '" + name +
+                     "' is a folder; give a YAML file or a workload name");
+  }
   if (name.find('/') != std::string::npos || IsYaml(name)) {
     throw UsageError("workload file '" + name + "' does not exist");
   }

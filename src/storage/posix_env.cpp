@@ -43,6 +43,10 @@ std::unique_ptr<WritableFile> OpenForWriting(const std::string& path, int flags,
                                              const OpenOptions& options) {
   const bool existed = options.direct && PathExists(path);
   const int fd = OpenRetrying(path, flags);
+  if (fd < 0 && errno == ELOOP && (flags & O_NOFOLLOW) != 0) {
+    throw IoError("open for writing", path, errno,
+                  "it is a symbolic link, which dlbench does not write through; remove it");
+  }
   if (fd < 0) throw IoError("open for writing", path, errno);
   int direct_fd = -1;
   if (options.direct) {
@@ -117,13 +121,15 @@ class PosixEnvImpl final : public Env {
 
   std::unique_ptr<WritableFile> create(const std::string& path,
                                        const OpenOptions& options) override {
-    return OpenForWriting(path, O_WRONLY | O_CREAT | O_TRUNC, options);
+    // O_NOFOLLOW: a symbolic link under a name dlbench writes is never written through (the
+    // file it points to is not dlbench's); the open fails with ELOOP instead.
+    return OpenForWriting(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, options);
   }
 
   std::unique_ptr<WritableFile> open_write(const std::string& path,
                                            const OpenOptions& options) override {
     // O_CREAT without O_TRUNC: ranks sharing a file may open it in any order.
-    return OpenForWriting(path, O_WRONLY | O_CREAT, options);
+    return OpenForWriting(path, O_WRONLY | O_CREAT | O_NOFOLLOW, options);
   }
 
   std::unique_ptr<SharedFile> open_shared(const std::string& path,

@@ -52,6 +52,11 @@ bool FolderContains(std::string_view folder, std::string_view path) {
   return path.size() == folder.size() || folder == "/" || path[folder.size()] == '/';
 }
 
+bool IsSymbolicLink(const std::string& path) {
+  std::error_code error;
+  return fs::is_symlink(fs::symlink_status(path, error));
+}
+
 std::string UnsafeFolderReason(const std::string& folder) {
   static const std::array<const char*, 12> kSystem = {"/",     "/bin", "/boot", "/dev",
                                                       "/etc",  "/lib", "/proc", "/root",

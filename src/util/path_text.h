@@ -29,6 +29,9 @@ std::string ResolvedFolder(const std::string& path);
 // True when `folder` is `path` or one of its ancestors (both as AbsoluteFolder gives them).
 bool FolderContains(std::string_view folder, std::string_view path);
 
+// True when `path` is a symbolic link (to anything, or to nothing); false when it is absent.
+bool IsSymbolicLink(const std::string& path);
+
 // Why dlbench must not write into, or delete under, `folder`: it resolves (symbolic links
 // followed) to the root, a system folder (/usr, /etc, ...) or the home folder. The text reads
 // "'<folder>' is a system folder" or "'<folder>' resolves to /usr, a system folder"; empty when

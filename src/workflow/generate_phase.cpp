@@ -151,6 +151,9 @@ class Generation {
       throw UsageError("dataset.generation_threads must be at least 1, got " +
                        std::to_string(threads_));
     }
+    // Every rank alike, so that the error is agreed (the writers check each file again: sizes
+    // drawn from a distribution differ between files).
+    if (files_.total() > 0) CheckSize(files_.file(0));
     if (UsesSharedFiles(files_.total(), comm.size())) {
       shared_writer_ = formats::MakeSharedWriter(config.dataset.format);
     }

@@ -4,6 +4,7 @@
 
 #include "storage/atomic_file.h"
 #include "util/error.h"
+#include "workflow/folder_claim.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -123,7 +124,7 @@ bool FoldersHoldNoDataFiles(storage::Env& env, const std::vector<std::string>& f
   for (const std::string& folder : folders) {
     for (const storage::DirectoryEntry& entry : env.list_directory(folder)) {
       if (entry.is_directory || entry.name == kDatasetMarkerName ||
-          storage::IsPartialFileName(entry.name)) {
+          entry.name == kFolderMarkerName || storage::IsPartialFileName(entry.name)) {
         continue;
       }
       return false;

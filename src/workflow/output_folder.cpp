@@ -4,9 +4,11 @@
 #include <sstream>
 
 #include "config/load.h"
+#include "mpi/agreement.h"
 #include "storage/file.h"
 #include "util/error.h"
 #include "util/path_text.h"
+#include "workflow/folder_claim.h"
 #include "workflow/run_results.h"
 
 namespace dlbench::workflow {
@@ -32,14 +34,22 @@ std::filesystem::path ResolveOutputFolder(const config::Config& config,
   return std::filesystem::path("output") / config.model.name / stamp;
 }
 
+void ClaimOutputFolder(const std::filesystem::path& folder, bool force,
+                       const mpi::Communicator& comm) {
+  mpi::AgreeOnFailure(comm, [&] {
+    if (comm.is_root()) ClaimFolder(storage::PosixEnv(), folder.string(), "output folder", force);
+  });
+}
+
 void PrepareOutputFolder(const std::filesystem::path& folder, const config::Config& config,
-                         const mpi::Communicator& comm) {
+                         bool force, const mpi::Communicator& comm) {
   // The one folder not in the Config (--output): the same rule as the configured ones.
   if (const std::string reason = UnsafeFolderReason(folder.string()); !reason.empty()) {
-    throw UsageError("output folder " + reason + "; give a dedicated folder");
+    throw UsageError("output folder " + reason + "; give a dedicated folder").mark_collective();
   }
-  if (comm.is_root()) {
-    storage::PosixEnv().create_directories(folder.string());  // as WriteFileAtomically
+  ClaimOutputFolder(folder, force, comm);
+  mpi::AgreeOnFailure(comm, [&] {
+    if (!comm.is_root()) return;
     WriteFileAtomically(folder / "config.yaml", config::ToYaml(config));
     WriteFileAtomically(folder / "overrides.yaml", config::OverridesYaml(config.overrides));
     // Where MLPerf Storage's tooling reads them (DLIO run with ++hydra.output_subdir=dlio_config):
@@ -51,8 +61,7 @@ void PrepareOutputFolder(const std::filesystem::path& folder, const config::Conf
     WriteFileAtomically(folder / "dlio_config" / "config.yaml", rooted);
     WriteFileAtomically(folder / "dlio_config" / "overrides.yaml",
                         config::OverridesYaml(config.overrides));
-  }
-  comm.barrier();
+  });
 }
 
 }  // namespace dlbench::workflow

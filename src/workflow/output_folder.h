@@ -16,9 +16,15 @@ std::filesystem::path ResolveOutputFolder(const config::Config& config,
                                           const std::optional<std::string>& cli_output,
                                           const mpi::Communicator& comm);
 
-// Creates the folder (rank 0) and writes config.yaml (the resolved config) and overrides.yaml
-// (the overrides, verbatim) into it, as DLIO/Hydra do. All ranks return after the folder exists.
+// Collective: rank 0 claims `folder` as an output folder (folder_claim.h); every rank throws the
+// same error if it is refused. The folder of a repeated run's runs (OUTPUT/run-<i>/, aggregate).
+void ClaimOutputFolder(const std::filesystem::path& folder, bool force,
+                       const mpi::Communicator& comm);
+
+// Claims the folder (rank 0; folder_claim.h: created with its marker, or refused unless `force`)
+// and writes config.yaml (the resolved config) and overrides.yaml (the overrides, verbatim) into
+// it, as DLIO/Hydra do. All ranks return after the folder exists, or throw the same error.
 void PrepareOutputFolder(const std::filesystem::path& folder, const config::Config& config,
-                         const mpi::Communicator& comm);
+                         bool force, const mpi::Communicator& comm);
 
 }  // namespace dlbench::workflow

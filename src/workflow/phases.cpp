@@ -9,6 +9,7 @@
 #include "util/error.h"
 #include "util/sink.h"
 #include "workflow/checkpoint_phase.h"
+#include "workflow/folder_claim.h"
 #include "workflow/generate_phase.h"
 #include "workflow/run_counters.h"
 #include "workflow/run_info.h"
@@ -77,6 +78,18 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
     log.emplace((request.output_folder / config.output.log_file).string());
     sink::Log("INFO", RunningLine(request.phases, comm.size()));
   }
+  // Before any byte is written: the folders the phases write into are dlbench's (or --force).
+  const bool saves_checkpoints =
+      (Contains(request.phases, Phase::kCheckpoint) &&
+       config.checkpoint.num_checkpoints_write > 0) ||
+      (Contains(request.phases, Phase::kTrain) && config.workflow.checkpoint);
+  mpi::AgreeOnFailure(comm, [&] {
+    if (!comm.is_root()) return;
+    for (const auto& [key, folder] :
+         WrittenFolders(config, Contains(request.phases, Phase::kGenerate), saves_checkpoints)) {
+      ClaimFolder(storage::PosixEnv(), folder, key, request.force);
+    }
+  });
   const std::unique_ptr<storage::TierEnv> storage =
       MakeRunStorage(config, storage::PosixEnv(), request.quiet, comm);
   const bool staging = config.workflow.stage || Contains(request.phases, Phase::kStage);

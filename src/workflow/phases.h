@@ -25,9 +25,11 @@ struct RunRequest {
   std::filesystem::path output_folder;
   bool quiet = false;     // no table and no progress line on the terminal
   bool progress = false;  // live progress line on rank 0 (resolved by ShowProgress)
+  bool force = false;     // --force: write into folders dlbench did not make (folder_claim.h)
 };
 
-// Runs `request.phases` in order on every rank. After kStage, the later phases read the staged
+// Runs `request.phases` in order on every rank, after claiming the folders they write into
+// (folder_claim.h). After kStage, the later phases read the staged
 // copy of the dataset (stage_phase.h). Returns the process exit code.
 // Throws dlbench::Error on failure.
 int Run(const config::Config& config, const RunRequest& request, const mpi::Communicator& comm);

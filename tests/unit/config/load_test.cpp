@@ -115,6 +115,22 @@ TEST(Load, InvalidYamlNamesFileAndLine) {
   EXPECT_NE(message.find("not valid YAML"), std::string::npos) << message;
 }
 
+// yaml-cpp takes a quote left open to the end of the text as one long string, swallowing the
+// sections after it; closed quotes, escaped ones and quoted strings over several lines still load.
+TEST(Load, UnclosedQuoteIsAnError) {
+  for (const char* text :
+       {"model:\n  name: \"open\ndataset:\n  format: npz\n",
+        "model:\n  name: 'open\ndataset:\n  format: npz\n", "model:\n  name: \"open \\\"\n"}) {
+    const std::string message = LoadError(text);
+    EXPECT_NE(message.find("w.yaml:2: not valid YAML: a quoted string is not closed"),
+              std::string::npos)
+        << message;
+  }
+  EXPECT_EQ(LoadText("model:\n  name: \"a \\\" b\"\n").config.model.name, "a \" b");
+  EXPECT_EQ(LoadText("model:\n  name: 'it''s'\n").config.model.name, "it's");
+  EXPECT_EQ(LoadText("model:\n  name: \"two\n    lines\"\n").config.model.name, "two lines");
+}
+
 TEST(Load, EmptySectionsKeepDefaults) {
   const Config config = LoadText("train:\nreader:\n").config;
   EXPECT_EQ(config.train.epochs, 1);
