@@ -13,7 +13,10 @@ void ExpectOnlyInputErrors(const std::function<void()>& parse) {
   try {
     parse();
   } catch (const Error& e) {
-    if (e.code() == ExitCode::kUsage || e.code() == ExitCode::kIo) return;
+    if (e.code() == ExitCode::kUsage || e.code() == ExitCode::kIo) {
+      if (std::getenv("DLBENCH_FUZZ_VERBOSE")) std::fprintf(stderr, "rejected: %s\n", e.what());
+      return;
+    }
     std::fprintf(stderr, "fuzz: bad input reported as exit code %d: %s\n",
                  static_cast<int>(e.code()), e.what());
     std::abort();

@@ -18,7 +18,8 @@ namespace dlbench::fuzz {
 // or data (3) code, which is what dlbench reports to the user; anything else aborts, so the fuzzer
 // records the input as a crash: Error(kInternal) (bad input reported as a dlbench bug), any other
 // exception (a library's exception escaping with a raw message), and of course memory errors and
-// undefined behaviour (ASan/UBSan in the fuzz build).
+// undefined behaviour (ASan/UBSan in the fuzz build). With DLBENCH_FUZZ_VERBOSE set in the
+// environment, prints each rejection (to see which seeds a parser accepts).
 void ExpectOnlyInputErrors(const std::function<void()>& parse);
 
 // The input as text.

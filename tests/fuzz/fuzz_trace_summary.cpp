@@ -1,7 +1,8 @@
 // Fuzz target: the trace reader of `dlbench trace summary` (src/trace_summary/). The input's
 // parts (fuzz_target.h's SplitInput) are a run folder's files: rank 0's trace (gzip members when
-// it starts with gzip's magic), rank 0's counters file, then rank 1's trace. The summary is then
-// printed as text and JSON.
+// it starts with gzip's magic), rank 0's counters file and rank 1's trace (an empty part: no such
+// file); a fourth part, if any, is the name of rank 0's trace (whose rank comes from its name).
+// The summary is then printed as text and JSON.
 #include <string>
 #include <vector>
 
@@ -24,9 +25,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   namespace trace_summary = dlbench::trace_summary;
   const std::vector<std::string_view> parts = fuzz::SplitInput(fuzz::AsText(data, size));
   fuzz::MemoryEnv env;
-  env.add(TraceName(0, parts[0]), parts[0]);
-  if (parts.size() > 1) env.add("/run/0_posix_counters.json", parts[1]);
-  if (parts.size() > 2) env.add(TraceName(1, parts[2]), parts[2]);
+  const bool named = parts.size() > 3 && !parts[3].empty() && parts[3].find('/') == parts[3].npos;
+  env.add(named ? "/run/" + std::string(parts[3]) : TraceName(0, parts[0]), parts[0]);
+  if (parts.size() > 1 && !parts[1].empty()) env.add("/run/0_posix_counters.json", parts[1]);
+  if (parts.size() > 2 && !parts[2].empty()) env.add(TraceName(1, parts[2]), parts[2]);
   fuzz::ExpectOnlyInputErrors([&] {
     const trace_summary::TraceSummary summary = trace_summary::SummarizeRun(env, "/run");
     trace_summary::FormatText(summary);

@@ -53,11 +53,13 @@ done
 {
   cat "$root/workloads/default.yaml"
   printf '%s' "$sep" '++workload.dataset.format=hdf5' "$sep" '++workload.dataset.hdf5.chunk_dims=[1,64]' \
-    "$sep" 'workload.reader.read_threads=3' "$sep" '+workload.storage.tiers=[]' "$sep" '~workload.train.epochs'
+    "$sep" 'workload.reader.read_threads=3' "$sep" '+workload.reader.transfer_size=1MiB' \
+    "$sep" '~workload.train.epochs'
 } | seed config default-overrides
 {
   cat "$root/workloads/llama3_8b.yaml"
-  printf '%s' "$sep" '++workload.checkpoint.burst_buffer.folder=/tmp/bb' "$sep" \
+  printf '%s' "$sep" '++workload.storage.tiers.nvme.path=/tmp/bb' "$sep" \
+    '++workload.checkpoint.burst_buffer.tier=nvme' "$sep" \
     'workload.checkpoint.checkpoint_folder=ck' "$sep" 'hydra.run.dir=out'
 } | seed config llama-overrides
 
