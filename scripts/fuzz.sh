@@ -48,15 +48,23 @@ if [ "${FUZZ_BUILD:-1}" != 0 ]; then
   fi
 fi
 
-# ASan: leaks are failures (libFuzzer checks each input); UBSan: stop at the first report.
+# ASan: leaks are failures (libFuzzer checks each input), but for the libraries' own
+# (tests/fuzz/lsan.supp); UBSan: stop at the first report. Stacks named by llvm-symbolizer.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$DLBENCH_ROOT/tests/fuzz/lsan.supp}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+symbolizer=$(command -v llvm-symbolizer || true)
+[ -n "$symbolizer" ] && export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-$symbolizer}"
 
 # Runs one target for $seconds; its log's last lines say how it ended.
 fuzz_one() {
   local target=$1
   local corpus="$build/fuzz-corpus/$target" artifacts="$build/fuzz-artifacts/$target"
   mkdir -p "$corpus" "$artifacts" "$build/fuzz-logs"
+  if [ ! -x "$build/tests/fuzz/fuzz_$target" ]; then
+    echo "fuzz_$target is not built" >"$build/fuzz-logs/$target.log"
+    return 127
+  fi
   nice -n "$niceness" "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" \
     "$corpus" "$DLBENCH_ROOT/tests/fuzz/corpus/$target" >"$build/fuzz-logs/$target.log" 2>&1
@@ -73,6 +81,7 @@ report_one() {
   if grep -q 'ERROR: LeakSanitizer' "$log_file"; then result=LEAK
   elif grep -q 'ERROR: libFuzzer: timeout' "$log_file"; then result=TIMEOUT
   elif grep -q 'ERROR: libFuzzer: out-of-memory' "$log_file"; then result=OOM
+  elif [ "$status" -eq 127 ]; then result="NOT BUILT"
   elif [ "$status" -ne 0 ]; then result="CRASH (exit $status)"
   fi
   printf '%-14s runs %-10s execs/s %-7s %-20s %-16s %s\n' "$target" "${runs:-?}" "${rate:-?}" \
