@@ -89,6 +89,8 @@ def draw(seed, work):
         evals = (ranks * batch_eval // per_file) if (ranks * batch_eval) % per_file == 0 else 0
         if size == "large":
             record = min(record, (64 << 20) // samples)
+    if fmt == "csv":  # read whole for every sample, as text of ~3.6 bytes per byte
+        record = max(1, min(record, (64 << 20) // (4 * per_file * per_file * files)))
     # Every rank needs a whole step of training (evaluation: else no evaluation).
     if files * per_file < ranks:
         files = -(-ranks // per_file)
