@@ -161,7 +161,6 @@ def run_checker(args, what):
     result = subprocess.run([PYTHON] + args, capture_output=True, text=True, timeout=300)
     if result.returncode != 0:
         raise Failure(f"{what}: {(result.stdout + result.stderr).strip().splitlines()[-1:]}")
-    return result.stdout
 
 
 # Layouts whose bytes check_summary.py cannot price (a tfrecord stream's cost depends on which
@@ -186,7 +185,7 @@ def check_summary(run, out):
     return False
 
 
-def launch(run, dlbench):
+def launch(run):
     """Runs dlbench for `run`; returns its output folder."""
     work, doc = run["work"], run["workload"]
     os.makedirs(work)
@@ -194,7 +193,7 @@ def launch(run, dlbench):
     with open(workload, "w") as f:
         yaml.safe_dump(doc, f, sort_keys=False)
     out = doc["output"]["folder"]
-    command = [dlbench, "run", workload, "--output", out, "--quiet"]
+    command = [run["dlbench"], "run", workload, "--output", out, "--quiet"]
     if run["trace"]:
         command.append("--trace")
     if run["mpirun"]:
@@ -357,7 +356,7 @@ def check_run(run, out):
     return checked + ["no partial files", "no processes left"]
 
 
-def check_checkpoints(run, out, dlbench=None):
+def check_checkpoints(run, out):
     doc, work = run["workload"], run["work"]
     plan = os.path.join(work, "plan.txt")
     with open(plan, "w") as f:
@@ -400,7 +399,7 @@ def main():
         run["dlbench"] = dlbench
         started = time.monotonic()
         try:
-            out = launch(run, dlbench)
+            out = launch(run)
             checked = check_run(run, out)
         except (Failure, subprocess.TimeoutExpired, subprocess.CalledProcessError, OSError,
                 KeyError, ValueError) as error:
