@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -16,8 +15,9 @@
 namespace {
 
 void Replay(const std::filesystem::path& file) {
+  std::string bytes(std::filesystem::file_size(file), '\0');
   std::ifstream in(file, std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   std::fprintf(stderr, "replay %s (%zu bytes)\n", file.c_str(), bytes.size());
   LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
 }
