@@ -11,6 +11,13 @@
 
 namespace dlbench::config {
 
+DocNode::DocNode() = default;
+DocNode::DocNode(const DocNode&) = default;
+DocNode::DocNode(DocNode&&) noexcept = default;
+DocNode& DocNode::operator=(const DocNode&) = default;
+DocNode& DocNode::operator=(DocNode&&) noexcept = default;
+DocNode::~DocNode() = default;
+
 DocNode DocNode::Null(std::string origin) {
   DocNode node;
   node.origin = std::move(origin);

@@ -20,6 +20,16 @@ struct DocNode {
   std::vector<std::pair<std::string, DocNode>> entries;  // kMap, in document order
   std::string origin;  // "workloads/x.yaml:7" or "override ++workload.x=v"; empty for defaults
 
+  // Defined in document.cpp, where DocNode is complete: clang with libstdc++ in C++20 otherwise
+  // instantiates the constexpr destructor of `entries` while std::pair<std::string, DocNode> is
+  // still incomplete, and rejects the class (the fuzz build, tests/fuzz).
+  DocNode();
+  DocNode(const DocNode&);
+  DocNode(DocNode&&) noexcept;
+  DocNode& operator=(const DocNode&);
+  DocNode& operator=(DocNode&&) noexcept;
+  ~DocNode();
+
   static DocNode Null(std::string origin = "");
   static DocNode Scalar(std::string text, bool quoted = false, std::string origin = "");
   static DocNode List(std::string origin = "");

@@ -69,6 +69,12 @@ class NpyFileReader final : public FileReader {
   Bytes ParseHeader(std::string& bytes, const FileSpec& spec) {
     const Bytes length = npy::HeaderLength(bytes, path());
     const Bytes have = bytes.size();
+    // A corrupt length (up to 4 GiB) must not become an allocation: check it against the file.
+    if (length > have && length > file_->size()) {
+      throw IoError("open", path(), 0,
+                    "truncated npy: header needs " + std::to_string(length) + " bytes, file has " +
+                        std::to_string(file_->size()));
+    }
     bytes.resize(length);
     if (length > have) {
       const Bytes got = file_->read_at(have, bytes.data() + have, length - have);

@@ -1,6 +1,7 @@
 #include "trace_summary/trace_summary.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -77,12 +78,18 @@ void AddEvent(const EventLine& event, RankSummary& rank) {
   }
 }
 
-// DLIO's name: trace-<rank>-of-<ranks>[-<pid>].pfw[.gz]; -1 if the name does not say.
+// DLIO's name: trace-<rank>-of-<ranks>[-<pid>].pfw[.gz]; -1 if the name does not say (or says a
+// rank beyond int).
 int RankFromName(const std::string& name) {
   static const std::regex kName(R"(trace-(\d+)-of-\d+.*)");
   std::smatch match;
-  if (std::regex_match(name, match, kName)) return std::stoi(match[1].str());
-  return -1;
+  int rank = -1;
+  if (std::regex_match(name, match, kName)) {
+    const std::string digits = match[1].str();
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), rank);
+    if (error != std::errc() || end != digits.data() + digits.size()) rank = -1;  // beyond int
+  }
+  return rank;
 }
 
 std::string LineError(const std::string& path, std::uint64_t line, const std::string& what) {

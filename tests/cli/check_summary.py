@@ -235,7 +235,7 @@ READ_CALL = re.compile(r"^(?:read|pread64|readv|preadv|preadv2)\(\d+<(.*?)>, .*\
 
 
 def kernel_read_bytes(prefix, folder, split):
-    """Bytes the kernel returned to reads of the data files directly in folder/split."""
+    """Bytes the kernel returned to reads of the data files in folder/split (and subfolders)."""
     where = os.path.realpath(os.path.join(folder, split))
     files = glob.glob(prefix + ".*")
     if not files:
@@ -247,14 +247,16 @@ def kernel_read_bytes(prefix, folder, split):
                 m = READ_CALL.match(line.rstrip("\n"))
                 path = m.group(1) if m else ""
                 # Not the writer's partial files (".<name>.dlbench-partial") of a `dlbench run`.
-                if os.path.dirname(path) == where and not os.path.basename(path).startswith("."):
+                inside = (os.path.dirname(path) + "/").startswith(where + "/")
+                if inside and not os.path.basename(path).startswith("."):
                     total += int(m.group(2))
     return total
 
 
 def first_file(folder, split):
-    names = sorted(n for n in os.listdir(os.path.join(folder, split))
-                   if not n.endswith(".idx"))
+    top = os.path.join(folder, split)  # data files, in the split's subfolders too
+    names = sorted(os.path.relpath(os.path.join(d, n), top) for d, _, ns in os.walk(top)
+                   for n in ns if not n.endswith(".idx"))
     if not names:
         fail("no files in " + os.path.join(folder, split))
     return os.path.join(folder, split, names[0]), names
@@ -335,12 +337,7 @@ def expected_bytes(cfg, ranks, phase, read_per_pass, passes, files, kernel):
     if len(sizes) != 1:
         fail("files of %s differ in size: %s" % (split, sorted(sizes)))
     size = sizes.pop()
-    sample = ds["record_length_bytes"]
-    dims = ds.get("record_dims") or []
-    if dims:
-        sample = 1
-        for d in dims:
-            sample *= d
+    sample = sample_bytes(cfg)  # int(sqrt(record_length_bytes))^2 unless record_dims
     unit = sample if spf == 1 else spf * sample  # sample-last arrays: strided beyond one sample
     samples = read_per_pass * passes
     if cfg["reader"].get("odirect"):

@@ -10,6 +10,7 @@
 #include "formats/npy_reader.h"
 #include "formats/npy_writer.h"
 #include "recording_env.h"
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -115,6 +116,22 @@ TEST_F(NpyFiles, TheUsualHeaderTakesOneReadAndAnyOtherIsParsed) {
     EXPECT_EQ(env.reads.size(), 2u);
     EXPECT_EQ(out, test::SampleLastBytes(content, spec, 0));
   }
+}
+
+// A version 3 header whose length field says 64 MiB, in a file of a few hundred bytes, is
+// truncated: found before reading (the reader allocated and asked for the 64 MiB first; with a
+// length near 4 GiB the fuzzer's input timed out).
+TEST_F(NpyFiles, HeaderLongerThanTheFileIsRejectedBeforeReadingIt) {
+  const FileSpec spec = Spec({6, 6}, 2, "uint8");
+  test::WriteFile(NpyWriter(), spec, test::RandomContent());
+  std::string bytes = test::ReadAll(spec.path);
+  bytes.replace(6, 4, std::string("\x03\x00\x00\x00", 4));
+  bytes.insert(10, std::string("\x00\x04", 2));  // HLEN (4 bytes in v3) = 0x04000000
+  test::WriteAll(spec.path, bytes);
+  test::RecordingEnv env(storage::PosixEnv());
+  dlbench::test::ExpectError([&] { NpyReader().open(env, spec, {}); }, ExitCode::kIo,
+                             {"truncated npy: header needs 67108876 bytes, file has", spec.path});
+  for (const auto& read : env.reads) EXPECT_LE(read.length, bytes.size());
 }
 
 TEST_F(NpyFiles, RejectsMismatchesAndTruncation) {

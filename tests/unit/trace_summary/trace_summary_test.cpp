@@ -126,6 +126,17 @@ TEST(TraceSummary, RanksComeFromFileNamesAndAddUp) {
               1e-6);
 }
 
+// A rank beyond int in the file name is no rank (std::stoi threw out_of_range: exit 1, "internal
+// error"); the trace is summarised like any other name, in listing order.
+TEST(TraceSummary, RankTooLargeForAnIntIsNotARank) {
+  TempDir dir;
+  dir.Write("trace-99999999999-of-1.pfw", Trace());
+  const TraceSummary summary = SummarizeRun(storage::PosixEnv(), dir.path());
+  ASSERT_EQ(summary.ranks.size(), 1u);
+  EXPECT_EQ(summary.ranks.begin()->first, 0);
+  ExpectKnownNumbers(summary);
+}
+
 TEST(TraceSummary, CutGzipMemberIsSummarisedWithAWarning) {
   TempDir dir;
   const std::string complete = GzipMember(Trace(false).substr(0, Trace(false).find(kEvents[3])));

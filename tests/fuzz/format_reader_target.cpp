@@ -1,0 +1,30 @@
+#include "fuzz/format_reader_target.h"
+
+#include <vector>
+
+#include "formats/format.h"
+#include "formats/registry.h"
+#include "fuzz/fuzz_target.h"
+#include "fuzz/memory_env.h"
+
+namespace dlbench::fuzz {
+
+void FuzzFormatReader(config::Format format, const std::uint8_t* data, std::size_t size) {
+  const bool image = format == config::Format::kJpeg || format == config::Format::kPng;
+  formats::FileSpec spec;
+  spec.path = "/data/train/img_0_of_1";
+  spec.sample_dims = {6, 6};
+  spec.dtype = "uint8";
+  spec.samples = image ? 1 : 3;
+  MemoryEnv env;
+  env.add(spec.path, AsText(data, size));
+  formats::ReadOptions options;
+  options.transfer_size = 64;  // many refills of the streaming readers' buffers
+  ExpectOnlyInputErrors([&] {
+    const auto reader = formats::MakeReader(format)->open(env, spec, options);
+    std::vector<std::byte> sample(reader->sample_bytes());
+    for (std::int64_t k = 0; k < reader->samples(); ++k) reader->read_sample(k, sample);
+  });
+}
+
+}  // namespace dlbench::fuzz

@@ -1,0 +1,8 @@
+// Fuzz target: the png reader on one data file (format_reader_target.h).
+#include "fuzz/format_reader_target.h"
+#include "fuzz/fuzz_target.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  dlbench::fuzz::FuzzFormatReader(dlbench::config::Format::kPng, data, size);
+  return 0;
+}
