@@ -65,6 +65,10 @@ dlbench_cli_test(run_repeat_mpi_fixed_seed 0 --match "check_aggregate: OK" -- /b
   "rm -rf ${dir} && ${MPIEXEC_LINE} 2 $<TARGET_FILE:dlbench> run ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml --output ${dir}/out --repeat 2 --fixed-seed -q ++workload.dataset.data_folder=${dir}/data && /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_aggregate.py ${dir}/out 2 fixed")
 set_tests_properties(cli.run_repeat_mpi_fixed_seed PROPERTIES LABELS "cli;mpi")
 
+# docs/ci.md's ready-to-paste jobs: valid YAML and bash, dlbench commands and options that exist.
+dlbench_cli_test(ci_snippets 0 --match "check_ci_snippets: OK" -- /usr/bin/python3
+  ${CMAKE_CURRENT_LIST_DIR}/check_ci_snippets.py ${PROJECT_SOURCE_DIR}/docs/ci.md ${DLBENCH})
+
 # The CI presets stay valid workloads (docs/ci.md).
 foreach(preset ci_train_small ci_train_large ci_checkpoint ci_generate)
   dlbench_cli_test(ci_preset_${preset} 0 --match "^  name: ${preset}$"
