@@ -150,7 +150,7 @@ if console:
 drawn = re.findall(r'<figure class="chart" data-drawn="(yes|no)">', dom.stdout)
 if len(drawn) != charts or drawn.count("yes") != charts:
     fail(f"{drawn.count('yes')} of {charts} charts drawn in Chromium ({len(drawn)} checked)")
-shot = subprocess.run(common + ["--window-size=1400,1800", "--screenshot=" + os.path.abspath(screenshot), url],
+shot = subprocess.run(common + ["--window-size=1400,2800", "--screenshot=" + os.path.abspath(screenshot), url],
                       capture_output=True, text=True, timeout=60)
 if shot.returncode != 0 or not os.path.getsize(screenshot) > 10000:
     fail(f"no screenshot ({shot.returncode})")
