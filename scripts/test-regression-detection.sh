@@ -3,7 +3,9 @@
 # machine was noisy, with the CI presets of configs/ci/, and measures how often it is wrong.
 #
 #   scripts/test-regression-detection.sh [--trials T] [--repeat N] [--presets "P..."]
-#        [--slowdowns "20 10"] [--tolerances "10% 5%"] [--lock FILE] [--dir DIR] [--dlbench PATH]
+#        [--slowdowns "20 10"] [--tolerances "10% 5%"] [--lock FILE] [--until HH:MM]
+#        [--dir DIR] [--io IO_DIR] [--dlbench PATH]
+#   scripts/test-regression-detection.sh --tables TRIALS.tsv... [--repeat N] [...]
 #
 # For each preset and each of T trials, sets of N runs (`--repeat N`), in this order:
 #   A    unthrottled (the baseline);
@@ -17,7 +19,10 @@
 # of others interleave, never overlap). Prints a Markdown table per tolerance (counts, the median
 # change of the throttled metric, the load average over the trials) and writes every trial to
 # DIR/trials.tsv. Exits 1 when a single-trial demo (T = 1) at the first tolerance does not come out
-# as expected for the first slowdown. DIR (default /var/tmp/dlbench-regression) is emptied.
+# as expected for the first slowdown. DIR (default /var/tmp/dlbench-regression) is emptied. The
+# presets' data and checkpoints go to IO_DIR/<preset> (default DIR/io: the storage under test).
+# --until: no trial starts after that time (UTC), so that a measurement window is kept.
+# --tables: prints the tables of earlier runs' trials.tsv files (merged) and exits.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/lib.sh"
@@ -29,6 +34,9 @@ slowdowns="20 10"
 tolerances="10% 5%"
 lock=""
 dir=/var/tmp/dlbench-regression
+io_dir=""
+until=""
+tables=()
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -39,14 +47,55 @@ while [ $# -gt 0 ]; do
     --tolerances|--tolerance) tolerances="$2"; shift 2 ;;
     --lock) lock="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
+    --io) io_dir="$2"; shift 2 ;;
+    --until) until="$(date -u -d "$2" +%s)"; shift 2 ;;
+    --tables) shift; while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do tables+=("$1"); shift; done ;;
     --dlbench) dlbench="$2"; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
-ensure_packages python3
+
+# The tables, from trials.tsv: per tolerance, per preset, false positives (B exit 4) and misses
+# (C<s> exit 0) over the trials with their exact (Clopper–Pearson) 95 % interval, other exits,
+# median changes and the loads seen.
+print_tables() {  # trials.tsv...
+  /usr/bin/python3 - "$slowdowns" "$tolerances" "$repeat" "$@" <<'PY'
+import csv, statistics, sys
+from scipy.stats import beta
+def rate(k, n):  # "k of n (lo–hi %)", the exact 95 % interval of the rate
+    lo = beta.ppf(0.025, k, n - k + 1) if k > 0 else 0.0
+    hi = beta.ppf(0.975, k + 1, n - k) if k < n else 1.0
+    return f"{k} of {n} ({100 * lo:.0f}–{100 * hi:.0f} %)"
+slowdowns, tolerances, repeat = sys.argv[1].split(), sys.argv[2].split(), sys.argv[3]
+rows = [r for f in sys.argv[4:] for r in csv.DictReader(open(f), delimiter="\t")]
+for tol in tolerances:
+    print(f"\n`--tolerance {tol}`, {repeat} runs a side\n")
+    head = "| preset | trials | false positives (A vs B exit 4) |"
+    head += "".join(f" misses at −{s} % (exit 0) |" for s in slowdowns)
+    head += " other exits | median change B |" + "".join(f" C{s} |" for s in slowdowns) + " load average |"
+    print(head)
+    print("|---" * (head.count("|") - 1) + "|")
+    for preset in dict.fromkeys(r["preset"] for r in rows):
+        mine = [r for r in rows if r["preset"] == preset and r["tolerance"] == tol]
+        def of(s): return [r for r in mine if r["set"] == s]
+        trials = len(of("B"))
+        fp = sum(r["exit"] == "4" for r in of("B"))
+        misses = [sum(r["exit"] == "0" for r in of(f"C{s}")) for s in slowdowns]
+        other = sum(r["exit"] not in ("0", "4") for r in mine)
+        change = lambda s: f"{100 * statistics.median(float(r['change']) for r in of(s)):+.1f} %"
+        loads = [float(r[k]) for r in mine for k in ("load_start", "load_end")]
+        print(f"| {preset} | {trials} | {rate(fp, trials)} |" + "".join(f" {rate(m, trials)} |" for m in misses)
+              + f" {other} | {change('B')} |" + "".join(f" {change(f'C{s}')} |" for s in slowdowns)
+              + f" {min(loads):.1f}–{max(loads):.1f} |")
+PY
+}
+
+ensure_packages python3 python3-scipy
+if [ ${#tables[@]} -gt 0 ]; then print_tables "${tables[@]}"; exit 0; fi
 [ -x "$dlbench" ] || build_dlbench
 rm -rf "$dir" && mkdir -p "$dir"
+io_dir="${io_dir:-$dir/io}"
 
 # What a preset exercises: the command, the folder its storage I/O goes to (throttled by the
 # tier), and the aggregate's metric whose median sets the throttle, with its unit factor to MiB/s.
@@ -88,7 +137,7 @@ load1() { cut -d' ' -f1 /proc/loadavg; }
 trial() {  # preset t
   local preset="$1" t="$2" metric to_mib base io rate limit load_start s tol code change
   read -r metric to_mib <<<"$(preset_metric "$preset")"
-  base="$dir/$preset/$t"; io="$dir/$preset/io"
+  base="$dir/$preset/$t"; io="$io_dir/$preset"
   load_start=$(load1)
   run_set "$preset" "$base/A" "$io"
   rate=$(median_of "$base/A/aggregate.json" "$metric")
@@ -111,6 +160,7 @@ trial() {  # preset t
 printf 'preset\ttrial\ttolerance\tset\texit\tchange\tload_start\tload_end\n' >"$dir/trials.tsv"
 for t in $(seq 1 "$trials"); do
   for preset in $presets; do
+    if [ -n "$until" ] && [ "$(date -u +%s)" -ge "$until" ]; then break 2; fi
     if [ -n "$lock" ]; then
       exec {fd}>"$lock"
       flock "$fd"
@@ -122,32 +172,9 @@ for t in $(seq 1 "$trials"); do
   done
 done
 
-# The tables, from trials.tsv: per tolerance, per preset, false positives (B exit 4) and misses
-# (C<s> exit 0) over the trials, other exits, median changes and the loads seen.
-/usr/bin/python3 - "$dir/trials.tsv" "$slowdowns" "$tolerances" "$repeat" <<'PY'
-import csv, statistics, sys
-rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
-slowdowns, tolerances, repeat = sys.argv[2].split(), sys.argv[3].split(), sys.argv[4]
-for tol in tolerances:
-    print(f"\n`--tolerance {tol}`, {repeat} runs a side\n")
-    head = "| preset | trials | false positives (A vs B exit 4) |"
-    head += "".join(f" misses at −{s} % (exit 0) |" for s in slowdowns)
-    head += " other exits | median change B |" + "".join(f" C{s} |" for s in slowdowns) + " load average |"
-    print(head)
-    print("|---" * (head.count("|") - 1) + "|")
-    for preset in dict.fromkeys(r["preset"] for r in rows):
-        mine = [r for r in rows if r["preset"] == preset and r["tolerance"] == tol]
-        def of(s): return [r for r in mine if r["set"] == s]
-        trials = len(of("B"))
-        fp = sum(r["exit"] == "4" for r in of("B"))
-        misses = [sum(r["exit"] == "0" for r in of(f"C{s}")) for s in slowdowns]
-        other = sum(r["exit"] not in ("0", "4") for r in mine)
-        change = lambda s: f"{100 * statistics.median(float(r['change']) for r in of(s)):+.1f} %"
-        loads = [float(r[k]) for r in mine for k in ("load_start", "load_end")]
-        print(f"| {preset} | {trials} | {fp} of {trials} |" + "".join(f" {m} of {trials} |" for m in misses)
-              + f" {other} | {change('B')} |" + "".join(f" {change(f'C{s}')} |" for s in slowdowns)
-              + f" {min(loads):.1f}–{max(loads):.1f} |")
-PY
+for preset in $presets; do rm -rf "${io_dir:?}/$preset"; done
+
+print_tables "$dir/trials.tsv"
 
 # A single trial is a demo: it must catch the first slowdown and pass the unthrottled set.
 first_tol="${tolerances%% *}"; first_slow="${slowdowns%% *}"
