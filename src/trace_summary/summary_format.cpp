@@ -57,7 +57,7 @@ Json SplitJson(const TimeSplit& split) {
   return json;
 }
 
-// Per-second MiB/s from `first` to `last` (seconds without I/O are 0).
+// Read and write MiB/s for each second from `first` to `last` (seconds without I/O are 0).
 Json BandwidthJson(const BandwidthBins& bins, std::int64_t first, std::int64_t last) {
   Json json = Json::object();
   json["read_MiB_per_second"] = MiBPerSecond(bins, first, last, 0);
