@@ -10,7 +10,7 @@ DLBENCH_PACKAGES=(
   libhdf5-openmpi-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev zlib1g-dev libjpeg62-turbo-dev libpng-dev
   libgtest-dev libbenchmark-dev
-  python3 python3-numpy python3-h5py python3-scipy python3-pil python3-pandas
+  python3 python3-numpy python3-h5py python3-scipy python3-pil python3-pandas python3-yaml
   clang-format clang-tidy chromium nodejs
   strace
   # libFuzzer for scripts/fuzz.sh: clang 16, as clang 14 cannot capture structured bindings (C++20)

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "compare/metric_spec.h"
+#include "report/io_charts.h"
 #include "report/svg_charts.h"
 
 namespace dlbench::report {
@@ -17,7 +18,7 @@ constexpr std::size_t kMaxTimelineSteps = 400;  // per rank, so the SVG stays sm
 
 const char* kStyle =
     R"(body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}
-h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ddd}
+h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ddd}h3{font-size:15px}
 .charts{display:flex;flex-wrap:wrap;gap:12px}figure.chart{margin:0;border:1px solid #eee}
 svg text{font-size:11px;fill:#333}svg .title{font-size:13px;font-weight:600}
 svg .grid{stroke:#e5e5e5}table{border-collapse:collapse;font-size:13px}
@@ -219,13 +220,12 @@ std::string BuildHtmlReport(const std::vector<compare::Run>& runs, const std::st
   for (const compare::Run& run : runs) {
     const std::string epochs = EpochCharts(run);
     const std::string ranks = RankCharts(RankOutputs(run));
-    if (epochs.empty() && ranks.empty()) continue;
     html += "<h2>Run " + Escape(RunName(run)) + "</h2>\n<p class=\"note\">" + Escape(run.source) +
-            "</p>\n<div class=\"charts\">" + epochs + ranks + "</div>\n";
+            "</p>\n";
+    if (!epochs.empty() || !ranks.empty())
+      html += "<div class=\"charts\">" + epochs + ranks + "</div>\n";
+    html += "<h3>I/O</h3>\n" + IoCharts(LoadIoData(storage::PosixEnv(), run));
   }
-  html +=
-      "<p class=\"note\">Read-size histograms and bandwidth over time need the tracer's "
-      "counters, which dlbench does not record yet.</p>\n";
   html += std::string("<script>") + kScript + "</script>\n</body></html>\n";
   return html;
 }

@@ -9,6 +9,9 @@ namespace {
 
 constexpr double kWidth = 640, kHeight = 280;
 constexpr double kLeft = 64, kRight = 150, kTop = 34, kBottom = 44;  // kRight holds the legend
+constexpr std::size_t kMaxTicks = 12;         // x values labelled one by one up to this many
+constexpr std::size_t kMaxDots = 60;          // points of a series drawn as dots (with their value)
+constexpr std::size_t kMaxUprightLabels = 6;  // bar charts with more categories slant them
 const char* const kColours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
                                 "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
 
@@ -120,21 +123,31 @@ std::string LineChart(const std::string& title, const std::string& x_label,
   const Scale x{x_min, x_max, kLeft + 10, kWidth - kRight - 10};
   const Scale y{y_min, y_max, kHeight - kBottom, kTop};
   std::string svg = Open(title) + YAxis(y, y_label) + XLabel(x_label);
+  std::sort(xs.begin(), xs.end());
+  xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
+  if (xs.size() > kMaxTicks) {  // evenly spaced ticks instead of one per value
+    for (std::size_t i = 0; i < kMaxTicks; ++i)
+      xs[i] = x_min + (x_max - x_min) * static_cast<double>(i) / (kMaxTicks - 1);
+    xs.resize(kMaxTicks);
+  }
   for (double v : xs) {
     svg += "<text class=\"tick\" x=\"" + Num(x(v)) + "\" y=\"" + Num(kHeight - kBottom + 16) +
            "\" text-anchor=\"middle\">" + Num(v) + "</text>";
   }
   for (std::size_t i = 0; i < series.size(); ++i) {
     const Series& s = series[i];
+    const bool dots = s.x.size() <= kMaxDots;
     std::string points;
     for (std::size_t k = 0; k < s.x.size() && k < s.y.size(); ++k) {
       points += Num(x(s.x[k])) + "," + Num(y(s.y[k])) + " ";
+      if (!dots) continue;
       svg += "<circle class=\"mark\" cx=\"" + Num(x(s.x[k])) + "\" cy=\"" + Num(y(s.y[k])) +
-             "\" r=\"3.5\" fill=\"" + Colour(i) + "\"><title>" + Escape(s.name) + ": " +
-             Num(s.y[k]) + "</title></circle>";
+             "\" r=\"3.5\" fill=\"" + Colour(i) + "\"><title>" + Escape(s.name) + " at " +
+             Num(s.x[k]) + ": " + Num(s.y[k]) + "</title></circle>";
     }
-    svg += "<polyline fill=\"none\" stroke-width=\"2\" stroke=\"" + std::string(Colour(i)) +
-           "\" points=\"" + points + "\"/>";
+    svg += std::string("<polyline") + (dots ? "" : " class=\"mark\"") +
+           " fill=\"none\" stroke-width=\"2\" stroke=\"" + Colour(i) + "\" points=\"" + points +
+           "\">" + (dots ? "" : "<title>" + Escape(s.name) + "</title>") + "</polyline>";
   }
   return svg + Legend(names) + Close();
 }
@@ -156,9 +169,15 @@ std::string BarChart(const std::string& title, const std::string& y_label,
   const double bar = group * 0.8 / static_cast<double>(std::max<std::size_t>(1, series.size()));
   for (std::size_t c = 0; c < categories.size(); ++c) {
     const double x0 = kLeft + group * static_cast<double>(c) + group * 0.1;
-    svg += "<text class=\"tick\" x=\"" + Num(x0 + group * 0.4) + "\" y=\"" +
-           Num(kHeight - kBottom + 16) + "\" text-anchor=\"middle\">" + Escape(categories[c]) +
-           "</text>";
+    if (categories.size() > kMaxUprightLabels) {  // slanted, so that neighbours do not overlap
+      svg += "<text class=\"tick\" text-anchor=\"end\" transform=\"translate(" +
+             Num(x0 + group * 0.4 + 4) + " " + Num(kHeight - kBottom + 12) + ") rotate(-30)\">" +
+             Escape(categories[c]) + "</text>";
+    } else {
+      svg += "<text class=\"tick\" x=\"" + Num(x0 + group * 0.4) + "\" y=\"" +
+             Num(kHeight - kBottom + 16) + "\" text-anchor=\"middle\">" + Escape(categories[c]) +
+             "</text>";
+    }
     for (std::size_t i = 0; i < series.size(); ++i) {
       if (c >= series[i].y.size() || !std::isfinite(series[i].y[c])) continue;
       const double v = series[i].y[c];

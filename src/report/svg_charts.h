@@ -13,7 +13,8 @@ struct Series {
   std::vector<double> y;
 };
 
-// Lines with dots, one per series, over a shared x axis.
+// Lines with dots, one per series, over a shared x axis. A series of more than 60 points is drawn
+// as a bare line (the line is its mark); more than 12 distinct x values get evenly spaced ticks.
 std::string LineChart(const std::string& title, const std::string& x_label,
                       const std::string& y_label, const std::vector<Series>& series);
 

@@ -57,21 +57,11 @@ Json SplitJson(const TimeSplit& split) {
   return json;
 }
 
-// Per-second MiB/s from `first` to `last` (seconds without I/O are 0).
-std::vector<double> Series(const BandwidthBins& bins, std::int64_t first, std::int64_t last,
-                           int direction) {
-  std::vector<double> series;
-  for (std::int64_t second = first; second <= last; ++second) {
-    const auto it = bins.find(second);
-    series.push_back(it == bins.end() ? 0 : it->second[direction] / kMiB);
-  }
-  return series;
-}
-
+// Read and write MiB/s for each second from `first` to `last` (seconds without I/O are 0).
 Json BandwidthJson(const BandwidthBins& bins, std::int64_t first, std::int64_t last) {
   Json json = Json::object();
-  json["read_MiB_per_second"] = Series(bins, first, last, 0);
-  json["write_MiB_per_second"] = Series(bins, first, last, 1);
+  json["read_MiB_per_second"] = MiBPerSecond(bins, first, last, 0);
+  json["write_MiB_per_second"] = MiBPerSecond(bins, first, last, 1);
   return json;
 }
 
@@ -228,7 +218,7 @@ std::string FormatText(const TraceSummary& summary) {
     if (!total.empty()) {
       const std::int64_t first = total.begin()->first, last = total.rbegin()->first;
       for (int direction : {0, 1}) {
-        const std::vector<double> series = Series(total, first, last, direction);
+        const std::vector<double> series = MiBPerSecond(total, first, last, direction);
         const double peak = *std::max_element(series.begin(), series.end());
         if (peak <= 0) continue;
         double sum = 0;
@@ -243,7 +233,7 @@ std::string FormatText(const TraceSummary& summary) {
         for (const auto& [rank, r] : summary.ranks) {
           const std::string who = "rank " + std::to_string(rank);
           out += Format("%-7s |%s|\n", who.c_str(),
-                        Sparkline(Series(r.bandwidth, first, last, direction)).c_str());
+                        Sparkline(MiBPerSecond(r.bandwidth, first, last, direction)).c_str());
         }
       }
     }

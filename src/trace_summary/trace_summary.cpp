@@ -98,6 +98,16 @@ std::string LineError(const std::string& path, std::uint64_t line, const std::st
 
 }  // namespace
 
+std::vector<double> MiBPerSecond(const BandwidthBins& bins, std::int64_t first, std::int64_t last,
+                                 int direction) {
+  std::vector<double> series;
+  for (std::int64_t second = first; second <= last; ++second) {
+    const auto it = bins.find(second);
+    series.push_back(it == bins.end() ? 0 : it->second[direction] / 1048576.0);
+  }
+  return series;
+}
+
 bool IsComputeCategory(std::string_view cat) { return cat == "compute"; }
 
 bool IsIoCategory(std::string_view cat) {
@@ -146,21 +156,26 @@ void SummarizeTrace(storage::Env& env, const std::string& path, RankSummary& ran
   }
 }
 
+RunFiles ListRunFiles(storage::Env& env, const std::filesystem::path& folder) {
+  RunFiles files;
+  for (const storage::DirectoryEntry& entry : env.list_directory(folder.string())) {
+    if (entry.is_directory) continue;
+    if (EndsWith(entry.name, ".pfw") || EndsWith(entry.name, ".pfw.gz")) {
+      files.traces.push_back(entry.name);
+    } else if (EndsWith(entry.name, "_posix_counters.json")) {
+      files.counters.push_back(entry.name);
+    }
+  }
+  return files;
+}
+
 TraceSummary SummarizeRun(storage::Env& env, const std::filesystem::path& folder) {
   if (!env.exists(folder.string())) {
     throw UsageError("trace summary: no such run folder: " + folder.string());
   }
   TraceSummary summary;
   summary.folder = folder;
-  std::vector<std::string> traces, counters;
-  for (const storage::DirectoryEntry& entry : env.list_directory(folder.string())) {
-    if (entry.is_directory) continue;
-    if (EndsWith(entry.name, ".pfw") || EndsWith(entry.name, ".pfw.gz")) {
-      traces.push_back(entry.name);
-    } else if (EndsWith(entry.name, "_posix_counters.json")) {
-      counters.push_back(entry.name);
-    }
-  }
+  const auto [traces, counters] = ListRunFiles(env, folder);
   if (traces.empty() && counters.empty()) {
     throw Error(ExitCode::kIo, "trace summary: " + folder.string() +
                                    " holds no traces (trace-*.pfw[.gz]; run with --trace) and no "

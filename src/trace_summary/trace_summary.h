@@ -32,6 +32,11 @@ struct NameStats {
 // are spread over the seconds it spans in proportion to its time in each.
 using BandwidthBins = std::map<std::int64_t, std::array<double, 2>>;  // [0] read, [1] write
 
+// MiB/s of direction 0 (read) or 1 (write) for each second from `first` to `last` (0 where `bins`
+// has none).
+std::vector<double> MiBPerSecond(const BandwidthBins& bins, std::int64_t first, std::int64_t last,
+                                 int direction);
+
 struct RankSummary {
   int rank = 0;
   std::vector<std::string> files;
@@ -58,6 +63,14 @@ struct TraceSummary {
   BandwidthBins bandwidth() const;
   storage::IoCounts counters() const;
 };
+
+// The trace files (trace-*.pfw, *.pfw.gz) and counters files (<rank>_posix_counters.json) of a
+// run folder, by name; both empty when it holds neither. Throws Error(kIo) if it cannot be listed.
+struct RunFiles {
+  std::vector<std::string> traces;
+  std::vector<std::string> counters;
+};
+RunFiles ListRunFiles(storage::Env& env, const std::filesystem::path& folder);
 
 // Reads the traces and counters files of `folder`. Throws Error(kUsage) if `folder` does not
 // exist, Error(kIo) if it is not a folder or holds neither, or if a trace is not a DFTracer trace

@@ -65,19 +65,27 @@ dlbench_cli_test(run_repeat_mpi_fixed_seed 0 --match "check_aggregate: OK" -- /b
   "rm -rf ${dir} && ${MPIEXEC_LINE} 2 $<TARGET_FILE:dlbench> run ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml --output ${dir}/out --repeat 2 --fixed-seed -q ++workload.dataset.data_folder=${dir}/data && /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_aggregate.py ${dir}/out 2 fixed")
 set_tests_properties(cli.run_repeat_mpi_fixed_seed PROPERTIES LABELS "cli;mpi")
 
+# docs/ci.md's ready-to-paste jobs: valid YAML and bash, dlbench commands and options that exist.
+dlbench_cli_test(ci_snippets 0 --match "check_ci_snippets: OK" -- /usr/bin/python3
+  ${CMAKE_CURRENT_LIST_DIR}/check_ci_snippets.py ${PROJECT_SOURCE_DIR}/docs/ci.md ${DLBENCH})
+
 # The CI presets stay valid workloads (docs/ci.md).
 foreach(preset ci_train_small ci_train_large ci_checkpoint ci_generate)
   dlbench_cli_test(ci_preset_${preset} 0 --match "^  name: ${preset}$"
     -- ${DLBENCH} config show ${PROJECT_SOURCE_DIR}/configs/ci/${preset}.yaml)
 endforeach()
 
-# `dlbench report`: a 2-rank training run and a checkpoint-only run in one self-contained HTML
-# file, rendered in headless Chromium by check_report.py (no console message, every chart drawn;
-# the screenshot stays in the scratch folder).
+# `dlbench report`: a traced 2-rank training run and a checkpoint-only run (no trace) in one
+# self-contained HTML file, rendered in headless Chromium by check_report.py (no console message,
+# every chart drawn; the screenshot stays in the scratch folder); the I/O charts hold the runs'
+# POSIX_SIZE_* counters and the trace summary's bandwidth per second, and the untraced run says
+# it has no trace.
 set(dir ${SCRATCH}/report)
-set(report_runs "${MPIEXEC_LINE} 2 $<TARGET_FILE:dlbench> run ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml --output ${dir}/train -q ++workload.dataset.data_folder=${dir}/data && $<TARGET_FILE:dlbench> checkpoint ${PROJECT_SOURCE_DIR}/tests/data/workloads/tiny_checkpoint.yaml --output ${dir}/ckpt -q ++workload.checkpoint.checkpoint_folder=${dir}/checkpoints")
+set(report_runs "${MPIEXEC_LINE} 2 $<TARGET_FILE:dlbench> run ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml --trace --output ${dir}/train -q ++workload.dataset.data_folder=${dir}/data && $<TARGET_FILE:dlbench> checkpoint ${PROJECT_SOURCE_DIR}/tests/data/workloads/tiny_checkpoint.yaml --output ${dir}/ckpt -q ++workload.checkpoint.checkpoint_folder=${dir}/checkpoints && $<TARGET_FILE:dlbench> trace summary ${dir}/train --json > ${dir}/trace.json")
 dlbench_cli_test(report 0 --match "report of 2 run\\(s\\) written" --match "check_report: OK"
-  -- /bin/sh -c "rm -rf ${dir} && ${report_runs} && $<TARGET_FILE:dlbench> report ${dir}/train ${dir}/ckpt -o ${dir}/report.html && /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_report.py ${dir}/report.html 5 ${dir}/report.png")
+  -- /bin/sh -c "rm -rf ${dir} && ${report_runs} && $<TARGET_FILE:dlbench> report ${dir}/train ${dir}/ckpt -o ${dir}/report.html && /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_report.py ${dir}/report.html 11 ${dir}/report.png --io ${dir}/train ${dir}/trace.json --io ${dir}/ckpt -")
+dlbench_cli_test(report_bad_trace 3 --once "trace-0-of-1.pfw line 1: no opening" -- /bin/sh -c
+  "rm -rf ${dir}_bad_trace && mkdir -p ${dir}_bad_trace && cp ${RUNS}/base/run-1/summary.json ${dir}_bad_trace/ && echo garbage > ${dir}_bad_trace/trace-0-of-1.pfw && $<TARGET_FILE:dlbench> report ${dir}_bad_trace -o ${dir}_bad_trace/r.html")
 set_tests_properties(cli.report PROPERTIES LABELS "cli;mpi")
 dlbench_cli_test(report_missing_run 2 --once "does not exist"
   -- ${DLBENCH} report ${SCRATCH}/no_such_run -o ${SCRATCH}/never.html)

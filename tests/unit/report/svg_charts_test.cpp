@@ -30,6 +30,18 @@ TEST(SvgCharts, OneMarkPerDatum) {
             2u);
 }
 
+TEST(SvgCharts, LongSeriesAreOneLineWithFewTicks) {
+  Series long_series{"bandwidth", {}, {}};
+  for (int i = 0; i < 300; ++i) {
+    long_series.x.push_back(i);
+    long_series.y.push_back(i % 7);
+  }
+  const std::string svg = LineChart("t", "s", "MiB/s", {long_series, {"short", {0, 299}, {1, 2}}});
+  EXPECT_EQ(Count(svg, "class=\"mark\""), 3u);  // the long line, and the short one's two dots
+  EXPECT_EQ(Count(svg, "<polyline class=\"mark\""), 1u);
+  EXPECT_EQ(Count(svg, "y=\"252\" text-anchor=\"middle\">"), 12u);  // the x axis' ticks
+}
+
 TEST(SvgCharts, EmptyAndDegenerateInputsStillGiveWellFormedSvg) {
   for (const std::string& svg :
        {LineChart("t", "x", "y", {}), BarChart("t", "y", {}, {}), Timeline("t", "s", {}, {}, {}),
