@@ -30,8 +30,11 @@ std::vector<std::string> FindPartialFiles(Env& env, const std::string& folder);
 
 class AtomicFileWriter {
  public:
-  // Creates (truncating) the temporary file; the parent folder must exist.
-  AtomicFileWriter(Env& env, std::string final_path, const OpenOptions& options = {});
+  // Creates (truncating) the temporary file; the parent folder must exist. With `reuse`, the
+  // temporary file already exists (the caller moved a spare file there) and is opened without
+  // truncation, to be overwritten in place (no new pages on a memory-backed tier).
+  AtomicFileWriter(Env& env, std::string final_path, const OpenOptions& options = {},
+                   bool reuse = false);
   // Without a successful commit, removes the temporary file (errors swallowed).
   ~AtomicFileWriter();
   AtomicFileWriter(const AtomicFileWriter&) = delete;
