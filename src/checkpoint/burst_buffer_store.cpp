@@ -309,14 +309,11 @@ std::string BurstBufferStore::EvictDurable() {
         std::find_if(saved_.begin(), saved_.end(), [&](const Saved& s) { return s.name == name; });
     if (saved == saved_.end()) continue;
     if (evict && !kept.contains(name)) {
-      // Unreadable from now on (no fast-tier manifest): one of each name stays as a spare for
-      // the next save to overwrite; the rest are removed in the background, so that freeing
-      // their pages is not part of this (trainer's) call.
+      // Unreadable from now on (no fast-tier manifest): removed in the background, so that
+      // freeing their pages is not part of this (trainer's) call.
       std::vector<std::string> files;
-      for (const std::string& file : saved->own_files) {
-        const std::string path = JoinPath(FastFolder(name), file);
-        if (!spares_.try_emplace(file, path).second) files.push_back(path);
-      }
+      for (const std::string& file : saved->own_files)
+        files.push_back(JoinPath(FastFolder(name), file));
       remover_->Remove(std::move(files));
       evicted_folders_.push_back(FastFolder(name));
     }
@@ -406,33 +403,13 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
     job.feed = feed;
     job.token = token;
     drains_->Enqueue(std::move(job));
-    // Each file overwrites the spare of its name, if any (taken here: writer threads only read
-    // their own entry); spares not taken because the write failed stay spares.
-    std::vector<std::string> spare(mine.files.size());
-    for (std::size_t i = 0; i < spare.size(); ++i) {
-      auto it = spares_.find(mine.files[i].name);
-      if (it == spares_.end()) continue;
-      spare[i] = std::move(it->second);
-      spares_.erase(it);
-    }
     try {
-      io = writer_->WriteRank(
-          FastFolder(name), mine,
-          [&](std::size_t file) {
-            feed->MarkReady(file);
-            if (tuning_.on_file_written) tuning_.on_file_written(mine.files[file].name);
-          },
-          [&](std::size_t file, const std::string& partial) {
-            if (spare[file].empty()) return false;
-            env_.rename(spare[file], partial);
-            spare[file].clear();
-            return true;
-          });
+      io = writer_->WriteRank(FastFolder(name), mine, [&](std::size_t file) {
+        feed->MarkReady(file);
+        if (tuning_.on_file_written) tuning_.on_file_written(mine.files[file].name);
+      });
     } catch (const Error& e) {
       local_error = e.what();
-    }
-    for (std::size_t i = 0; i < spare.size(); ++i) {
-      if (!spare[i].empty()) spares_.try_emplace(mine.files[i].name, std::move(spare[i]));
     }
   }
   if (!CommitCheckpoint(comm_, nodes_, env_, FastFolder(name), plan, content,
@@ -505,10 +482,6 @@ StoreOpResult BurstBufferStore::Load(const std::string& name, const CheckpointPl
 std::vector<DrainResult> BurstBufferStore::Finish() {
   Collect(drains_->WaitAll());
   std::string local_error = EvictDurable();
-  std::vector<std::string> spares;
-  for (auto& [file, path] : spares_) spares.push_back(std::move(path));
-  spares_.clear();
-  remover_->Remove(std::move(spares));
   remover_->WaitIdle();
   const std::string removal_error = remover_->TakeError();
   if (local_error.empty()) local_error = removal_error;

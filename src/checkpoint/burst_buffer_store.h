@@ -11,12 +11,8 @@
 //           rank 0 waits for every marker, then writes the manifest: durable. A failed save
 //           cancels its drain (copies removed, never a marker or manifest).
 //   evict:  at the next collective call after durability (Save, Load, Finish), with
-//           evict_after_drain: the fast-tier manifest first, then each rank's own files: one file
-//           of each name is kept as a spare that the next save of that name overwrites in place
-//           (on a memory-backed tier, a save into new files waits for the pages it allocates,
-//           whose first touch can cost many times the copy in a VM whose host took freed pages
-//           back: docs/checkpointing.md); the others, and spares unused at Finish, are removed by
-//           a background thread
+//           evict_after_drain: the fast-tier manifest first, then each rank's own files (removed
+//           by a background thread)
 // A Save touches nothing on the capacity tier from the calling (trainer's) thread.
 // The tier is shared (every rank sees one folder; rank 0 commits it and scans it on resume) or
 // node-local (storage.tiers.<name>.node_local, mpi/nodes.h): then each node's lowest rank commits,
@@ -127,11 +123,9 @@ class BurstBufferStore final : public CheckpointStore {
   std::unique_ptr<DrainEngine> drains_;
   std::unique_ptr<BackgroundRemover> remover_;  // evicted fast-tier files
   std::vector<std::string> resumed_;
-  std::vector<Saved> saved_;                  // in drain order, not yet evicted or failed
-  std::vector<DrainOutcome> finished_;        // collected from the engine, not yet returned
-  std::vector<std::string> evicted_folders_;  // emptied on the fast tier, removed by Finish
-  // Evicted files of this rank kept for reuse: file name in the checkpoint -> its path.
-  std::map<std::string, std::string> spares_;
+  std::vector<Saved> saved_;                   // in drain order, not yet evicted or failed
+  std::vector<DrainOutcome> finished_;         // collected from the engine, not yet returned
+  std::vector<std::string> evicted_folders_;   // emptied on the fast tier, removed by Finish
   std::map<std::string, Seconds> durable_at_;  // as announced by rank 0
 };
 

@@ -19,13 +19,6 @@ using OpenFile = ChunkedFile<storage::AtomicFileWriter>;
 
 }  // namespace
 
-void CheckpointWriter::RemoveQuietly(const std::string& path) {
-  try {
-    env_.remove(path);
-  } catch (const Error&) {  // litter at worst: a partial file is never read
-  }
-}
-
 WriterOptions WriterOptions::FromConfig(const config::CheckpointConfig& checkpoint,
                                         std::uint64_t content_seed) {
   WriterOptions options;
@@ -66,8 +59,7 @@ Bytes CheckpointWriter::buffer_bytes() const {
 
 RankIoResult CheckpointWriter::WriteRank(
     const std::string& folder, const RankPlan& plan,
-    const std::function<void(std::size_t file)>& on_file_complete,
-    const std::function<bool(std::size_t file, const std::string& partial_path)>& reuse) {
+    const std::function<void(std::size_t file)>& on_file_complete) {
   RankIoResult result;
   result.start = metrics::Now();
   env_.create_directories(folder);
@@ -100,15 +92,8 @@ RankIoResult CheckpointWriter::WriteRank(
         if (!file.open_attempted) {
           file.open_attempted = true;
           file.start = metrics::Now();
-          const std::string path = JoinPath(folder, plan.files[chunk.file].name);
-          file.reused = reuse && reuse(chunk.file, storage::PartialPathFor(path));
-          try {
-            file.handle =
-                std::make_unique<storage::AtomicFileWriter>(env_, path, open, file.reused);
-          } catch (const Error&) {
-            if (file.reused) RemoveQuietly(storage::PartialPathFor(path));
-            throw;
-          }
+          file.handle = std::make_unique<storage::AtomicFileWriter>(
+              env_, JoinPath(folder, plan.files[chunk.file].name), open);
         }
         if (!file.handle) return;  // another thread failed to create it; the team is stopping
         out = &file.handle->file();
@@ -120,7 +105,6 @@ RankIoResult CheckpointWriter::WriteRank(
       }
       // The thread that finishes a file's last chunk completes it: all its writes are done.
       if (file.chunks_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        if (file.reused) file.handle->file().truncate(plan.files[chunk.file].bytes);
         file.handle->commit(options_.fsync);
         file.end = metrics::Now();
         if (on_file_complete) on_file_complete(chunk.file);

@@ -68,17 +68,11 @@ class CheckpointWriter {
   // not. Not thread-safe: one call at a time per writer. `on_file_complete(i)` runs, on a writer
   // thread, as soon as plan.files[i] is complete under its final name (fsync'd when asked): a
   // burst buffer starts draining that file while the others are still being written. It must
-  // not throw and should return quickly. `reuse(i, partial_path)`, when given, may move a spare
-  // file (one no reader can reach any more) to `partial_path` and return true: plan.files[i] is
-  // then written over it in place and cut to its size, instead of into a new file.
-  RankIoResult WriteRank(
-      const std::string& folder, const RankPlan& plan,
-      const std::function<void(std::size_t file)>& on_file_complete = {},
-      const std::function<bool(std::size_t file, const std::string& partial_path)>& reuse = {});
+  // not throw and should return quickly.
+  RankIoResult WriteRank(const std::string& folder, const RankPlan& plan,
+                         const std::function<void(std::size_t file)>& on_file_complete = {});
 
  private:
-  void RemoveQuietly(const std::string& path);
-
   storage::Env& env_;
   WriterOptions options_;
   std::vector<storage::AlignedBuffer> buffers_;  // one per thread

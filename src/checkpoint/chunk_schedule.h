@@ -25,7 +25,6 @@ template <typename Handle>
 struct ChunkedFile {
   std::mutex mutex;
   bool open_attempted = false;
-  bool reused = false;             // written over a spare file (checkpoint_writer.h)
   std::unique_ptr<Handle> handle;  // null after a failed open
   std::atomic<std::uint64_t> chunks_left{0};
   std::uint64_t key = 0;

@@ -342,8 +342,8 @@ void DrainEngine::CopyFiles(const DrainJob& job, DrainOutcome& outcome, bool& pr
           }
           // An earlier copy of this file (its manifest already withdrawn) is overwritten in
           // place, not replaced: replacing it would free its pages, and on a memory-backed tier
-          // the next save allocating pages freed just before can wait for them
-          // (burst_buffer_store.h).
+          // in a VM a save allocating pages freed just before ran several times slower
+          // (docs/checkpointing.md, "What a save does not wait for").
           const std::string to = JoinPath(job.capacity_folder, spec.name);
           file.reused = !job.token.empty() && env_.exists(to);
           if (file.reused) env_.rename(to, storage::PartialPathFor(to));
