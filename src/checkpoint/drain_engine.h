@@ -14,7 +14,8 @@
 //
 // The capacity side of a new save is prepared here, not by the saving (trainer) thread: before a
 // rank replaces its first file there, its drain withdraws the capacity-side manifest of an earlier
-// checkpoint of the same name and removes its own old markers. Markers carry the save's token, so
+// checkpoint of the same name and removes its own old markers; it then overwrites the earlier
+// copy of each file in place rather than freeing it. Markers carry the save's token, so
 // the finisher never takes a marker left by an earlier save for one of this save, whichever rank's
 // drain gets there first. Drain threads run at background priority (background_priority.h).
 #pragma once

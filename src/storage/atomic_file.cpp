@@ -40,9 +40,10 @@ std::vector<std::string> FindPartialFiles(Env& env, const std::string& folder) {
   return found;  // sorted, as the listing
 }
 
-AtomicFileWriter::AtomicFileWriter(Env& env, std::string final_path, const OpenOptions& options)
+AtomicFileWriter::AtomicFileWriter(Env& env, std::string final_path, const OpenOptions& options,
+                                   bool reuse)
     : env_(env), final_path_(std::move(final_path)), temp_path_(PartialPathFor(final_path_)) {
-  file_ = env_.create(temp_path_, options);
+  file_ = reuse ? env_.open_write(temp_path_, options) : env_.create(temp_path_, options);
 }
 
 AtomicFileWriter::~AtomicFileWriter() {

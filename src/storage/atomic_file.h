@@ -30,8 +30,12 @@ std::vector<std::string> FindPartialFiles(Env& env, const std::string& folder);
 
 class AtomicFileWriter {
  public:
-  // Creates (truncating) the temporary file; the parent folder must exist.
-  AtomicFileWriter(Env& env, std::string final_path, const OpenOptions& options = {});
+  // Creates (truncating) the temporary file; the parent folder must exist. With `reuse`, the
+  // temporary file already exists (the caller renamed an earlier copy there) and is opened
+  // without truncation, to be overwritten in place (no pages freed and allocated anew on a
+  // memory-backed tier); the caller cuts it to its size before commit.
+  AtomicFileWriter(Env& env, std::string final_path, const OpenOptions& options = {},
+                   bool reuse = false);
   // Without a successful commit, removes the temporary file (errors swallowed).
   ~AtomicFileWriter();
   AtomicFileWriter(const AtomicFileWriter&) = delete;
