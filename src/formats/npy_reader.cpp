@@ -1,6 +1,7 @@
 #include "formats/npy_reader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -16,6 +17,22 @@
 
 namespace dlbench::formats {
 namespace {
+
+// The first bytes of the file a thread opened last, in one buffer per thread that only grows (no
+// allocation per file: a 4 KiB one per sample cost more instructions than the read it saves), and
+// the reader they belong to.
+struct FirstBytes {
+  std::string bytes;
+  std::uint64_t reader = 0;
+};
+FirstBytes& ThreadFirstBytes() {
+  thread_local FirstBytes first;
+  return first;
+}
+std::uint64_t NextReaderId() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
 
 class NpyFileReader final : public FileReader {
  public:
@@ -38,22 +55,23 @@ class NpyFileReader final : public FileReader {
     } else if (samples_ == 1 && sample_bytes_ <= kWholeFileBytes) {
       first = expected.size() + sample_bytes_;
     }
-    head_.assign(first, '\0');
-    head_.resize(file_->read_at(0, head_.data(), head_.size()));
-    open_bytes_ = head_.size();
+    FirstBytes& head = ThreadFirstBytes();
+    if (head.bytes.size() < first) head.bytes.resize(first);
+    head.reader = 0;  // the buffer is overwritten now, whatever it held
+    const Bytes got = file_->read_at(0, head.bytes.data(), first);
+    open_bytes_ = got;
     data_offset_ = expected.size();
-    if (std::string_view(head_).substr(0, expected.size()) != expected) {
-      data_offset_ = ParseHeader(head_, spec);
+    if (std::string_view(head.bytes.data(), got).substr(0, expected.size()) != expected) {
+      data_offset_ = ParseHeader(head.bytes, got, spec);
     }
     end_ = data_offset_ + static_cast<Bytes>(samples_) * sample_bytes_;
     // A truncated file is found here with O_DIRECT (which knows the size anyway), else by the
     // first read that comes back short, with the same message: asking the size of every file
     // would cost a system call per sample.
     if (direct_) CheckSize("open");
-    if (!direct_ && samples_ == 1 && head_.size() >= end_) {
-      open_bytes_ -= sample_bytes_;  // they count when read_sample delivers them
-    } else {
-      head_.clear();
+    if (!direct_ && samples_ == 1 && got >= end_ && open_bytes_ == got) {  // no second read
+      head.reader = id_ = NextReaderId();  // the sample is in this thread's buffer
+      open_bytes_ -= sample_bytes_;        // its bytes count when read_sample delivers them
     }
     array_.emplace(data_offset_, samples_, sample_bytes_, spec.itemsize(), options.transfer_size,
                    direct_ != nullptr);
@@ -66,9 +84,10 @@ class NpyFileReader final : public FileReader {
   Bytes open_bytes() const override { return open_bytes_; }
   Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
     check_request(k, out);
-    if (!head_.empty()) {  // the one sample, fetched with the header
-      std::memcpy(out.data(), head_.data() + data_offset_, sample_bytes_);
-      head_.clear();
+    FirstBytes& head = ThreadFirstBytes();
+    if (id_ != 0 && head.reader == id_) {  // the one sample, fetched with the header
+      std::memcpy(out.data(), head.bytes.data() + data_offset_, sample_bytes_);
+      head.reader = 0;
       return sample_bytes_;
     }
     if (direct_) return array_->ReadDirect(*direct_, k, out.data());
@@ -81,18 +100,19 @@ class NpyFileReader final : public FileReader {
   }
 
  private:
-  // Reads the rest of a header that is not the expected one (`bytes` holds the start of the file,
-  // and keeps any bytes after the header) and checks it against `spec`; returns its length.
-  Bytes ParseHeader(std::string& bytes, const FileSpec& spec) {
-    const Bytes length = npy::HeaderLength(bytes, path());
-    const Bytes have = bytes.size();
+  // Reads the rest of a header that is not the expected one (the first `have` bytes of `bytes`
+  // hold the start of the file; bytes after the header stay) and checks it against `spec`;
+  // returns its length.
+  Bytes ParseHeader(std::string& bytes, Bytes have, const FileSpec& spec) {
+    const Bytes length = npy::HeaderLength(std::string_view(bytes.data(), have), path());
     if (length > have) {
-      bytes.resize(length);
+      if (bytes.size() < length) bytes.resize(length);
       const Bytes got = file_->read_at(have, bytes.data() + have, length - have);
       open_bytes_ += got;
-      bytes.resize(have + got);
+      have += got;
     }
-    const npy::Header header = npy::Parse(std::string_view(bytes).substr(0, length), path());
+    const npy::Header header =
+        npy::Parse(std::string_view(bytes.data(), std::min(have, length)), path());
     CheckArrayHeader(header, spec, path());
     return header.data_offset;
   }
@@ -114,8 +134,11 @@ class NpyFileReader final : public FileReader {
   static constexpr Bytes kWholeFileBytes = 64 * 1024;
 
   Bytes data_offset_ = 0;
-  Bytes end_ = 0;     // end of the array data in the file
-  std::string head_;  // the file's first bytes; after open, the sample when it was among them
+  Bytes end_ = 0;  // end of the array data in the file
+  // With one small sample: this reader's number in its thread's FirstBytes while the sample
+  // fetched with the header is still there (read_sample on another thread, or after that thread
+  // opened another file, reads it again); 0 otherwise.
+  std::uint64_t id_ = 0;
   Bytes open_bytes_ = 0;
   std::optional<StoredSampleLastArray> array_;
 };

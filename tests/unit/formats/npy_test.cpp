@@ -123,6 +123,35 @@ TEST_F(NpyFiles, TheUsualHeaderTakesOneReadAndAnyOtherIsParsed) {
   }
 }
 
+// Readers of one-sample files opened one after the other on a thread (the memory read type keeps
+// several open): each still reads its own sample, from storage once another open (even one that
+// buffered no sample) reused the thread's buffer.
+TEST_F(NpyFiles, InterleavedReadersReadTheirOwnSamples) {
+  const auto content = test::RandomContent();
+  FileSpec a = Spec({16, 8}, 1, "uint8");
+  test::WriteFile(NpyWriter(), a, content);
+  FileSpec b = a;
+  b.path += ".b";
+  b.file_index = a.file_index + 1;
+  test::WriteFile(NpyWriter(), b, content);
+  // A third file, one byte short: its open fills the buffer but leaves no sample there.
+  FileSpec c = a;
+  c.path += ".c";
+  c.file_index = a.file_index + 2;
+  test::WriteFile(NpyWriter(), c, content);
+  const std::string bytes = test::ReadAll(c.path);
+  test::WriteAll(c.path, bytes.substr(0, bytes.size() - 1));
+  auto first = NpyReader().open(storage::PosixEnv(), a, {});
+  auto second = NpyReader().open(storage::PosixEnv(), b, {});
+  auto third = NpyReader().open(storage::PosixEnv(), c, {});
+  std::vector<std::byte> out(a.sample_bytes());
+  EXPECT_EQ(second->read_sample(0, out), a.sample_bytes());
+  EXPECT_EQ(out, test::SampleLastBytes(content, b, 0));
+  EXPECT_EQ(first->read_sample(0, out), a.sample_bytes());
+  EXPECT_EQ(out, test::SampleLastBytes(content, a, 0));
+  EXPECT_NE(test::SampleLastBytes(content, a, 0), test::SampleLastBytes(content, b, 0));
+}
+
 TEST_F(NpyFiles, RejectsMismatchesAndTruncation) {
   const auto content = test::RandomContent();
   const FileSpec spec = Spec({6, 6}, 2, "uint8");
