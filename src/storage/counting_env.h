@@ -6,7 +6,7 @@
 // Cost: a file's record is found when it is opened (one hash of the path under the wrapper's
 // mutex); each read, write or sync then updates that record through the pointer its file holds,
 // under the record's own one-byte lock (uncontended unless threads share the file), with two
-// steady-clock reads and no allocation. Records are compact (~0.6 KiB; a file's 5th to 32nd
+// steady-clock reads and no allocation. Records are compact (~0.7 KiB; a file's 5th to 32nd
 // distinct access size or stride gets an array of its own) and never freed while the wrapper
 // lives (reset() zeroes them); files it opens refer to it and to their record, so it must
 // outlive them.
