@@ -1,5 +1,6 @@
 #include "dataset/layout.h"
 
+#include <charconv>
 #include <string_view>
 
 #include "util/error.h"
@@ -9,10 +10,14 @@ namespace {
 
 int Digits(std::uint64_t n) { return static_cast<int>(std::to_string(n).size()); }
 
+// Appends `value` in decimal, zero-padded to `digits`. No temporary string: file paths are made
+// for every sample read.
 void AppendPadded(std::string& out, std::uint64_t value, int digits) {
-  const std::string text = std::to_string(value);
-  if (static_cast<int>(text.size()) < digits) out.append(digits - text.size(), '0');
-  out += text;
+  char text[24];
+  const auto [end, error] = std::to_chars(text, text + sizeof text, value);
+  const auto length = static_cast<int>(end - text);
+  if (length < digits) out.append(static_cast<std::size_t>(digits - length), '0');
+  out.append(text, end);
 }
 
 std::uint64_t NonNegative(std::int64_t value, const char* key) {
@@ -96,22 +101,37 @@ std::vector<std::string> DatasetLayout::folders(Split split) const {
 }
 
 std::string DatasetLayout::file_name(Split split, FileIndex file) const {
+  std::string name;
+  append_file_name(name, split, file);
+  return name;
+}
+
+void DatasetLayout::append_file_name(std::string& out, Split split, FileIndex file) const {
   CheckFile(split, file);
   const Side& s = side(split);
-  std::string name = prefix_ + "_";
-  AppendPadded(name, file, s.index_digits);
-  name += "_of_" + std::to_string(s.files) + "." + extension_;
-  return name;
+  out += prefix_;
+  out += '_';
+  AppendPadded(out, file, s.index_digits);
+  out += "_of_";
+  AppendPadded(out, s.files, 0);
+  out += '.';
+  out += extension_;
 }
 
 std::string DatasetLayout::file_path(Split split, FileIndex file) const {
   const Side& s = side(split);
-  std::string path = split_folder(split) + "/";
+  std::string path;
+  path.reserve(data_folder_.size() + prefix_.size() + extension_.size() + 64);
+  path += data_folder_;
+  path += '/';
+  path += FolderName(split);
+  path += '/';
   if (s.subfolders > 0) {
     AppendPadded(path, file % s.subfolders, s.subfolder_digits);
-    path += "/";
+    path += '/';
   }
-  return path + file_name(split, file);
+  append_file_name(path, split, file);
+  return path;
 }
 
 std::string DatasetLayout::dali_index_folder(Split split) const {

@@ -84,6 +84,7 @@ class DatasetLayout {
   };
   const Side& side(Split split) const { return split == Split::kTrain ? train_ : eval_; }
   void CheckFile(Split split, FileIndex file) const;
+  void append_file_name(std::string& out, Split split, FileIndex file) const;
 
   std::string data_folder_;
   config::Format format_;

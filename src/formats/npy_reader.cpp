@@ -1,6 +1,8 @@
 #include "formats/npy_reader.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +18,22 @@
 namespace dlbench::formats {
 namespace {
 
+// The first bytes of the file a thread opened last, in one buffer per thread that only grows (no
+// allocation per file: a 4 KiB one per sample cost more instructions than the read it saves), and
+// the reader they belong to.
+struct FirstBytes {
+  std::string bytes;
+  std::uint64_t reader = 0;
+};
+FirstBytes& ThreadFirstBytes() {
+  thread_local FirstBytes first;
+  return first;
+}
+std::uint64_t NextReaderId() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 class NpyFileReader final : public FileReader {
  public:
   // `direct`: `file` is a DirectFile.
@@ -27,23 +45,35 @@ class NpyFileReader final : public FileReader {
         sample_bytes_(spec.sample_bytes()) {
     // The first read fetches the header dlbench's (and numpy's) writer puts there for this
     // spec, or with O_DIRECT the first block, which holds any usual header; when those bytes
-    // are that header, nothing needs parsing and the header took one read.
+    // are that header, nothing needs parsing and the header took one read. A file of one small
+    // sample is fetched whole by that read (as Python's buffered file gives np.load the header
+    // and the data in one read): read_sample then copies the sample out, one system call less.
     const std::string& expected = ExpectedArrayHeader(spec);
-    std::string bytes(
-        direct_ ? storage::kDirectAlignment : std::max<Bytes>(expected.size(), npy::kProbeBytes),
-        '\0');
-    bytes.resize(file_->read_at(0, bytes.data(), bytes.size()));
-    open_bytes_ = bytes.size();
-    Bytes data_offset = expected.size();
-    if (std::string_view(bytes).substr(0, expected.size()) != expected) {
-      data_offset = ParseHeader(bytes, spec);
+    Bytes first = std::max<Bytes>(expected.size(), npy::kProbeBytes);
+    if (direct_) {
+      first = storage::kDirectAlignment;
+    } else if (samples_ == 1 && sample_bytes_ <= kWholeFileBytes) {
+      first = expected.size() + sample_bytes_;
     }
-    end_ = data_offset + static_cast<Bytes>(samples_) * sample_bytes_;
+    FirstBytes& head = ThreadFirstBytes();
+    if (head.bytes.size() < first) head.bytes.resize(first);
+    head.reader = 0;  // the buffer is overwritten now, whatever it held
+    const Bytes got = file_->read_at(0, head.bytes.data(), first);
+    open_bytes_ = got;
+    data_offset_ = expected.size();
+    if (std::string_view(head.bytes.data(), got).substr(0, expected.size()) != expected) {
+      data_offset_ = ParseHeader(head.bytes, got, spec);
+    }
+    end_ = data_offset_ + static_cast<Bytes>(samples_) * sample_bytes_;
     // A truncated file is found here with O_DIRECT (which knows the size anyway), else by the
     // first read that comes back short, with the same message: asking the size of every file
     // would cost a system call per sample.
     if (direct_) CheckSize("open");
-    array_.emplace(data_offset, samples_, sample_bytes_, spec.itemsize(), options.transfer_size,
+    if (!direct_ && samples_ == 1 && got >= end_ && open_bytes_ == got) {  // no second read
+      head.reader = id_ = NextReaderId();  // the sample is in this thread's buffer
+      open_bytes_ -= sample_bytes_;        // its bytes count when read_sample delivers them
+    }
+    array_.emplace(data_offset_, samples_, sample_bytes_, spec.itemsize(), options.transfer_size,
                    direct_ != nullptr);
     if (direct_) open_bytes_ = direct_->bytes_read();
   }
@@ -54,6 +84,12 @@ class NpyFileReader final : public FileReader {
   Bytes open_bytes() const override { return open_bytes_; }
   Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
     check_request(k, out);
+    FirstBytes& head = ThreadFirstBytes();
+    if (id_ != 0 && head.reader == id_) {  // the one sample, fetched with the header
+      std::memcpy(out.data(), head.bytes.data() + data_offset_, sample_bytes_);
+      head.reader = 0;
+      return sample_bytes_;
+    }
     if (direct_) return array_->ReadDirect(*direct_, k, out.data());
     try {
       return array_->Read(*file_, k, out.data());
@@ -64,24 +100,25 @@ class NpyFileReader final : public FileReader {
   }
 
  private:
-  // Reads the rest of a header that is not the expected one (`bytes` holds the start of the file)
-  // and checks it against `spec`; returns its length.
-  Bytes ParseHeader(std::string& bytes, const FileSpec& spec) {
-    const Bytes length = npy::HeaderLength(bytes, path());
-    const Bytes have = bytes.size();
+  // Reads the rest of a header that is not the expected one (the first `have` bytes of `bytes`
+  // hold the start of the file; bytes after the header stay) and checks it against `spec`;
+  // returns its length.
+  Bytes ParseHeader(std::string& bytes, Bytes have, const FileSpec& spec) {
+    const Bytes length = npy::HeaderLength(std::string_view(bytes.data(), have), path());
     // A corrupt length (up to 4 GiB) must not become an allocation: check it against the file.
     if (length > have && length > file_->size()) {
       throw IoError("open", path(), 0,
                     "truncated npy: header needs " + std::to_string(length) + " bytes, file has " +
                         std::to_string(file_->size()));
     }
-    bytes.resize(length);
     if (length > have) {
+      if (bytes.size() < length) bytes.resize(length);
       const Bytes got = file_->read_at(have, bytes.data() + have, length - have);
       open_bytes_ += got;
-      bytes.resize(have + got);
+      have += got;
     }
-    const npy::Header header = npy::Parse(bytes, path());
+    const npy::Header header =
+        npy::Parse(std::string_view(bytes.data(), std::min(have, length)), path());
     CheckArrayHeader(header, spec, path());
     return header.data_offset;
   }
@@ -99,7 +136,15 @@ class NpyFileReader final : public FileReader {
   DirectFile* direct_;  // file_ when reading with O_DIRECT, else null
   std::int64_t samples_;
   Bytes sample_bytes_;
+  // Files of one sample up to this size are read whole by the first read.
+  static constexpr Bytes kWholeFileBytes = 64 * 1024;
+
+  Bytes data_offset_ = 0;
   Bytes end_ = 0;  // end of the array data in the file
+  // With one small sample: this reader's number in its thread's FirstBytes while the sample
+  // fetched with the header is still there (read_sample on another thread, or after that thread
+  // opened another file, reads it again); 0 otherwise.
+  std::uint64_t id_ = 0;
   Bytes open_bytes_ = 0;
   std::optional<StoredSampleLastArray> array_;
 };

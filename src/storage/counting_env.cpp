@@ -1,134 +1,198 @@
 #include "storage/counting_env.h"
 
 #include <algorithm>
+#include <atomic>
+#include <string_view>
+#include <thread>
 #include <utility>
 
 namespace dlbench::storage {
 
-// Darshan's per-file record: the counters and the state its update rules need (last byte read
-// and written, the direction of the last access, one last-end time per timer class, and up to 32
-// distinct access sizes and strides with their counts). Every method takes the record's mutex.
-class CountingEnv::Record {
- public:
-  void open(double t1, double t2, bool creates) {
-    std::lock_guard lock(mutex_);
-    ++c_.opens;
-    if (creates) ++c_.creates;
-    last_byte_read_ = last_byte_written_ = 0;  // Darshan resets them on every open
-    Span(c_.open_start, c_.open_end, t1, t2);
-    AddTime(c_.meta_time, last_meta_end_, t1, t2);
-  }
-  void close(double t1, double t2) {
-    std::lock_guard lock(mutex_);
-    ++c_.closes;
-    last_byte_read_ = last_byte_written_ = 0;
-    Span(c_.close_start, c_.close_end, t1, t2);
-    AddTime(c_.meta_time, last_meta_end_, t1, t2);
-  }
-  void meta(std::uint64_t IoCounts::*count, double t1, double t2) {
-    std::lock_guard lock(mutex_);
-    ++(c_.*count);
-    AddTime(c_.meta_time, last_meta_end_, t1, t2);
-  }
-  void sync(double t1, double t2) {
-    std::lock_guard lock(mutex_);
-    ++c_.syncs;
-    AddTime(c_.write_time, last_write_end_, t1, t2);  // Darshan: fsync time is write time
-  }
-  void read(Bytes offset, const void* buffer, Bytes returned, double t1, double t2) {
-    std::lock_guard lock(mutex_);
-    ++c_.reads;
-    c_.bytes_read += returned;
-    Access(kRead, offset, buffer, returned, last_byte_read_, c_.max_byte_read, c_.seq_reads,
-           c_.consec_reads, c_.size_read);
-    Span(c_.read_start, c_.read_end, t1, t2);
-    AddTime(c_.read_time, last_read_end_, t1, t2);
-    Slowest(c_.max_read_time, c_.max_read_time_size, t2 - t1, returned);
-  }
-  void write(Bytes offset, const void* buffer, Bytes length, double t1, double t2) {
-    std::lock_guard lock(mutex_);
-    ++c_.writes;
-    c_.bytes_written += length;
-    Access(kWrite, offset, buffer, length, last_byte_written_, c_.max_byte_written, c_.seq_writes,
-           c_.consec_writes, c_.size_write);
-    Span(c_.write_start, c_.write_end, t1, t2);
-    AddTime(c_.write_time, last_write_end_, t1, t2);
-    Slowest(c_.max_write_time, c_.max_write_time_size, t2 - t1, length);
-  }
+namespace {
 
-  IoCounts snapshot() const {
-    std::lock_guard lock(mutex_);
-    IoCounts c = c_;
-    c.accesses = accesses_.top();
-    c.strides = strides_.top();
-    return c;
+// A lock for one record: taken for a handful of instructions by the thread that uses the file
+// (another thread only when two handles of one path are used at once, or a snapshot runs), so
+// an uncontended test-and-set, one byte instead of a std::mutex's forty.
+class SpinLock {
+ public:
+  void lock() {
+    while (flag_.test_and_set(std::memory_order_acquire)) std::this_thread::yield();
   }
-  void reset() {
-    std::lock_guard lock(mutex_);
-    *this = Record();
+  void unlock() { flag_.clear(std::memory_order_release); }
+
+ private:
+  std::atomic_flag flag_ = ATOMIC_FLAG_INIT;
+};
+
+// Up to 32 distinct non-zero values with their counts (DARSHAN_COMMON_VAL_MAX_RUNTIME_COUNT);
+// later new values are not tracked. The first four live in the record (a file's reads rarely
+// have more sizes or strides); the other 28 get their own array when a fifth value comes.
+class Tracked {
+ public:
+  void add(std::int64_t value) {
+    if (value == 0) return;
+    for (std::size_t i = 0; i < size_; ++i) {
+      Entry& entry = at(i);
+      if (entry.first == value) {
+        ++entry.second;
+        return;
+      }
+    }
+    if (size_ == kMax) return;
+    if (size_ == kInline && !more_) more_ = std::make_unique<Entry[]>(kMax - kInline);
+    at(size_++) = {value, 1};
   }
-  Record() = default;
-  Record& operator=(Record&& other) noexcept {  // for reset(): the mutex stays
-    c_ = other.c_;
-    last_byte_read_ = other.last_byte_read_;
-    last_byte_written_ = other.last_byte_written_;
-    last_direction_ = other.last_direction_;
-    last_read_end_ = other.last_read_end_;
-    last_write_end_ = other.last_write_end_;
-    last_meta_end_ = other.last_meta_end_;
-    accesses_ = other.accesses_;
-    strides_ = other.strides_;
-    return *this;
+  CommonValues top() const {
+    CommonValues top{};
+    for (std::size_t i = 0; i < size_; ++i) {
+      CommonValues one{};
+      one[0] = i < kInline ? inline_[i] : more_[i - kInline];
+      MergeCommonValues(top, one);
+    }
+    return top;
   }
 
  private:
-  enum Direction { kNone, kRead, kWrite };
+  using Entry = std::pair<std::int64_t, std::uint64_t>;
+  static constexpr std::size_t kInline = 4, kMax = 32;
+  Entry& at(std::size_t i) { return i < kInline ? inline_[i] : more_[i - kInline]; }
 
-  // Up to 32 distinct non-zero values with their counts (DARSHAN_COMMON_VAL_MAX_RUNTIME_COUNT);
-  // later new values are not tracked.
-  class Tracked {
-   public:
-    void add(std::int64_t value) {
-      if (value == 0) return;
-      for (std::size_t i = 0; i < size_; ++i) {
-        if (values_[i].first == value) {
-          ++values_[i].second;
-          return;
-        }
-      }
-      if (size_ < values_.size()) values_[size_++] = {value, 1};
-    }
-    CommonValues top() const {
-      CommonValues top{};
-      for (std::size_t i = 0; i < size_; ++i) {
-        CommonValues one{};
-        one[0] = values_[i];
-        MergeCommonValues(top, one);
-      }
-      return top;
-    }
+  std::array<Entry, kInline> inline_{};
+  std::unique_ptr<Entry[]> more_;  // values 5 to 32
+  std::uint8_t size_ = 0;
+};
 
-   private:
-    std::array<std::pair<std::int64_t, std::uint64_t>, 32> values_{};
-    std::size_t size_ = 0;
-  };
+// One direction's (reads' or writes') counters and the state Darshan's rules keep for it.
+struct Side {
+  std::uint64_t ops = 0, seq = 0, consec = 0;
+  Bytes bytes = 0;
+  std::int64_t last_byte = 0, max_byte = 0;  // last_byte: reset by every open and close
+  double start = 0, end = 0, time = 0, last_end = 0;
+  double slowest = 0;
+  std::int64_t slowest_size = 0;
+  std::array<std::uint64_t, kSizeBuckets> sizes{};
+};
 
-  // Darshan's sequence, size, alignment and common-value rules for one access (§3.2).
-  void Access(Direction direction, Bytes offset, const void* buffer, Bytes bytes,
-              std::int64_t& last_byte, std::int64_t& max_byte, std::uint64_t& seq,
-              std::uint64_t& consec, std::array<std::uint64_t, kSizeBuckets>& sizes) {
-    if (last_direction_ != kNone && last_direction_ != direction) ++c_.rw_switches;
-    last_direction_ = direction;
+}  // namespace
+
+// Darshan's per-file record: the counters and the state its update rules need (last byte read
+// and written, the direction of the last access, one last-end time per timer class, and up to 32
+// distinct access sizes and strides with their counts), laid out for the read path: what a read
+// touches is in the first cache lines. Every method takes the record's lock.
+class CountingEnv::Record {
+ public:
+  explicit Record(std::string path) : path_(std::move(path)) {}
+  const std::string& path() const { return path_; }
+
+  void open(double t1, double t2, bool creates) {
+    std::lock_guard lock(lock_);
+    ++s_.opens;
+    if (creates) ++s_.creates;
+    s_.read.last_byte = s_.write.last_byte = 0;  // Darshan resets them on every open
+    Span(s_.open_start, s_.open_end, t1, t2);
+    AddTime(s_.meta_time, s_.last_meta_end, t1, t2);
+  }
+  void close(double t1, double t2) {
+    std::lock_guard lock(lock_);
+    ++s_.closes;
+    s_.read.last_byte = s_.write.last_byte = 0;
+    Span(s_.close_start, s_.close_end, t1, t2);
+    AddTime(s_.meta_time, s_.last_meta_end, t1, t2);
+  }
+  enum class Meta { kStat, kRename, kRenameTarget };
+  void meta(Meta what, double t1, double t2) {
+    std::lock_guard lock(lock_);
+    ++(what == Meta::kStat ? s_.stats : what == Meta::kRename ? s_.renames : s_.rename_targets);
+    AddTime(s_.meta_time, s_.last_meta_end, t1, t2);
+  }
+  void sync(double t1, double t2) {
+    std::lock_guard lock(lock_);
+    ++s_.syncs;
+    AddTime(s_.write.time, s_.write.last_end, t1, t2);  // Darshan: fsync time is write time
+  }
+  void read(Bytes offset, const void* buffer, Bytes returned, double t1, double t2) {
+    access(kRead, s_.read, offset, buffer, returned, t1, t2);
+  }
+  void write(Bytes offset, const void* buffer, Bytes length, double t1, double t2) {
+    access(kWrite, s_.write, offset, buffer, length, t1, t2);
+  }
+
+  IoCounts snapshot() const {
+    std::lock_guard lock(lock_);
+    IoCounts c;
+    c.opens = s_.opens;
+    c.creates = s_.creates;
+    c.closes = s_.closes;
+    c.stats = s_.stats;
+    c.syncs = s_.syncs;
+    c.renames = s_.renames;
+    c.rename_targets = s_.rename_targets;
+    c.rw_switches = s_.rw_switches;
+    c.mem_not_aligned = s_.mem_not_aligned;
+    c.file_not_aligned = s_.file_not_aligned;
+    c.open_start = s_.open_start;
+    c.open_end = s_.open_end;
+    c.close_start = s_.close_start;
+    c.close_end = s_.close_end;
+    c.meta_time = s_.meta_time;
+    c.reads = s_.read.ops;
+    c.bytes_read = s_.read.bytes;
+    c.max_byte_read = s_.read.max_byte;
+    c.seq_reads = s_.read.seq;
+    c.consec_reads = s_.read.consec;
+    c.size_read = s_.read.sizes;
+    c.read_start = s_.read.start;
+    c.read_end = s_.read.end;
+    c.read_time = s_.read.time;
+    c.max_read_time = s_.read.slowest;
+    c.max_read_time_size = s_.read.slowest_size;
+    c.writes = s_.write.ops;
+    c.bytes_written = s_.write.bytes;
+    c.max_byte_written = s_.write.max_byte;
+    c.seq_writes = s_.write.seq;
+    c.consec_writes = s_.write.consec;
+    c.size_write = s_.write.sizes;
+    c.write_start = s_.write.start;
+    c.write_end = s_.write.end;
+    c.write_time = s_.write.time;
+    c.max_write_time = s_.write.slowest;
+    c.max_write_time_size = s_.write.slowest_size;
+    c.accesses = s_.accesses.top();
+    c.strides = s_.strides.top();
+    return c;
+  }
+  void reset() {
+    std::lock_guard lock(lock_);
+    s_ = State();
+  }
+
+ private:
+  enum Direction : std::uint8_t { kNone, kRead, kWrite };
+
+  // Darshan's sequence, size, alignment, common-value and timing rules for one access (§3.2).
+  void access(Direction direction, Side& side, Bytes offset, const void* buffer, Bytes bytes,
+              double t1, double t2) {
+    std::lock_guard lock(lock_);
+    ++side.ops;
+    side.bytes += bytes;
+    if (s_.last_direction != kNone && s_.last_direction != direction) ++s_.rw_switches;
+    s_.last_direction = direction;
     const auto o = static_cast<std::int64_t>(offset);
-    if (o > last_byte) ++seq;
-    if (o == last_byte + 1) ++consec;
-    strides_.add(o > 0 && o > last_byte && last_byte != 0 ? o - last_byte - 1 : 0);
-    last_byte = o + static_cast<std::int64_t>(bytes) - 1;
-    max_byte = std::max(max_byte, last_byte);
-    ++sizes[SizeBucket(bytes)];
-    accesses_.add(static_cast<std::int64_t>(bytes));
-    if (reinterpret_cast<std::uintptr_t>(buffer) % kMemAlignment != 0) ++c_.mem_not_aligned;
-    if (o % kFileAlignment != 0) ++c_.file_not_aligned;
+    if (o > side.last_byte) ++side.seq;
+    if (o == side.last_byte + 1) ++side.consec;
+    s_.strides.add(o > 0 && o > side.last_byte && side.last_byte != 0 ? o - side.last_byte - 1 : 0);
+    side.last_byte = o + static_cast<std::int64_t>(bytes) - 1;
+    side.max_byte = std::max(side.max_byte, side.last_byte);
+    ++side.sizes[SizeBucket(bytes)];
+    s_.accesses.add(static_cast<std::int64_t>(bytes));
+    if (reinterpret_cast<std::uintptr_t>(buffer) % kMemAlignment != 0) ++s_.mem_not_aligned;
+    if (o % kFileAlignment != 0) ++s_.file_not_aligned;
+    Span(side.start, side.end, t1, t2);
+    AddTime(side.time, side.last_end, t1, t2);
+    if (t2 - t1 > side.slowest) {
+      side.slowest = t2 - t1;
+      side.slowest_size = static_cast<std::int64_t>(bytes);
+    }
   }
   // DARSHAN_TIMER_INC_NO_OVERLAP, as Darshan has it (a negative difference is added too).
   static void AddTime(double& total, double& last_end, double t1, double t2) {
@@ -140,20 +204,20 @@ class CountingEnv::Record {
     if (start == 0 || t1 < start) start = t1;
     end = std::max(end, t2);
   }
-  static void Slowest(double& max_time, std::int64_t& size, double time, Bytes bytes) {
-    if (time > max_time) {
-      max_time = time;
-      size = static_cast<std::int64_t>(bytes);
-    }
-  }
 
-  mutable std::mutex mutex_;
-  IoCounts c_;
-  std::int64_t last_byte_read_ = 0;
-  std::int64_t last_byte_written_ = 0;
-  Direction last_direction_ = kNone;
-  double last_read_end_ = 0, last_write_end_ = 0, last_meta_end_ = 0;
-  Tracked accesses_, strides_;
+  mutable SpinLock lock_;
+  struct State {
+    Direction last_direction = kNone;
+    std::uint64_t rw_switches = 0, mem_not_aligned = 0, file_not_aligned = 0;
+    Side read;
+    Tracked accesses, strides;
+    Side write;
+    std::uint64_t opens = 0, creates = 0, closes = 0, stats = 0, syncs = 0, renames = 0,
+                  rename_targets = 0;
+    double open_start = 0, open_end = 0, close_start = 0, close_end = 0;
+    double meta_time = 0, last_meta_end = 0;
+  } s_;
+  const std::string path_;
 };
 
 namespace {
@@ -275,9 +339,11 @@ double CountingEnv::now() const {
 
 CountingEnv::Record& CountingEnv::record(const std::string& path) {
   std::lock_guard lock(mutex_);
-  std::unique_ptr<Record>& record = records_[path];
-  if (!record) record = std::make_unique<Record>();
-  return *record;
+  const auto found = records_.find(std::string_view(path));
+  if (found != records_.end()) return *found->second;
+  auto record = std::make_unique<Record>(path);
+  const std::string_view key = record->path();  // the record keeps the key's characters
+  return *records_.emplace(key, std::move(record)).first->second;
 }
 
 void CountingEnv::add_env_op(std::uint64_t IoCounts::*count) {
@@ -296,7 +362,9 @@ std::vector<FileCounts> CountingEnv::files() const {
   std::vector<FileCounts> files;
   {
     std::lock_guard lock(mutex_);
-    for (const auto& [path, record] : records_) files.push_back({path, 0, record->snapshot()});
+    for (const auto& [path, record] : records_) {
+      files.push_back({std::string(path), 0, record->snapshot()});
+    }
   }
   std::sort(files.begin(), files.end(),
             [](const FileCounts& a, const FileCounts& b) { return a.path < b.path; });
@@ -350,8 +418,8 @@ void CountingEnv::rename(const std::string& from, const std::string& to) {
   const double t1 = now();
   target().rename(from, to);
   const double t2 = now();
-  record(from).meta(&IoCounts::renames, t1, t2);
-  record(to).meta(&IoCounts::rename_targets, 0, 0);  // the time is the source's
+  record(from).meta(Record::Meta::kRename, t1, t2);
+  record(to).meta(Record::Meta::kRenameTarget, 0, 0);  // the time is the source's
 }
 
 void CountingEnv::create_directories(const std::string& path) {
@@ -390,14 +458,14 @@ bool CountingEnv::exists(const std::string& path) {
   const double t1 = now();
   const bool found = target().exists(path);
   // Darshan records a stat only when it succeeds: an absent path gets no record.
-  if (found) record(path).meta(&IoCounts::stats, t1, now());
+  if (found) record(path).meta(Record::Meta::kStat, t1, now());
   return found;
 }
 
 Bytes CountingEnv::file_size(const std::string& path) {
   const double t1 = now();
   const Bytes size = target().file_size(path);
-  record(path).meta(&IoCounts::stats, t1, now());
+  record(path).meta(Record::Meta::kStat, t1, now());
   return size;
 }
 

@@ -3,10 +3,13 @@
 // was really issued or that a reader moved exactly the bytes it claims. Only operations that
 // succeed are counted.
 //
-// Cost: a file's record is found once, when it is opened (under the wrapper's mutex); each read,
-// write or sync then takes only that record's own mutex (uncontended unless threads share the
-// file) and two steady-clock reads. Records are never freed while the wrapper lives (reset()
-// zeroes them), and files it opens refer to it and to their record, so it must outlive them.
+// Cost: a file's record is found when it is opened (one hash of the path under the wrapper's
+// mutex); each read, write or sync then updates that record through the pointer its file holds,
+// under the record's own one-byte lock (uncontended unless threads share the file), with two
+// steady-clock reads and no allocation. Records are compact (~0.7 KiB; a file's 5th to 32nd
+// distinct access size or stride gets an array of its own) and never freed while the wrapper
+// lives (reset() zeroes them); files it opens refer to it and to their record, so it must
+// outlive them.
 // Thread-safe: any thread may use the files while another takes a snapshot.
 #pragma once
 
@@ -15,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -65,7 +69,8 @@ class CountingEnv final : public EnvWrapper {
 
   std::chrono::steady_clock::time_point origin_;
   mutable std::mutex mutex_;  // guards records_ (the map, not the records) and env_ops_
-  std::unordered_map<std::string, std::unique_ptr<Record>> records_;
+  // By path; each key views the path its record holds.
+  std::unordered_map<std::string_view, std::unique_ptr<Record>> records_;
   IoCounts env_ops_;
 };
 

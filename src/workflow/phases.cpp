@@ -1,7 +1,8 @@
 #include "workflow/phases.h"
 
 #include <algorithm>
-#include <optional>
+#include <map>
+#include <string>
 
 #include "mpi/agreement.h"
 #include "staging/tier_counts.h"
@@ -93,11 +94,9 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
   const std::unique_ptr<storage::TierEnv> storage =
       MakeRunStorage(config, storage::PosixEnv(), request.quiet, comm);
   const bool staging = config.workflow.stage || Contains(request.phases, Phase::kStage);
-  // Per-tier counts (staging runs only: they cost a lock per read) under Darshan's POSIX
-  // counters, which are always on, above the tiers: they see what the workload saw.
-  std::optional<staging::TierCountingEnv> per_tier;
-  if (staging) per_tier.emplace(*storage);
-  storage::CountingEnv counted(per_tier ? static_cast<storage::Env&>(*per_tier) : *storage);
+  // Darshan's POSIX counters, always on, above the tiers: they see what the workload saw, and
+  // staging runs group their per-path records by tier (staging/tier_counts.h).
+  storage::CountingEnv counted(*storage);
   RunResults results(request.output_folder, comm);
   results.Add(WorkloadIdentity(config));
   results.Add(EmulationSummary(*storage));
@@ -115,12 +114,17 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
         staged = StagedConfig(config);
         active = &staged;
         break;
-      case Phase::kTrain:
-        if (per_tier)
-          per_tier->reset();  // the tiers training read (only the fast one after staging)
+      case Phase::kTrain: {
+        // The tiers training read (only the fast one after staging): the counts it added.
+        std::map<std::string, storage::IoCounts> before;
+        if (staging) before = staging::CountsPerTier(*storage, counted.files());
         RunTrainPhase(*active, request, comm, trace.env(), results);
-        if (per_tier) results.Add(TierCountsSummary(*per_tier, comm));
+        if (staging) {
+          results.Add(
+              TierCountsSummary(before, staging::CountsPerTier(*storage, counted.files()), comm));
+        }
         break;
+      }
       case Phase::kCheckpoint:
         RunCheckpointPhase(*active, request, comm, trace.env(), results);
         break;

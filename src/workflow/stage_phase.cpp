@@ -150,15 +150,17 @@ std::string StageLine(const metrics::Json& stage) {
   return line;
 }
 
-metrics::Json TierCountsSummary(const staging::TierCountingEnv& counted,
+metrics::Json TierCountsSummary(const std::map<std::string, storage::IoCounts>& before,
+                                const std::map<std::string, storage::IoCounts>& after,
                                 const mpi::Communicator& comm) {
   metrics::Json tiers = metrics::Json::object();
-  for (const auto& [name, c] : counted.counts()) {
-    tiers[name] = {{"opens", comm.sum(c.opens)},
-                   {"reads", comm.sum(c.reads)},
-                   {"bytes_read", comm.sum(c.bytes_read)},
-                   {"writes", comm.sum(c.writes)},
-                   {"bytes_written", comm.sum(c.bytes_written)}};
+  for (const auto& [name, c] : after) {
+    const storage::IoCounts& b = before.at(name);  // both have every tier
+    tiers[name] = {{"opens", comm.sum(c.opens - b.opens)},
+                   {"reads", comm.sum(c.reads - b.reads)},
+                   {"bytes_read", comm.sum(c.bytes_read - b.bytes_read)},
+                   {"writes", comm.sum(c.writes - b.writes)},
+                   {"bytes_written", comm.sum(c.bytes_written - b.bytes_written)}};
   }
   return {{"storage_counts_per_tier", tiers}};
 }

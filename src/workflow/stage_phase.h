@@ -6,6 +6,7 @@
 // copy while training reads (workflow/training_staging.h).
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "config/config.h"
@@ -42,8 +43,10 @@ metrics::Json StageSummary(const config::Config& config, const staging::CopyStat
 std::string StageLine(const metrics::Json& stage);
 
 // summary.json's "storage_counts_per_tier" of a phase: each tier's opens, reads, bytes read,
-// writes and bytes written, summed over ranks. Collective.
-metrics::Json TierCountsSummary(const staging::TierCountingEnv& counted,
+// writes and bytes written from `before` to `after` (staging::CountsPerTier at the phase's start
+// and end), summed over ranks. Collective.
+metrics::Json TierCountsSummary(const std::map<std::string, storage::IoCounts>& before,
+                                const std::map<std::string, storage::IoCounts>& after,
                                 const mpi::Communicator& comm);
 
 // Collective. Policy before_training: copies the files each rank will read (stage.all_files:

@@ -91,30 +91,36 @@ TEST_F(NpyFiles, RoundTripsContiguousAndStridedSamples) {
 }
 
 // The header the writer puts there for the spec is fetched in one read and needs no parsing; any
-// other valid header (here the same dict in another key order) is parsed and read as well.
+// other valid header (here the same dict in another key order) is parsed and read as well. A file
+// of one small sample comes whole with that read; with more samples the header alone does.
 TEST_F(NpyFiles, TheUsualHeaderTakesOneReadAndAnyOtherIsParsed) {
   const auto content = test::RandomContent();
-  const FileSpec spec = Spec({16, 8}, 1, "uint8");
-  test::WriteFile(NpyWriter(), spec, content);
-  const std::string header = ExpectedArrayHeader(spec);
-  ASSERT_EQ(header.size(), 128u);
-  std::string reordered = header;
-  const std::string dict = "{'descr': '|u1', 'fortran_order': False, ";
-  ASSERT_EQ(reordered.find(dict), 10u);
-  reordered.replace(10, dict.size(), "{'fortran_order': False, 'descr': '|u1', ");
-  const std::string bytes = test::ReadAll(spec.path);
-  for (const std::string& first : {header, reordered}) {
-    test::WriteAll(spec.path, first + bytes.substr(header.size()));
-    test::RecordingEnv env(storage::PosixEnv());
-    auto reader = NpyReader().open(env, spec, {});
-    ASSERT_EQ(env.reads.size(), 1u);
-    EXPECT_EQ(env.reads[0].offset, 0u);
-    EXPECT_EQ(env.reads[0].length, header.size());
-    EXPECT_EQ(reader->open_bytes(), header.size());
-    std::vector<std::byte> out(spec.sample_bytes());
-    EXPECT_EQ(reader->read_sample(0, out), spec.sample_bytes());
-    EXPECT_EQ(env.reads.size(), 2u);
-    EXPECT_EQ(out, test::SampleLastBytes(content, spec, 0));
+  for (const std::int64_t samples : {1, 3}) {
+    const FileSpec spec = Spec({16, 8}, samples, "uint8");
+    test::WriteFile(NpyWriter(), spec, content);
+    const std::string header = ExpectedArrayHeader(spec);
+    ASSERT_EQ(header.size(), 128u);
+    std::string reordered = header;
+    const std::string dict = "{'descr': '|u1', 'fortran_order': False, ";
+    ASSERT_EQ(reordered.find(dict), 10u);
+    reordered.replace(10, dict.size(), "{'fortran_order': False, 'descr': '|u1', ");
+    const std::string bytes = test::ReadAll(spec.path);
+    const Bytes first = samples == 1 ? header.size() + spec.sample_bytes() : header.size();
+    for (const std::string& start : {header, reordered}) {
+      test::WriteAll(spec.path, start + bytes.substr(header.size()));
+      test::RecordingEnv env(storage::PosixEnv());
+      auto reader = NpyReader().open(env, spec, {});
+      ASSERT_EQ(env.reads.size(), 1u);
+      EXPECT_EQ(env.reads[0].offset, 0u);
+      EXPECT_EQ(env.reads[0].length, first);
+      EXPECT_EQ(reader->open_bytes(), header.size());
+      std::vector<std::byte> out(spec.sample_bytes());
+      for (int again = 0; again < 2; ++again) {  // the second read of the sample goes to storage
+        EXPECT_EQ(reader->read_sample(0, out), samples * spec.sample_bytes());
+        EXPECT_EQ(env.reads.size(), samples == 1 ? 1u + again : 2u + again);
+        EXPECT_EQ(out, test::SampleLastBytes(content, spec, 0));
+      }
+    }
   }
 }
 
@@ -134,6 +140,35 @@ TEST_F(NpyFiles, HeaderLongerThanTheFileIsRejectedBeforeReadingIt) {
   for (const auto& read : env.reads) EXPECT_LE(read.length, bytes.size());
 }
 
+// Readers of one-sample files opened one after the other on a thread (the memory read type keeps
+// several open): each still reads its own sample, from storage once another open (even one that
+// buffered no sample) reused the thread's buffer.
+TEST_F(NpyFiles, InterleavedReadersReadTheirOwnSamples) {
+  const auto content = test::RandomContent();
+  FileSpec a = Spec({16, 8}, 1, "uint8");
+  test::WriteFile(NpyWriter(), a, content);
+  FileSpec b = a;
+  b.path += ".b";
+  b.file_index = a.file_index + 1;
+  test::WriteFile(NpyWriter(), b, content);
+  // A third file, one byte short: its open fills the buffer but leaves no sample there.
+  FileSpec c = a;
+  c.path += ".c";
+  c.file_index = a.file_index + 2;
+  test::WriteFile(NpyWriter(), c, content);
+  const std::string bytes = test::ReadAll(c.path);
+  test::WriteAll(c.path, bytes.substr(0, bytes.size() - 1));
+  auto first = NpyReader().open(storage::PosixEnv(), a, {});
+  auto second = NpyReader().open(storage::PosixEnv(), b, {});
+  auto third = NpyReader().open(storage::PosixEnv(), c, {});
+  std::vector<std::byte> out(a.sample_bytes());
+  EXPECT_EQ(second->read_sample(0, out), a.sample_bytes());
+  EXPECT_EQ(out, test::SampleLastBytes(content, b, 0));
+  EXPECT_EQ(first->read_sample(0, out), a.sample_bytes());
+  EXPECT_EQ(out, test::SampleLastBytes(content, a, 0));
+  EXPECT_NE(test::SampleLastBytes(content, a, 0), test::SampleLastBytes(content, b, 0));
+}
+
 TEST_F(NpyFiles, RejectsMismatchesAndTruncation) {
   const auto content = test::RandomContent();
   const FileSpec spec = Spec({6, 6}, 2, "uint8");
@@ -149,6 +184,12 @@ TEST_F(NpyFiles, RejectsMismatchesAndTruncation) {
   const std::string error = ReadError(spec);
   EXPECT_NE(error.find("truncated npy"), std::string::npos) << error;
   EXPECT_NE(error.find(spec.path), std::string::npos) << error;
+  // A file of one sample, which the first read fetches whole: the same error.
+  const FileSpec one = Spec({6, 6}, 1, "uint8");
+  test::WriteFile(NpyWriter(), one, content);
+  const std::string whole = test::ReadAll(one.path);
+  test::WriteAll(one.path, whole.substr(0, whole.size() - 1));
+  EXPECT_NE(ReadError(one).find("truncated npy"), std::string::npos) << ReadError(one);
 
   std::string fortran = bytes;
   fortran.replace(fortran.find("False"), 5, "True ");

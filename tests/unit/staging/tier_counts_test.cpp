@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "storage/counting_env.h"
 #include "support/test_support.h"
 
 namespace dlbench::staging {
@@ -9,14 +10,15 @@ namespace {
 
 using test::TempDir;
 
-TEST(TierCountingEnv, CountsEachOperationUnderItsPathsTier) {
+TEST(CountsPerTier, CountsEachOperationUnderItsPathsTier) {
   TempDir dir;
   dir.Write("pfs/data", std::string(100, 'p'));
   dir.Write("nvme/data", std::string(30, 'n'));
   dir.Write("other/data", std::string(7, 'o'));
   storage::TierEnv tiers(storage::PosixEnv(), {{.name = "pfs", .path = (dir / "pfs").string()},
-                                               {.name = "nvme", .path = (dir / "nvme").string()}});
-  TierCountingEnv env(tiers);
+                                               {.name = "nvme", .path = (dir / "nvme").string()},
+                                               {.name = "idle", .path = (dir / "idle").string()}});
+  storage::CountingEnv env(tiers);
   char buffer[200];
   for (const char* path : {"pfs/data", "nvme/data", "other/data", "nvme/data"}) {
     env.open_read((dir / path).string())->read_at(0, buffer, sizeof buffer);
@@ -26,7 +28,7 @@ TEST(TierCountingEnv, CountsEachOperationUnderItsPathsTier) {
   out->close();
   env.rename((dir / "nvme/new").string(), (dir / "nvme/new2").string());
 
-  const auto counts = env.counts();
+  const auto counts = CountsPerTier(tiers, env.files());
   EXPECT_EQ(counts.at("pfs").bytes_read, 100u);
   EXPECT_EQ(counts.at("pfs").opens, 1u);
   EXPECT_EQ(counts.at("nvme").bytes_read, 60u);
@@ -34,10 +36,11 @@ TEST(TierCountingEnv, CountsEachOperationUnderItsPathsTier) {
   EXPECT_EQ(counts.at("nvme").creates, 1u);
   EXPECT_EQ(counts.at("nvme").bytes_written, 3u);
   EXPECT_EQ(counts.at("nvme").renames, 1u);
-  EXPECT_EQ(counts.at(TierCountingEnv::kUntiered).bytes_read, 7u);
+  EXPECT_EQ(counts.at("nvme").rename_targets, 1u);
+  EXPECT_EQ(counts.at(kUntiered).bytes_read, 7u);
   EXPECT_EQ(counts.at("pfs").bytes_written, 0u);
-  env.reset();
-  EXPECT_EQ(env.counts().at("nvme").bytes_read, 0u);
+  EXPECT_EQ(counts.at("idle").opens, 0u);  // a tier nothing touched is listed, with zeros
+  EXPECT_EQ(counts.size(), 4u);
 }
 
 }  // namespace
