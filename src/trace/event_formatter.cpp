@@ -52,17 +52,19 @@ void AppendJsonString(std::string& out, std::string_view text) {
   out += '"';
 }
 
+std::int64_t FloorToGrid(std::int64_t ns) {
+  const std::int64_t rest = ns % kGridNs;
+  return ns - (rest < 0 ? rest + kGridNs : rest);
+}
+
 void AppendMicros(std::string& out, std::int64_t ns) {
   if (ns < 0) {
     out += '-';
     ns = -ns;
   }
   AppendInt(out, ns / 1000);
-  const auto frac = static_cast<int>(ns % 1000);
   out += '.';
-  out += static_cast<char>('0' + frac / 100);
-  out += static_cast<char>('0' + frac / 10 % 10);
-  out += static_cast<char>('0' + frac % 10);
+  out += static_cast<char>('0' + ns % 1000 / kGridNs);
 }
 
 EventFormatter::EventFormatter(const RecorderOptions& options, std::uint32_t pid)
@@ -78,9 +80,7 @@ EventFormatter::EventFormatter(const RecorderOptions& options, std::uint32_t pid
 
 void EventFormatter::Head(std::string& out, std::string_view name, std::string_view cat,
                           std::uint32_t tid) {
-  out += "{\"id\":";
-  AppendUnsigned(out, next_id_++);
-  out += ",\"name\":\"";
+  out += "{\"name\":\"";
   out += name;
   out += "\",\"cat\":\"";
   out += cat;
@@ -101,10 +101,13 @@ void EventFormatter::Metadata(std::string& out, std::string_view name, std::uint
 }
 
 void EventFormatter::Times(std::string& out, std::int64_t start_ns, std::int64_t dur_ns) const {
+  // Both ends floored to the grid, so that the events of a thread still nest as they did.
+  const std::int64_t start = FloorToGrid(wall_origin_ns_ + (start_ns - steady_origin_ns_));
+  const std::int64_t end = FloorToGrid(wall_origin_ns_ + (start_ns + dur_ns - steady_origin_ns_));
   out += ",\"ts\":";
-  AppendMicros(out, wall_origin_ns_ + (start_ns - steady_origin_ns_));
+  AppendMicros(out, start);
   out += ",\"dur\":";
-  AppendMicros(out, dur_ns);
+  AppendMicros(out, end - start);
 }
 
 void EventFormatter::Marker(std::string& out, std::string_view name, std::uint32_t tid,

@@ -1,6 +1,10 @@
 // Turns recorded events into DFTracer v1 lines (reference/tracing.md §1.3, §1.4, §6): one JSON
-// object per line, fields in DFTracer's order `id, name, cat, pid, tid, ts, dur, ph, args`, ts and
-// dur in microseconds with three decimals (Perfetto keeps the nanoseconds), `args.hhash` and
+// object per line, fields in DFTracer's order `name, cat, pid, tid, ts, dur, ph, args` — without
+// DFTracer's per-line `id` (the record's index, which no reader of the trace uses: Perfetto,
+// DFAnalyzer and `dlbench trace summary` ignore it; it cost 3.5 compressed bytes per event) —, ts
+// and dur in microseconds with one decimal: both ends of an event floored to a 100 ns grid, so
+// durations keep sub-µs precision and a thread's events nest exactly as recorded (the ns digits
+// cost 3.5 compressed bytes per event; results/trace.md), `args.hhash` and
 // `args.fhash` resolved by HH and FH metadata lines, process and thread names as Perfetto's
 // `process_name` / `thread_name` metadata. Used by the recorder's writer thread only.
 #pragma once
@@ -52,7 +56,6 @@ class EventFormatter {
   std::int64_t clock_offset_ns_;
   std::int64_t steady_origin_ns_;
   std::int64_t wall_origin_ns_;
-  std::uint64_t next_id_ = 0;
   std::uint64_t events_ = 0;
   // File hashes → the small integers written as fhash (DFTracer v1 writes small integers; a
   // 64-bit hash costs ~1.7 compressed bytes per event more), with whether its FH line was written.
@@ -66,7 +69,11 @@ class EventFormatter {
 
 // Appends `text` as a JSON string (quotes, escapes).
 void AppendJsonString(std::string& out, std::string_view text);
-// Appends `ns` as microseconds with three decimals ("1234.567").
+// The resolution of ts and dur.
+inline constexpr std::int64_t kGridNs = 100;
+// `ns` floored to a multiple of kGridNs (towards minus infinity).
+std::int64_t FloorToGrid(std::int64_t ns);
+// Appends `ns`, a multiple of kGridNs, as microseconds with one decimal ("1234.5").
 void AppendMicros(std::string& out, std::int64_t ns);
 
 }  // namespace dlbench::trace
