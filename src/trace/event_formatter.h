@@ -9,12 +9,14 @@
 // `process_name` / `thread_name` metadata. Used by the recorder's writer thread only.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "trace/event.h"
 #include "trace/thread_buffer.h"
 
 namespace dlbench::trace {
@@ -43,6 +45,8 @@ class EventFormatter {
   void Head(std::string& out, std::string_view name, std::string_view cat, std::uint32_t tid);
   void Metadata(std::string& out, std::string_view name, std::uint32_t tid, std::string_view key,
                 std::string_view quoted_value);
+  // A steady-clock time on the aligned wall-clock base, floored to the grid (ns).
+  std::int64_t ToGrid(std::int64_t steady_ns) const;
   void Times(std::string& out, std::int64_t start_ns, std::int64_t dur_ns) const;
   // DFTracer's start / end event up to its first argument (the caller adds the rest and "}}\n").
   void Marker(std::string& out, std::string_view name, std::uint32_t tid, std::int64_t now_ns);
@@ -65,6 +69,12 @@ class EventFormatter {
   };
   std::unordered_map<std::uint64_t, FileId> files_;
   std::unordered_set<std::uint32_t> named_tracks_;
+  // Made once: per event, its line up to the tid's value and its arguments' keys (`,"ret":`);
+  // the text between dur and the first argument (`,"ph":"X","args":{"hhash":N`).
+  static constexpr auto kEvents = static_cast<std::size_t>(Event::kCount);
+  std::array<std::string, kEvents> heads_;
+  std::array<std::array<std::string, kMaxArgs>, kEvents> arg_keys_;
+  std::string complete_args_;
 };
 
 // Appends `text` as a JSON string (quotes, escapes).
