@@ -4,7 +4,7 @@
 # training step: fetch.iter, compute, and per sample item + open64 + pread64 + close), --reps
 # runs each: median wall time, events/s and peak RSS (memory must not grow with the events).
 # Targets (issue 10): 1 M events < 2 s, 10 M < 20 s. Traces are generated once into DIR
-# (default /var/tmp/dlbench-tracebench) and reused.
+# (default /var/tmp/dlbench-tracebench-v2) and reused.
 #
 #   scripts/bench-trace-summary.sh [--reps N] [--dlbench PATH] [--dir DIR] [--sizes "1 10"]
 set -euo pipefail
@@ -13,7 +13,7 @@ source "$here/lib.sh"
 
 reps=3
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
-dir=/var/tmp/dlbench-tracebench
+dir=/var/tmp/dlbench-tracebench-v2  # v2: the lines dlbench writes now (no id, 100 ns grid)
 sizes="1 10"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -42,23 +42,23 @@ for rank in range(ranks):
             c = zlib.compressobj(6, zlib.DEFLATED, 31)
             out.write(c.compress("".join(lines).encode()) + c.flush())
         head = ['[\n',
-                f'{{"id":0,"name":"process_name","cat":"dftracer","pid":{100+rank},"tid":{100+rank},"ph":"M","args":{{"name":"Rank {rank}","value":"process_name"}}}}\n']
+                f'{{"name":"process_name","cat":"dftracer","pid":{100+rank},"tid":{100+rank},"ph":"M","args":{{"name":"Rank {rank}","value":"process_name"}}}}\n']
         member(head)
         lines, n, i, ts = [], 0, 1, 1_700_000_000_000_000.0 + rank * 37.0
         pid = 100 + rank
         while n < per_rank:
             step = i
-            lines.append(f'{{"id":{i},"name":"fetch.iter","cat":"dataloader","pid":{pid},"tid":{pid},"ts":{ts:.3f},"dur":41.250,"ph":"X","args":{{"hhash":1,"epoch":1,"step":{step}}}}}\n')
+            lines.append(f'{{"name":"fetch.iter","cat":"dataloader","pid":{pid},"tid":{pid},"ts":{ts:.1f},"dur":41.2,"ph":"X","args":{{"hhash":1,"epoch":1,"step":{step}}}}}\n')
             i += 1; n += 1
             for s in range(4):
                 t = ts + 45 + s * 60
                 f = (step * 4 + s) % 1024
-                lines.append(f'{{"id":{i},"name":"open64","cat":"POSIX","pid":{pid},"tid":{pid+1},"ts":{t:.3f},"dur":3.125,"ph":"X","args":{{"hhash":1,"fhash":{f},"ret":3,"size":0,"offset":0}}}}\n')
-                lines.append(f'{{"id":{i+1},"name":"pread64","cat":"POSIX","pid":{pid},"tid":{pid+1},"ts":{t+4:.3f},"dur":38.500,"ph":"X","args":{{"hhash":1,"fhash":{f},"ret":131072,"size":131072,"offset":0}}}}\n')
-                lines.append(f'{{"id":{i+2},"name":"close","cat":"POSIX","pid":{pid},"tid":{pid+1},"ts":{t+43:.3f},"dur":1.500,"ph":"X","args":{{"hhash":1,"fhash":{f},"ret":0,"size":0,"offset":0}}}}\n')
-                lines.append(f'{{"id":{i+3},"name":"item","cat":"data","pid":{pid},"tid":{pid+1},"ts":{t:.3f},"dur":50.000,"ph":"X","args":{{"hhash":1,"image_idx":{step*4+s},"image_size":131072,"step":{step}}}}}\n')
+                lines.append(f'{{"name":"open64","cat":"POSIX","pid":{pid},"tid":{pid+1},"ts":{t:.1f},"dur":3.1,"ph":"X","args":{{"hhash":1,"fhash":{f},"ret":3,"size":0,"offset":0}}}}\n')
+                lines.append(f'{{"name":"pread64","cat":"POSIX","pid":{pid},"tid":{pid+1},"ts":{t+4:.1f},"dur":38.5,"ph":"X","args":{{"hhash":1,"fhash":{f},"ret":131072,"size":131072,"offset":0}}}}\n')
+                lines.append(f'{{"name":"close","cat":"POSIX","pid":{pid},"tid":{pid+1},"ts":{t+43:.1f},"dur":1.5,"ph":"X","args":{{"hhash":1,"fhash":{f},"ret":0,"size":0,"offset":0}}}}\n')
+                lines.append(f'{{"name":"item","cat":"data","pid":{pid},"tid":{pid+1},"ts":{t:.1f},"dur":50.0,"ph":"X","args":{{"hhash":1,"image_idx":{step*4+s},"image_size":131072,"step":{step}}}}}\n')
                 i += 4; n += 4
-            lines.append(f'{{"id":{i},"name":"compute","cat":"compute","pid":{pid},"tid":{pid},"ts":{ts+300:.3f},"dur":700.000,"ph":"X","args":{{"hhash":1,"epoch":1,"step":{step}}}}}\n')
+            lines.append(f'{{"name":"compute","cat":"compute","pid":{pid},"tid":{pid},"ts":{ts+300:.1f},"dur":700.0,"ph":"X","args":{{"hhash":1,"epoch":1,"step":{step}}}}}\n')
             i += 1; n += 1
             ts += 1000
             if len(lines) >= 16384:

@@ -11,8 +11,9 @@
 # train throughput (samples/s) each way and the ratio traced/untraced (target >= 0.99); traced
 # events per second of the rank (target >= 100,000); compressed trace bytes per event (target
 # <= 12); the CPU seconds the trace added per event (writer thread included). Then the
-# same with computation_time 0 (the readers' CPU is the limit: the worst case). Then the
-# micro-benchmark bench_trace: the cost of recording one event (target <= 30 ns), a whole Span,
+# same with computation_time 0 (the readers' CPU is the limit: the worst case). Then the curve of
+# profiling.trace_compression_level (one traced run per level, the target's setting): bytes per
+# event against the CPU the trace added per event. Then the micro-benchmark bench_trace: the cost of recording one event (target <= 30 ns), a whole Span,
 # tracing off, and the writer's throughput. Take it under `flock /tmp/dlbench-bench.lock`.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -91,6 +92,21 @@ print()
 PY
 }
 
+levels() {  # the compression-level curve, against the untraced runs of the target's setting
+  for level in 1 2 3 4 6 9; do
+    rm -f "$dir/on"
+    run on --trace ++workload.profiling.trace_compression_level="$level"
+    /usr/bin/python3 - "$dir/off" "$dir/on" "$level" <<'PY'
+import statistics, sys
+off = [list(map(float, l.split())) for l in open(sys.argv[1])]
+on = [float(x) for x in open(sys.argv[2]).read().split()]
+cpu = (on[3] - statistics.median(r[3] for r in off)) / on[1] * 1e9
+ratio = on[0] / statistics.median(r[0] for r in off)
+print(f"| {sys.argv[3]} | {on[2] / on[1]:.2f} | {cpu:.0f} | {ratio:.3f} |")
+PY
+  done
+}
+
 for compute in 0.0014 0; do
   workload "$compute" >"$dir/w.yaml"
   rm -f "$dir/on" "$dir/off"
@@ -102,6 +118,12 @@ for compute in 0.0014 0; do
     table "computation_time 0: the readers' CPU is the limit (worst case, not the target's setting)"
   else
     table "computation_time $compute s per step of 32 (the target's setting)"
+    echo "### profiling.trace_compression_level (one traced run each, computation_time $compute)"
+    echo
+    echo "| level | compressed bytes per event | CPU added per event (ns) | throughput / untraced median |"
+    echo "|---|---|---|---|"
+    levels
+    echo
   fi
 done
 

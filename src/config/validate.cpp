@@ -434,7 +434,7 @@ void CheckOutput(const Config& config, const Checker& check) {
       config.profiling.trace_compression_level > 9) {
     check.Fail(
         "profiling.trace_compression_level",
-        "must be 1..9 (zlib), got " + std::to_string(config.profiling.trace_compression_level));
+        "must be 1..9 (gzip), got " + std::to_string(config.profiling.trace_compression_level));
   }
   check.AtLeast("profiling.trace_buffer_events", config.profiling.trace_buffer_events,
                 std::int64_t{64});

@@ -1,6 +1,7 @@
 #include "trace/event_formatter.h"
 
 #include <charconv>
+#include <cstring>
 
 #include "trace/record.h"
 #include "trace/recorder.h"
@@ -8,17 +9,38 @@
 namespace dlbench::trace {
 namespace {
 
-void AppendInt(std::string& out, std::int64_t value) {
-  char buffer[24];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  out.append(buffer, result.ptr);
-}
-
 void AppendUnsigned(std::string& out, std::uint64_t value) {
   char buffer[24];
   const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
   out.append(buffer, result.ptr);
 }
+
+// Writes one event's line into a fixed buffer (no capacity checks per piece): the line of a
+// complete event is at most ~350 bytes — names, categories and argument keys are the event
+// table's, numbers at most 20 digits.
+class Line {
+ public:
+  void put(std::string_view text) {
+    std::memcpy(at_, text.data(), text.size());
+    at_ += text.size();
+  }
+  void put_int(std::int64_t value) { at_ = std::to_chars(at_, end(), value).ptr; }
+  void put_micros(std::int64_t ns) {  // ns: a multiple of kGridNs
+    if (ns < 0) {
+      *at_++ = '-';
+      ns = -ns;
+    }
+    put_int(ns / 1000);
+    *at_++ = '.';
+    *at_++ = static_cast<char>('0' + ns % 1000 / kGridNs);
+  }
+  std::string_view text() const { return {buffer_, static_cast<std::size_t>(at_ - buffer_)}; }
+
+ private:
+  char* end() { return buffer_ + sizeof buffer_; }
+  char buffer_[512];
+  char* at_ = buffer_;
+};
 
 }  // namespace
 
@@ -52,17 +74,15 @@ void AppendJsonString(std::string& out, std::string_view text) {
   out += '"';
 }
 
+std::int64_t FloorToGrid(std::int64_t ns) {
+  const std::int64_t rest = ns % kGridNs;
+  return ns - (rest < 0 ? rest + kGridNs : rest);
+}
+
 void AppendMicros(std::string& out, std::int64_t ns) {
-  if (ns < 0) {
-    out += '-';
-    ns = -ns;
-  }
-  AppendInt(out, ns / 1000);
-  const auto frac = static_cast<int>(ns % 1000);
-  out += '.';
-  out += static_cast<char>('0' + frac / 100);
-  out += static_cast<char>('0' + frac / 10 % 10);
-  out += static_cast<char>('0' + frac % 10);
+  Line line;
+  line.put_micros(ns);
+  out += line.text();
 }
 
 EventFormatter::EventFormatter(const RecorderOptions& options, std::uint32_t pid)
@@ -74,13 +94,21 @@ EventFormatter::EventFormatter(const RecorderOptions& options, std::uint32_t pid
       ranks_(options.ranks),
       clock_offset_ns_(options.clock_offset_ns),
       steady_origin_ns_(options.steady_origin_ns),
-      wall_origin_ns_(options.wall_origin_ns) {}
+      wall_origin_ns_(options.wall_origin_ns) {
+  for (std::size_t e = 0; e < heads_.size(); ++e) {
+    const EventInfo& info = Info(static_cast<Event>(e));
+    Head(heads_[e], info.name, info.category, 0);
+    heads_[e].resize(heads_[e].size() - 1);  // up to the tid's value
+    for (std::size_t i = 0; i < info.args.size(); ++i) {
+      if (info.args[i] != nullptr) arg_keys_[e][i] = std::string(",\"") + info.args[i] + "\":";
+    }
+  }
+  complete_args_ = ",\"ph\":\"X\",\"args\":{\"hhash\":" + std::to_string(host_hash_);
+}
 
 void EventFormatter::Head(std::string& out, std::string_view name, std::string_view cat,
                           std::uint32_t tid) {
-  out += "{\"id\":";
-  AppendUnsigned(out, next_id_++);
-  out += ",\"name\":\"";
+  out += "{\"name\":\"";
   out += name;
   out += "\",\"cat\":\"";
   out += cat;
@@ -100,11 +128,18 @@ void EventFormatter::Metadata(std::string& out, std::string_view name, std::uint
   out += "}}\n";
 }
 
+std::int64_t EventFormatter::ToGrid(std::int64_t steady_ns) const {
+  return FloorToGrid(wall_origin_ns_ + (steady_ns - steady_origin_ns_));
+}
+
 void EventFormatter::Times(std::string& out, std::int64_t start_ns, std::int64_t dur_ns) const {
+  // Both ends floored to the grid, so that the events of a thread still nest as they did.
+  const std::int64_t start = ToGrid(start_ns);
+  const std::int64_t end = ToGrid(start_ns + dur_ns);
   out += ",\"ts\":";
-  AppendMicros(out, wall_origin_ns_ + (start_ns - steady_origin_ns_));
+  AppendMicros(out, start);
   out += ",\"dur\":";
-  AppendMicros(out, dur_ns);
+  AppendMicros(out, end - start);
 }
 
 void EventFormatter::Marker(std::string& out, std::string_view name, std::uint32_t tid,
@@ -161,23 +196,27 @@ void EventFormatter::Complete(std::string& out, const Slot& slot, std::string_vi
       Metadata(out, "FH", tid, path, std::to_string(file->value));
     }
   }
-  const EventInfo& info = Info(slot.event);
-  Head(out, info.name, info.category, tid);
-  Times(out, slot.start_ns, slot.dur_ns);
-  out += ",\"ph\":\"X\",\"args\":{\"hhash\":";
-  AppendUnsigned(out, host_hash_);
+  const auto e = static_cast<std::size_t>(slot.event);
+  const std::int64_t start = ToGrid(slot.start_ns);
+  Line line;
+  line.put(heads_[e]);
+  line.put_int(tid);
+  line.put(",\"ts\":");
+  line.put_micros(start);
+  line.put(",\"dur\":");
+  line.put_micros(ToGrid(slot.start_ns + slot.dur_ns) - start);
+  line.put(complete_args_);
   if (file != nullptr) {
-    out += ",\"fhash\":";
-    AppendUnsigned(out, file->value);
+    line.put(",\"fhash\":");
+    line.put_int(static_cast<std::int64_t>(file->value));
   }
-  for (int i = 0; i < kMaxArgs; ++i) {
-    if (info.args[static_cast<std::size_t>(i)] == nullptr) continue;
-    out += ",\"";
-    out += info.args[static_cast<std::size_t>(i)];
-    out += "\":";
-    AppendInt(out, slot.args[i]);
+  for (std::size_t i = 0; i < kMaxArgs; ++i) {
+    if (arg_keys_[e][i].empty()) continue;
+    line.put(arg_keys_[e][i]);
+    line.put_int(slot.args[i]);
   }
-  out += "}}\n";
+  line.put("}}\n");
+  out += line.text();
   ++events_;
 }
 

@@ -1,16 +1,22 @@
 // Turns recorded events into DFTracer v1 lines (reference/tracing.md §1.3, §1.4, §6): one JSON
-// object per line, fields in DFTracer's order `id, name, cat, pid, tid, ts, dur, ph, args`, ts and
-// dur in microseconds with three decimals (Perfetto keeps the nanoseconds), `args.hhash` and
+// object per line, fields in DFTracer's order `name, cat, pid, tid, ts, dur, ph, args` — without
+// DFTracer's per-line `id` (the record's index, which no reader of the trace uses: Perfetto,
+// DFAnalyzer and `dlbench trace summary` ignore it; it cost 3.5 compressed bytes per event) —, ts
+// and dur in microseconds with one decimal: both ends of an event floored to a 100 ns grid, so
+// durations keep sub-µs precision and a thread's events nest exactly as recorded (the ns digits
+// cost 3.5 compressed bytes per event; results/trace.md), `args.hhash` and
 // `args.fhash` resolved by HH and FH metadata lines, process and thread names as Perfetto's
 // `process_name` / `thread_name` metadata. Used by the recorder's writer thread only.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "trace/event.h"
 #include "trace/thread_buffer.h"
 
 namespace dlbench::trace {
@@ -39,6 +45,8 @@ class EventFormatter {
   void Head(std::string& out, std::string_view name, std::string_view cat, std::uint32_t tid);
   void Metadata(std::string& out, std::string_view name, std::uint32_t tid, std::string_view key,
                 std::string_view quoted_value);
+  // A steady-clock time on the aligned wall-clock base, floored to the grid (ns).
+  std::int64_t ToGrid(std::int64_t steady_ns) const;
   void Times(std::string& out, std::int64_t start_ns, std::int64_t dur_ns) const;
   // DFTracer's start / end event up to its first argument (the caller adds the rest and "}}\n").
   void Marker(std::string& out, std::string_view name, std::uint32_t tid, std::int64_t now_ns);
@@ -52,7 +60,6 @@ class EventFormatter {
   std::int64_t clock_offset_ns_;
   std::int64_t steady_origin_ns_;
   std::int64_t wall_origin_ns_;
-  std::uint64_t next_id_ = 0;
   std::uint64_t events_ = 0;
   // File hashes → the small integers written as fhash (DFTracer v1 writes small integers; a
   // 64-bit hash costs ~1.7 compressed bytes per event more), with whether its FH line was written.
@@ -62,11 +69,21 @@ class EventFormatter {
   };
   std::unordered_map<std::uint64_t, FileId> files_;
   std::unordered_set<std::uint32_t> named_tracks_;
+  // Made once: per event, its line up to the tid's value and its arguments' keys (`,"ret":`);
+  // the text between dur and the first argument (`,"ph":"X","args":{"hhash":N`).
+  static constexpr auto kEvents = static_cast<std::size_t>(Event::kCount);
+  std::array<std::string, kEvents> heads_;
+  std::array<std::array<std::string, kMaxArgs>, kEvents> arg_keys_;
+  std::string complete_args_;
 };
 
 // Appends `text` as a JSON string (quotes, escapes).
 void AppendJsonString(std::string& out, std::string_view text);
-// Appends `ns` as microseconds with three decimals ("1234.567").
+// The resolution of ts and dur.
+inline constexpr std::int64_t kGridNs = 100;
+// `ns` floored to a multiple of kGridNs (towards minus infinity).
+std::int64_t FloorToGrid(std::int64_t ns);
+// Appends `ns`, a multiple of kGridNs, as microseconds with one decimal ("1234.5").
 void AppendMicros(std::string& out, std::int64_t ns);
 
 }  // namespace dlbench::trace

@@ -1,53 +1,41 @@
 #include "trace/gzip_members.h"
 
+#include <libdeflate.h>
 #include <zlib.h>
 
 #include "util/error.h"
 
 namespace dlbench::trace {
 
-struct GzipMembers::Stream {
-  z_stream z{};
-};
+void GzipMembers::FreeCompressor::operator()(libdeflate_compressor* c) const {
+  libdeflate_free_compressor(c);
+}
 
 GzipMembers::GzipMembers(const std::string& path, bool compress, int level) {
   if (level < 1 || level > 9) {
     throw UsageError("trace compression level must be 1..9, got " + std::to_string(level));
   }
   if (compress) {
-    stream_ = std::make_unique<Stream>();
-    // windowBits 15 + 16: a gzip header and trailer around each member.
-    if (deflateInit2(&stream_->z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-      stream_.reset();
-      throw Error(ExitCode::kInternal, "zlib: deflateInit2 failed");
-    }
+    compressor_.reset(libdeflate_alloc_compressor(level));
+    if (!compressor_) throw Error(ExitCode::kInternal, "libdeflate: no memory for a compressor");
   }
   file_ = storage::PosixEnv().create(path);
 }
 
-GzipMembers::~GzipMembers() {
-  if (stream_) deflateEnd(&stream_->z);
-}
+GzipMembers::~GzipMembers() = default;
 
 void GzipMembers::write(std::string_view text) {
   if (!file_) throw Error(ExitCode::kInternal, "trace file written after close");
-  if (!stream_) {
+  if (!compressor_) {
     file_->append(text.data(), text.size());
     bytes_ += text.size();
     ++members_;
     return;
   }
-  z_stream& z = stream_->z;
-  if (deflateReset(&z) != Z_OK) throw Error(ExitCode::kInternal, "zlib: deflateReset failed");
-  out_.resize(deflateBound(&z, text.size()) + 64);
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  z.avail_in = static_cast<uInt>(text.size());
-  z.next_out = out_.data();
-  z.avail_out = static_cast<uInt>(out_.size());
-  if (deflate(&z, Z_FINISH) != Z_STREAM_END) {
-    throw Error(ExitCode::kInternal, "zlib: deflate did not finish a trace member");
-  }
-  const std::size_t n = out_.size() - z.avail_out;
+  out_.resize(libdeflate_gzip_compress_bound(compressor_.get(), text.size()));
+  const std::size_t n = libdeflate_gzip_compress(compressor_.get(), text.data(), text.size(),
+                                                 out_.data(), out_.size());
+  if (n == 0) throw Error(ExitCode::kInternal, "libdeflate: a trace member did not fit its bound");
   file_->append(out_.data(), n);
   bytes_ += n;
   ++members_;

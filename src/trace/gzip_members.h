@@ -2,6 +2,8 @@
 // and Perfetto's multi-member reader expect), so a file cut short — a rank killed mid-run —
 // still decompresses up to its last complete member. Without compression the text is appended as
 // is. Written through storage::PosixEnv: the trace is a result file, not the workload's I/O.
+// Compressed by libdeflate, which compresses a whole buffer at a time — what a member is — with
+// ~10 % fewer bytes than zlib at the same level and no more CPU (results/trace.md).
 #pragma once
 
 #include <cstdint>
@@ -11,6 +13,8 @@
 #include <vector>
 
 #include "storage/file.h"
+
+struct libdeflate_compressor;
 
 namespace dlbench::trace {
 
@@ -31,8 +35,10 @@ class GzipMembers {
   std::uint64_t members() const { return members_; }
 
  private:
-  struct Stream;
-  std::unique_ptr<Stream> stream_;  // null without compression
+  struct FreeCompressor {
+    void operator()(libdeflate_compressor* c) const;
+  };
+  std::unique_ptr<libdeflate_compressor, FreeCompressor> compressor_;  // null without compression
   std::unique_ptr<storage::WritableFile> file_;
   std::vector<unsigned char> out_;
   std::uint64_t bytes_ = 0;

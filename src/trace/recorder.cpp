@@ -1,5 +1,6 @@
 #include "trace/recorder.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +16,8 @@ namespace dlbench::trace {
 namespace {
 
 std::atomic<std::uint64_t> next_generation{1};
+
+constexpr int kWriterNice = 10;
 
 // The recorder alive now (its generation) and its registry, for threads that exit: they hand
 // their buffer back under `registry_mutex` unless the recorder is gone.
@@ -267,6 +270,11 @@ void Recorder::drain() {
 }
 
 void Recorder::writer_loop() {
+  // Below the threads it records (Linux: a thread's own nice value): on a node whose cores the
+  // readers and the trainer keep busy, a woken reader preempts the writer instead of queueing
+  // behind it, and the writer catches up in the gaps — the buffers absorb the lag. Not nice 19:
+  // with no gaps at all the buffers would fill and (kBlock) stall the run. Best effort.
+  (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kWriterNice);
   std::unique_lock lock(mutex_);
   while (true) {
     wake_.wait_for(lock, options_.poll_interval, [&] { return wake_requested_ || stopping_; });

@@ -37,7 +37,7 @@ enum class OverflowPolicy { kBlock, kDrop };
 struct RecorderOptions {
   std::string path;           // the trace file, e.g. <run>/trace-0-of-2.pfw.gz
   bool compress = true;       // gzip members; false writes plain text (tests, debugging)
-  int compression_level = 3;  // zlib: 3 costs a third of 6's CPU for 18% more bytes
+  int compression_level = 3;  // libdeflate 1..9: 3 costs 60 % of 6's CPU for 15 % more bytes
   int rank = 0;
   int ranks = 1;
   std::string hostname;

@@ -5,7 +5,7 @@
 
 For every rank's trace-<r>-of-<RANKS>.pfw.gz: the gzip members decompress completely; the first
 line is "[" and the last "]"; every other line is one JSON object with the fields Perfetto and
-DFTracer need (complete events: id, name, cat, pid, tid, ts, dur, ph "X", args; metadata: ph "M"
+DFTracer need (complete events: name, cat, pid, tid, ts, dur, ph "X", args; metadata: ph "M"
 and args.name); the complete events of each thread nest (read in exact nanoseconds from the
 text); every fhash is named by an FH line; and the events count what the run did, per rank:
 with a training run, derived from OUTPUT_FOLDER/config.yaml as check_summary.py derives its
@@ -26,7 +26,7 @@ import yaml
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_summary import per_phase  # noqa: E402
 
-FIELDS_X = ("id", "name", "cat", "pid", "tid", "ts", "dur", "ph", "args")
+FIELDS_X = ("name", "cat", "pid", "tid", "ts", "dur", "ph", "args")
 
 
 def fail(msg):

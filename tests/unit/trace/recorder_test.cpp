@@ -39,7 +39,7 @@ TEST(Recorder, WritesABracketedTraceOfParseableLinesWithPerfettoFields) {
   EXPECT_TRUE(trace.complete_gzip);
   for (const auto& e : trace.events) {
     ASSERT_TRUE(e.contains("name") && e.contains("cat") && e.contains("pid") && e.contains("tid") &&
-                e.contains("ph") && e.contains("id"))
+                e.contains("ph"))
         << e.dump();
     if (e["ph"] == "X") {
       EXPECT_TRUE(e["ts"].is_number() && e["dur"].is_number()) << e.dump();
@@ -68,7 +68,7 @@ TEST(Recorder, WritesABracketedTraceOfParseableLinesWithPerfettoFields) {
   EXPECT_EQ(Named(trace, "end")[0]["args"]["num_events"], 2);
 }
 
-TEST(Recorder, TimesAreMicrosecondsWithNanosecondDecimalsOnTheAlignedClock) {
+TEST(Recorder, TimesAreMicrosecondsOnA100NsGridOfTheAlignedClock) {
   test::TempDir dir;
   RecorderOptions options = Options(dir / "t.pfw");
   options.compress = false;
@@ -77,11 +77,22 @@ TEST(Recorder, TimesAreMicrosecondsWithNanosecondDecimalsOnTheAlignedClock) {
   {
     Recorder recorder(options);
     Record(Event::kCompute, 1'000'001'234, 1'000'003'235, {1, 1});
+    // A child 30 ns inside both ends of its parent: floored on the grid, it still nests (its
+    // exact duration written after a floored start would end past the parent's end).
+    Record(Event::kRead, 1'000'010'180, 1'000'020'120);
+    Record(Event::kItem, 1'000'010'150, 1'000'020'150);
     recorder.Finish();
   }
   const std::string text = test::ReadBytes(dir / "t.pfw");
-  EXPECT_NE(text.find("\"ts\":1700000000000001.234,\"dur\":2.001,\"ph\":\"X\""), std::string::npos)
+  EXPECT_NE(text.find("\"ts\":1700000000000001.2,\"dur\":2.0,\"ph\":\"X\""), std::string::npos)
       << text;
+  EXPECT_NE(text.find("\"name\":\"pread64\",\"cat\":\"POSIX\",\"pid\""), std::string::npos) << text;
+  EXPECT_EQ(text.find("\"id\":"), std::string::npos) << text;
+  for (const char* name : {"pread64", "item"}) {
+    const std::size_t at = text.find(std::string("\"name\":\"") + name);
+    ASSERT_NE(at, std::string::npos) << name;
+    EXPECT_NE(text.find("\"ts\":1700000000000010.1,\"dur\":10.0,", at), std::string::npos) << text;
+  }
 }
 
 TEST(Recorder, SpansOfOneThreadNestAndThreadsKeepTheirEvents) {
