@@ -43,9 +43,11 @@ for kind in "${kinds[@]}"; do
     *) log "unknown sanitizer '$kind' (address or thread)"; exit 2 ;;
   esac
   start=$SECONDS
+  # Warnings are the normal build's job (-Werror in CI): the instrumentation makes GCC's
+  # flow-based warnings report false positives (cmake/DlbenchWarnings.cmake names one).
   DLBENCH_BUILD_DIR="$DLBENCH_ROOT/$dir" DLBENCH_BUILD_TARGETS="$targets" build_dlbench \
     -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -g1" -DDLBENCH_SANITIZE="$kind" \
-    -DDLBENCH_BUILD_BENCHMARKS=OFF
+    -DDLBENCH_BUILD_BENCHMARKS=OFF -DDLBENCH_WERROR=OFF
   log "$kind sanitizer: built in $((SECONDS - start)) s; running ctest ${select[*]}"
   start=$SECONDS
   # Passing tests are not listed (there are hundreds); failures print their sanitizer report.
