@@ -5,7 +5,7 @@
 #            below: the reader pool and prefetch queue in pipeline, the drain engine in
 #            checkpoint, staging's file cache, the tracer in trace) and of what those threads share
 #            (storage's counting environments, util's sinks).
-#   scripts/test-sanitizers.sh [address|thread]...     (default: both)
+#   scripts/test-sanitizers.sh [--build-only] [address|thread]...     (default: both)
 # scripts/test.sh runs it after the normal suite, so CI does on every submission. To fit CI's
 # budget the builds are -O1 -g1 and hold only these tests (docs/reliability.md, "Sanitizers", gives
 # the measured times). Suppressions (tests/sanitizers/*.supp) cover Open MPI's and HDF5's own
@@ -16,6 +16,8 @@ ensure_packages "${DLBENCH_PACKAGES[@]}"
 
 THREADED_MODULES=(pipeline checkpoint staging trace storage util)
 
+build_only=0
+[ "${1:-}" = --build-only ] && { build_only=1; shift; }
 kinds=("$@")
 [ ${#kinds[@]} -eq 0 ] && kinds=(address thread)
 supp="$DLBENCH_ROOT/tests/sanitizers"
@@ -48,7 +50,9 @@ for kind in "${kinds[@]}"; do
   DLBENCH_BUILD_DIR="$DLBENCH_ROOT/$dir" DLBENCH_BUILD_TARGETS="$targets" build_dlbench \
     -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -g1" -DDLBENCH_SANITIZE="$kind" \
     -DDLBENCH_BUILD_BENCHMARKS=OFF -DDLBENCH_WERROR=OFF
-  log "$kind sanitizer: built in $((SECONDS - start)) s; running ctest ${select[*]}"
+  log "$kind sanitizer: built in $((SECONDS - start)) s"
+  [ $build_only = 1 ] && continue
+  log "$kind sanitizer: running ctest ${select[*]}"
   start=$SECONDS
   # Passing tests are not listed (there are hundreds); failures print their sanitizer report.
   (cd "$DLBENCH_ROOT/$dir" && ctest "${select[@]}" --output-on-failure --timeout 600 \
