@@ -6,10 +6,10 @@
 #            checkpoint, staging's file cache, the tracer in trace) and of what those threads share
 #            (storage's counting environments, util's sinks).
 #   scripts/test-sanitizers.sh [--build-only] [address|thread]...     (default: both)
-# scripts/test.sh runs it after the normal suite, so CI does on every submission. To fit CI's
-# budget the builds are -O1 -g1 and hold only these tests (docs/reliability.md, "Sanitizers", gives
-# the measured times). Suppressions (tests/sanitizers/*.supp) cover Open MPI's and HDF5's own
-# reports only. Exit status 1 when any sanitizer test fails.
+# scripts/test.sh builds them (--build-only) while the normal suite runs and runs them after it, so
+# CI does on every submission. To fit CI's budget the builds are -O1 -g1 and hold only these tests
+# (docs/reliability.md, "Sanitizers", gives the measured times). Suppressions (tests/sanitizers/)
+# cover Open MPI's and HDF5's own reports only. Exit status 1 when any sanitizer test fails.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 ensure_packages "${DLBENCH_PACKAGES[@]}"
