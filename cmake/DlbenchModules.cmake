@@ -22,6 +22,10 @@ function(dlbench_unit_tests name)
     return()
   endif()
   add_executable(unit_${name} ${sources})
+  if(NOT TARGET unit_tests)
+    add_custom_target(unit_tests)  # every unit_<module>, for builds of the unit tests alone
+  endif()
+  add_dependencies(unit_tests unit_${name})
   target_link_libraries(unit_${name} PRIVATE dlbench_${name} dlbench_test_support GTest::gtest
     dlbench_flags)
   gtest_discover_tests(unit_${name} TEST_PREFIX "${name}." PROPERTIES LABELS unit TIMEOUT 120

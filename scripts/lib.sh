@@ -44,7 +44,8 @@ ensure_npm() {
   command -v npm >/dev/null 2>&1 || ensure_packages npm
 }
 
-# Configures (first time) and builds dlbench in $DLBENCH_BUILD_DIR. Extra CMake -D options in "$@".
+# Configures (first time) and builds dlbench in $DLBENCH_BUILD_DIR. Extra CMake -D options in "$@";
+# DLBENCH_BUILD_TARGETS (space-separated) builds only those targets instead of all.
 build_dlbench() {
   local werror=OFF
   [ "${CI:-}" = "true" ] && werror=ON
@@ -56,7 +57,9 @@ build_dlbench() {
   fi
   log "building"
   local build_log="$DLBENCH_BUILD_DIR/build.log"
-  if ! cmake --build "$DLBENCH_BUILD_DIR" -j "$(nproc)" >"$build_log" 2>&1; then
+  local targets=()
+  [ -n "${DLBENCH_BUILD_TARGETS:-}" ] && read -ra targets <<<"--target $DLBENCH_BUILD_TARGETS"
+  if ! cmake --build "$DLBENCH_BUILD_DIR" -j "$(nproc)" "${targets[@]}" >"$build_log" 2>&1; then
     grep -vE '^\[[0-9]+/[0-9]+\] ' "$build_log" | tail -n 60 >&2
     log "build failed (full log: $build_log)"
     exit 1

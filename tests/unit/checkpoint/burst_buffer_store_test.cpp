@@ -473,8 +473,8 @@ TEST_F(BurstBufferStoreTest, AStoreDestroyedMidDrainLeavesAResumableCheckpoint) 
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
       gate.open();
     });
-    opener.detach();
     store.reset();
+    opener.join();  // before `gate` goes: the opener may still be inside its notify_all()
   }
   const bool durable = fs::exists(Capacity("global_epoch1_step1") / kManifestFileName);
   auto store = Make(PosixEnv());
