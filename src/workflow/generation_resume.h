@@ -62,8 +62,8 @@ bool IsFileComplete(storage::Env& env, const DatasetFile& file, std::optional<By
 std::size_t RemovePartialFiles(storage::Env& env, const std::vector<std::string>& folders);
 
 // True when none of `folders` holds anything but folders, partial files of ours and the dataset
-// and folder markers (missing folders hold nothing). One listing per folder, stopping at the first folder
-// with another entry. Throws Error(kIo) if a folder cannot be listed.
+// and folder markers (missing folders hold nothing). One listing per folder, stopping at the first
+// folder with another entry. Throws Error(kIo) if a folder cannot be listed.
 bool FoldersHoldNoDataFiles(storage::Env& env, const std::vector<std::string>& folders);
 
 }  // namespace dlbench::workflow
