@@ -42,7 +42,7 @@ void AddCheckpointDrainCommand(CLI::App& checkpoint, CommandAction& action) {
       const auto storage =
           workflow::MakeRunStorage(config, storage::PosixEnv(), /*quiet=*/false, comm);
       checkpoint::BurstBufferStore store(config, comm, *storage, origin);
-      const std::vector<checkpoint::DrainResult> drains = store.Finish();
+      const std::vector<checkpoint::DrainResult> drains = store.finish();
       if (comm.is_root()) {
         if (drains.empty()) {
           sink::Result("nothing to drain: every complete checkpoint on tier " +
@@ -51,7 +51,7 @@ void AddCheckpointDrainCommand(CLI::App& checkpoint, CommandAction& action) {
         }
         for (const checkpoint::DrainResult& d : drains) {
           std::ostringstream line;
-          line << d.name << ": durable in " << store.CapacityFolder(d.name) << " after "
+          line << d.name << ": durable in " << store.capacity_folder(d.name) << " after "
                << std::fixed << std::setprecision(3) << d.durable_at << " s (rank 0 copied "
                << DescribeBytes(d.bytes) << ")\n";
           sink::Result(line.str());

@@ -17,7 +17,7 @@ void AddWorkloadsCommand(CLI::App& app, CommandAction& action) {
     action.parallelism = Parallelism::kLocal;
     action.run = [config_dirs](const mpi::Communicator&) {
       const config::WorkloadCatalog catalog(*config_dirs, config::DefaultWorkloadsDir());
-      const auto entries = catalog.List();
+      const auto entries = catalog.list();
       std::size_t width = 0;
       for (const auto& entry : entries) width = std::max(width, entry.name.size());
       std::string listing;

@@ -8,7 +8,7 @@
 namespace dlbench::checkpoint {
 
 BackgroundRemover::BackgroundRemover(storage::Env& env) : env_(env) {
-  thread_ = std::thread([this] { Run(); });
+  thread_ = std::thread([this] { run(); });
 }
 
 BackgroundRemover::~BackgroundRemover() {
@@ -20,7 +20,7 @@ BackgroundRemover::~BackgroundRemover() {
   thread_.join();
 }
 
-void BackgroundRemover::Remove(std::vector<std::string> paths) {
+void BackgroundRemover::remove(std::vector<std::string> paths) {
   if (paths.empty()) return;
   {
     std::lock_guard lock(mutex_);
@@ -29,7 +29,7 @@ void BackgroundRemover::Remove(std::vector<std::string> paths) {
   changed_.notify_all();
 }
 
-bool BackgroundRemover::AnyUnder(const std::string& folder) const {
+bool BackgroundRemover::any_under(const std::string& folder) const {
   const std::string prefix = folder.ends_with('/') ? folder : folder + "/";
   if (running_.starts_with(prefix)) return true;
   for (const std::string& path : queue_) {
@@ -38,22 +38,22 @@ bool BackgroundRemover::AnyUnder(const std::string& folder) const {
   return false;
 }
 
-void BackgroundRemover::WaitFolder(const std::string& folder) {
+void BackgroundRemover::wait_folder(const std::string& folder) {
   std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return !AnyUnder(folder); });
+  changed_.wait(lock, [&] { return !any_under(folder); });
 }
 
-void BackgroundRemover::WaitIdle() {
+void BackgroundRemover::wait_idle() {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return queue_.empty() && running_.empty(); });
 }
 
-std::string BackgroundRemover::TakeError() {
+std::string BackgroundRemover::take_error() {
   std::lock_guard lock(mutex_);
   return std::exchange(error_, std::string());
 }
 
-void BackgroundRemover::Run() {
+void BackgroundRemover::run() {
   LowerToBackgroundPriority();
   std::unique_lock lock(mutex_);
   while (true) {

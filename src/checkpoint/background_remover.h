@@ -25,18 +25,18 @@ class BackgroundRemover {
   BackgroundRemover(const BackgroundRemover&) = delete;
   BackgroundRemover& operator=(const BackgroundRemover&) = delete;
 
-  void Remove(std::vector<std::string> paths);
+  void remove(std::vector<std::string> paths);
   // Blocks until no queued or running removal is a path inside `folder` (a save is about to write
   // files of the same names there).
-  void WaitFolder(const std::string& folder);
+  void wait_folder(const std::string& folder);
   // Blocks until every removal queued so far is done.
-  void WaitIdle();
+  void wait_idle();
   // The first removal error since the last call ("" when none).
-  std::string TakeError();
+  std::string take_error();
 
  private:
-  void Run();
-  bool AnyUnder(const std::string& folder) const;  // under mutex_
+  void run();
+  bool any_under(const std::string& folder) const;  // under mutex_
 
   storage::Env& env_;
   std::mutex mutex_;

@@ -112,37 +112,37 @@ BurstBufferStore::BurstBufferStore(const config::Config& config, const mpi::Comm
   drain.poll_interval = tuning.poll_interval;
   drains_ = std::make_unique<DrainEngine>(env_, drain);
   remover_ = std::make_unique<BackgroundRemover>(env_);
-  Resume();
+  resume();
 }
 
 BurstBufferStore::~BurstBufferStore() = default;
 
-std::string BurstBufferStore::FastFolder(const std::string& name) const {
+std::string BurstBufferStore::fast_folder(const std::string& name) const {
   return JoinPath(tier_path_, name);
 }
 
-std::string BurstBufferStore::CapacityFolder(const std::string& name) const {
+std::string BurstBufferStore::capacity_folder(const std::string& name) const {
   return JoinPath(TrimTrailingSlashes(config_.checkpoint.checkpoint_folder), name);
 }
 
-Bytes BurstBufferStore::LargestNodeShare(const CheckpointPlan& plan) const {
+Bytes BurstBufferStore::largest_node_share(const CheckpointPlan& plan) const {
   std::map<int, Bytes> bytes;
-  for (Rank r = 0; r < plan.world(); ++r) bytes[nodes_.node_of(r)] += plan.ForRank(r).bytes;
+  for (Rank r = 0; r < plan.world(); ++r) bytes[nodes_.node_of(r)] += plan.for_rank(r).bytes;
   Bytes largest = 0;
   for (const auto& [node, b] : bytes) largest = std::max(largest, b);
   return largest;
 }
 
-void BurstBufferStore::Resume() {
+void BurstBufferStore::resume() {
   // Each node's leader lists its own folder; rank 0 keeps the names not yet durable (the capacity
   // side is shared) and clears their stale failure markers before anyone's drain can look.
   std::string complete;
   mpi::AgreeOnFailure(comm_, [&] {  // a folder a leader cannot list fails every rank
-    if (!Leads()) return;
+    if (!leads()) return;
     // Listed sorted: global_epoch..._step... names sort by time.
     for (const storage::DirectoryEntry& entry : env_.list_directory(tier_path_)) {
       if (!entry.is_directory) continue;
-      if (IsCheckpointComplete(env_, FastFolder(entry.name))) complete += entry.name + "\n";
+      if (IsCheckpointComplete(env_, fast_folder(entry.name))) complete += entry.name + "\n";
     }
   });
   std::set<std::string> candidates;
@@ -154,19 +154,19 @@ void BurstBufferStore::Resume() {
     if (!comm_.is_root()) return;
     std::vector<std::string> names;
     for (const std::string& name : candidates) {
-      if (IsCheckpointComplete(env_, CapacityFolder(name))) continue;  // durable already
+      if (IsCheckpointComplete(env_, capacity_folder(name))) continue;  // durable already
       names.push_back(name);
     }
     for (const std::string& name : names) {
-      for (const storage::DirectoryEntry& entry : env_.list_directory(CapacityFolder(name))) {
+      for (const storage::DirectoryEntry& entry : env_.list_directory(capacity_folder(name))) {
         if (IsDrainFailedMarkerName(entry.name)) {
-          env_.remove(JoinPath(CapacityFolder(name), entry.name));
+          env_.remove(JoinPath(capacity_folder(name), entry.name));
         }
       }
     }
     found = Join(names);
   });
-  for (const std::string& name : Lines(comm_.broadcast(found, 0))) ResumeDrain(name);
+  for (const std::string& name : Lines(comm_.broadcast(found, 0))) resume_drain(name);
   if (comm_.is_root() && !resumed_.empty()) {
     std::string names;
     for (const std::string& name : resumed_) names += " " + name;
@@ -176,18 +176,18 @@ void BurstBufferStore::Resume() {
   }
 }
 
-void BurstBufferStore::ResumeDrain(const std::string& name) {
+void BurstBufferStore::resume_drain(const std::string& name) {
   // Which ranks of the saving run have their files on which node: each leader looks in its own
   // folder only. The manifest comes from the lowest rank that has one.
   std::string text;
   std::string claimed;
   mpi::AgreeOnFailure(comm_, [&] {
-    if (!Leads() || !IsCheckpointComplete(env_, FastFolder(name))) return;
-    const Manifest manifest = ReadManifest(env_, FastFolder(name));
+    if (!leads() || !IsCheckpointComplete(env_, fast_folder(name))) return;
+    const Manifest manifest = ReadManifest(env_, fast_folder(name));
     text = ManifestText(manifest);
     std::map<Rank, bool> whole;
     for (const ManifestEntry& entry : manifest.files) {
-      const std::string path = JoinPath(FastFolder(name), entry.name);
+      const std::string path = JoinPath(fast_folder(name), entry.name);
       bool& ok = whole.try_emplace(entry.rank, true).first->second;
       ok = ok && env_.exists(path) && env_.file_size(path) == entry.bytes;
     }
@@ -198,7 +198,7 @@ void BurstBufferStore::ResumeDrain(const std::string& name) {
   const int source = comm_.min(text.empty() ? comm_.size() : comm_.rank());
   if (source == comm_.size()) return;  // gone from every node since the scan
   const Manifest manifest =
-      ParseManifest(comm_.broadcast(text, source), JoinPath(FastFolder(name), kManifestFileName));
+      ParseManifest(comm_.broadcast(text, source), JoinPath(fast_folder(name), kManifestFileName));
   // The node holding each saving rank's files; one that no node, or two, hold cannot be drained.
   std::map<Rank, int> holder;
   std::string problem;
@@ -233,8 +233,8 @@ void BurstBufferStore::ResumeDrain(const std::string& name) {
       static_cast<std::size_t>(std::find(mates.begin(), mates.end(), comm_.rank()) - mates.begin());
   DrainJob job;
   job.name = name;
-  job.fast_folder = FastFolder(name);
-  job.capacity_folder = CapacityFolder(name);
+  job.fast_folder = fast_folder(name);
+  job.capacity_folder = capacity_folder(name);
   job.world = manifest.world;
   job.finisher = comm_.is_root();
   if (job.finisher) job.manifest = ManifestText(manifest);
@@ -260,17 +260,17 @@ void BurstBufferStore::ResumeDrain(const std::string& name) {
   }
   saved_.push_back(std::move(saved));
   resumed_.push_back(name);
-  drains_->Enqueue(std::move(job));
+  drains_->enqueue(std::move(job));
 }
 
-void BurstBufferStore::Collect(std::vector<DrainOutcome> outcomes) {
+void BurstBufferStore::collect(std::vector<DrainOutcome> outcomes) {
   for (DrainOutcome& outcome : outcomes) {
     // A cancelled drain belongs to a save that already failed (and said why): nothing to report.
     if (!outcome.cancelled) finished_.push_back(std::move(outcome));
   }
 }
 
-std::string BurstBufferStore::EvictDurable() {
+std::string BurstBufferStore::evict_durable() {
   const bool evict = config_.checkpoint.burst_buffer->evict_after_drain;
   std::vector<std::string> lines;
   if (comm_.is_root()) {
@@ -291,10 +291,10 @@ std::string BurstBufferStore::EvictDurable() {
     // Readers decide by the fast-tier manifest, so each node's leader withdraws its node's before
     // any file there goes; a node whose manifest stays keeps its files (the copy looks complete).
     std::string failed;
-    if (Leads()) {
+    if (leads()) {
       for (const std::string& name : durable) {
         try {
-          env_.remove(JoinPath(FastFolder(name), kManifestFileName));
+          env_.remove(JoinPath(fast_folder(name), kManifestFileName));
         } catch (const Error& e) {
           if (error.empty()) error = e.what();
           failed += name + "\n";
@@ -313,27 +313,27 @@ std::string BurstBufferStore::EvictDurable() {
       // freeing their pages is not part of this (trainer's) call.
       std::vector<std::string> files;
       for (const std::string& file : saved->own_files)
-        files.push_back(JoinPath(FastFolder(name), file));
-      remover_->Remove(std::move(files));
-      evicted_folders_.push_back(FastFolder(name));
+        files.push_back(JoinPath(fast_folder(name), file));
+      remover_->remove(std::move(files));
+      evicted_folders_.push_back(fast_folder(name));
     }
     saved_.erase(saved);
   }
-  const std::string removal_error = remover_->TakeError();
+  const std::string removal_error = remover_->take_error();
   if (error.empty()) error = removal_error;
   return error;
 }
 
-StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPlan& plan) {
+StoreOpResult BurstBufferStore::save(const std::string& name, const CheckpointPlan& plan) {
   StoreOpResult result;
   result.name = name;
   result.tier = tier_name_;
   result.start = metrics::Now() - origin_;
   const config::BurstBufferConfig& bb = *config_.checkpoint.burst_buffer;
-  const RankPlan mine = plan.ForRank(comm_.rank());
+  const RankPlan mine = plan.for_rank(comm_.rank());
   const std::optional<Bytes> capacity = tier_capacity_;
   // A node-local tier holds its node's ranks' files; a shared one holds them all.
-  const Bytes share = LargestNodeShare(plan);
+  const Bytes share = largest_node_share(plan);
   if (capacity && share > *capacity) {
     throw UsageError("checkpoint " + name + " needs " + DescribeBytes(share) +
                      (nodes_.node_count() > 1 ? " on one node's" : " on") + " tier " + tier_name_ +
@@ -349,7 +349,7 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
   std::string header = "0";
   std::string local_error;
   if (comm_.is_root()) {
-    const Seconds waited = drains_->WaitUntil(
+    const Seconds waited = drains_->wait_until(
         [&](int pending, Bytes pending_bytes) {
           if (pending >= bb.max_pending_checkpoints) return false;
           if (!capacity || pending == 0) return true;
@@ -359,21 +359,21 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
     if (waited > 0) header = "1";
     header += " " + NewSaveToken();
   }
-  Collect(drains_->TakeFinished());
+  collect(drains_->take_finished());
   header = comm_.broadcast(header, 0);
-  if (Leads()) {
+  if (leads()) {
     try {
-      env_.remove(JoinPath(FastFolder(name), kManifestFileName));
+      env_.remove(JoinPath(fast_folder(name), kManifestFileName));
     } catch (const Error& e) {
       local_error = e.what();
     }
   }
   if (header.starts_with("1")) result.backpressure = metrics::Now() - origin_ - result.start;
   const std::string token = header.substr(2);
-  const std::string evict_error = EvictDurable();
+  const std::string evict_error = evict_durable();
   if (local_error.empty()) local_error = evict_error;
   // Files of this name still being evicted (a name saved again) must go before new ones land.
-  remover_->WaitFolder(FastFolder(name));
+  remover_->wait_folder(fast_folder(name));
 
   // The drain is queued before the write, so that it copies each file as soon as the writer has
   // renamed it into place; it marks nothing drained until the commit below succeeded, and a failed
@@ -382,7 +382,7 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
   struct CancelUnlessCommitted {
     std::shared_ptr<DrainFeed>& feed;
     ~CancelUnlessCommitted() {
-      if (feed) feed->Cancel();
+      if (feed) feed->cancel();
     }
   } guard{feed};
   RankIoResult io;
@@ -392,34 +392,35 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
     feed = std::make_shared<DrainFeed>(mine.files.size());
     DrainJob job;
     job.name = name;
-    job.fast_folder = FastFolder(name);
-    job.capacity_folder = CapacityFolder(name);
+    job.fast_folder = fast_folder(name);
+    job.capacity_folder = capacity_folder(name);
     for (const PlannedFile& file : mine.files) job.files.push_back({file.name, file.bytes});
     job.marks = {comm_.rank()};
     job.world = plan.world();
     job.finisher = comm_.is_root();
-    if (job.finisher) job.manifest = ManifestText(PlannedManifest(FastFolder(name), plan, content));
+    if (job.finisher)
+      job.manifest = ManifestText(PlannedManifest(fast_folder(name), plan, content));
     job.total_bytes = share;
     job.feed = feed;
     job.token = token;
-    drains_->Enqueue(std::move(job));
+    drains_->enqueue(std::move(job));
     try {
-      io = writer_->WriteRank(FastFolder(name), mine, [&](std::size_t file) {
-        feed->MarkReady(file);
+      io = writer_->write_rank(fast_folder(name), mine, [&](std::size_t file) {
+        feed->mark_ready(file);
         if (tuning_.on_file_written) tuning_.on_file_written(mine.files[file].name);
       });
     } catch (const Error& e) {
       local_error = e.what();
     }
   }
-  if (!CommitCheckpoint(comm_, nodes_, env_, FastFolder(name), plan, content,
+  if (!CommitCheckpoint(comm_, nodes_, env_, fast_folder(name), plan, content,
                         config_.checkpoint.fsync, local_error.empty())) {
-    if (feed) feed->Cancel();
+    if (feed) feed->cancel();
     mpi::AgreeOnFailure(comm_, [&] {
       if (!local_error.empty()) throw Error(ExitCode::kIo, local_error);
     });
   }
-  if (feed) feed->Commit();
+  if (feed) feed->commit();
 
   Saved saved{name, {}};
   for (const PlannedFile& file : mine.files) saved.own_files.push_back(file.name);
@@ -430,13 +431,13 @@ StoreOpResult BurstBufferStore::Save(const std::string& name, const CheckpointPl
   return result;
 }
 
-StoreOpResult BurstBufferStore::Load(const std::string& name, const CheckpointPlan& plan,
+StoreOpResult BurstBufferStore::load(const std::string& name, const CheckpointPlan& plan,
                                      Rank source_rank) {
   StoreOpResult result;
   result.name = name;
   result.start = metrics::Now() - origin_;
-  Collect(drains_->TakeFinished());
-  const std::string evict_error = EvictDurable();
+  collect(drains_->take_finished());
+  const std::string evict_error = evict_durable();
   // Decided together: evictions happen only inside collective calls, so what the leaders see now
   // holds for every rank until this Load returns. The fast tier serves only if every node holds
   // the checkpoint and every rank's source rank is on its node (a node-local tier).
@@ -444,8 +445,8 @@ StoreOpResult BurstBufferStore::Load(const std::string& name, const CheckpointPl
   int durable = 0;
   std::string error;
   try {
-    if (Leads()) on_fast = IsCheckpointComplete(env_, FastFolder(name)) ? 1 : 0;
-    if (comm_.is_root()) durable = IsCheckpointComplete(env_, CapacityFolder(name)) ? 1 : 0;
+    if (leads()) on_fast = IsCheckpointComplete(env_, fast_folder(name)) ? 1 : 0;
+    if (comm_.is_root()) durable = IsCheckpointComplete(env_, capacity_folder(name)) ? 1 : 0;
   } catch (const Error& e) {
     error = e.what();
   }
@@ -459,12 +460,12 @@ StoreOpResult BurstBufferStore::Load(const std::string& name, const CheckpointPl
     if (!error.empty()) throw Error(ExitCode::kIo, error);
     if (where.empty()) {
       throw IoError("load checkpoint", name, 0,
-                    "neither complete on tier " + tier_name_ + " (" + FastFolder(name) +
-                        ") nor durable in the checkpoint folder (" + CapacityFolder(name) +
+                    "neither complete on tier " + tier_name_ + " (" + fast_folder(name) +
+                        ") nor durable in the checkpoint folder (" + capacity_folder(name) +
                         "): no " + kManifestFileName);
     }
     const bool fast = where == "fast";
-    folder = fast ? FastFolder(name) : CapacityFolder(name);
+    folder = fast ? fast_folder(name) : capacity_folder(name);
     result.tier = fast ? tier_name_ : "checkpoint_folder";
   });
   mpi::AgreeOnFailure(comm_, [&] {
@@ -473,28 +474,28 @@ StoreOpResult BurstBufferStore::Load(const std::string& name, const CheckpointPl
       options.buffer_bytes = tuning_.buffer_bytes;
       reader_ = std::make_unique<CheckpointReader>(env_, options);
     }
-    result.bytes = reader_->ReadRank(folder, plan.ForRank(source_rank)).bytes;
+    result.bytes = reader_->read_rank(folder, plan.for_rank(source_rank)).bytes;
   });
   result.end = metrics::Now() - origin_;
   return result;
 }
 
-std::vector<DrainResult> BurstBufferStore::Finish() {
-  Collect(drains_->WaitAll());
-  std::string local_error = EvictDurable();
-  remover_->WaitIdle();
-  const std::string removal_error = remover_->TakeError();
+std::vector<DrainResult> BurstBufferStore::finish() {
+  collect(drains_->wait_all());
+  std::string local_error = evict_durable();
+  remover_->wait_idle();
+  const std::string removal_error = remover_->take_error();
   if (local_error.empty()) local_error = removal_error;
   for (const DrainOutcome& outcome : finished_) {
     if (!outcome.error.empty() && local_error.empty()) {
       local_error = "checkpoint " + outcome.name + " is not durable in " +
-                    CapacityFolder(outcome.name) + " (its complete copy stays in " +
-                    FastFolder(outcome.name) + "): " + outcome.error;
+                    capacity_folder(outcome.name) + " (its complete copy stays in " +
+                    fast_folder(outcome.name) + "): " + outcome.error;
     }
   }
   // Empty folders go only after every rank has removed its files.
   comm_.barrier();
-  if (Leads()) {
+  if (leads()) {
     for (const std::string& folder : evicted_folders_) {
       try {
         env_.remove(folder);

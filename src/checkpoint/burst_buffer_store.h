@@ -72,40 +72,40 @@ class BurstBufferStore final : public CheckpointStore {
   // Without Finish, abandons drains in progress (they stay resumable).
   ~BurstBufferStore() override;
 
-  StoreOpResult Save(const std::string& name, const CheckpointPlan& plan) override;
-  StoreOpResult Load(const std::string& name, const CheckpointPlan& plan,
+  StoreOpResult save(const std::string& name, const CheckpointPlan& plan) override;
+  StoreOpResult load(const std::string& name, const CheckpointPlan& plan,
                      Rank source_rank) override;
   // Also returns the drains of resumed checkpoints, first. Throws Error(kIo) on every rank, with
   // the lowest failing rank's message (the path and operation that failed), when a drain failed;
   // that checkpoint is then not durable and its fast-tier copy is kept.
-  std::vector<DrainResult> Finish() override;
+  std::vector<DrainResult> finish() override;
 
   const std::vector<std::string>& resumed() const { return resumed_; }
   // <tier path>/<name> and <checkpoint_folder>/<name>.
-  std::string FastFolder(const std::string& name) const;
-  std::string CapacityFolder(const std::string& name) const;
+  std::string fast_folder(const std::string& name) const;
+  std::string capacity_folder(const std::string& name) const;
 
  private:
   struct Saved {
     std::string name;
     std::vector<std::string> own_files;  // this rank's files on the fast tier
   };
-  void Resume();
+  void resume();
   // Collective: queues the drain of checkpoint `name`, complete on some node's fast tier, unless
   // the files of one of its saving ranks are on no node of this run (or on two).
-  void ResumeDrain(const std::string& name);
+  void resume_drain(const std::string& name);
   // This rank commits, scans and evicts its node's fast-tier folder.
-  bool Leads() const { return nodes_.leads(comm_.rank()); }
+  bool leads() const { return nodes_.leads(comm_.rank()); }
   // The bytes of `plan` in the fullest fast-tier folder (all of them on a shared tier).
-  Bytes LargestNodeShare(const CheckpointPlan& plan) const;
+  Bytes largest_node_share(const CheckpointPlan& plan) const;
   // Keeps the outcomes worth reporting (not those of cancelled drains) in finished_.
-  void Collect(std::vector<DrainOutcome> outcomes);
+  void collect(std::vector<DrainOutcome> outcomes);
   // Collective. Rank 0 announces the drains of finished_ that are durable; with evict_after_drain
   // it removes their fast-tier manifests before the announcement and every rank queues its own
   // files for background removal after. Returns this rank's first error (including background
   // removals failed since the last call) instead of throwing, so that no rank leaves the
   // collective early; the caller agrees on it.
-  std::string EvictDurable();
+  std::string evict_durable();
 
   const config::Config& config_;
   mpi::Communicator comm_;

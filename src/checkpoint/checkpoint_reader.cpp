@@ -45,7 +45,7 @@ Bytes CheckpointReader::buffer_bytes() const {
   return total;
 }
 
-RankIoResult CheckpointReader::ReadRank(const std::string& folder, const RankPlan& plan) {
+RankIoResult CheckpointReader::read_rank(const std::string& folder, const RankPlan& plan) {
   RankIoResult result;
   result.start = metrics::Now();
   const Manifest manifest = ReadManifest(env_, folder);
@@ -76,7 +76,7 @@ RankIoResult CheckpointReader::ReadRank(const std::string& folder, const RankPla
   const storage::OpenOptions open{.direct = options_.direct};
 
   ThreadTeam team(options_.threads);
-  team.Run([&](int thread) {
+  team.run([&](int thread) {
     storage::AlignedBuffer& buffer = buffers_[static_cast<std::size_t>(thread)];
     while (!team.stop()) {
       const std::uint64_t index = next_chunk.fetch_add(1, std::memory_order_relaxed);

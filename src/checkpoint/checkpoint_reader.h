@@ -35,7 +35,7 @@ class CheckpointReader {
   // Reads `plan`'s files from `folder`. Throws Error(kIo) for an incomplete checkpoint (no
   // manifest), a file missing from the manifest or of the wrong size, a short read, or (verify)
   // the first differing byte, naming the path and offset.
-  RankIoResult ReadRank(const std::string& folder, const RankPlan& plan);
+  RankIoResult read_rank(const std::string& folder, const RankPlan& plan);
 
  private:
   storage::Env& env_;

@@ -51,19 +51,19 @@ class CheckpointStore {
   // Collective. Writes this rank's files of `plan` as checkpoint `name` and completes it (a
   // manifest written last, atomically). Returns when training may continue. Throws Error(kIo)
   // naming the path and operation on failure; no checkpoint is then marked complete.
-  virtual StoreOpResult Save(const std::string& name, const CheckpointPlan& plan) = 0;
+  virtual StoreOpResult save(const std::string& name, const CheckpointPlan& plan) = 0;
 
   // Collective. Reads checkpoint `name`'s files of `source_rank` (this rank, or another with
   // checkpoint.recovery_rank_shift) back and checks sizes (and content with checkpoint.verify).
   // Reads from the fast tier when the checkpoint is still there, else from the checkpoint folder.
   // Throws Error(kIo) when the checkpoint is incomplete or its files are wrong.
-  virtual StoreOpResult Load(const std::string& name, const CheckpointPlan& plan,
+  virtual StoreOpResult load(const std::string& name, const CheckpointPlan& plan,
                              Rank source_rank) = 0;
 
   // Collective. Blocks until every checkpoint saved so far is durable in the checkpoint folder,
   // and returns this rank's drain results in save order (empty for a DirectStore, whose saves
   // are durable when Save returns).
-  virtual std::vector<DrainResult> Finish() = 0;
+  virtual std::vector<DrainResult> finish() = 0;
 };
 
 // The store the configuration asks for: a BurstBufferStore when checkpoint.burst_buffer is set,

@@ -57,7 +57,7 @@ Bytes CheckpointWriter::buffer_bytes() const {
   return total;
 }
 
-RankIoResult CheckpointWriter::WriteRank(
+RankIoResult CheckpointWriter::write_rank(
     const std::string& folder, const RankPlan& plan,
     const std::function<void(std::size_t file)>& on_file_complete) {
   RankIoResult result;
@@ -79,7 +79,7 @@ RankIoResult CheckpointWriter::WriteRank(
   const storage::OpenOptions open{.direct = options_.direct};
 
   ThreadTeam team(options_.threads);
-  team.Run([&](int thread) {
+  team.run([&](int thread) {
     storage::AlignedBuffer& buffer = buffers_[static_cast<std::size_t>(thread)];
     while (!team.stop()) {
       const std::uint64_t index = next_chunk.fetch_add(1, std::memory_order_relaxed);

@@ -69,8 +69,8 @@ class CheckpointWriter {
   // thread, as soon as plan.files[i] is complete under its final name (fsync'd when asked): a
   // burst buffer starts draining that file while the others are still being written. It must
   // not throw and should return quickly.
-  RankIoResult WriteRank(const std::string& folder, const RankPlan& plan,
-                         const std::function<void(std::size_t file)>& on_file_complete = {});
+  RankIoResult write_rank(const std::string& folder, const RankPlan& plan,
+                          const std::function<void(std::size_t file)>& on_file_complete = {});
 
  private:
   storage::Env& env_;

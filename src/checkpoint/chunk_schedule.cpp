@@ -51,7 +51,7 @@ struct ThreadTeam::State {
 
 bool ThreadTeam::stop() const { return state_->failed.load(std::memory_order_relaxed); }
 
-void ThreadTeam::Run(const std::function<void(int thread)>& work) {
+void ThreadTeam::run(const std::function<void(int thread)>& work) {
   State state;
   state_ = &state;
   auto guarded = [&](int thread) {

@@ -64,7 +64,7 @@ class ChunkSchedule {
 class ThreadTeam {
  public:
   explicit ThreadTeam(int threads) : threads_(threads) {}
-  void Run(const std::function<void(int thread)>& work);
+  void run(const std::function<void(int thread)>& work);
   bool stop() const;
 
  private:

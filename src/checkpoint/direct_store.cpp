@@ -37,22 +37,22 @@ DirectStore::DirectStore(const config::CheckpointConfig& checkpoint, std::uint64
       reader_(env, ReaderOptions::FromConfig(checkpoint)),
       content_{checkpoint.randomize_tensor, content_seed} {}
 
-std::string DirectStore::FolderOf(const std::string& name) const {
+std::string DirectStore::folder_of(const std::string& name) const {
   return JoinPath(checkpoint_.checkpoint_folder, name);
 }
 
-StoreOpResult DirectStore::Save(const std::string& name, const CheckpointPlan& plan) {
+StoreOpResult DirectStore::save(const std::string& name, const CheckpointPlan& plan) {
   StoreOpResult result;
   result.name = name;
   result.tier = kTierName;
-  const std::string folder = FolderOf(name);
+  const std::string folder = folder_of(name);
   result.start = metrics::Now() - origin_;
   std::exception_ptr failure;
   try {
     // A manifest left by an earlier save of this name must not vouch for the files now being
     // replaced: until the commit below writes a new one, the checkpoint is incomplete.
     if (comm_.is_root()) env_.remove(JoinPath(folder, kManifestFileName));
-    result.bytes = writer_.WriteRank(folder, plan.ForRank(comm_.rank())).bytes;
+    result.bytes = writer_.write_rank(folder, plan.for_rank(comm_.rank())).bytes;
   } catch (...) {
     failure = std::current_exception();
   }
@@ -67,12 +67,12 @@ StoreOpResult DirectStore::Save(const std::string& name, const CheckpointPlan& p
   return result;
 }
 
-StoreOpResult DirectStore::Load(const std::string& name, const CheckpointPlan& plan,
+StoreOpResult DirectStore::load(const std::string& name, const CheckpointPlan& plan,
                                 Rank source_rank) {
   StoreOpResult result;
   result.name = name;
   result.tier = kTierName;
-  const std::string folder = FolderOf(name);
+  const std::string folder = folder_of(name);
   result.start = metrics::Now() - origin_;
   std::exception_ptr failure;
   try {
@@ -81,7 +81,7 @@ StoreOpResult DirectStore::Load(const std::string& name, const CheckpointPlan& p
                     std::string("incomplete checkpoint: no ") + kManifestFileName +
                         " (never written, or its save failed or was interrupted)");
     }
-    result.bytes = reader_.ReadRank(folder, plan.ForRank(source_rank)).bytes;
+    result.bytes = reader_.read_rank(folder, plan.for_rank(source_rank)).bytes;
   } catch (...) {
     failure = std::current_exception();
   }

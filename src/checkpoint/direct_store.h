@@ -33,13 +33,13 @@ class DirectStore final : public CheckpointStore {
 
   // Failures on any rank are agreed: every rank throws the same Error (the lowest failing rank's
   // message, marked collective) and no manifest is written.
-  StoreOpResult Save(const std::string& name, const CheckpointPlan& plan) override;
-  StoreOpResult Load(const std::string& name, const CheckpointPlan& plan,
+  StoreOpResult save(const std::string& name, const CheckpointPlan& plan) override;
+  StoreOpResult load(const std::string& name, const CheckpointPlan& plan,
                      Rank source_rank) override;
-  std::vector<DrainResult> Finish() override { return {}; }
+  std::vector<DrainResult> finish() override { return {}; }
 
   // <checkpoint_folder>/<name>
-  std::string FolderOf(const std::string& name) const;
+  std::string folder_of(const std::string& name) const;
 
  private:
   const config::CheckpointConfig checkpoint_;

@@ -67,7 +67,7 @@ bool IsDrainMarkerName(const std::string& file_name) {
 
 DrainFeed::DrainFeed(std::size_t files) : ready_(files, false) {}
 
-void DrainFeed::MarkReady(std::size_t file) {
+void DrainFeed::mark_ready(std::size_t file) {
   {
     std::lock_guard lock(mutex_);
     ready_.at(file) = true;
@@ -75,7 +75,7 @@ void DrainFeed::MarkReady(std::size_t file) {
   changed_.notify_all();
 }
 
-void DrainFeed::Commit() {
+void DrainFeed::commit() {
   {
     std::lock_guard lock(mutex_);
     if (state_ == State::kWriting) state_ = State::kCommitted;
@@ -83,7 +83,7 @@ void DrainFeed::Commit() {
   changed_.notify_all();
 }
 
-void DrainFeed::Cancel() {
+void DrainFeed::cancel() {
   {
     std::lock_guard lock(mutex_);
     if (state_ == State::kWriting) state_ = State::kCancelled;
@@ -96,17 +96,17 @@ bool DrainFeed::committed() const {
   return state_ == State::kCommitted;
 }
 
-DrainFeed::Wait DrainFeed::WaitFile(std::size_t file, Seconds poll,
+DrainFeed::Wait DrainFeed::wait_file(std::size_t file, Seconds poll,
+                                     const std::function<bool()>& give_up) {
+  return wait_for([&] { return ready_.at(file) || state_ == State::kCommitted; }, poll, give_up);
+}
+
+DrainFeed::Wait DrainFeed::wait_commit(Seconds poll, const std::function<bool()>& give_up) {
+  return wait_for([&] { return state_ == State::kCommitted; }, poll, give_up);
+}
+
+DrainFeed::Wait DrainFeed::wait_for(const std::function<bool()>& done, Seconds poll,
                                     const std::function<bool()>& give_up) {
-  return WaitFor([&] { return ready_.at(file) || state_ == State::kCommitted; }, poll, give_up);
-}
-
-DrainFeed::Wait DrainFeed::WaitCommit(Seconds poll, const std::function<bool()>& give_up) {
-  return WaitFor([&] { return state_ == State::kCommitted; }, poll, give_up);
-}
-
-DrainFeed::Wait DrainFeed::WaitFor(const std::function<bool()>& done, Seconds poll,
-                                   const std::function<bool()>& give_up) {
   std::unique_lock lock(mutex_);
   while (true) {
     // Ready wins over a later cancel: a cancelled save's files are removed by the drain anyway.
@@ -124,7 +124,7 @@ DrainEngine::DrainEngine(storage::Env& env, const DrainOptions& options)
                            "checkpoint.burst_buffer.drain_threads");
   buffers_.reserve(static_cast<std::size_t>(options_.threads));
   for (int t = 0; t < options_.threads; ++t) buffers_.emplace_back(options_.buffer_bytes);
-  thread_ = std::thread([this] { Run(); });
+  thread_ = std::thread([this] { run(); });
 }
 
 DrainEngine::~DrainEngine() {
@@ -136,9 +136,9 @@ DrainEngine::~DrainEngine() {
   thread_.join();
 }
 
-Seconds DrainEngine::Now() const { return metrics::Now() - options_.origin; }
+Seconds DrainEngine::now() const { return metrics::Now() - options_.origin; }
 
-void DrainEngine::Enqueue(DrainJob job) {
+void DrainEngine::enqueue(DrainJob job) {
   {
     std::lock_guard lock(mutex_);
     ++pending_;
@@ -148,8 +148,8 @@ void DrainEngine::Enqueue(DrainJob job) {
   changed_.notify_all();
 }
 
-Seconds DrainEngine::WaitUntil(const std::function<bool(int pending, Bytes pending_bytes)>& room,
-                               const std::function<void()>& on_wait) {
+Seconds DrainEngine::wait_until(const std::function<bool(int pending, Bytes pending_bytes)>& room,
+                                const std::function<void()>& on_wait) {
   std::unique_lock lock(mutex_);
   if (room(pending_, pending_bytes_)) return 0;
   if (on_wait) on_wait();
@@ -158,7 +158,7 @@ Seconds DrainEngine::WaitUntil(const std::function<bool(int pending, Bytes pendi
   return metrics::Now() - start;
 }
 
-std::vector<DrainOutcome> DrainEngine::WaitAll() {
+std::vector<DrainOutcome> DrainEngine::wait_all() {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return pending_ == 0; });
   std::vector<DrainOutcome> outcomes = std::move(finished_);
@@ -166,14 +166,14 @@ std::vector<DrainOutcome> DrainEngine::WaitAll() {
   return outcomes;
 }
 
-std::vector<DrainOutcome> DrainEngine::TakeFinished() {
+std::vector<DrainOutcome> DrainEngine::take_finished() {
   std::lock_guard lock(mutex_);
   std::vector<DrainOutcome> outcomes = std::move(finished_);
   finished_.clear();
   return outcomes;
 }
 
-void DrainEngine::Run() {
+void DrainEngine::run() {
   LowerToBackgroundPriority();
   while (true) {
     DrainJob job;
@@ -184,7 +184,7 @@ void DrainEngine::Run() {
       job = std::move(queue_.front());
       queue_.pop_front();
     }
-    DrainOutcome outcome = Drain(job);
+    DrainOutcome outcome = drain(job);
     {
       std::lock_guard lock(mutex_);
       --pending_;
@@ -195,7 +195,7 @@ void DrainEngine::Run() {
   }
 }
 
-DrainOutcome DrainEngine::Drain(const DrainJob& job) {
+DrainOutcome DrainEngine::drain(const DrainJob& job) {
   trace::Span span(trace::Event::kDrain);
   Bytes own_bytes = 0;  // this rank's files (total_bytes is the whole checkpoint's)
   for (const DrainFile& f : job.files) own_bytes += f.bytes;
@@ -204,10 +204,10 @@ DrainOutcome DrainEngine::Drain(const DrainJob& job) {
   outcome.name = job.name;
   bool prepared = false;
   try {
-    CopyFiles(job, outcome, prepared);
+    copy_files(job, outcome, prepared);
     if (job.feed) {
       // Markers say "drained" only for a committed checkpoint: a failed save never gets them.
-      switch (job.feed->WaitCommit(options_.poll_interval, [&] { return stopping_.load(); })) {
+      switch (job.feed->wait_commit(options_.poll_interval, [&] { return stopping_.load(); })) {
         case DrainFeed::Wait::kReady:
           break;
         case DrainFeed::Wait::kCancelled:
@@ -217,17 +217,17 @@ DrainOutcome DrainEngine::Drain(const DrainJob& job) {
       }
     }
     // A rank without files prepares here: its markers need the folder.
-    if (!prepared) PrepareCapacitySide(job);
+    if (!prepared) prepare_capacity_side(job);
     prepared = true;
     // Before the markers: once one is visible the finisher may commit, so `end` <= durable_at.
-    outcome.end = Now();
+    outcome.end = now();
     for (Rank rank : job.marks) {
-      WriteMarker(job, DrainedMarkerName(rank), MarkerText(job, "drained\n"));
+      write_marker(job, DrainedMarkerName(rank), MarkerText(job, "drained\n"));
     }
     if (job.finisher) {
-      AwaitMarkers(job, outcome.end - outcome.start);
-      CommitManifest(job);
-      outcome.durable_at = Now();
+      await_markers(job, outcome.end - outcome.start);
+      commit_manifest(job);
+      outcome.durable_at = now();
       // The markers only served the finisher; the manifest now says it all.
       for (Rank rank = 0; rank < job.world; ++rank) {
         try {
@@ -260,18 +260,18 @@ DrainOutcome DrainEngine::Drain(const DrainJob& job) {
       // be what is failing.
       for (Rank rank : job.marks) {
         try {
-          WriteMarker(job, DrainFailedMarkerName(rank), MarkerText(job, outcome.error + "\n"));
+          write_marker(job, DrainFailedMarkerName(rank), MarkerText(job, outcome.error + "\n"));
         } catch (const std::exception&) {
         }
       }
     }
   }
-  if (outcome.start == 0) outcome.start = Now();
-  if (outcome.end == 0) outcome.end = Now();
+  if (outcome.start == 0) outcome.start = now();
+  if (outcome.end == 0) outcome.end = now();
   return outcome;
 }
 
-void DrainEngine::PrepareCapacitySide(const DrainJob& job) {
+void DrainEngine::prepare_capacity_side(const DrainJob& job) {
   env_.create_directories(job.capacity_folder);
   if (job.token.empty()) return;  // a resumed drain: the interrupted save prepared it
   // Withdrawn before any file is replaced: an earlier manifest must not vouch for a mix of files.
@@ -282,7 +282,7 @@ void DrainEngine::PrepareCapacitySide(const DrainJob& job) {
   }
 }
 
-void DrainEngine::CopyFiles(const DrainJob& job, DrainOutcome& outcome, bool& prepared) {
+void DrainEngine::copy_files(const DrainJob& job, DrainOutcome& outcome, bool& prepared) {
   const std::size_t n = job.files.size();
   std::vector<Bytes> sizes;
   sizes.reserve(n);
@@ -297,7 +297,7 @@ void DrainEngine::CopyFiles(const DrainJob& job, DrainOutcome& outcome, bool& pr
   std::mutex prepare_mutex;  // the first file to open prepares the capacity side, once
 
   ThreadTeam team(options_.threads);
-  team.Run([&](int thread) {
+  team.run([&](int thread) {
     if (thread > 0) LowerToBackgroundPriority();  // thread 0 is the engine's, lowered in Run
     if (trace::Active() != nullptr) trace::NameThread("drain-" + std::to_string(thread));
     storage::AlignedBuffer& buffer = buffers_[static_cast<std::size_t>(thread)];
@@ -315,7 +315,7 @@ void DrainEngine::CopyFiles(const DrainJob& job, DrainOutcome& outcome, bool& pr
         if (!file.open_attempted) {
           if (job.feed) {
             // The writer renames a file into place when it is complete; only then is it copied.
-            const DrainFeed::Wait wait = job.feed->WaitFile(
+            const DrainFeed::Wait wait = job.feed->wait_file(
                 chunk.file, options_.poll_interval,
                 [&] { return team.stop() || stopping_.load(std::memory_order_relaxed); });
             if (wait == DrainFeed::Wait::kCancelled) throw Cancelled{};
@@ -324,11 +324,11 @@ void DrainEngine::CopyFiles(const DrainJob& job, DrainOutcome& outcome, bool& pr
               return;  // another thread failed; the team is stopping
             }
           }
-          if (!started.exchange(true)) outcome.start = Now();
+          if (!started.exchange(true)) outcome.start = now();
           {
             std::lock_guard prepare_lock(prepare_mutex);
             if (!prepared) {
-              PrepareCapacitySide(job);
+              prepare_capacity_side(job);
               prepared = true;
             }
           }
@@ -376,14 +376,14 @@ void DrainEngine::CopyFiles(const DrainJob& job, DrainOutcome& outcome, bool& pr
   for (const DrainFile& f : job.files) outcome.bytes += f.bytes;
 }
 
-void DrainEngine::WriteMarker(const DrainJob& job, const std::string& file_name,
-                              const std::string& text) {
+void DrainEngine::write_marker(const DrainJob& job, const std::string& file_name,
+                               const std::string& text) {
   storage::AtomicFileWriter writer(env_, JoinPath(job.capacity_folder, file_name));
   writer.file().append(text.data(), text.size());
   writer.commit(/*fsync=*/true);
 }
 
-bool DrainEngine::HasMarker(const DrainJob& job, const std::string& path, std::string* body) {
+bool DrainEngine::has_marker(const DrainJob& job, const std::string& path, std::string* body) {
   if (!env_.exists(path)) return false;
   std::string text;
   try {
@@ -410,18 +410,18 @@ bool DrainEngine::HasMarker(const DrainJob& job, const std::string& path, std::s
   return true;
 }
 
-void DrainEngine::AwaitMarkers(const DrainJob& job, Seconds own_duration) {
+void DrainEngine::await_markers(const DrainJob& job, Seconds own_duration) {
   const Seconds deadline = metrics::Now() + options_.marker_timeout + 2 * own_duration;
   std::set<Rank> waiting;
   for (Rank rank = 0; rank < job.world; ++rank) waiting.insert(rank);
   while (true) {
     for (auto it = waiting.begin(); it != waiting.end();) {
       std::string reason;
-      if (HasMarker(job, JoinPath(job.capacity_folder, DrainFailedMarkerName(*it)), &reason)) {
+      if (has_marker(job, JoinPath(job.capacity_folder, DrainFailedMarkerName(*it)), &reason)) {
         throw Error(ExitCode::kIo, "drain of checkpoint " + job.name + ": rank " +
                                        std::to_string(*it) + " failed: " + reason);
       }
-      if (HasMarker(job, JoinPath(job.capacity_folder, DrainedMarkerName(*it)), nullptr)) {
+      if (has_marker(job, JoinPath(job.capacity_folder, DrainedMarkerName(*it)), nullptr)) {
         it = waiting.erase(it);
       } else {
         ++it;
@@ -442,7 +442,7 @@ void DrainEngine::AwaitMarkers(const DrainJob& job, Seconds own_duration) {
   }
 }
 
-void DrainEngine::CommitManifest(const DrainJob& job) {
+void DrainEngine::commit_manifest(const DrainJob& job) {
   // The manifest lists every rank's files; each must now be on the capacity side, whole.
   const Manifest manifest =
       ParseManifest(job.manifest, "the manifest of " + job.name + " for " + job.capacity_folder);

@@ -56,22 +56,22 @@ struct DrainFile {
 class DrainFeed {
  public:
   explicit DrainFeed(std::size_t files);
-  void MarkReady(std::size_t file);
+  void mark_ready(std::size_t file);
   // Each settles the save once: the first of the two wins.
-  void Commit();
-  void Cancel();
+  void commit();
+  void cancel();
   bool committed() const;
 
   enum class Wait { kReady, kCancelled, kGaveUp };
   // Blocks until `file` is ready / the save is committed, or the save is cancelled, or
   // `give_up()` (checked every `poll` seconds) is true.
-  Wait WaitFile(std::size_t file, Seconds poll, const std::function<bool()>& give_up);
-  Wait WaitCommit(Seconds poll, const std::function<bool()>& give_up);
+  Wait wait_file(std::size_t file, Seconds poll, const std::function<bool()>& give_up);
+  Wait wait_commit(Seconds poll, const std::function<bool()>& give_up);
 
  private:
   enum class State { kWriting, kCommitted, kCancelled };
-  Wait WaitFor(const std::function<bool()>& done, Seconds poll,
-               const std::function<bool()>& give_up);
+  Wait wait_for(const std::function<bool()>& done, Seconds poll,
+                const std::function<bool()>& give_up);
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;
@@ -131,33 +131,33 @@ class DrainEngine {
   DrainEngine(const DrainEngine&) = delete;
   DrainEngine& operator=(const DrainEngine&) = delete;
 
-  void Enqueue(DrainJob job);
+  void enqueue(DrainJob job);
 
   // Blocks until `room(jobs not finished, their total_bytes)` is true; returns the seconds waited
   // (0 when there was room at once). `on_wait` (tests) runs, under the engine's lock, before a
   // wait.
-  Seconds WaitUntil(const std::function<bool(int pending, Bytes pending_bytes)>& room,
-                    const std::function<void()>& on_wait = {});
+  Seconds wait_until(const std::function<bool(int pending, Bytes pending_bytes)>& room,
+                     const std::function<void()>& on_wait = {});
 
   // Blocks until every job enqueued so far has finished; returns their outcomes in enqueue order
   // (those not returned by an earlier call).
-  std::vector<DrainOutcome> WaitAll();
+  std::vector<DrainOutcome> wait_all();
   // The outcomes of jobs finished since the last call, without waiting.
-  std::vector<DrainOutcome> TakeFinished();
+  std::vector<DrainOutcome> take_finished();
 
  private:
-  void Run();
-  DrainOutcome Drain(const DrainJob& job);
+  void run();
+  DrainOutcome drain(const DrainJob& job);
   // Sets `prepared` once the capacity side was prepared, before replacing the first file there.
-  void CopyFiles(const DrainJob& job, DrainOutcome& outcome, bool& prepared);
-  void PrepareCapacitySide(const DrainJob& job);
-  void WriteMarker(const DrainJob& job, const std::string& file_name, const std::string& text);
+  void copy_files(const DrainJob& job, DrainOutcome& outcome, bool& prepared);
+  void prepare_capacity_side(const DrainJob& job);
+  void write_marker(const DrainJob& job, const std::string& file_name, const std::string& text);
   // Whether the marker at `path` exists and belongs to `job` (its token, when the job has one);
   // `body` gets the rest of its text.
-  bool HasMarker(const DrainJob& job, const std::string& path, std::string* body);
-  void AwaitMarkers(const DrainJob& job, Seconds own_duration);
-  void CommitManifest(const DrainJob& job);
-  Seconds Now() const;
+  bool has_marker(const DrainJob& job, const std::string& path, std::string* body);
+  void await_markers(const DrainJob& job, Seconds own_duration);
+  void commit_manifest(const DrainJob& job);
+  Seconds now() const;
 
   storage::Env& env_;
   DrainOptions options_;

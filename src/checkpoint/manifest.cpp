@@ -32,7 +32,7 @@ Manifest PlannedManifest(const std::string& folder, const CheckpointPlan& plan,
   manifest.world = plan.world();
   manifest.content = content;
   for (Rank r = 0; r < plan.world(); ++r) {
-    for (const PlannedFile& file : plan.ForRank(r).files) {
+    for (const PlannedFile& file : plan.for_rank(r).files) {
       manifest.files.push_back({file.name, file.bytes, r});
       manifest.total_bytes += file.bytes;
     }
@@ -59,7 +59,7 @@ std::string ManifestText(const Manifest& manifest) {
 void CheckPlannedFiles(storage::Env& env, const std::string& folder, const CheckpointPlan& plan,
                        const std::vector<Rank>& ranks) {
   for (Rank r : ranks) {
-    for (const PlannedFile& file : plan.ForRank(r).files) {
+    for (const PlannedFile& file : plan.for_rank(r).files) {
       const std::string path = Join(folder, file.name);
       if (!env.exists(path)) {
         throw IoError("complete checkpoint", path, 0,

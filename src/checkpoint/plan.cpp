@@ -86,7 +86,7 @@ CheckpointPlan::CheckpointPlan(const config::ModelConfig& model,
   }
 }
 
-std::vector<Bytes> CheckpointPlan::LayerTensorBytes(std::int64_t layer) const {
+std::vector<Bytes> CheckpointPlan::layer_tensor_bytes(std::int64_t layer) const {
   std::vector<Bytes> bytes;
   if (legacy_layers()) {
     for (std::int64_t p : layer_parameters_) {
@@ -103,7 +103,7 @@ std::vector<Bytes> CheckpointPlan::LayerTensorBytes(std::int64_t layer) const {
   return bytes;
 }
 
-void CheckpointPlan::AddLayerFiles(RankPlan& plan) const {
+void CheckpointPlan::add_layer_files(RankPlan& plan) const {
   if (num_layers_ <= 0) return;
   const RankCoordinates& at = plan.at;
   const LayerRange range = StageLayers(num_layers_, layout_.pp, at.pp, !legacy_layers());
@@ -114,7 +114,7 @@ void CheckpointPlan::AddLayerFiles(RankPlan& plan) const {
   const bool allocated = !(zero_stage_ == 1 && at.dp != 0);
   if (allocated && !legacy_layers()) {
     for (std::int64_t i = range.first; i <= range.last; ++i) {
-      plan.dlio_model_bytes += Sum(LayerTensorBytes(i));
+      plan.dlio_model_bytes += Sum(layer_tensor_bytes(i));
     }
   }
 
@@ -123,13 +123,13 @@ void CheckpointPlan::AddLayerFiles(RankPlan& plan) const {
     if (layout_.pp > 1) {
       for (std::int64_t i = range.first; i <= range.last; ++i) {
         plan.files.push_back(
-            MakeFile(LayerFileName(i, at.mp), FileKind::kLayer, LayerTensorBytes(i), i));
+            MakeFile(LayerFileName(i, at.mp), FileKind::kLayer, layer_tensor_bytes(i), i));
       }
       return;
     }
     std::vector<Bytes> tensors;
     for (std::int64_t i = range.first; i <= range.last; ++i) {
-      std::vector<Bytes> layer = LayerTensorBytes(i);
+      std::vector<Bytes> layer = layer_tensor_bytes(i);
       tensors.insert(tensors.end(), layer.begin(), layer.end());
     }
     plan.files.push_back(MakeFile(ModelFileName(at.mp), FileKind::kModel, std::move(tensors)));
@@ -138,14 +138,14 @@ void CheckpointPlan::AddLayerFiles(RankPlan& plan) const {
   // ZeRO 0 (full stage, first replica only) and ZeRO 3 (1/DP shard on every rank).
   std::vector<Bytes> tensors;
   for (std::int64_t i = range.first; i <= range.last; ++i) {
-    std::vector<Bytes> layer = LayerTensorBytes(i);
+    std::vector<Bytes> layer = layer_tensor_bytes(i);
     tensors.insert(tensors.end(), layer.begin(), layer.end());
   }
   plan.files.push_back(
       MakeFile(ZeroModelFileName(at.dp, at.mp), FileKind::kZeroModel, std::move(tensors)));
 }
 
-void CheckpointPlan::AddOptimizerFile(RankPlan& plan) const {
+void CheckpointPlan::add_optimizer_file(RankPlan& plan) const {
   const RankCoordinates& at = plan.at;
   std::vector<Bytes> tensors;
   if (legacy_optimizer()) {
@@ -173,14 +173,14 @@ void CheckpointPlan::AddOptimizerFile(RankPlan& plan) const {
       MakeFile(OptimizerFileName(at.dp, at.mp), FileKind::kOptimizer, std::move(tensors)));
 }
 
-RankPlan CheckpointPlan::ForRank(Rank rank) const {
+RankPlan CheckpointPlan::for_rank(Rank rank) const {
   if (rank < 0 || rank >= layout_.world) {
     throw UsageError("checkpoint plan: rank " + std::to_string(rank) + " is outside 0.." +
                      std::to_string(layout_.world - 1));
   }
   RankPlan plan;
   plan.rank = rank;
-  plan.at = layout_.Coordinates(rank);
+  plan.at = layout_.coordinates(rank);
   // Without ZeRO only the first model-parallel group holds any state at all.
   plan.participates = zero_stage_ != 0 || rank < layout_.mp();
   if (!plan.participates) return plan;
@@ -189,13 +189,13 @@ RankPlan CheckpointPlan::ForRank(Rank rank) const {
     plan.files.push_back(
         MakeFile(ModelStatesFileName(rank), FileKind::kModelStates, {model_size_bytes_}));
   }
-  AddLayerFiles(plan);
-  AddOptimizerFile(plan);
+  add_layer_files(plan);
+  add_optimizer_file(plan);
   for (const PlannedFile& file : plan.files) plan.bytes += file.bytes;
   return plan;
 }
 
-PlanSummary CheckpointPlan::Summarize() const {
+PlanSummary CheckpointPlan::summarize() const {
   // Plans differ only by mp and by whether dp == 0 (names aside), so one representative of each
   // (mp, dp == 0) class and the class sizes give the whole job.
   const int world = layout_.world;
@@ -210,11 +210,11 @@ PlanSummary CheckpointPlan::Summarize() const {
   auto class_of = [&](Rank r) { return static_cast<std::size_t>(r % mp) * 2 + (r < mp ? 0 : 1); };
   for (int m = 0; m < classes_per_kind; ++m) {
     Class& first = classes[2 * static_cast<std::size_t>(m)];
-    first.plan = ForRank(m);
+    first.plan = for_rank(m);
     first.ranks = 1;
     if (m + mp < world) {
       Class& replica = classes[2 * static_cast<std::size_t>(m) + 1];
-      replica.plan = ForRank(m + mp);
+      replica.plan = for_rank(m + mp);
       replica.ranks = static_cast<std::uint64_t>(world - 1 - m) / static_cast<std::uint64_t>(mp);
     }
   }
@@ -260,7 +260,7 @@ PlanSummary CheckpointPlan::Summarize() const {
           group_of_profile.try_emplace(Profile(c.plan), static_cast<int>(summary.groups.size()));
       if (inserted) {
         summary.groups.emplace_back();
-        summary.groups.back().example = ForRank(r);
+        summary.groups.back().example = for_rank(r);
       }
       c.group = it->second;
     }

@@ -87,14 +87,14 @@ class CheckpointPlan {
 
   // The files `rank` writes (throws Error(kUsage) if rank is outside 0..world-1). Restoring with
   // checkpoint.recovery_rank_shift reads ForRank(RecoveryRank(rank, ...)).
-  RankPlan ForRank(Rank rank) const;
+  RankPlan for_rank(Rank rank) const;
 
-  PlanSummary Summarize() const;
+  PlanSummary summarize() const;
 
  private:
-  void AddLayerFiles(RankPlan& plan) const;
-  void AddOptimizerFile(RankPlan& plan) const;
-  std::vector<Bytes> LayerTensorBytes(std::int64_t layer) const;
+  void add_layer_files(RankPlan& plan) const;
+  void add_optimizer_file(RankPlan& plan) const;
+  std::vector<Bytes> layer_tensor_bytes(std::int64_t layer) const;
 
   ParallelLayout layout_;
   int zero_stage_ = 0;

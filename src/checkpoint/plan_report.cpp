@@ -60,7 +60,7 @@ std::string FormatRankRanges(const std::vector<Rank>& ranks, std::size_t max_ran
 }
 
 std::string RenderPlan(const CheckpointPlan& plan, const PlanReportOptions& options) {
-  const PlanSummary s = plan.Summarize();
+  const PlanSummary s = plan.summarize();
   const ParallelLayout& l = plan.layout();
   std::ostringstream out;
   out << "Checkpoint plan";

@@ -25,7 +25,7 @@ struct ParallelLayout {
   bool subset = false;
 
   int mp() const { return tp * pp; }
-  RankCoordinates Coordinates(Rank rank) const {
+  RankCoordinates coordinates(Rank rank) const {
     return {rank % tp, (rank / tp) % pp, rank / mp(), rank % mp()};
   }
 };

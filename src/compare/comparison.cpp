@@ -161,7 +161,7 @@ Comparison Compare(const RunSet& baseline, const RunSet& current, const CompareS
       comparison.skipped.push_back(spec.label);
       continue;
     }
-    row->tolerance = settings.ToleranceOf(spec);
+    row->tolerance = settings.tolerance_of(spec);
     Decide(*row, settings.alpha);
     comparison.rows.push_back(std::move(*row));
   }

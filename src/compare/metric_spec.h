@@ -29,7 +29,7 @@ struct CompareSettings {
   double alpha = 0.05;      // significance level of the rank test
   bool force = false;       // compare even when the two sides ran different workloads
 
-  double ToleranceOf(const MetricSpec& spec) const { return spec.tolerance.value_or(tolerance); }
+  double tolerance_of(const MetricSpec& spec) const { return spec.tolerance.value_or(tolerance); }
 };
 
 // The headline metrics: train samples/s, AU, read rate, checkpoint write and read rates,

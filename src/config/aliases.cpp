@@ -49,7 +49,7 @@ std::string Notice(const std::string& legacy, const std::string& origin,
 DocNode* FindPath(DocNode& root, const std::vector<std::string>& key, std::size_t count) {
   DocNode* node = &root;
   for (std::size_t i = 0; i < count; ++i) {
-    node = node->Find(key[i]);
+    node = node->find(key[i]);
     if (!node) return nullptr;
   }
   return node;
@@ -60,12 +60,12 @@ DocNode* FindPath(DocNode& root, const std::vector<std::string>& key, std::size_
 DocNode& MapAt(DocNode& root, const std::vector<std::string>& key, const std::string& origin) {
   DocNode* node = &root;
   for (const auto& segment : key) {
-    DocNode* child = node->Find(segment);
-    if (!child) child = &node->Set(segment, DocNode::Map(origin));
+    DocNode* child = node->find(segment);
+    if (!child) child = &node->set(segment, DocNode::Map(origin));
     if (child->is_null()) *child = DocNode::Map(child->origin);
     if (child->is_scalar()) {
       DocNode promoted = DocNode::Map(child->origin);
-      promoted.Set("mean", *child);
+      promoted.set("mean", *child);
       *child = promoted;
     }
     if (!child->is_map()) {
@@ -77,61 +77,61 @@ DocNode& MapAt(DocNode& root, const std::vector<std::string>& key, const std::st
 }
 
 void MergeDataReader(DocNode& root, std::vector<std::string>& notices) {
-  DocNode* legacy = root.Find("data_reader");
+  DocNode* legacy = root.find("data_reader");
   if (!legacy) return;
   notices.push_back(Notice("data_reader", legacy->origin, "reader", "legacy section name"));
-  DocNode* current = root.Find("reader");
+  DocNode* current = root.find("reader");
   if (!current || current->is_null()) {
     DocNode moved = *legacy;
-    root.Erase("data_reader");
-    root.Set("reader", moved);
+    root.erase("data_reader");
+    root.set("reader", moved);
     return;
   }
   if (legacy->is_map() && current->is_map()) {
     for (const auto& [key, value] : legacy->entries) {
-      if (const DocNode* existing = current->Find(key)) {
+      if (const DocNode* existing = current->find(key)) {
         if (!SameValue(*existing, value)) {
           Conflict("data_reader." + key, value, "reader." + key, *existing);
         }
       } else {
-        current->Set(key, value);
+        current->set(key, value);
       }
     }
   }
-  root.Erase("data_reader");
+  root.erase("data_reader");
 }
 
 }  // namespace
 
 void ApplyAliases(DocNode& root, std::vector<std::string>& notices) {
   if (!root.is_map()) return;
-  if (DocNode* model = root.Find("model"); model && model->is_scalar()) {
+  if (DocNode* model = root.find("model"); model && model->is_scalar()) {
     notices.push_back(Notice("model", model->origin, "model.name", "DLIO <=1.0 form"));
     DocNode name = *model;
     *model = DocNode::Map(name.origin);
-    model->Set("name", name);
+    model->set("name", name);
   }
   MergeDataReader(root, notices);
   for (const Alias& alias : kAliases) {
     const auto legacy_key = SplitKey(alias.legacy);
     DocNode* parent = FindPath(root, legacy_key, legacy_key.size() - 1);
     if (!parent || !parent->is_map()) continue;
-    const DocNode* found = parent->Find(legacy_key.back());
+    const DocNode* found = parent->find(legacy_key.back());
     if (!found) continue;
     const DocNode legacy = *found;
-    parent->Erase(legacy_key.back());
+    parent->erase(legacy_key.back());
     notices.push_back(Notice(alias.legacy, legacy.origin, alias.canonical, alias.note));
     const auto canonical_key = SplitKey(alias.canonical);
     DocNode& target_parent =
         MapAt(root, std::vector<std::string>(canonical_key.begin(), canonical_key.end() - 1),
               legacy.origin);
-    if (const DocNode* existing = target_parent.Find(canonical_key.back())) {
+    if (const DocNode* existing = target_parent.find(canonical_key.back())) {
       if (!SameValue(*existing, legacy)) {
         Conflict(alias.legacy, legacy, alias.canonical, *existing);
       }
       continue;
     }
-    target_parent.Set(canonical_key.back(), legacy);
+    target_parent.set(canonical_key.back(), legacy);
   }
 }
 

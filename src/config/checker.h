@@ -24,7 +24,7 @@ class Checker {
 
   // " (w.yaml:7)" or "" for a default. A key inside a mapping set as a whole (a tier's path
   // inside storage.tiers) has the origin of the mapping.
-  std::string At(std::string key) const {
+  std::string at(std::string key) const {
     for (;;) {
       const auto it = origins_.find(key);
       if (it != origins_.end()) return it->second.empty() ? "" : " (" + it->second + ")";
@@ -36,45 +36,45 @@ class Checker {
 
   // "key = value (origin)", for messages that involve several keys.
   template <typename T>
-  std::string Is(const std::string& key, const T& value) const {
-    return key + " = " + Describe(ToNode(value)) + At(key);
+  std::string is(const std::string& key, const T& value) const {
+    return key + " = " + Describe(ToNode(value)) + at(key);
   }
 
-  [[noreturn]] void Fail(const std::string& key, const std::string& what) const {
-    throw UsageError(key + ": " + what + At(key));
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const {
+    throw UsageError(key + ": " + what + at(key));
   }
 
-  [[noreturn]] void FailCombination(const std::string& what) const { throw UsageError(what); }
+  [[noreturn]] void fail_combination(const std::string& what) const { throw UsageError(what); }
 
   template <typename T>
-  void AtLeast(const std::string& key, T value, T minimum) const {
+  void at_least(const std::string& key, T value, T minimum) const {
     if (value < minimum) {
-      Fail(key, "must be >= " + std::to_string(minimum) + ", got " + std::to_string(value));
+      fail(key, "must be >= " + std::to_string(minimum) + ", got " + std::to_string(value));
     }
   }
 
-  void Positive(const std::string& key, double value) const {
+  void positive(const std::string& key, double value) const {
     if (!(value > 0) || !std::isfinite(value)) {
-      Fail(key, "must be a finite number > 0, got " + Describe(ToNode(value)));
+      fail(key, "must be a finite number > 0, got " + Describe(ToNode(value)));
     }
   }
 
-  void NonNegative(const std::string& key, double value) const {
+  void non_negative(const std::string& key, double value) const {
     if (!(value >= 0) || !std::isfinite(value)) {
-      Fail(key, "must be a finite number >= 0, got " + Describe(ToNode(value)));
+      fail(key, "must be a finite number >= 0, got " + Describe(ToNode(value)));
     }
   }
 
-  void AllPositive(const std::string& key, const std::vector<std::int64_t>& values) const {
+  void all_positive(const std::string& key, const std::vector<std::int64_t>& values) const {
     for (std::size_t i = 0; i < values.size(); ++i) {
       if (values[i] <= 0) {
-        Fail(key, "every element must be >= 1, got " + std::to_string(values[i]) + " at index " +
+        fail(key, "every element must be >= 1, got " + std::to_string(values[i]) + " at index " +
                       std::to_string(i));
       }
     }
   }
 
-  void Notice(const std::string& text) const { notices_.push_back(text); }
+  void notice(const std::string& text) const { notices_.push_back(text); }
 
  private:
   const KeyOrigins& origins_;

@@ -78,7 +78,7 @@ TimeDistribution ParseDistribution(const DocNode& node, const std::string& path)
       throw UsageError(path + "." + key + ": " + message);
     }
   }
-  const DocNode* type = node.Find("type");
+  const DocNode* type = node.find("type");
   const TypeSpec* spec = nullptr;
   if (type && !type->is_null()) {
     std::string name;
@@ -94,7 +94,7 @@ TimeDistribution ParseDistribution(const DocNode& node, const std::string& path)
     d.kind = spec->kind;
   } else {
     // DLIO: {mean} is a constant, {mean, stdev} a normal distribution.
-    d.kind = node.Find("stdev") ? Kind::kNormal : Kind::kConstant;
+    d.kind = node.find("stdev") ? Kind::kNormal : Kind::kConstant;
   }
   for (const auto& [key, value] : node.entries) {
     if (key == "type") continue;

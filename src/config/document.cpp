@@ -47,7 +47,7 @@ DocNode DocNode::Map(std::string origin) {
   return node;
 }
 
-const DocNode* DocNode::Find(const std::string& key) const {
+const DocNode* DocNode::find(const std::string& key) const {
   if (kind != Kind::kMap) return nullptr;
   for (const auto& [k, v] : entries) {
     if (k == key) return &v;
@@ -55,12 +55,12 @@ const DocNode* DocNode::Find(const std::string& key) const {
   return nullptr;
 }
 
-DocNode* DocNode::Find(const std::string& key) {
-  return const_cast<DocNode*>(static_cast<const DocNode*>(this)->Find(key));
+DocNode* DocNode::find(const std::string& key) {
+  return const_cast<DocNode*>(static_cast<const DocNode*>(this)->find(key));
 }
 
-DocNode& DocNode::Set(const std::string& key, DocNode value) {
-  if (DocNode* existing = Find(key)) {
+DocNode& DocNode::set(const std::string& key, DocNode value) {
+  if (DocNode* existing = find(key)) {
     *existing = std::move(value);
     return *existing;
   }
@@ -68,7 +68,7 @@ DocNode& DocNode::Set(const std::string& key, DocNode value) {
   return entries.back().second;
 }
 
-bool DocNode::Erase(const std::string& key) {
+bool DocNode::erase(const std::string& key) {
   for (auto it = entries.begin(); it != entries.end(); ++it) {
     if (it->first == key) {
       entries.erase(it);
@@ -98,7 +98,7 @@ bool SameValue(const DocNode& a, const DocNode& b) {
     case DocNode::Kind::kMap:
       if (a.entries.size() != b.entries.size()) return false;
       for (const auto& [key, value] : a.entries) {
-        const DocNode* other = b.Find(key);
+        const DocNode* other = b.find(key);
         if (!other || !SameValue(value, *other)) return false;
       }
       return true;
@@ -165,7 +165,7 @@ DocNode Convert(const YAML::Node& node, const std::string& name, const std::stri
           throw UsageError("a mapping key must be a plain name (" + key_origin + ")");
         }
         const std::string key = it->first.Scalar();
-        if (const DocNode* first = map.Find(key)) {
+        if (const DocNode* first = map.find(key)) {
           throw UsageError("duplicate key '" + key + "' (" + key_origin + "); it is already set" +
                            Where(*first));
         }

@@ -41,11 +41,11 @@ struct DocNode {
   bool is_map() const { return kind == Kind::kMap; }
 
   // Map access (nullptr / false when absent or when this is not a map).
-  const DocNode* Find(const std::string& key) const;
-  DocNode* Find(const std::string& key);
+  const DocNode* find(const std::string& key) const;
+  DocNode* find(const std::string& key);
   // Inserts or replaces `key`, keeping the position of an existing entry.
-  DocNode& Set(const std::string& key, DocNode value);
-  bool Erase(const std::string& key);
+  DocNode& set(const std::string& key, DocNode value);
+  bool erase(const std::string& key);
 };
 
 // Structural equality of values, ignoring origins. Numbers compare by value (1 == 1.0).

@@ -82,7 +82,7 @@ LoadResult Load(const std::string& workload, const std::vector<std::string>& ove
   const WorkloadCatalog catalog(options.config_dirs, options.workloads_dir.empty()
                                                          ? DefaultWorkloadsDir()
                                                          : options.workloads_dir);
-  const auto path = catalog.Resolve(workload);
+  const auto path = catalog.resolve(workload);
   return LoadDocument(ReadYamlFile(path), path.string(), overrides, options);
 }
 

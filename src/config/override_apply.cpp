@@ -13,12 +13,12 @@ DocNode& ParentFor(DocNode& root, const std::vector<std::string>& key, const std
                    const std::string& origin) {
   DocNode* node = &root;
   for (std::size_t i = 0; i + 1 < key.size(); ++i) {
-    DocNode* child = node->Find(key[i]);
-    if (!child) child = &node->Set(key[i], DocNode::Map(origin));
+    DocNode* child = node->find(key[i]);
+    if (!child) child = &node->set(key[i], DocNode::Map(origin));
     if (child->is_null()) *child = DocNode::Map(origin);
     if (child->is_scalar()) {
       DocNode promoted = DocNode::Map(child->origin);
-      promoted.Set("mean", *child);
+      promoted.set("mean", *child);
       *child = promoted;
     }
     if (!child->is_map()) {
@@ -33,7 +33,7 @@ DocNode& ParentFor(DocNode& root, const std::vector<std::string>& key, const std
 DocNode* FindPath(DocNode& root, const std::vector<std::string>& key) {
   DocNode* node = &root;
   for (const auto& segment : key) {
-    node = node->Find(segment);
+    node = node->find(segment);
     if (!node) return nullptr;
   }
   return node;
@@ -62,7 +62,7 @@ void ApplyOverride(DocNode& root, const Override& o, std::vector<std::string>& n
                          "; nothing deleted");
       }
       DocNode& parent = ParentFor(root, key, o.text, origin);
-      parent.Erase(key.back());
+      parent.erase(key.back());
       return;
     }
     case Override::Op::kAdd:
@@ -76,7 +76,7 @@ void ApplyOverride(DocNode& root, const Override& o, std::vector<std::string>& n
       break;
   }
   DocNode& parent = ParentFor(root, key, o.text, origin);
-  parent.Set(key.back(), *o.value);
+  parent.set(key.back(), *o.value);
 }
 
 }  // namespace dlbench::config

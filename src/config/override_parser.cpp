@@ -23,100 +23,100 @@ class ValueParser {
         origin_(std::move(origin)),
         override_text_(std::move(override_text)) {}
 
-  DocNode ParseTopLevel() {
-    SkipBlanks();
-    if (AtEnd()) return DocNode::Scalar("", true, origin_);  // `a.b=` sets the empty string
-    DocNode value = ParseElement(/*nested=*/false);
-    SkipBlanks();
-    if (!AtEnd() && Peek() == ',') {
-      Fail(
+  DocNode parse_top_level() {
+    skip_blanks();
+    if (at_end()) return DocNode::Scalar("", true, origin_);  // `a.b=` sets the empty string
+    DocNode value = parse_element(/*nested=*/false);
+    skip_blanks();
+    if (!at_end() && peek() == ',') {
+      fail(
           "ambiguous value (a comma-separated sweep is only meaningful to Hydra --multirun); "
           "quote it or use a list");
     }
-    if (!AtEnd()) Fail("unexpected '" + std::string(1, Peek()) + "'");
+    if (!at_end()) fail("unexpected '" + std::string(1, peek()) + "'");
     return value;
   }
 
  private:
-  bool AtEnd() const { return pos_ >= text_.size(); }
-  char Peek() const { return text_[pos_]; }
-  void SkipBlanks() {
-    while (!AtEnd() && IsBlank(Peek())) ++pos_;
+  bool at_end() const { return pos_ >= text_.size(); }
+  char peek() const { return text_[pos_]; }
+  void skip_blanks() {
+    while (!at_end() && IsBlank(peek())) ++pos_;
   }
 
-  [[noreturn]] void Fail(const std::string& what) const {
+  [[noreturn]] void fail(const std::string& what) const {
     throw UsageError("override '" + override_text_ + "': " + what + " (at character " +
                      std::to_string(pos_ + 1) + " of the value)");
   }
 
-  DocNode ParseElement(bool nested) {
-    SkipBlanks();
-    if (AtEnd()) Fail("a value is missing");
-    const char c = Peek();
-    if (c == '[') return ParseList();
-    if (c == '{') return ParseMap();
-    if (c == '\'' || c == '"') return ParseQuoted();
-    return ParsePrimitive(nested);
+  DocNode parse_element(bool nested) {
+    skip_blanks();
+    if (at_end()) fail("a value is missing");
+    const char c = peek();
+    if (c == '[') return parse_list();
+    if (c == '{') return parse_map();
+    if (c == '\'' || c == '"') return parse_quoted();
+    return parse_primitive(nested);
   }
 
-  DocNode ParseList() {
+  DocNode parse_list() {
     ++pos_;  // [
     DocNode list = DocNode::List(origin_);
-    SkipBlanks();
-    if (!AtEnd() && Peek() == ']') {
+    skip_blanks();
+    if (!at_end() && peek() == ']') {
       ++pos_;
       return list;
     }
     while (true) {
-      list.items.push_back(ParseElement(/*nested=*/true));
-      SkipBlanks();
-      if (AtEnd()) Fail("missing ']'");
-      if (Peek() == ']') {
+      list.items.push_back(parse_element(/*nested=*/true));
+      skip_blanks();
+      if (at_end()) fail("missing ']'");
+      if (peek() == ']') {
         ++pos_;
         return list;
       }
-      if (Peek() != ',') Fail("expected ',' or ']'");
+      if (peek() != ',') fail("expected ',' or ']'");
       ++pos_;
     }
   }
 
-  DocNode ParseMap() {
+  DocNode parse_map() {
     ++pos_;  // {
     DocNode map = DocNode::Map(origin_);
-    SkipBlanks();
-    if (!AtEnd() && Peek() == '}') {
+    skip_blanks();
+    if (!at_end() && peek() == '}') {
       ++pos_;
       return map;
     }
     while (true) {
-      SkipBlanks();
+      skip_blanks();
       const std::size_t start = pos_;
-      while (!AtEnd() && IsIdentifierChar(Peek())) ++pos_;
+      while (!at_end() && IsIdentifierChar(peek())) ++pos_;
       const std::string key = text_.substr(start, pos_ - start);
-      if (key.empty() || !IsIdentifierStart(key[0])) Fail("expected a key name in the mapping");
-      SkipBlanks();
-      if (AtEnd() || Peek() != ':') Fail("expected ':' after '" + key + "'");
+      if (key.empty() || !IsIdentifierStart(key[0])) fail("expected a key name in the mapping");
+      skip_blanks();
+      if (at_end() || peek() != ':') fail("expected ':' after '" + key + "'");
       ++pos_;
-      if (map.Find(key)) Fail("duplicate key '" + key + "'");
-      map.entries.emplace_back(key, ParseElement(/*nested=*/true));
-      SkipBlanks();
-      if (AtEnd()) Fail("missing '}'");
-      if (Peek() == '}') {
+      if (map.find(key)) fail("duplicate key '" + key + "'");
+      map.entries.emplace_back(key, parse_element(/*nested=*/true));
+      skip_blanks();
+      if (at_end()) fail("missing '}'");
+      if (peek() == '}') {
         ++pos_;
         return map;
       }
-      if (Peek() != ',') Fail("expected ',' or '}'");
+      if (peek() != ',') fail("expected ',' or '}'");
       ++pos_;
     }
   }
 
-  DocNode ParseQuoted() {
+  DocNode parse_quoted() {
     const char quote = text_[pos_++];
     std::string value;
     while (true) {
-      if (AtEnd()) Fail(std::string("missing closing ") + quote);
+      if (at_end()) fail(std::string("missing closing ") + quote);
       char c = text_[pos_++];
-      if (c == '\\' && !AtEnd() && (Peek() == quote || Peek() == '\\')) {
+      if (c == '\\' && !at_end() && (peek() == quote || peek() == '\\')) {
         value += text_[pos_++];
         continue;
       }
@@ -126,12 +126,12 @@ class ValueParser {
     return DocNode::Scalar(value, true, origin_);
   }
 
-  DocNode ParsePrimitive(bool nested) {
+  DocNode parse_primitive(bool nested) {
     std::string value;
     bool escaped = false;
     std::size_t trailing_blanks = 0;
-    while (!AtEnd()) {
-      const char c = Peek();
+    while (!at_end()) {
+      const char c = peek();
       if (c == '\\' && pos_ + 1 < text_.size()) {
         value += text_[pos_ + 1];
         pos_ += 2;
@@ -141,22 +141,22 @@ class ValueParser {
       }
       if (c == ',' || (nested && (c == ']' || c == '}'))) break;
       if (c == '[' || c == ']' || c == '{' || c == '}' || c == '\'' || c == '"') {
-        Fail("unexpected '" + std::string(1, c) + "' in an unquoted value; quote the value");
+        fail("unexpected '" + std::string(1, c) + "' in an unquoted value; quote the value");
       }
       if (c == '(') {
-        Fail(
+        fail(
             "functions such as range(), choice() or int() are not supported; write the value "
             "itself");
       }
       if (c == '$' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '{') {
-        Fail("interpolations ${...} are not supported; write the value itself");
+        fail("interpolations ${...} are not supported; write the value itself");
       }
       trailing_blanks = IsBlank(c) ? trailing_blanks + 1 : 0;
       value += c;
       ++pos_;
     }
     value.resize(value.size() - trailing_blanks);
-    if (value.empty()) Fail("a value is missing");
+    if (value.empty()) fail("a value is missing");
     if (!escaped && Lowercase(value) == "null") return DocNode::Null(origin_);
     // Hydra types a lone INT/FLOAT/BOOL token; anything else is a string. The schema does the
     // typing, so an escaped value is marked as the string it must stay.
@@ -197,7 +197,7 @@ std::vector<std::string> ParseKey(const std::string& key, const std::string& tex
 }  // namespace
 
 DocNode ParseOverrideValue(const std::string& value, const std::string& origin) {
-  return ValueParser(value, origin, origin).ParseTopLevel();
+  return ValueParser(value, origin, origin).parse_top_level();
 }
 
 Override ParseOverride(const std::string& text) {
@@ -248,7 +248,7 @@ Override ParseOverride(const std::string& text) {
   result.key = segments;
   if (equals != std::string::npos) {
     ValueParser parser(rest.substr(equals + 1), "override " + text, text);
-    result.value = parser.ParseTopLevel();
+    result.value = parser.parse_top_level();
   }
   return result;
 }

@@ -122,12 +122,12 @@ Field TiersField() {
               "a mapping like {path: /nvme, capacity: 64GiB, "
               "bandwidth_limit: 400MiB/s, latency: 2ms}";
           if (!spec.is_map()) FailAt(path, spec, std::string("expected ") + shape);
-          const DocNode* folder = spec.Find("path");
+          const DocNode* folder = spec.find("path");
           if (!folder) FailAt(path, spec, "a tier needs a path");
           Convert(*folder, path + ".path", tier.path);
           tier.path_template = tier.path;
           tier.node_local = tier.path.find(kNodePlaceholder) != std::string::npos;
-          if (const DocNode* local = spec.Find("node_local"); local && !local->is_null()) {
+          if (const DocNode* local = spec.find("node_local"); local && !local->is_null()) {
             bool value = false;
             Convert(*local, path + ".node_local", value);
             if (!value && tier.node_local) {
@@ -137,10 +137,10 @@ Field TiersField() {
             }
             tier.node_local = value;
           }
-          if (const DocNode* capacity = spec.Find("capacity")) {
+          if (const DocNode* capacity = spec.find("capacity")) {
             Convert(*capacity, path + ".capacity", tier.capacity);
           }
-          if (const DocNode* rate = spec.Find("bandwidth_limit"); rate && !rate->is_null()) {
+          if (const DocNode* rate = spec.find("bandwidth_limit"); rate && !rate->is_null()) {
             const auto value = rate->is_scalar() ? ParseRate(rate->text) : std::nullopt;
             if (!value) {
               FailAt(path + ".bandwidth_limit", *rate,
@@ -149,7 +149,7 @@ Field TiersField() {
             }
             tier.bandwidth_limit = *value;
           }
-          if (const DocNode* latency = spec.Find("latency"); latency && !latency->is_null()) {
+          if (const DocNode* latency = spec.find("latency"); latency && !latency->is_null()) {
             const auto value = latency->is_scalar() ? ParseDuration(latency->text) : std::nullopt;
             if (!value) {
               FailAt(path + ".latency", *latency,
@@ -165,15 +165,15 @@ Field TiersField() {
     DocNode map = DocNode::Map();
     for (const auto& tier : config.storage.tiers) {
       DocNode spec = DocNode::Map();
-      spec.Set("path", ToNode(tier.path_template.empty() ? tier.path : tier.path_template));
-      spec.Set("node_local", ToNode(tier.node_local));
-      spec.Set("capacity",
+      spec.set("path", ToNode(tier.path_template.empty() ? tier.path : tier.path_template));
+      spec.set("node_local", ToNode(tier.node_local));
+      spec.set("capacity",
                tier.capacity ? DocNode::Scalar(FormatSize(*tier.capacity)) : DocNode::Null());
-      spec.Set("bandwidth_limit", tier.bandwidth_limit
+      spec.set("bandwidth_limit", tier.bandwidth_limit
                                       ? DocNode::Scalar(FormatRate(*tier.bandwidth_limit))
                                       : DocNode::Null());
-      spec.Set("latency", DocNode::Scalar(FormatDuration(tier.latency)));
-      map.Set(tier.name, spec);
+      spec.set("latency", DocNode::Scalar(FormatDuration(tier.latency)));
+      map.set(tier.name, spec);
     }
     return map;
   };
@@ -209,7 +209,7 @@ Field ParquetColumnsField() {
           FailAt(path + "." + key, value, "unknown key (a column has name, dtype, size, read)");
         }
       }
-      if (!item.Find("name")) FailAt(path, item, "a column needs a name");
+      if (!item.find("name")) FailAt(path, item, "a column needs a name");
       columns.push_back(column);
     }
   };
@@ -217,10 +217,10 @@ Field ParquetColumnsField() {
     DocNode list = DocNode::List();
     for (const ParquetColumn& c : config.dataset.parquet.columns) {
       DocNode item = DocNode::Map();
-      item.Set("name", ToNode(c.name));
-      item.Set("dtype", ToNode(c.dtype));
-      item.Set("size", ToNode(c.size));
-      item.Set("read", ToNode(c.read));
+      item.set("name", ToNode(c.name));
+      item.set("dtype", ToNode(c.dtype));
+      item.set("size", ToNode(c.size));
+      item.set("read", ToNode(c.read));
       list.items.push_back(item);
     }
     return list;
@@ -260,10 +260,10 @@ Field KsmField() {
     if (!config.checkpoint.ksm) return std::nullopt;
     const KsmConfig& ksm = config.checkpoint.ksm_options;
     DocNode map = DocNode::Map();
-    map.Set("madv_mergeable_id", ToNode(ksm.madv_mergeable_id));
-    map.Set("high_ram_trigger", ToNode(ksm.high_ram_trigger));
-    map.Set("low_ram_exit", ToNode(ksm.low_ram_exit));
-    map.Set("await_time", ToNode(ksm.await_time));
+    map.set("madv_mergeable_id", ToNode(ksm.madv_mergeable_id));
+    map.set("high_ram_trigger", ToNode(ksm.high_ram_trigger));
+    map.set("low_ram_exit", ToNode(ksm.low_ram_exit));
+    map.set("await_time", ToNode(ksm.await_time));
     return map;
   };
   return field;
@@ -286,7 +286,7 @@ Field BurstBufferField() {
                    if (key == "max_pending_checkpoints")
                      Convert(value, path, buffer.max_pending_checkpoints);
                  });
-    if (!node.Find("tier")) {
+    if (!node.find("tier")) {
       FailAt(base, node, "a burst buffer needs `tier`, the name of a storage.tiers entry");
     }
     config.checkpoint.burst_buffer = buffer;
@@ -295,10 +295,10 @@ Field BurstBufferField() {
     if (!config.checkpoint.burst_buffer) return DocNode::Null();
     const BurstBufferConfig& buffer = *config.checkpoint.burst_buffer;
     DocNode map = DocNode::Map();
-    map.Set("tier", ToNode(buffer.tier));
-    map.Set("drain_threads", ToNode(buffer.drain_threads));
-    map.Set("evict_after_drain", ToNode(buffer.evict_after_drain));
-    map.Set("max_pending_checkpoints", ToNode(buffer.max_pending_checkpoints));
+    map.set("tier", ToNode(buffer.tier));
+    map.set("drain_threads", ToNode(buffer.drain_threads));
+    map.set("evict_after_drain", ToNode(buffer.evict_after_drain));
+    map.set("max_pending_checkpoints", ToNode(buffer.max_pending_checkpoints));
     return map;
   };
   return field;

@@ -13,27 +13,27 @@ namespace dlbench::config {
 void CheckStorage(const Config& config, const Checker& check) {
   const StorageConfig& storage = config.storage;
   if (storage.storage_type == StorageType::kS3 || storage.storage_type == StorageType::kAistore) {
-    check.Fail("storage.storage_type",
+    check.fail("storage.storage_type",
                std::string(ToString(storage.storage_type)) +
                    " is not supported by dlbench, which measures POSIX file systems; use "
                    "local_fs or parallel_fs");
   }
   if (storage.storage_type == StorageType::kParallelFs) {
-    check.Notice("storage.storage_type: parallel_fs" + check.At("storage.storage_type") +
+    check.notice("storage.storage_type: parallel_fs" + check.at("storage.storage_type") +
                  " is POSIX I/O in dlbench, like local_fs (DLIO rejects it at run time)");
   }
   std::map<std::string, std::string> tier_of_folder;
   for (const TierConfig& tier : storage.tiers) {
     const std::string key = "storage.tiers." + tier.name;
-    if (tier.path.empty()) check.Fail(key + ".path", "must not be empty");
-    if (tier.capacity && *tier.capacity == 0) check.Fail(key + ".capacity", "must be > 0");
-    if (tier.bandwidth_limit) check.Positive(key + ".bandwidth_limit", *tier.bandwidth_limit);
-    check.NonNegative(key + ".latency", tier.latency);
+    if (tier.path.empty()) check.fail(key + ".path", "must not be empty");
+    if (tier.capacity && *tier.capacity == 0) check.fail(key + ".capacity", "must be > 0");
+    if (tier.bandwidth_limit) check.positive(key + ".bandwidth_limit", *tier.bandwidth_limit);
+    check.non_negative(key + ".latency", tier.latency);
     // A path belongs to the tier of its deepest folder: two tiers on one folder would be
     // ambiguous.
     const auto [it, added] = tier_of_folder.emplace(AbsoluteFolder(tier.path), tier.name);
     if (!added) {
-      check.Fail(key + ".path", "'" + tier.path + "' is also the folder of tier " + it->second +
+      check.fail(key + ".path", "'" + tier.path + "' is also the folder of tier " + it->second +
                                     "; give each tier its own folder");
     }
   }
@@ -49,22 +49,22 @@ void CheckBurstBuffer(const Config& config, const Checker& check) {
     names += (names.empty() ? "" : ", ") + tier.name;
   }
   if (fast == nullptr) {
-    check.Fail("checkpoint.burst_buffer",
+    check.fail("checkpoint.burst_buffer",
                "tier '" + b.tier + "' is not a storage.tiers entry" +
                    (names.empty() ? std::string(" (storage.tiers is empty)")
                                   : " (defined: " + names + ")"));
   }
-  check.AtLeast("checkpoint.burst_buffer.drain_threads", b.drain_threads, 1);
-  check.AtLeast("checkpoint.burst_buffer.max_pending_checkpoints", b.max_pending_checkpoints, 1);
+  check.at_least("checkpoint.burst_buffer.drain_threads", b.drain_threads, 1);
+  check.at_least("checkpoint.burst_buffer.max_pending_checkpoints", b.max_pending_checkpoints, 1);
   // Drains copy from the tier into the checkpoint folder and evictions delete from the tier:
   // neither may hold the other.
   const std::string tier_folder = ResolvedFolder(fast->path);
   const std::string capacity = ResolvedFolder(config.checkpoint.checkpoint_folder);
   if (FolderContains(tier_folder, capacity) || FolderContains(capacity, tier_folder)) {
-    check.FailCombination(
-        "checkpoint.burst_buffer.tier = " + b.tier + check.At("checkpoint.burst_buffer") +
+    check.fail_combination(
+        "checkpoint.burst_buffer.tier = " + b.tier + check.at("checkpoint.burst_buffer") +
         " (path '" + fast->path + "') and " +
-        check.Is("checkpoint.checkpoint_folder", config.checkpoint.checkpoint_folder) +
+        check.is("checkpoint.checkpoint_folder", config.checkpoint.checkpoint_folder) +
         " overlap; the burst buffer must be a different folder");
   }
 }
@@ -87,16 +87,16 @@ void CheckFolders(const Config& config, const Checker& check) {
   }
   for (const auto& [key, folder] : written) {
     const std::string reason = UnsafeFolderReason(folder);
-    if (!reason.empty()) check.Fail(key, reason + "; give a dedicated folder");
+    if (!reason.empty()) check.fail(key, reason + "; give a dedicated folder");
   }
   for (std::size_t i = 0; i < folders.size(); ++i) {
     for (std::size_t j = i + 1; j < folders.size(); ++j) {
       const std::string a = ResolvedFolder(folders[i].second);
       const std::string b = ResolvedFolder(folders[j].second);
       if (FolderContains(a, b) || FolderContains(b, a)) {
-        check.FailCombination(check.Is(folders[i].first, folders[i].second) + " and " +
-                              check.Is(folders[j].first, folders[j].second) +
-                              " overlap; give them separate folders");
+        check.fail_combination(check.is(folders[i].first, folders[i].second) + " and " +
+                               check.is(folders[j].first, folders[j].second) +
+                               " overlap; give them separate folders");
       }
     }
   }

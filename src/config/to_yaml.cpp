@@ -17,10 +17,10 @@ DocNode BuildDocument(const Config& config) {
     const auto key = SplitKey(field.path);
     DocNode* node = &root;
     for (std::size_t i = 0; i + 1 < key.size(); ++i) {
-      DocNode* child = node->Find(key[i]);
-      node = child ? child : &node->Set(key[i], DocNode::Map());
+      DocNode* child = node->find(key[i]);
+      node = child ? child : &node->set(key[i], DocNode::Map());
     }
-    node->Set(key.back(), std::move(*value));
+    node->set(key.back(), std::move(*value));
   }
   return root;
 }
@@ -39,7 +39,7 @@ std::string Query(const Config& config, const std::string& dotted) {
   const DocNode root = BuildDocument(config);
   const DocNode* node = &root;
   for (const auto& segment : key) {
-    node = node->Find(segment);
+    node = node->find(segment);
     if (!node) return "null";  // a known key that is not set (no ksm map)
   }
   std::string text = EmitYaml(*node);

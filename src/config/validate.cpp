@@ -20,65 +20,65 @@ std::string Product(std::int64_t a, std::int64_t b) {
 void CheckModel(const Config& config, const Checker& check, int world) {
   const ModelConfig& model = config.model;
   const ParallelismConfig& p = model.parallelism;
-  check.AtLeast("model.parallelism.tensor", p.tensor, 1);
-  check.AtLeast("model.parallelism.pipeline", p.pipeline, 1);
+  check.at_least("model.parallelism.tensor", p.tensor, 1);
+  check.at_least("model.parallelism.pipeline", p.pipeline, 1);
   if (p.zero_stage < 0 || p.zero_stage > 3) {
-    check.Fail("model.parallelism.zero_stage",
+    check.fail("model.parallelism.zero_stage",
                "must be 0, 1, 2 or 3, got " + std::to_string(p.zero_stage));
   }
   if (p.data == 0 || p.data < -1) {
-    check.Fail("model.parallelism.data",
+    check.fail("model.parallelism.data",
                "must be -1 (derived from the rank count) or >= 1, got " + std::to_string(p.data));
   }
   if (p.pipeline > 1 && p.zero_stage == 3) {
-    check.FailCombination(check.Is("model.parallelism.zero_stage", p.zero_stage) + " with " +
-                          check.Is("model.parallelism.pipeline", p.pipeline) +
-                          ": ZeRO stage 3 cannot be combined with pipeline parallelism; use "
-                          "zero_stage 0-2 or pipeline 1");
+    check.fail_combination(check.is("model.parallelism.zero_stage", p.zero_stage) + " with " +
+                           check.is("model.parallelism.pipeline", p.pipeline) +
+                           ": ZeRO stage 3 cannot be combined with pipeline parallelism; use "
+                           "zero_stage 0-2 or pipeline 1");
   }
   if (model.num_layers > 0 && model.num_layers < p.pipeline) {
-    check.FailCombination(check.Is("model.num_layers", model.num_layers) + " is fewer than " +
-                          check.Is("model.parallelism.pipeline", p.pipeline) +
-                          ": every pipeline stage needs at least one layer");
+    check.fail_combination(check.is("model.num_layers", model.num_layers) + " is fewer than " +
+                           check.is("model.parallelism.pipeline", p.pipeline) +
+                           ": every pipeline stage needs at least one layer");
   }
   const std::int64_t tp_pp = std::int64_t{p.tensor} * p.pipeline;
   if (config.checkpoint.mode == CheckpointMode::kDefault) {
     if (p.data > 0) {
-      check.FailCombination(check.Is("model.parallelism.data", p.data) +
-                            " is only allowed with checkpoint.mode: subset; in mode default "
-                            "it is derived as ranks / (tensor x pipeline)" +
-                            check.At("checkpoint.mode"));
+      check.fail_combination(check.is("model.parallelism.data", p.data) +
+                             " is only allowed with checkpoint.mode: subset; in mode default "
+                             "it is derived as ranks / (tensor x pipeline)" +
+                             check.at("checkpoint.mode"));
     }
     if (world % tp_pp != 0) {
-      check.FailCombination("the rank count " + std::to_string(world) + " is not a multiple of " +
-                            check.Is("model.parallelism.tensor", p.tensor) + " x " +
-                            check.Is("model.parallelism.pipeline", p.pipeline) + " = " +
-                            std::to_string(tp_pp) + "; run with a multiple of " +
-                            std::to_string(tp_pp) + " ranks");
+      check.fail_combination("the rank count " + std::to_string(world) + " is not a multiple of " +
+                             check.is("model.parallelism.tensor", p.tensor) + " x " +
+                             check.is("model.parallelism.pipeline", p.pipeline) + " = " +
+                             std::to_string(tp_pp) + "; run with a multiple of " +
+                             std::to_string(tp_pp) + " ranks");
     }
   } else {
     if (p.data <= 0) {
-      check.FailCombination("checkpoint.mode: subset" + check.At("checkpoint.mode") +
-                            " requires model.parallelism.data >= 1: the data-parallel size of "
-                            "the full job this run is a subset of");
+      check.fail_combination("checkpoint.mode: subset" + check.at("checkpoint.mode") +
+                             " requires model.parallelism.data >= 1: the data-parallel size of "
+                             "the full job this run is a subset of");
     }
     if (p.data * tp_pp < world) {
-      check.FailCombination(
-          "checkpoint.mode: subset: the full job (" + check.Is("model.parallelism.data", p.data) +
+      check.fail_combination(
+          "checkpoint.mode: subset: the full job (" + check.is("model.parallelism.data", p.data) +
           " x tensor x pipeline " + std::to_string(tp_pp) + " = " + std::to_string(p.data * tp_pp) +
           " ranks) is smaller than this run's " + std::to_string(world) + " ranks");
     }
   }
-  check.AtLeast<std::int64_t>("model.model_size_bytes", model.model_size_bytes, 0);
-  check.AllPositive("model.optimization_groups", model.optimization_groups);
-  check.AllPositive("model.layer_parameters", model.layer_parameters);
+  check.at_least<std::int64_t>("model.model_size_bytes", model.model_size_bytes, 0);
+  check.all_positive("model.optimization_groups", model.optimization_groups);
+  check.all_positive("model.layer_parameters", model.layer_parameters);
   if (model.is_transformer()) {
     const TransformerConfig& t = model.transformer;
-    check.AtLeast<std::int64_t>("model.transformer.vocab_size", t.vocab_size, 1);
-    check.AtLeast<std::int64_t>("model.transformer.hidden_size", t.hidden_size, 1);
-    check.AtLeast<std::int64_t>("model.transformer.ffn_hidden_size", t.ffn_hidden_size, 1);
-    check.AtLeast<std::int64_t>("model.transformer.num_attention_heads", t.num_attention_heads, 1);
-    check.AtLeast<std::int64_t>("model.transformer.num_kv_heads", t.num_kv_heads, 1);
+    check.at_least<std::int64_t>("model.transformer.vocab_size", t.vocab_size, 1);
+    check.at_least<std::int64_t>("model.transformer.hidden_size", t.hidden_size, 1);
+    check.at_least<std::int64_t>("model.transformer.ffn_hidden_size", t.ffn_hidden_size, 1);
+    check.at_least<std::int64_t>("model.transformer.num_attention_heads", t.num_attention_heads, 1);
+    check.at_least<std::int64_t>("model.transformer.num_kv_heads", t.num_kv_heads, 1);
   }
 }
 
@@ -94,7 +94,7 @@ bool IsElementType(const std::string& name) {
 
 void CheckElementType(const Checker& check, const std::string& key, const std::string& name) {
   if (!IsElementType(name)) {
-    check.Fail(key, "'" + name +
+    check.fail(key, "'" + name +
                         "' is not an element type; use bool, int8, uint8, int16, uint16, int32, "
                         "uint32, int64, uint64, float16, float32 or float64");
   }
@@ -103,38 +103,38 @@ void CheckElementType(const Checker& check, const std::string& key, const std::s
 void CheckCompression(const Config& config, const Checker& check) {
   const DatasetConfig& d = config.dataset;
   if (d.compression == Compression::kNone) return;
-  const std::string combination = check.Is("dataset.compression", d.compression) + " with " +
-                                  check.Is("dataset.format", d.format);
+  const std::string combination = check.is("dataset.compression", d.compression) + " with " +
+                                  check.is("dataset.format", d.format);
   if (d.format == Format::kHdf5) {
     if (d.compression == Compression::kLzf) {
-      check.FailCombination(combination +
-                            ": lzf is the h5py-only filter 32000, not available to the HDF5 C "
-                            "library; use gzip");
+      check.fail_combination(combination +
+                             ": lzf is the h5py-only filter 32000, not available to the HDF5 C "
+                             "library; use gzip");
     }
     if (d.compression != Compression::kGzip) {
-      check.FailCombination(combination + ": hdf5 files support only gzip compression");
+      check.fail_combination(combination + ": hdf5 files support only gzip compression");
     }
   }
   if (d.format == Format::kParquet && d.compression != Compression::kGzip) {
-    check.FailCombination(combination + ": parquet files support none or gzip compression");
+    check.fail_combination(combination + ": parquet files support none or gzip compression");
   }
   if (d.format == Format::kCsv && d.compression != Compression::kGzip) {
-    check.FailCombination(combination +
-                          ": csv files support only gzip compression (written as .csv.gz)");
+    check.fail_combination(combination +
+                           ": csv files support only gzip compression (written as .csv.gz)");
   }
   if (d.format == Format::kHdf5 || d.format == Format::kParquet || d.format == Format::kCsv) {
     if (d.compression_level < 0 || d.compression_level > 9) {
-      check.Fail("dataset.compression_level",
+      check.fail("dataset.compression_level",
                  "gzip levels are 0 to 9, got " + std::to_string(d.compression_level));
     }
   } else if (d.format == Format::kNpz) {
     if (d.compression != Compression::kZip) {
-      check.FailCombination(combination + ": npz files support only zip compression");
+      check.fail_combination(combination + ": npz files support only zip compression");
     }
   } else {
-    check.FailCombination(combination +
-                          ": compression applies only to hdf5 (gzip), parquet (gzip), npz (zip) "
-                          "and csv (gzip) datasets");
+    check.fail_combination(combination +
+                           ": compression applies only to hdf5 (gzip), parquet (gzip), npz (zip) "
+                           "and csv (gzip) datasets");
   }
 }
 
@@ -147,19 +147,19 @@ void CheckParquet(const Config& config, const Checker& check) {
   for (std::size_t i = 0; i < p.columns.size(); ++i) {
     const ParquetColumn& c = p.columns[i];
     const std::string at = "column " + std::to_string(i) + " ('" + c.name + "')";
-    if (c.name.empty()) check.Fail(key, "column " + std::to_string(i) + " has an empty name");
-    if (!names.insert(c.name).second) check.Fail(key, at + " repeats a name");
+    if (c.name.empty()) check.fail(key, "column " + std::to_string(i) + " has an empty name");
+    if (!names.insert(c.name).second) check.fail(key, at + " repeats a name");
     if (!IsElementType(c.dtype) || c.dtype == "bool") {
-      check.Fail(key, at + " has dtype '" + c.dtype +
+      check.fail(key, at + " has dtype '" + c.dtype +
                           "'; dlbench's Parquet columns hold int8, uint8, int16, uint16, int32, "
                           "uint32, int64, uint64, float16, float32 or float64 (string, binary, "
                           "bool and list columns are not supported)");
     }
-    if (c.size < 1) check.Fail(key, at + " has size " + std::to_string(c.size) + "; must be >= 1");
+    if (c.size < 1) check.fail(key, at + " has size " + std::to_string(c.size) + "; must be >= 1");
     any_read = any_read || c.read;
   }
-  if (!any_read) check.Fail(key, "every column has read: false; nothing would be read");
-  check.AtLeast<std::int64_t>("dataset.parquet.row_group_size", p.row_group_size, 1);
+  if (!any_read) check.fail(key, "every column has read: false; nothing would be read");
+  check.at_least<std::int64_t>("dataset.parquet.row_group_size", p.row_group_size, 1);
   if (!p.columns.empty()) {
     double bytes = 0;
     for (const ParquetColumn& c : p.columns) {
@@ -168,7 +168,7 @@ void CheckParquet(const Config& config, const Checker& check) {
       bytes += static_cast<double>(c.size) * (bits / 8);
     }
     if (bytes != config.dataset.record_length_bytes) {
-      check.Notice(check.Is("dataset.record_length_bytes", config.dataset.record_length_bytes) +
+      check.notice(check.is("dataset.record_length_bytes", config.dataset.record_length_bytes) +
                    " differs from the " + std::to_string(static_cast<std::int64_t>(bytes)) +
                    " bytes per sample of dataset.parquet.columns: samples hold the columns, the "
                    "nominal MiB/s counts record_length_bytes");
@@ -179,85 +179,85 @@ void CheckParquet(const Config& config, const Checker& check) {
 void CheckDataset(const Config& config, const Checker& check) {
   const DatasetConfig& d = config.dataset;
   const WorkflowConfig& w = config.workflow;
-  if (d.data_folder.empty()) check.Fail("dataset.data_folder", "must not be empty");
+  if (d.data_folder.empty()) check.fail("dataset.data_folder", "must not be empty");
   if (d.file_prefix.empty() || d.file_prefix.find('/') != std::string::npos) {
-    check.Fail("dataset.file_prefix", "must be a non-empty file name prefix without '/'");
+    check.fail("dataset.file_prefix", "must be a non-empty file name prefix without '/'");
   }
-  check.AtLeast<std::int64_t>("dataset.num_files_train", d.num_files_train, 0);
-  check.AtLeast<std::int64_t>("dataset.num_files_eval", d.num_files_eval, 0);
+  check.at_least<std::int64_t>("dataset.num_files_train", d.num_files_train, 0);
+  check.at_least<std::int64_t>("dataset.num_files_eval", d.num_files_eval, 0);
   if ((w.train || w.generate_data) && d.num_files_train < 1) {
-    check.Fail("dataset.num_files_train", "must be >= 1 when training or generating data, got " +
+    check.fail("dataset.num_files_train", "must be >= 1 when training or generating data, got " +
                                               std::to_string(d.num_files_train));
   }
   if (w.train && w.evaluation && d.num_files_eval < 1) {
-    check.FailCombination("workflow.evaluation: true" + check.At("workflow.evaluation") +
-                          " needs evaluation files, but " +
-                          check.Is("dataset.num_files_eval", d.num_files_eval));
+    check.fail_combination("workflow.evaluation: true" + check.at("workflow.evaluation") +
+                           " needs evaluation files, but " +
+                           check.is("dataset.num_files_eval", d.num_files_eval));
   }
-  check.AtLeast<std::int64_t>("dataset.num_samples_per_file", d.num_samples_per_file, 1);
-  check.AtLeast<std::int64_t>("dataset.num_subfolders_train", d.num_subfolders_train, 0);
-  check.AtLeast<std::int64_t>("dataset.num_subfolders_eval", d.num_subfolders_eval, 0);
+  check.at_least<std::int64_t>("dataset.num_samples_per_file", d.num_samples_per_file, 1);
+  check.at_least<std::int64_t>("dataset.num_subfolders_train", d.num_subfolders_train, 0);
+  check.at_least<std::int64_t>("dataset.num_subfolders_eval", d.num_subfolders_eval, 0);
   if (d.num_files_train > 0 && d.num_subfolders_train > d.num_files_train) {
-    check.FailCombination(check.Is("dataset.num_subfolders_train", d.num_subfolders_train) +
-                          " exceeds " + check.Is("dataset.num_files_train", d.num_files_train) +
-                          ": every subfolder needs a file");
+    check.fail_combination(check.is("dataset.num_subfolders_train", d.num_subfolders_train) +
+                           " exceeds " + check.is("dataset.num_files_train", d.num_files_train) +
+                           ": every subfolder needs a file");
   }
   if (d.num_files_eval > 0 && d.num_subfolders_eval > d.num_files_eval) {
-    check.FailCombination(check.Is("dataset.num_subfolders_eval", d.num_subfolders_eval) +
-                          " exceeds " + check.Is("dataset.num_files_eval", d.num_files_eval) +
-                          ": every subfolder needs a file");
+    check.fail_combination(check.is("dataset.num_subfolders_eval", d.num_subfolders_eval) +
+                           " exceeds " + check.is("dataset.num_files_eval", d.num_files_eval) +
+                           ": every subfolder needs a file");
   }
   if (d.record_dims.empty()) {
-    check.Positive("dataset.record_length_bytes", d.record_length_bytes);
+    check.positive("dataset.record_length_bytes", d.record_length_bytes);
   } else {
-    check.AllPositive("dataset.record_dims", d.record_dims);
+    check.all_positive("dataset.record_dims", d.record_dims);
     if (d.record_length_bytes_stdev > 0) {
-      check.FailCombination(
-          check.Is("dataset.record_dims", d.record_dims) + " with " +
-          check.Is("dataset.record_length_bytes_stdev", d.record_length_bytes_stdev) +
+      check.fail_combination(
+          check.is("dataset.record_dims", d.record_dims) + " with " +
+          check.is("dataset.record_length_bytes_stdev", d.record_length_bytes_stdev) +
           ": an explicit sample shape cannot vary in size; set the stdev to 0");
     }
     if (d.hdf5.num_dset_per_record >= 1 && d.record_dims[0] % d.hdf5.num_dset_per_record != 0) {
-      check.FailCombination(
-          check.Is("dataset.record_dims", d.record_dims) +
+      check.fail_combination(
+          check.is("dataset.record_dims", d.record_dims) +
           ": the first dimension must be a multiple of " +
-          check.Is("dataset.hdf5.num_dset_per_record", d.hdf5.num_dset_per_record));
+          check.is("dataset.hdf5.num_dset_per_record", d.hdf5.num_dset_per_record));
     }
     if ((d.format == Format::kJpeg || d.format == Format::kPng) && d.record_dims.size() > 2) {
-      check.FailCombination(check.Is("dataset.record_dims", d.record_dims) + " with " +
-                            check.Is("dataset.format", d.format) +
-                            ": images are generated from at most 2 dimensions");
+      check.fail_combination(check.is("dataset.record_dims", d.record_dims) + " with " +
+                             check.is("dataset.format", d.format) +
+                             ": images are generated from at most 2 dimensions");
     }
   }
-  check.NonNegative("dataset.record_length_bytes_stdev", d.record_length_bytes_stdev);
-  check.AtLeast<std::int64_t>("dataset.record_length_bytes_resize", d.record_length_bytes_resize,
-                              0);
+  check.non_negative("dataset.record_length_bytes_stdev", d.record_length_bytes_stdev);
+  check.at_least<std::int64_t>("dataset.record_length_bytes_resize", d.record_length_bytes_resize,
+                               0);
   CheckElementType(check, "dataset.record_element_type", d.record_element_type);
   if (d.format == Format::kCsv &&
       (d.record_element_type == "bool" || d.record_element_type == "float16")) {
-    check.FailCombination(check.Is("dataset.record_element_type", d.record_element_type) +
-                          " with " + check.Is("dataset.format", d.format) +
-                          ": csv files hold integers, float32 or float64");
+    check.fail_combination(check.is("dataset.record_element_type", d.record_element_type) +
+                           " with " + check.is("dataset.format", d.format) +
+                           ": csv files hold integers, float32 or float64");
   }
   // DLIO has no file of several images: its generator writes one image per file whatever
   // num_samples_per_file says, and its reader returns that image for each of the file's samples.
   if ((d.format == Format::kJpeg || d.format == Format::kPng) && d.num_samples_per_file > 1) {
-    check.FailCombination(check.Is("dataset.num_samples_per_file", d.num_samples_per_file) +
-                          " with " + check.Is("dataset.format", d.format) +
-                          ": an image file holds one sample (DLIO too writes one image per "
-                          "file); set num_samples_per_file to 1");
+    check.fail_combination(check.is("dataset.num_samples_per_file", d.num_samples_per_file) +
+                           " with " + check.is("dataset.format", d.format) +
+                           ": an image file holds one sample (DLIO too writes one image per "
+                           "file); set num_samples_per_file to 1");
   }
-  check.AtLeast("dataset.hdf5.num_dset_per_record", d.hdf5.num_dset_per_record, 1);
-  check.AllPositive("dataset.hdf5.chunk_dims", d.hdf5.chunk_dims);
-  check.AllPositive("dataset.hdf5.max_shape", d.hdf5.max_shape);
-  check.AtLeast<std::int64_t>("dataset.chunk_size", d.chunk_size, 0);
+  check.at_least("dataset.hdf5.num_dset_per_record", d.hdf5.num_dset_per_record, 1);
+  check.all_positive("dataset.hdf5.chunk_dims", d.hdf5.chunk_dims);
+  check.all_positive("dataset.hdf5.max_shape", d.hdf5.max_shape);
+  check.at_least<std::int64_t>("dataset.chunk_size", d.chunk_size, 0);
   CheckCompression(config, check);
   if (d.format == Format::kParquet) CheckParquet(config, check);
-  if (d.generation_buffer_size == 0) check.Fail("dataset.generation_buffer_size", "must be > 0");
-  check.AtLeast("dataset.generation_threads", d.generation_threads, 1);
+  if (d.generation_buffer_size == 0) check.fail("dataset.generation_buffer_size", "must be > 0");
+  check.at_least("dataset.generation_threads", d.generation_threads, 1);
   if (d.content.kind == ContentKind::kCompressible &&
       (!(d.content.compress_ratio >= 1.0) || !std::isfinite(d.content.compress_ratio))) {
-    check.Fail("dataset.content.compress_ratio", "must be >= 1 (raw size / compressed size), got " +
+    check.fail("dataset.content.compress_ratio", "must be >= 1 (raw size / compressed size), got " +
                                                      Describe(ToNode(d.content.compress_ratio)));
   }
 }
@@ -267,29 +267,29 @@ void CheckDistribution(const Checker& check, const std::string& key, const TimeD
   const std::string type = std::string(" (") + DistributionTypeName(t.kind) + ")";
   switch (t.kind) {
     case Kind::kConstant:
-      check.NonNegative(key, t.mean);
+      check.non_negative(key, t.mean);
       break;
     case Kind::kNormal:
-      if (!std::isfinite(t.mean)) check.Fail(key + ".mean", "must be a finite number" + type);
-      check.NonNegative(key + ".stdev", t.stdev);
+      if (!std::isfinite(t.mean)) check.fail(key + ".mean", "must be a finite number" + type);
+      check.non_negative(key + ".stdev", t.stdev);
       break;
     case Kind::kUniform:
-      check.NonNegative(key + ".min", t.min);
-      check.NonNegative(key + ".max", t.max);
+      check.non_negative(key + ".min", t.min);
+      check.non_negative(key + ".max", t.max);
       if (t.min > t.max) {
-        check.Fail(key, "uniform needs min <= max, got min " + Describe(ToNode(t.min)) +
+        check.fail(key, "uniform needs min <= max, got min " + Describe(ToNode(t.min)) +
                             " and max " + Describe(ToNode(t.max)));
       }
       break;
     case Kind::kGamma:
-      check.Positive(key + ".shape", t.shape);
-      check.Positive(key + ".scale", t.scale);
+      check.positive(key + ".shape", t.shape);
+      check.positive(key + ".scale", t.scale);
       break;
     case Kind::kExponential:
-      check.Positive(key + ".scale", t.scale);
+      check.positive(key + ".scale", t.scale);
       break;
     case Kind::kPoisson:
-      check.NonNegative(key + ".lam", t.lam);
+      check.non_negative(key + ".lam", t.lam);
       break;
   }
 }
@@ -301,43 +301,43 @@ void CheckReader(const Config& config, const Checker& check) {
   // pytorch workloads keep DLIO's default tensorflow loader.
   const bool reads = config.workflow.train;
   if (reads && config.dataset.format == Format::kTfrecord && loader == DataLoader::kPytorch) {
-    check.FailCombination(check.Is("dataset.format", config.dataset.format) + " with " +
-                          check.Is("reader.data_loader", loader) +
-                          ": the pytorch loader cannot read TFRecord files; use the tensorflow "
-                          "loader or another format");
+    check.fail_combination(check.is("dataset.format", config.dataset.format) + " with " +
+                           check.is("reader.data_loader", loader) +
+                           ": the pytorch loader cannot read TFRecord files; use the tensorflow "
+                           "loader or another format");
   }
   if (reads && ((config.framework == Framework::kTensorflow && loader == DataLoader::kPytorch) ||
                 (config.framework == Framework::kPytorch && loader == DataLoader::kTensorflow))) {
-    check.FailCombination(check.Is("framework", config.framework) + " with " +
-                          check.Is("reader.data_loader", loader) +
-                          ": the data loader must belong to the framework (tensorflow with "
-                          "tensorflow, pytorch with pytorch or dali)");
+    check.fail_combination(check.is("framework", config.framework) + " with " +
+                           check.is("reader.data_loader", loader) +
+                           ": the data loader must belong to the framework (tensorflow with "
+                           "tensorflow, pytorch with pytorch or dali)");
   }
-  check.AtLeast<std::int64_t>("reader.batch_size", r.batch_size, 1);
-  check.AtLeast<std::int64_t>("reader.batch_size_eval", r.batch_size_eval, 1);
-  check.AtLeast("reader.read_threads", r.read_threads, 0);
+  check.at_least<std::int64_t>("reader.batch_size", r.batch_size, 1);
+  check.at_least<std::int64_t>("reader.batch_size_eval", r.batch_size_eval, 1);
+  check.at_least("reader.read_threads", r.read_threads, 0);
   cpu_set_t cpus;
   if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0 && r.read_threads > CPU_COUNT(&cpus)) {
-    check.Notice("reader.read_threads: " + std::to_string(r.read_threads) +
-                 check.At("reader.read_threads") + " is more than the " +
+    check.notice("reader.read_threads: " + std::to_string(r.read_threads) +
+                 check.at("reader.read_threads") + " is more than the " +
                  std::to_string(CPU_COUNT(&cpus)) + " cores this process may run on");
   }
-  check.AtLeast("reader.computation_threads", r.computation_threads, 1);
-  check.AtLeast("reader.prefetch_size", r.prefetch_size, 0);
-  check.AtLeast<std::int64_t>("reader.shuffle_size", r.shuffle_size, 0);
-  if (r.transfer_size && *r.transfer_size == 0) check.Fail("reader.transfer_size", "must be > 0");
+  check.at_least("reader.computation_threads", r.computation_threads, 1);
+  check.at_least("reader.prefetch_size", r.prefetch_size, 0);
+  check.at_least<std::int64_t>("reader.shuffle_size", r.shuffle_size, 0);
+  if (r.transfer_size && *r.transfer_size == 0) check.fail("reader.transfer_size", "must be > 0");
   CheckDistribution(check, "reader.preprocess_time", r.preprocess_time);
-  check.AllPositive("reader.transformed_record_dims", r.transformed_record_dims);
+  check.all_positive("reader.transformed_record_dims", r.transformed_record_dims);
   CheckElementType(check, "reader.transformed_record_element_type",
                    r.transformed_record_element_type);
   const Format format = config.dataset.format;
   if (r.odirect && format != Format::kNpz && format != Format::kNpy &&
       format != Format::kIndexedBinary && format != Format::kCsv && format != Format::kJpeg &&
       format != Format::kPng && format != Format::kParquet) {
-    check.FailCombination(check.Is("reader.odirect", r.odirect) + " with " +
-                          check.Is("dataset.format", format) +
-                          ": O_DIRECT reading exists only for npz, npy, indexed_binary, csv, jpeg, "
-                          "png and parquet");
+    check.fail_combination(
+        check.is("reader.odirect", r.odirect) + " with " + check.is("dataset.format", format) +
+        ": O_DIRECT reading exists only for npz, npy, indexed_binary, csv, jpeg, "
+        "png and parquet");
   }
 }
 
@@ -350,18 +350,18 @@ void CheckSteps(const Config& config, const Checker& check, int world) {
   const std::int64_t per_step = r.batch_size * world;
   const std::int64_t steps = samples / per_step;
   if (steps < 1) {
-    check.FailCombination(
+    check.fail_combination(
         "no training step per epoch: " + std::to_string(samples) + " training samples (" +
-        check.Is("dataset.num_files_train", d.num_files_train) + " x " +
-        check.Is("dataset.num_samples_per_file", d.num_samples_per_file) +
-        ") are fewer than one step needs (" + check.Is("reader.batch_size", r.batch_size) + " x " +
+        check.is("dataset.num_files_train", d.num_files_train) + " x " +
+        check.is("dataset.num_samples_per_file", d.num_samples_per_file) +
+        ") are fewer than one step needs (" + check.is("reader.batch_size", r.batch_size) + " x " +
         std::to_string(world) + " ranks = " + std::to_string(per_step) +
         "); lower the batch size or the rank count, or add files");
   }
   const std::int64_t cap = config.train.total_training_steps;
   if (cap > steps) {
-    check.FailCombination(
-        check.Is("train.total_training_steps", cap) + " exceeds the steps of an epoch: at most " +
+    check.fail_combination(
+        check.is("train.total_training_steps", cap) + " exceeds the steps of an epoch: at most " +
         std::to_string(steps) + " (" + std::to_string(samples) + " samples / (batch " +
         Product(r.batch_size, world) + " per step)); as in DLIO it caps each epoch");
   }
@@ -369,75 +369,75 @@ void CheckSteps(const Config& config, const Checker& check, int world) {
     const std::int64_t eval_samples = d.num_files_eval * d.num_samples_per_file;
     const std::int64_t eval_per_step = r.batch_size_eval * world;
     if (eval_samples / eval_per_step < 1) {
-      check.FailCombination(
+      check.fail_combination(
           "no evaluation step: " + std::to_string(eval_samples) + " evaluation samples (" +
-          check.Is("dataset.num_files_eval", d.num_files_eval) + " x num_samples_per_file " +
+          check.is("dataset.num_files_eval", d.num_files_eval) + " x num_samples_per_file " +
           std::to_string(d.num_samples_per_file) + ") are fewer than one step needs (" +
-          check.Is("reader.batch_size_eval", r.batch_size_eval) + " x " + std::to_string(world) +
+          check.is("reader.batch_size_eval", r.batch_size_eval) + " x " + std::to_string(world) +
           " ranks = " + std::to_string(eval_per_step) + ")");
     }
   }
 }
 
 void CheckTrainAndEvaluation(const Config& config, const Checker& check) {
-  check.AtLeast("train.epochs", config.train.epochs, 1);
+  check.at_least("train.epochs", config.train.epochs, 1);
   CheckDistribution(check, "train.computation_time", config.train.computation_time);
   CheckDistribution(check, "evaluation.eval_time", config.evaluation.eval_time);
-  check.AtLeast("evaluation.eval_after_epoch", config.evaluation.eval_after_epoch, 0);
-  check.AtLeast("evaluation.epochs_between_evals", config.evaluation.epochs_between_evals, 1);
+  check.at_least("evaluation.eval_after_epoch", config.evaluation.eval_after_epoch, 0);
+  check.at_least("evaluation.epochs_between_evals", config.evaluation.epochs_between_evals, 1);
 }
 
 void CheckCheckpoint(const Config& config, const Checker& check) {
   const CheckpointConfig& c = config.checkpoint;
-  if (c.checkpoint_folder.empty()) check.Fail("checkpoint.checkpoint_folder", "must not be empty");
-  check.AtLeast("checkpoint.checkpoint_after_epoch", c.checkpoint_after_epoch, 0);
-  check.AtLeast("checkpoint.epochs_between_checkpoints", c.epochs_between_checkpoints, 1);
+  if (c.checkpoint_folder.empty()) check.fail("checkpoint.checkpoint_folder", "must not be empty");
+  check.at_least("checkpoint.checkpoint_after_epoch", c.checkpoint_after_epoch, 0);
+  check.at_least("checkpoint.epochs_between_checkpoints", c.epochs_between_checkpoints, 1);
   if (c.steps_between_checkpoints == 0) {
-    check.Fail("checkpoint.steps_between_checkpoints",
+    check.fail("checkpoint.steps_between_checkpoints",
                "0 would never checkpoint (DLIO's behaviour); use k >= 1 to checkpoint every k "
                "steps, or -1 for epoch mode");
   }
   if (!std::isfinite(c.time_between_checkpoints)) {
-    check.Fail("checkpoint.time_between_checkpoints", "must be a finite number of seconds");
+    check.fail("checkpoint.time_between_checkpoints", "must be a finite number of seconds");
   }
   if (c.num_checkpoints_write > 0 && c.num_checkpoints_read > c.num_checkpoints_write) {
-    check.FailCombination(check.Is("checkpoint.num_checkpoints_read", c.num_checkpoints_read) +
-                          " exceeds " +
-                          check.Is("checkpoint.num_checkpoints_write", c.num_checkpoints_write) +
-                          ": only written checkpoints can be read back");
+    check.fail_combination(check.is("checkpoint.num_checkpoints_read", c.num_checkpoints_read) +
+                           " exceeds " +
+                           check.is("checkpoint.num_checkpoints_write", c.num_checkpoints_write) +
+                           ": only written checkpoints can be read back");
   }
   if (c.ksm && c.randomize_tensor) {
-    check.FailCombination("checkpoint.ksm" + check.At("checkpoint.ksm") +
-                          " requires checkpoint.randomize_tensor: false" +
-                          check.At("checkpoint.randomize_tensor") +
-                          " (random tensors have nothing to merge)");
+    check.fail_combination("checkpoint.ksm" + check.at("checkpoint.ksm") +
+                           " requires checkpoint.randomize_tensor: false" +
+                           check.at("checkpoint.randomize_tensor") +
+                           " (random tensors have nothing to merge)");
   }
-  check.AtLeast("checkpoint.write_threads", c.write_threads, 1);
+  check.at_least("checkpoint.write_threads", c.write_threads, 1);
 }
 
 void CheckOutput(const Config& config, const Checker& check) {
-  check.AtLeast("output.metric.exclude_start_steps", config.output.metric.exclude_start_steps, 0);
-  check.AtLeast("output.metric.exclude_end_steps", config.output.metric.exclude_end_steps, 0);
-  if (config.output.log_file.empty()) check.Fail("output.log_file", "must not be empty");
+  check.at_least("output.metric.exclude_start_steps", config.output.metric.exclude_start_steps, 0);
+  check.at_least("output.metric.exclude_end_steps", config.output.metric.exclude_end_steps, 0);
+  if (config.output.log_file.empty()) check.fail("output.log_file", "must not be empty");
   const double au = config.metric.au;
   if (!(au > 0 && au <= 1)) {
-    check.Fail("metric.au", "must be in (0, 1], got " + Describe(ToNode(au)));
+    check.fail("metric.au", "must be in (0, 1], got " + Describe(ToNode(au)));
   }
   if (config.workflow.profiling && config.profiling.profiler != Profiler::kNone) {
-    check.Notice("profiling.profiler: " + std::string(ToString(config.profiling.profiler)) +
-                 check.At("profiling.profiler") +
+    check.notice("profiling.profiler: " + std::string(ToString(config.profiling.profiler)) +
+                 check.at("profiling.profiler") +
                  " is not started by dlbench; use its own traces and metrics (dlbench writes "
                  "its built-in trace, docs/tracing.md)");
   }
-  check.AtLeast("profiling.trace_sample", config.profiling.trace_sample, std::int64_t{1});
+  check.at_least("profiling.trace_sample", config.profiling.trace_sample, std::int64_t{1});
   if (config.profiling.trace_compression_level < 1 ||
       config.profiling.trace_compression_level > 9) {
-    check.Fail(
+    check.fail(
         "profiling.trace_compression_level",
         "must be 1..9 (gzip), got " + std::to_string(config.profiling.trace_compression_level));
   }
-  check.AtLeast("profiling.trace_buffer_events", config.profiling.trace_buffer_events,
-                std::int64_t{64});
+  check.at_least("profiling.trace_buffer_events", config.profiling.trace_buffer_events,
+                 std::int64_t{64});
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ WorkloadCatalog::WorkloadCatalog(std::vector<std::string> config_dirs, std::stri
   if (!workloads_dir.empty()) folders_.emplace_back(workloads_dir);
 }
 
-fs::path WorkloadCatalog::Resolve(const std::string& workload) const {
+fs::path WorkloadCatalog::resolve(const std::string& workload) const {
   std::string name = workload;
   if (name.rfind("workload=", 0) == 0) name = name.substr(9);
   if (name.empty())
@@ -68,7 +68,7 @@ fs::path WorkloadCatalog::Resolve(const std::string& workload) const {
     }
   }
   std::vector<std::string> names;
-  for (const auto& entry : List()) names.push_back(entry.name);
+  for (const auto& entry : list()) names.push_back(entry.name);
   std::string message = "unknown workload '" + name + "'";
   if (auto close = ClosestMatch(name, names)) message += "; did you mean " + *close + "?";
   message += " Looked in:";
@@ -79,7 +79,7 @@ fs::path WorkloadCatalog::Resolve(const std::string& workload) const {
   throw UsageError(message);
 }
 
-std::vector<WorkloadEntry> WorkloadCatalog::List() const {
+std::vector<WorkloadEntry> WorkloadCatalog::list() const {
   std::map<std::string, WorkloadEntry> by_name;
   for (const auto& folder : folders_) {
     std::error_code error;

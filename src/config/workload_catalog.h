@@ -22,10 +22,10 @@ class WorkloadCatalog {
 
   // The file for `workload`: a path to an existing file, `workload=NAME`, or NAME.
   // Throws Error(kUsage) listing where it looked and the closest names when not found.
-  std::filesystem::path Resolve(const std::string& workload) const;
+  std::filesystem::path resolve(const std::string& workload) const;
 
   // Every workload on the search path, sorted by name; earlier folders shadow later ones.
-  std::vector<WorkloadEntry> List() const;
+  std::vector<WorkloadEntry> list() const;
 
  private:
   std::vector<std::filesystem::path> folders_;

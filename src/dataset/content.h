@@ -19,7 +19,7 @@ class ContentGenerator {
 
   // Fills `out` with the bytes of `file` starting at byte `offset` of its sample payload.
   // Calls for adjacent ranges produce the same bytes as one call for the union.
-  void Fill(std::uint64_t file, Bytes offset, std::span<std::byte> out) const;
+  void fill(std::uint64_t file, Bytes offset, std::span<std::byte> out) const;
 
   config::ContentKind kind() const { return kind_; }
 

@@ -93,7 +93,7 @@ ContentGenerator::ContentGenerator(config::ContentKind kind, double compress_rat
                                    std::uint64_t seed)
     : kind_(kind), compress_ratio_(compress_ratio), seed_(seed) {}
 
-void ContentGenerator::Fill(std::uint64_t file, Bytes offset, std::span<std::byte> out) const {
+void ContentGenerator::fill(std::uint64_t file, Bytes offset, std::span<std::byte> out) const {
   if (out.empty()) return;
   if (kind_ == config::ContentKind::kZeros) {
     std::memset(out.data(), 0, out.size());

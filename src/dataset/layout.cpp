@@ -77,7 +77,7 @@ DatasetLayout::DatasetLayout(const config::DatasetConfig& dataset)
   }
 }
 
-void DatasetLayout::CheckFile(Split split, FileIndex file) const {
+void DatasetLayout::check_file(Split split, FileIndex file) const {
   if (file >= num_files(split)) {
     throw Error(ExitCode::kInternal, std::string("file ") + std::to_string(file) + " of split " +
                                          FolderName(split) + " asked for, but it has " +
@@ -107,7 +107,7 @@ std::string DatasetLayout::file_name(Split split, FileIndex file) const {
 }
 
 void DatasetLayout::append_file_name(std::string& out, Split split, FileIndex file) const {
-  CheckFile(split, file);
+  check_file(split, file);
   const Side& s = side(split);
   out += prefix_;
   out += '_';
@@ -151,13 +151,13 @@ std::string DatasetLayout::sizes_index_path(Split split, FileIndex file) const {
 }
 
 FileIndex DatasetLayout::global_file(Split split, FileIndex file) const {
-  CheckFile(split, file);
+  check_file(split, file);
   return split == Split::kTrain ? file : train_.files + file;
 }
 
 std::pair<Split, FileIndex> DatasetLayout::from_global(FileIndex global) const {
   if (global < train_.files) return {Split::kTrain, global};
-  CheckFile(Split::kEval, global - train_.files);
+  check_file(Split::kEval, global - train_.files);
   return {Split::kEval, global - train_.files};
 }
 

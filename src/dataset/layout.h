@@ -83,7 +83,7 @@ class DatasetLayout {
     Bytes payload = 0;
   };
   const Side& side(Split split) const { return split == Split::kTrain ? train_ : eval_; }
-  void CheckFile(Split split, FileIndex file) const;
+  void check_file(Split split, FileIndex file) const;
   void append_file_name(std::string& out, Split split, FileIndex file) const;
 
   std::string data_folder_;

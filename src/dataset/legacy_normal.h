@@ -15,11 +15,11 @@ class LegacyNormal {
   explicit LegacyNormal(std::uint32_t seed) : mt_(seed) {}
 
   // `mean + stdev * gauss`, as numpy's legacy_normal.
-  double Normal(double mean, double stdev) { return mean + stdev * Gauss(); }
+  double normal(double mean, double stdev) { return mean + stdev * gauss(); }
   // A standard normal value.
-  double Gauss();
+  double gauss();
   // A uniform double in [0, 1) with 53 random bits.
-  double Uniform();
+  double uniform();
 
  private:
   std::mt19937 mt_;  // std::mt19937(seed) is init_genrand(seed)

@@ -54,7 +54,7 @@ SampleSizeModel::SampleSizeModel(double record_length_bytes, double record_lengt
   drawn_.resize(2 * total_files_);
   constexpr double kMax = std::numeric_limits<std::uint32_t>::max();
   for (std::uint32_t& d : drawn_) {
-    const double v = normal.Normal(static_cast<double>(dim_), dim_stdev_);
+    const double v = normal.normal(static_cast<double>(dim_), dim_stdev_);
     if (!(v < kMax)) {
       throw UsageError("dataset.record_length_bytes_stdev " +
                        std::to_string(record_length_bytes_stdev) +
@@ -77,7 +77,7 @@ SampleSizeModel SampleSizeModel::FromConfig(const config::DatasetConfig& dataset
                          dataset.record_dims, ParseElementType(dataset.record_element_type), files);
 }
 
-void SampleSizeModel::CheckFile(FileIndex file) const {
+void SampleSizeModel::check_file(FileIndex file) const {
   if (varies() && file >= total_files_) {
     throw Error(ExitCode::kInternal, "sample size asked for file " + std::to_string(file) +
                                          " of a dataset of " + std::to_string(total_files_) +
@@ -87,14 +87,14 @@ void SampleSizeModel::CheckFile(FileIndex file) const {
 
 std::vector<std::int64_t> SampleSizeModel::dims(FileIndex file) const {
   if (!record_dims_.empty()) return record_dims_;
-  CheckFile(file);
+  check_file(file);
   if (!varies()) return {dim_, dim_};
   return {drawn_[2 * file], drawn_[2 * file + 1]};
 }
 
 std::uint64_t SampleSizeModel::elements(FileIndex file) const {
   if (!record_dims_.empty()) return record_elements_;
-  CheckFile(file);
+  check_file(file);
   if (!varies()) return static_cast<std::uint64_t>(dim_) * static_cast<std::uint64_t>(dim_);
   return std::uint64_t{drawn_[2 * file]} * drawn_[2 * file + 1];
 }

@@ -40,7 +40,7 @@ class SampleSizeModel {
   Bytes sample_bytes(FileIndex file) const { return elements(file) * element_.itemsize; }
 
  private:
-  void CheckFile(FileIndex file) const;
+  void check_file(FileIndex file) const;
 
   ElementType element_;
   std::uint64_t total_files_;

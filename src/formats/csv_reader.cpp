@@ -70,13 +70,13 @@ class CsvDecoder final : public SampleDecoder {
       const std::size_t step = line == k ? static_cast<std::size_t>(type_.size) : 0;
       for (std::int64_t field = 0; field < fields_; ++field) {
         const char* next = csv::ParseElement(type_, p, end, to);
-        if (next == nullptr) Bad(path, line, field, p, end);
+        if (next == nullptr) bad(path, line, field, p, end);
         to += step;
         p = next;
         const char expected = field + 1 < fields_ ? ',' : '\n';
         if (p < end && *p == '\r' && expected == '\n') ++p;
         if (p == end && expected == '\n' && line + 1 == rows_) break;  // no final newline
-        if (p == end || *p != expected) Bad(path, line, field + 1, p, end);
+        if (p == end || *p != expected) bad(path, line, field + 1, p, end);
         ++p;
       }
     }
@@ -87,7 +87,7 @@ class CsvDecoder final : public SampleDecoder {
   }
 
  private:
-  [[noreturn]] void Bad(const std::string& path, std::int64_t line, std::int64_t field,
+  [[noreturn]] void bad(const std::string& path, std::int64_t line, std::int64_t field,
                         const char* at, const char* end) const {
     // Up to 12 bytes as they are, but a line break as \n: the message stays on one line.
     std::string found = "the end of the file";

@@ -128,7 +128,7 @@ WriteResult CsvWriter::write(storage::Env& env, const FileSpec& spec,
         const std::size_t count =
             std::min<Bytes>({values.size(), sample - done, quarter / csv::kMaxFieldChars * item});
         const std::span<std::byte> chunk = values.first(count);
-        content.Fill(spec.file_index, row + done, chunk);
+        content.fill(spec.file_index, row + done, chunk);
         csv::ToStoredValues(type, chunk);
         char* at = text.room(count / item * csv::kMaxFieldChars);
         text.commit(csv::FormatElements(type, chunk, at));

@@ -96,7 +96,7 @@ class Hdf5FileReader final : public FileReader {
               "read", path_ + " sample " + std::to_string(k));
       }
     } catch (const Error&) {
-      ReopenDatasets(lock);
+      reopen_datasets(lock);
       throw;
     }
     // What HDF5 asked storage for: its sieve buffer may have held the sample (0) or may fetch
@@ -108,7 +108,7 @@ class Hdf5FileReader final : public FileReader {
   // HDF5 marks a dataset's sieve buffer as holding the bytes of a read that failed: reopened,
   // the dataset reads from storage again (reader.on_error: skip goes on with this file), instead
   // of serving stale bytes. Best effort: a dataset that does not reopen fails the next read.
-  void ReopenDatasets(const hdf5::Lock& lock) noexcept {
+  void reopen_datasets(const hdf5::Lock& lock) noexcept {
     for (std::size_t j = 0; j < datasets_.size(); ++j) {
       datasets_[j].reset();
       try {

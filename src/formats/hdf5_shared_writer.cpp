@@ -107,7 +107,7 @@ class SharedHdf5 {
         slice_(SharedFileSlice(spec.samples, comm.size(), comm.rank())) {}
 
   // Collective: creates, fills and closes the partial file.
-  void Write(const Lock& lock) {
+  void write(const Lock& lock) {
     CheckCompression(spec_);
     const std::vector<hsize_t> sample = hdf5::DatasetSampleDims(spec_);
     RowLayout records;
@@ -116,7 +116,7 @@ class SharedHdf5 {
     records.rows_per_sample = sample.empty() ? 1 : sample[0];
     records.row_bytes = static_cast<Bytes>(spec_.itemsize());
     for (std::size_t i = 1; i < sample.size(); ++i) records.row_bytes *= sample[i];
-    const std::vector<hsize_t> max_shape = MaxShape(records.shape, sample.size());
+    const std::vector<hsize_t> max_shape = maximum_shape(records.shape, sample.size());
     const hid_t file_type = hdf5::FileType(lock, spec_.dtype);
     const hid_t mem_type = hdf5::MemoryType(lock, spec_.dtype);
 
@@ -146,7 +146,7 @@ class SharedHdf5 {
                        H5Fclose, "create", partial_);
     const OpenOnFailure file_stays(file);
     const auto payload = [&](Bytes offset, std::span<std::byte> out) {
-      content_.Fill(spec_.file_index, offset, out);
+      content_.fill(spec_.file_index, offset, out);
     };
     for (int j = 0; j < spec_.num_dset_per_record; ++j) {
       Handle dset = Open(lock,
@@ -155,7 +155,7 @@ class SharedHdf5 {
                          H5Dclose, "create dataset", partial_);
       const OpenOnFailure dset_stays(dset);
       if (records.rows_per_sample > 0 && records.row_bytes > 0) {
-        WriteSlice(lock, dset.get(), records, mem_type, payload);
+        write_slice(lock, dset.get(), records, mem_type, payload);
       }
     }
     RowLayout labels;
@@ -168,8 +168,8 @@ class SharedHdf5 {
                                        H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                             H5Dclose, "create dataset", partial_);
     const OpenOnFailure labels_stay(label_set);
-    WriteSlice(lock, label_set.get(), labels, H5T_NATIVE_INT64,
-               [](Bytes, std::span<std::byte> out) { std::memset(out.data(), 0, out.size()); });
+    write_slice(lock, label_set.get(), labels, H5T_NATIVE_INT64,
+                [](Bytes, std::span<std::byte> out) { std::memset(out.data(), 0, out.size()); });
     label_set.reset();
     Check(lock, H5Fclose(file.release()), "close", partial_);
   }
@@ -177,7 +177,8 @@ class SharedHdf5 {
   const std::string& partial() const { return partial_; }
 
  private:
-  std::vector<hsize_t> MaxShape(const std::vector<hsize_t>& shape, std::size_t sample_rank) const {
+  std::vector<hsize_t> maximum_shape(const std::vector<hsize_t>& shape,
+                                     std::size_t sample_rank) const {
     std::vector<hsize_t> max_shape = shape;
     if (spec_.max_shape.empty()) return max_shape;
     if (spec_.max_shape.size() != sample_rank) {
@@ -194,8 +195,8 @@ class SharedHdf5 {
   // Writes this rank's rows of `dset` in collective calls of at most one buffer, then empty
   // collective calls until it made as many as the rank with the most.
   template <typename Fill>
-  void WriteSlice(const Lock& lock, hid_t dset, const RowLayout& layout, hid_t mem_type,
-                  const Fill& fill) {
+  void write_slice(const Lock& lock, hid_t dset, const RowLayout& layout, hid_t mem_type,
+                   const Fill& fill) {
     std::span<std::byte> buffer = buffer_;
     if (buffer.size() < layout.row_bytes) {
       wide_.resize(layout.row_bytes);  // only when one row exceeds the buffer
@@ -252,7 +253,7 @@ Bytes Hdf5SharedWriter::write(const mpi::Communicator& comm, storage::Env& env,
     try {
       // Debian's HDF5 is not thread-safe: the library is entered under the process-wide lock.
       const Lock lock;
-      write.Write(lock);
+      write.write(lock);
     } catch (const Error&) {
       // HDF5 failed because a routed MPI-IO call did: that error names the path and operation.
       if (capture.failure()) std::rethrow_exception(capture.failure());

@@ -117,7 +117,7 @@ WriteResult Hdf5Writer::write(storage::Env& env, const FileSpec& spec,
         Open(lock, H5Screate_simple(static_cast<int>(shape.size()), shape.data(), max_shape.data()),
              H5Sclose, "create space", spec.path);
     const auto fill = [&](Bytes offset, std::span<std::byte> out) {
-      content.Fill(spec.file_index, offset, out);
+      content.fill(spec.file_index, offset, out);
     };
     for (int j = 0; j < spec.num_dset_per_record; ++j) {
       Handle dset = Open(lock,

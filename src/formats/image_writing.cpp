@@ -51,7 +51,7 @@ std::span<std::byte> RowBlocks::next() {
   const std::int64_t rows =
       std::min(shape_.height - done_, static_cast<std::int64_t>(rows_.size()) / shape_.width);
   const std::span<std::byte> block = rows_.first(static_cast<std::size_t>(rows * shape_.width));
-  content_.Fill(file_, static_cast<Bytes>(done_ * shape_.width), block);
+  content_.fill(file_, static_cast<Bytes>(done_ * shape_.width), block);
   done_ += rows;
   return block;
 }

@@ -129,11 +129,11 @@ class MmapIndexedBinaryFileReader final : public FileReader {
     try {
       index_ = LoadAndValidate(env, spec, size_);
     } catch (...) {
-      Unmap();
+      unmap();
       throw;
     }
   }
-  ~MmapIndexedBinaryFileReader() override { Unmap(); }
+  ~MmapIndexedBinaryFileReader() override { unmap(); }
 
   const std::string& path() const override { return path_; }
   std::int64_t samples() const override { return samples_; }
@@ -147,7 +147,7 @@ class MmapIndexedBinaryFileReader final : public FileReader {
   }
 
  private:
-  void Unmap() {
+  void unmap() {
     if (data_ != nullptr) ::munmap(const_cast<std::byte*>(data_), size_);
     data_ = nullptr;
   }

@@ -31,7 +31,7 @@ class JpegDecoder final : public SampleDecoder {
     const int components = cinfo.num_components;
     if (found.height != shape_.height || found.width != shape_.width || components != 1) {
       jpeg_destroy_decompress(&cinfo);
-      Mismatch(path, found, components);
+      mismatch(path, found, components);
     }
     cinfo.out_color_space = JCS_GRAYSCALE;
     jpeg_start_decompress(&cinfo);
@@ -44,7 +44,7 @@ class JpegDecoder final : public SampleDecoder {
   }
 
  private:
-  [[noreturn]] void Mismatch(const std::string& path, ImageShape found, int components) const {
+  [[noreturn]] void mismatch(const std::string& path, ImageShape found, int components) const {
     throw IoError("read", path, 0,
                   "jpeg image is " + std::to_string(found.height) + " x " +
                       std::to_string(found.width) + " with " + std::to_string(components) +

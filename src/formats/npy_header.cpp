@@ -21,29 +21,29 @@ class DictParser {
  public:
   DictParser(std::string_view text, const std::string& where) : text_(text), where_(where) {}
 
-  Header Run() {
+  Header run() {
     Header h;
     bool have_descr = false, have_order = false, have_shape = false;
-    Expect('{');
+    expect('{');
     while (true) {
-      SkipSpace();
-      if (Peek() == '}') break;
-      const std::string key = String();
-      Expect(':');
+      skip_space();
+      if (peek() == '}') break;
+      const std::string key = string();
+      expect(':');
       if (key == "descr") {
-        h.descr = String();
+        h.descr = string();
         have_descr = true;
       } else if (key == "fortran_order") {
         h.fortran_order = Bool();
         have_order = true;
       } else if (key == "shape") {
-        h.shape = Tuple();
+        h.shape = tuple();
         have_shape = true;
       } else {
         Bad(where_, "unexpected key '" + key + "'");
       }
-      SkipSpace();
-      if (Peek() == ',') ++pos_;
+      skip_space();
+      if (peek() == ',') ++pos_;
     }
     if (!have_descr || !have_order || !have_shape) {
       Bad(where_, "the dict lacks one of 'descr', 'fortran_order', 'shape'");
@@ -52,22 +52,22 @@ class DictParser {
   }
 
  private:
-  char Peek() {
+  char peek() {
     if (pos_ >= text_.size()) Bad(where_, "dict ends early");
     return text_[pos_];
   }
-  void SkipSpace() {
+  void skip_space() {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
   }
-  void Expect(char c) {
-    SkipSpace();
-    if (Peek() != c)
+  void expect(char c) {
+    skip_space();
+    if (peek() != c)
       Bad(where_, std::string("expected '") + c + "' at header byte " + std::to_string(pos_));
     ++pos_;
   }
-  std::string String() {
-    SkipSpace();
-    const char quote = Peek();
+  std::string string() {
+    skip_space();
+    const char quote = peek();
     if (quote != '\'' && quote != '"')
       Bad(where_, "expected a quoted string at byte " + std::to_string(pos_));
     const std::size_t end = text_.find(quote, pos_ + 1);
@@ -77,7 +77,7 @@ class DictParser {
     return s;
   }
   bool Bool() {
-    SkipSpace();
+    skip_space();
     if (text_.substr(pos_, 4) == "True") {
       pos_ += 4;
       return true;
@@ -88,20 +88,20 @@ class DictParser {
     }
     Bad(where_, "fortran_order is neither True nor False");
   }
-  std::vector<std::int64_t> Tuple() {
+  std::vector<std::int64_t> tuple() {
     std::vector<std::int64_t> dims;
-    Expect('(');
+    expect('(');
     while (true) {
-      SkipSpace();
-      if (Peek() == ')') break;
+      skip_space();
+      if (peek() == ')') break;
       std::int64_t v = 0;
       const auto [end, ec] = std::from_chars(text_.data() + pos_, text_.data() + text_.size(), v);
       if (ec != std::errc() || v < 0) Bad(where_, "bad shape at byte " + std::to_string(pos_));
       pos_ = static_cast<std::size_t>(end - text_.data());
       if (pos_ < text_.size() && text_[pos_] == 'L') ++pos_;  // Python 2 long
       dims.push_back(v);
-      SkipSpace();
-      if (Peek() == ',') ++pos_;
+      skip_space();
+      if (peek() == ',') ++pos_;
     }
     ++pos_;
     return dims;
@@ -174,7 +174,7 @@ Header Parse(std::string_view bytes, const std::string& where) {
   const Bytes total = HeaderLength(bytes, where);
   if (bytes.size() < total) Bad(where, "truncated: " + std::to_string(total) + " bytes expected");
   const Bytes preamble = static_cast<unsigned char>(bytes[6]) == 1 ? 10 : 12;
-  Header h = DictParser(bytes.substr(preamble, total - preamble), where).Run();
+  Header h = DictParser(bytes.substr(preamble, total - preamble), where).run();
   h.data_offset = total;
   return h;
 }

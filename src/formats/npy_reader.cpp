@@ -62,13 +62,13 @@ class NpyFileReader final : public FileReader {
     open_bytes_ = got;
     data_offset_ = expected.size();
     if (std::string_view(head.bytes.data(), got).substr(0, expected.size()) != expected) {
-      data_offset_ = ParseHeader(head.bytes, got, spec);
+      data_offset_ = parse_header(head.bytes, got, spec);
     }
     end_ = data_offset_ + static_cast<Bytes>(samples_) * sample_bytes_;
     // A truncated file is found here with O_DIRECT (which knows the size anyway), else by the
     // first read that comes back short, with the same message: asking the size of every file
     // would cost a system call per sample.
-    if (direct_) CheckSize("open");
+    if (direct_) check_size("open");
     if (!direct_ && samples_ == 1 && got >= end_ && open_bytes_ == got) {  // no second read
       head.reader = id_ = NextReaderId();  // the sample is in this thread's buffer
       open_bytes_ -= sample_bytes_;        // its bytes count when read_sample delivers them
@@ -90,11 +90,11 @@ class NpyFileReader final : public FileReader {
       head.reader = 0;
       return sample_bytes_;
     }
-    if (direct_) return array_->ReadDirect(*direct_, k, out.data());
+    if (direct_) return array_->read_direct(*direct_, k, out.data());
     try {
-      return array_->Read(*file_, k, out.data());
+      return array_->read(*file_, k, out.data());
     } catch (const Error&) {
-      CheckSize("read");
+      check_size("read");
       throw;
     }
   }
@@ -103,7 +103,7 @@ class NpyFileReader final : public FileReader {
   // Reads the rest of a header that is not the expected one (the first `have` bytes of `bytes`
   // hold the start of the file; bytes after the header stay) and checks it against `spec`;
   // returns its length.
-  Bytes ParseHeader(std::string& bytes, Bytes have, const FileSpec& spec) {
+  Bytes parse_header(std::string& bytes, Bytes have, const FileSpec& spec) {
     const Bytes length = npy::HeaderLength(std::string_view(bytes.data(), have), path());
     // A corrupt length (up to 4 GiB) must not become an allocation: check it against the file.
     if (length > have && length > file_->size()) {
@@ -124,7 +124,7 @@ class NpyFileReader final : public FileReader {
   }
 
   // Throws the truncation error when the file is shorter than its header says.
-  void CheckSize(const char* operation) const {
+  void check_size(const char* operation) const {
     if (file_->size() < end_) {
       throw IoError(operation, path(), 0,
                     "truncated npy: data needs " + std::to_string(end_) + " bytes, file has " +

@@ -41,17 +41,17 @@ class ZipDirectory {
 
   // `tail_guess`: bytes from the end that hold the end records and the central directory in a
   // usual archive (they are fetched in one read; fewer are read when the file is shorter).
-  Entry Find(const std::string& wanted, Bytes tail_guess) {
+  Entry find(const std::string& wanted, Bytes tail_guess) {
     const Bytes size = file_.size();
     // The end record is the last 22 bytes unless the archive has a comment (numpy writes none):
     // try those first, with the central directory before them, as Python's zipfile does, so an
     // open reads those bytes, not up to 64 KiB.
     Bytes tail_length = std::min<Bytes>(size, std::max(zip::kEndBytes, tail_guess));
-    std::string tail = Read(size - tail_length, tail_length, "end of central directory");
+    std::string tail = read(size - tail_length, tail_length, "end of central directory");
     if (tail.size() < zip::kEndBytes ||
         GetLe(tail.data() + tail.size() - zip::kEndBytes, 4) != zip::kEndSignature) {
       tail_length = std::min<Bytes>(size, zip::kEndBytes + kMaxCommentBytes);
-      tail = Read(size - tail_length, tail_length, "end of central directory");
+      tail = read(size - tail_length, tail_length, "end of central directory");
     }
     std::size_t end = std::string::npos;
     for (std::size_t i = tail.size() >= zip::kEndBytes ? tail.size() - zip::kEndBytes + 1 : 0;
@@ -62,7 +62,7 @@ class ZipDirectory {
       }
     }
     if (end == std::string::npos) {
-      Bad("no end-of-central-directory record in the last " + std::to_string(tail_length) +
+      bad("no end-of-central-directory record in the last " + std::to_string(tail_length) +
           " bytes of the file (" + std::to_string(size) + " bytes; truncated, or not a zip file?)");
     }
     const Bytes end_offset = size - tail_length + end;
@@ -72,12 +72,12 @@ class ZipDirectory {
     Bytes cd_offset = GetLe(e + 16, 4);
     if (end_offset >= zip::kEnd64LocatorBytes) {
       const std::string loc =
-          Read(end_offset - zip::kEnd64LocatorBytes, zip::kEnd64LocatorBytes, "zip64 locator");
+          read(end_offset - zip::kEnd64LocatorBytes, zip::kEnd64LocatorBytes, "zip64 locator");
       if (GetLe(loc.data(), 4) == zip::kEnd64LocatorSignature) {
         const Bytes end64 = GetLe(loc.data() + 8, 8);
-        const std::string rec = Read(end64, zip::kEnd64Bytes, "zip64 end of central directory");
+        const std::string rec = read(end64, zip::kEnd64Bytes, "zip64 end of central directory");
         if (GetLe(rec.data(), 4) != zip::kEnd64Signature) {
-          Bad("bad zip64 end-of-central-directory signature at offset " + std::to_string(end64));
+          bad("bad zip64 end-of-central-directory signature at offset " + std::to_string(end64));
         }
         count = GetLe(rec.data() + 32, 8);
         cd_size = GetLe(rec.data() + 40, 8);
@@ -85,16 +85,16 @@ class ZipDirectory {
       }
     }
     if (cd_size > kMaxDirectoryBytes || cd_offset + cd_size > end_offset) {
-      Bad("central directory at offset " + std::to_string(cd_offset) + " (" +
+      bad("central directory at offset " + std::to_string(cd_offset) + " (" +
           std::to_string(cd_size) + " bytes) does not fit before the end record at " +
           std::to_string(end_offset));
     }
-    const std::string cd = Read(cd_offset, cd_size, "central directory");
+    const std::string cd = read(cd_offset, cd_size, "central directory");
     std::size_t p = 0;
     for (Bytes i = 0; i < count; ++i) {
       if (p + zip::kCentralHeaderBytes > cd.size() ||
           GetLe(cd.data() + p, 4) != zip::kCentralSignature) {
-        Bad("bad central directory entry " + std::to_string(i) + " at offset " +
+        bad("bad central directory entry " + std::to_string(i) + " at offset " +
             std::to_string(cd_offset + p));
       }
       const char* h = cd.data() + p;
@@ -109,22 +109,22 @@ class ZipDirectory {
       entry.local_offset = GetLe(h + 42, 4);
       const std::size_t next =
           p + zip::kCentralHeaderBytes + name_length + extra_length + comment_length;
-      if (next > cd.size()) Bad("central directory entry " + std::to_string(i) + " overruns");
+      if (next > cd.size()) bad("central directory entry " + std::to_string(i) + " overruns");
       const std::string name(h + zip::kCentralHeaderBytes, name_length);
       if (name == wanted) {
-        ApplyZip64(entry, h + zip::kCentralHeaderBytes + name_length, extra_length);
+        apply_zip64(entry, h + zip::kCentralHeaderBytes + name_length, extra_length);
         return entry;
       }
       p = next;
     }
-    Bad("no member '" + wanted + "'");
+    bad("no member '" + wanted + "'");
   }
 
-  [[noreturn]] void Bad(const std::string& what) const {
+  [[noreturn]] void bad(const std::string& what) const {
     throw Error(ExitCode::kIo, "npz " + file_.path() + ": bad zip directory: " + what);
   }
 
-  std::string Read(Bytes offset, Bytes length, const char* what) {
+  std::string read(Bytes offset, Bytes length, const char* what) {
     if (offset >= window_offset_ && offset + length <= window_offset_ + window_.size()) {
       return window_.substr(offset - window_offset_, length);
     }
@@ -132,7 +132,7 @@ class ZipDirectory {
     const Bytes got = file_.read_at(offset, bytes.data(), length);
     *read_ += got;
     if (got != length) {
-      Bad(std::string("truncated ") + what + " at offset " + std::to_string(offset));
+      bad(std::string("truncated ") + what + " at offset " + std::to_string(offset));
     }
     window_ = bytes;
     window_offset_ = offset;
@@ -140,25 +140,25 @@ class ZipDirectory {
   }
 
   // As Read, but `length` is a guess that may run past the end of the file: reads up to there.
-  std::string ReadUpTo(Bytes offset, Bytes length, const char* what) {
+  std::string read_up_to(Bytes offset, Bytes length, const char* what) {
     const Bytes size = file_.size();
-    if (offset >= size) return Read(offset, length, what);  // reports the truncation
-    return Read(offset, std::min(length, size - offset), what);
+    if (offset >= size) return read(offset, length, what);  // reports the truncation
+    return read(offset, std::min(length, size - offset), what);
   }
 
  private:
   // Fields set to 0xFFFFFFFF live in the ZIP64 extra, in this order.
-  void ApplyZip64(Entry& entry, const char* extra, std::size_t length) {
+  void apply_zip64(Entry& entry, const char* extra, std::size_t length) {
     std::size_t p = 0;
     while (p + 4 <= length) {
       const auto id = GetLe(extra + p, 2);
       const std::size_t size = GetLe(extra + p + 2, 2);
-      if (p + 4 + size > length) Bad("extra field overruns");
+      if (p + 4 + size > length) bad("extra field overruns");
       if (id == 1) {
         std::size_t q = p + 4;
         for (Bytes* field : {&entry.uncompressed, &entry.compressed, &entry.local_offset}) {
           if (*field != 0xFFFFFFFFu) continue;
-          if (q + 8 > p + 4 + size) Bad("short zip64 extra field");
+          if (q + 8 > p + 4 + size) bad("short zip64 extra field");
           *field = GetLe(extra + q, 8);
           q += 8;
         }
@@ -210,39 +210,39 @@ class NpzFileReader final : public FileReader {
     ZipDirectory dir(*file_, &open_bytes_);
     // Where np.savez would put the records for this spec: each region in one read.
     const NpzRegions regions = Regions(spec);
-    entry_ = dir.Find("x.npy", regions.tail);
-    if (entry_.flags & 1) dir.Bad("x.npy is encrypted");
+    entry_ = dir.find("x.npy", regions.tail);
+    if (entry_.flags & 1) dir.bad("x.npy is encrypted");
     if (entry_.method != zip::kMethodStored && entry_.method != zip::kMethodDeflated) {
-      dir.Bad("x.npy uses compression method " + std::to_string(entry_.method) +
+      dir.bad("x.npy uses compression method " + std::to_string(entry_.method) +
               " (only stored and deflated are supported)");
     }
     const std::string local =
-        dir.ReadUpTo(entry_.local_offset,
-                     std::max(zip::kLocalHeaderBytes,
-                              entry_.method == zip::kMethodStored ? regions.head : Bytes{0}),
-                     "local header")
+        dir.read_up_to(entry_.local_offset,
+                       std::max(zip::kLocalHeaderBytes,
+                                entry_.method == zip::kMethodStored ? regions.head : Bytes{0}),
+                       "local header")
             .substr(0, zip::kLocalHeaderBytes);
     if (GetLe(local.data(), 4) != zip::kLocalSignature) {
-      dir.Bad("no local header signature at offset " + std::to_string(entry_.local_offset));
+      dir.bad("no local header signature at offset " + std::to_string(entry_.local_offset));
     }
     member_offset_ = entry_.local_offset + zip::kLocalHeaderBytes + GetLe(local.data() + 26, 2) +
                      GetLe(local.data() + 28, 2);
     if (member_offset_ + entry_.compressed > file_->size()) {
-      dir.Bad("x.npy data (" + std::to_string(entry_.compressed) + " bytes at offset " +
+      dir.bad("x.npy data (" + std::to_string(entry_.compressed) + " bytes at offset " +
               std::to_string(member_offset_) + ") runs past the end of the file");
     }
     const std::string where = path() + ":x.npy";
     std::string header;
     if (entry_.method == zip::kMethodStored) {
-      header = dir.Read(member_offset_, std::min<Bytes>(npy::kProbeBytes, entry_.compressed),
+      header = dir.read(member_offset_, std::min<Bytes>(npy::kProbeBytes, entry_.compressed),
                         "x.npy header");
       const Bytes length = npy::HeaderLength(header, where);
-      if (length > entry_.compressed) dir.Bad("x.npy header longer than the member");
-      header = dir.Read(member_offset_, length, "x.npy header");
+      if (length > entry_.compressed) dir.bad("x.npy header longer than the member");
+      header = dir.read(member_offset_, length, "x.npy header");
     } else {
       inflate_buffer_.resize(transfer_size_);
       if (!direct_) input_buffer_.resize(transfer_size_);
-      header = InflateHeader(where);
+      header = inflate_header(where);
     }
     if (header == ExpectedArrayHeader(spec)) {
       header_bytes_ = header.size();  // the writer's header for this spec: nothing to check
@@ -252,7 +252,7 @@ class NpzFileReader final : public FileReader {
       header_bytes_ = h.data_offset;
     }
     if (entry_.uncompressed != header_bytes_ + static_cast<Bytes>(samples_) * sample_bytes_) {
-      dir.Bad("x.npy holds " + std::to_string(entry_.uncompressed) + " bytes, its header implies " +
+      dir.bad("x.npy holds " + std::to_string(entry_.uncompressed) + " bytes, its header implies " +
               std::to_string(header_bytes_ + static_cast<Bytes>(samples_) * sample_bytes_));
     }
     if (entry_.method == zip::kMethodStored) {
@@ -270,13 +270,13 @@ class NpzFileReader final : public FileReader {
   Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
     check_request(k, out);
     if (array_) {
-      return direct_ ? array_->ReadDirect(*direct_, k, out.data())
-                     : array_->Read(*file_, k, out.data());
+      return direct_ ? array_->read_direct(*direct_, k, out.data())
+                     : array_->read(*file_, k, out.data());
     }
-    if (!direct_) return InflateSample(k, out.data());
+    if (!direct_) return inflate_sample(k, out.data());
     direct_->discard_staged();
     const Bytes before = direct_->bytes_read();
-    InflateSample(k, out.data());
+    inflate_sample(k, out.data());
     return direct_->bytes_read() - before;
   }
 
@@ -284,7 +284,7 @@ class NpzFileReader final : public FileReader {
   // Inflates the member from its start, handing each piece of output (with its member offset)
   // to `sink` until it returns false or the member ends; returns compressed bytes read.
   template <typename Sink>
-  Bytes Inflate(Sink&& sink) {
+  Bytes inflate_member(Sink&& sink) {
     RawInflater inflater;
     z_stream& z = inflater.z;
     Bytes read = 0;
@@ -294,7 +294,7 @@ class NpzFileReader final : public FileReader {
     while (more && rc != Z_STREAM_END) {
       if (z.avail_in == 0) {
         std::span<std::byte> input;
-        if (!Input(read, &input)) {
+        if (!next_input(read, &input)) {
           throw IoError("read", path(), 0,
                         "truncated x.npy at offset " + std::to_string(member_offset_ + read));
         }
@@ -320,7 +320,7 @@ class NpzFileReader final : public FileReader {
   // Sets `input` to the next piece of the compressed member from member byte `read` on (empty
   // at its end); false when the file ends first. With O_DIRECT the pieces end on multiples of
   // transfer_size rounded up to whole blocks, so that no block is fetched twice.
-  bool Input(Bytes read, std::span<std::byte>* input) {
+  bool next_input(Bytes read, std::span<std::byte>* input) {
     const Bytes left = entry_.compressed - read;
     const Bytes at = member_offset_ + read;
     if (left == 0) {
@@ -336,10 +336,10 @@ class NpzFileReader final : public FileReader {
     return left == 0 || !input->empty();
   }
 
-  std::string InflateHeader(const std::string& where) {
+  std::string inflate_header(const std::string& where) {
     std::string header;
     Bytes needed = npy::kProbeBytes;
-    open_bytes_ += Inflate([&](std::span<const std::byte> piece, Bytes) {
+    open_bytes_ += inflate_member([&](std::span<const std::byte> piece, Bytes) {
       header.append(reinterpret_cast<const char*>(piece.data()), piece.size());
       if (header.size() >= npy::kProbeBytes) needed = npy::HeaderLength(header, where);
       return header.size() < needed;
@@ -349,10 +349,10 @@ class NpzFileReader final : public FileReader {
     return header;
   }
 
-  Bytes InflateSample(std::int64_t k, std::byte* out) {
+  Bytes inflate_sample(std::int64_t k, std::byte* out) {
     const Bytes end = header_bytes_ + static_cast<Bytes>(samples_) * sample_bytes_;
     Bytes seen = 0;
-    const Bytes read = Inflate([&](std::span<const std::byte> piece, Bytes offset) {
+    const Bytes read = inflate_member([&](std::span<const std::byte> piece, Bytes offset) {
       const Bytes lo = std::max(offset, header_bytes_);
       const Bytes hi = std::min(offset + piece.size(), end);
       if (lo < hi) {

@@ -48,7 +48,7 @@ class MemberWriter {
   MemberWriter(storage::WritableFile& file, std::span<std::byte> buffer, const FileSpec& spec)
       : file_(file), buffer_(buffer), spec_(spec), deflate_(Deflated(spec)) {}
 
-  zip::Member Write(const std::string& name, const std::string& npy_header, Bytes array_bytes,
+  zip::Member write(const std::string& name, const std::string& npy_header, Bytes array_bytes,
                     const ArrayFill& fill) {
     zip::Member m;
     m.name = name;
@@ -58,8 +58,8 @@ class MemberWriter {
     const std::string placeholder = zip::LocalHeader(m);
     file_.append(placeholder.data(), placeholder.size());
     const Bytes data_start = file_.appended();
-    m.crc =
-        deflate_ ? Deflate(npy_header, array_bytes, fill) : Store(npy_header, array_bytes, fill);
+    m.crc = deflate_ ? deflate_member(npy_header, array_bytes, fill)
+                     : store(npy_header, array_bytes, fill);
     m.compressed = file_.appended() - data_start;
     const std::string header = zip::LocalHeader(m);
     if (header.size() != placeholder.size()) {
@@ -70,7 +70,7 @@ class MemberWriter {
   }
 
  private:
-  std::uint32_t Store(const std::string& npy_header, Bytes array_bytes, const ArrayFill& fill) {
+  std::uint32_t store(const std::string& npy_header, Bytes array_bytes, const ArrayFill& fill) {
     BufferedAppender out(file_, buffer_);
     std::uint32_t crc = Crc32(0, npy_header.data(), npy_header.size());
     out.append(npy_header.data(), npy_header.size());
@@ -86,7 +86,8 @@ class MemberWriter {
     return crc;
   }
 
-  std::uint32_t Deflate(const std::string& npy_header, Bytes array_bytes, const ArrayFill& fill) {
+  std::uint32_t deflate_member(const std::string& npy_header, Bytes array_bytes,
+                               const ArrayFill& fill) {
     // Half the buffer stages input, half collects compressed output.
     const std::size_t half = buffer_.size() / 2;
     if (half < 64) throw Error(ExitCode::kInternal, "npz writer: buffer too small");
@@ -178,10 +179,10 @@ WriteResult NpzWriter::write(storage::Env& env, const FileSpec& spec,
   auto file = env.create(spec.path);
   MemberWriter members(*file, buffer, spec);
   std::vector<zip::Member> written;
-  written.push_back(members.Write(
+  written.push_back(members.write(
       "x.npy", ExpectedArrayHeader(spec), array_bytes,
-      [&](Bytes offset, std::span<std::byte> out) { content.Fill(spec.file_index, offset, out); }));
-  written.push_back(members.Write(
+      [&](Bytes offset, std::span<std::byte> out) { content.fill(spec.file_index, offset, out); }));
+  written.push_back(members.write(
       "y.npy", LabelsHeader(spec), 8 * static_cast<Bytes>(spec.samples),
       [](Bytes, std::span<std::byte> out) { std::memset(out.data(), 0, out.size()); }));
   const std::string tail = zip::CentralDirectoryAndEnd(written, file->appended());

@@ -65,13 +65,13 @@ class LevelRuns {
   // Calls fn(value, count) for each run until `values` levels were produced; bit-packed
   // groups come as runs of one (their padding past `values` is ignored).
   template <typename Fn>
-  void Walk(std::int64_t values, Fn fn) {
+  void walk(std::int64_t values, Fn fn) {
     std::int64_t seen = 0;
     while (seen < values) {
-      const std::uint64_t header = Varint();
+      const std::uint64_t header = varint();
       if (header & 1) {
         const std::uint64_t groups = header >> 1;
-        if (groups == 0 || groups > data_.size() - pos_) Fail("bit-packed run past the end");
+        if (groups == 0 || groups > data_.size() - pos_) fail("bit-packed run past the end");
         for (std::uint64_t g = 0; g < groups && seen < values; ++g) {
           const auto bits = static_cast<unsigned>(data_[pos_ + g]);
           for (int b = 0; b < 8 && seen < values; ++b, ++seen) fn((bits >> b) & 1, 1);
@@ -79,31 +79,31 @@ class LevelRuns {
         pos_ += groups;
       } else {
         const std::uint64_t count = header >> 1;
-        if (count == 0) Fail("empty RLE run");
-        if (pos_ >= data_.size()) Fail("RLE run without its value");
+        if (count == 0) fail("empty RLE run");
+        if (pos_ >= data_.size()) fail("RLE run without its value");
         const int value = static_cast<int>(data_[pos_++]);
         const auto take = static_cast<std::int64_t>(
             std::min<std::uint64_t>(count, static_cast<std::uint64_t>(values - seen)));
-        if (static_cast<std::uint64_t>(take) != count) Fail("more levels than values");
+        if (static_cast<std::uint64_t>(take) != count) fail("more levels than values");
         fn(value, take);
         seen += take;
       }
     }
-    if (pos_ != data_.size()) Fail("bytes left after the last level");
+    if (pos_ != data_.size()) fail("bytes left after the last level");
   }
 
  private:
-  std::uint64_t Varint() {
+  std::uint64_t varint() {
     std::uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ >= data_.size()) Fail("truncated run header");
+      if (pos_ >= data_.size()) fail("truncated run header");
       const auto b = static_cast<std::uint8_t>(data_[pos_++]);
       v |= static_cast<std::uint64_t>(b & 0x7F) << shift;
       if ((b & 0x80) == 0) return v;
     }
-    Fail("run header longer than 10 bytes");
+    fail("run header longer than 10 bytes");
   }
-  [[noreturn]] void Fail(const std::string& why) const {
+  [[noreturn]] void fail(const std::string& why) const {
     throw thrift::DecodeError(std::string(what_) + " levels: " + why);
   }
 
@@ -248,7 +248,7 @@ std::size_t CheckListLevels(std::span<const std::byte> page, std::int64_t rows, 
   std::int64_t row_count = 0;
   std::int64_t in_row = size;
   LevelRuns(LevelSection(page, &pos, "repetition"), "repetition")
-      .Walk(values, [&](int value, std::int64_t count) {
+      .walk(values, [&](int value, std::int64_t count) {
         if (value == 0) {
           if (in_row != size || (count > 1 && size > 1)) {
             throw thrift::DecodeError("repetition levels: a row holds " + std::to_string(in_row) +
@@ -271,7 +271,7 @@ std::size_t CheckListLevels(std::span<const std::byte> page, std::int64_t rows, 
   }
   // Definition: every element present (level 1).
   LevelRuns(LevelSection(page, &pos, "definition"), "definition")
-      .Walk(values, [&](int value, std::int64_t count) {
+      .walk(values, [&](int value, std::int64_t count) {
         if (value != 1) {
           throw thrift::DecodeError("definition levels: " + std::to_string(count) +
                                     " values at level " + std::to_string(value) +

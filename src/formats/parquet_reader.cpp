@@ -43,7 +43,7 @@ class ParquetFileReader final : public FileReader {
       read_columns_.push_back(c);
       sample_bytes_ += layout_.columns[c].row_bytes();
     }
-    Open();
+    open();
   }
 
   const std::string& path() const override { return file_->path(); }
@@ -71,136 +71,136 @@ class ParquetFileReader final : public FileReader {
                       1;
       const std::int64_t page_rows =
           (it + 1 == pages.end() ? group_rows : (it + 1)->first_row_index) - it->first_row_index;
-      const std::span<const std::byte> page = Fetch(*it, c);
+      const std::span<const std::byte> page = fetch(*it, c);
       read += static_cast<Bytes>(it->compressed_page_size);
-      CopyRow(c, page, static_cast<Bytes>(it->offset), page_rows, row - it->first_row_index, dst);
+      copy_row(c, page, static_cast<Bytes>(it->offset), page_rows, row - it->first_row_index, dst);
       dst += c.row_bytes();
     }
     return direct_ ? direct_->bytes_read() - before : read;
   }
 
  private:
-  [[noreturn]] void Corrupt(Bytes offset, const std::string& what) const {
+  [[noreturn]] void corrupt(Bytes offset, const std::string& what) const {
     throw IoError("read", path(), 0, "offset " + std::to_string(offset) + ": " + what);
   }
 
-  void ReadExactly(Bytes offset, std::byte* data, Bytes length, const char* what) {
+  void read_exactly(Bytes offset, std::byte* data, Bytes length, const char* what) {
     const Bytes got = file_->read_at(offset, data, length);
     open_bytes_ += got;
     if (got != length) {
-      Corrupt(offset, std::string("short read of ") + what + ": got " + std::to_string(got) +
+      corrupt(offset, std::string("short read of ") + what + ": got " + std::to_string(got) +
                           " of " + std::to_string(length) + " bytes (truncated file?)");
     }
   }
 
-  void Open() {
+  void open() {
     const Bytes size = file_->size();
     if (size < 12) {
-      Corrupt(0, "not a Parquet file: " + std::to_string(size) +
+      corrupt(0, "not a Parquet file: " + std::to_string(size) +
                      " bytes, less than the 12 of \"PAR1\" + footer length + \"PAR1\"");
     }
     std::vector<std::byte> tail(std::min(size, kTailRead));
     Bytes tail_start = size - tail.size();
-    ReadExactly(tail_start, tail.data(), tail.size(), "the footer");
+    read_exactly(tail_start, tail.data(), tail.size(), "the footer");
     if (std::memcmp(tail.data() + tail.size() - 4, kMagic, 4) != 0) {
-      Corrupt(size - 4, "no \"PAR1\" at the end of the file (not Parquet, or truncated)");
+      corrupt(size - 4, "no \"PAR1\" at the end of the file (not Parquet, or truncated)");
     }
     const Bytes footer_length = GetLe(tail.data() + tail.size() - 8, 4);
     if (footer_length > size - 12) {
-      Corrupt(size - 8, "footer length " + std::to_string(footer_length) + " exceeds the " +
+      corrupt(size - 8, "footer length " + std::to_string(footer_length) + " exceeds the " +
                             std::to_string(size) + "-byte file (truncated?)");
     }
     const Bytes footer_start = size - 8 - footer_length;
     if (footer_start < tail_start) {
       tail.resize(size - footer_start);
       tail_start = footer_start;
-      ReadExactly(tail_start, tail.data(), tail.size(), "the footer");
+      read_exactly(tail_start, tail.data(), tail.size(), "the footer");
     }
     std::byte head[4];
-    ReadExactly(0, head, 4, "the leading magic");
-    if (std::memcmp(head, kMagic, 4) != 0) Corrupt(0, "no \"PAR1\" at the start of the file");
+    read_exactly(0, head, 4, "the leading magic");
+    if (std::memcmp(head, kMagic, 4) != 0) corrupt(0, "no \"PAR1\" at the start of the file");
     FileMetaData meta;
     try {
       meta = DecodeFileMetaData(
           std::span<const std::byte>(tail).subspan(footer_start - tail_start, footer_length));
     } catch (const thrift::DecodeError& e) {
-      Corrupt(footer_start, std::string("corrupted footer: ") + e.what());
+      corrupt(footer_start, std::string("corrupted footer: ") + e.what());
     }
-    Check(meta, footer_start);
-    LoadOffsetIndexes(meta, footer_start, tail, tail_start);
+    check(meta, footer_start);
+    load_offset_indexes(meta, footer_start, tail, tail_start);
   }
 
-  void Check(const FileMetaData& meta, Bytes footer_start) {
+  void check(const FileMetaData& meta, Bytes footer_start) {
     const std::vector<SchemaElement> expected = layout_.schema();
     for (std::size_t i = 0; i < std::max(expected.size(), meta.schema.size()); ++i) {
       if (i < expected.size() && i < meta.schema.size() && expected[i] == meta.schema[i]) continue;
-      Corrupt(footer_start, "schema element " + std::to_string(i) + " is " +
+      corrupt(footer_start, "schema element " + std::to_string(i) + " is " +
                                 (i < meta.schema.size() ? Describe(meta.schema[i]) : "missing") +
                                 ", expected " +
                                 (i < expected.size() ? Describe(expected[i]) : "none") +
                                 " (dataset.parquet.columns, dataset.record_element_type)");
     }
     if (meta.num_rows != layout_.rows) {
-      Corrupt(footer_start, "the file holds " + std::to_string(meta.num_rows) + " rows, expected " +
+      corrupt(footer_start, "the file holds " + std::to_string(meta.num_rows) + " rows, expected " +
                                 std::to_string(layout_.rows) + " (dataset.num_samples_per_file)");
     }
     group_first_.assign(1, 0);
     for (const RowGroup& group : meta.row_groups) {
       if (group.num_rows < 1 || group.columns.size() != layout_.columns.size()) {
-        Corrupt(footer_start, "row group " + std::to_string(group_first_.size() - 1) + " has " +
+        corrupt(footer_start, "row group " + std::to_string(group_first_.size() - 1) + " has " +
                                   std::to_string(group.num_rows) + " rows and " +
                                   std::to_string(group.columns.size()) + " columns");
       }
       group_first_.push_back(group_first_.back() + group.num_rows);
       for (std::size_t ci = 0; ci < layout_.columns.size(); ++ci) {
-        CheckChunk(layout_.columns[ci], group.columns[ci], group.num_rows, footer_start);
+        check_chunk(layout_.columns[ci], group.columns[ci], group.num_rows, footer_start);
       }
     }
     if (group_first_.back() != layout_.rows) {
-      Corrupt(footer_start, "the row groups hold " + std::to_string(group_first_.back()) +
+      corrupt(footer_start, "the row groups hold " + std::to_string(group_first_.back()) +
                                 " rows, the file " + std::to_string(layout_.rows));
     }
   }
 
-  void CheckChunk(const Column& c, const ColumnChunk& chunk, std::int64_t rows,
-                  Bytes footer_start) {
+  void check_chunk(const Column& c, const ColumnChunk& chunk, std::int64_t rows,
+                   Bytes footer_start) {
     const std::string where = "column " + Quote(c.name) + ": ";
-    if (chunk.file_path) Corrupt(footer_start, where + "data in another file is not supported");
-    if (!chunk.meta_data) Corrupt(footer_start, where + "no column metadata");
+    if (chunk.file_path) corrupt(footer_start, where + "data in another file is not supported");
+    if (!chunk.meta_data) corrupt(footer_start, where + "no column metadata");
     const ColumnMetaData& m = *chunk.meta_data;
     if (m.type != c.physical || m.path_in_schema != c.path()) {
-      Corrupt(footer_start, where + "type or path differs from the schema");
+      corrupt(footer_start, where + "type or path differs from the schema");
     }
     if (m.codec != layout_.codec) {
-      Corrupt(footer_start, where + "codec " + std::to_string(m.codec) + ", expected " +
+      corrupt(footer_start, where + "codec " + std::to_string(m.codec) + ", expected " +
                                 std::to_string(layout_.codec) + " (dataset.compression)");
     }
     if (m.num_values != rows * c.size) {
-      Corrupt(footer_start, where + std::to_string(m.num_values) + " values, expected " +
+      corrupt(footer_start, where + std::to_string(m.num_values) + " values, expected " +
                                 std::to_string(rows * c.size));
     }
     if (m.dictionary_page_offset) {
-      Corrupt(footer_start, where + "dictionary pages are not supported (PLAIN only)");
+      corrupt(footer_start, where + "dictionary pages are not supported (PLAIN only)");
     }
     const auto in_file = [&](std::int64_t begin, std::int64_t length) {
       return begin >= 4 && length > 0 && static_cast<Bytes>(begin) <= footer_start &&
              static_cast<Bytes>(length) <= footer_start - static_cast<Bytes>(begin);
     };
     if (!in_file(m.data_page_offset, m.total_compressed_size)) {
-      Corrupt(footer_start, where + "pages [" + std::to_string(m.data_page_offset) + ", +" +
+      corrupt(footer_start, where + "pages [" + std::to_string(m.data_page_offset) + ", +" +
                                 std::to_string(m.total_compressed_size) +
                                 ") lie outside the data region");
     }
     if (!chunk.offset_index_offset || !chunk.offset_index_length) {
-      Corrupt(footer_start, where + "no offset index (page index); dlbench finds rows through it");
+      corrupt(footer_start, where + "no offset index (page index); dlbench finds rows through it");
     }
     if (!in_file(*chunk.offset_index_offset, *chunk.offset_index_length)) {
-      Corrupt(footer_start, where + "offset index outside the file");
+      corrupt(footer_start, where + "offset index outside the file");
     }
   }
 
-  void LoadOffsetIndexes(const FileMetaData& meta, Bytes footer_start, std::vector<std::byte>& tail,
-                         Bytes tail_start) {
+  void load_offset_indexes(const FileMetaData& meta, Bytes footer_start,
+                           std::vector<std::byte>& tail, Bytes tail_start) {
     Bytes lo = footer_start;
     for (const RowGroup& group : meta.row_groups) {
       for (const ColumnChunk& chunk : group.columns) {
@@ -209,7 +209,7 @@ class ParquetFileReader final : public FileReader {
     }
     if (lo < tail_start) {  // not in the tail already read: one more read
       std::vector<std::byte> more(tail_start - lo);
-      ReadExactly(lo, more.data(), more.size(), "the offset indexes");
+      read_exactly(lo, more.data(), more.size(), "the offset indexes");
       more.insert(more.end(), tail.begin(), tail.end());
       tail.swap(more);
       tail_start = lo;
@@ -226,17 +226,17 @@ class ParquetFileReader final : public FileReader {
                           offset - tail_start, static_cast<Bytes>(*chunk.offset_index_length)))
                       .page_locations;
         } catch (const thrift::DecodeError& e) {
-          Corrupt(offset, "column " + Quote(layout_.columns[ci].name) +
+          corrupt(offset, "column " + Quote(layout_.columns[ci].name) +
                               ": corrupted offset index: " + e.what());
         }
-        CheckPages(layout_.columns[ci], *chunk.meta_data, group.num_rows, pages, offset);
+        check_pages(layout_.columns[ci], *chunk.meta_data, group.num_rows, pages, offset);
         chunks_.push_back(std::move(pages));
       }
     }
   }
 
-  void CheckPages(const Column& c, const ColumnMetaData& m, std::int64_t rows,
-                  const std::vector<PageLocation>& pages, Bytes index_offset) {
+  void check_pages(const Column& c, const ColumnMetaData& m, std::int64_t rows,
+                   const std::vector<PageLocation>& pages, Bytes index_offset) {
     std::int64_t next = m.data_page_offset;
     for (std::size_t p = 0; p < pages.size(); ++p) {
       const PageLocation& loc = pages[p];
@@ -244,7 +244,7 @@ class ParquetFileReader final : public FileReader {
           p == 0 ? loc.first_row_index == 0
                  : loc.first_row_index > pages[p - 1].first_row_index && loc.first_row_index < rows;
       if (!rows_ok || loc.offset != next || loc.compressed_page_size <= 0) {
-        Corrupt(index_offset, "column " + Quote(c.name) + ": page " + std::to_string(p) +
+        corrupt(index_offset, "column " + Quote(c.name) + ": page " + std::to_string(p) +
                                   " of the offset index (offset " + std::to_string(loc.offset) +
                                   ", " + std::to_string(loc.compressed_page_size) +
                                   " bytes, first row " + std::to_string(loc.first_row_index) +
@@ -253,12 +253,12 @@ class ParquetFileReader final : public FileReader {
       next += loc.compressed_page_size;
     }
     if (pages.empty() || next != m.data_page_offset + m.total_compressed_size) {
-      Corrupt(index_offset, "column " + Quote(c.name) + ": the offset index's pages do not cover " +
+      corrupt(index_offset, "column " + Quote(c.name) + ": the offset index's pages do not cover " +
                                 "the column chunk");
     }
   }
 
-  std::span<const std::byte> Fetch(const PageLocation& loc, const Column& c) {
+  std::span<const std::byte> fetch(const PageLocation& loc, const Column& c) {
     const auto offset = static_cast<Bytes>(loc.offset);
     const auto length = static_cast<Bytes>(loc.compressed_page_size);
     std::span<const std::byte> page;
@@ -270,40 +270,40 @@ class ParquetFileReader final : public FileReader {
                                         file_->read_at(offset, page_scratch.data(), length));
     }
     if (page.size() != length) {
-      Corrupt(offset, "column " + Quote(c.name) + ": page of " + std::to_string(length) +
+      corrupt(offset, "column " + Quote(c.name) + ": page of " + std::to_string(length) +
                           " bytes, got " + std::to_string(page.size()) + " (truncated file?)");
     }
     return page;
   }
 
   // Decodes and checks the page at `offset` (`rows` rows) and copies row `row` of it to `dst`.
-  void CopyRow(const Column& c, std::span<const std::byte> page, Bytes offset, std::int64_t rows,
-               std::int64_t row, std::byte* dst) {
+  void copy_row(const Column& c, std::span<const std::byte> page, Bytes offset, std::int64_t rows,
+                std::int64_t row, std::byte* dst) {
     const std::string where = "column " + Quote(c.name) + ": ";
     PageHeader h;
     std::size_t header_length = 0;
     try {
       h = DecodePageHeader(page, &header_length);
     } catch (const thrift::DecodeError& e) {
-      Corrupt(offset, where + "corrupted page header: " + e.what());
+      corrupt(offset, where + "corrupted page header: " + e.what());
     }
     if (h.type != kDataPage || !h.data_page_header) {
-      Corrupt(offset, where + "page type " + std::to_string(h.type) + ", expected a data page v1");
+      corrupt(offset, where + "page type " + std::to_string(h.type) + ", expected a data page v1");
     }
     const DataPageHeader& d = *h.data_page_header;
     if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0 ||
         header_length + static_cast<Bytes>(h.compressed_page_size) != page.size()) {
-      Corrupt(offset, where + "page header says " + std::to_string(header_length) + " + " +
+      corrupt(offset, where + "page header says " + std::to_string(header_length) + " + " +
                           std::to_string(h.compressed_page_size) + " bytes, the offset index " +
                           std::to_string(page.size()));
     }
     if (d.encoding != kPlain || (c.is_list && (d.definition_level_encoding != kRle ||
                                                d.repetition_level_encoding != kRle))) {
-      Corrupt(offset, where + "encoding " + std::to_string(d.encoding) +
+      corrupt(offset, where + "encoding " + std::to_string(d.encoding) +
                           " (dlbench reads PLAIN values with RLE levels)");
     }
     if (d.num_values != rows * c.size) {
-      Corrupt(offset, where + "page of " + std::to_string(d.num_values) + " values, expected " +
+      corrupt(offset, where + "page of " + std::to_string(d.num_values) + " values, expected " +
                           std::to_string(rows * c.size) + " (" + std::to_string(rows) + " rows)");
     }
     // Values, plus at most 2 bytes per level of each kind and their length prefixes: a larger
@@ -311,27 +311,27 @@ class ParquetFileReader final : public FileReader {
     const Bytes values_bytes = static_cast<Bytes>(rows) * c.row_value_bytes();
     const Bytes most = values_bytes + (c.is_list ? 4 * static_cast<Bytes>(d.num_values) + 8 : 0);
     if (static_cast<Bytes>(h.uncompressed_page_size) > most) {
-      Corrupt(offset, where + "uncompressed page size " + std::to_string(h.uncompressed_page_size) +
+      corrupt(offset, where + "uncompressed page size " + std::to_string(h.uncompressed_page_size) +
                           " exceeds the " + std::to_string(most) + " bytes " +
                           std::to_string(rows) + " rows can take");
     }
     std::span<const std::byte> body = page.subspan(header_length);
     if (layout_.codec == kGzip) {
-      body = Gunzip(body, static_cast<Bytes>(h.uncompressed_page_size), offset, where);
+      body = gunzip(body, static_cast<Bytes>(h.uncompressed_page_size), offset, where);
     } else if (h.uncompressed_page_size != h.compressed_page_size) {
-      Corrupt(offset, where + "uncompressed page with different compressed and uncompressed sizes");
+      corrupt(offset, where + "uncompressed page with different compressed and uncompressed sizes");
     }
     std::size_t levels = 0;
     if (c.is_list) {
       try {
         levels = CheckListLevels(body, rows, c.size);
       } catch (const thrift::DecodeError& e) {
-        Corrupt(offset, where + e.what());
+        corrupt(offset, where + e.what());
       }
     }
     const std::span<const std::byte> values = body.subspan(levels);
     if (values.size() != values_bytes) {
-      Corrupt(offset, where + std::to_string(values.size()) + " bytes of values, expected " +
+      corrupt(offset, where + std::to_string(values.size()) + " bytes of values, expected " +
                           std::to_string(values_bytes));
     }
     const std::byte* src = values.data() + static_cast<Bytes>(row) * c.row_value_bytes();
@@ -344,7 +344,7 @@ class ParquetFileReader final : public FileReader {
     }
   }
 
-  std::span<const std::byte> Gunzip(std::span<const std::byte> in, Bytes size, Bytes offset,
+  std::span<const std::byte> gunzip(std::span<const std::byte> in, Bytes size, Bytes offset,
                                     const std::string& where) {
     if (inflate_scratch.size() < size) inflate_scratch.resize(size);
     z_stream z{};
@@ -358,7 +358,7 @@ class ParquetFileReader final : public FileReader {
     const bool all_input = z.avail_in == 0;
     inflateEnd(&z);
     if (rc != Z_STREAM_END || produced != size || !all_input) {
-      Corrupt(offset, where + "corrupt gzip page (zlib status " + std::to_string(rc) + ", " +
+      corrupt(offset, where + "corrupt gzip page (zlib status " + std::to_string(rc) + ", " +
                           std::to_string(produced) + " of " + std::to_string(size) + " bytes)");
     }
     return {inflate_scratch.data(), static_cast<std::size_t>(size)};

@@ -37,8 +37,8 @@ class Builder {
           const dataset::ContentGenerator* content)
       : spec_(spec), layout_(layout), file_(file), content_(content) {}
 
-  Bytes Build() {
-    Emit(kMagic, 4);
+  Bytes build() {
+    emit(kMagic, 4);
     FileMetaData meta;
     meta.schema = layout_.schema();
     meta.num_rows = layout_.rows;
@@ -49,7 +49,7 @@ class Builder {
       group.num_rows = layout_.rows_in_group(g);
       for (const Column& c : layout_.columns) {
         indexes.emplace_back();
-        group.columns.push_back(WriteChunk(c, g, &indexes.back()));
+        group.columns.push_back(write_chunk(c, g, &indexes.back()));
         group.total_byte_size += group.columns.back().meta_data->total_uncompressed_size;
       }
       meta.row_groups.push_back(std::move(group));
@@ -60,19 +60,19 @@ class Builder {
         const std::string index = Encode(indexes[i++]);
         chunk.offset_index_offset = static_cast<std::int64_t>(pos_);
         chunk.offset_index_length = static_cast<std::int32_t>(index.size());
-        Emit(index.data(), index.size());
+        emit(index.data(), index.size());
       }
     }
     std::string footer = Encode(meta);
     PutLe(footer, footer.size(), 4);
     footer.append(kMagic, 4);
-    Emit(footer.data(), footer.size());
-    Flush();
+    emit(footer.data(), footer.size());
+    flush();
     return pos_;
   }
 
  private:
-  ColumnChunk WriteChunk(const Column& c, std::int64_t g, OffsetIndex* index) {
+  ColumnChunk write_chunk(const Column& c, std::int64_t g, OffsetIndex* index) {
     const std::int64_t first_row = g * layout_.row_group_rows;
     const std::int64_t rows = layout_.rows_in_group(g);
     ColumnChunk chunk;
@@ -89,7 +89,7 @@ class Builder {
       const std::int64_t page_rows = std::min(c.rows_per_page, rows - r);
       const Bytes start = pos_;
       meta.total_uncompressed_size +=
-          static_cast<std::int64_t>(WritePage(c, first_row + r, page_rows));
+          static_cast<std::int64_t>(write_page(c, first_row + r, page_rows));
       index->page_locations.push_back(
           {static_cast<std::int64_t>(start), static_cast<std::int32_t>(pos_ - start), r});
     }
@@ -100,7 +100,7 @@ class Builder {
 
   // Writes one data page v1 of rows [row, row + rows); returns its uncompressed size with the
   // header (what total_uncompressed_size sums).
-  Bytes WritePage(const Column& c, std::int64_t row, std::int64_t rows) {
+  Bytes write_page(const Column& c, std::int64_t row, std::int64_t rows) {
     const std::string levels = c.is_list ? EncodeListLevels(rows, c.size) : std::string();
     const Bytes body = levels.size() + static_cast<Bytes>(rows) * c.row_value_bytes();
     PageHeader header;
@@ -115,40 +115,40 @@ class Builder {
       } else {
         page_.resize(encoded.size() + body);
         std::memcpy(page_.data(), encoded.data(), encoded.size());
-        FillBody(c, row, rows, levels, page_.data() + encoded.size());
-        Emit(page_.data(), page_.size());
+        fill_body(c, row, rows, levels, page_.data() + encoded.size());
+        emit(page_.data(), page_.size());
       }
       return encoded.size() + body;
     }
     if (file_ == nullptr) throw Error(ExitCode::kInternal, "parquet: sizing a compressed file");
     page_.resize(body);
-    FillBody(c, row, rows, levels, page_.data());
-    const Bytes compressed = Gzip(page_);
+    fill_body(c, row, rows, levels, page_.data());
+    const Bytes compressed = gzip(page_);
     header.compressed_page_size = static_cast<std::int32_t>(compressed);
     const std::string encoded = Encode(header);
-    Emit(encoded.data(), encoded.size());
-    Emit(compressed_.data(), compressed);
+    emit(encoded.data(), encoded.size());
+    emit(compressed_.data(), compressed);
     return encoded.size() + body;
   }
 
   // Levels, then the PLAIN values of rows [row, row + rows): each row's bytes are its sample's
   // payload bytes of this column.
-  void FillBody(const Column& c, std::int64_t row, std::int64_t rows, const std::string& levels,
-                std::byte* out) {
+  void fill_body(const Column& c, std::int64_t row, std::int64_t rows, const std::string& levels,
+                 std::byte* out) {
     std::memcpy(out, levels.data(), levels.size());
     std::byte* values = out + levels.size();
     const Bytes row_values = c.row_value_bytes();
     for (std::int64_t r = 0; r < rows; ++r) {
       std::byte* dst = values + static_cast<Bytes>(r) * row_values;
       const Bytes payload = static_cast<Bytes>(row + r) * layout_.sample_bytes + c.sample_offset;
-      content_->Fill(spec_.file_index, payload,
+      content_->fill(spec_.file_index, payload,
                      {dst + row_values - c.row_bytes(), static_cast<std::size_t>(c.row_bytes())});
       if (c.value_bytes != c.itemsize) WidenInPlace(dst, c.size, c.itemsize, IsSigned(c));
     }
   }
 
   // Gzips `input` into compressed_; returns the compressed length.
-  Bytes Gzip(const std::vector<std::byte>& input) {
+  Bytes gzip(const std::vector<std::byte>& input) {
     z_stream z{};
     if (deflateInit2(&z, layout_.compression_level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
         Z_OK) {
@@ -169,10 +169,10 @@ class Builder {
 
   // Appends `n` bytes; pieces smaller than kCoalesce (magic, small pages, indexes, footer) are
   // gathered into one write, so that a small file costs one write call as with other formats.
-  void Emit(const void* data, Bytes n) {
+  void emit(const void* data, Bytes n) {
     pos_ += n;
     if (file_ == nullptr) return;
-    if (pending_.size() + n > kCoalesce) Flush();
+    if (pending_.size() + n > kCoalesce) flush();
     if (n > kCoalesce) {
       file_->append(data, n);
     } else {
@@ -180,7 +180,7 @@ class Builder {
     }
   }
 
-  void Flush() {
+  void flush() {
     if (file_ == nullptr || pending_.empty()) return;
     file_->append(pending_.data(), pending_.size());
     pending_.clear();
@@ -205,7 +205,7 @@ Bytes ParquetWriter::file_size(const FileSpec& spec) const {
   if (layout.codec != kUncompressed) {
     throw UsageError("parquet: the size of a compressed file depends on its content");
   }
-  return Builder(spec, layout, nullptr, nullptr).Build();
+  return Builder(spec, layout, nullptr, nullptr).build();
 }
 
 WriteResult ParquetWriter::write(storage::Env& env, const FileSpec& spec,
@@ -213,7 +213,7 @@ WriteResult ParquetWriter::write(storage::Env& env, const FileSpec& spec,
                                  std::span<std::byte> /*buffer*/) const {
   const Layout layout = MakeLayout(spec);
   auto file = env.create(spec.path);
-  Builder(spec, layout, file.get(), &content).Build();
+  Builder(spec, layout, file.get(), &content).build();
   WriteResult result;
   result.data_bytes = file->appended();
   if (spec.fsync) file->sync();

@@ -60,7 +60,7 @@ class PngDecoder final : public SampleDecoder {
     if (found.height != shape_.height || found.width != shape_.width || depth != 8 ||
         color != PNG_COLOR_TYPE_GRAY) {
       png_destroy_read_struct(&png, &info, nullptr);
-      Mismatch(path, found, depth, color);
+      mismatch(path, found, depth, color);
     }
     const int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
@@ -74,7 +74,7 @@ class PngDecoder final : public SampleDecoder {
   }
 
  private:
-  [[noreturn]] void Mismatch(const std::string& path, ImageShape found, int depth,
+  [[noreturn]] void mismatch(const std::string& path, ImageShape found, int depth,
                              int color) const {
     throw IoError("read", path, 0,
                   "png image is " + std::to_string(found.height) + " x " +

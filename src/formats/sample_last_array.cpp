@@ -38,17 +38,17 @@ StoredSampleLastArray::StoredSampleLastArray(Bytes data_offset, std::int64_t sam
   }
 }
 
-void StoredSampleLastArray::Truncated(const std::string& path, Bytes want, Bytes offset,
+void StoredSampleLastArray::truncated(const std::string& path, Bytes want, Bytes offset,
                                       Bytes got) const {
   throw IoError("read", path, 0,
                 "truncated array: " + std::to_string(want) + " bytes expected at offset " +
                     std::to_string(offset) + ", found " + std::to_string(got));
 }
 
-Bytes StoredSampleLastArray::Read(storage::ReadableFile& file, std::int64_t k, std::byte* out) {
+Bytes StoredSampleLastArray::read(storage::ReadableFile& file, std::int64_t k, std::byte* out) {
   if (samples_ == 1) {
     const Bytes got = file.read_at(data_offset_, out, sample_bytes_);
-    if (got != sample_bytes_) Truncated(file.path(), sample_bytes_, data_offset_, got);
+    if (got != sample_bytes_) truncated(file.path(), sample_bytes_, data_offset_, got);
     return got;
   }
   const Bytes total = static_cast<Bytes>(samples_) * sample_bytes_;
@@ -57,20 +57,20 @@ Bytes StoredSampleLastArray::Read(storage::ReadableFile& file, std::int64_t k, s
     const Bytes want = std::min<Bytes>(buffer_.size(), total - pos);
     const Bytes got = file.read_at(data_offset_ + pos, buffer_.data(), want);
     read += got;
-    if (got != want) Truncated(file.path(), want, data_offset_ + pos, got);
+    if (got != want) truncated(file.path(), want, data_offset_ + pos, got);
     GatherSample({buffer_.data(), got}, pos, samples_, itemsize_, k, out);
     pos += got;
   }
   return read;
 }
 
-Bytes StoredSampleLastArray::ReadDirect(DirectFile& file, std::int64_t k, std::byte* out) {
+Bytes StoredSampleLastArray::read_direct(DirectFile& file, std::int64_t k, std::byte* out) {
   file.discard_staged();
   const Bytes before = file.bytes_read();
   if (samples_ == 1) {
     const std::span<const std::byte> sample = file.view(data_offset_, sample_bytes_);
     if (sample.size() != sample_bytes_) {
-      Truncated(file.path(), sample_bytes_, data_offset_, sample.size());
+      truncated(file.path(), sample_bytes_, data_offset_, sample.size());
     }
     std::memcpy(out, sample.data(), sample.size());
     return file.bytes_read() - before;
@@ -80,7 +80,7 @@ Bytes StoredSampleLastArray::ReadDirect(DirectFile& file, std::int64_t k, std::b
     // Piece boundaries at multiples of direct_piece_ (itself a multiple of the block size).
     const Bytes want = std::min(end, pos - pos % direct_piece_ + direct_piece_) - pos;
     const std::span<const std::byte> piece = file.view(pos, want);
-    if (piece.size() != want) Truncated(file.path(), want, pos, piece.size());
+    if (piece.size() != want) truncated(file.path(), want, pos, piece.size());
     GatherSample(piece, pos - data_offset_, samples_, itemsize_, k, out);
     pos += want;
   }

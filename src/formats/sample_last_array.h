@@ -30,14 +30,14 @@ class StoredSampleLastArray {
   StoredSampleLastArray(Bytes data_offset, std::int64_t samples, Bytes sample_bytes, int itemsize,
                         Bytes transfer_size, bool direct = false);
   // Reads sample k into out; returns bytes read. Throws Error(kIo) on a short read.
-  Bytes Read(storage::ReadableFile& file, std::int64_t k, std::byte* out);
+  Bytes read(storage::ReadableFile& file, std::int64_t k, std::byte* out);
   // The same through O_DIRECT: with n = 1 the blocks covering the sample in one read, else the
   // blocks covering the array in block-aligned pieces of transfer_size (rounded up to 4 KiB), so
   // no block is fetched twice. Returns the bytes storage delivered (whole blocks).
-  Bytes ReadDirect(DirectFile& file, std::int64_t k, std::byte* out);
+  Bytes read_direct(DirectFile& file, std::int64_t k, std::byte* out);
 
  private:
-  [[noreturn]] void Truncated(const std::string& path, Bytes want, Bytes offset, Bytes got) const;
+  [[noreturn]] void truncated(const std::string& path, Bytes want, Bytes offset, Bytes got) const;
 
   Bytes data_offset_;
   std::int64_t samples_;

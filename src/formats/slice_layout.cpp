@@ -31,7 +31,7 @@ void StreamPayload(const FileSpec& spec, Bytes begin, Bytes end,
   for (Bytes at = begin; at < end;) {
     std::span<std::byte> space = out.free_space();
     space = space.first(std::min<Bytes>(space.size(), end - at));
-    content.Fill(spec.file_index, at, space);
+    content.fill(spec.file_index, at, space);
     out.commit(space.size());
     at += space.size();
   }

@@ -25,7 +25,7 @@ void StreamRecords(const FileSpec& spec, std::int64_t first, std::int64_t end,
     for (Bytes done = 0; done < sample;) {
       std::span<std::byte> space = out.free_space();
       space = space.first(std::min<Bytes>(space.size(), sample - done));
-      content.Fill(spec.file_index, base + done, space);
+      content.fill(spec.file_index, base + done, space);
       crc = crc32c::Extend(crc, space.data(), space.size());
       out.commit(space.size());
       done += space.size();

@@ -49,13 +49,13 @@ WallClockAnchor WallClockAnchor::Capture(Seconds origin) {
   return WallClockAnchor(Now() - origin, std::chrono::system_clock::now());
 }
 
-WallTime WallClockAnchor::WallAt(Seconds monotonic) const {
+WallTime WallClockAnchor::wall_at(Seconds monotonic) const {
   const auto delta = std::chrono::duration<double>(monotonic - monotonic_);
   return wall_ + std::chrono::duration_cast<WallTime::duration>(delta);
 }
 
-std::string WallClockAnchor::Timestamp(Seconds monotonic) const {
-  return FormatLocalRfc3339(WallAt(monotonic));
+std::string WallClockAnchor::timestamp(Seconds monotonic) const {
+  return FormatLocalRfc3339(wall_at(monotonic));
 }
 
 }  // namespace dlbench::metrics

@@ -33,9 +33,9 @@ class WallClockAnchor {
   WallClockAnchor(Seconds monotonic, WallTime wall) : monotonic_(monotonic), wall_(wall) {}
 
   // The wall-clock time at which Now() returned `monotonic`.
-  WallTime WallAt(Seconds monotonic) const;
+  WallTime wall_at(Seconds monotonic) const;
   // FormatLocalRfc3339(WallAt(monotonic)).
-  std::string Timestamp(Seconds monotonic) const;
+  std::string timestamp(Seconds monotonic) const;
 
  private:
   Seconds monotonic_;

@@ -16,8 +16,8 @@ std::string TwoDecimals(Seconds seconds) {
 
 Json Interval(Seconds start, Seconds end, const WallClockAnchor& clock) {
   Json interval;
-  interval["start"] = clock.Timestamp(start);
-  interval["end"] = clock.Timestamp(end);
+  interval["start"] = clock.timestamp(start);
+  interval["end"] = clock.timestamp(end);
   interval["duration"] = TwoDecimals(end - start);
   return interval;
 }
@@ -39,8 +39,8 @@ Json BuildPerEpochStats(const RankRecord& record, const RunSettings& settings,
   for (const CheckpointRecord& checkpoint : record.checkpoints) {
     const std::string prefix = checkpoint.kind == CheckpointKind::kSave ? "save_ckpt" : "load_ckpt";
     Json op;
-    op["start"] = clock.Timestamp(checkpoint.start);
-    op["end"] = clock.Timestamp(checkpoint.end);
+    op["start"] = clock.timestamp(checkpoint.start);
+    op["end"] = clock.timestamp(checkpoint.end);
     SetNumber(op, "duration", checkpoint.duration());
     if (checkpoint.duration() > 0) {
       SetNumber(op, "throughput", settings.checkpoint_size_GiB / checkpoint.duration());

@@ -34,11 +34,11 @@ std::optional<Percentiles> ExactPercentiles(std::vector<double> values) {
                      SortedQuantile(values, 0.99), values.back()};
 }
 
-std::size_t LatencyHistogram::bucket_count() { return RegularBuckets() + 2; }
+std::size_t LatencyHistogram::BucketCount() { return RegularBuckets() + 2; }
 
-LatencyHistogram::LatencyHistogram() : counts_(bucket_count(), 0) {}
+LatencyHistogram::LatencyHistogram() : counts_(BucketCount(), 0) {}
 
-void LatencyHistogram::Record(Seconds value) {
+void LatencyHistogram::record(Seconds value) {
   if (!(value > 0)) value = 0;  // also maps NaN to 0
   std::size_t bucket = 0;
   if (value > kMaxSeconds) {
@@ -52,17 +52,17 @@ void LatencyHistogram::Record(Seconds value) {
   max_ = std::max(max_, value);
 }
 
-void LatencyHistogram::Merge(const LatencyHistogram& other) {
+void LatencyHistogram::merge(const LatencyHistogram& other) {
   for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += other.counts_[i];
   count_ += other.count_;
   max_ = std::max(max_, other.max_);
 }
 
 LatencyHistogram LatencyHistogram::FromCounts(std::vector<std::uint64_t> counts, Seconds max) {
-  if (counts.size() != bucket_count()) {
+  if (counts.size() != BucketCount()) {
     throw Error(ExitCode::kInternal, "metrics: latency histogram with " +
                                          std::to_string(counts.size()) + " buckets, expected " +
-                                         std::to_string(bucket_count()));
+                                         std::to_string(BucketCount()));
   }
   LatencyHistogram histogram;
   histogram.counts_ = std::move(counts);
@@ -71,34 +71,34 @@ LatencyHistogram LatencyHistogram::FromCounts(std::vector<std::uint64_t> counts,
   return histogram;
 }
 
-double LatencyHistogram::Representative(std::size_t bucket) const {
+double LatencyHistogram::representative(std::size_t bucket) const {
   if (bucket == 0) return kMinSeconds;
   if (bucket == counts_.size() - 1) return max_;
   return kMinSeconds * 2 * std::pow(kGamma, static_cast<double>(bucket)) / (kGamma + 1);
 }
 
-Seconds LatencyHistogram::ValueAtRank(std::uint64_t rank) const {
+Seconds LatencyHistogram::value_at_rank(std::uint64_t rank) const {
   std::uint64_t seen = 0;
   for (std::size_t i = 0; i < counts_.size(); ++i) {
     seen += counts_[i];
-    if (rank < seen) return Representative(i);
+    if (rank < seen) return representative(i);
   }
   return max_;
 }
 
-double LatencyHistogram::Quantile(double q) const {
+double LatencyHistogram::quantile(double q) const {
   const double h = static_cast<double>(count_ - 1) * q;
   const auto lower = static_cast<std::uint64_t>(std::floor(h));
   const auto upper = std::min(lower + 1, count_ - 1);
-  const double low = ValueAtRank(lower);
-  const double high = ValueAtRank(upper);
+  const double low = value_at_rank(lower);
+  const double high = value_at_rank(upper);
   // The true quantile lies within [0, max]; clamping can only move the estimate toward it.
   return std::min(max_, low + (h - static_cast<double>(lower)) * (high - low));
 }
 
-std::optional<Percentiles> LatencyHistogram::Summary() const {
+std::optional<Percentiles> LatencyHistogram::summary() const {
   if (count_ == 0) return std::nullopt;
-  return Percentiles{count_, Quantile(0.50), Quantile(0.90), Quantile(0.99), max_};
+  return Percentiles{count_, quantile(0.50), quantile(0.90), quantile(0.99), max_};
 }
 
 }  // namespace dlbench::metrics

@@ -47,25 +47,25 @@ class LatencyHistogram {
   LatencyHistogram();
 
   // Negative and NaN values are counted as 0 (a duration cannot be negative; clocks are monotonic).
-  void Record(Seconds value);
-  void Merge(const LatencyHistogram& other);
+  void record(Seconds value);
+  void merge(const LatencyHistogram& other);
 
   std::uint64_t count() const { return count_; }
   Seconds max() const { return max_; }
   // nullopt when empty.
-  std::optional<Percentiles> Summary() const;
-  double Quantile(double q) const;  // requires count() > 0
+  std::optional<Percentiles> summary() const;
+  double quantile(double q) const;  // requires count() > 0
 
   // The raw layout, for reductions across ranks: bucket counts (size bucket_count()).
-  static std::size_t bucket_count();
+  static std::size_t BucketCount();
   const std::vector<std::uint64_t>& counts() const { return counts_; }
   // Rebuilds a histogram from counts() and max() gathered from elsewhere; throws dlbench::Error
   // (internal) when `counts` does not have bucket_count() entries.
   static LatencyHistogram FromCounts(std::vector<std::uint64_t> counts, Seconds max);
 
  private:
-  double Representative(std::size_t bucket) const;
-  Seconds ValueAtRank(std::uint64_t rank) const;
+  double representative(std::size_t bucket) const;
+  Seconds value_at_rank(std::uint64_t rank) const;
 
   std::vector<std::uint64_t> counts_;
   std::uint64_t count_ = 0;

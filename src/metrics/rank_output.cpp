@@ -50,7 +50,7 @@ Json BuildRankOutput(const RankRecord& record, const RankHost& host, const RunSe
   output["hostname"] = host.hostname;
   for (const EpochRecord& epoch : record.epochs) {
     Json out;
-    out["start"] = clock.Timestamp(epoch.start);
+    out["start"] = clock.timestamp(epoch.start);
     for (const char* list : {"load", "proc", "compute", "compute_asked", "barrier", "barrier_skew",
                              "au", "throughput"}) {
       out[list] = Json::object();
@@ -69,7 +69,7 @@ Json BuildRankOutput(const RankRecord& record, const RankHost& host, const RunSe
         meminfo != host.epoch_meminfo.end()) {
       out["host_meminfo"] = StringMap(meminfo->second);
     }
-    out["end"] = clock.Timestamp(epoch.end);
+    out["end"] = clock.timestamp(epoch.end);
     output[std::to_string(epoch.number)] = std::move(out);
   }
   return output;

@@ -76,44 +76,44 @@ class Decoder {
     if (int_pos_ >= int_count_) Corrupt();
     return ints_[int_pos_++];
   }
-  double Real() {
+  double real() {
     if (real_pos_ >= real_count_) Corrupt();
     return reals_[real_pos_++];
   }
-  std::optional<double> Optional() {
+  std::optional<double> optional() {
     const bool present = Int() != 0;
-    const double value = Real();
+    const double value = real();
     return present ? std::optional<double>(value) : std::nullopt;
   }
 
-  RankValues::Phase Phase() {
+  RankValues::Phase phase() {
     RankValues::Phase phase;
-    phase.au_percent = Real();
-    phase.dlio_samples_per_second = Real();
-    phase.exact_samples_per_second = Optional();
+    phase.au_percent = real();
+    phase.dlio_samples_per_second = real();
+    phase.exact_samples_per_second = optional();
     const std::uint64_t blocks = Int();
     for (std::uint64_t b = 0; b < blocks; ++b) {
       RankValues::Block block;
-      block.start = Real();
-      block.end = Real();
+      block.start = real();
+      block.end = real();
       block.read_bytes = Int();
       block.nominal_bytes = Int();
       block.decoded_bytes = Int();
       phase.blocks.push_back(block);
     }
-    for (Seconds StepBreakdown::*field : kBreakdownSeconds) phase.breakdown.*field = Real();
-    for (double StepBreakdown::*field : kBreakdownPoints) phase.breakdown.*field = Real();
+    for (Seconds StepBreakdown::*field : kBreakdownSeconds) phase.breakdown.*field = real();
+    for (double StepBreakdown::*field : kBreakdownPoints) phase.breakdown.*field = real();
     return phase;
   }
 
-  RankValues Values() {
+  RankValues values() {
     RankValues values;
     const std::uint64_t epochs = Int();
     for (std::uint64_t e = 0; e < epochs; ++e) {
       RankValues::Epoch epoch;
       epoch.number = static_cast<int>(Int());
-      epoch.train = Phase();
-      if (Int() != 0) epoch.eval = Phase();
+      epoch.train = phase();
+      if (Int() != 0) epoch.eval = phase();
       values.epochs.push_back(std::move(epoch));
     }
     const std::uint64_t checkpoints = Int();
@@ -124,11 +124,11 @@ class Decoder {
       c.number = static_cast<int>(Int());
       c.bytes = Int();
       c.drained_bytes = Int();
-      c.start = Real();
-      c.end = Real();
-      c.backpressure = Real();
-      c.drain_start = Optional();
-      c.drain_end = Optional();
+      c.start = real();
+      c.end = real();
+      c.backpressure = real();
+      c.drain_start = optional();
+      c.drain_end = optional();
       values.checkpoints.push_back(c);
     }
     return values;
@@ -160,7 +160,7 @@ RunMetrics ReduceRun(const mpi::Communicator& comm, const RankRecord& record,
   for (std::size_t r = 0; r < static_cast<std::size_t>(comm.size()); ++r) {
     Decoder decoder(ints.data() + r * mine.ints.size(), mine.ints.size(),
                     reals.data() + r * mine.reals.size(), mine.reals.size());
-    ranks.push_back(decoder.Values());
+    ranks.push_back(decoder.values());
   }
   RunMetrics run;
   run.info = std::move(info);

@@ -89,8 +89,8 @@ std::optional<PhaseMetrics> Combine(const std::vector<RankValues>& ranks, bool e
     metrics.epochs.push_back(out);
   }
   if (metrics.epochs.empty()) return std::nullopt;
-  metrics.sample_read_latency = sample_read.Summary();
-  metrics.batch_wait = batch_wait.Summary();
+  metrics.sample_read_latency = sample_read.summary();
+  metrics.batch_wait = batch_wait.summary();
   return metrics;
 }
 
@@ -99,12 +99,12 @@ LatencyHistogram BatchWaits(const RankRecord& record, bool eval) {
   for (const EpochRecord& epoch : record.epochs) {
     if (eval) {
       if (epoch.eval) {
-        for (const StepRecord& step : epoch.eval->steps) histogram.Record(step.load);
+        for (const StepRecord& step : epoch.eval->steps) histogram.record(step.load);
       }
       continue;
     }
     for (const BlockRecord& block : epoch.blocks) {
-      for (const StepRecord& step : block.steps) histogram.Record(step.load);
+      for (const StepRecord& step : block.steps) histogram.record(step.load);
     }
   }
   return histogram;

@@ -20,30 +20,30 @@ class Table {
  public:
   explicit Table(const Json& metric) : metric_(metric) {}
 
-  void Add(const std::string& name, const std::string& key, const std::string& unit,
+  void add(const std::string& name, const std::string& key, const std::string& unit,
            int decimals = 2, double scale = 1.0) {
     if (!metric_.contains(key) || !metric_[key].is_number()) return;
-    AddValue(name, metric_[key].get<double>() * scale, unit, decimals);
+    add_value(name, metric_[key].get<double>() * scale, unit, decimals);
   }
   // The mean of a list field (one value per epoch).
-  void AddMean(const std::string& name, const std::string& key, const std::string& unit,
-               int decimals = 2, double scale = 1.0) {
+  void add_mean(const std::string& name, const std::string& key, const std::string& unit,
+                int decimals = 2, double scale = 1.0) {
     if (!metric_.contains(key) || !metric_[key].is_array() || metric_[key].empty()) return;
     double sum = 0;
     for (const auto& value : metric_[key]) sum += value.get<double>();
-    AddValue(name, sum / static_cast<double>(metric_[key].size()) * scale, unit, decimals);
+    add_value(name, sum / static_cast<double>(metric_[key].size()) * scale, unit, decimals);
   }
-  void AddText(const std::string& name, const std::string& key) {
+  void add_text(const std::string& name, const std::string& key) {
     if (metric_.contains(key)) rows_.push_back({name, metric_[key].get<std::string>(), ""});
   }
-  void Section(const std::string& title) { rows_.push_back({title, "", ""}); }
-  void AddValue(const std::string& name, double value, const std::string& unit, int decimals) {
+  void section(const std::string& title) { rows_.push_back({title, "", ""}); }
+  void add_value(const std::string& name, double value, const std::string& unit, int decimals) {
     char text[64];
     std::snprintf(text, sizeof(text), "%.*f", decimals, value);
     rows_.push_back({name, text, unit});
   }
 
-  std::string Render() const {
+  std::string render() const {
     std::size_t name_width = 0, value_width = 0;
     for (const Row& row : rows_) {
       name_width = std::max(name_width, row.name.size());
@@ -68,28 +68,28 @@ class Table {
 };
 
 void AddPhase(Table& table, const std::string& p, const std::string& title) {
-  table.Section(title);
-  table.Add("AU, mean over ranks and epochs", p + "_au_mean_percentage", "%");
-  table.AddText("AU meets expectation", p + "_au_meet_expectation");
-  table.Add("throughput (dlbench: measured steps)", p + "_throughput_mean_samples_per_second_exact",
+  table.section(title);
+  table.add("AU, mean over ranks and epochs", p + "_au_mean_percentage", "%");
+  table.add_text("AU meets expectation", p + "_au_meet_expectation");
+  table.add("throughput (dlbench: measured steps)", p + "_throughput_mean_samples_per_second_exact",
             "samples/s");
-  table.Add("throughput (DLIO definition)", p + "_throughput_mean_samples_per_second", "samples/s");
-  table.Add("read rate, bytes actually read", p + "_read_MiB_per_second", "MiB/s");
-  table.Add("read rate, bytes actually read", p + "_read_GB_per_second", "GB/s", 3);
-  table.Add("I/O rate (DLIO, nominal sample size)", p + "_io_mean_MB_per_second", "MiB/s");
-  table.Add("sample read latency p50", p + "_sample_read_latency_p50_seconds", "ms", 3, 1e3);
-  table.Add("sample read latency p99", p + "_sample_read_latency_p99_seconds", "ms", 3, 1e3);
-  table.Add("batch wait p50", p + "_batch_wait_p50_seconds", "ms", 3, 1e3);
-  table.Add("batch wait p99", p + "_batch_wait_p99_seconds", "ms", 3, 1e3);
+  table.add("throughput (DLIO definition)", p + "_throughput_mean_samples_per_second", "samples/s");
+  table.add("read rate, bytes actually read", p + "_read_MiB_per_second", "MiB/s");
+  table.add("read rate, bytes actually read", p + "_read_GB_per_second", "GB/s", 3);
+  table.add("I/O rate (DLIO, nominal sample size)", p + "_io_mean_MB_per_second", "MiB/s");
+  table.add("sample read latency p50", p + "_sample_read_latency_p50_seconds", "ms", 3, 1e3);
+  table.add("sample read latency p99", p + "_sample_read_latency_p99_seconds", "ms", 3, 1e3);
+  table.add("batch wait p50", p + "_batch_wait_p50_seconds", "ms", 3, 1e3);
+  table.add("batch wait p99", p + "_batch_wait_p99_seconds", "ms", 3, 1e3);
   // Where the AU that is not compute went (per epoch, mean over ranks and epochs).
-  table.AddMean("AU lost to load waits (storage)", p + "_au_loss_load_percentage", "points", 3);
-  table.AddMean("AU lost waiting for the last rank", p + "_au_loss_barrier_skew_percentage",
-                "points", 3);
-  table.AddMean("AU lost in the barrier itself", p + "_au_loss_barrier_latency_percentage",
-                "points", 3);
-  table.AddMean("AU lost to the step loop itself", p + "_au_loss_other_percentage", "points", 3);
-  table.AddMean("first batch wait per epoch", p + "_first_batch_wait_seconds", "ms", 3, 1e3);
-  table.AddMean("compute overshoot per epoch", p + "_compute_overshoot_seconds", "ms", 3, 1e3);
+  table.add_mean("AU lost to load waits (storage)", p + "_au_loss_load_percentage", "points", 3);
+  table.add_mean("AU lost waiting for the last rank", p + "_au_loss_barrier_skew_percentage",
+                 "points", 3);
+  table.add_mean("AU lost in the barrier itself", p + "_au_loss_barrier_latency_percentage",
+                 "points", 3);
+  table.add_mean("AU lost to the step loop itself", p + "_au_loss_other_percentage", "points", 3);
+  table.add_mean("first batch wait per epoch", p + "_first_batch_wait_seconds", "ms", 3, 1e3);
+  table.add_mean("compute overshoot per epoch", p + "_compute_overshoot_seconds", "ms", 3, 1e3);
 }
 
 }  // namespace
@@ -101,22 +101,22 @@ std::string TerminalTable(const RunMetrics& run) {
   if (m.contains("train_au_percentage")) AddPhase(table, "train", "Training");
   if (m.contains("eval_au_percentage")) AddPhase(table, "eval", "Evaluation");
   if (run.checkpoint) {
-    table.Section("Checkpoint");
-    table.Add("trainer stall per save, mean", "checkpoint_stall_mean_seconds", "s", 3);
-    table.Add("trainer stall per save, max", "checkpoint_stall_max_seconds", "s", 3);
-    table.Add("of it backpressure, total", "checkpoint_backpressure_total_seconds", "s", 3);
-    table.Add("save write rate, all ranks", "checkpoint_write_GiB_per_second", "GiB/s", 3);
-    table.Add("drain rate to capacity tier", "checkpoint_drain_GiB_per_second", "GiB/s", 3);
-    table.Add("time to durable, mean", "checkpoint_time_to_durable_mean_seconds", "s", 3);
-    table.Add("time to durable, max", "checkpoint_time_to_durable_max_seconds", "s", 3);
-    table.Add("save duration (DLIO, rank 0)", "save_checkpoint_duration_mean_seconds", "s", 3);
-    table.Add("save throughput (DLIO, rank 0)", "save_checkpoint_io_mean_GB_per_second", "GiB/s",
+    table.section("Checkpoint");
+    table.add("trainer stall per save, mean", "checkpoint_stall_mean_seconds", "s", 3);
+    table.add("trainer stall per save, max", "checkpoint_stall_max_seconds", "s", 3);
+    table.add("of it backpressure, total", "checkpoint_backpressure_total_seconds", "s", 3);
+    table.add("save write rate, all ranks", "checkpoint_write_GiB_per_second", "GiB/s", 3);
+    table.add("drain rate to capacity tier", "checkpoint_drain_GiB_per_second", "GiB/s", 3);
+    table.add("time to durable, mean", "checkpoint_time_to_durable_mean_seconds", "s", 3);
+    table.add("time to durable, max", "checkpoint_time_to_durable_max_seconds", "s", 3);
+    table.add("save duration (DLIO, rank 0)", "save_checkpoint_duration_mean_seconds", "s", 3);
+    table.add("save throughput (DLIO, rank 0)", "save_checkpoint_io_mean_GB_per_second", "GiB/s",
               3);
-    table.Add("load duration (DLIO, rank 0)", "load_checkpoint_duration_mean_seconds", "s", 3);
-    table.Add("load throughput (DLIO, rank 0)", "load_checkpoint_io_mean_GB_per_second", "GiB/s",
+    table.add("load duration (DLIO, rank 0)", "load_checkpoint_duration_mean_seconds", "s", 3);
+    table.add("load throughput (DLIO, rank 0)", "load_checkpoint_io_mean_GB_per_second", "GiB/s",
               3);
   }
-  return table.Render();
+  return table.render();
 }
 
 }  // namespace dlbench::metrics

@@ -210,13 +210,13 @@ Communicator Session::self() const {
   return Communicator(static_cast<int>(MPI_Comm_c2f(MPI_COMM_SELF)), 0, 1);
 }
 
-bool Session::started() {
+bool Session::Started() {
   int initialized = 0;
   MPI_Initialized(&initialized);
   return initialized != 0;
 }
 
-bool Session::active() {
+bool Session::Active() {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);

@@ -100,10 +100,10 @@ class Session {
   Communicator self() const;
 
   // True when MPI is initialised and not yet finalised in this process.
-  static bool active();
+  static bool Active();
   // True once MPI_Init has run in this process, even if MPI was finalised since (MPI_Initialized
   // may be called at any time, without initialising anything).
-  static bool started();
+  static bool Started();
 };
 
 }  // namespace dlbench::mpi

@@ -46,51 +46,51 @@ class LibraryFile final : public storage::SharedFile {
   const std::string& path() const override { return path_; }
   void write_at_all(Bytes offset, const void*, Bytes length) override {
     Transfer& t = transfer_;
-    Check(PMPI_File_write_at_all(handle_, t.offset, t.data, t.count, t.type, Status()),
+    check(PMPI_File_write_at_all(handle_, t.offset, t.data, t.count, t.type, status()),
           "MPI_File_write_at_all", offset, length);
   }
   void write_at(Bytes offset, const void*, Bytes length) override {
     Transfer& t = transfer_;
-    Check(PMPI_File_write_at(handle_, t.offset, t.data, t.count, t.type, Status()),
+    check(PMPI_File_write_at(handle_, t.offset, t.data, t.count, t.type, status()),
           "MPI_File_write_at", offset, length);
   }
   Bytes read_at(Bytes offset, void*, Bytes length) override {
     Transfer& t = transfer_;
-    Check(PMPI_File_read_at(handle_, t.offset, t.into, t.count, t.type, Status()),
+    check(PMPI_File_read_at(handle_, t.offset, t.into, t.count, t.type, status()),
           "MPI_File_read_at", offset, length);
-    return Read();
+    return read();
   }
   Bytes read_at_all(Bytes offset, void*, Bytes length) override {
     Transfer& t = transfer_;
-    Check(PMPI_File_read_at_all(handle_, t.offset, t.into, t.count, t.type, Status()),
+    check(PMPI_File_read_at_all(handle_, t.offset, t.into, t.count, t.type, status()),
           "MPI_File_read_at_all", offset, length);
-    return Read();
+    return read();
   }
   Bytes size() override {
     MPI_Offset size = 0;
-    Check(PMPI_File_get_size(handle_, &size), "MPI_File_get_size", 0, 0);
+    check(PMPI_File_get_size(handle_, &size), "MPI_File_get_size", 0, 0);
     return static_cast<Bytes>(size);
   }
   void set_size(Bytes size) override {
-    Check(PMPI_File_set_size(handle_, static_cast<MPI_Offset>(size)), "MPI_File_set_size", size, 0);
+    check(PMPI_File_set_size(handle_, static_cast<MPI_Offset>(size)), "MPI_File_set_size", size, 0);
   }
-  void sync() override { Check(PMPI_File_sync(handle_), "MPI_File_sync", 0, 0); }
+  void sync() override { check(PMPI_File_sync(handle_), "MPI_File_sync", 0, 0); }
   void close() override {
     if (handle_ == MPI_FILE_NULL) return;
-    Check(PMPI_File_close(&handle_), "MPI_File_close", 0, 0);
+    check(PMPI_File_close(&handle_), "MPI_File_close", 0, 0);
   }
 
  private:
   // The library's status, or ours when it passed MPI_STATUS_IGNORE (reads need the count).
-  MPI_Status* Status() {
+  MPI_Status* status() {
     return transfer_.status == MPI_STATUS_IGNORE ? &own_status_ : transfer_.status;
   }
-  Bytes Read() {
+  Bytes read() {
     int count = 0;
-    MPI_Get_count(Status(), MPI_BYTE, &count);
+    MPI_Get_count(status(), MPI_BYTE, &count);
     return count == MPI_UNDEFINED ? 0 : static_cast<Bytes>(count);
   }
-  void Check(int rc, const char* operation, Bytes offset, Bytes length) {
+  void check(int rc, const char* operation, Bytes offset, Bytes length) {
     rc_ = rc;
     CheckMpiIo(rc, operation, path_, offset, length);
   }

@@ -39,14 +39,14 @@ class MpiIoFile final : public storage::SharedFile {
     CheckMpiIo(PMPI_File_write_at_all(handle_, static_cast<MPI_Offset>(offset), data,
                                       Count(length, path_), MPI_BYTE, &status),
                "MPI_File_write_at_all", path_, offset, length);
-    CheckWritten(status, "MPI_File_write_at_all", offset, length);
+    check_written(status, "MPI_File_write_at_all", offset, length);
   }
   void write_at(Bytes offset, const void* data, Bytes length) override {
     MPI_Status status;
     CheckMpiIo(PMPI_File_write_at(handle_, static_cast<MPI_Offset>(offset), data,
                                   Count(length, path_), MPI_BYTE, &status),
                "MPI_File_write_at", path_, offset, length);
-    CheckWritten(status, "MPI_File_write_at", offset, length);
+    check_written(status, "MPI_File_write_at", offset, length);
   }
   Bytes read_at(Bytes offset, void* data, Bytes length) override {
     MPI_Status status;
@@ -80,8 +80,8 @@ class MpiIoFile final : public storage::SharedFile {
   }
 
  private:
-  void CheckWritten(const MPI_Status& status, const char* operation, Bytes offset,
-                    Bytes length) const {
+  void check_written(const MPI_Status& status, const char* operation, Bytes offset,
+                     Bytes length) const {
     const Bytes written = Moved(status);
     if (written != length) {
       throw IoError(operation, path_, 0,

@@ -51,7 +51,7 @@ class PrefetchQueue {
     {
       std::lock_guard lock(mutex_);
       Slot& slot = slot_of(seq);
-      check(slot, seq, State::kFilling, "publish");
+      Check(slot, seq, State::kFilling, "publish");
       slot.state = State::kFull;
     }
     consumers_.notify_all();
@@ -68,7 +68,7 @@ class PrefetchQueue {
     {
       std::lock_guard lock(mutex_);
       Slot& slot = slot_of(seq);
-      check(slot, seq, State::kTaken, "release");
+      Check(slot, seq, State::kTaken, "release");
       slot.state = State::kFree;
       slot.seq = seq + slots_.size();
     }
@@ -107,7 +107,7 @@ class PrefetchQueue {
 
   Slot& slot_of(std::uint64_t seq) { return slots_[seq % slots_.size()]; }
 
-  static void check(const Slot& slot, std::uint64_t seq, State expected, const char* op) {
+  static void Check(const Slot& slot, std::uint64_t seq, State expected, const char* op) {
     if (slot.seq != seq || slot.state != expected) {
       throw Error(ExitCode::kInternal, std::string("prefetch queue: ") + op + " of batch " +
                                            std::to_string(seq) + " out of protocol");

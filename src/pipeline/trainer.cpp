@@ -68,9 +68,9 @@ Trainer::Trainer(SampleSource& train_source, const Sampler& train_sampler,
   eval_reader_.stream = options_.reader.stream + 1;
 }
 
-Seconds Trainer::now() const { return SinceOrigin(std::chrono::steady_clock::now()); }
+Seconds Trainer::now() const { return since_origin(std::chrono::steady_clock::now()); }
 
-Seconds Trainer::SinceOrigin(std::chrono::steady_clock::time_point t) const {
+Seconds Trainer::since_origin(std::chrono::steady_clock::time_point t) const {
   return std::chrono::duration<double>(t.time_since_epoch()).count() - options_.origin;
 }
 
@@ -101,7 +101,7 @@ metrics::StepRecord Trainer::step(Pool& pool, TimeSampler& compute, bool barrier
   r.compute_asked = compute.next();
   const Batch& batch = pool.next();
   const Clock::time_point delivered = Clock::now();
-  const Seconds loaded = SinceOrigin(delivered);
+  const Seconds loaded = since_origin(delivered);
   r.load = loaded - start;
   // The emulated accelerator starts on the batch the moment it is delivered. The host's
   // bookkeeping below (handing the slot back to the readers, which wakes one, and the latency

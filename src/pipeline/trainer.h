@@ -129,7 +129,7 @@ class Trainer {
   metrics::StepRecord step(Pool& pool, TimeSampler& compute, bool barrier, Seconds start);
   Seconds now() const;
   // `t` in the records' time base (as now()).
-  Seconds SinceOrigin(std::chrono::steady_clock::time_point t) const;
+  Seconds since_origin(std::chrono::steady_clock::time_point t) const;
 
   SampleSource& train_source_;
   const Sampler& train_sampler_;

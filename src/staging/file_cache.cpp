@@ -30,7 +30,7 @@ FileCache::~FileCache() {
 
 bool FileCache::cached(std::size_t i) const { return states_[i].load() == kCached; }
 
-bool FileCache::Reserve(std::size_t i) {
+bool FileCache::reserve(std::size_t i) {
   if (states_[i].load() != kAbsent) return false;
   if (used_ + units_[i].bytes > capacity_) {
     ++stats_.no_room;
@@ -42,10 +42,10 @@ bool FileCache::Reserve(std::size_t i) {
   return true;
 }
 
-void FileCache::CopyUnit(std::size_t i, std::vector<char>& buffer) {
+void FileCache::copy_unit(std::size_t i, std::vector<char>& buffer) {
   CopyStats copied;
   try {
-    for (const FileCopy& file : units_[i].files) copied.Add(CopyFile(env_, file, buffer, options_));
+    for (const FileCopy& file : units_[i].files) copied.add(CopyFile(env_, file, buffer, options_));
   } catch (...) {
     const std::lock_guard lock(mutex_);
     used_ -= units_[i].bytes;
@@ -54,28 +54,28 @@ void FileCache::CopyUnit(std::size_t i, std::vector<char>& buffer) {
     throw;
   }
   const std::lock_guard lock(mutex_);
-  stats_.copied.Add(copied);
+  stats_.copied.add(copied);
   states_[i] = kCached;
   copied_.notify_all();
 }
 
-bool FileCache::Fetch(std::size_t i) {
+bool FileCache::fetch(std::size_t i) {
   {
     std::unique_lock lock(mutex_);
     copied_.wait(lock, [&] { return states_[i].load() != kCopying; });
     if (states_[i].load() == kCached) return true;
-    if (!Reserve(i)) return false;
+    if (!reserve(i)) return false;
   }
   const auto start = std::chrono::steady_clock::now();
   std::vector<char> buffer(std::max<Bytes>(options_.buffer_bytes, 1));
-  CopyUnit(i, buffer);
+  copy_unit(i, buffer);
   const std::lock_guard lock(mutex_);
   stats_.copied.seconds +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return true;
 }
 
-void FileCache::Evict(std::size_t i, bool count) {
+void FileCache::evict(std::size_t i, bool count) {
   for (const FileCopy& file : units_[i].files) env_.remove(file.to);
   const std::lock_guard lock(mutex_);
   states_[i] = kAbsent;
@@ -83,37 +83,37 @@ void FileCache::Evict(std::size_t i, bool count) {
   if (count) ++stats_.evictions;
 }
 
-void FileCache::StopPrefetch() {
+void FileCache::stop_prefetch() {
   cancel_ = true;
   if (prefetch_.joinable()) prefetch_.join();
   cancel_ = false;
-  RethrowPrefetchError();
+  rethrow_prefetch_error();
 }
 
-void FileCache::RethrowPrefetchError() {
+void FileCache::rethrow_prefetch_error() {
   if (prefetch_error_) std::rethrow_exception(std::exchange(prefetch_error_, nullptr));
 }
 
-void FileCache::Prefetch(std::vector<std::size_t> wanted) {
-  StopPrefetch();
+void FileCache::prefetch(std::vector<std::size_t> wanted) {
+  stop_prefetch();
   prefetch_ = std::thread([this, wanted = std::move(wanted)] {
     try {
       const auto start = std::chrono::steady_clock::now();
       const std::set<std::size_t> keep(wanted.begin(), wanted.end());
       for (std::size_t i = 0; i < units_.size(); ++i) {
-        if (cached(i) && keep.count(i) == 0) Evict(i, /*count=*/true);
+        if (cached(i) && keep.count(i) == 0) evict(i, /*count=*/true);
       }
       std::vector<std::size_t> to_copy;
       {
         const std::lock_guard lock(mutex_);
         for (const std::size_t i : wanted) {
-          if (Reserve(i)) to_copy.push_back(i);
+          if (reserve(i)) to_copy.push_back(i);
         }
       }
       try {
         ForEachInParallel(
             options_.threads, to_copy.size(), options_.buffer_bytes, &cancel_,
-            [&](std::size_t k, std::vector<char>& buffer) { CopyUnit(to_copy[k], buffer); });
+            [&](std::size_t k, std::vector<char>& buffer) { copy_unit(to_copy[k], buffer); });
       } catch (...) {
         prefetch_error_ = std::current_exception();
       }
@@ -133,15 +133,15 @@ void FileCache::Prefetch(std::vector<std::size_t> wanted) {
   });
 }
 
-void FileCache::Wait() {
+void FileCache::wait() {
   if (prefetch_.joinable()) prefetch_.join();
-  RethrowPrefetchError();
+  rethrow_prefetch_error();
 }
 
-void FileCache::Clear() {
-  StopPrefetch();
+void FileCache::clear() {
+  stop_prefetch();
   for (std::size_t i = 0; i < units_.size(); ++i) {
-    if (cached(i)) Evict(i, /*count=*/false);
+    if (cached(i)) evict(i, /*count=*/false);
   }
 }
 

@@ -46,28 +46,28 @@ class FileCache {
   bool cached(std::size_t i) const;
   // on_demand: copies unit `i` now unless it is cached or there is no room; concurrent calls for
   // one unit copy it once (the others wait). Returns cached(i). Throws the copy's error.
-  bool Fetch(std::size_t i);
+  bool fetch(std::size_t i);
   // per_epoch: stops the running prefetch (waiting for the files being copied), then in the
   // background evicts every cached unit not in `wanted` and copies the units of `wanted`, in
   // order, that are not cached yet and fit. A prefetch error is rethrown by the next Prefetch,
   // Wait or Stop.
-  void Prefetch(std::vector<std::size_t> wanted);
+  void prefetch(std::vector<std::size_t> wanted);
   // Waits for the running prefetch to finish its list.
-  void Wait();
+  void wait();
   // Stops the prefetch as Prefetch does, then removes every cached unit (the fast tier's copies).
-  void Clear();
+  void clear();
   CacheStats stats() const;
 
  private:
   enum State : int { kAbsent, kCopying, kCached };
 
   // Reserves room for unit `i` and marks it kCopying; false if it is not kAbsent or does not fit.
-  bool Reserve(std::size_t i);
-  void CopyUnit(std::size_t i, std::vector<char>& buffer);
+  bool reserve(std::size_t i);
+  void copy_unit(std::size_t i, std::vector<char>& buffer);
   // Removes unit `i`'s files; `count`: an eviction for the stats (Clear's removals are not).
-  void Evict(std::size_t i, bool count);
-  void StopPrefetch();
-  void RethrowPrefetchError();
+  void evict(std::size_t i, bool count);
+  void stop_prefetch();
+  void rethrow_prefetch_error();
 
   storage::Env& env_;
   const std::vector<CacheUnit> units_;

@@ -33,7 +33,7 @@ std::uint32_t ChecksumOf(storage::ReadableFile& file, Bytes bytes, std::vector<c
 
 }  // namespace
 
-void CopyStats::Add(const CopyStats& other) {
+void CopyStats::add(const CopyStats& other) {
   files_copied += other.files_copied;
   files_skipped += other.files_skipped;
   bytes_copied += other.bytes_copied;
@@ -121,7 +121,7 @@ CopyStats CopyFiles(storage::Env& env, const std::vector<FileCopy>& files,
                     [&](std::size_t i, std::vector<char>& buffer) {
                       const CopyStats one = CopyFile(env, files[i], buffer, options);
                       const std::lock_guard lock(mutex);
-                      total.Add(one);
+                      total.add(one);
                     });
   total.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return total;

@@ -41,7 +41,7 @@ struct CopyStats {
   Bytes bytes_skipped = 0;
   Seconds seconds = 0;
 
-  void Add(const CopyStats& other);
+  void add(const CopyStats& other);
 };
 
 // Copies `files` (destination folders are created). Throws the first thread's error after every

@@ -97,7 +97,7 @@ EventFormatter::EventFormatter(const RecorderOptions& options, std::uint32_t pid
       wall_origin_ns_(options.wall_origin_ns) {
   for (std::size_t e = 0; e < heads_.size(); ++e) {
     const EventInfo& info = Info(static_cast<Event>(e));
-    Head(heads_[e], info.name, info.category, 0);
+    head(heads_[e], info.name, info.category, 0);
     heads_[e].resize(heads_[e].size() - 1);  // up to the tid's value
     for (std::size_t i = 0; i < info.args.size(); ++i) {
       if (info.args[i] != nullptr) arg_keys_[e][i] = std::string(",\"") + info.args[i] + "\":";
@@ -106,7 +106,7 @@ EventFormatter::EventFormatter(const RecorderOptions& options, std::uint32_t pid
   complete_args_ = ",\"ph\":\"X\",\"args\":{\"hhash\":" + std::to_string(host_hash_);
 }
 
-void EventFormatter::Head(std::string& out, std::string_view name, std::string_view cat,
+void EventFormatter::head(std::string& out, std::string_view name, std::string_view cat,
                           std::uint32_t tid) {
   out += "{\"name\":\"";
   out += name;
@@ -118,9 +118,9 @@ void EventFormatter::Head(std::string& out, std::string_view name, std::string_v
   AppendUnsigned(out, tid);
 }
 
-void EventFormatter::Metadata(std::string& out, std::string_view name, std::uint32_t tid,
+void EventFormatter::metadata(std::string& out, std::string_view name, std::uint32_t tid,
                               std::string_view key, std::string_view quoted_value) {
-  Head(out, name, "dftracer", tid);
+  head(out, name, "dftracer", tid);
   out += ",\"ph\":\"M\",\"args\":{\"name\":";
   AppendJsonString(out, key);
   out += ",\"value\":";
@@ -128,62 +128,62 @@ void EventFormatter::Metadata(std::string& out, std::string_view name, std::uint
   out += "}}\n";
 }
 
-std::int64_t EventFormatter::ToGrid(std::int64_t steady_ns) const {
+std::int64_t EventFormatter::to_grid(std::int64_t steady_ns) const {
   return FloorToGrid(wall_origin_ns_ + (steady_ns - steady_origin_ns_));
 }
 
-void EventFormatter::Times(std::string& out, std::int64_t start_ns, std::int64_t dur_ns) const {
+void EventFormatter::times(std::string& out, std::int64_t start_ns, std::int64_t dur_ns) const {
   // Both ends floored to the grid, so that the events of a thread still nest as they did.
-  const std::int64_t start = ToGrid(start_ns);
-  const std::int64_t end = ToGrid(start_ns + dur_ns);
+  const std::int64_t start = to_grid(start_ns);
+  const std::int64_t end = to_grid(start_ns + dur_ns);
   out += ",\"ts\":";
   AppendMicros(out, start);
   out += ",\"dur\":";
   AppendMicros(out, end - start);
 }
 
-void EventFormatter::Marker(std::string& out, std::string_view name, std::uint32_t tid,
+void EventFormatter::marker(std::string& out, std::string_view name, std::uint32_t tid,
                             std::int64_t now_ns) {
-  Head(out, name, "dftracer", tid);
-  Times(out, now_ns, 0);
+  head(out, name, "dftracer", tid);
+  times(out, now_ns, 0);
   out += ",\"ph\":\"X\",\"args\":{\"hhash\":";
   AppendUnsigned(out, host_hash_);
 }
 
-void EventFormatter::Begin(std::string& out, std::uint32_t tid, std::int64_t now_ns) {
+void EventFormatter::begin(std::string& out, std::uint32_t tid, std::int64_t now_ns) {
   out += "[\n";
   std::string value;
   AppendJsonString(value, "process_name");
-  Metadata(out, "process_name", tid, "Rank " + std::to_string(rank_), value);
-  Metadata(out, "HH", tid, hostname_, std::to_string(host_hash_));
+  metadata(out, "process_name", tid, "Rank " + std::to_string(rank_), value);
+  metadata(out, "HH", tid, hostname_, std::to_string(host_hash_));
   value.clear();
   AppendJsonString(value, std::to_string(rank_));
-  Metadata(out, "PR", tid, "rank", value);
+  metadata(out, "PR", tid, "rank", value);
   value.clear();
   AppendJsonString(value, std::to_string(ranks_));
-  Metadata(out, "PR", tid, "ranks", value);
+  metadata(out, "PR", tid, "ranks", value);
   // The time base: ts = this rank's steady clock mapped onto rank 0's wall clock at the run's
   // synchronized origin; clock_offset_ns is how far this rank's own wall clock was from it.
-  Metadata(out, "PR", tid, "clock_offset_ns", std::to_string(clock_offset_ns_));
-  Metadata(out, "PR", tid, "clock_origin_us", std::to_string(wall_origin_ns_ / 1000));
-  Marker(out, "start", tid, now_ns);
+  metadata(out, "PR", tid, "clock_offset_ns", std::to_string(clock_offset_ns_));
+  metadata(out, "PR", tid, "clock_origin_us", std::to_string(wall_origin_ns_ / 1000));
+  marker(out, "start", tid, now_ns);
   out += ",\"version\":";
   AppendJsonString(out, version_);
   out += "}}\n";
 }
 
-void EventFormatter::ThreadName(std::string& out, std::uint32_t tid, std::string_view name) {
+void EventFormatter::thread_name(std::string& out, std::uint32_t tid, std::string_view name) {
   std::string value;
   AppendJsonString(value, "thread_name");
-  Metadata(out, "thread_name", tid, name, value);
+  metadata(out, "thread_name", tid, name, value);
 }
 
-void EventFormatter::Complete(std::string& out, const Slot& slot, std::string_view path) {
+void EventFormatter::complete(std::string& out, const Slot& slot, std::string_view path) {
   std::uint32_t tid = slot.tid;
   if (slot.lane > 0) {
     tid = kFirstTrackTid + slot.lane - 1;
     if (named_tracks_.insert(tid).second) {
-      ThreadName(out, tid, "files-" + std::to_string(slot.lane));
+      thread_name(out, tid, "files-" + std::to_string(slot.lane));
     }
   }
   // A file's id is assigned when it is first seen, its FH line written when its path is (an
@@ -193,18 +193,18 @@ void EventFormatter::Complete(std::string& out, const Slot& slot, std::string_vi
     file = &files_.try_emplace(slot.file, FileId{files_.size() + 1, false}).first->second;
     if (!path.empty() && !file->named) {
       file->named = true;
-      Metadata(out, "FH", tid, path, std::to_string(file->value));
+      metadata(out, "FH", tid, path, std::to_string(file->value));
     }
   }
   const auto e = static_cast<std::size_t>(slot.event);
-  const std::int64_t start = ToGrid(slot.start_ns);
+  const std::int64_t start = to_grid(slot.start_ns);
   Line line;
   line.put(heads_[e]);
   line.put_int(tid);
   line.put(",\"ts\":");
   line.put_micros(start);
   line.put(",\"dur\":");
-  line.put_micros(ToGrid(slot.start_ns + slot.dur_ns) - start);
+  line.put_micros(to_grid(slot.start_ns + slot.dur_ns) - start);
   line.put(complete_args_);
   if (file != nullptr) {
     line.put(",\"fhash\":");
@@ -220,8 +220,8 @@ void EventFormatter::Complete(std::string& out, const Slot& slot, std::string_vi
   ++events_;
 }
 
-void EventFormatter::End(std::string& out, std::uint32_t tid, std::int64_t now_ns) {
-  Marker(out, "end", tid, now_ns);
+void EventFormatter::end(std::string& out, std::uint32_t tid, std::int64_t now_ns) {
+  marker(out, "end", tid, now_ns);
   out += ",\"num_events\":";
   AppendUnsigned(out, events_);
   out += "}}\n";

@@ -32,24 +32,24 @@ class EventFormatter {
   EventFormatter(const RecorderOptions& options, std::uint32_t pid);
 
   // "[", the process's metadata (process_name, HH, PR rank / ranks / clock) and the start event.
-  void Begin(std::string& out, std::uint32_t tid, std::int64_t now_ns);
-  void ThreadName(std::string& out, std::uint32_t tid, std::string_view name);
+  void begin(std::string& out, std::uint32_t tid, std::int64_t now_ns);
+  void thread_name(std::string& out, std::uint32_t tid, std::string_view name);
   // The line of one event (and an FH line the first time its file's path is seen).
-  void Complete(std::string& out, const Slot& slot, std::string_view path);
+  void complete(std::string& out, const Slot& slot, std::string_view path);
   // The end event (with num_events); the closing "]" is the caller's last line.
-  void End(std::string& out, std::uint32_t tid, std::int64_t now_ns);
+  void end(std::string& out, std::uint32_t tid, std::int64_t now_ns);
 
   std::uint64_t events() const { return events_; }
 
  private:
-  void Head(std::string& out, std::string_view name, std::string_view cat, std::uint32_t tid);
-  void Metadata(std::string& out, std::string_view name, std::uint32_t tid, std::string_view key,
+  void head(std::string& out, std::string_view name, std::string_view cat, std::uint32_t tid);
+  void metadata(std::string& out, std::string_view name, std::uint32_t tid, std::string_view key,
                 std::string_view quoted_value);
   // A steady-clock time on the aligned wall-clock base, floored to the grid (ns).
-  std::int64_t ToGrid(std::int64_t steady_ns) const;
-  void Times(std::string& out, std::int64_t start_ns, std::int64_t dur_ns) const;
+  std::int64_t to_grid(std::int64_t steady_ns) const;
+  void times(std::string& out, std::int64_t start_ns, std::int64_t dur_ns) const;
   // DFTracer's start / end event up to its first argument (the caller adds the rest and "}}\n").
-  void Marker(std::string& out, std::string_view name, std::uint32_t tid, std::int64_t now_ns);
+  void marker(std::string& out, std::string_view name, std::uint32_t tid, std::int64_t now_ns);
 
   std::uint32_t pid_;
   std::uint64_t host_hash_;

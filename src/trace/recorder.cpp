@@ -85,7 +85,7 @@ Recorder::Recorder(RecorderOptions options)
   formatter_ = std::make_unique<EventFormatter>(options_, static_cast<std::uint32_t>(::getpid()));
   out_ =
       std::make_unique<GzipMembers>(options_.path, options_.compress, options_.compression_level);
-  formatter_->Begin(text_, ThisThreadId(), NowNs());
+  formatter_->begin(text_, ThisThreadId(), NowNs());
   last_flush_ = std::chrono::steady_clock::now();
   Recorder* expected = nullptr;
   if (!detail::active_recorder.compare_exchange_strong(expected, this)) {
@@ -109,7 +109,7 @@ Recorder::~Recorder() {
     }
   }
   try {
-    Finish();
+    finish();
   } catch (...) {  // NOLINT(bugprone-empty-catch): the destructor of a failed run
   }
 }
@@ -242,7 +242,7 @@ void Recorder::drain() {
     for (const auto& b : buffers_) buffers.push_back(b.get());
     names.swap(pending_names_);
   }
-  for (const auto& [tid, name] : names) formatter_->ThreadName(text_, tid, name);
+  for (const auto& [tid, name] : names) formatter_->thread_name(text_, tid, name);
   for (ThreadBuffer* buffer : buffers) {
     const std::uint64_t end = buffer->published();
     std::uint64_t at = buffer->consumed();
@@ -257,7 +257,7 @@ void Recorder::drain() {
       if (write_error_) {
         ++lost_;
       } else {
-        formatter_->Complete(text_, slot, path_scratch_);
+        formatter_->complete(text_, slot, path_scratch_);
       }
       at += 1 + slot.path_slots;
       if (text_.size() >= options_.member_bytes) {
@@ -291,7 +291,7 @@ void Recorder::writer_loop() {
   }
 }
 
-TraceStats Recorder::Finish() {
+TraceStats Recorder::finish() {
   if (finished_) return stats_;
   finished_ = true;
   Recorder* self = this;
@@ -304,7 +304,7 @@ TraceStats Recorder::Finish() {
   wake_.notify_one();
   if (writer_.joinable()) writer_.join();
   drain();  // anything published after the writer's last look
-  formatter_->End(text_, ThisThreadId(), NowNs());
+  formatter_->end(text_, ThisThreadId(), NowNs());
   flush_member();
   text_ = "]\n";  // its own member: the closing line of a complete trace
   flush_member();

@@ -83,7 +83,7 @@ class Recorder {
 
   // Stops recording, writes every buffered event, the end event and "]", and closes the file.
   // Throws Error(kIo) if writing the trace failed at any point. Idempotent.
-  TraceStats Finish();
+  TraceStats finish();
 
   const RecorderOptions& options() const { return options_; }
   // Whether I/O on `path` is traced (data_dirs). Relative paths are taken from the working

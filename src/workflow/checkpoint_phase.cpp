@@ -97,19 +97,19 @@ void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
   CheckpointLog log;
   for (int i = 1; i <= settings.num_checkpoints_write; ++i) {
     PauseThenSynchronize(settings, comm);
-    log.Add(metrics::CheckpointKind::kSave, 1, i, Traced(false, [&] {
-              return store->Save(checkpoint::CheckpointFolderName(1, i), *plan);
+    log.add(metrics::CheckpointKind::kSave, 1, i, Traced(false, [&] {
+              return store->save(checkpoint::CheckpointFolderName(1, i), *plan);
             }));
   }
   if (settings.num_checkpoints_write <= 0) RequireCompleteCheckpoints(settings, env, comm);
   for (int i = 1; i <= settings.num_checkpoints_read; ++i) {
     PauseThenSynchronize(settings, comm);
-    log.Add(metrics::CheckpointKind::kLoad, 1, i, Traced(true, [&] {
-              return store->Load(checkpoint::CheckpointFolderName(1, i), *plan, source);
+    log.add(metrics::CheckpointKind::kLoad, 1, i, Traced(true, [&] {
+              return store->load(checkpoint::CheckpointFolderName(1, i), *plan, source);
             }));
   }
   const Seconds finish_start = metrics::Now();
-  log.AttachDrains(store->Finish());
+  log.attach_drains(store->finish());
   const Seconds finish = metrics::Now() - finish_start;
   const std::string end = NowRfc3339();
 
@@ -119,7 +119,7 @@ void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
   run_settings.exclusion = {config.output.metric.exclude_start_steps,
                             config.output.metric.exclude_end_steps};
   run_settings.checkpoint_size_GiB =
-      static_cast<double>(plan->Summarize().dlio_reported_bytes) / static_cast<double>(GiB);
+      static_cast<double>(plan->summarize().dlio_reported_bytes) / static_cast<double>(GiB);
 
   const metrics::HostInfo host = metrics::ReadHostInfo();
   metrics::RunInfo info = GatherRunInfo(config, comm, host);
@@ -134,7 +134,7 @@ void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
   if (!comm.is_root()) return;
   metrics::Json summary = metrics::BuildSummary(run);
   summary["metric"].update(extra);
-  results.Add(summary);
+  results.add(summary);
   sink::Log("OUTPUT", metrics::MetricBlock(run));
   if (!request.quiet) {
     sink::Result(metrics::TerminalTable(run));

@@ -14,7 +14,7 @@ checkpoint::StoreOpResult Traced(bool load, const std::function<checkpoint::Stor
   return result;
 }
 
-void CheckpointLog::Add(metrics::CheckpointKind kind, int epoch, int number,
+void CheckpointLog::add(metrics::CheckpointKind kind, int epoch, int number,
                         const checkpoint::StoreOpResult& op) {
   metrics::CheckpointRecord record;
   record.kind = kind;
@@ -28,7 +28,7 @@ void CheckpointLog::Add(metrics::CheckpointKind kind, int epoch, int number,
   names_.push_back(op.name);
 }
 
-void CheckpointLog::AttachDrains(const std::vector<checkpoint::DrainResult>& drains) {
+void CheckpointLog::attach_drains(const std::vector<checkpoint::DrainResult>& drains) {
   for (const checkpoint::DrainResult& drain : drains) {
     bool attached = false;
     for (std::size_t i = 0; i < records_.size() && !attached; ++i) {

@@ -20,13 +20,13 @@ class CheckpointLog {
  public:
   // `epoch` and `number` place the operation in <rank>_per_epoch_stats.json ("save_ckpt<number>"
   // under epoch `epoch`); the same pair must not repeat for one kind.
-  void Add(metrics::CheckpointKind kind, int epoch, int number,
+  void add(metrics::CheckpointKind kind, int epoch, int number,
            const checkpoint::StoreOpResult& op);
 
   // Attaches each drain to the save of the same checkpoint name (the durable time is when the
   // checkpoint's manifest landed on the capacity side, not before this rank's last file).
   // Throws Error(kInternal) for a drain of a checkpoint that was not saved.
-  void AttachDrains(const std::vector<checkpoint::DrainResult>& drains);
+  void attach_drains(const std::vector<checkpoint::DrainResult>& drains);
 
   const std::vector<metrics::CheckpointRecord>& records() const { return records_; }
 

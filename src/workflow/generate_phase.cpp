@@ -164,14 +164,14 @@ class Generation {
     result_.shared_files = shared_;
   }
 
-  RankGeneration Run() {
-    Prepare();
+  RankGeneration run() {
+    prepare();
     const Seconds origin = metrics::SynchronizedOrigin(comm_);
     result_.io.start = metrics::Now() - origin;
     if (shared_) {
-      WriteShared();
+      write_shared();
     } else {
-      WriteRankFiles();
+      write_rank_files();
     }
     result_.io.end = metrics::Now() - origin;
     comm_.barrier();
@@ -187,7 +187,7 @@ class Generation {
   // Rank 0: folders, marker "incomplete" (so an interruption from now on is detectable), and
   // removal of our partial files. Every rank learns whether existing files can be trusted, or
   // whether there are none to look for.
-  void Prepare() {
+  void prepare() {
     std::string policy;
     if (comm_.is_root()) {
       const std::string fingerprint = DatasetFingerprint(config_);
@@ -211,7 +211,7 @@ class Generation {
                                   : ExistingFiles::kSizeOnly;
   }
 
-  void WriteRankFiles() {
+  void write_rank_files() {
     std::atomic<bool> stop{false};
     std::mutex mutex;
     std::exception_ptr failure;
@@ -265,7 +265,7 @@ class Generation {
 
   // Every rank writes its slice of every file, one file after the other (collective calls
   // cannot be spread over threads).
-  void WriteShared() {
+  void write_shared() {
     storage::AlignedBuffer buffer(buffer_bytes_);
     for (FileIndex g = 0; g < files_.total(); ++g) {
       const DatasetFile file = files_.file(g);
@@ -325,7 +325,7 @@ RankGeneration GenerateDataset(const config::Config& config, const mpi::Communic
   std::optional<Generation> generation;
   // A configuration error is the same on every rank: agree on it, print it once.
   mpi::AgreeOnFailure(comm, [&] { generation.emplace(config, comm, env); });
-  return generation->Run();
+  return generation->run();
 }
 
 void RunGeneratePhase(const config::Config& config, bool quiet, const mpi::Communicator& comm,
@@ -336,7 +336,7 @@ void RunGeneratePhase(const config::Config& config, bool quiet, const mpi::Commu
   if (!comm.is_root()) return;
   RankGeneration root = mine;
   root.files_kept = kept;
-  results.Add({{"generation", GenerationPart(metrics::BuildGenerationSummary(all), root, config)}});
+  results.add({{"generation", GenerationPart(metrics::BuildGenerationSummary(all), root, config)}});
   if (!quiet) {
     std::ostringstream text;
     text << "generate: " << config.dataset.data_folder << " ("

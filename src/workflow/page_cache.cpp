@@ -16,7 +16,7 @@ PageCacheDropper::PageCacheDropper(config::DropCaches mode, const DatasetFiles& 
                  comm.rank() % std::max(1, comm.ranks_on_this_node()) == 0;
 }
 
-void PageCacheDropper::DropWithFadvise() {
+void PageCacheDropper::drop_with_fadvise() {
   const auto ranks = static_cast<FileIndex>(comm_.size());
   for (FileIndex g = static_cast<FileIndex>(comm_.rank()); g < files_.total(); g += ranks) {
     const DatasetFile file = files_.file(g);
@@ -24,7 +24,7 @@ void PageCacheDropper::DropWithFadvise() {
   }
 }
 
-void PageCacheDropper::Drop() {
+void PageCacheDropper::drop() {
   if (mode_ == config::DropCaches::kNone) return;
   bool dropped = false;
   if (mode_ == config::DropCaches::kDrop && node_leader_) {
@@ -43,7 +43,7 @@ void PageCacheDropper::Drop() {
           "outside a container); using posix_fadvise(DONTNEED) on the dataset files instead");
     }
     warned_ = true;
-    DropWithFadvise();
+    drop_with_fadvise();
   }
   comm_.barrier();
 }

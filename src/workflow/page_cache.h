@@ -17,10 +17,10 @@ class PageCacheDropper {
  public:
   PageCacheDropper(config::DropCaches mode, const DatasetFiles& files, storage::Env& env,
                    const mpi::Communicator& comm);
-  void Drop();
+  void drop();
 
  private:
-  void DropWithFadvise();
+  void drop_with_fadvise();
   config::DropCaches mode_;
   const DatasetFiles& files_;
   storage::Env& env_;

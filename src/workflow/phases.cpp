@@ -98,8 +98,8 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
   // staging runs group their per-path records by tier (staging/tier_counts.h).
   storage::CountingEnv counted(*storage);
   RunResults results(request.output_folder, comm);
-  results.Add(WorkloadIdentity(config));
-  results.Add(EmulationSummary(*storage));
+  results.add(WorkloadIdentity(config));
+  results.add(EmulationSummary(*storage));
   RunTrace trace(config, request.output_folder, counted, comm);
   if (staging) mpi::AgreeOnFailure(comm, [&] { StagedDataFolder(config); });
   config::Config staged;
@@ -120,7 +120,7 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
         if (staging) before = staging::CountsPerTier(*storage, counted.files());
         RunTrainPhase(*active, request, comm, trace.env(), results);
         if (staging) {
-          results.Add(
+          results.add(
               TierCountsSummary(before, staging::CountsPerTier(*storage, counted.files()), comm));
         }
         break;
@@ -132,9 +132,9 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
     mpi::PublishWarnings(comm);  // what the phase's ranks raised, once, right after its table
   }
   WriteRunCounters(counted, comm, results, request.quiet);
-  results.Add(trace.Finish());
-  results.Add(FaultInjectionSummary(comm));
-  results.Add(RetrySummary(comm));
+  results.add(trace.finish());
+  results.add(FaultInjectionSummary(comm));
+  results.add(RetrySummary(comm));
   return 0;
 }
 

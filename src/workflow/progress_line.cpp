@@ -29,7 +29,7 @@ ProgressLine::ProgressLine(bool enabled, int epochs, std::uint64_t steps_per_epo
       ranks_(ranks),
       started_(metrics::Now()) {}
 
-ProgressLine::~ProgressLine() { Finish(); }
+ProgressLine::~ProgressLine() { finish(); }
 
 std::string ProgressLine::Format(bool eval, int epoch, int epochs, std::uint64_t step,
                                  std::uint64_t steps, double samples_per_second, double au_percent,
@@ -42,7 +42,7 @@ std::string ProgressLine::Format(bool eval, int epoch, int epochs, std::uint64_t
   return text;
 }
 
-void ProgressLine::Update(bool eval, int epoch, std::uint64_t step, std::uint64_t steps,
+void ProgressLine::update(bool eval, int epoch, std::uint64_t step, std::uint64_t steps,
                           const metrics::RankRecord& record) {
   if (!enabled_) return;
   // Called once per step: account for the step just recorded (training steps only).
@@ -68,7 +68,7 @@ void ProgressLine::Update(bool eval, int epoch, std::uint64_t step, std::uint64_
   printed_ = true;
 }
 
-void ProgressLine::Finish() {
+void ProgressLine::finish() {
   if (printed_) {
     sink::Result("\n");
     printed_ = false;

@@ -18,10 +18,10 @@ class ProgressLine {
   ~ProgressLine();
 
   // After each training step of `epoch`; `record` is the rank's record so far.
-  void Update(bool eval, int epoch, std::uint64_t step, std::uint64_t steps,
+  void update(bool eval, int epoch, std::uint64_t step, std::uint64_t steps,
               const metrics::RankRecord& record);
   // Ends the line (moves to the next one) if anything was printed.
-  void Finish();
+  void finish();
 
   // The text of the line, for tests.
   static std::string Format(bool eval, int epoch, int epochs, std::uint64_t step,

@@ -90,7 +90,7 @@ void WriteRunCounters(const storage::CountingEnv& counting, const mpi::Communica
   const std::vector<std::string> all = comm.gather(text);
   if (!comm.is_root()) return;
   const Json summary = ReducedSummary(all);
-  results.Add(summary);
+  results.add(summary);
   if (quiet) return;
   const Json& counters = summary.at("posix_counters");
   const Json& totals = counters.at("totals");

@@ -26,7 +26,7 @@ void WriteFileAtomically(const std::filesystem::path& path, const std::string& t
 RunResults::RunResults(std::filesystem::path folder, const mpi::Communicator& comm)
     : folder_(std::move(folder)), writer_(comm.is_root()) {}
 
-void RunResults::Add(const metrics::Json& part) {
+void RunResults::add(const metrics::Json& part) {
   if (!writer_) return;
   MergeInto(summary_, part);
   WriteFileAtomically(folder_ / "summary.json", summary_.dump(2) + "\n");

@@ -15,7 +15,7 @@ class RunResults {
 
   // Merges `part` into the summary (objects are merged key by key, recursively; other values
   // replace) and rewrites <folder>/summary.json atomically. Only rank 0's call has an effect.
-  void Add(const metrics::Json& part);
+  void add(const metrics::Json& part);
 
   const metrics::Json& summary() const { return summary_; }
   const std::filesystem::path& folder() const { return folder_; }

@@ -77,11 +77,11 @@ RunTrace::RunTrace(const config::Config& config, const std::filesystem::path& fo
 
 RunTrace::~RunTrace() = default;  // the recorder's destructor finishes it
 
-metrics::Json RunTrace::Finish() {
+metrics::Json RunTrace::finish() {
   metrics::Json json = metrics::Json::object();
   if (!recorder_) return json;
   trace::TraceStats stats;
-  mpi::AgreeOnFailure(comm_, [&] { stats = recorder_->Finish(); });
+  mpi::AgreeOnFailure(comm_, [&] { stats = recorder_->finish(); });
   const trace::RecorderOptions& options = recorder_->options();
   metrics::Json& t = json["trace"];
   t["files"] = "trace-<rank>-of-" + std::to_string(comm_.size()) + ".pfw.gz";

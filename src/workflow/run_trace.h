@@ -39,7 +39,7 @@ class RunTrace {
   // Collective. Writes the rest of each rank's trace and returns {"trace": {...}} for
   // summary.json (totals over ranks; an empty object when not tracing). Rank 0 warns on stderr
   // when events were dropped. Throws Error(kIo) when a rank's trace could not be written.
-  metrics::Json Finish();
+  metrics::Json finish();
 
  private:
   const mpi::Communicator& comm_;

@@ -220,7 +220,7 @@ void RunStagePhase(const config::Config& config, bool quiet, const mpi::Communic
                       CopyOptionsFrom(config.stage));
   }
   const metrics::Json stage = StageSummary(config, copied, comm);
-  results.Add({{"stage", stage}});
+  results.add({{"stage", stage}});
   if (comm.is_root() && !quiet) {
     sink::Result(StageLine(stage));
   }

@@ -91,24 +91,24 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   }
   hooks.before_epoch = [&](int) {
     evaluating = false;
-    dropper.Drop();
+    dropper.drop();
   };
   hooks.after_epoch = [&](int) { evaluating = true; };
   hooks.on_batch = [&](const pipeline::Batch& batch) {
     auto& histogram = evaluating ? latencies.eval_sample_read : latencies.train_sample_read;
-    for (const Seconds seconds : batch.read_seconds) histogram.Record(seconds);
+    for (const Seconds seconds : batch.read_seconds) histogram.record(seconds);
   };
   hooks.progress = [&](const pipeline::TrainerHooks::Progress& p) {
-    progress.Update(p.eval, p.epoch, p.step, p.steps, record);
+    progress.update(p.eval, p.epoch, p.step, p.steps, record);
   };
   if (config.workflow.stage && config.stage.policy != config::StagePolicy::kBeforeTraining) {
     staging.emplace(config, comm, env, train_sampler);
-    staging->Install(hooks);
+    staging->install(hooks);
   }
   std::optional<TrainingCheckpoints> checkpoints;
   if (config.workflow.checkpoint) {
     checkpoints.emplace(config, comm, env, origin, train_sampler.steps_per_epoch());
-    checkpoints->Install(hooks);
+    checkpoints->install(hooks);
   }
 
   const metrics::WallClockAnchor clock = metrics::WallClockAnchor::Capture(origin);
@@ -118,8 +118,8 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   trace::NameThread("trainer");
   trainer.run(record);
   if (config.train.step_barrier) metrics::ReduceBarrierSkew(comm, record);
-  progress.Finish();
-  if (checkpoints) checkpoints->Finish(record);  // waits for drains; timed on its own
+  progress.finish();
+  if (checkpoints) checkpoints->finish(record);  // waits for drains; timed on its own
   const std::string end = NowRfc3339();
 
   metrics::RunSettings settings;
@@ -143,8 +143,8 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
                                 train_sampler.steps_per_epoch() * train_sampler.batch_size() *
                                     static_cast<std::uint64_t>(comm.size());
   const metrics::Json checkpoint_fields =
-      checkpoints ? checkpoints->SummaryFields() : metrics::Json::object();
-  const metrics::Json stage = staging ? staging->Finish() : metrics::Json();
+      checkpoints ? checkpoints->summary_fields() : metrics::Json::object();
+  const metrics::Json stage = staging ? staging->finish() : metrics::Json();
 
   WriteRankFiles(record, settings, host, info, clock, comm, results.folder());
   if (!comm.is_root()) return;
@@ -153,7 +153,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   summary["metric"]["train_samples_unread_per_epoch"] = dropped;
   summary["metric"].update(checkpoint_fields);
   if (staging) summary["stage"] = stage;
-  results.Add(summary);
+  results.add(summary);
   const std::string metric_block = metrics::MetricBlock(run);
   sink::Log("OUTPUT", metric_block);
   if (!request.quiet) {

@@ -15,27 +15,27 @@ CheckpointSchedule::CheckpointSchedule(const config::CheckpointConfig& checkpoin
       epochs_between_(checkpoint.epochs_between_checkpoints),
       steps_per_epoch_(steps_per_epoch) {}
 
-bool CheckpointSchedule::AfterStep(int /*epoch*/, std::uint64_t steps_done) const {
+bool CheckpointSchedule::after_step(int /*epoch*/, std::uint64_t steps_done) const {
   return step_mode() && steps_done > 0 &&
          steps_done % static_cast<std::uint64_t>(steps_between_) == 0;
 }
 
-bool CheckpointSchedule::AfterEpoch(int epoch) const {
+bool CheckpointSchedule::after_epoch(int epoch) const {
   // The configuration guarantees epochs_between_checkpoints >= 1.
   return !step_mode() && epoch >= after_epoch_ && epochs_between_ > 0 &&
          (epoch - after_epoch_) % epochs_between_ == 0;
 }
 
-int CheckpointSchedule::BlockNumber(std::uint64_t steps_done) const {
+int CheckpointSchedule::block_number(std::uint64_t steps_done) const {
   if (!step_mode()) return 1;
   return static_cast<int>(steps_done / static_cast<std::uint64_t>(steps_between_));
 }
 
-std::string CheckpointSchedule::StepName(int epoch, std::uint64_t steps_done) const {
+std::string CheckpointSchedule::step_name(int epoch, std::uint64_t steps_done) const {
   return checkpoint::CheckpointFolderName(epoch, static_cast<std::int64_t>(steps_done));
 }
 
-std::string CheckpointSchedule::EpochName(int epoch) const {
+std::string CheckpointSchedule::epoch_name(int epoch) const {
   return checkpoint::CheckpointFolderName(epoch, static_cast<std::int64_t>(steps_per_epoch_));
 }
 
@@ -53,41 +53,41 @@ TrainingCheckpoints::TrainingCheckpoints(const config::Config& config,
 
 TrainingCheckpoints::~TrainingCheckpoints() = default;
 
-void TrainingCheckpoints::Install(pipeline::TrainerHooks& hooks) {
+void TrainingCheckpoints::install(pipeline::TrainerHooks& hooks) {
   if (schedule_.step_mode()) {
     hooks.pause_after_step = [this](int epoch, std::uint64_t steps_done) {
-      return schedule_.AfterStep(epoch, steps_done);
+      return schedule_.after_step(epoch, steps_done);
     };
     hooks.between_blocks = [this](int epoch, std::uint64_t steps_done) {
-      Save(epoch, schedule_.BlockNumber(steps_done), schedule_.StepName(epoch, steps_done));
+      save(epoch, schedule_.block_number(steps_done), schedule_.step_name(epoch, steps_done));
     };
     return;
   }
   hooks.after_epoch = [this, previous = std::move(hooks.after_epoch)](int epoch) {
     if (previous) previous(epoch);
-    if (schedule_.AfterEpoch(epoch)) Save(epoch, 1, schedule_.EpochName(epoch));
+    if (schedule_.after_epoch(epoch)) save(epoch, 1, schedule_.epoch_name(epoch));
   };
 }
 
-void TrainingCheckpoints::Save(int epoch, int number, const std::string& name) {
+void TrainingCheckpoints::save(int epoch, int number, const std::string& name) {
   const Seconds entered = metrics::Now();
-  log_.Add(metrics::CheckpointKind::kSave, epoch, number,
-           Traced(false, [&] { return store_->Save(name, *plan_); }));
+  log_.add(metrics::CheckpointKind::kSave, epoch, number,
+           Traced(false, [&] { return store_->save(name, *plan_); }));
   stall_ += metrics::Now() - entered;
 }
 
-void TrainingCheckpoints::Finish(metrics::RankRecord& record) {
+void TrainingCheckpoints::finish(metrics::RankRecord& record) {
   const Seconds entered = metrics::Now();
-  log_.AttachDrains(store_->Finish());
+  log_.attach_drains(store_->finish());
   finish_ = metrics::Now() - entered;
   for (const metrics::CheckpointRecord& r : log_.records()) record.checkpoints.push_back(r);
 }
 
 double TrainingCheckpoints::nominal_size_GiB() const {
-  return static_cast<double>(plan_->Summarize().dlio_reported_bytes) / static_cast<double>(GiB);
+  return static_cast<double>(plan_->summarize().dlio_reported_bytes) / static_cast<double>(GiB);
 }
 
-metrics::Json TrainingCheckpoints::SummaryFields() const {
+metrics::Json TrainingCheckpoints::summary_fields() const {
   return CheckpointExtraFields(comm_, finish_, &stall_);
 }
 

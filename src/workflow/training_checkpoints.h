@@ -35,14 +35,14 @@ class CheckpointSchedule {
 
   bool step_mode() const { return steps_between_ > 0; }
   // Step mode: whether to save after `steps_done` steps of `epoch`.
-  bool AfterStep(int epoch, std::uint64_t steps_done) const;
+  bool after_step(int epoch, std::uint64_t steps_done) const;
   // Epoch mode: whether to save after `epoch`.
-  bool AfterEpoch(int epoch) const;
+  bool after_epoch(int epoch) const;
   // DLIO's <b> of "save_ckpt<b>": the block that ended at `steps_done` (1 in epoch mode).
-  int BlockNumber(std::uint64_t steps_done) const;
+  int block_number(std::uint64_t steps_done) const;
   // Folder names.
-  std::string StepName(int epoch, std::uint64_t steps_done) const;
-  std::string EpochName(int epoch) const;
+  std::string step_name(int epoch, std::uint64_t steps_done) const;
+  std::string epoch_name(int epoch) const;
 
  private:
   std::int64_t steps_between_;
@@ -60,20 +60,20 @@ class TrainingCheckpoints {
   ~TrainingCheckpoints();
 
   // Sets pause_after_step / between_blocks (step mode) or wraps after_epoch (epoch mode).
-  void Install(pipeline::TrainerHooks& hooks);
+  void install(pipeline::TrainerHooks& hooks);
 
   // Collective, after training: waits for every save to be durable (CheckpointStore::Finish,
   // timed on its own) and appends this rank's CheckpointRecords to `record`.
-  void Finish(metrics::RankRecord& record);
+  void finish(metrics::RankRecord& record);
 
   // DLIO's nominal global checkpoint size (checkpoint_size_GB), for RunSettings.
   double nominal_size_GiB() const;
 
   // Collective: checkpoint_stall_seconds and checkpoint_finish_seconds for summary.json.
-  metrics::Json SummaryFields() const;
+  metrics::Json summary_fields() const;
 
  private:
-  void Save(int epoch, int number, const std::string& name);
+  void save(int epoch, int number, const std::string& name);
 
   const mpi::Communicator comm_;
   CheckpointSchedule schedule_;

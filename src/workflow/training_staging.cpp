@@ -42,7 +42,7 @@ TrainingStaging::TrainingStaging(const config::Config& config, const mpi::Commun
     // Only the files this rank reads in some epoch become units; the others are never asked for.
     std::set<std::size_t> read;
     for (int epoch = 1; epoch <= config.train.epochs; ++epoch) {
-      for (const std::size_t f : EpochFiles(epoch)) read.insert(f);
+      for (const std::size_t f : epoch_files(epoch)) read.insert(f);
     }
     std::vector<staging::CacheUnit> units(static_cast<std::size_t>(config.dataset.num_files_train));
     for (const std::size_t f : read) {
@@ -58,7 +58,7 @@ TrainingStaging::TrainingStaging(const config::Config& config, const mpi::Commun
 
 TrainingStaging::~TrainingStaging() = default;
 
-std::vector<std::size_t> TrainingStaging::EpochFiles(int epoch) const {
+std::vector<std::size_t> TrainingStaging::epoch_files(int epoch) const {
   std::vector<std::size_t> files;
   std::set<std::size_t> seen;
   const pipeline::EpochOrder order = sampler_.epoch(epoch);
@@ -71,37 +71,37 @@ std::vector<std::size_t> TrainingStaging::EpochFiles(int epoch) const {
   return files;
 }
 
-void TrainingStaging::Install(pipeline::TrainerHooks& hooks) {
+void TrainingStaging::install(pipeline::TrainerHooks& hooks) {
   if (config_.stage.policy != config::StagePolicy::kPerEpoch) return;
   hooks.before_epoch = [this, previous = std::move(hooks.before_epoch)](int epoch) {
     if (previous) previous(epoch);
-    std::vector<std::size_t> wanted = EpochFiles(epoch);
+    std::vector<std::size_t> wanted = epoch_files(epoch);
     if (epoch == 1) {
       const auto start = std::chrono::steady_clock::now();
-      cache_->Prefetch(wanted);
-      cache_->Wait();
+      cache_->prefetch(wanted);
+      cache_->wait();
       first_epoch_wait_ =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     if (epoch < config_.train.epochs) {
-      for (const std::size_t f : EpochFiles(epoch + 1)) wanted.push_back(f);
+      for (const std::size_t f : epoch_files(epoch + 1)) wanted.push_back(f);
     }
-    cache_->Prefetch(std::move(wanted));
+    cache_->prefetch(std::move(wanted));
   };
 }
 
 formats::FileSpec TrainingStaging::spec(FileIndex file) {
   const bool cached = config_.stage.policy == config::StagePolicy::kOnDemand
-                          ? cache_->Fetch(static_cast<std::size_t>(file))
+                          ? cache_->fetch(static_cast<std::size_t>(file))
                           : cache_->cached(static_cast<std::size_t>(file));
   ++(cached ? hits_ : misses_);
   return (cached ? cached_ : source_).file(file).spec;
 }
 
-metrics::Json TrainingStaging::Finish() {
+metrics::Json TrainingStaging::finish() {
   std::exception_ptr error;
   try {
-    cache_->Clear();
+    cache_->clear();
     env_.remove_tree(cache_dataset_.data_folder);
   } catch (...) {
     error = std::current_exception();

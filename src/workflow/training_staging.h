@@ -36,16 +36,16 @@ class TrainingStaging {
   ~TrainingStaging();
 
   // per_epoch: wraps before_epoch to start each epoch's prefetch.
-  void Install(pipeline::TrainerHooks& hooks);
+  void install(pipeline::TrainerHooks& hooks);
   // The spec a reader opens for training file `file`: the cached copy's, or the original's.
   // Called concurrently by reader threads.
   formats::FileSpec spec(FileIndex file);
   // Collective, after training: stops the prefetch, removes the cache, returns summary.json's
   // "stage" part (stage_phase.h's StageSummary plus hits, misses, evictions, no_room, peak).
-  metrics::Json Finish();
+  metrics::Json finish();
 
  private:
-  std::vector<std::size_t> EpochFiles(int epoch) const;
+  std::vector<std::size_t> epoch_files(int epoch) const;
 
   const config::Config& config_;
   const mpi::Communicator comm_;

@@ -15,7 +15,7 @@ void Fill(benchmark::State& state, ContentKind kind, dlbench::Bytes offset) {
   std::vector<std::byte> buffer(static_cast<std::size_t>(state.range(0)));
   std::uint64_t file = 0;
   for (auto _ : state) {
-    generator.Fill(file++, offset, buffer);
+    generator.fill(file++, offset, buffer);
     benchmark::DoNotOptimize(buffer.data());
     benchmark::ClobberMemory();
   }

@@ -39,7 +39,7 @@ void Batches(benchmark::State& state, F&& record) {
     state.ResumeTiming();
     for (int i = 0; i < kBatch; ++i) record(i);
     state.PauseTiming();
-    recorder->Finish();
+    recorder->finish();
     recorder.reset();
     state.ResumeTiming();
   }
@@ -89,7 +89,7 @@ void BM_WriterThroughput(benchmark::State& state) {
       t += 9876;
     }
     state.ResumeTiming();
-    const trace::TraceStats stats = recorder->Finish();
+    const trace::TraceStats stats = recorder->finish();
     state.PauseTiming();
     state.counters["bytes_per_event"] =
         static_cast<double>(stats.file_bytes) / static_cast<double>(stats.events);

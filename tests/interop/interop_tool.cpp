@@ -53,7 +53,7 @@ const dlbench::dataset::ContentGenerator& Content() {
 
 int WritePayload(const std::string& path, std::uint64_t bytes) {
   std::vector<std::byte> payload(bytes);
-  Content().Fill(1, 0, payload);
+  Content().fill(1, 0, payload);
   auto file = dlbench::storage::PosixEnv().create(path);
   file->append(payload.data(), payload.size());
   file->close();

@@ -53,13 +53,13 @@ TEST(DirectStoreMpi, SaveWritesExactlyThePlannedFilesOfAllRanks) {
   const config::CheckpointConfig settings = Settings(dir);
   const CheckpointPlan plan(Model(), settings, comm.size());
   DirectStore store(settings, 11, comm, storage::PosixEnv(), 0);
-  const StoreOpResult save = store.Save("global_epoch1_step1", plan);
-  EXPECT_EQ(save.bytes, plan.ForRank(comm.rank()).bytes);
-  EXPECT_EQ(comm.sum(std::uint64_t{save.bytes}), plan.Summarize().total_bytes);
+  const StoreOpResult save = store.save("global_epoch1_step1", plan);
+  EXPECT_EQ(save.bytes, plan.for_rank(comm.rank()).bytes);
+  EXPECT_EQ(comm.sum(std::uint64_t{save.bytes}), plan.summarize().total_bytes);
 
   std::map<std::string, Bytes> expected{{kManifestFileName, 0}};
   for (Rank r = 0; r < comm.size(); ++r) {
-    for (const PlannedFile& f : plan.ForRank(r).files) expected[f.name] = f.bytes;
+    for (const PlannedFile& f : plan.for_rank(r).files) expected[f.name] = f.bytes;
   }
   std::map<std::string, Bytes> listing;
   for (const auto& entry : fs::directory_iterator(dir / "global_epoch1_step1")) {
@@ -67,7 +67,7 @@ TEST(DirectStoreMpi, SaveWritesExactlyThePlannedFilesOfAllRanks) {
     listing[name] = name == kManifestFileName ? 0 : entry.file_size();
   }
   EXPECT_EQ(listing, expected);
-  EXPECT_EQ(listing.size(), plan.Summarize().files + 1);
+  EXPECT_EQ(listing.size(), plan.summarize().files + 1);
 }
 
 TEST(DirectStoreMpi, RankShiftReadsAndVerifiesTheNextRanksFiles) {
@@ -76,13 +76,13 @@ TEST(DirectStoreMpi, RankShiftReadsAndVerifiesTheNextRanksFiles) {
   const config::CheckpointConfig settings = Settings(dir);
   const CheckpointPlan plan(Model(), settings, comm.size());
   DirectStore store(settings, 11, comm, storage::PosixEnv(), 0);
-  store.Save("global_epoch1_step1", plan);
+  store.save("global_epoch1_step1", plan);
   // As if every rank were alone on its node: read the files of rank r + 1.
   const Rank source = RecoveryRank(comm.rank(), 1, comm.size());
   EXPECT_EQ(source, (comm.rank() + 1) % comm.size());
-  const StoreOpResult load = store.Load("global_epoch1_step1", plan, source);
-  EXPECT_EQ(load.bytes, plan.ForRank(source).bytes);
-  EXPECT_EQ(comm.sum(std::uint64_t{load.bytes}), plan.Summarize().total_bytes);
+  const StoreOpResult load = store.load("global_epoch1_step1", plan, source);
+  EXPECT_EQ(load.bytes, plan.for_rank(source).bytes);
+  EXPECT_EQ(comm.sum(std::uint64_t{load.bytes}), plan.summarize().total_bytes);
 }
 
 TEST(DirectStoreMpi, OneRanksFailureFailsTheSaveEverywhereWithoutManifest) {
@@ -96,7 +96,7 @@ TEST(DirectStoreMpi, OneRanksFailureFailsTheSaveEverywhereWithoutManifest) {
   }
   DirectStore store(settings, 11, comm, env, 0);
   try {
-    store.Save("global_epoch1_step1", plan);
+    store.save("global_epoch1_step1", plan);
     ADD_FAILURE() << "rank " << comm.rank() << ": no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::kIo);
@@ -106,7 +106,7 @@ TEST(DirectStoreMpi, OneRanksFailureFailsTheSaveEverywhereWithoutManifest) {
   EXPECT_FALSE(IsCheckpointComplete(env, (dir / "global_epoch1_step1").string()));
   // The others' loads agree on the failure too.
   try {
-    store.Load("global_epoch1_step1", plan, comm.rank());
+    store.load("global_epoch1_step1", plan, comm.rank());
     ADD_FAILURE() << "loaded an incomplete checkpoint";
   } catch (const Error& e) {
     EXPECT_TRUE(e.collective());
@@ -126,7 +126,7 @@ TEST(BurstBufferStoreMpi, TierCapacityBackpressureWaitsOnEveryRank) {
   config.checkpoint.checkpoint_folder = (dir / "pfs/ckpt").string();
   const CheckpointPlan plan(config.model, config.checkpoint, comm.size());
   config.storage.tiers = {
-      {"nvme", (dir / "bb").string(), plan.Summarize().total_bytes * 3 / 2, std::nullopt, 0.0},
+      {"nvme", (dir / "bb").string(), plan.summarize().total_bytes * 3 / 2, std::nullopt, 0.0},
       {"pfs", (dir / "pfs").string(), std::nullopt, std::nullopt, 0.05}};
   config.checkpoint.burst_buffer = config::BurstBufferConfig{};
   config.checkpoint.burst_buffer->tier = "nvme";
@@ -137,9 +137,9 @@ TEST(BurstBufferStoreMpi, TierCapacityBackpressureWaitsOnEveryRank) {
   }
   storage::TierEnv env(storage::PosixEnv(), specs);
   BurstBufferStore store(config, comm, env, 0);
-  EXPECT_EQ(store.Save("global_epoch1_step1", plan).backpressure, 0.0);
-  EXPECT_GT(store.Save("global_epoch1_step2", plan).backpressure, 0.0) << "room for one only";
-  EXPECT_EQ(store.Finish().size(), 2u);
+  EXPECT_EQ(store.save("global_epoch1_step1", plan).backpressure, 0.0);
+  EXPECT_GT(store.save("global_epoch1_step2", plan).backpressure, 0.0) << "room for one only";
+  EXPECT_EQ(store.finish().size(), 2u);
 }
 
 }  // namespace

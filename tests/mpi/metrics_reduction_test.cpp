@@ -68,8 +68,8 @@ TEST(MpiReduction, HistogramsAreSummed) {
   LatencyHistogram mine, expected;
   for (int k = 0; k < p; ++k) {
     for (int i = 0; i <= k; ++i) {
-      if (k == world.rank()) mine.Record((k + 1) * 1e-3);
-      expected.Record((k + 1) * 1e-3);
+      if (k == world.rank()) mine.record((k + 1) * 1e-3);
+      expected.record((k + 1) * 1e-3);
     }
   }
   const LatencyHistogram all = ReduceHistogram(world, mine);
@@ -144,10 +144,10 @@ TEST(MpiReduction, ReduceRunMatchesThePureCombination) {
   LatencyHistogram waits;
   for (int k = 0; k < p; ++k) {
     values.push_back(SummarizeRank(RecordOf(k), Settings()));
-    waits.Merge(TrainBatchWaits(RecordOf(k)));
+    waits.merge(TrainBatchWaits(RecordOf(k)));
   }
   RankLatencies latencies;
-  latencies.train_sample_read.Record(1e-3 * (world.rank() + 1));
+  latencies.train_sample_read.record(1e-3 * (world.rank() + 1));
   RunInfo info;
   info.hostname = "h";
   const RunMetrics run =
@@ -169,7 +169,7 @@ TEST(MpiReduction, ReduceRunMatchesThePureCombination) {
   EXPECT_LT(run.train->epochs[0].au_min_percent, run.train->epochs[0].au_max_percent);
   EXPECT_EQ(run.train->sample_read_latency->count, static_cast<std::uint64_t>(p));
   EXPECT_EQ(run.train->batch_wait->count, waits.count());
-  EXPECT_DOUBLE_EQ(run.train->batch_wait->p50, waits.Summary()->p50);
+  EXPECT_DOUBLE_EQ(run.train->batch_wait->p50, waits.summary()->p50);
 
   ASSERT_TRUE(run.eval);
   ASSERT_EQ(run.eval->epochs.size(), 1u);

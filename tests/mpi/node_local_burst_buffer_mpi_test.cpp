@@ -34,29 +34,29 @@ class RecordingEnv final : public storage::EnvWrapper {
   explicit RecordingEnv(storage::Env& target) : EnvWrapper(target) {}
   std::unique_ptr<storage::ReadableFile> open_read(const std::string& path,
                                                    const storage::OpenOptions& o) override {
-    return EnvWrapper::open_read(Saw(path), o);
+    return EnvWrapper::open_read(saw(path), o);
   }
   std::unique_ptr<storage::WritableFile> create(const std::string& path,
                                                 const storage::OpenOptions& o) override {
-    return EnvWrapper::create(Saw(path), o);
+    return EnvWrapper::create(saw(path), o);
   }
   std::unique_ptr<storage::WritableFile> open_write(const std::string& path,
                                                     const storage::OpenOptions& o) override {
-    return EnvWrapper::open_write(Saw(path), o);
+    return EnvWrapper::open_write(saw(path), o);
   }
   void rename(const std::string& from, const std::string& to) override {
-    EnvWrapper::rename(Saw(from), Saw(to));
+    EnvWrapper::rename(saw(from), saw(to));
   }
-  void create_directories(const std::string& p) override { EnvWrapper::create_directories(Saw(p)); }
-  void remove(const std::string& p) override { EnvWrapper::remove(Saw(p)); }
-  void remove_tree(const std::string& p) override { EnvWrapper::remove_tree(Saw(p)); }
+  void create_directories(const std::string& p) override { EnvWrapper::create_directories(saw(p)); }
+  void remove(const std::string& p) override { EnvWrapper::remove(saw(p)); }
+  void remove_tree(const std::string& p) override { EnvWrapper::remove_tree(saw(p)); }
   std::vector<storage::DirectoryEntry> list_directory(const std::string& p) override {
-    return EnvWrapper::list_directory(Saw(p));
+    return EnvWrapper::list_directory(saw(p));
   }
-  bool exists(const std::string& p) override { return EnvWrapper::exists(Saw(p)); }
-  Bytes file_size(const std::string& p) override { return EnvWrapper::file_size(Saw(p)); }
-  void sync_directory(const std::string& p) override { EnvWrapper::sync_directory(Saw(p)); }
-  Bytes free_space(const std::string& p) override { return EnvWrapper::free_space(Saw(p)); }
+  bool exists(const std::string& p) override { return EnvWrapper::exists(saw(p)); }
+  Bytes file_size(const std::string& p) override { return EnvWrapper::file_size(saw(p)); }
+  void sync_directory(const std::string& p) override { EnvWrapper::sync_directory(saw(p)); }
+  Bytes free_space(const std::string& p) override { return EnvWrapper::free_space(saw(p)); }
 
   std::set<std::string> paths() const {
     std::lock_guard lock(mutex_);
@@ -64,7 +64,7 @@ class RecordingEnv final : public storage::EnvWrapper {
   }
 
  private:
-  const std::string& Saw(const std::string& path) {
+  const std::string& saw(const std::string& path) {
     std::lock_guard lock(mutex_);
     paths_.insert(path);
     return path;
@@ -92,7 +92,7 @@ class NodeLocalBurstBuffer : public ::testing::TestWithParam<int> {
     config_.checkpoint.checkpoint_folder = (dir_ / "pfs/ckpt").string();
     config_.checkpoint.verify = true;
     config_.checkpoint.write_threads = 2;
-    config::TierConfig tier{"nvme", Local(node_), std::nullopt, std::nullopt, 0.0};
+    config::TierConfig tier{"nvme", local(node_), std::nullopt, std::nullopt, 0.0};
     tier.node_local = true;
     tier.path_template = (dir_ / "local" / config::kNodePlaceholder).string();
     config_.storage.tiers = {tier};
@@ -100,23 +100,23 @@ class NodeLocalBurstBuffer : public ::testing::TestWithParam<int> {
     config_.checkpoint.burst_buffer->tier = "nvme";
     config_.checkpoint.burst_buffer->evict_after_drain = false;
   }
-  bool Skipped() const { return GetParam() > comm_.size(); }
-  std::string Local(const std::string& node) const { return (dir_ / "local" / node).string(); }
+  bool skipped() const { return GetParam() > comm_.size(); }
+  std::string local(const std::string& node) const { return (dir_ / "local" / node).string(); }
   // No path under another node's folder.
-  void ExpectOnlyOwnNode(const RecordingEnv& env) const {
+  void expect_only_own_node(const RecordingEnv& env) const {
     for (int n = 0; n < GetParam(); ++n) {
       const std::string other = "n" + std::to_string(n);
       if (other == node_) continue;
       for (const std::string& path : env.paths()) {
-        EXPECT_FALSE(path.starts_with(Local(other)))
+        EXPECT_FALSE(path.starts_with(local(other)))
             << "rank " << comm_.rank() << " on " << node_ << " touched " << path;
       }
     }
   }
-  CheckpointPlan Plan() const {
+  CheckpointPlan make_plan() const {
     return CheckpointPlan(config_.model, config_.checkpoint, comm_.size());
   }
-  BurstBufferTuning Tuning() const {
+  BurstBufferTuning tuning() const {
     BurstBufferTuning tuning;
     tuning.buffer_bytes = 4096;
     tuning.poll_interval = 0.002;
@@ -137,7 +137,7 @@ std::map<std::string, Bytes> NodeFiles(const CheckpointPlan& plan, const std::st
   std::map<std::string, Bytes> files;
   for (Rank r = 0; r < plan.world(); ++r) {
     if (NodeName(r, nodes) != node) continue;
-    for (const PlannedFile& f : plan.ForRank(r).files) files[f.name] = f.bytes;
+    for (const PlannedFile& f : plan.for_rank(r).files) files[f.name] = f.bytes;
   }
   return files;
 }
@@ -153,31 +153,31 @@ std::map<std::string, Bytes> Listing(const fs::path& folder) {
 }
 
 TEST_P(NodeLocalBurstBuffer, EachNodeHoldsItsRanksFilesAndOneManifestIsDurable) {
-  if (Skipped()) GTEST_SKIP() << GetParam() << " nodes need as many ranks";
-  const CheckpointPlan plan = Plan();
+  if (skipped()) GTEST_SKIP() << GetParam() << " nodes need as many ranks";
+  const CheckpointPlan plan = make_plan();
   RecordingEnv env(storage::PosixEnv());
   {
-    BurstBufferStore store(config_, comm_, env, 0, Tuning());
-    store.Save("global_epoch1_step1", plan);
-    EXPECT_EQ(store.Finish().size(), 1u);
+    BurstBufferStore store(config_, comm_, env, 0, tuning());
+    store.save("global_epoch1_step1", plan);
+    EXPECT_EQ(store.finish().size(), 1u);
     // Every rank's source on its own node: read back from the fast tier.
-    EXPECT_EQ(store.Load("global_epoch1_step1", plan, comm_.rank()).tier, "nvme");
+    EXPECT_EQ(store.load("global_epoch1_step1", plan, comm_.rank()).tier, "nvme");
     // Rank r + 1 is on another node: the durable copy serves.
     const Rank next = (comm_.rank() + 1) % comm_.size();
-    const StoreOpResult shifted = store.Load("global_epoch1_step1", plan, next);
+    const StoreOpResult shifted = store.load("global_epoch1_step1", plan, next);
     EXPECT_EQ(shifted.tier, "checkpoint_folder");
-    EXPECT_EQ(shifted.bytes, plan.ForRank(next).bytes);
+    EXPECT_EQ(shifted.bytes, plan.for_rank(next).bytes);
   }
-  ExpectOnlyOwnNode(env);
+  expect_only_own_node(env);
   comm_.barrier();
   // Each node's folder: its ranks' files and the manifest, nothing of the other nodes.
   std::map<std::string, Bytes> expected = NodeFiles(plan, node_, GetParam());
   expected[kManifestFileName] = 0;
-  EXPECT_EQ(Listing(fs::path(Local(node_)) / "global_epoch1_step1"), expected);
+  EXPECT_EQ(Listing(fs::path(local(node_)) / "global_epoch1_step1"), expected);
   // The checkpoint folder: every file of every rank and one manifest, no markers left.
   std::map<std::string, Bytes> all{{kManifestFileName, 0}};
   for (Rank r = 0; r < plan.world(); ++r) {
-    for (const PlannedFile& f : plan.ForRank(r).files) all[f.name] = f.bytes;
+    for (const PlannedFile& f : plan.for_rank(r).files) all[f.name] = f.bytes;
   }
   const fs::path capacity = fs::path(config_.checkpoint.checkpoint_folder) / "global_epoch1_step1";
   EXPECT_EQ(Listing(capacity), all);
@@ -185,26 +185,26 @@ TEST_P(NodeLocalBurstBuffer, EachNodeHoldsItsRanksFilesAndOneManifestIsDurable) 
 }
 
 TEST_P(NodeLocalBurstBuffer, EvictionEmptiesEveryNodesFolder) {
-  if (Skipped()) GTEST_SKIP() << GetParam() << " nodes need as many ranks";
+  if (skipped()) GTEST_SKIP() << GetParam() << " nodes need as many ranks";
   config_.checkpoint.burst_buffer->evict_after_drain = true;
-  const CheckpointPlan plan = Plan();
+  const CheckpointPlan plan = make_plan();
   RecordingEnv env(storage::PosixEnv());
   {
-    BurstBufferStore store(config_, comm_, env, 0, Tuning());
-    store.Save("global_epoch1_step1", plan);
-    store.Save("global_epoch1_step2", plan);
-    EXPECT_EQ(store.Finish().size(), 2u);
+    BurstBufferStore store(config_, comm_, env, 0, tuning());
+    store.save("global_epoch1_step1", plan);
+    store.save("global_epoch1_step2", plan);
+    EXPECT_EQ(store.finish().size(), 2u);
   }
-  ExpectOnlyOwnNode(env);
+  expect_only_own_node(env);
   comm_.barrier();
-  EXPECT_EQ(Listing(Local(node_)), (std::map<std::string, Bytes>{}));
+  EXPECT_EQ(Listing(local(node_)), (std::map<std::string, Bytes>{}));
   EXPECT_TRUE(IsCheckpointComplete(storage::PosixEnv(),
                                    config_.checkpoint.checkpoint_folder + "/global_epoch1_step2"));
 }
 
 TEST_P(NodeLocalBurstBuffer, ADrainFailedOnOneNodeResumesInANewStore) {
-  if (Skipped()) GTEST_SKIP() << GetParam() << " nodes need as many ranks";
-  const CheckpointPlan plan = Plan();
+  if (skipped()) GTEST_SKIP() << GetParam() << " nodes need as many ranks";
+  const CheckpointPlan plan = make_plan();
   const std::string name = "global_epoch1_step1";
   const std::string capacity = config_.checkpoint.checkpoint_folder + "/" + name;
   RecordingEnv recording(storage::PosixEnv());
@@ -216,9 +216,9 @@ TEST_P(NodeLocalBurstBuffer, ADrainFailedOnOneNodeResumesInANewStore) {
                      .on_paths_containing("/local/n1/" + name + "/")
                      .keep_failing());
     }
-    BurstBufferStore store(config_, comm_, env, 0, Tuning());
-    store.Save(name, plan);
-    dlbench::test::ExpectError([&] { store.Finish(); }, ExitCode::kIo, {"not durable"});
+    BurstBufferStore store(config_, comm_, env, 0, tuning());
+    store.save(name, plan);
+    dlbench::test::ExpectError([&] { store.finish(); }, ExitCode::kIo, {"not durable"});
   }
   comm_.barrier();
   EXPECT_FALSE(IsCheckpointComplete(storage::PosixEnv(), capacity));
@@ -226,37 +226,37 @@ TEST_P(NodeLocalBurstBuffer, ADrainFailedOnOneNodeResumesInANewStore) {
     // Every rank on n0 now: n1's part is on no node of this run, so the drain is not resumed.
     EmulatedNode all_on_n0("n0");
     config::Config one_node = config_;
-    one_node.storage.tiers[0].path = Local("n0");
-    BurstBufferStore store(one_node, comm_, storage::PosixEnv(), 0, Tuning());
+    one_node.storage.tiers[0].path = local("n0");
+    BurstBufferStore store(one_node, comm_, storage::PosixEnv(), 0, tuning());
     EXPECT_TRUE(store.resumed().empty());
-    store.Finish();
+    store.finish();
   }
   EmulatedNode back(node_);
   EXPECT_FALSE(IsCheckpointComplete(storage::PosixEnv(), capacity));
   {
-    BurstBufferStore store(config_, comm_, recording, 0, Tuning());
+    BurstBufferStore store(config_, comm_, recording, 0, tuning());
     EXPECT_EQ(store.resumed(), std::vector<std::string>{name});
-    EXPECT_EQ(store.Finish().size(), 1u);
+    EXPECT_EQ(store.finish().size(), 1u);
   }
-  ExpectOnlyOwnNode(recording);
+  expect_only_own_node(recording);
   comm_.barrier();
   ASSERT_TRUE(IsCheckpointComplete(storage::PosixEnv(), capacity));
   for (Rank r = 0; r < plan.world(); ++r) {
-    for (const PlannedFile& f : plan.ForRank(r).files) {
+    for (const PlannedFile& f : plan.for_rank(r).files) {
       EXPECT_EQ(fs::file_size(fs::path(capacity) / f.name), f.bytes) << f.name;
     }
   }
   // A new store finds nothing left to drain.
-  BurstBufferStore again(config_, comm_, recording, 0, Tuning());
+  BurstBufferStore again(config_, comm_, recording, 0, tuning());
   EXPECT_TRUE(again.resumed().empty());
-  again.Finish();
+  again.finish();
 }
 
 TEST_P(NodeLocalBurstBuffer, EmulatedNodesSharingOneFolderAreRefused) {
-  if (Skipped()) GTEST_SKIP() << GetParam() << " nodes need as many ranks";
+  if (skipped()) GTEST_SKIP() << GetParam() << " nodes need as many ranks";
   config_.storage.tiers[0].path = (dir_ / "local").string();  // no {node}
   dlbench::test::ExpectError(
-      [&] { BurstBufferStore store(config_, comm_, storage::PosixEnv(), 0, Tuning()); },
+      [&] { BurstBufferStore store(config_, comm_, storage::PosixEnv(), 0, tuning()); },
       ExitCode::kUsage, {"put {node} in its path"});
 }
 

@@ -20,7 +20,7 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ignored);
 }
 
-std::filesystem::path TempDir::Write(const std::string& name, const std::string& content) const {
+std::filesystem::path TempDir::write(const std::string& name, const std::string& content) const {
   const auto file = path_ / name;
   std::filesystem::create_directories(file.parent_path());
   std::ofstream out(file, std::ios::binary);

@@ -26,7 +26,7 @@ class TempDir {
   const std::filesystem::path& path() const { return path_; }
   std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
   // Writes `content` to `name` (creating parent folders) and returns the full path.
-  std::filesystem::path Write(const std::string& name, const std::string& content) const;
+  std::filesystem::path write(const std::string& name, const std::string& content) const;
 
  private:
   std::filesystem::path path_;

@@ -29,7 +29,7 @@ struct Case {
 };
 
 TEST(Startup, CommandsWithoutParallelWorkNeverInitialiseMpi) {
-  ASSERT_FALSE(mpi::Session::started());
+  ASSERT_FALSE(mpi::Session::Started());
   const std::vector<Case> cases = {
       {{"--version"}, 0},
       {{"--help"}, 0},
@@ -48,16 +48,16 @@ TEST(Startup, CommandsWithoutParallelWorkNeverInitialiseMpi) {
   for (const Case& c : cases) {
     const std::string line = testing::PrintToString(c.args);
     EXPECT_EQ(RunMain(c.args), c.code) << line;
-    EXPECT_FALSE(mpi::Session::started()) << line << " initialised MPI";
+    EXPECT_FALSE(mpi::Session::Started()) << line << " initialised MPI";
   }
 }
 
 TEST(Startup, ParallelCommandsInitialiseMpi) {
-  ASSERT_FALSE(mpi::Session::started());
+  ASSERT_FALSE(mpi::Session::Started());
   // `checkpoint drain` is parallel; the default workload has no burst buffer, so it ends with a
   // usage error after loading the configuration on every rank.
   EXPECT_EQ(RunMain({"checkpoint", "drain", "default"}), 2);
-  EXPECT_TRUE(mpi::Session::started());
+  EXPECT_TRUE(mpi::Session::Started());
 }
 
 TEST(Startup, LocalCommunicatorNeedsNoMpi) {
@@ -76,7 +76,7 @@ TEST(Startup, LocalCommunicatorNeedsNoMpi) {
   EXPECT_EQ(local.ranks_on_this_node(), 1);
   EXPECT_EQ(local.node_count(), 1);
   EXPECT_THROW(static_cast<void>(local.fortran_handle()), Error);
-  EXPECT_FALSE(mpi::Session::started());
+  EXPECT_FALSE(mpi::Session::Started());
 }
 
 TEST(Startup, LaunchFromEnvironment) {
@@ -102,7 +102,7 @@ TEST(Startup, LaunchFromEnvironment) {
        {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "PMI_RANK", "PMI_SIZE"}) {
     unsetenv(name);
   }
-  EXPECT_FALSE(mpi::Session::started());
+  EXPECT_FALSE(mpi::Session::Started());
 }
 
 }  // namespace

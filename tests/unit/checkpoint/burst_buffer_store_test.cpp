@@ -83,7 +83,7 @@ class BurstBufferStoreTest : public ::testing::Test {
   }
   // The store over `env` with storage.tiers' emulation applied as a run applies it (one TierEnv
   // per store here, kept for the whole test so that no store outlives its Env).
-  std::unique_ptr<BurstBufferStore> Make(storage::Env& env) {
+  std::unique_ptr<BurstBufferStore> make(storage::Env& env) {
     std::vector<storage::TierSpec> specs;
     for (const config::TierConfig& t : config_.storage.tiers) {
       specs.push_back({.name = t.name,
@@ -97,19 +97,19 @@ class BurstBufferStoreTest : public ::testing::Test {
     return std::make_unique<BurstBufferStore>(config_, dlbench::test::World(), *tier_envs_.back(),
                                               0.0, tuning_);
   }
-  fs::path Fast(const std::string& name) const { return dir_ / "bb" / name; }
-  fs::path Capacity(const std::string& name) const { return dir_ / "pfs" / "ckpt" / name; }
+  fs::path fast(const std::string& name) const { return dir_ / "bb" / name; }
+  fs::path capacity(const std::string& name) const { return dir_ / "pfs" / "ckpt" / name; }
   // The capacity-side copy is durable and holds exactly the planned files, nothing else.
-  void ExpectDurable(const std::string& name) const {
-    ASSERT_TRUE(fs::exists(Capacity(name) / kManifestFileName)) << name;
+  void expect_durable(const std::string& name) const {
+    ASSERT_TRUE(fs::exists(capacity(name) / kManifestFileName)) << name;
     std::vector<std::string> found;
-    for (const auto& entry : fs::directory_iterator(Capacity(name))) {
+    for (const auto& entry : fs::directory_iterator(capacity(name))) {
       found.push_back(entry.path().filename().string());
     }
-    const RankPlan mine = plan_.ForRank(0);
+    const RankPlan mine = plan_.for_rank(0);
     EXPECT_EQ(found.size(), mine.files.size() + 1) << "markers or partial files left behind";
     for (const PlannedFile& f : mine.files) {
-      EXPECT_EQ(fs::file_size(Capacity(name) / f.name), f.bytes) << f.name;
+      EXPECT_EQ(fs::file_size(capacity(name) / f.name), f.bytes) << f.name;
     }
   }
 
@@ -122,30 +122,30 @@ class BurstBufferStoreTest : public ::testing::Test {
 };
 
 TEST_F(BurstBufferStoreTest, SaveReturnsOnTheFastTierThenDrainsAndEvicts) {
-  auto store = Make(PosixEnv());
+  auto store = make(PosixEnv());
   EXPECT_TRUE(store->resumed().empty());
-  const StoreOpResult saved = store->Save("global_epoch1_step1", plan_);
+  const StoreOpResult saved = store->save("global_epoch1_step1", plan_);
   EXPECT_EQ(saved.tier, "nvme");
-  EXPECT_EQ(saved.bytes, plan_.ForRank(0).bytes);
+  EXPECT_EQ(saved.bytes, plan_.for_rank(0).bytes);
   EXPECT_EQ(saved.backpressure, 0.0);
   EXPECT_LE(saved.start, saved.end);
   // Complete and self-describing on the fast tier when Save returns.
-  EXPECT_TRUE(fs::exists(Fast("global_epoch1_step1") / kManifestFileName));
+  EXPECT_TRUE(fs::exists(fast("global_epoch1_step1") / kManifestFileName));
 
-  const std::vector<DrainResult> drains = store->Finish();
+  const std::vector<DrainResult> drains = store->finish();
   ASSERT_EQ(drains.size(), 1u);
   EXPECT_EQ(drains[0].name, "global_epoch1_step1");
-  EXPECT_EQ(drains[0].bytes, plan_.ForRank(0).bytes);
+  EXPECT_EQ(drains[0].bytes, plan_.for_rank(0).bytes);
   EXPECT_LE(saved.start, drains[0].start);  // the drain may start before Save returns
   EXPECT_LE(drains[0].start, drains[0].end);
   EXPECT_LE(drains[0].end, drains[0].durable_at);
-  ExpectDurable("global_epoch1_step1");
-  EXPECT_FALSE(fs::exists(Fast("global_epoch1_step1"))) << "evicted, folder removed";
+  expect_durable("global_epoch1_step1");
+  EXPECT_FALSE(fs::exists(fast("global_epoch1_step1"))) << "evicted, folder removed";
   EXPECT_TRUE(fs::exists(dir_ / "bb")) << "the tier's own folder stays";
 
-  const StoreOpResult loaded = store->Load("global_epoch1_step1", plan_, 0);
+  const StoreOpResult loaded = store->load("global_epoch1_step1", plan_, 0);
   EXPECT_EQ(loaded.tier, "checkpoint_folder");
-  EXPECT_EQ(loaded.bytes, plan_.ForRank(0).bytes);
+  EXPECT_EQ(loaded.bytes, plan_.for_rank(0).bytes);
 }
 
 // Waits for a file the drain is expected to produce. The bound only keeps a broken drain from
@@ -216,40 +216,40 @@ class TrainerThreadCounter final : public storage::EnvWrapper {
 TEST_F(BurstBufferStoreTest, ASaveTouchesNothingOnTheCapacityTierFromTheTrainersThread) {
   const std::string name = "global_epoch1_step1";
   {
-    auto earlier = Make(PosixEnv());  // an earlier run's durable copy of the same name
-    earlier->Save(name, plan_);
-    earlier->Finish();
+    auto earlier = make(PosixEnv());  // an earlier run's durable copy of the same name
+    earlier->save(name, plan_);
+    earlier->finish();
   }
-  ExpectDurable(name);
-  TrainerThreadCounter counter(PosixEnv(), Capacity("").string(), Fast("").string());
-  auto store = Make(counter);
+  expect_durable(name);
+  TrainerThreadCounter counter(PosixEnv(), capacity("").string(), fast("").string());
+  auto store = make(counter);
   counter.capacity().reset();
-  store->Save(name, plan_);
-  ASSERT_TRUE(Appears(Capacity(name) / plan_.ForRank(0).files.back().name));
-  store->Save("global_epoch1_step2", plan_);
+  store->save(name, plan_);
+  ASSERT_TRUE(Appears(capacity(name) / plan_.for_rank(0).files.back().name));
+  store->save("global_epoch1_step2", plan_);
   const storage::IoCounts touched = counter.capacity().counts();
   EXPECT_EQ(touched.opens + touched.creates + touched.stats, 0u);
   EXPECT_EQ(touched.removes + touched.renames + touched.mkdirs, 0u);
   EXPECT_EQ(touched.syncs + touched.directory_syncs + touched.writes + touched.reads, 0u);
   EXPECT_GT(counter.fast().counts().creates, 0u) << "the counter sees the trainer's thread";
-  store->Finish();
-  ExpectDurable(name);
-  ExpectDurable("global_epoch1_step2");
+  store->finish();
+  expect_durable(name);
+  expect_durable("global_epoch1_step2");
 }
 
 // Evicting a durable checkpoint frees its fast-tier pages: not on the caller's thread.
 TEST_F(BurstBufferStoreTest, EvictionRemovesTheFilesOffTheCallersThread) {
-  TrainerThreadCounter counter(PosixEnv(), Capacity("").string(), Fast("").string());
-  auto store = Make(counter);
-  store->Save("global_epoch1_step1", plan_);
+  TrainerThreadCounter counter(PosixEnv(), capacity("").string(), fast("").string());
+  auto store = make(counter);
+  store->save("global_epoch1_step1", plan_);
   counter.fast().reset();
-  store->Finish();
+  store->finish();
   // Removes on the caller's thread: the fast-tier manifest and, once empty, the folder (through
   // the Env since it lists and removes folders). Its files, at least two, go in the background.
-  ASSERT_GE(plan_.ForRank(0).files.size(), 2u);
+  ASSERT_GE(plan_.for_rank(0).files.size(), 2u);
   EXPECT_EQ(counter.fast().counts().removes, 2u) << "only the manifest and the emptied folder";
-  EXPECT_FALSE(fs::exists(Fast("global_epoch1_step1"))) << "files removed, then the folder";
-  ExpectDurable("global_epoch1_step1");
+  EXPECT_FALSE(fs::exists(fast("global_epoch1_step1"))) << "files removed, then the folder";
+  expect_durable("global_epoch1_step1");
 }
 
 ino_t Inode(const fs::path& path) {
@@ -265,26 +265,26 @@ ino_t Inode(const fs::path& path) {
 TEST_F(BurstBufferStoreTest, ARerunOverwritesTheCheckpointFoldersEarlierCopyInPlace) {
   const std::string name = "global_epoch1_step1";
   {
-    auto earlier = Make(PosixEnv());  // an earlier run's durable copy of the same name
-    earlier->Save(name, plan_);
-    earlier->Finish();
+    auto earlier = make(PosixEnv());  // an earlier run's durable copy of the same name
+    earlier->save(name, plan_);
+    earlier->finish();
   }
-  ExpectDurable(name);
+  expect_durable(name);
   std::vector<ino_t> before;
-  for (const PlannedFile& f : plan_.ForRank(0).files)
-    before.push_back(Inode(Capacity(name) / f.name));
-  auto store = Make(PosixEnv());
-  store->Save(name, plan_);
-  store->Finish();
-  ExpectDurable(name);
+  for (const PlannedFile& f : plan_.for_rank(0).files)
+    before.push_back(Inode(capacity(name) / f.name));
+  auto store = make(PosixEnv());
+  store->save(name, plan_);
+  store->finish();
+  expect_durable(name);
   for (std::size_t i = 0; i < before.size(); ++i) {
-    EXPECT_EQ(Inode(Capacity(name) / plan_.ForRank(0).files[i].name), before[i]);
+    EXPECT_EQ(Inode(capacity(name) / plan_.for_rank(0).files[i].name), before[i]);
   }
-  EXPECT_EQ(store->Load(name, plan_, 0).tier, "checkpoint_folder");  // verified content
+  EXPECT_EQ(store->load(name, plan_, 0).tier, "checkpoint_folder");  // verified content
 }
 
 TEST_F(BurstBufferStoreTest, TheDrainOfTheFirstFileStartsBeforeTheSaveReturns) {
-  const std::vector<PlannedFile>& files = plan_.ForRank(0).files;
+  const std::vector<PlannedFile>& files = plan_.for_rank(0).files;
   ASSERT_GE(files.size(), 2u);
   const std::string name = "global_epoch1_step1";
   // The writer holds back its last file until the first one is on the capacity side: a drain
@@ -292,20 +292,20 @@ TEST_F(BurstBufferStoreTest, TheDrainOfTheFirstFileStartsBeforeTheSaveReturns) {
   bool first_drained_before_last_written = false;
   tuning_.on_file_written = [&](const std::string& file) {
     if (file == files.back().name) {
-      first_drained_before_last_written = Appears(Capacity(name) / files.front().name);
+      first_drained_before_last_written = Appears(capacity(name) / files.front().name);
     }
   };
-  auto store = Make(PosixEnv());
-  store->Save(name, plan_);
+  auto store = make(PosixEnv());
+  store->save(name, plan_);
   EXPECT_TRUE(first_drained_before_last_written);
-  const std::vector<DrainResult> drains = store->Finish();
+  const std::vector<DrainResult> drains = store->finish();
   ASSERT_EQ(drains.size(), 1u);
-  EXPECT_EQ(drains[0].bytes, plan_.ForRank(0).bytes);
-  ExpectDurable(name);
+  EXPECT_EQ(drains[0].bytes, plan_.for_rank(0).bytes);
+  expect_durable(name);
 }
 
 TEST_F(BurstBufferStoreTest, ASaveThatFailsAfterSomeFilesWereDrainedIsNeverDurable) {
-  const std::vector<PlannedFile>& files = plan_.ForRank(0).files;
+  const std::vector<PlannedFile>& files = plan_.for_rank(0).files;
   ASSERT_GE(files.size(), 2u);
   const std::string name = "global_epoch1_step1";
   // The last file cannot be created on the fast tier; the first is drained before that.
@@ -315,60 +315,60 @@ TEST_F(BurstBufferStoreTest, ASaveThatFailsAfterSomeFilesWereDrainedIsNeverDurab
                     .on_paths_containing("bb/" + name + "/." + files.back().name));
   bool first_drained = false;
   tuning_.on_file_written = [&](const std::string& file) {
-    if (file == files.front().name) first_drained = Appears(Capacity(name) / file);
+    if (file == files.front().name) first_drained = Appears(capacity(name) / file);
   };
-  auto store = Make(faulty);
-  dlbench::test::ExpectError([&] { store->Save(name, plan_); }, ExitCode::kIo,
+  auto store = make(faulty);
+  dlbench::test::ExpectError([&] { store->save(name, plan_); }, ExitCode::kIo,
                              {"No space left on device"});
   EXPECT_TRUE(first_drained);
   EXPECT_EQ(faulty.injected(), 1u);
   // The cancelled drain is not reported again: the save already failed and said why.
-  EXPECT_TRUE(store->Finish().empty());
-  EXPECT_FALSE(fs::exists(Fast(name) / kManifestFileName));
-  EXPECT_FALSE(fs::exists(Capacity(name) / kManifestFileName));
+  EXPECT_TRUE(store->finish().empty());
+  EXPECT_FALSE(fs::exists(fast(name) / kManifestFileName));
+  EXPECT_FALSE(fs::exists(capacity(name) / kManifestFileName));
   for (const PlannedFile& f : files) {
-    EXPECT_FALSE(fs::exists(Capacity(name) / f.name)) << "drained copy left behind: " << f.name;
+    EXPECT_FALSE(fs::exists(capacity(name) / f.name)) << "drained copy left behind: " << f.name;
   }
-  if (fs::exists(Capacity(name))) {
-    for (const auto& entry : fs::directory_iterator(Capacity(name))) {
+  if (fs::exists(capacity(name))) {
+    for (const auto& entry : fs::directory_iterator(capacity(name))) {
       EXPECT_FALSE(IsDrainMarkerName(entry.path().filename().string())) << entry.path();
     }
   }
   // Nothing complete on the fast tier, so nothing for a later run to resume.
-  EXPECT_TRUE(Make(PosixEnv())->resumed().empty());
+  EXPECT_TRUE(make(PosixEnv())->resumed().empty());
 }
 
 TEST_F(BurstBufferStoreTest, LoadPrefersTheFastTierThenTheCheckpointFolderElseFails) {
   config_.checkpoint.burst_buffer->evict_after_drain = false;
-  auto store = Make(PosixEnv());
-  store->Save("global_epoch1_step1", plan_);
-  EXPECT_EQ(store->Load("global_epoch1_step1", plan_, 0).tier, "nvme");
-  ASSERT_EQ(store->Finish().size(), 1u);
-  ExpectDurable("global_epoch1_step1");
-  EXPECT_EQ(store->Load("global_epoch1_step1", plan_, 0).tier, "nvme") << "kept: not evicted";
+  auto store = make(PosixEnv());
+  store->save("global_epoch1_step1", plan_);
+  EXPECT_EQ(store->load("global_epoch1_step1", plan_, 0).tier, "nvme");
+  ASSERT_EQ(store->finish().size(), 1u);
+  expect_durable("global_epoch1_step1");
+  EXPECT_EQ(store->load("global_epoch1_step1", plan_, 0).tier, "nvme") << "kept: not evicted";
 
-  fs::remove(Fast("global_epoch1_step1") / kManifestFileName);
-  EXPECT_EQ(store->Load("global_epoch1_step1", plan_, 0).tier, "checkpoint_folder");
+  fs::remove(fast("global_epoch1_step1") / kManifestFileName);
+  EXPECT_EQ(store->load("global_epoch1_step1", plan_, 0).tier, "checkpoint_folder");
 
-  fs::remove(Capacity("global_epoch1_step1") / kManifestFileName);
-  dlbench::test::ExpectError([&] { store->Load("global_epoch1_step1", plan_, 0); }, ExitCode::kIo,
+  fs::remove(capacity("global_epoch1_step1") / kManifestFileName);
+  dlbench::test::ExpectError([&] { store->load("global_epoch1_step1", plan_, 0); }, ExitCode::kIo,
                              {"neither complete on tier nvme"});
 }
 
 TEST_F(BurstBufferStoreTest, LoadOfAnEvictedCheckpointReadsTheCheckpointFolderWithVerify) {
-  auto store = Make(PosixEnv());
-  store->Save("global_epoch1_step1", plan_);
-  store->Save("global_epoch1_step2", plan_);
-  store->Finish();
+  auto store = make(PosixEnv());
+  store->save("global_epoch1_step1", plan_);
+  store->save("global_epoch1_step2", plan_);
+  store->finish();
   // Corrupt one byte of the durable copy: verify must catch it, so the load really read it.
-  const fs::path victim = Capacity("global_epoch1_step2") / plan_.ForRank(0).files.back().name;
+  const fs::path victim = capacity("global_epoch1_step2") / plan_.for_rank(0).files.back().name;
   {
     auto file = PosixEnv().open_write(victim.string());
     file->write_at(10, "?", 1);
     file->close();
   }
-  EXPECT_EQ(store->Load("global_epoch1_step1", plan_, 0).tier, "checkpoint_folder");
-  EXPECT_THROW(store->Load("global_epoch1_step2", plan_, 0), Error);
+  EXPECT_EQ(store->load("global_epoch1_step1", plan_, 0).tier, "checkpoint_folder");
+  EXPECT_THROW(store->load("global_epoch1_step2", plan_, 0), Error);
 }
 
 struct CapacityFault {
@@ -385,10 +385,10 @@ TEST_P(DrainFaultTest, FailedDrainIsNeverDurableAndKeepsTheFastCopy) {
   FaultInjectionEnv faulty(PosixEnv());
   faulty.inject(
       Fault(GetParam().op).nth(2).error(GetParam().error).on_paths_containing("pfs/ckpt"));
-  auto store = Make(faulty);
-  store->Save("global_epoch1_step1", plan_);
+  auto store = make(faulty);
+  store->save("global_epoch1_step1", plan_);
   try {
-    store->Finish();
+    store->finish();
     FAIL() << "Finish succeeded although the drain failed";
   } catch (const Error& e) {
     const std::string message = e.what();
@@ -396,15 +396,15 @@ TEST_P(DrainFaultTest, FailedDrainIsNeverDurableAndKeepsTheFastCopy) {
     EXPECT_NE(message.find("checkpoint global_epoch1_step1 is not durable"), std::string::npos)
         << message;
     EXPECT_NE(message.find(GetParam().operation), std::string::npos) << message;
-    EXPECT_NE(message.find(Capacity("global_epoch1_step1").string() + "/"), std::string::npos)
+    EXPECT_NE(message.find(capacity("global_epoch1_step1").string() + "/"), std::string::npos)
         << message;
     EXPECT_NE(message.find(GetParam().reason), std::string::npos) << message;
   }
   EXPECT_EQ(faulty.injected(), 1u);
-  EXPECT_FALSE(fs::exists(Capacity("global_epoch1_step1") / kManifestFileName));
-  EXPECT_TRUE(fs::exists(Fast("global_epoch1_step1") / kManifestFileName)) << "not evicted";
-  for (const PlannedFile& f : plan_.ForRank(0).files) {
-    EXPECT_EQ(fs::file_size(Fast("global_epoch1_step1") / f.name), f.bytes);
+  EXPECT_FALSE(fs::exists(capacity("global_epoch1_step1") / kManifestFileName));
+  EXPECT_TRUE(fs::exists(fast("global_epoch1_step1") / kManifestFileName)) << "not evicted";
+  for (const PlannedFile& f : plan_.for_rank(0).files) {
+    EXPECT_EQ(fs::file_size(fast("global_epoch1_step1") / f.name), f.bytes);
   }
 }
 
@@ -421,40 +421,40 @@ TEST_F(BurstBufferStoreTest, AnInterruptedDrainIsResumedByTheNextStore) {
     // The drain dies after one file: the second file's create fails.
     FaultInjectionEnv faulty(PosixEnv());
     faulty.inject(Fault(FaultOp::kCreate).nth(2).on_paths_containing("pfs/ckpt").keep_failing());
-    auto store = Make(faulty);
-    store->Save(name, plan_);
-    EXPECT_THROW(store->Finish(), Error);
+    auto store = make(faulty);
+    store->save(name, plan_);
+    EXPECT_THROW(store->finish(), Error);
   }
-  ASSERT_GE(plan_.ForRank(0).files.size(), 2u);
-  EXPECT_TRUE(fs::exists(Capacity(name) / plan_.ForRank(0).files.front().name));
-  EXPECT_FALSE(fs::exists(Capacity(name) / kManifestFileName));
+  ASSERT_GE(plan_.for_rank(0).files.size(), 2u);
+  EXPECT_TRUE(fs::exists(capacity(name) / plan_.for_rank(0).files.front().name));
+  EXPECT_FALSE(fs::exists(capacity(name) / kManifestFileName));
   // A killed process would also leave a partial file behind; the drain must replace it.
   {
-    auto junk = PosixEnv().create((Capacity(name) / plan_.ForRank(0).files.back().name).string());
+    auto junk = PosixEnv().create((capacity(name) / plan_.for_rank(0).files.back().name).string());
     junk->append("junk", 4);
     junk->close();
   }
 
-  auto store = Make(PosixEnv());
+  auto store = make(PosixEnv());
   ASSERT_EQ(store->resumed(), std::vector<std::string>{name});
-  const std::vector<DrainResult> drains = store->Finish();
+  const std::vector<DrainResult> drains = store->finish();
   ASSERT_EQ(drains.size(), 1u);
   EXPECT_EQ(drains[0].name, name);
-  EXPECT_EQ(drains[0].bytes, plan_.ForRank(0).bytes);
+  EXPECT_EQ(drains[0].bytes, plan_.for_rank(0).bytes);
   EXPECT_GT(drains[0].durable_at, 0.0);
-  ExpectDurable(name);
-  EXPECT_FALSE(fs::exists(Fast(name)));
-  EXPECT_EQ(store->Load(name, plan_, 0).tier, "checkpoint_folder");  // verify: every byte right
+  expect_durable(name);
+  EXPECT_FALSE(fs::exists(fast(name)));
+  EXPECT_EQ(store->load(name, plan_, 0).tier, "checkpoint_folder");  // verify: every byte right
 
   // Nothing is left to resume.
-  EXPECT_TRUE(Make(PosixEnv())->resumed().empty());
+  EXPECT_TRUE(make(PosixEnv())->resumed().empty());
 }
 
 TEST_F(BurstBufferStoreTest, AFastTierThatCannotBeListedFailsTheStoreNamingIt) {
   // Resume lists the fast tier through the Env (it once used std::filesystem and ignored errors).
   FaultInjectionEnv faulty(PosixEnv());
   faulty.inject(Fault(FaultOp::kListDirectory).error(EACCES).on_paths_containing("bb"));
-  dlbench::test::ExpectError([&] { Make(faulty); }, ExitCode::kIo,
+  dlbench::test::ExpectError([&] { make(faulty); }, ExitCode::kIo,
                              {"list " + (dir_ / "bb").string()});
   EXPECT_EQ(faulty.attempts(FaultOp::kListDirectory), 1u);
 }
@@ -464,8 +464,8 @@ TEST_F(BurstBufferStoreTest, AStoreDestroyedMidDrainLeavesAResumableCheckpoint) 
   config_.storage.tiers[1].latency = 0.001;  // every capacity-side operation waits at the gate
   clock_ = &gate;
   {
-    auto store = Make(PosixEnv());
-    store->Save("global_epoch1_step1", plan_);
+    auto store = make(PosixEnv());
+    store->save("global_epoch1_step1", plan_);
     // The drain is stuck at the gate. The destructor stops it, but must first get the thread
     // back from its sleep, so the gate opens a little later (if the drain then wins the race and
     // completes, the checkpoint is simply durable: both outcomes are checked below).
@@ -476,11 +476,11 @@ TEST_F(BurstBufferStoreTest, AStoreDestroyedMidDrainLeavesAResumableCheckpoint) 
     store.reset();
     opener.join();  // before `gate` goes: the opener may still be inside its notify_all()
   }
-  const bool durable = fs::exists(Capacity("global_epoch1_step1") / kManifestFileName);
-  auto store = Make(PosixEnv());
+  const bool durable = fs::exists(capacity("global_epoch1_step1") / kManifestFileName);
+  auto store = make(PosixEnv());
   EXPECT_EQ(store->resumed().size(), durable ? 0u : 1u);
-  store->Finish();
-  ExpectDurable("global_epoch1_step1");
+  store->finish();
+  expect_durable("global_epoch1_step1");
 }
 
 TEST_F(BurstBufferStoreTest, MaxPendingCheckpointsMakesTheNextSaveWaitAndReportIt) {
@@ -493,34 +493,34 @@ TEST_F(BurstBufferStoreTest, MaxPendingCheckpointsMakesTheNextSaveWaitAndReportI
     waited = true;
     gate.open();  // the first drain may finish only once the second save is waiting
   };
-  auto store = Make(PosixEnv());
-  const StoreOpResult first = store->Save("global_epoch1_step1", plan_);
+  auto store = make(PosixEnv());
+  const StoreOpResult first = store->save("global_epoch1_step1", plan_);
   EXPECT_EQ(first.backpressure, 0.0);
-  const StoreOpResult second = store->Save("global_epoch1_step2", plan_);
+  const StoreOpResult second = store->save("global_epoch1_step2", plan_);
   EXPECT_TRUE(waited);
   EXPECT_GT(second.backpressure, 0.0);
   EXPECT_LE(second.backpressure, second.end - second.start);
   // The wait lasted until the first checkpoint was durable.
-  EXPECT_TRUE(fs::exists(Capacity("global_epoch1_step1") / kManifestFileName));
-  EXPECT_EQ(store->Finish().size(), 2u);
-  ExpectDurable("global_epoch1_step2");
+  EXPECT_TRUE(fs::exists(capacity("global_epoch1_step1") / kManifestFileName));
+  EXPECT_EQ(store->finish().size(), 2u);
+  expect_durable("global_epoch1_step2");
 }
 
 TEST_F(BurstBufferStoreTest, TierCapacityMakesTheNextSaveWait) {
   GateClock gate;
   config_.storage.tiers[1].latency = 0.001;
-  config_.storage.tiers[0].capacity = plan_.ForRank(0).bytes * 3 / 2;  // room for one
+  config_.storage.tiers[0].capacity = plan_.for_rank(0).bytes * 3 / 2;  // room for one
   config_.checkpoint.burst_buffer->max_pending_checkpoints = 10;
   clock_ = &gate;
   tuning_.on_backpressure = [&] { gate.open(); };
-  auto store = Make(PosixEnv());
-  EXPECT_EQ(store->Save("global_epoch1_step1", plan_).backpressure, 0.0);
-  EXPECT_GT(store->Save("global_epoch1_step2", plan_).backpressure, 0.0);
-  store->Finish();
+  auto store = make(PosixEnv());
+  EXPECT_EQ(store->save("global_epoch1_step1", plan_).backpressure, 0.0);
+  EXPECT_GT(store->save("global_epoch1_step2", plan_).backpressure, 0.0);
+  store->finish();
 
-  config_.storage.tiers[0].capacity = plan_.ForRank(0).bytes - 1;
-  auto small = Make(PosixEnv());
-  dlbench::test::ExpectError([&] { small->Save("global_epoch1_step3", plan_); }, ExitCode::kUsage,
+  config_.storage.tiers[0].capacity = plan_.for_rank(0).bytes - 1;
+  auto small = make(PosixEnv());
+  dlbench::test::ExpectError([&] { small->save("global_epoch1_step3", plan_); }, ExitCode::kUsage,
                              {"more than its capacity"});
 }
 

@@ -73,7 +73,7 @@ std::map<std::string, Bytes> Listing(const fs::path& folder) {
 std::map<std::string, Bytes> Planned(const CheckpointPlan& plan) {
   std::map<std::string, Bytes> files;
   for (Rank r = 0; r < plan.world(); ++r) {
-    for (const PlannedFile& f : plan.ForRank(r).files) files[f.name] = f.bytes;
+    for (const PlannedFile& f : plan.for_rank(r).files) files[f.name] = f.bytes;
   }
   return files;
 }
@@ -81,7 +81,7 @@ std::map<std::string, Bytes> Planned(const CheckpointPlan& plan) {
 void WriteEveryRank(storage::Env& env, const std::string& folder, const CheckpointPlan& plan,
                     const WriterOptions& options) {
   CheckpointWriter writer(env, options);
-  for (Rank r = 0; r < plan.world(); ++r) writer.WriteRank(folder, plan.ForRank(r));
+  for (Rank r = 0; r < plan.world(); ++r) writer.write_rank(folder, plan.for_rank(r));
 }
 
 std::string ReadWholeFile(const fs::path& path) {
@@ -102,8 +102,8 @@ TEST(CheckpointIo, WritesExactlyThePlannedFilesThenReadsAndVerifiesThem) {
   CheckpointWriter writer(PosixEnv(), Options(3));
   Bytes written = 0;
   for (Rank r = 0; r < kWorld; ++r) {
-    const RankPlan rank_plan = plan.ForRank(r);
-    const RankIoResult result = writer.WriteRank(folder, rank_plan);
+    const RankPlan rank_plan = plan.for_rank(r);
+    const RankIoResult result = writer.write_rank(folder, rank_plan);
     EXPECT_EQ(result.bytes, rank_plan.bytes);
     ASSERT_EQ(result.files.size(), rank_plan.files.size());
     for (std::size_t i = 0; i < result.files.size(); ++i) {
@@ -114,7 +114,7 @@ TEST(CheckpointIo, WritesExactlyThePlannedFilesThenReadsAndVerifiesThem) {
     }
     written += result.bytes;
   }
-  const PlanSummary summary = plan.Summarize();
+  const PlanSummary summary = plan.summarize();
   EXPECT_EQ(written, summary.total_bytes);
   EXPECT_EQ(Listing(folder), Planned(plan));  // no partial files, nothing else
   EXPECT_EQ(Listing(folder).size(), 22u);
@@ -133,7 +133,7 @@ TEST(CheckpointIo, WritesExactlyThePlannedFilesThenReadsAndVerifiesThem) {
 
   CheckpointReader reader(PosixEnv(), ReadOptions(2));
   Bytes read = 0;
-  for (Rank r = 0; r < kWorld; ++r) read += reader.ReadRank(folder, plan.ForRank(r)).bytes;
+  for (Rank r = 0; r < kWorld; ++r) read += reader.read_rank(folder, plan.for_rank(r)).bytes;
   EXPECT_EQ(read, summary.total_bytes);
 }
 
@@ -147,9 +147,9 @@ TEST(CheckpointIo, RecoveryRankShiftReadsTheShiftedRanksFiles) {
   CheckpointReader reader(counting, ReadOptions(1));
   const Rank source = RecoveryRank(0, 2, kWorld);  // four nodes of two ranks
   ASSERT_EQ(source, 2);
-  const RankIoResult result = reader.ReadRank(folder, plan.ForRank(source));
-  EXPECT_EQ(result.bytes, plan.ForRank(2).bytes);
-  EXPECT_NE(result.bytes, plan.ForRank(0).bytes);  // stage 1 holds different layers
+  const RankIoResult result = reader.read_rank(folder, plan.for_rank(source));
+  EXPECT_EQ(result.bytes, plan.for_rank(2).bytes);
+  EXPECT_NE(result.bytes, plan.for_rank(0).bytes);  // stage 1 holds different layers
   EXPECT_EQ(result.files.front().name, "layer_3-model_2_model_states.pt");
   EXPECT_EQ(counting.counts().bytes_read,
             result.bytes + fs::file_size(JoinPath(folder, kManifestFileName)));
@@ -158,11 +158,11 @@ TEST(CheckpointIo, RecoveryRankShiftReadsTheShiftedRanksFiles) {
 TEST(CheckpointIo, FsyncPerFileOnlyWhenAsked) {
   dlbench::test::TempDir dir;
   const CheckpointPlan plan = TinyPlan();
-  const RankPlan rank0 = plan.ForRank(0);
+  const RankPlan rank0 = plan.for_rank(0);
   {
     CountingEnv env(PosixEnv());
     const RankIoResult result =
-        CheckpointWriter(env, Options(2, true)).WriteRank((dir / "synced").string(), rank0);
+        CheckpointWriter(env, Options(2, true)).write_rank((dir / "synced").string(), rank0);
     const storage::IoCounts c = env.counts();
     EXPECT_EQ(c.syncs, rank0.files.size());
     EXPECT_EQ(c.directory_syncs, rank0.files.size());  // each rename made durable
@@ -173,7 +173,7 @@ TEST(CheckpointIo, FsyncPerFileOnlyWhenAsked) {
   {
     CountingEnv env(PosixEnv());
     const RankIoResult result =
-        CheckpointWriter(env, Options(2, false)).WriteRank((dir / "unsynced").string(), rank0);
+        CheckpointWriter(env, Options(2, false)).write_rank((dir / "unsynced").string(), rank0);
     EXPECT_EQ(env.counts().syncs, 0u);
     EXPECT_EQ(env.counts().directory_syncs, 0u);
     EXPECT_EQ(result.fsyncs, 0u);
@@ -187,13 +187,13 @@ void ExpectCleanFailure(const Fault& fault, const std::string& operation, int th
   dlbench::test::TempDir dir;
   const std::string folder = FolderIn(dir);
   const CheckpointPlan plan = TinyPlan();
-  const RankPlan rank0 = plan.ForRank(0);
+  const RankPlan rank0 = plan.for_rank(0);
   FaultInjectionEnv env(PosixEnv());
   env.inject(fault);
   CheckpointWriter writer(env, Options(threads, true));
   bool ok = true;
   try {
-    writer.WriteRank(folder, rank0);
+    writer.write_rank(folder, rank0);
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     ok = false;
@@ -232,13 +232,13 @@ TEST(CheckpointIo, ManifestRefusesMissingOrShortFiles) {
   const CheckpointPlan plan = TinyPlan();
   CheckpointWriter writer(PosixEnv(), Options(1));
   for (Rank r = 0; r < kWorld; ++r) {
-    if (r != 5) writer.WriteRank(folder, plan.ForRank(r));
+    if (r != 5) writer.write_rank(folder, plan.for_rank(r));
   }
   dlbench::test::ExpectError([&] { WriteManifest(PosixEnv(), folder, plan, {}, false); },
                              ExitCode::kIo, {"rank 5"});
   EXPECT_FALSE(IsCheckpointComplete(PosixEnv(), folder));
-  writer.WriteRank(folder, plan.ForRank(5));
-  const std::string victim = JoinPath(folder, plan.ForRank(5).files.back().name);
+  writer.write_rank(folder, plan.for_rank(5));
+  const std::string victim = JoinPath(folder, plan.for_rank(5).files.back().name);
   fs::resize_file(victim, 100);
   dlbench::test::ExpectError([&] { WriteManifest(PosixEnv(), folder, plan, {}, false); },
                              ExitCode::kIo, {victim, "size 100 B"});
@@ -251,12 +251,12 @@ TEST(CheckpointIo, ReaderRefusesIncompleteAndDetectsCorruption) {
   const CheckpointPlan plan = TinyPlan();
   WriteEveryRank(PosixEnv(), folder, plan, Options(2));
   CheckpointReader reader(PosixEnv(), ReadOptions(2));
-  dlbench::test::ExpectError([&] { reader.ReadRank(folder, plan.ForRank(0)); }, ExitCode::kIo,
+  dlbench::test::ExpectError([&] { reader.read_rank(folder, plan.for_rank(0)); }, ExitCode::kIo,
                              {"incomplete checkpoint"});
   WriteManifest(PosixEnv(), folder, plan, Options(1).content, false);
 
   // Flip one byte in the middle of rank 0's optimizer file.
-  const PlannedFile optim = plan.ForRank(0).files.back();
+  const PlannedFile optim = plan.for_rank(0).files.back();
   const std::string path = JoinPath(folder, optim.name);
   const Bytes offset = 3 * kBuffer + 17;
   {
@@ -268,25 +268,25 @@ TEST(CheckpointIo, ReaderRefusesIncompleteAndDetectsCorruption) {
     f.seekp(static_cast<std::streamoff>(offset));
     f.write(&c, 1);
   }
-  dlbench::test::ExpectError([&] { reader.ReadRank(folder, plan.ForRank(0)); }, ExitCode::kIo,
+  dlbench::test::ExpectError([&] { reader.read_rank(folder, plan.for_rank(0)); }, ExitCode::kIo,
                              {path, "offset " + std::to_string(offset)});
   // Without verify only sizes are checked, so the flipped byte goes unnoticed.
   CheckpointReader unverified(PosixEnv(), ReadOptions(2, false));
-  EXPECT_EQ(unverified.ReadRank(folder, plan.ForRank(0)).bytes, plan.ForRank(0).bytes);
+  EXPECT_EQ(unverified.read_rank(folder, plan.for_rank(0)).bytes, plan.for_rank(0).bytes);
 
   fs::resize_file(path, optim.bytes - 1);
-  dlbench::test::ExpectError([&] { unverified.ReadRank(folder, plan.ForRank(0)); }, ExitCode::kIo,
+  dlbench::test::ExpectError([&] { unverified.read_rank(folder, plan.for_rank(0)); }, ExitCode::kIo,
                              {path});
 
   // A plan from another configuration names files the manifest does not list.
   const CheckpointPlan other(test::Transformer(4, 100, 32, 64, 4, 2, 1, 1, 3), test::Default(), 2);
-  dlbench::test::ExpectError([&] { unverified.ReadRank(folder, other.ForRank(1)); }, ExitCode::kIo,
-                             {"not in the checkpoint's manifest"});
+  dlbench::test::ExpectError([&] { unverified.read_rank(folder, other.for_rank(1)); },
+                             ExitCode::kIo, {"not in the checkpoint's manifest"});
 }
 
 TEST(CheckpointIo, CorruptManifestIsAnIoError) {
   dlbench::test::TempDir dir;
-  dir.Write("ckpt/" + std::string(kManifestFileName), "{\"format\": \"something else\"}");
+  dir.write("ckpt/" + std::string(kManifestFileName), "{\"format\": \"something else\"}");
   dlbench::test::ExpectError([&] { ReadManifest(PosixEnv(), (dir / "ckpt").string()); },
                              ExitCode::kIo, {"corrupt"});
 }
@@ -300,9 +300,11 @@ TEST(CheckpointIo, BufferMemoryIsFixedWhateverTheCheckpointSize) {
   small.model_size_bytes = 64 * KiB;
   config::ModelConfig large;
   large.model_size_bytes = 4 * MiB + 5;
-  writer.WriteRank((dir / "small").string(), CheckpointPlan(small, test::Default(), 1).ForRank(0));
+  writer.write_rank((dir / "small").string(),
+                    CheckpointPlan(small, test::Default(), 1).for_rank(0));
   EXPECT_EQ(writer.buffer_bytes(), 3 * kBuffer);
-  writer.WriteRank((dir / "large").string(), CheckpointPlan(large, test::Default(), 1).ForRank(0));
+  writer.write_rank((dir / "large").string(),
+                    CheckpointPlan(large, test::Default(), 1).for_rank(0));
   EXPECT_EQ(writer.buffer_bytes(), 3 * kBuffer);
   EXPECT_EQ(fs::file_size(dir / "large" / "model_states-0.pt"), 4 * MiB + 5);
 
@@ -331,13 +333,13 @@ TEST(CheckpointIo, OnesWhenTensorsAreNotRandomized) {
   config::ModelConfig m;
   m.model_size_bytes = 3 * kBuffer + 11;
   const CheckpointPlan plan(m, test::Default(), 1);
-  CheckpointWriter(PosixEnv(), options).WriteRank((dir / "c").string(), plan.ForRank(0));
+  CheckpointWriter(PosixEnv(), options).write_rank((dir / "c").string(), plan.for_rank(0));
   const std::string bytes = ReadWholeFile(dir / "c" / "model_states-0.pt");
   ASSERT_EQ(bytes.size(), 3 * kBuffer + 11);
   EXPECT_EQ(std::count(bytes.begin(), bytes.end(), '\1'), static_cast<long>(bytes.size()));
   WriteManifest(PosixEnv(), (dir / "c").string(), plan, options.content, false);
   EXPECT_EQ(CheckpointReader(PosixEnv(), ReadOptions(1))
-                .ReadRank((dir / "c").string(), plan.ForRank(0))
+                .read_rank((dir / "c").string(), plan.for_rank(0))
                 .bytes,
             3 * kBuffer + 11);
 }
@@ -355,7 +357,7 @@ TEST(CheckpointIo, DirectIoRoundTrip) {
   read.direct = true;
   CheckpointReader reader(PosixEnv(), read);
   for (Rank r = 0; r < kWorld; ++r) {
-    EXPECT_EQ(reader.ReadRank(folder, plan.ForRank(r)).bytes, plan.ForRank(r).bytes);
+    EXPECT_EQ(reader.read_rank(folder, plan.for_rank(r)).bytes, plan.for_rank(r).bytes);
   }
 }
 
@@ -365,15 +367,15 @@ TEST(CheckpointIo, CommitWritesTheManifestWhenEveryRankSucceeded) {
   const std::string folder = world.broadcast(FolderIn(dir));  // rank 0's folder for all ranks
   const CheckpointPlan plan(test::Transformer(4, 100, 32, 64, 4, 2, 1, 1, 3), test::Default(),
                             world.size());
-  CheckpointWriter(PosixEnv(), Options(1)).WriteRank(folder, plan.ForRank(world.rank()));
+  CheckpointWriter(PosixEnv(), Options(1)).write_rank(folder, plan.for_rank(world.rank()));
   EXPECT_TRUE(CommitCheckpoint(world, PosixEnv(), folder, plan, Options(1).content, true, true));
   EXPECT_TRUE(IsCheckpointComplete(PosixEnv(), folder));
   EXPECT_EQ(ReadManifest(PosixEnv(), folder).files.size(), 2u * world.size());
 
   // A file lost before the commit: every rank gets rank 0's error, and there is no manifest.
   const std::string second = folder + "_b";
-  CheckpointWriter(PosixEnv(), Options(1)).WriteRank(second, plan.ForRank(world.rank()));
-  if (world.is_root()) fs::remove(JoinPath(second, plan.ForRank(0).files[0].name));
+  CheckpointWriter(PosixEnv(), Options(1)).write_rank(second, plan.for_rank(world.rank()));
+  if (world.is_root()) fs::remove(JoinPath(second, plan.for_rank(0).files[0].name));
   EXPECT_THROW(CommitCheckpoint(world, PosixEnv(), second, plan, {}, false, true), Error);
   EXPECT_FALSE(IsCheckpointComplete(PosixEnv(), second));
 }

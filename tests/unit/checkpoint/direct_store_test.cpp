@@ -70,9 +70,9 @@ TEST(DirectStore, SaveWritesThePlannedFilesThenTheManifest) {
   CountingEnv env(PosixEnv());
   const CheckpointPlan plan = OneRankPlan();
   DirectStore store(Settings(dir), 7, dlbench::test::World(), env, 0);
-  const StoreOpResult result = store.Save(kName, plan);
+  const StoreOpResult result = store.save(kName, plan);
 
-  const RankPlan mine = plan.ForRank(0);
+  const RankPlan mine = plan.for_rank(0);
   std::map<std::string, Bytes> expected;
   for (const PlannedFile& f : mine.files) expected[f.name] = f.bytes;
   std::map<std::string, Bytes> listing = Listing(dir / kName);
@@ -85,7 +85,7 @@ TEST(DirectStore, SaveWritesThePlannedFilesThenTheManifest) {
   EXPECT_LE(result.start, result.end);
   EXPECT_GE(env.counts().mkdirs, 1u);   // the folder is created by the save
   EXPECT_EQ(env.counts().syncs, 0u);    // checkpoint.fsync is off
-  EXPECT_TRUE(store.Finish().empty());  // durable already
+  EXPECT_TRUE(store.finish().empty());  // durable already
   EXPECT_EQ(ReadManifest(env, (dir / kName).string()).files.size(), mine.files.size());
 }
 
@@ -96,8 +96,8 @@ TEST(DirectStore, FsyncIsIssuedForEveryFileAndTheManifest) {
   settings.fsync = true;
   const CheckpointPlan plan = OneRankPlan();
   DirectStore store(settings, 7, dlbench::test::World(), env, 0);
-  store.Save(kName, plan);
-  EXPECT_EQ(env.counts().syncs, plan.ForRank(0).files.size() + 1);
+  store.save(kName, plan);
+  EXPECT_EQ(env.counts().syncs, plan.for_rank(0).files.size() + 1);
   EXPECT_GE(env.counts().directory_syncs, env.counts().syncs);  // each rename made durable
 }
 
@@ -108,12 +108,12 @@ TEST(DirectStore, LoadReadsEveryByteBackAndVerifiesIt) {
   settings.verify = true;
   const CheckpointPlan plan = OneRankPlan();
   DirectStore store(settings, 7, dlbench::test::World(), env, 0);
-  store.Save(kName, plan);
+  store.save(kName, plan);
   env.reset();
-  const StoreOpResult result = store.Load(kName, plan, 0);
+  const StoreOpResult result = store.load(kName, plan, 0);
   const Bytes manifest = fs::file_size(dir / kName / kManifestFileName);
-  EXPECT_EQ(result.bytes, plan.ForRank(0).bytes);
-  EXPECT_EQ(env.counts().bytes_read, plan.ForRank(0).bytes + manifest);
+  EXPECT_EQ(result.bytes, plan.for_rank(0).bytes);
+  EXPECT_EQ(env.counts().bytes_read, plan.for_rank(0).bytes + manifest);
   EXPECT_EQ(env.counts().bytes_written, 0u);
   EXPECT_LE(result.start, result.end);
 }
@@ -122,11 +122,11 @@ TEST(DirectStore, VerifyFindsAChangedByteAndNamesFileAndOffset) {
   dlbench::test::TempDir dir;
   config::CheckpointConfig settings = Settings(dir);
   const CheckpointPlan plan = OneRankPlan();
-  const PlannedFile victim = plan.ForRank(0).files.back();
+  const PlannedFile victim = plan.for_rank(0).files.back();
   ASSERT_GT(victim.bytes, 1000u);
   {
     DirectStore store(settings, 7, dlbench::test::World(), PosixEnv(), 0);
-    store.Save(kName, plan);
+    store.save(kName, plan);
   }
   const fs::path path = dir / kName / victim.name;
   {
@@ -138,10 +138,10 @@ TEST(DirectStore, VerifyFindsAChangedByteAndNamesFileAndOffset) {
   }
   // Without verify only sizes are checked.
   DirectStore unverified(settings, 7, dlbench::test::World(), PosixEnv(), 0);
-  EXPECT_EQ(unverified.Load(kName, plan, 0).bytes, plan.ForRank(0).bytes);
+  EXPECT_EQ(unverified.load(kName, plan, 0).bytes, plan.for_rank(0).bytes);
   settings.verify = true;
   DirectStore verifying(settings, 7, dlbench::test::World(), PosixEnv(), 0);
-  const std::string message = IoFailure([&] { verifying.Load(kName, plan, 0); });
+  const std::string message = IoFailure([&] { verifying.load(kName, plan, 0); });
   EXPECT_NE(message.find(path.string()), std::string::npos) << message;
   EXPECT_NE(message.find("offset 1000"), std::string::npos) << message;
 }
@@ -150,11 +150,11 @@ TEST(DirectStore, LoadRefusesACheckpointWithoutManifest) {
   dlbench::test::TempDir dir;
   const CheckpointPlan plan = OneRankPlan();
   DirectStore store(Settings(dir), 7, dlbench::test::World(), PosixEnv(), 0);
-  std::string message = IoFailure([&] { store.Load(kName, plan, 0); });
+  std::string message = IoFailure([&] { store.load(kName, plan, 0); });
   EXPECT_NE(message.find("incomplete checkpoint"), std::string::npos) << message;
-  store.Save(kName, plan);
+  store.save(kName, plan);
   fs::remove(dir / kName / kManifestFileName);
-  message = IoFailure([&] { store.Load(kName, plan, 0); });
+  message = IoFailure([&] { store.load(kName, plan, 0); });
   EXPECT_NE(message.find((dir / kName).string()), std::string::npos) << message;
   EXPECT_NE(message.find("incomplete checkpoint"), std::string::npos) << message;
 }
@@ -163,9 +163,9 @@ TEST(DirectStore, LoadOfAnotherRanksFilesNeedsThatRankInThePlan) {
   dlbench::test::TempDir dir;
   const CheckpointPlan plan = OneRankPlan();
   DirectStore store(Settings(dir), 7, dlbench::test::World(), PosixEnv(), 0);
-  store.Save(kName, plan);
+  store.save(kName, plan);
   try {
-    store.Load(kName, plan, 1);
+    store.load(kName, plan, 1);
     ADD_FAILURE() << "rank 1 of a one-rank plan";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::kUsage) << e.what();
@@ -192,7 +192,7 @@ TEST_P(DirectStoreFault, NamesPathAndOperationAndLeavesNoManifest) {
   DirectStore store(settings, 7, dlbench::test::World(), env, 0);
   // The second matching operation on a checkpoint file (not the manifest) fails.
   env.inject(Fault(c.op).nth(2).error(c.error).on_paths_containing("_states.pt"));
-  const std::string message = IoFailure([&] { store.Save(kName, plan); });
+  const std::string message = IoFailure([&] { store.save(kName, plan); });
   EXPECT_EQ(env.injected(), 1u);
   EXPECT_NE(message.find(c.operation), std::string::npos) << message;
   EXPECT_NE(message.find((dir / kName).string() + "/"), std::string::npos) << message;
@@ -213,10 +213,10 @@ TEST(DirectStore, AFailedResaveWithdrawsTheEarlierManifest) {
   FaultInjectionEnv env(PosixEnv());
   const CheckpointPlan plan = OneRankPlan();
   DirectStore store(Settings(dir), 7, dlbench::test::World(), env, 0);
-  store.Save(kName, plan);
+  store.save(kName, plan);
   ASSERT_TRUE(IsCheckpointComplete(env, (dir / kName).string()));
   env.inject(Fault(FaultOp::kWrite).error(ENOSPC).on_paths_containing("_states.pt"));
-  IoFailure([&] { store.Save(kName, plan); });
+  IoFailure([&] { store.save(kName, plan); });
   // Files of the first save may remain, but nothing vouches for them any more.
   EXPECT_FALSE(IsCheckpointComplete(env, (dir / kName).string()));
 }
@@ -227,9 +227,9 @@ TEST(DirectStore, RankSyncStillCompletesTheCheckpoint) {
   settings.rank_sync = true;
   const CheckpointPlan plan = OneRankPlan();
   DirectStore store(settings, 7, dlbench::test::World(), PosixEnv(), 0);
-  const StoreOpResult save = store.Save(kName, plan);
+  const StoreOpResult save = store.save(kName, plan);
   EXPECT_LE(save.start, save.end);
-  EXPECT_EQ(store.Load(kName, plan, 0).bytes, save.bytes);
+  EXPECT_EQ(store.load(kName, plan, 0).bytes, save.bytes);
 }
 
 TEST(MakeCheckpointStore, DirectByDefaultOnTheCheckpointFolder) {
@@ -239,7 +239,7 @@ TEST(MakeCheckpointStore, DirectByDefaultOnTheCheckpointFolder) {
   config.model = test::Transformer(4, 100, 32, 64, 4, 2, 1, 1, 1);
   const CheckpointPlan plan(config.model, config.checkpoint, 1);
   auto store = MakeCheckpointStore(config, dlbench::test::World(), PosixEnv(), 0);
-  store->Save(kName, plan);
+  store->save(kName, plan);
   EXPECT_TRUE(IsCheckpointComplete(PosixEnv(), (dir / "ckpt" / kName).string()));
 }
 

@@ -45,15 +45,15 @@ class DrainEngineTest : public ::testing::Test {
     WriterOptions options;
     options.buffer_bytes = 4096;
     CheckpointWriter writer(PosixEnv(), options);
-    for (Rank r = 0; r < kWorld; ++r) writer.WriteRank(fast_.string(), plan_.ForRank(r));
+    for (Rank r = 0; r < kWorld; ++r) writer.write_rank(fast_.string(), plan_.for_rank(r));
     WriteManifest(PosixEnv(), fast_.string(), plan_, options.content, false);
   }
-  DrainJob Job(Rank rank) const {
+  DrainJob make_job(Rank rank) const {
     DrainJob job;
     job.name = "global_epoch1_step1";
     job.fast_folder = fast_.string();
     job.capacity_folder = capacity_.string();
-    for (const PlannedFile& f : plan_.ForRank(rank).files) job.files.push_back({f.name, f.bytes});
+    for (const PlannedFile& f : plan_.for_rank(rank).files) job.files.push_back({f.name, f.bytes});
     job.marks = {rank};
     job.world = kWorld;
     job.finisher = rank == 0;
@@ -61,7 +61,7 @@ class DrainEngineTest : public ::testing::Test {
     job.token = "save2";
     return job;
   }
-  DrainOptions Options(Seconds timeout = 600) const {
+  DrainOptions options(Seconds timeout = 600) const {
     DrainOptions options;
     options.buffer_bytes = 4096;
     options.marker_timeout = timeout;
@@ -76,16 +76,16 @@ class DrainEngineTest : public ::testing::Test {
 };
 
 TEST_F(DrainEngineTest, TheFinisherWritesTheManifestOnceEveryRankIsDrained) {
-  ASSERT_FALSE(plan_.ForRank(1).files.empty());
-  DrainEngine rank0(PosixEnv(), Options());
-  rank0.Enqueue(Job(0));
+  ASSERT_FALSE(plan_.for_rank(1).files.empty());
+  DrainEngine rank0(PosixEnv(), options());
+  rank0.enqueue(make_job(0));
   std::vector<DrainOutcome> one;
   {
-    DrainEngine rank1(PosixEnv(), Options());
-    rank1.Enqueue(Job(1));
-    one = rank1.WaitAll();
+    DrainEngine rank1(PosixEnv(), options());
+    rank1.enqueue(make_job(1));
+    one = rank1.wait_all();
   }
-  const std::vector<DrainOutcome> zero = rank0.WaitAll();
+  const std::vector<DrainOutcome> zero = rank0.wait_all();
   ASSERT_EQ(zero.size(), 1u);
   ASSERT_EQ(one.size(), 1u);
   EXPECT_EQ(zero[0].error, "");
@@ -93,9 +93,9 @@ TEST_F(DrainEngineTest, TheFinisherWritesTheManifestOnceEveryRankIsDrained) {
   ASSERT_TRUE(zero[0].durable_at.has_value());
   EXPECT_FALSE(one[0].durable_at.has_value());
   EXPECT_GE(*zero[0].durable_at, one[0].end) << "durable only after rank 1's part";
-  EXPECT_EQ(one[0].bytes, plan_.ForRank(1).bytes);
+  EXPECT_EQ(one[0].bytes, plan_.for_rank(1).bytes);
   const Manifest manifest = ReadManifest(PosixEnv(), capacity_.string());
-  EXPECT_EQ(manifest.files.size(), plan_.Summarize().files);
+  EXPECT_EQ(manifest.files.size(), plan_.summarize().files);
   for (const ManifestEntry& e : manifest.files) {
     EXPECT_EQ(fs::file_size(capacity_ / e.name), e.bytes) << e.name;
   }
@@ -106,16 +106,16 @@ TEST_F(DrainEngineTest, TheFinisherWritesTheManifestOnceEveryRankIsDrained) {
 TEST_F(DrainEngineTest, ARankThatFailsStopsTheFinisherWithItsError) {
   storage::FaultInjectionEnv faulty(PosixEnv());
   faulty.inject(storage::Fault(storage::FaultOp::kSync).error(EIO).on_paths_containing("pfs"));
-  DrainEngine rank1(faulty, Options());
-  rank1.Enqueue(Job(1));
-  const std::vector<DrainOutcome> one = rank1.WaitAll();
+  DrainEngine rank1(faulty, options());
+  rank1.enqueue(make_job(1));
+  const std::vector<DrainOutcome> one = rank1.wait_all();
   ASSERT_EQ(one.size(), 1u);
   EXPECT_NE(one[0].error.find("fsync"), std::string::npos) << one[0].error;
   EXPECT_TRUE(fs::exists(capacity_ / DrainFailedMarkerName(1)));
 
-  DrainEngine rank0(PosixEnv(), Options());
-  rank0.Enqueue(Job(0));
-  const std::vector<DrainOutcome> zero = rank0.WaitAll();
+  DrainEngine rank0(PosixEnv(), options());
+  rank0.enqueue(make_job(0));
+  const std::vector<DrainOutcome> zero = rank0.wait_all();
   ASSERT_EQ(zero.size(), 1u);
   EXPECT_NE(zero[0].error.find("rank 1 failed: "), std::string::npos) << zero[0].error;
   EXPECT_NE(zero[0].error.find("Input/output error"), std::string::npos) << zero[0].error;
@@ -124,9 +124,9 @@ TEST_F(DrainEngineTest, ARankThatFailsStopsTheFinisherWithItsError) {
 }
 
 TEST_F(DrainEngineTest, ASilentRankMakesTheFinisherGiveUpNotHang) {
-  DrainEngine rank0(PosixEnv(), Options(/*timeout=*/0.05));
-  rank0.Enqueue(Job(0));
-  const std::vector<DrainOutcome> zero = rank0.WaitAll();
+  DrainEngine rank0(PosixEnv(), options(/*timeout=*/0.05));
+  rank0.enqueue(make_job(0));
+  const std::vector<DrainOutcome> zero = rank0.wait_all();
   ASSERT_EQ(zero.size(), 1u);
   EXPECT_NE(zero[0].error.find("rank 1 (and 0 more) did not mark its part of global_epoch1_step1"),
             std::string::npos)
@@ -139,17 +139,17 @@ TEST_F(DrainEngineTest, ASilentRankMakesTheFinisherGiveUpNotHang) {
 // read, at once — not a wait until marker_timeout that ends in "did not mark its part".
 TEST_F(DrainEngineTest, AMarkerThatCannotBeReadIsAnErrorNotAWait) {
   {
-    DrainEngine rank1(PosixEnv(), Options());
-    rank1.Enqueue(Job(1));
-    ASSERT_EQ(rank1.WaitAll().at(0).error, "");
+    DrainEngine rank1(PosixEnv(), options());
+    rank1.enqueue(make_job(1));
+    ASSERT_EQ(rank1.wait_all().at(0).error, "");
   }
   storage::FaultInjectionEnv faulty(PosixEnv());
   faulty.inject(storage::Fault(storage::FaultOp::kRead)
                     .on_paths_containing(DrainedMarkerName(1))
                     .keep_failing());
-  DrainEngine rank0(faulty, Options(/*timeout=*/5));
-  rank0.Enqueue(Job(0));
-  const std::vector<DrainOutcome> zero = rank0.WaitAll();
+  DrainEngine rank0(faulty, options(/*timeout=*/5));
+  rank0.enqueue(make_job(0));
+  const std::vector<DrainOutcome> zero = rank0.wait_all();
   ASSERT_EQ(zero.size(), 1u);
   EXPECT_NE(zero[0].error.find("read " + (capacity_ / DrainedMarkerName(1)).string()),
             std::string::npos)
@@ -169,89 +169,89 @@ void LeaveAnEarlierSave(const fs::path& capacity) {
 
 TEST_F(DrainEngineTest, TheFinisherNeverTakesAnEarlierSavesMarker) {
   LeaveAnEarlierSave(capacity_);
-  DrainEngine rank0(PosixEnv(), Options(/*timeout=*/0.05));
-  rank0.Enqueue(Job(0));
-  const std::vector<DrainOutcome> zero = rank0.WaitAll();
+  DrainEngine rank0(PosixEnv(), options(/*timeout=*/0.05));
+  rank0.enqueue(make_job(0));
+  const std::vector<DrainOutcome> zero = rank0.wait_all();
   ASSERT_EQ(zero.size(), 1u);
   EXPECT_NE(zero[0].error.find("rank 1 (and 0 more) did not mark"), std::string::npos)
       << zero[0].error;
   EXPECT_FALSE(fs::exists(capacity_ / kManifestFileName)) << "withdrawn, and not committed";
 
-  DrainEngine rank1(PosixEnv(), Options());  // rank 1 replaces its own markers
-  rank1.Enqueue(Job(1));
-  ASSERT_EQ(rank1.WaitAll()[0].error, "");
+  DrainEngine rank1(PosixEnv(), options());  // rank 1 replaces its own markers
+  rank1.enqueue(make_job(1));
+  ASSERT_EQ(rank1.wait_all()[0].error, "");
   EXPECT_FALSE(fs::exists(capacity_ / DrainFailedMarkerName(1)));
-  DrainEngine again(PosixEnv(), Options());
-  again.Enqueue(Job(0));
-  const std::vector<DrainOutcome> durable = again.WaitAll();
+  DrainEngine again(PosixEnv(), options());
+  again.enqueue(make_job(0));
+  const std::vector<DrainOutcome> durable = again.wait_all();
   EXPECT_EQ(durable[0].error, "");
   EXPECT_TRUE(durable[0].durable_at.has_value());
 }
 
 TEST_F(DrainEngineTest, AResumedDrainTakesTheMarkersOfTheInterruptedSave) {
   LeaveAnEarlierSave(capacity_);
-  fs::remove(capacity_ / DrainFailedMarkerName(1));      // the store's resume clears those
-  for (const PlannedFile& f : plan_.ForRank(1).files) {  // rank 1's drained part
+  fs::remove(capacity_ / DrainFailedMarkerName(1));       // the store's resume clears those
+  for (const PlannedFile& f : plan_.for_rank(1).files) {  // rank 1's drained part
     fs::copy_file(fast_ / f.name, capacity_ / f.name);
   }
-  DrainJob job = Job(0);
+  DrainJob job = make_job(0);
   job.token.clear();
-  DrainEngine rank0(PosixEnv(), Options(/*timeout=*/0.05));
-  rank0.Enqueue(std::move(job));
-  const std::vector<DrainOutcome> zero = rank0.WaitAll();
+  DrainEngine rank0(PosixEnv(), options(/*timeout=*/0.05));
+  rank0.enqueue(std::move(job));
+  const std::vector<DrainOutcome> zero = rank0.wait_all();
   EXPECT_EQ(zero[0].error, "");
   EXPECT_TRUE(zero[0].durable_at.has_value());
 }
 
 TEST_F(DrainEngineTest, ASaveCancelledBeforeItsFirstFileLeavesAnEarlierCopyAlone) {
   LeaveAnEarlierSave(capacity_);
-  for (const PlannedFile& f : plan_.ForRank(0).files) std::ofstream(capacity_ / f.name) << "old";
-  auto feed = std::make_shared<DrainFeed>(plan_.ForRank(0).files.size());
-  DrainJob job = Job(0);
+  for (const PlannedFile& f : plan_.for_rank(0).files) std::ofstream(capacity_ / f.name) << "old";
+  auto feed = std::make_shared<DrainFeed>(plan_.for_rank(0).files.size());
+  DrainJob job = make_job(0);
   job.feed = feed;
-  DrainEngine rank0(PosixEnv(), Options());
-  rank0.Enqueue(std::move(job));
-  feed->Cancel();
-  EXPECT_TRUE(rank0.WaitAll()[0].cancelled);
+  DrainEngine rank0(PosixEnv(), options());
+  rank0.enqueue(std::move(job));
+  feed->cancel();
+  EXPECT_TRUE(rank0.wait_all()[0].cancelled);
   EXPECT_TRUE(fs::exists(capacity_ / kManifestFileName));
-  for (const PlannedFile& f : plan_.ForRank(0).files) {
+  for (const PlannedFile& f : plan_.for_rank(0).files) {
     EXPECT_EQ(fs::file_size(capacity_ / f.name), 3u) << f.name;
   }
 }
 
 TEST_F(DrainEngineTest, ASourceOfTheWrongSizeIsAnError) {
-  fs::resize_file(fast_ / plan_.ForRank(0).files.front().name, 3);
-  DrainEngine rank0(PosixEnv(), Options());
-  rank0.Enqueue(Job(0));
-  const std::vector<DrainOutcome> zero = rank0.WaitAll();
+  fs::resize_file(fast_ / plan_.for_rank(0).files.front().name, 3);
+  DrainEngine rank0(PosixEnv(), options());
+  rank0.enqueue(make_job(0));
+  const std::vector<DrainOutcome> zero = rank0.wait_all();
   ASSERT_EQ(zero.size(), 1u);
   EXPECT_NE(zero[0].error.find("size 3 B, expected"), std::string::npos) << zero[0].error;
   EXPECT_FALSE(fs::exists(capacity_ / kManifestFileName));
 }
 
 TEST_F(DrainEngineTest, APipelinedJobCopiesEachFileOnceReadyAndMarksOnlyAfterTheCommit) {
-  const std::vector<PlannedFile>& files = plan_.ForRank(0).files;
+  const std::vector<PlannedFile>& files = plan_.for_rank(0).files;
   ASSERT_GE(files.size(), 2u);
   auto feed = std::make_shared<DrainFeed>(files.size());
-  DrainJob job = Job(0);  // rank 0's two files; rank 1 has one
-  job.finisher = false;   // the finisher's part is covered above
+  DrainJob job = make_job(0);  // rank 0's two files; rank 1 has one
+  job.finisher = false;        // the finisher's part is covered above
   job.feed = feed;
-  DrainEngine rank0(PosixEnv(), Options());
-  rank0.Enqueue(std::move(job));
-  feed->MarkReady(0);
+  DrainEngine rank0(PosixEnv(), options());
+  rank0.enqueue(std::move(job));
+  feed->mark_ready(0);
   ASSERT_TRUE(Appears(capacity_ / files[0].name)) << "the first file is copied while others wait";
   EXPECT_EQ(fs::file_size(capacity_ / files[0].name), files[0].bytes);
   EXPECT_FALSE(fs::exists(capacity_ / files[1].name)) << "not ready yet, so not copied";
-  EXPECT_TRUE(rank0.TakeFinished().empty());
-  for (std::size_t i = 1; i < files.size(); ++i) feed->MarkReady(i);
+  EXPECT_TRUE(rank0.take_finished().empty());
+  for (std::size_t i = 1; i < files.size(); ++i) feed->mark_ready(i);
   ASSERT_TRUE(Appears(capacity_ / files.back().name));
   EXPECT_FALSE(fs::exists(capacity_ / DrainedMarkerName(0))) << "not committed yet";
-  feed->Commit();
-  const std::vector<DrainOutcome> zero = rank0.WaitAll();
+  feed->commit();
+  const std::vector<DrainOutcome> zero = rank0.wait_all();
   ASSERT_EQ(zero.size(), 1u);
   EXPECT_EQ(zero[0].error, "");
   EXPECT_FALSE(zero[0].cancelled);
-  EXPECT_EQ(zero[0].bytes, plan_.ForRank(0).bytes);
+  EXPECT_EQ(zero[0].bytes, plan_.for_rank(0).bytes);
   EXPECT_TRUE(fs::exists(capacity_ / DrainedMarkerName(0)));
   for (const PlannedFile& f : files) EXPECT_EQ(fs::file_size(capacity_ / f.name), f.bytes);
 }
@@ -261,21 +261,21 @@ class CancelledDrainTest : public DrainEngineTest, public ::testing::WithParamIn
 
 TEST_P(CancelledDrainTest, ACancelledSaveLeavesNoMarkerAndNoCopies) {
   const bool all_ready = GetParam();
-  const std::vector<PlannedFile>& files = plan_.ForRank(0).files;
+  const std::vector<PlannedFile>& files = plan_.for_rank(0).files;
   ASSERT_GE(files.size(), 2u);
   auto feed = std::make_shared<DrainFeed>(files.size());
-  DrainJob job = Job(0);  // rank 0's two files; rank 1 has one
-  job.finisher = false;   // the finisher's part is covered above
+  DrainJob job = make_job(0);  // rank 0's two files; rank 1 has one
+  job.finisher = false;        // the finisher's part is covered above
   job.feed = feed;
-  DrainEngine rank0(PosixEnv(), Options());
-  rank0.Enqueue(std::move(job));
+  DrainEngine rank0(PosixEnv(), options());
+  rank0.enqueue(std::move(job));
   const std::size_t ready = all_ready ? files.size() : 1;
-  for (std::size_t i = 0; i < ready; ++i) feed->MarkReady(i);
+  for (std::size_t i = 0; i < ready; ++i) feed->mark_ready(i);
   ASSERT_TRUE(Appears(capacity_ / files[ready - 1].name));
-  feed->Cancel();
-  feed->Commit();  // too late: a cancelled save stays cancelled
+  feed->cancel();
+  feed->commit();  // too late: a cancelled save stays cancelled
   EXPECT_FALSE(feed->committed());
-  const std::vector<DrainOutcome> zero = rank0.WaitAll();
+  const std::vector<DrainOutcome> zero = rank0.wait_all();
   ASSERT_EQ(zero.size(), 1u);
   EXPECT_TRUE(zero[0].cancelled);
   EXPECT_NE(zero[0].error.find("save of checkpoint global_epoch1_step1 failed"), std::string::npos)

@@ -41,7 +41,7 @@ struct BruteForce {
 BruteForce VisitEveryRank(const CheckpointPlan& plan) {
   BruteForce b;
   for (Rank r = 0; r < plan.world(); ++r) {
-    RankPlan p = plan.ForRank(r);
+    RankPlan p = plan.for_rank(r);
     Bytes sum = 0;
     for (const PlannedFile& f : p.files) {
       Bytes tensors = 0;
@@ -61,7 +61,7 @@ BruteForce VisitEveryRank(const CheckpointPlan& plan) {
 }
 
 void ExpectSummaryMatchesEveryRank(const CheckpointPlan& plan) {
-  const PlanSummary s = plan.Summarize();
+  const PlanSummary s = plan.summarize();
   const BruteForce b = VisitEveryRank(plan);
   EXPECT_EQ(s.total_bytes, b.total);
   EXPECT_EQ(s.files, b.files);
@@ -75,7 +75,7 @@ void ExpectSummaryMatchesEveryRank(const CheckpointPlan& plan) {
 TEST(CheckpointPlan, Llama3_8b) {
   CheckpointPlan plan(test::Llama3_8b(), Default(), 8);
   EXPECT_EQ(plan.total_parameters(), 8'030'261'248u);
-  const PlanSummary s = plan.Summarize();
+  const PlanSummary s = plan.summarize();
   EXPECT_EQ(s.model_bytes, 16'060'522'496u);
   EXPECT_EQ(s.optimizer_bytes, 96'365'101'056u);
   EXPECT_EQ(s.total_bytes, 112'425'623'552u);
@@ -87,7 +87,7 @@ TEST(CheckpointPlan, Llama3_8b) {
   EXPECT_EQ(CountOf(s, FileKind::kOptimizer, 12'045'637'632), 8u);
   EXPECT_EQ(s.file_sizes.size(), 2u);
   EXPECT_EQ(s.dlio_reported_bytes, s.total_bytes);
-  const RankPlan r5 = plan.ForRank(5);
+  const RankPlan r5 = plan.for_rank(5);
   ASSERT_EQ(r5.files.size(), 2u);
   EXPECT_EQ(r5.files[0].name, "zero_pp_rank_5_mp_rank_0_model_states.pt");
   EXPECT_EQ(r5.files[1].name, "zero_pp_rank_5_mp_rank_0_optim_states.pt");
@@ -98,7 +98,7 @@ TEST(CheckpointPlan, Llama3_8b) {
 TEST(CheckpointPlan, Llama3_70b) {
   CheckpointPlan plan(test::Llama3_70b(), Default(), 64);
   EXPECT_EQ(plan.total_parameters(), 69'882'617'856u);
-  const PlanSummary s = plan.Summarize();
+  const PlanSummary s = plan.summarize();
   EXPECT_EQ(s.model_bytes, 139'783'700'480u);
   EXPECT_EQ(s.optimizer_bytes, 838'622'871'552u);
   EXPECT_EQ(s.total_bytes, 978'406'572'032u);
@@ -108,14 +108,14 @@ TEST(CheckpointPlan, Llama3_70b) {
   EXPECT_EQ(s.max_rank_bytes, 15'287'602'688u);
   EXPECT_EQ(CountOf(s, FileKind::kZeroModel, 2'184'120'320), 64u);
   EXPECT_EQ(CountOf(s, FileKind::kOptimizer, 13'103'482'368), 64u);
-  EXPECT_EQ(plan.ForRank(63).files[0].name, "zero_pp_rank_7_mp_rank_7_model_states.pt");
+  EXPECT_EQ(plan.for_rank(63).files[0].name, "zero_pp_rank_7_mp_rank_7_model_states.pt");
   ExpectSummaryMatchesEveryRank(plan);
 }
 
 TEST(CheckpointPlan, Llama3_405b) {
   CheckpointPlan plan(test::Llama3_405b(), Default(), 512);
   EXPECT_EQ(plan.total_parameters(), 405'853'388'800u);
-  const PlanSummary s = plan.Summarize();
+  const PlanSummary s = plan.summarize();
   EXPECT_EQ(s.model_bytes, 811'764'809'728u);
   EXPECT_EQ(s.optimizer_bytes, 4'870'743'982'080u);
   EXPECT_EQ(s.total_bytes, 5'682'508'791'808u);
@@ -130,18 +130,18 @@ TEST(CheckpointPlan, Llama3_405b) {
   EXPECT_EQ(s.file_sizes.size(), 4u);
   EXPECT_EQ(s.writing_ranks, 512);
   // Rank 0 (stage 0) holds indices 0..4; rank 255 (stage 31) holds 124..128.
-  const RankPlan r0 = plan.ForRank(0);
+  const RankPlan r0 = plan.for_rank(0);
   ASSERT_EQ(r0.files.size(), 6u);
   EXPECT_EQ(r0.files[0].name, "layer_0-model_0_model_states.pt");
   EXPECT_EQ(r0.files[4].name, "layer_4-model_0_model_states.pt");
   EXPECT_EQ(r0.files[5].name, "zero_pp_rank_0_mp_rank_0_optim_states.pt");
-  const RankPlan r255 = plan.ForRank(255);
+  const RankPlan r255 = plan.for_rank(255);
   ASSERT_EQ(r255.files.size(), 6u);
   EXPECT_EQ(r255.files[0].name, "layer_124-model_255_model_states.pt");
   EXPECT_EQ(r255.files[4].name, "layer_128-model_255_model_states.pt");
   EXPECT_EQ(r255.files[4].bytes, 32'768u);
   // A second-replica rank writes only its optimizer shard.
-  const RankPlan r256 = plan.ForRank(256);
+  const RankPlan r256 = plan.for_rank(256);
   ASSERT_EQ(r256.files.size(), 1u);
   EXPECT_EQ(r256.files[0].name, "zero_pp_rank_1_mp_rank_0_optim_states.pt");
   ExpectSummaryMatchesEveryRank(plan);
@@ -150,7 +150,7 @@ TEST(CheckpointPlan, Llama3_405b) {
 TEST(CheckpointPlan, Llama3_1t) {
   CheckpointPlan plan(test::Llama3_1t(), Default(), 1024);
   EXPECT_EQ(plan.total_parameters(), 1'183'035'102'480u);
-  const PlanSummary s = plan.Summarize();
+  const PlanSummary s = plan.summarize();
   EXPECT_EQ(s.model_bytes, 2'366'163'292'416u);
   EXPECT_EQ(s.optimizer_bytes, 14'198'010'802'176u);
   EXPECT_EQ(s.total_bytes, 16'564'174'094'592u);
@@ -169,19 +169,19 @@ TEST(CheckpointPlan, Llama3_1t) {
 
 TEST(CheckpointPlan, DlioLlama7b) {
   CheckpointPlan z1(test::Llama_7b(1), Default(), 8);
-  const PlanSummary s1 = z1.Summarize();
+  const PlanSummary s1 = z1.summarize();
   EXPECT_EQ(s1.total_bytes, 94'339'784'704u);
   EXPECT_EQ(Gib2(s1.total_bytes), "87.86");
   EXPECT_EQ(s1.files, 9u);
   EXPECT_EQ(s1.model_bytes, 13'476'831'232u);
-  const RankPlan r0 = z1.ForRank(0);
+  const RankPlan r0 = z1.for_rank(0);
   ASSERT_EQ(r0.files.size(), 2u);
   EXPECT_EQ(r0.files[0].name, "model_0_model_states.pt");
   EXPECT_EQ(r0.files[0].bytes, 13'476'831'232u);
-  EXPECT_EQ(z1.ForRank(1).files.size(), 1u);
+  EXPECT_EQ(z1.for_rank(1).files.size(), 1u);
 
   CheckpointPlan z3(test::Llama_7b(3), Default(), 8);
-  const PlanSummary s3 = z3.Summarize();
+  const PlanSummary s3 = z3.summarize();
   EXPECT_EQ(s3.total_bytes, 94'339'784'704u);
   EXPECT_EQ(s3.files, 16u);
   ExpectSummaryMatchesEveryRank(z1);
@@ -190,7 +190,7 @@ TEST(CheckpointPlan, DlioLlama7b) {
 
 TEST(CheckpointPlan, DlioLlama70bPipelined) {
   CheckpointPlan plan(test::Llama_70b(), Default(), 64);
-  const PlanSummary s = plan.Summarize();
+  const PlanSummary s = plan.summarize();
   EXPECT_EQ(s.total_bytes, 978'406'572'032u);
   EXPECT_EQ(Gib2(s.total_bytes), "911.21");
   EXPECT_EQ(s.files, 728u);
@@ -203,7 +203,7 @@ TEST(CheckpointPlan, MegatronLegacyGroups) {
         std::tuple<int, std::uint64_t, Bytes>{64, 288, 370'516'275'200}}) {
     SCOPED_TRACE(world);
     CheckpointPlan plan(test::MegatronDeepspeedLlnl(), Default(), world);
-    const PlanSummary s = plan.Summarize();
+    const PlanSummary s = plan.summarize();
     EXPECT_EQ(s.files, files);
     EXPECT_EQ(s.total_bytes, bytes);
     EXPECT_EQ(CountOf(s, FileKind::kLayer, 65'574'784), 160u);
@@ -217,7 +217,7 @@ TEST(CheckpointPlan, MegatronLegacyGroups) {
   EXPECT_EQ(Gib2(370'516'275'200), "345.07");
   // Stage 0 holds layers 1..5 (no embedding on the legacy path), the last stage 36..40.
   CheckpointPlan plan(test::MegatronDeepspeedLlnl(), Default(), 32);
-  const RankPlan r0 = plan.ForRank(0);
+  const RankPlan r0 = plan.for_rank(0);
   ASSERT_EQ(r0.files.size(), 7u);
   EXPECT_EQ(r0.files[0].name, "model_states-0.pt");
   EXPECT_EQ(r0.files[1].name, "layer_1-model_0_model_states.pt");
@@ -226,7 +226,7 @@ TEST(CheckpointPlan, MegatronLegacyGroups) {
   EXPECT_EQ(r0.files[6].tensor_bytes,
             (std::vector<Bytes>{1009254400, 1009254400, 865075200, 865075200, 793600, 793600,
                                 1'875'123'200}));
-  EXPECT_EQ(plan.ForRank(31).files[5].name, "layer_40-model_31_model_states.pt");
+  EXPECT_EQ(plan.for_rank(31).files[5].name, "layer_40-model_31_model_states.pt");
 }
 
 TEST(CheckpointPlan, SubsetRows) {
@@ -234,17 +234,17 @@ TEST(CheckpointPlan, SubsetRows) {
     config::ModelConfig m = test::Llama3_70b();
     m.parallelism.data = 8;
     CheckpointPlan plan(m, Subset(), 8);
-    const PlanSummary s = plan.Summarize();
+    const PlanSummary s = plan.summarize();
     EXPECT_EQ(s.files, 16u);
     EXPECT_EQ(s.total_bytes, 122'300'821'504u);
     EXPECT_EQ(Gib2(s.total_bytes), "113.90");
-    EXPECT_EQ(plan.ForRank(7).files[0].name, "zero_pp_rank_0_mp_rank_7_model_states.pt");
+    EXPECT_EQ(plan.for_rank(7).files[0].name, "zero_pp_rank_0_mp_rank_7_model_states.pt");
   }
   {
     config::ModelConfig m = test::Llama3_405b();
     m.parallelism.data = 2;
     CheckpointPlan plan(m, Subset(), 8);
-    const PlanSummary s = plan.Summarize();
+    const PlanSummary s = plan.summarize();
     EXPECT_EQ(s.files, 48u);
     EXPECT_EQ(s.total_bytes, 105'811'532'800u);
     EXPECT_EQ(Gib2(s.total_bytes), "98.54");
@@ -253,11 +253,11 @@ TEST(CheckpointPlan, SubsetRows) {
     config::ModelConfig m = test::Llama3_1t();
     m.parallelism.data = 2;
     CheckpointPlan plan(m, Subset(), 8);
-    const PlanSummary s = plan.Summarize();
+    const PlanSummary s = plan.summarize();
     EXPECT_EQ(s.files, 32u);
     EXPECT_EQ(s.total_bytes, 154'322'342'880u);
     EXPECT_EQ(Gib2(s.total_bytes), "143.72");
-    const RankPlan r3 = plan.ForRank(3);
+    const RankPlan r3 = plan.for_rank(3);
     ASSERT_EQ(r3.files.size(), 4u);
     EXPECT_EQ(r3.files[2].name, "layer_2-model_3_model_states.pt");
     ExpectSummaryMatchesEveryRank(plan);
@@ -287,7 +287,7 @@ TEST_P(FileCounts, MatchFormula) {
   } else {
     expected = static_cast<std::uint64_t>(c.tp) * (layers + 3) + p;
   }
-  const PlanSummary s = plan.Summarize();
+  const PlanSummary s = plan.summarize();
   EXPECT_EQ(s.files, expected);
   ExpectSummaryMatchesEveryRank(plan);
 }
@@ -302,21 +302,21 @@ INSTANTIATE_TEST_SUITE_P(CheckpointPlan, FileCounts,
 
 TEST(CheckpointPlan, ZeroZeroOnlyFirstModelParallelGroupWrites) {
   CheckpointPlan plan(test::Transformer(4, 100, 32, 64, 4, 4, 2, 2, 0), Default(), 8);
-  const RankPlan r3 = plan.ForRank(3);
+  const RankPlan r3 = plan.for_rank(3);
   EXPECT_TRUE(r3.participates);
   ASSERT_EQ(r3.files.size(), 2u);
   EXPECT_EQ(r3.files[0].name, "zero_pp_rank_0_mp_rank_3_model_states.pt");
-  const RankPlan r4 = plan.ForRank(4);
+  const RankPlan r4 = plan.for_rank(4);
   EXPECT_FALSE(r4.participates);
   EXPECT_TRUE(r4.files.empty());
-  EXPECT_EQ(plan.Summarize().writing_ranks, 4);
+  EXPECT_EQ(plan.summarize().writing_ranks, 4);
 }
 
 TEST(CheckpointPlan, ZeroTwoOverReportsModelTimesDataParallel) {
   config::ModelConfig z2 = test::Llama_7b(2);
   config::ModelConfig z1 = test::Llama_7b(1);
-  const PlanSummary s2 = CheckpointPlan(z2, Default(), 8).Summarize();
-  const PlanSummary s1 = CheckpointPlan(z1, Default(), 8).Summarize();
+  const PlanSummary s2 = CheckpointPlan(z2, Default(), 8).summarize();
+  const PlanSummary s1 = CheckpointPlan(z1, Default(), 8).summarize();
   EXPECT_EQ(s2.total_bytes, s1.total_bytes);  // same bytes written
   EXPECT_EQ(s1.dlio_reported_bytes, s1.total_bytes);
   EXPECT_EQ(s2.dlio_reported_bytes, s1.optimizer_bytes + 8 * s1.model_bytes);
@@ -325,28 +325,28 @@ TEST(CheckpointPlan, ZeroTwoOverReportsModelTimesDataParallel) {
 TEST(CheckpointPlan, NonTransformerDefaultsWriteRankZeroOnly) {
   config::ModelConfig m;  // type unset: not a transformer, model_size_bytes 10240
   CheckpointPlan plan(m, Default(), 4);
-  const PlanSummary s = plan.Summarize();
+  const PlanSummary s = plan.summarize();
   EXPECT_EQ(s.files, 1u);
   EXPECT_EQ(s.total_bytes, 10'240u);
   EXPECT_EQ(s.writing_ranks, 1);
   EXPECT_EQ(s.dlio_reported_bytes, 10'240u);
-  const RankPlan r0 = plan.ForRank(0);
+  const RankPlan r0 = plan.for_rank(0);
   ASSERT_EQ(r0.files.size(), 1u);
   EXPECT_EQ(r0.files[0].name, "model_states-0.pt");
   EXPECT_EQ(r0.files[0].tensor_bytes, std::vector<Bytes>{10'240});
-  EXPECT_TRUE(plan.ForRank(3).files.empty());
+  EXPECT_TRUE(plan.for_rank(3).files.empty());
 
   m.model_size_bytes = 4'034'713'312;  // bert_v100
-  EXPECT_EQ(CheckpointPlan(m, Default(), 8).Summarize().total_bytes, 4'034'713'312u);
+  EXPECT_EQ(CheckpointPlan(m, Default(), 8).summarize().total_bytes, 4'034'713'312u);
   m.model_size_bytes = 0;
-  EXPECT_EQ(CheckpointPlan(m, Default(), 8).Summarize().files, 0u);
+  EXPECT_EQ(CheckpointPlan(m, Default(), 8).summarize().files, 0u);
 }
 
 TEST(CheckpointPlan, DatatypesScaleTensorBytes) {
   config::ModelConfig m = test::Llama3_8b();
   m.model_datatype = config::DataType::kFp32;
   m.optimizer_datatype = config::DataType::kFp64;
-  const PlanSummary s = CheckpointPlan(m, Default(), 8).Summarize();
+  const PlanSummary s = CheckpointPlan(m, Default(), 8).summarize();
   EXPECT_EQ(s.model_bytes, 2 * 16'060'522'496u);
   EXPECT_EQ(s.optimizer_bytes, 2 * 96'365'101'056u);
 }
@@ -381,8 +381,8 @@ TEST(CheckpointPlan, RejectsInconsistentParallelism) {
   expect_usage(test::Llama3_8b(), Default(), 0, "world size");
 
   CheckpointPlan plan(test::Llama3_8b(), Default(), 8);
-  EXPECT_THROW(plan.ForRank(8), Error);
-  EXPECT_THROW(plan.ForRank(-1), Error);
+  EXPECT_THROW(plan.for_rank(8), Error);
+  EXPECT_THROW(plan.for_rank(-1), Error);
 }
 
 }  // namespace

@@ -15,11 +15,11 @@ TEST(RankMapping, CoordinatesFollowTensorThenPipelineThenData) {
   const ParallelLayout layout = MakeLayout(test::Llama3_405b(), test::Default(), 512);
   EXPECT_EQ(layout.dp, 2);
   EXPECT_EQ(layout.mp(), 256);
-  const RankCoordinates a = layout.Coordinates(0);
+  const RankCoordinates a = layout.coordinates(0);
   EXPECT_EQ(a.tp, 0);
   EXPECT_EQ(a.pp, 0);
   EXPECT_EQ(a.dp, 0);
-  const RankCoordinates b = layout.Coordinates(300);  // 300 = 256 + 5*8 + 4
+  const RankCoordinates b = layout.coordinates(300);  // 300 = 256 + 5*8 + 4
   EXPECT_EQ(b.tp, 4);
   EXPECT_EQ(b.pp, 5);
   EXPECT_EQ(b.dp, 1);

@@ -31,7 +31,7 @@ TEST(MetricSpec, NamedMetricDirection) {
 
 TEST(MetricSpec, ToleranceFile) {
   test::TempDir dir;
-  const auto file = dir.Write("tolerances.yaml", R"(
+  const auto file = dir.write("tolerances.yaml", R"(
 tolerance: 15%
 alpha: 0.01
 metrics:
@@ -44,8 +44,8 @@ metrics:
   EXPECT_DOUBLE_EQ(settings.tolerance, 0.15);
   EXPECT_DOUBLE_EQ(settings.alpha, 0.01);
   ASSERT_EQ(settings.metrics.size(), HeadlineMetrics().size() + 1);
-  EXPECT_DOUBLE_EQ(settings.ToleranceOf(settings.metrics[1]), 0.05);  // AU
-  EXPECT_DOUBLE_EQ(settings.ToleranceOf(settings.metrics[0]), 0.15);  // samples/s: the default
+  EXPECT_DOUBLE_EQ(settings.tolerance_of(settings.metrics[1]), 0.05);  // AU
+  EXPECT_DOUBLE_EQ(settings.tolerance_of(settings.metrics[0]), 0.15);  // samples/s: the default
   EXPECT_EQ(settings.metrics.back().direction, Direction::kLowerIsBetter);
   EXPECT_DOUBLE_EQ(*settings.metrics.back().tolerance, 0.30);
 
@@ -61,7 +61,7 @@ TEST(MetricSpec, BadToleranceFiles) {
   for (const char* text : {"tolerance: [1]", "tolerence: 5%", "metrics: 5%",
                            "metrics: {a.b: {tolerance: 5%, way: up}}", "alpha: 2", "- 1",
                            "metrics: {a.b: lots}", "tolerance: {"}) {
-    const auto file = dir.Write("t.yaml", text);
+    const auto file = dir.write("t.yaml", text);
     EXPECT_THROW(ApplyToleranceFile(file.string(), settings, false), Error) << text;
   }
   EXPECT_THROW(ApplyToleranceFile((dir / "missing.yaml").string(), settings, false), Error);

@@ -24,13 +24,13 @@ std::string UsageMessage(const std::function<void()>& body) {
 
 TEST(RunSet, RunFolderSummaryFileFolderOfRunsAndGlob) {
   test::TempDir dir;
-  dir.Write("one/summary.json", kSummary);
-  dir.Write("repeat/run-1/summary.json", kSummary);
-  dir.Write("repeat/run-2/summary.json", kSummary);
-  dir.Write("repeat/generate/summary.json", kSummary);  // not a run: aggregate.json lists them
-  dir.Write("repeat/aggregate.json", R"({"runs": ["run-1/summary.json", "run-2/summary.json"]})");
-  dir.Write("several/a/summary.json", kSummary);
-  dir.Write("several/b/c/summary.json", kSummary);
+  dir.write("one/summary.json", kSummary);
+  dir.write("repeat/run-1/summary.json", kSummary);
+  dir.write("repeat/run-2/summary.json", kSummary);
+  dir.write("repeat/generate/summary.json", kSummary);  // not a run: aggregate.json lists them
+  dir.write("repeat/aggregate.json", R"({"runs": ["run-1/summary.json", "run-2/summary.json"]})");
+  dir.write("several/a/summary.json", kSummary);
+  dir.write("several/b/c/summary.json", kSummary);
   EXPECT_EQ(LoadRunSet((dir / "one").string()).runs.size(), 1u);
   EXPECT_EQ(LoadRunSet((dir / "one/summary.json").string()).runs.size(), 1u);
   const RunSet repeat = LoadRunSet((dir / "repeat").string());
@@ -45,10 +45,10 @@ TEST(RunSet, RunFolderSummaryFileFolderOfRunsAndGlob) {
 
 TEST(RunSet, UnreadableInputIsAUsageErrorNamingThePath) {
   test::TempDir dir;
-  dir.Write("bad/summary.json", "{\"metric\": {");
-  dir.Write("array/summary.json", "[1, 2]");
-  dir.Write("empty/nothing.txt", "");
-  dir.Write("no_runs/aggregate.json", R"({"runs": []})");
+  dir.write("bad/summary.json", "{\"metric\": {");
+  dir.write("array/summary.json", "[1, 2]");
+  dir.write("empty/nothing.txt", "");
+  dir.write("no_runs/aggregate.json", R"({"runs": []})");
   EXPECT_NE(UsageMessage([&] { LoadRunSet((dir / "bad").string()); }).find("is not valid JSON"),
             std::string::npos);
   EXPECT_NE(

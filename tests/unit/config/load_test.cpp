@@ -82,7 +82,7 @@ TEST(Load, TypedValuesFromAWorkload) {
 
 TEST(Load, FindsAWorkloadByNameOrPathAndRecordsSourceAndOverrides) {
   test::TempDir dir;
-  const auto file = dir.Write("mini.yaml", "dataset:\n  num_files_train: 4\n");
+  const auto file = dir.write("mini.yaml", "dataset:\n  num_files_train: 4\n");
   LoadOptions options;
   options.workloads_dir = dir.path().string();
   const std::vector<std::string> overrides = {"++workload.dataset.num_files_eval=2"};

@@ -154,7 +154,7 @@ TEST(OverrideValues, NestedListsAndMapsParse) {
   ASSERT_TRUE(value.items[2].is_list());
   EXPECT_EQ(value.items[2].items[1].text, "2");
   ASSERT_TRUE(value.items[3].is_map());
-  EXPECT_EQ(value.items[3].Find("x")->text, "1");
+  EXPECT_EQ(value.items[3].find("x")->text, "1");
   EXPECT_EQ(Describe(ParseOverrideValue("{}", "o")), "{}");
 }
 

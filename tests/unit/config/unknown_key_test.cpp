@@ -13,7 +13,7 @@ using testing::UsageMessage;
 
 LoadResult LoadFile(const test::TempDir& dir, const std::string& yaml,
                     bool allow_unknown_keys = false) {
-  const auto file = dir.Write("x.yaml", yaml);
+  const auto file = dir.write("x.yaml", yaml);
   LoadOptions options;
   options.allow_unknown_keys = allow_unknown_keys;
   return Load(file.string(), {}, options);

@@ -99,7 +99,7 @@ TEST_P(EveryWorkloadTest, ResolvedYamlLoadsBackUnchanged) {
   const Config config = Load(file.string(), {}, OptionsFor(world_size)).config;
   const std::string resolved = ToYaml(config);
   const test::TempDir dir;
-  const fs::path copy = dir.Write("resolved.yaml", resolved);
+  const fs::path copy = dir.write("resolved.yaml", resolved);
   std::string again;
   ASSERT_NO_THROW(again = ToYaml(Load(copy.string(), {}, OptionsFor(world_size)).config))
       << resolved;
@@ -109,7 +109,7 @@ TEST_P(EveryWorkloadTest, ResolvedYamlLoadsBackUnchanged) {
 TEST_P(EveryWorkloadTest, StartsWithAOneLineDescription) {
   const fs::path& file = GetParam();
   const WorkloadCatalog catalog({file.parent_path().string()}, "");
-  const auto entries = catalog.List();
+  const auto entries = catalog.list();
   const auto entry = std::find_if(entries.begin(), entries.end(), [&](const WorkloadEntry& e) {
     return e.name == file.stem().string();
   });
@@ -133,7 +133,7 @@ TEST(ShippedWorkloadsTest, AreExactlyTheReferenceWorkloads) {
                                           "llama3_70b",     "llama3_405b",        "llama3_1t",
                                           "retinanet_b200", "flux_b200"};
   std::set<std::string> listed;
-  for (const auto& entry : WorkloadCatalog({}, ShippedDir().string()).List()) {
+  for (const auto& entry : WorkloadCatalog({}, ShippedDir().string()).list()) {
     listed.insert(entry.name);
   }
   EXPECT_EQ(listed, expected);

@@ -14,7 +14,7 @@ using config::ContentKind;
 std::vector<std::byte> Generate(const ContentGenerator& g, std::uint64_t file, Bytes offset,
                                 std::size_t length) {
   std::vector<std::byte> out(length, std::byte{0xAA});
-  g.Fill(file, offset, out);
+  g.fill(file, offset, out);
   return out;
 }
 
@@ -58,9 +58,9 @@ TEST(ContentGenerator, AdjacentRangesEqualOneCall) {
       for (std::size_t cut2 : {cut1, cut1 + 1, cut1 + 5, cut1 + 8, cut1 + 5003}) {
         std::vector<std::byte> joined(whole.size());
         std::span<std::byte> all(joined);
-        g.Fill(11, start, all.subspan(0, cut1));
-        g.Fill(11, start + cut1, all.subspan(cut1, cut2 - cut1));
-        g.Fill(11, start + cut2, all.subspan(cut2));
+        g.fill(11, start, all.subspan(0, cut1));
+        g.fill(11, start + cut1, all.subspan(cut1, cut2 - cut1));
+        g.fill(11, start + cut2, all.subspan(cut2));
         ASSERT_EQ(joined, whole) << "cuts " << cut1 << ", " << cut2;
       }
     }
@@ -98,7 +98,7 @@ TEST(ContentGenerator, LongRangesEqualTheirShortPieces) {
     std::vector<std::byte> pieces(whole.size());
     for (std::size_t at = 0; at < pieces.size(); at += 13) {
       const std::size_t n = std::min<std::size_t>(13, pieces.size() - at);
-      g.Fill(2, start + at, std::span<std::byte>(pieces).subspan(at, n));
+      g.fill(2, start + at, std::span<std::byte>(pieces).subspan(at, n));
     }
     EXPECT_EQ(whole, pieces) << "start " << start;
   }

@@ -27,10 +27,10 @@ TEST(LegacyNormal, MatchesNumpyRandomState) {
   LegacyNormal normal(10);
   const double stdev = 68341808.0 / 2 / std::sqrt(146600628.0);
   EXPECT_EQ(stdev, 2822.204974094854);
-  EXPECT_EQ(normal.Normal(12107, stdev), 15865.010055391904);
-  EXPECT_EQ(normal.Normal(12107, stdev), 14125.663879412647);
-  EXPECT_EQ(normal.Normal(12107, stdev), 7745.563608635938);
-  EXPECT_EQ(normal.Normal(12107, stdev), 12083.33905702966);
+  EXPECT_EQ(normal.normal(12107, stdev), 15865.010055391904);
+  EXPECT_EQ(normal.normal(12107, stdev), 14125.663879412647);
+  EXPECT_EQ(normal.normal(12107, stdev), 7745.563608635938);
+  EXPECT_EQ(normal.normal(12107, stdev), 12083.33905702966);
 }
 
 TEST(SampleSizeModel, Unet3dFiles) {

@@ -47,10 +47,10 @@ class CsvFiles : public test::FormatFiles<CsvReader> {
 
 TEST_F(CsvFiles, IsPandasTextOfTheValues) {
   const dataset::ContentGenerator zeros(config::ContentKind::kZeros, 2.0, 1);
-  test::WriteFile(CsvWriter(), Spec({2, 3}, 2), zeros);
-  EXPECT_EQ(test::ReadAll(Spec({2, 3}, 2).path), "0,0,0,0,0,0\n0,0,0,0,0,0\n");
-  test::WriteFile(CsvWriter(), Spec({2}, 1, "float64"), zeros);
-  EXPECT_EQ(test::ReadAll(Spec({2}, 1).path), "0,0\n");
+  test::WriteFile(CsvWriter(), make_spec({2, 3}, 2), zeros);
+  EXPECT_EQ(test::ReadAll(make_spec({2, 3}, 2).path), "0,0,0,0,0,0\n0,0,0,0,0,0\n");
+  test::WriteFile(CsvWriter(), make_spec({2}, 1, "float64"), zeros);
+  EXPECT_EQ(test::ReadAll(make_spec({2}, 1).path), "0,0\n");
 }
 
 TEST_F(CsvFiles, RoundTripsEveryElementTypeAndGzip) {
@@ -68,7 +68,7 @@ TEST_F(CsvFiles, RoundTripsEveryElementTypeAndGzip) {
            {{6, 2}, 3, "float64", false},
            {{64, 64}, 3, "uint8", true},
            {{5}, 2, "float32", true}}) {
-    FileSpec spec = Spec(dims, samples, dtype);
+    FileSpec spec = make_spec(dims, samples, dtype);
     if (gzip) spec.compression = config::Compression::kGzip;
     const WriteResult written = test::WriteFile(CsvWriter(), spec, content);
     const std::string text = test::ReadAll(spec.path);
@@ -84,7 +84,7 @@ TEST_F(CsvFiles, RoundTripsEveryElementTypeAndGzip) {
 }
 
 TEST_F(CsvFiles, AcceptsCrLfAndAMissingFinalNewline) {
-  const FileSpec spec = Spec({3}, 2, "int16");
+  const FileSpec spec = make_spec({3}, 2, "int16");
   test::WriteAll(spec.path, "1,-2,3\r\n4,5,-32768");
   auto reader = CsvReader().open(storage::PosixEnv(), spec, {});
   std::vector<std::byte> out(spec.sample_bytes());
@@ -94,7 +94,7 @@ TEST_F(CsvFiles, AcceptsCrLfAndAMissingFinalNewline) {
 }
 
 TEST_F(CsvFiles, TruncatedCorruptAndMismatchingFilesAreIoErrors) {
-  const FileSpec spec = Spec({4}, 3);
+  const FileSpec spec = make_spec({4}, 3);
   const auto write = [&](const std::string& text) { test::WriteAll(spec.path, text); };
   write("1,2,3,4\n5,6,7,8\n9,10,11,12\n");
   EXPECT_EQ(ReadError(spec, 2), "no error");
@@ -124,13 +124,13 @@ TEST_F(CsvFiles, TruncatedCorruptAndMismatchingFilesAreIoErrors) {
 }
 
 TEST_F(CsvFiles, RefusesTypesAndCompressionsItCannotHold) {
-  EXPECT_THROW(CsvWriter().file_size(Spec({4}, 1)), Error);
+  EXPECT_THROW(CsvWriter().file_size(make_spec({4}, 1)), Error);
   for (const auto& [dtype, compression, message] :
        std::vector<std::tuple<std::string, config::Compression, std::string>>{
            {"float16", config::Compression::kNone, "csv files hold integers, float32 or float64"},
            {"bool", config::Compression::kNone, "not bool"},
            {"uint8", config::Compression::kXz, "uncompressed or with gzip, not xz"}}) {
-    FileSpec spec = Spec({4}, 1, dtype);
+    FileSpec spec = make_spec({4}, 1, dtype);
     spec.compression = compression;
     dlbench::test::ExpectError([&] { test::WriteFile(CsvWriter(), spec, test::RandomContent()); },
                                ExitCode::kUsage, {message});

@@ -51,7 +51,7 @@ class DirectRead : public ::testing::Test {
   }
 
   // Every read of the data file since read `first`: aligned, and no block fetched twice.
-  void ExpectAlignedAndDisjoint(const std::string& path, std::size_t first) {
+  void expect_aligned_and_disjoint(const std::string& path, std::size_t first) {
     std::vector<std::pair<Bytes, Bytes>> ranges;
     for (std::size_t i = first; i < env_.reads.size(); ++i) {
       const test::RecordedRead& r = env_.reads[i];
@@ -67,7 +67,7 @@ class DirectRead : public ::testing::Test {
   }
 
   // True when `path` was opened exactly once, with O_DIRECT as `direct` says.
-  bool OpenedOnce(const std::string& path, bool direct) const {
+  bool opened_once(const std::string& path, bool direct) const {
     int count = 0;
     for (const test::RecordedOpen& o : env_.opens) {
       if (o.path == path && o.direct == direct) ++count;
@@ -82,13 +82,13 @@ class DirectRead : public ::testing::Test {
 
 class DirectFileTest : public DirectRead {
  protected:
-  std::string Make(const std::string& name, Bytes size, int seed) {
+  std::string make(const std::string& name, Bytes size, int seed) {
     std::string bytes(size, '\0');
     for (Bytes i = 0; i < size; ++i) bytes[i] = static_cast<char>((i * 7 + seed) % 251);
     test::WriteAll(dir_ / name, bytes);
     return bytes;
   }
-  std::string Read(DirectFile& file, Bytes offset, Bytes length) {
+  std::string read(DirectFile& file, Bytes offset, Bytes length) {
     std::string out(length, '\0');
     out.resize(file.read_at(offset, out.data(), length));
     return out;
@@ -97,54 +97,54 @@ class DirectFileTest : public DirectRead {
 
 TEST_F(DirectFileTest, RoundsOutToBlocksAndReusesWhatItStaged) {
   const Bytes size = 3 * kDirectAlignment + 100;
-  const std::string bytes = Make("a", size, 1);
+  const std::string bytes = make("a", size, 1);
   const std::string path = (dir_ / "a").string();
   const auto file = DirectFile::Open(env_, path);
-  EXPECT_TRUE(OpenedOnce(path, true));
+  EXPECT_TRUE(opened_once(path, true));
 
-  EXPECT_EQ(Read(*file, 5000, 100), bytes.substr(5000, 100));
+  EXPECT_EQ(read(*file, 5000, 100), bytes.substr(5000, 100));
   ASSERT_EQ(env_.reads.size(), 1u);
   EXPECT_EQ(env_.reads[0].offset, kDirectAlignment);
   EXPECT_EQ(env_.reads[0].length, kDirectAlignment);
   EXPECT_EQ(file->bytes_read(), kDirectAlignment);
 
   // Inside the staged block: no I/O.
-  EXPECT_EQ(Read(*file, 4096, 4096), bytes.substr(4096, 4096));
+  EXPECT_EQ(read(*file, 4096, 4096), bytes.substr(4096, 4096));
   EXPECT_EQ(env_.reads.size(), 1u);
 
   // Across the end of the file: the last block comes back short, the copy stops at the end.
-  EXPECT_EQ(Read(*file, 12000, 1000), bytes.substr(12000));
+  EXPECT_EQ(read(*file, 12000, 1000), bytes.substr(12000));
   ASSERT_EQ(env_.reads.size(), 2u);
   EXPECT_EQ(env_.reads[1].offset, 2 * kDirectAlignment);
   EXPECT_EQ(env_.reads[1].length, 2 * kDirectAlignment);
   EXPECT_EQ(env_.reads[1].got, size - 2 * kDirectAlignment);
   EXPECT_EQ(file->bytes_read(), kDirectAlignment + size - 2 * kDirectAlignment);
 
-  EXPECT_EQ(Read(*file, size, 10), "");
-  EXPECT_EQ(Read(*file, size + 5000, 10), "");
+  EXPECT_EQ(read(*file, size, 10), "");
+  EXPECT_EQ(read(*file, size + 5000, 10), "");
   EXPECT_EQ(env_.reads.size(), 2u);
 
   // After discard_staged the same bytes are fetched again.
   file->discard_staged();
-  EXPECT_EQ(Read(*file, 12100, 10), bytes.substr(12100, 10));
+  EXPECT_EQ(read(*file, 12100, 10), bytes.substr(12100, 10));
   EXPECT_EQ(env_.reads.size(), 3u);
-  ExpectAlignedAndDisjoint(path, 2);
+  expect_aligned_and_disjoint(path, 2);
 }
 
 TEST_F(DirectFileTest, FilesSharingTheThreadsStagingNeverSeeEachOthersBlocks) {
-  const std::string a = Make("a", 3000, 1);
-  const std::string b = Make("b", 3000, 2);
+  const std::string a = make("a", 3000, 1);
+  const std::string b = make("b", 3000, 2);
   ASSERT_NE(a, b);
   auto fa = DirectFile::Open(env_, (dir_ / "a").string());
   auto fb = DirectFile::Open(env_, (dir_ / "b").string());
-  EXPECT_EQ(Read(*fa, 10, 20), a.substr(10, 20));
-  EXPECT_EQ(Read(*fb, 10, 20), b.substr(10, 20));
-  EXPECT_EQ(Read(*fa, 10, 20), a.substr(10, 20));
+  EXPECT_EQ(read(*fa, 10, 20), a.substr(10, 20));
+  EXPECT_EQ(read(*fb, 10, 20), b.substr(10, 20));
+  EXPECT_EQ(read(*fa, 10, 20), a.substr(10, 20));
   EXPECT_EQ(env_.reads.size(), 3u);
   fa.reset();
   // A file opened after another closed (perhaps at the same address) starts with nothing staged.
   fa = DirectFile::Open(env_, (dir_ / "b").string());
-  EXPECT_EQ(Read(*fa, 10, 20), b.substr(10, 20));
+  EXPECT_EQ(read(*fa, 10, 20), b.substr(10, 20));
   EXPECT_EQ(env_.reads.size(), 4u);
 }
 
@@ -171,9 +171,9 @@ TEST_F(DirectRead, NpyDeliversTheSameBytesAndReportsTheBlocks) {
     env_.opens.clear();
     env_.reads.clear();
     auto reader = NpyReader().open(env_, spec, Direct(transfer));
-    EXPECT_TRUE(OpenedOnce(spec.path, true));
+    EXPECT_TRUE(opened_once(spec.path, true));
     EXPECT_EQ(reader->open_bytes(), std::min(kDirectAlignment, size));  // block 0: the header
-    EXPECT_EQ(reader->open_bytes(), env_.BytesSince(0));
+    EXPECT_EQ(reader->open_bytes(), env_.bytes_since(0));
     std::vector<std::byte> out(spec.sample_bytes());
     for (std::int64_t k = samples - 1; k >= 0; --k) {
       const std::size_t first = env_.reads.size();
@@ -181,8 +181,8 @@ TEST_F(DirectRead, NpyDeliversTheSameBytesAndReportsTheBlocks) {
       EXPECT_EQ(out, test::SampleLastBytes(content, spec, k)) << "sample " << k;
       // n = 1: the blocks of the sample; n > 1: those of the whole array.
       EXPECT_EQ(read, Blocks(128, data_end, size));
-      EXPECT_EQ(read, env_.BytesSince(first));
-      ExpectAlignedAndDisjoint(spec.path, first);
+      EXPECT_EQ(read, env_.bytes_since(first));
+      expect_aligned_and_disjoint(spec.path, first);
     }
     // Each sample is its own read, not served from the blocks the previous one left.
     const std::size_t first = env_.reads.size();
@@ -216,8 +216,8 @@ TEST_F(DirectRead, NpzDeliversTheSameBytesAndReportsTheBlocks) {
       env_.opens.clear();
       env_.reads.clear();
       auto reader = NpzReader().open(env_, spec, Direct(4096));
-      EXPECT_TRUE(OpenedOnce(spec.path, true));
-      EXPECT_EQ(reader->open_bytes(), env_.BytesSince(0));
+      EXPECT_TRUE(opened_once(spec.path, true));
+      EXPECT_EQ(reader->open_bytes(), env_.bytes_since(0));
       if (size <= kDirectAlignment) {
         EXPECT_EQ(reader->open_bytes(), size);  // one read serves the whole directory walk
       }
@@ -226,9 +226,9 @@ TEST_F(DirectRead, NpzDeliversTheSameBytesAndReportsTheBlocks) {
         const std::size_t first = env_.reads.size();
         const Bytes read = reader->read_sample(k, out);
         EXPECT_EQ(out, test::SampleLastBytes(content, spec, k)) << "sample " << k;
-        EXPECT_EQ(read, env_.BytesSince(first));
+        EXPECT_EQ(read, env_.bytes_since(first));
         EXPECT_GT(read, 0u);
-        ExpectAlignedAndDisjoint(spec.path, first);
+        expect_aligned_and_disjoint(spec.path, first);
         if (compression == config::Compression::kNone) {
           // x.npy's data starts at 183 in what numpy and our writer produce.
           const Bytes begin = 183;
@@ -248,9 +248,9 @@ TEST_F(DirectRead, IndexedBinaryReadsTheBlocksOfEachSampleAndTheIndexesNormally)
   spec.samples = 3;
   test::WriteFile(IndexedBinaryWriter(), spec, content);
   auto reader = IndexedBinaryReader().open(env_, spec, Direct());
-  EXPECT_TRUE(OpenedOnce(spec.path, true));
-  EXPECT_TRUE(OpenedOnce(spec.offsets_index(), false));
-  EXPECT_TRUE(OpenedOnce(spec.sizes_index(), false));
+  EXPECT_TRUE(opened_once(spec.path, true));
+  EXPECT_TRUE(opened_once(spec.offsets_index(), false));
+  EXPECT_TRUE(opened_once(spec.sizes_index(), false));
   EXPECT_EQ(reader->open_bytes(), 2u * 8 * 3);
   std::vector<std::byte> out(spec.sample_bytes());
   // [0, 5000) → [0, 8192); [5000, 10000) → [4096, 12288); [10000, 15000) → [8192, 15000).
@@ -259,8 +259,8 @@ TEST_F(DirectRead, IndexedBinaryReadsTheBlocksOfEachSampleAndTheIndexesNormally)
     const std::size_t first = env_.reads.size();
     EXPECT_EQ(reader->read_sample(k, out), expected[k]) << "sample " << k;
     EXPECT_EQ(out, test::SampleFirstBytes(content, spec, k)) << "sample " << k;
-    EXPECT_EQ(env_.BytesSince(first), expected[k]);
-    ExpectAlignedAndDisjoint(spec.path, first);
+    EXPECT_EQ(env_.bytes_since(first), expected[k]);
+    expect_aligned_and_disjoint(spec.path, first);
   }
 }
 
@@ -273,7 +273,7 @@ TEST_F(DirectRead, ParquetReadsTheBlocksOfTheRowsPagesWithTheSameBytes) {
   test::WriteFile(ParquetWriter(), spec, content);
   auto direct = ParquetReader().open(env_, spec, Direct());
   auto buffered = ParquetReader().open(storage::PosixEnv(), spec, {});
-  EXPECT_TRUE(OpenedOnce(spec.path, true));
+  EXPECT_TRUE(opened_once(spec.path, true));
   std::vector<std::byte> out(direct->sample_bytes());
   std::vector<std::byte> expected(direct->sample_bytes());
   for (const std::int64_t k : {4, 0, 2}) {
@@ -282,10 +282,10 @@ TEST_F(DirectRead, ParquetReadsTheBlocksOfTheRowsPagesWithTheSameBytes) {
     const Bytes pages = buffered->read_sample(k, expected);
     EXPECT_EQ(out, expected) << "sample " << k;
     EXPECT_EQ(out, test::SampleFirstBytes(content, spec, k)) << "sample " << k;
-    EXPECT_EQ(env_.BytesSince(first), got);
+    EXPECT_EQ(env_.bytes_since(first), got);
     EXPECT_GE(got, pages);  // whole blocks around the two pages
     EXPECT_LT(got, pages + 4 * kDirectAlignment);
-    ExpectAlignedAndDisjoint(spec.path, first);
+    expect_aligned_and_disjoint(spec.path, first);
   }
 }
 
@@ -353,7 +353,7 @@ TEST_F(DirectRead, WholeFileFormatsReadTheirFileInBlocksForEverySample) {
       EXPECT_EQ(direct->read_sample(0, out), Blocks(0, size, size)) << name;
       EXPECT_EQ(out, expected) << name;
     }
-    ExpectAlignedAndDisjoint(spec.path, env_.reads.size() - 1);
+    expect_aligned_and_disjoint(spec.path, env_.reads.size() - 1);
     EXPECT_EQ(env_.reads.size() - first, 2u) << name << ": one read per sample";
     EXPECT_TRUE(std::any_of(env_.opens.begin(), env_.opens.end(), [&](const auto& o) {
       return o.path == spec.path && o.direct;

@@ -29,7 +29,8 @@ class FormatFiles : public ::testing::Test {
   FormatFiles(std::string file_name, FileIndex file_index)
       : file_name_(std::move(file_name)), file_index_(file_index) {}
 
-  FileSpec Spec(std::vector<std::int64_t> dims, std::int64_t samples, std::string dtype = "uint8") {
+  FileSpec make_spec(std::vector<std::int64_t> dims, std::int64_t samples,
+                     std::string dtype = "uint8") {
     FileSpec spec;
     spec.path = (dir_ / file_name_).string();
     spec.file_index = file_index_;
@@ -41,7 +42,7 @@ class FormatFiles : public ::testing::Test {
 
   // `OtherReader`: a second reader of the same files (mmap_indexed_binary).
   template <typename OtherReader = Reader>
-  std::string OpenError(const FileSpec& spec) {
+  std::string open_error(const FileSpec& spec) {
     try {
       OtherReader().open(storage::PosixEnv(), spec, {});
     } catch (const Error& e) {
@@ -51,7 +52,7 @@ class FormatFiles : public ::testing::Test {
     return "no error";
   }
 
-  std::string ReadError(const FileSpec& spec) {
+  std::string read_error(const FileSpec& spec) {
     try {
       const auto reader = Reader().open(storage::PosixEnv(), spec, {});
       std::vector<std::byte> sample(reader->sample_bytes());

@@ -23,7 +23,7 @@ inline dataset::ContentGenerator RandomContent() {
 inline std::vector<std::byte> SampleFirstBytes(const dataset::ContentGenerator& content,
                                                const FileSpec& spec, std::int64_t k) {
   std::vector<std::byte> out(spec.sample_bytes());
-  content.Fill(spec.file_index, static_cast<Bytes>(k) * out.size(), out);
+  content.fill(spec.file_index, static_cast<Bytes>(k) * out.size(), out);
   return out;
 }
 
@@ -33,7 +33,7 @@ inline std::vector<std::byte> SampleLastBytes(const dataset::ContentGenerator& c
   const Bytes item = static_cast<Bytes>(spec.itemsize());
   const Bytes n = static_cast<Bytes>(spec.samples);
   std::vector<std::byte> all(n * spec.sample_bytes());
-  content.Fill(spec.file_index, 0, all);
+  content.fill(spec.file_index, 0, all);
   std::vector<std::byte> out(spec.sample_bytes());
   for (Bytes e = 0; e < out.size() / item; ++e) {
     for (Bytes b = 0; b < item; ++b)

@@ -31,15 +31,15 @@ class Hdf5EnvDriver : public test::FormatFiles<Hdf5Reader> {
  protected:
   Hdf5EnvDriver() : FormatFiles("img_0_of_1.hdf5", 3) {}
 
-  WriteResult Write(storage::Env& env, const FileSpec& spec) {
+  WriteResult write(storage::Env& env, const FileSpec& spec) {
     std::vector<std::byte> buffer(4096);
     return Hdf5Writer().write(env, spec, test::RandomContent(), buffer);
   }
 };
 
 TEST_F(Hdf5EnvDriver, ReaderReportsExactlyTheBytesTheEnvRead) {
-  FileSpec contiguous = Spec({32, 32}, 16);
-  FileSpec chunked = Spec({16, 8}, 12, "float32");
+  FileSpec contiguous = make_spec({32, 32}, 16);
+  FileSpec chunked = make_spec({16, 8}, 12, "float32");
   chunked.compression = config::Compression::kGzip;
   chunked.num_dset_per_record = 2;
   chunked.path = dir_ / "chunked.hdf5";
@@ -70,11 +70,11 @@ TEST_F(Hdf5EnvDriver, ReaderReportsExactlyTheBytesTheEnvRead) {
 }
 
 TEST_F(Hdf5EnvDriver, WriterWritesSyncsAndClosesThroughTheEnv) {
-  FileSpec spec = Spec({64, 64}, 8);
+  FileSpec spec = make_spec({64, 64}, 8);
   for (const bool fsync : {false, true}) {
     spec.fsync = fsync;
     storage::CountingEnv counting(storage::PosixEnv());
-    const WriteResult written = Write(counting, spec);
+    const WriteResult written = write(counting, spec);
     const storage::IoCounts counts = counting.counts();
     // What the writer reports is what went through the Env.
     EXPECT_EQ(written.data_bytes, counts.bytes_written);
@@ -135,7 +135,7 @@ TEST_F(Hdf5EnvDriver, TruncationGoesThroughTheEnv) {
 }
 
 TEST_F(Hdf5EnvDriver, InjectedReadFailuresNameThePathAndTheOperation) {
-  const FileSpec spec = Spec({32, 32}, 4);
+  const FileSpec spec = make_spec({32, 32}, 4);
   test::WriteFile(Hdf5Writer(), spec, test::RandomContent());
   const std::string errno_text = "errno " + std::to_string(EIO);
   {
@@ -164,10 +164,10 @@ TEST_F(Hdf5EnvDriver, InjectedReadFailuresNameThePathAndTheOperation) {
 }
 
 TEST_F(Hdf5EnvDriver, InjectedWriteAndSyncFailuresNameThePathAndTheOperation) {
-  FileSpec spec = Spec({32, 32}, 4);
+  FileSpec spec = make_spec({32, 32}, 4);
   FaultInjectionEnv faulty(storage::PosixEnv());
   faulty.inject(Fault(FaultOp::kWrite).nth(2).error(ENOSPC));
-  ExpectError([&] { Write(faulty, spec); }, ExitCode::kIo,
+  ExpectError([&] { write(faulty, spec); }, ExitCode::kIo,
               {"write " + spec.path, "offset", "No space left", "injected"});
   faulty.clear();
   faulty.inject(Fault(FaultOp::kCreate));
@@ -175,17 +175,17 @@ TEST_F(Hdf5EnvDriver, InjectedWriteAndSyncFailuresNameThePathAndTheOperation) {
   // reported.
   FileSpec fresh = spec;
   fresh.path = dir_ / "fresh.hdf5";
-  ExpectError([&] { Write(faulty, fresh); }, ExitCode::kIo, {"create", fresh.path, "injected"});
+  ExpectError([&] { write(faulty, fresh); }, ExitCode::kIo, {"create", fresh.path, "injected"});
   faulty.clear();
   spec.fsync = true;
   faulty.inject(Fault(FaultOp::kSync));
-  ExpectError([&] { Write(faulty, spec); }, ExitCode::kIo, {"fsync", spec.path, "injected"});
+  ExpectError([&] { write(faulty, spec); }, ExitCode::kIo, {"fsync", spec.path, "injected"});
   faulty.clear();
   {
     const hdf5::Lock lock;  // every failed file was closed all the same
     EXPECT_EQ(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL), 0);
   }
-  Write(faulty, spec);  // and a good write afterwards, in the same process
+  write(faulty, spec);  // and a good write afterwards, in the same process
   EXPECT_GT(Hdf5Reader().open(faulty, spec, {})->open_bytes(), 0u);
 }
 

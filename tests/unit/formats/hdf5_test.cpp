@@ -36,7 +36,7 @@ TEST_F(Hdf5Files, RoundTripsLayouts) {
            {{16, 8}, 4, "float32", config::Compression::kGzip, {}, 2, 4096},
            {{20, 20}, 3, "int16", config::Compression::kNone, {1, 10, 10}, 3, 1 << 20},
            {{7}, 6, "float64", config::Compression::kNone, {}, 1, 64}}) {
-    FileSpec spec = Spec(c.dims, c.samples, c.dtype);
+    FileSpec spec = make_spec(c.dims, c.samples, c.dtype);
     spec.compression = c.compression;
     spec.chunk_dims = c.chunks;
     spec.num_dset_per_record = c.datasets;
@@ -60,7 +60,7 @@ TEST_F(Hdf5Files, RoundTripsLayouts) {
 }
 
 TEST_F(Hdf5Files, RecordDimsSplitAcrossDatasets) {
-  FileSpec spec = Spec({2, 6, 5}, 3);
+  FileSpec spec = make_spec({2, 6, 5}, 3);
   spec.dims_from_record_dims = true;
   spec.num_dset_per_record = 2;  // each dataset: (3, 6, 5) — the 1 is dropped
   test::WriteFile(Hdf5Writer(), spec, test::RandomContent());
@@ -71,7 +71,7 @@ TEST_F(Hdf5Files, RecordDimsSplitAcrossDatasets) {
 }
 
 TEST_F(Hdf5Files, RejectsLzfAndReportsBadFiles) {
-  FileSpec spec = Spec({4, 4}, 2);
+  FileSpec spec = make_spec({4, 4}, 2);
   spec.compression = config::Compression::kLzf;
   try {
     test::WriteFile(Hdf5Writer(), spec, test::RandomContent());
@@ -83,21 +83,21 @@ TEST_F(Hdf5Files, RejectsLzfAndReportsBadFiles) {
   spec.compression = config::Compression::kNone;
   test::WriteFile(Hdf5Writer(), spec, test::RandomContent());
 
-  std::string error = OpenError(Spec({4, 5}, 2));
+  std::string error = open_error(make_spec({4, 5}, 2));
   EXPECT_NE(error.find("shape (2, 4, 4), expected (2, 4, 5)"), std::string::npos) << error;
-  FileSpec two = Spec({4, 4}, 2);
+  FileSpec two = make_spec({4, 4}, 2);
   two.num_dset_per_record = 2;
-  error = OpenError(two);
+  error = open_error(two);
   EXPECT_NE(error.find("no dataset 'records_1'"), std::string::npos) << error;
-  error = OpenError(Spec({4, 4}, 2, "int8"));
+  error = open_error(make_spec({4, 4}, 2, "int8"));
   EXPECT_NE(error.find("does not hold little-endian int8"), std::string::npos) << error;
 
   const std::string bytes = test::ReadAll(spec.path);
   test::WriteAll(spec.path, bytes.substr(0, bytes.size() / 2));
-  error = OpenError(spec);
+  error = open_error(spec);
   EXPECT_NE(error.find("hdf5 open " + spec.path), std::string::npos) << error;
   test::WriteAll(spec.path, "not hdf5 at all");
-  EXPECT_NE(OpenError(spec).find(spec.path), std::string::npos);
+  EXPECT_NE(open_error(spec).find(spec.path), std::string::npos);
 }
 
 }  // namespace

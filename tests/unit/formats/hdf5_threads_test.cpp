@@ -46,7 +46,7 @@ class Hdf5Threads : public ::testing::Test {
 
   Hdf5Threads() {
     for (int i = 0; i < kGoodFiles; ++i)
-      good_.push_back(Spec("good_" + std::to_string(i) + ".hdf5", i));
+      good_.push_back(make_spec("good_" + std::to_string(i) + ".hdf5", i));
     // Written by a child process, so that this process enters HDF5 first from the reader
     // threads, racing the library's initialisation as dlbench's reader threads do.
     const pid_t child = fork();
@@ -59,7 +59,7 @@ class Hdf5Threads : public ::testing::Test {
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "writing the files failed";
     const std::string bytes = test::ReadAll(good_[0].path);
     const auto damaged = [&](const std::string& name, const std::string& expected, auto edit) {
-      FileSpec spec = Spec(name + ".hdf5", 0);
+      FileSpec spec = make_spec(name + ".hdf5", 0);
       std::string copy = bytes;
       edit(copy);
       test::WriteAll(spec.path, copy);
@@ -74,7 +74,7 @@ class Hdf5Threads : public ::testing::Test {
     damaged("chunk_data", "inflate", [](std::string& f) { Overwrite(f, f.size() / 2, 64); });
   }
 
-  FileSpec Spec(const std::string& name, FileIndex index) const {
+  FileSpec make_spec(const std::string& name, FileIndex index) const {
     FileSpec spec;
     spec.path = (dir_ / name).string();
     spec.file_index = index;
@@ -86,7 +86,7 @@ class Hdf5Threads : public ::testing::Test {
 
   // Reads every file (good and damaged, in an order that depends on `thread`) `rounds` times;
   // returns the problems found, empty when every outcome was the expected one.
-  std::vector<std::string> ReadAll(int thread, int rounds) const {
+  std::vector<std::string> read_all(int thread, int rounds) const {
     std::vector<std::string> problems;
     std::vector<const FileSpec*> order;
     for (const FileSpec& s : good_) order.push_back(&s);
@@ -122,7 +122,7 @@ class Hdf5Threads : public ::testing::Test {
   }
 
   // `threads` threads released at once, each reading every file `rounds` times.
-  void ReadConcurrently(int threads, int rounds) {
+  void read_concurrently(int threads, int rounds) {
     const dlbench::test::Watchdog watchdog(std::chrono::seconds(60));
     std::vector<std::vector<std::string>> problems(static_cast<std::size_t>(threads));
     std::latch start(threads);
@@ -130,7 +130,7 @@ class Hdf5Threads : public ::testing::Test {
     for (int t = 0; t < threads; ++t) {
       pool.emplace_back([&, t] {
         start.arrive_and_wait();
-        problems[static_cast<std::size_t>(t)] = ReadAll(t, rounds);
+        problems[static_cast<std::size_t>(t)] = read_all(t, rounds);
       });
     }
     for (std::thread& t : pool) t.join();
@@ -152,7 +152,7 @@ class Hdf5Threads : public ::testing::Test {
 
 TEST_F(Hdf5Threads, EachDamageIsOneClearError) {
   // One thread: the messages themselves, before any concurrency.
-  const std::vector<std::string> problems = ReadAll(0, 1);
+  const std::vector<std::string> problems = read_all(0, 1);
   EXPECT_TRUE(problems.empty()) << problems.front();
 }
 
@@ -163,9 +163,9 @@ constexpr int kOpensPerFile = 100;
 #else
 constexpr int kOpensPerFile = 400;
 #endif
-TEST_F(Hdf5Threads, TwoThreads) { ReadConcurrently(2, kOpensPerFile / 2); }
-TEST_F(Hdf5Threads, FourThreads) { ReadConcurrently(4, kOpensPerFile / 4); }
-TEST_F(Hdf5Threads, EightThreads) { ReadConcurrently(8, kOpensPerFile / 8); }
+TEST_F(Hdf5Threads, TwoThreads) { read_concurrently(2, kOpensPerFile / 2); }
+TEST_F(Hdf5Threads, FourThreads) { read_concurrently(4, kOpensPerFile / 4); }
+TEST_F(Hdf5Threads, EightThreads) { read_concurrently(8, kOpensPerFile / 8); }
 
 }  // namespace
 }  // namespace dlbench::formats

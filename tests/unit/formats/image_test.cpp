@@ -49,7 +49,7 @@ class JpegFiles : public test::FormatFiles<JpegReader> {
 TEST_F(JpegFiles, DecodesToTheGeneratedImageUpToJpegLoss) {
   const auto content = test::RandomContent();
   for (const auto& dims : kShapes) {
-    const FileSpec spec = Spec(dims, 1);
+    const FileSpec spec = make_spec(dims, 1);
     const WriteResult written = test::WriteFile(JpegWriter(), spec, content);
     EXPECT_EQ(written.data_bytes, test::ReadAll(spec.path).size());
     auto reader = JpegReader().open(storage::PosixEnv(), spec, {});
@@ -65,7 +65,7 @@ TEST_F(JpegFiles, DecodesToTheGeneratedImageUpToJpegLoss) {
 
 TEST_F(JpegFiles, AFlatImageDecodesExactly) {
   const dataset::ContentGenerator zeros(config::ContentKind::kZeros, 2.0, 1);
-  const FileSpec spec = Spec({40, 24}, 1);
+  const FileSpec spec = make_spec({40, 24}, 1);
   test::WriteFile(JpegWriter(), spec, zeros);
   auto reader = JpegReader().open(storage::PosixEnv(), spec, {});
   std::vector<std::byte> out(spec.sample_bytes(), std::byte{7});
@@ -74,24 +74,24 @@ TEST_F(JpegFiles, AFlatImageDecodesExactly) {
 }
 
 TEST_F(JpegFiles, TruncatedCorruptAndMismatchingFilesAreIoErrors) {
-  const FileSpec spec = Spec({64, 64}, 1);
+  const FileSpec spec = make_spec({64, 64}, 1);
   test::WriteFile(JpegWriter(), spec, test::RandomContent());
   const std::string bytes = test::ReadAll(spec.path);
-  EXPECT_EQ(ReadError(spec), "no error");
+  EXPECT_EQ(read_error(spec), "no error");
 
-  test::ExpectContains(ReadError(Spec({64, 65}, 1)),
+  test::ExpectContains(read_error(make_spec({64, 65}, 1)),
                        "jpeg image is 64 x 64 with 1 component(s), expected 64 x 65 grayscale");
 
   test::WriteAll(spec.path, bytes.substr(0, bytes.size() / 2));
-  test::ExpectContains(ReadError(spec), "bad jpeg: Premature end of JPEG file");
+  test::ExpectContains(read_error(spec), "bad jpeg: Premature end of JPEG file");
 
   std::string corrupt = bytes;
   corrupt[0] = 'X';
   test::WriteAll(spec.path, corrupt);
-  test::ExpectContains(ReadError(spec), "bad jpeg: Not a JPEG file");
+  test::ExpectContains(read_error(spec), "bad jpeg: Not a JPEG file");
 
   test::WriteAll(spec.path, "");
-  test::ExpectContains(ReadError(spec), "bad jpeg: Empty input file");
+  test::ExpectContains(read_error(spec), "bad jpeg: Empty input file");
 }
 
 class PngFiles : public test::FormatFiles<PngReader> {
@@ -102,7 +102,7 @@ class PngFiles : public test::FormatFiles<PngReader> {
 TEST_F(PngFiles, RoundTripsEveryPixel) {
   const auto content = test::RandomContent();
   for (const auto& dims : kShapes) {
-    const FileSpec spec = Spec(dims, 1);
+    const FileSpec spec = make_spec(dims, 1);
     const WriteResult written = test::WriteFile(PngWriter(), spec, content);
     EXPECT_EQ(written.data_bytes, test::ReadAll(spec.path).size());
     auto reader = PngReader().open(storage::PosixEnv(), spec, {});
@@ -113,33 +113,33 @@ TEST_F(PngFiles, RoundTripsEveryPixel) {
 }
 
 TEST_F(PngFiles, TruncatedCorruptAndMismatchingFilesAreIoErrors) {
-  const FileSpec spec = Spec({64, 64}, 1);
+  const FileSpec spec = make_spec({64, 64}, 1);
   test::WriteFile(PngWriter(), spec, test::RandomContent());
   const std::string bytes = test::ReadAll(spec.path);
 
-  test::ExpectContains(ReadError(Spec({63, 64}, 1)),
+  test::ExpectContains(read_error(make_spec({63, 64}, 1)),
                        "png image is 64 x 64, bit depth 8, color type 0; expected 63 x 64 8-bit "
                        "grayscale");
 
   test::WriteAll(spec.path, bytes.substr(0, bytes.size() / 2));
-  test::ExpectContains(ReadError(spec), "bad png: truncated");
+  test::ExpectContains(read_error(spec), "bad png: truncated");
   test::WriteAll(spec.path, bytes.substr(0, bytes.size() - 4));  // IEND's CRC cut off
-  test::ExpectContains(ReadError(spec), "bad png: truncated");
+  test::ExpectContains(read_error(spec), "bad png: truncated");
 
   std::string corrupt = bytes;
   corrupt[bytes.size() / 2] = static_cast<char>(corrupt[bytes.size() / 2] ^ 0x55);  // in IDAT
   test::WriteAll(spec.path, corrupt);
-  test::ExpectContains(ReadError(spec), "bad png: IDAT: incorrect data check");
+  test::ExpectContains(read_error(spec), "bad png: IDAT: incorrect data check");
 
   corrupt = bytes;
   corrupt[19] = static_cast<char>(corrupt[19] ^ 1);  // the width, in IHDR
   test::WriteAll(spec.path, corrupt);
-  test::ExpectContains(ReadError(spec), "bad png: IHDR: CRC error");
+  test::ExpectContains(read_error(spec), "bad png: IHDR: CRC error");
 
   corrupt = bytes;
   corrupt[1] = 'X';
   test::WriteAll(spec.path, corrupt);
-  test::ExpectContains(ReadError(spec), "bad png: Not a PNG file");
+  test::ExpectContains(read_error(spec), "bad png: Not a PNG file");
 }
 
 TEST(ImageFiles, SizesDependOnPixelsAndShapesAreChecked) {

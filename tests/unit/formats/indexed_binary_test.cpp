@@ -40,7 +40,7 @@ class IndexedBinaryFiles : public test::FormatFiles<IndexedBinaryReader> {
 
 TEST_F(IndexedBinaryFiles, RoundTripsWithBothReaders) {
   const auto content = test::RandomContent();
-  const FileSpec spec = Spec({45, 45}, 9);
+  const FileSpec spec = make_spec({45, 45}, 9);
   const WriteResult written = test::WriteFile(IndexedBinaryWriter(), spec, content, 1000);
   EXPECT_EQ(written.data_bytes, 9u * 2025);
   EXPECT_EQ(IndexedBinaryWriter().file_size(spec), written.data_bytes);
@@ -67,7 +67,7 @@ TEST_F(IndexedBinaryFiles, RoundTripsWithBothReaders) {
 }
 
 TEST_F(IndexedBinaryFiles, BrokenIndexesAreReported) {
-  const FileSpec spec = Spec({10, 10}, 4);
+  const FileSpec spec = make_spec({10, 10}, 4);
   test::WriteFile(IndexedBinaryWriter(), spec, test::RandomContent());
   const std::string offsets = test::ReadAll(spec.path + ".off.idx");
 
@@ -76,18 +76,19 @@ TEST_F(IndexedBinaryFiles, BrokenIndexesAreReported) {
   beyond[8 * 3 + 1] = 0x10;
   test::WriteAll(spec.path + ".off.idx", beyond);
   for (const std::string& error :
-       {OpenError<IndexedBinaryReader>(spec), OpenError<MmapIndexedBinaryReader>(spec)}) {
+       {open_error<IndexedBinaryReader>(spec), open_error<MmapIndexedBinaryReader>(spec)}) {
     EXPECT_NE(error.find("entry 3"), std::string::npos) << error;
     EXPECT_NE(error.find("beyond the end"), std::string::npos) << error;
   }
   test::WriteAll(spec.path + ".off.idx", offsets.substr(0, 24));
-  EXPECT_NE(OpenError<IndexedBinaryReader>(spec).find("index holds 3 entries, expected 4"),
+  EXPECT_NE(open_error<IndexedBinaryReader>(spec).find("index holds 3 entries, expected 4"),
             std::string::npos);
   test::WriteAll(spec.path + ".off.idx", offsets);
-  EXPECT_NE(OpenError<IndexedBinaryReader>(Spec({10, 11}, 4)).find("says 100 bytes, expected 110"),
-            std::string::npos);
+  EXPECT_NE(
+      open_error<IndexedBinaryReader>(make_spec({10, 11}, 4)).find("says 100 bytes, expected 110"),
+      std::string::npos);
   std::filesystem::remove(spec.path + ".sz.idx");
-  EXPECT_NE(OpenError<IndexedBinaryReader>(spec).find(".sz.idx"), std::string::npos);
+  EXPECT_NE(open_error<IndexedBinaryReader>(spec).find(".sz.idx"), std::string::npos);
 }
 
 }  // namespace

@@ -72,7 +72,7 @@ TEST_F(NpyFiles, RoundTripsContiguousAndStridedSamples) {
            {{17, 9}, 5, "float32"},
            {{100, 70}, 3, "uint16"},
            {{4, 4, 4}, 7, "float64"}}) {
-    const FileSpec spec = Spec(dims, samples, dtype);
+    const FileSpec spec = make_spec(dims, samples, dtype);
     const WriteResult written = test::WriteFile(NpyWriter(), spec, content);
     EXPECT_EQ(written.data_bytes, NpyWriter().file_size(spec));
     EXPECT_EQ(written.data_bytes, 128 + static_cast<Bytes>(samples) * spec.sample_bytes());
@@ -96,7 +96,7 @@ TEST_F(NpyFiles, RoundTripsContiguousAndStridedSamples) {
 TEST_F(NpyFiles, TheUsualHeaderTakesOneReadAndAnyOtherIsParsed) {
   const auto content = test::RandomContent();
   for (const std::int64_t samples : {1, 3}) {
-    const FileSpec spec = Spec({16, 8}, samples, "uint8");
+    const FileSpec spec = make_spec({16, 8}, samples, "uint8");
     test::WriteFile(NpyWriter(), spec, content);
     const std::string header = ExpectedArrayHeader(spec);
     ASSERT_EQ(header.size(), 128u);
@@ -128,7 +128,7 @@ TEST_F(NpyFiles, TheUsualHeaderTakesOneReadAndAnyOtherIsParsed) {
 // truncated: found before reading (the reader allocated and asked for the 64 MiB first; with a
 // length near 4 GiB the fuzzer's input timed out).
 TEST_F(NpyFiles, HeaderLongerThanTheFileIsRejectedBeforeReadingIt) {
-  const FileSpec spec = Spec({6, 6}, 2, "uint8");
+  const FileSpec spec = make_spec({6, 6}, 2, "uint8");
   test::WriteFile(NpyWriter(), spec, test::RandomContent());
   std::string bytes = test::ReadAll(spec.path);
   bytes.replace(6, 4, std::string("\x03\x00\x00\x00", 4));
@@ -145,7 +145,7 @@ TEST_F(NpyFiles, HeaderLongerThanTheFileIsRejectedBeforeReadingIt) {
 // buffered no sample) reused the thread's buffer.
 TEST_F(NpyFiles, InterleavedReadersReadTheirOwnSamples) {
   const auto content = test::RandomContent();
-  FileSpec a = Spec({16, 8}, 1, "uint8");
+  FileSpec a = make_spec({16, 8}, 1, "uint8");
   test::WriteFile(NpyWriter(), a, content);
   FileSpec b = a;
   b.path += ".b";
@@ -171,33 +171,33 @@ TEST_F(NpyFiles, InterleavedReadersReadTheirOwnSamples) {
 
 TEST_F(NpyFiles, RejectsMismatchesAndTruncation) {
   const auto content = test::RandomContent();
-  const FileSpec spec = Spec({6, 6}, 2, "uint8");
+  const FileSpec spec = make_spec({6, 6}, 2, "uint8");
   test::WriteFile(NpyWriter(), spec, content);
-  EXPECT_NE(OpenError(Spec({6, 7}, 2, "uint8")).find("shape (6, 6, 2), expected (6, 7, 2)"),
+  EXPECT_NE(open_error(make_spec({6, 7}, 2, "uint8")).find("shape (6, 6, 2), expected (6, 7, 2)"),
             std::string::npos);
-  EXPECT_NE(OpenError(Spec({6, 6}, 2, "int16")).find("dtype '|u1', expected '<i2'"),
+  EXPECT_NE(open_error(make_spec({6, 6}, 2, "int16")).find("dtype '|u1', expected '<i2'"),
             std::string::npos);
 
   const std::string bytes = test::ReadAll(spec.path);
   // Found by the first read (open does not ask the file's size, a system call per sample).
   test::WriteAll(spec.path, bytes.substr(0, bytes.size() - 1));
-  const std::string error = ReadError(spec);
+  const std::string error = read_error(spec);
   EXPECT_NE(error.find("truncated npy"), std::string::npos) << error;
   EXPECT_NE(error.find(spec.path), std::string::npos) << error;
   // A file of one sample, which the first read fetches whole: the same error.
-  const FileSpec one = Spec({6, 6}, 1, "uint8");
+  const FileSpec one = make_spec({6, 6}, 1, "uint8");
   test::WriteFile(NpyWriter(), one, content);
   const std::string whole = test::ReadAll(one.path);
   test::WriteAll(one.path, whole.substr(0, whole.size() - 1));
-  EXPECT_NE(ReadError(one).find("truncated npy"), std::string::npos) << ReadError(one);
+  EXPECT_NE(read_error(one).find("truncated npy"), std::string::npos) << read_error(one);
 
   std::string fortran = bytes;
   fortran.replace(fortran.find("False"), 5, "True ");
   test::WriteAll(spec.path, fortran);
-  EXPECT_NE(OpenError(spec).find("fortran_order True"), std::string::npos);
+  EXPECT_NE(open_error(spec).find("fortran_order True"), std::string::npos);
 
   test::WriteAll(spec.path, "short");
-  EXPECT_NE(OpenError(spec).find("magic"), std::string::npos);
+  EXPECT_NE(open_error(spec).find("magic"), std::string::npos);
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ TEST_F(NpzFiles, MatchesNumpySavezByteForByte) {
   const std::string command = "/usr/bin/python3 -c \"import numpy as np; np.savez('" + reference +
                               "', x=np.zeros((3, 5, 2), np.uint8), y=np.zeros(2, np.int64))\"";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
-  FileSpec spec = Spec({3, 5}, 2, "uint8");
+  FileSpec spec = make_spec({3, 5}, 2, "uint8");
   const dataset::ContentGenerator zeros(config::ContentKind::kZeros, 1.0, 0);
   const WriteResult written = test::WriteFile(NpzWriter(), spec, zeros, 64);
   EXPECT_EQ(written.data_bytes, 536u);
@@ -43,7 +43,7 @@ TEST_F(NpzFiles, RoundTripsStoredAndDeflated) {
     for (const auto& [dims, samples, dtype] :
          std::vector<std::tuple<std::vector<std::int64_t>, std::int64_t, std::string>>{
              {{3, 5}, 1, "uint8"}, {{40, 50}, 4, "uint8"}, {{9, 11}, 3, "float32"}}) {
-      FileSpec spec = Spec(dims, samples, dtype);
+      FileSpec spec = make_spec(dims, samples, dtype);
       spec.compression = compression;
       const WriteResult written = test::WriteFile(NpzWriter(), spec, content, 1000);
       EXPECT_EQ(written.data_bytes, std::filesystem::file_size(spec.path));
@@ -71,7 +71,7 @@ TEST_F(NpzFiles, RoundTripsStoredAndDeflated) {
 // An open reads the 22-byte end record, not the 64 KiB a comment could take (numpy writes no
 // comment); an archive with a comment is still found by the longer search.
 TEST_F(NpzFiles, OpenReadsTheEndRecordOnlyUnlessThereIsAComment) {
-  const FileSpec spec = Spec({64, 64}, 1, "uint8");
+  const FileSpec spec = make_spec({64, 64}, 1, "uint8");
   test::WriteFile(NpzWriter(), spec, test::RandomContent());
   const Bytes size = std::filesystem::file_size(spec.path);
   {
@@ -93,7 +93,7 @@ TEST_F(NpzFiles, OpenReadsTheEndRecordOnlyUnlessThereIsAComment) {
 // np.savez's layout for the spec says where the records are: the central directory with the end
 // records, then x.npy's local header with its npy header, each fetched in one read.
 TEST_F(NpzFiles, OpenReadsTheDirectoryAndTheHeadersInOneReadEach) {
-  const FileSpec spec = Spec({64, 64}, 1, "uint8");
+  const FileSpec spec = make_spec({64, 64}, 1, "uint8");
   test::WriteFile(NpzWriter(), spec, test::RandomContent());
   const Bytes size = std::filesystem::file_size(spec.path);
   const NpzRegions regions = StoredNpzRegions(spec);
@@ -112,12 +112,12 @@ TEST_F(NpzFiles, OpenReadsTheDirectoryAndTheHeadersInOneReadEach) {
 }
 
 TEST_F(NpzFiles, BadDirectoryAndMismatchesAreReported) {
-  const FileSpec spec = Spec({8, 8}, 2, "uint8");
+  const FileSpec spec = make_spec({8, 8}, 2, "uint8");
   test::WriteFile(NpzWriter(), spec, test::RandomContent());
   const std::string bytes = test::ReadAll(spec.path);
 
   test::WriteAll(spec.path, bytes.substr(0, bytes.size() - 10));
-  std::string error = OpenError(spec);
+  std::string error = open_error(spec);
   EXPECT_NE(error.find("bad zip directory"), std::string::npos) << error;
   EXPECT_NE(error.find(spec.path), std::string::npos) << error;
 
@@ -125,16 +125,16 @@ TEST_F(NpzFiles, BadDirectoryAndMismatchesAreReported) {
   for (std::size_t p = 0; (p = renamed.find("x.npy", p)) != std::string::npos; ++p)
     renamed[p] = 'z';
   test::WriteAll(spec.path, renamed);
-  error = OpenError(spec);
+  error = open_error(spec);
   EXPECT_NE(error.find("no member 'x.npy'"), std::string::npos) << error;
 
   std::string cut = bytes;
   cut.erase(100, 20);  // directory offsets now point past their records
   test::WriteAll(spec.path, cut);
-  EXPECT_NE(OpenError(spec).find("npz"), std::string::npos);
+  EXPECT_NE(open_error(spec).find("npz"), std::string::npos);
 
   test::WriteAll(spec.path, bytes);
-  error = OpenError(Spec({8, 9}, 2, "uint8"));
+  error = open_error(make_spec({8, 9}, 2, "uint8"));
   EXPECT_NE(error.find("x.npy: shape (8, 8, 2), expected (8, 9, 2)"), std::string::npos) << error;
 }
 

@@ -23,8 +23,8 @@ class ParquetFiles : public test::FormatFiles<ParquetReader> {
   ParquetFiles() : FormatFiles("img_0_of_1.parquet", 3) {}
 
   // Columns like flux's (a large list, small lists, a scalar) plus widened and 2-byte types.
-  FileSpec Columns(std::int64_t samples, std::int64_t row_group = 4) {
-    FileSpec spec = Spec({}, samples);
+  FileSpec columns(std::int64_t samples, std::int64_t row_group = 4) {
+    FileSpec spec = make_spec({}, samples);
     spec.parquet_columns = {{"t5", "float32", 300000, true},  // 1.2 MB rows: one row per page
                             {"clip", "float32", 409, true},  {"small", "int8", 7, true},
                             {"half", "float16", 3, true},    {"u16", "uint16", 5, true},
@@ -47,7 +47,7 @@ class ParquetFiles : public test::FormatFiles<ParquetReader> {
     return out;
   }
 
-  void ExpectRoundTrip(const FileSpec& spec, const ReadOptions& options = {}) {
+  void expect_round_trip(const FileSpec& spec, const ReadOptions& options = {}) {
     const auto content = test::RandomContent();
     const WriteResult written = test::WriteFile(ParquetWriter(), spec, content);
     EXPECT_EQ(written.files, std::vector<std::string>{spec.path});
@@ -89,29 +89,29 @@ class ParquetFiles : public test::FormatFiles<ParquetReader> {
   }
 };
 
-TEST_F(ParquetFiles, RoundTripsColumnsRowGroupsAndPages) { ExpectRoundTrip(Columns(10)); }
+TEST_F(ParquetFiles, RoundTripsColumnsRowGroupsAndPages) { expect_round_trip(columns(10)); }
 
 TEST_F(ParquetFiles, RoundTripsGzip) {
-  FileSpec spec = Columns(6, 5);
+  FileSpec spec = columns(6, 5);
   spec.compression = config::Compression::kGzip;
   spec.compression_level = 1;
-  ExpectRoundTrip(spec);
+  expect_round_trip(spec);
   EXPECT_THROW(ParquetWriter().file_size(spec), Error);  // content decides the size
 }
 
 TEST_F(ParquetFiles, RoundTripsDlioLegacyDataColumn) {
   // No columns: one uint8 column "data" of the sample's elements (dlrm_parquet).
-  ExpectRoundTrip(Spec({22, 22}, 3));
-  const std::string file = test::ReadAll(Spec({22, 22}, 3).path);
+  expect_round_trip(make_spec({22, 22}, 3));
+  const std::string file = test::ReadAll(make_spec({22, 22}, 3).path);
   EXPECT_EQ(file.substr(0, 4), "PAR1");
   EXPECT_EQ(file.substr(file.size() - 4), "PAR1");
 }
 
 TEST_F(ParquetFiles, ReadsOnlyTheProjectedColumns) {
-  FileSpec spec = Columns(5);
+  FileSpec spec = columns(5);
   spec.parquet_columns[0].read = false;  // t5
   spec.parquet_columns[3].read = false;  // half
-  ExpectRoundTrip(spec);
+  expect_round_trip(spec);
   auto reader = ParquetReader().open(storage::PosixEnv(), spec, {});
   EXPECT_EQ(reader->sample_bytes(), 409u * 4 + 7 + 5 * 2 + 8);
   std::vector<std::byte> out(reader->sample_bytes());
@@ -119,7 +119,7 @@ TEST_F(ParquetFiles, ReadsOnlyTheProjectedColumns) {
 }
 
 TEST_F(ParquetFiles, LaysOutOneRowPerPageForLargeRowsAndWholeRowsOtherwise) {
-  const parquet::Layout layout = parquet::MakeLayout(Columns(10));
+  const parquet::Layout layout = parquet::MakeLayout(columns(10));
   EXPECT_EQ(layout.columns[0].rows_per_page, 1);
   EXPECT_TRUE(layout.columns[0].is_list);
   EXPECT_EQ(layout.columns[1].rows_per_page, static_cast<std::int64_t>(MiB / (409 * 4)));
@@ -131,16 +131,16 @@ TEST_F(ParquetFiles, LaysOutOneRowPerPageForLargeRowsAndWholeRowsOtherwise) {
 }
 
 TEST_F(ParquetFiles, RefusesColumnsItCannotHold) {
-  FileSpec spec = Columns(2);
+  FileSpec spec = columns(2);
   spec.parquet_columns[1].dtype = "bool";
   EXPECT_THROW(parquet::MakeLayout(spec), Error);
-  spec = Columns(2);
+  spec = columns(2);
   spec.compression = config::Compression::kZip;
   EXPECT_THROW(parquet::MakeLayout(spec), Error);
 }
 
 TEST_F(ParquetFiles, TruncatedFileIsAnIoErrorNamingIt) {
-  const FileSpec spec = Columns(3);
+  const FileSpec spec = columns(3);
   test::WriteFile(ParquetWriter(), spec, test::RandomContent());
   const std::string file = test::ReadAll(spec.path);
   test::WriteAll(spec.path, file.substr(0, file.size() - 3));
@@ -150,7 +150,7 @@ TEST_F(ParquetFiles, TruncatedFileIsAnIoErrorNamingIt) {
 }
 
 TEST_F(ParquetFiles, FooterLengthPastTheStartIsAnIoError) {
-  const FileSpec spec = Columns(3);
+  const FileSpec spec = columns(3);
   test::WriteFile(ParquetWriter(), spec, test::RandomContent());
   const std::size_t size = test::ReadAll(spec.path).size();
   std::string huge;
@@ -160,14 +160,14 @@ TEST_F(ParquetFiles, FooterLengthPastTheStartIsAnIoError) {
 }
 
 TEST_F(ParquetFiles, BadLeadingMagicIsAnIoError) {
-  const FileSpec spec = Columns(3);
+  const FileSpec spec = columns(3);
   test::WriteFile(ParquetWriter(), spec, test::RandomContent());
   Patch(spec, 0, "PAR2");
   EXPECT_NE(ReadError(spec).find("no \"PAR1\" at the start"), std::string::npos);
 }
 
 TEST_F(ParquetFiles, CorruptedFooterIsAnIoError) {
-  const FileSpec spec = Columns(3);
+  const FileSpec spec = columns(3);
   test::WriteFile(ParquetWriter(), spec, test::RandomContent());
   const std::string file = test::ReadAll(spec.path);
   const std::size_t footer = file.size() - 8 - GetLe(file.data() + file.size() - 8, 4);
@@ -176,7 +176,7 @@ TEST_F(ParquetFiles, CorruptedFooterIsAnIoError) {
 }
 
 TEST_F(ParquetFiles, CorruptedPageHeaderIsAnIoErrorOnRead) {
-  const FileSpec spec = Columns(3);
+  const FileSpec spec = columns(3);
   test::WriteFile(ParquetWriter(), spec, test::RandomContent());
   Patch(spec, 4, "\xff");  // the first page header's first field header: thrift type 15
   EXPECT_NO_THROW(ParquetReader().open(storage::PosixEnv(), spec, {}));  // open reads no page
@@ -186,7 +186,7 @@ TEST_F(ParquetFiles, CorruptedPageHeaderIsAnIoErrorOnRead) {
 }
 
 TEST_F(ParquetFiles, CorruptedLevelsAndGzipBodiesAreIoErrors) {
-  FileSpec spec = Columns(3);
+  FileSpec spec = columns(3);
   spec.parquet_columns = {{"v", "float32", 10, true}};
   test::WriteFile(ParquetWriter(), spec, test::RandomContent());
   // The first page: header, then the 4-byte length of the repetition levels and their first run
@@ -208,7 +208,7 @@ TEST_F(ParquetFiles, CorruptedLevelsAndGzipBodiesAreIoErrors) {
 }
 
 TEST_F(ParquetFiles, FileOfOtherColumnsOrRowsIsAnIoError) {
-  const FileSpec spec = Columns(3);
+  const FileSpec spec = columns(3);
   test::WriteFile(ParquetWriter(), spec, test::RandomContent());
   FileSpec other = spec;
   other.parquet_columns[2].dtype = "uint8";
@@ -225,7 +225,7 @@ TEST_F(ParquetFiles, AnyDamagedMetadataByteIsAnIoErrorOrHarmless) {
   // Every byte of a gzip file (page headers, compressed bodies, offset indexes, footer, tail)
   // set to three values in turn: opening and reading every sample either works (the byte did
   // not matter, e.g. created_by) or ends in Error(kIo); never a crash, a hang or another error.
-  FileSpec spec = Spec({}, 5);
+  FileSpec spec = make_spec({}, 5);
   spec.parquet_columns = {{"v", "float32", 6, true}, {"s", "int16", 1, true}};
   spec.parquet_row_group_size = 3;
   spec.compression = config::Compression::kGzip;

@@ -38,7 +38,7 @@ class RecordingEnv final : public storage::EnvWrapper {
   std::vector<RecordedRead> reads;
 
   // Bytes the reads since read `first` returned.
-  Bytes BytesSince(std::size_t first) const {
+  Bytes bytes_since(std::size_t first) const {
     Bytes total = 0;
     for (std::size_t i = first; i < reads.size(); ++i) total += reads[i].got;
     return total;

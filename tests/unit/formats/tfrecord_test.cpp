@@ -82,7 +82,8 @@ TEST(TfrecordExample, RecordSizesTable) {
 
 class TfrecordFiles : public ::testing::Test {
  protected:
-  FileSpec Spec(std::vector<std::int64_t> dims, std::int64_t samples, std::string dtype = "uint8") {
+  FileSpec make_spec(std::vector<std::int64_t> dims, std::int64_t samples,
+                     std::string dtype = "uint8") {
     FileSpec spec;
     spec.path = (dir_ / "img_0_of_1.tfrecord").string();
     spec.file_index = 7;
@@ -92,7 +93,7 @@ class TfrecordFiles : public ::testing::Test {
     return spec;
   }
   // The first error reading samples 0..k, with the default options unless told.
-  std::string ErrorOf(const FileSpec& spec, std::int64_t k, ReadOptions options = {}) {
+  std::string error_of(const FileSpec& spec, std::int64_t k, ReadOptions options = {}) {
     std::vector<std::byte> out(spec.sample_bytes());
     try {
       auto reader = TfrecordReader().open(storage::PosixEnv(), spec, options);
@@ -116,7 +117,7 @@ TEST_F(TfrecordFiles, RoundTripsShapesAndReportsTrueBytes) {
            {{64, 64}, 5, "float32"},
            {{300, 301}, 3, "uint16"},
            {{10, 10, 3}, 4, "int64"}}) {
-    FileSpec spec = Spec(dims, samples, dtype);
+    FileSpec spec = make_spec(dims, samples, dtype);
     spec.dali_index_path = (dir_ / "index" / "x.idx").string();
     std::filesystem::create_directories(dir_ / "index");
     const WriteResult written = test::WriteFile(TfrecordWriter(), spec, content);
@@ -151,7 +152,7 @@ TEST_F(TfrecordFiles, RoundTripsShapesAndReportsTrueBytes) {
 
 TEST_F(TfrecordFiles, RandomAccessAndRereads) {
   const auto content = RandomContent();
-  const FileSpec spec = Spec({20, 30}, 6);
+  const FileSpec spec = make_spec({20, 30}, 6);
   test::WriteFile(TfrecordWriter(), spec, content);
   auto reader = TfrecordReader().open(storage::PosixEnv(), spec, {});
   std::vector<std::byte> out(spec.sample_bytes());
@@ -177,7 +178,7 @@ TEST_F(TfrecordFiles, ParsesForeignFieldOrderAndUnknownFields) {
       Field(0x0A, Field(0x0A, "image") + Field(0x12, bytes_feature)) + Raw({0x25, 1, 2, 3, 4}) +
       Raw({0x29, 1, 2, 3, 4, 5, 6, 7, 8}) +
       Field(0x0A, Field(0x0A, "image") + Field(0x12, Field(0x0A, Field(0x0A, other))));
-  const FileSpec spec = Spec({3, 4}, 2);
+  const FileSpec spec = make_spec({3, 4}, 2);
   test::WriteAll(spec.path, Frame(Field(0x0A, features0)) + Frame(Field(0x0A, features1)));
   for (bool verify : {false, true}) {
     ReadOptions options;
@@ -199,14 +200,14 @@ ReadOptions WithoutDataCrc() {
 
 // The length CRC is checked whatever verify_checksums says, as TensorFlow does.
 TEST_F(TfrecordFiles, BadLengthCrcNamesRecordOffsetAndValues) {
-  const FileSpec spec = Spec({5, 5}, 3);
+  const FileSpec spec = make_spec({5, 5}, 3);
   test::WriteFile(TfrecordWriter(), spec, RandomContent());
   std::string bytes = test::ReadAll(spec.path);
   const Bytes record = tfrecord::ExampleLayout(25).record_bytes();
   bytes[record + 8] ^= 1;  // length CRC of record 1
   test::WriteAll(spec.path, bytes);
   for (const ReadOptions& options : {ReadOptions{}, WithoutDataCrc()}) {
-    const std::string error = ErrorOf(spec, 2, options);
+    const std::string error = error_of(spec, 2, options);
     EXPECT_NE(error.find("tfrecord " + spec.path + ": bad length CRC of record 1 at offset " +
                          std::to_string(record) + ": expected 0x"),
               std::string::npos)
@@ -219,13 +220,13 @@ TEST_F(TfrecordFiles, BadLengthCrcNamesRecordOffsetAndValues) {
 // After the error the reader goes on with the next record (reader.on_error: skip).
 TEST_F(TfrecordFiles, BadDataCrcDetectedByDefault) {
   const auto content = RandomContent();
-  const FileSpec spec = Spec({5, 5}, 3);
+  const FileSpec spec = make_spec({5, 5}, 3);
   test::WriteFile(TfrecordWriter(), spec, content);
   std::string bytes = test::ReadAll(spec.path);
   const Bytes record = tfrecord::ExampleLayout(25).record_bytes();
   bytes[record + 30] ^= 0x40;  // inside record 1's image
   test::WriteAll(spec.path, bytes);
-  const std::string error = ErrorOf(spec, 1);
+  const std::string error = error_of(spec, 1);
   EXPECT_NE(error.find("tfrecord " + spec.path + ": bad data CRC of record 1 at offset " +
                        std::to_string(record) + ": expected 0x"),
             std::string::npos)
@@ -238,48 +239,48 @@ TEST_F(TfrecordFiles, BadDataCrcDetectedByDefault) {
   reader->read_sample(2, out);
   EXPECT_EQ(out, test::SampleFirstBytes(content, spec, 2));
 
-  EXPECT_EQ(ErrorOf(spec, 2, WithoutDataCrc()), "no error");
+  EXPECT_EQ(error_of(spec, 2, WithoutDataCrc()), "no error");
 }
 
 TEST_F(TfrecordFiles, TruncatedFileAndMissingRecords) {
-  const FileSpec spec = Spec({5, 5}, 3);
+  const FileSpec spec = make_spec({5, 5}, 3);
   test::WriteFile(TfrecordWriter(), spec, RandomContent());
   const std::string bytes = test::ReadAll(spec.path);
   const Bytes record = tfrecord::ExampleLayout(25).record_bytes();
 
   test::WriteAll(spec.path, bytes.substr(0, bytes.size() - 3));
-  std::string error = ErrorOf(spec, 2, WithoutDataCrc());
+  std::string error = error_of(spec, 2, WithoutDataCrc());
   EXPECT_NE(error.find("truncated record at offset " + std::to_string(2 * record)),
             std::string::npos)
       << error;
 
   test::WriteAll(spec.path, bytes.substr(0, 2 * record + 5));
-  error = ErrorOf(spec, 2, WithoutDataCrc());
+  error = error_of(spec, 2, WithoutDataCrc());
   EXPECT_NE(error.find("truncated record header at offset " + std::to_string(2 * record)),
             std::string::npos)
       << error;
 
   test::WriteAll(spec.path, bytes.substr(0, 2 * record));
-  error = ErrorOf(spec, 2, WithoutDataCrc());
+  error = error_of(spec, 2, WithoutDataCrc());
   EXPECT_NE(error.find("file ends after 2 records"), std::string::npos) << error;
 }
 
 TEST_F(TfrecordFiles, WrongImageSizeAndMissingImage) {
-  const FileSpec written = Spec({5, 5}, 1);
+  const FileSpec written = make_spec({5, 5}, 1);
   test::WriteFile(TfrecordWriter(), written, RandomContent());
-  const FileSpec expecting = Spec({5, 6}, 1);
-  std::string error = ErrorOf(expecting, 0);
+  const FileSpec expecting = make_spec({5, 6}, 1);
+  std::string error = error_of(expecting, 0);
   EXPECT_NE(error.find("'image' holds 25 bytes, expected 30"), std::string::npos) << error;
 
   test::WriteAll(written.path,
                  Frame(Field(0x0A, Field(0x0A, Field(0x0A, "label") +
                                                    Field(0x12, Field(0x0A, Field(0x0A, "x")))))));
-  error = ErrorOf(written, 0);
+  error = error_of(written, 0);
   EXPECT_NE(error.find("has no 'image' bytes feature"), std::string::npos) << error;
 
   // A length that runs past its message.
   test::WriteAll(written.path, Frame(Raw({0x0A, 0x7F, 0x0A})));
-  error = ErrorOf(written, 0);
+  error = error_of(written, 0);
   EXPECT_NE(error.find("malformed Example in record 0 at offset 0"), std::string::npos) << error;
 }
 

@@ -41,8 +41,8 @@ TEST(Now, IsMonotonic) {
 
 TEST(WallClockAnchor, MapsMonotonicTimesToWallTimes) {
   const WallClockAnchor anchor(100.0, Example());
-  EXPECT_EQ(FormatRfc3339(anchor.WallAt(101.5), seconds(0)), "2026-11-21T04:32:50.623456+00:00");
-  EXPECT_EQ(FormatRfc3339(anchor.WallAt(99.0), seconds(0)), "2026-11-21T04:32:48.123456+00:00");
+  EXPECT_EQ(FormatRfc3339(anchor.wall_at(101.5), seconds(0)), "2026-11-21T04:32:50.623456+00:00");
+  EXPECT_EQ(FormatRfc3339(anchor.wall_at(99.0), seconds(0)), "2026-11-21T04:32:48.123456+00:00");
 }
 
 TEST(WallClockAnchor, CaptureUsesTheRecordsTimeBase) {
@@ -50,7 +50,7 @@ TEST(WallClockAnchor, CaptureUsesTheRecordsTimeBase) {
   const Seconds origin = Now() - 1000;
   const WallClockAnchor anchor = WallClockAnchor::Capture(origin);
   const auto age =
-      std::chrono::duration<double>(std::chrono::system_clock::now() - anchor.WallAt(0.0)).count();
+      std::chrono::duration<double>(std::chrono::system_clock::now() - anchor.wall_at(0.0)).count();
   EXPECT_GT(age, 900);  // generous margins: this checks the time base, not timing
   EXPECT_LT(age, 1100);
 }

@@ -124,7 +124,7 @@ TEST(CrossRankWrappers, SingleRankIsIdentity) {
   ReduceBarrierSkew(world, record);  // alone, this rank is the last to arrive
   EXPECT_EQ(record.epochs[0].blocks[0].steps[0].barrier_skew, 0.0);
   LatencyHistogram h;
-  h.Record(1e-3);
+  h.record(1e-3);
   EXPECT_EQ(ReduceHistogram(world, h).counts(), h.counts());
   const CheckpointOpReduction op = ReduceCheckpointOp(world, 0.0, 2.0, GiB, 1.0);
   EXPECT_DOUBLE_EQ(*op.GiB_per_second, 0.5);

@@ -47,15 +47,15 @@ std::vector<double> LogNormalLatencies(std::size_t n, std::uint64_t seed) {
 TEST(LatencyHistogram, QuantilesWithinTheDocumentedRelativeError) {
   const std::vector<double> values = LogNormalLatencies(20000, 42);
   LatencyHistogram histogram;
-  for (double v : values) histogram.Record(v);
+  for (double v : values) histogram.record(v);
   std::vector<double> sorted = values;
   std::sort(sorted.begin(), sorted.end());
   const double bound = LatencyHistogram::kRelativeError * (1 + 1e-9);
   for (double q : {0.0, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 1.0}) {
     const double exact = SortedQuantile(sorted, q);
-    EXPECT_LE(std::abs(histogram.Quantile(q) - exact) / exact, bound) << "q = " << q;
+    EXPECT_LE(std::abs(histogram.quantile(q) - exact) / exact, bound) << "q = " << q;
   }
-  const auto summary = histogram.Summary();
+  const auto summary = histogram.summary();
   EXPECT_EQ(summary->count, values.size());
   EXPECT_DOUBLE_EQ(summary->max, sorted.back());  // exact
 }
@@ -63,49 +63,49 @@ TEST(LatencyHistogram, QuantilesWithinTheDocumentedRelativeError) {
 TEST(LatencyHistogram, BoundHoldsOnBucketEdgesAndSmallSets) {
   // Two values: the median interpolates between them.
   LatencyHistogram histogram;
-  histogram.Record(1e-3);
-  histogram.Record(3e-3);
-  EXPECT_NEAR(histogram.Quantile(0.5), 2e-3, 2e-3 * LatencyHistogram::kRelativeError);
-  EXPECT_DOUBLE_EQ(histogram.Quantile(1.0), 3e-3);
+  histogram.record(1e-3);
+  histogram.record(3e-3);
+  EXPECT_NEAR(histogram.quantile(0.5), 2e-3, 2e-3 * LatencyHistogram::kRelativeError);
+  EXPECT_DOUBLE_EQ(histogram.quantile(1.0), 3e-3);
 }
 
 TEST(LatencyHistogram, MemoryIsFixed) {
   LatencyHistogram histogram;
-  const std::size_t buckets = LatencyHistogram::bucket_count();
-  for (double v : LogNormalLatencies(5000, 7)) histogram.Record(v);
+  const std::size_t buckets = LatencyHistogram::BucketCount();
+  for (double v : LogNormalLatencies(5000, 7)) histogram.record(v);
   EXPECT_EQ(histogram.counts().size(), buckets);
   EXPECT_LT(buckets, 2000u);  // ~1270 for 1 % over 1e-7 .. 1e4 s
 }
 
 TEST(LatencyHistogram, OutOfRangeValues) {
   LatencyHistogram zeros;
-  zeros.Record(0);
-  zeros.Record(-1);  // not a duration; counted as 0
-  zeros.Record(std::nan(""));
+  zeros.record(0);
+  zeros.record(-1);  // not a duration; counted as 0
+  zeros.record(std::nan(""));
   EXPECT_EQ(zeros.count(), 3u);
-  EXPECT_DOUBLE_EQ(zeros.Quantile(0.5), 0.0);
+  EXPECT_DOUBLE_EQ(zeros.quantile(0.5), 0.0);
   LatencyHistogram huge;
-  huge.Record(5e4);
-  huge.Record(1e5);
+  huge.record(5e4);
+  huge.record(1e5);
   EXPECT_DOUBLE_EQ(huge.max(), 1e5);
-  EXPECT_DOUBLE_EQ(huge.Quantile(0.0), 1e5);  // the overflow bucket reports the exact max
+  EXPECT_DOUBLE_EQ(huge.quantile(0.0), 1e5);  // the overflow bucket reports the exact max
   LatencyHistogram tiny;
-  tiny.Record(1e-9);
-  tiny.Record(1e-3);
-  EXPECT_NEAR(tiny.Quantile(0.0), 1e-9, LatencyHistogram::kMinSeconds);
+  tiny.record(1e-9);
+  tiny.record(1e-3);
+  EXPECT_NEAR(tiny.quantile(0.0), 1e-9, LatencyHistogram::kMinSeconds);
 }
 
 TEST(LatencyHistogram, MergeEqualsRecordingEverything) {
   const std::vector<double> a = LogNormalLatencies(1000, 1), b = LogNormalLatencies(3000, 2);
   LatencyHistogram left, right, all;
-  for (double v : a) left.Record(v), all.Record(v);
-  for (double v : b) right.Record(v), all.Record(v);
-  left.Merge(right);
+  for (double v : a) left.record(v), all.record(v);
+  for (double v : b) right.record(v), all.record(v);
+  left.merge(right);
   EXPECT_EQ(left.counts(), all.counts());
   EXPECT_EQ(left.count(), all.count());
   EXPECT_DOUBLE_EQ(left.max(), all.max());
   const LatencyHistogram rebuilt = LatencyHistogram::FromCounts(all.counts(), all.max());
-  EXPECT_DOUBLE_EQ(rebuilt.Quantile(0.9), all.Quantile(0.9));
+  EXPECT_DOUBLE_EQ(rebuilt.quantile(0.9), all.quantile(0.9));
 }
 
 TEST(LatencyHistogram, FromCountsRejectsAnotherLayout) {
@@ -115,7 +115,7 @@ TEST(LatencyHistogram, FromCountsRejectsAnotherLayout) {
 }
 
 TEST(LatencyHistogram, EmptyHasNoSummary) {
-  EXPECT_FALSE(LatencyHistogram().Summary().has_value());
+  EXPECT_FALSE(LatencyHistogram().summary().has_value());
 }
 
 }  // namespace

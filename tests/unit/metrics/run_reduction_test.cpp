@@ -74,7 +74,7 @@ TEST(CombineEval, UsesTheEvalBlockOnly) {
   std::vector<RankValues> ranks;
   for (int r = 0; r < 2; ++r) ranks.push_back(SummarizeRank(RankWithWait(r), Settings()));
   LatencyHistogram waits;
-  waits.Record(0.5);
+  waits.record(0.5);
   const auto eval = CombineEval(ranks, LatencyHistogram(), waits);
   ASSERT_TRUE(eval);
   const PhaseEpoch& e = eval->epochs[0];

@@ -44,7 +44,7 @@ void WriteSummary(const TempDir& dir, bool with_counters) {
   metrics::Json summary = {{"workload", {{"model", "known"}}}};
   if (with_counters)
     summary["posix_counters"]["totals"] = storage::CountsToJson<metrics::Json>(KnownCounts());
-  dir.Write("summary.json", summary.dump());
+  dir.write("summary.json", summary.dump());
 }
 
 compare::Run LoadRun(const TempDir& dir) {
@@ -67,8 +67,8 @@ std::set<std::string> MarkTitles(const std::string& html, const std::string& tit
 TEST(IoCharts, HistogramsAndBandwidthInTheReportEqualTheCountersAndTrace) {
   TempDir dir;
   WriteSummary(dir, true);
-  dir.Write("trace-0-of-2.pfw", kRank0);
-  dir.Write("trace-1-of-2.pfw", kRank1);
+  dir.write("trace-0-of-2.pfw", kRank0);
+  dir.write("trace-1-of-2.pfw", kRank1);
 
   const IoData data = LoadIoData(storage::PosixEnv(), LoadRun(dir));
   EXPECT_TRUE(data.has_counters);
@@ -123,7 +123,7 @@ TEST(IoCharts, LongRunsGetWiderBinsHoldingTheMeanRate) {
   TempDir dir;
   WriteSummary(dir, true);
   // 3 MiB in second 0 and in second 699: 700 s in 3-s bins, the last bin one second long.
-  dir.Write("trace-0-of-1.pfw", R"([
+  dir.write("trace-0-of-1.pfw", R"([
 {"id":1,"name":"read","cat":"POSIX","pid":1,"tid":1,"ts":0,"dur":10,"ph":"X","args":{"ret":3145728}}
 {"id":2,"name":"read","cat":"POSIX","pid":1,"tid":1,"ts":699000000,"dur":10,"ph":"X","args":{"ret":3145728}}
 ]
@@ -147,7 +147,7 @@ TEST(IoCharts, ManyRanksAreDrawnAsTheirTotal) {
   TempDir dir;
   WriteSummary(dir, false);
   for (std::size_t r = 0; r <= kMaxRankLines; ++r) {
-    dir.Write("trace-" + std::to_string(r) + "-of-8.pfw",
+    dir.write("trace-" + std::to_string(r) + "-of-8.pfw",
               R"([
 {"id":1,"name":"read","cat":"POSIX","pid":1,"tid":1,"ts":0,"dur":10,"ph":"X","args":{"ret":1048576}}
 ]
@@ -161,11 +161,11 @@ TEST(IoCharts, ManyRanksAreDrawnAsTheirTotal) {
 
 TEST(IoCharts, BadInputsAreErrors) {
   TempDir dir;
-  dir.Write("summary.json", R"({"posix_counters":{"totals":{"POSIX_SIZE_READ_0_100":"many"}}})");
+  dir.write("summary.json", R"({"posix_counters":{"totals":{"POSIX_SIZE_READ_0_100":"many"}}})");
   test::ExpectError([&] { LoadIoData(storage::PosixEnv(), LoadRun(dir)); }, ExitCode::kUsage,
                     {"summary.json", "posix_counters.totals is not a counters object"});
   WriteSummary(dir, true);
-  dir.Write("trace-0-of-1.pfw", "[\n{\"name\": 3}\n]\n");
+  dir.write("trace-0-of-1.pfw", "[\n{\"name\": 3}\n]\n");
   test::ExpectError([&] { BuildHtmlReport({LoadRun(dir)}); }, ExitCode::kIo,
                     {"trace-0-of-1.pfw line 2", "not a DFTracer trace"});
 }

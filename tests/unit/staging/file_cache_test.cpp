@@ -26,8 +26,8 @@ std::vector<CacheUnit> MakeUnits(const TempDir& dir) {
   std::vector<CacheUnit> units;
   for (int i = 0; i < 8; ++i) {
     const std::string name = "f" + std::to_string(i);
-    dir.Write("cap/" + name, std::string(1000, static_cast<char>('a' + i)));
-    dir.Write("cap/idx/" + name, std::string(10, static_cast<char>('A' + i)));
+    dir.write("cap/" + name, std::string(1000, static_cast<char>('a' + i)));
+    dir.write("cap/idx/" + name, std::string(10, static_cast<char>('A' + i)));
     units.push_back(
         {{{(dir / ("cap/" + name)).string(), (dir / ("fast/" + name)).string()},
           {(dir / ("cap/idx/" + name)).string(), (dir / ("fast/idx/" + name)).string()}},
@@ -48,15 +48,15 @@ TEST(FileCache, OnDemandCopiesOnFirstFetchWithinCapacity) {
   const std::vector<CacheUnit> units = MakeUnits(dir);
   FileCache cache(storage::PosixEnv(), units, 3 * 1010, Options());
   EXPECT_FALSE(cache.cached(0));
-  EXPECT_TRUE(cache.Fetch(0));
+  EXPECT_TRUE(cache.fetch(0));
   EXPECT_TRUE(cache.cached(0));
   EXPECT_EQ(Slurp(units[0].files[0].to), Slurp(units[0].files[0].from));
   EXPECT_EQ(Slurp(units[0].files[1].to), Slurp(units[0].files[1].from));
-  EXPECT_TRUE(cache.Fetch(0));  // no second copy
+  EXPECT_TRUE(cache.fetch(0));  // no second copy
   EXPECT_EQ(cache.stats().copied.files_copied, 2u);
-  EXPECT_TRUE(cache.Fetch(1));
-  EXPECT_TRUE(cache.Fetch(2));
-  EXPECT_FALSE(cache.Fetch(3));  // full: read from where it is
+  EXPECT_TRUE(cache.fetch(1));
+  EXPECT_TRUE(cache.fetch(2));
+  EXPECT_FALSE(cache.fetch(3));  // full: read from where it is
   EXPECT_FALSE(std::filesystem::exists(units[3].files[0].to));
   EXPECT_EQ(cache.stats().no_room, 1u);
   EXPECT_EQ(cache.stats().peak_bytes, 3u * 1010);
@@ -68,7 +68,7 @@ TEST(FileCache, ConcurrentFetchesOfOneUnitCopyItOnce) {
   std::vector<std::thread> threads;
   for (int t = 0; t < 8; ++t) {
     threads.emplace_back(
-        [&cache, t] { EXPECT_TRUE(cache.Fetch(static_cast<std::size_t>(t % 2))); });
+        [&cache, t] { EXPECT_TRUE(cache.fetch(static_cast<std::size_t>(t % 2))); });
   }
   for (std::thread& t : threads) t.join();
   EXPECT_EQ(cache.stats().copied.files_copied, 4u);
@@ -78,13 +78,13 @@ TEST(FileCache, PrefetchEvictsWhatIsNoLongerWantedAndStaysWithinCapacity) {
   TempDir dir;
   const std::vector<CacheUnit> units = MakeUnits(dir);
   FileCache cache(storage::PosixEnv(), units, 4 * 1010, Options());
-  cache.Prefetch({0, 1, 2, 3, 4, 5});  // only four fit
-  cache.Wait();
+  cache.prefetch({0, 1, 2, 3, 4, 5});  // only four fit
+  cache.wait();
   for (std::size_t i = 0; i < 4; ++i) EXPECT_TRUE(cache.cached(i)) << i;
   EXPECT_FALSE(cache.cached(4));
   EXPECT_EQ(cache.stats().no_room, 2u);
-  cache.Prefetch({2, 3, 6, 7});
-  cache.Wait();
+  cache.prefetch({2, 3, 6, 7});
+  cache.wait();
   EXPECT_FALSE(cache.cached(0));
   EXPECT_FALSE(std::filesystem::exists(units[0].files[0].to));
   EXPECT_FALSE(std::filesystem::exists(units[1].files[1].to));
@@ -92,7 +92,7 @@ TEST(FileCache, PrefetchEvictsWhatIsNoLongerWantedAndStaysWithinCapacity) {
   EXPECT_EQ(cache.stats().evictions, 2u);
   EXPECT_LE(cache.stats().peak_bytes, 4u * 1010);
   EXPECT_EQ(Slurp(units[7].files[0].to), Slurp(units[7].files[0].from));
-  cache.Clear();
+  cache.clear();
   for (std::size_t i = 0; i < units.size(); ++i) {
     EXPECT_FALSE(cache.cached(i));
     EXPECT_FALSE(std::filesystem::exists(units[i].files[0].to));
@@ -104,11 +104,11 @@ TEST(FileCache, APrefetchErrorIsRethrownAndTheUnitStaysUncached) {
   std::vector<CacheUnit> units = MakeUnits(dir);
   std::filesystem::remove(units[1].files[0].from);
   FileCache cache(storage::PosixEnv(), units, 100000, Options());
-  cache.Prefetch({1});
-  EXPECT_THROW(cache.Wait(), Error);
+  cache.prefetch({1});
+  EXPECT_THROW(cache.wait(), Error);
   EXPECT_FALSE(cache.cached(1));
-  EXPECT_THROW(cache.Fetch(1), Error);
-  EXPECT_TRUE(cache.Fetch(2));
+  EXPECT_THROW(cache.fetch(1), Error);
+  EXPECT_TRUE(cache.fetch(2));
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ std::vector<FileCopy> MakeFiles(const TempDir& dir) {
   const std::size_t sizes[] = {0, 1, 100, 4096, 4097, 10000, 65536, 70001, 3, 12345};
   for (int i = 0; i < 10; ++i) {
     const std::string rel = std::string(i % 2 ? "a" : "b") + "/f" + std::to_string(i);
-    dir.Write("src/" + rel, Content(sizes[i], static_cast<char>(i)));
+    dir.write("src/" + rel, Content(sizes[i], static_cast<char>(i)));
     files.push_back({(dir / ("src/" + rel)).string(), (dir / ("dst/" + rel)).string()});
   }
   return files;

@@ -12,9 +12,9 @@ using test::TempDir;
 
 TEST(CountsPerTier, CountsEachOperationUnderItsPathsTier) {
   TempDir dir;
-  dir.Write("pfs/data", std::string(100, 'p'));
-  dir.Write("nvme/data", std::string(30, 'n'));
-  dir.Write("other/data", std::string(7, 'o'));
+  dir.write("pfs/data", std::string(100, 'p'));
+  dir.write("nvme/data", std::string(30, 'n'));
+  dir.write("other/data", std::string(7, 'o'));
   storage::TierEnv tiers(storage::PosixEnv(), {{.name = "pfs", .path = (dir / "pfs").string()},
                                                {.name = "nvme", .path = (dir / "nvme").string()},
                                                {.name = "idle", .path = (dir / "idle").string()}});

@@ -118,10 +118,10 @@ TEST(AtomicFile, DirectorySyncFailureAfterRenameKeepsTheFinalFile) {
 
 TEST(AtomicFile, FindsLeftoversOfAnInterruptedRun) {
   TempDir dir;
-  dir.Write("train/0/.img_0_of_4.npz.dlbench-partial", "half");
-  dir.Write("train/1/img_1_of_4.npz", "done");
-  dir.Write("train/.img_2_of_4.npz.dlbench-partial", "half");
-  dir.Write("train/.img_3_of_4.npz.dlbench-partial", "half");
+  dir.write("train/0/.img_0_of_4.npz.dlbench-partial", "half");
+  dir.write("train/1/img_1_of_4.npz", "done");
+  dir.write("train/.img_2_of_4.npz.dlbench-partial", "half");
+  dir.write("train/.img_3_of_4.npz.dlbench-partial", "half");
   const std::vector<std::string> expected = {
       (dir / "train/.img_2_of_4.npz.dlbench-partial").string(),
       (dir / "train/.img_3_of_4.npz.dlbench-partial").string()};  // not in subfolders

@@ -85,7 +85,7 @@ TEST(CountingEnv, FailedOperationsAreNotCounted) {
   EXPECT_THROW(env.open_read(dir / "missing"), Error);
   EXPECT_THROW(env.rename(dir / "missing", dir / "x"), Error);
   EXPECT_THROW(env.free_space(dir / "missing"), Error);
-  EXPECT_THROW(env.list_directory(dir.Write("f", "x")), Error);
+  EXPECT_THROW(env.list_directory(dir.write("f", "x")), Error);
   EXPECT_EQ(env.counts().opens, 0u);
   EXPECT_EQ(env.counts().renames, 0u);
   EXPECT_EQ(env.counts().free_space_queries, 0u);

@@ -84,7 +84,7 @@ TEST(FaultInjectionEnv, MatchesPathSubstring) {
 
 TEST(FaultInjectionEnv, EveryOperationKindCanFail) {
   TempDir dir;
-  const std::string file = dir.Write("in.bin", "0123456789").string();
+  const std::string file = dir.write("in.bin", "0123456789").string();
   FaultInjectionEnv env(PosixEnv());
   for (FaultOp op :
        {FaultOp::kOpenRead, FaultOp::kOpenWrite, FaultOp::kRead, FaultOp::kClose, FaultOp::kRename,

@@ -38,7 +38,7 @@ TEST(IoCounts, CommonValuesRankByCountThenValue) {
 // One file of 1000 bytes read as Darshan would see it, with the counters worked out by hand.
 TEST(IoCounts, ReadSequenceMatchesHandComputedCounters) {
   TempDir dir;
-  const std::string path = dir.Write("data.bin", std::string(1000, 'x'));
+  const std::string path = dir.write("data.bin", std::string(1000, 'x'));
   CountingEnv env(PosixEnv());
   auto file = env.open_read(path);
   alignas(64) char buffer[2048];

@@ -28,16 +28,16 @@ class MemorySharedOpener final : public storage::SharedFileOpener {
     File(std::string path, MemorySharedOpener& opener) : path_(std::move(path)), o_(opener) {}
     const std::string& path() const override { return path_; }
     void write_at_all(Bytes offset, const void* data, Bytes length) override {
-      Write("write_at_all", offset, data, length);
+      write("write_at_all", offset, data, length);
     }
     void write_at(Bytes offset, const void* data, Bytes length) override {
-      Write("write_at", offset, data, length);
+      write("write_at", offset, data, length);
     }
     Bytes read_at(Bytes offset, void* data, Bytes length) override {
-      return Read("read_at", offset, data, length);
+      return read("read_at", offset, data, length);
     }
     Bytes read_at_all(Bytes offset, void* data, Bytes length) override {
-      return Read("read_at_all", offset, data, length);
+      return read("read_at_all", offset, data, length);
     }
     Bytes size() override {
       o_.calls.push_back("size");
@@ -51,12 +51,12 @@ class MemorySharedOpener final : public storage::SharedFileOpener {
     void close() override { o_.calls.push_back("close"); }
 
    private:
-    void Write(const char* name, Bytes offset, const void* data, Bytes length) {
+    void write(const char* name, Bytes offset, const void* data, Bytes length) {
       o_.calls.push_back(name);
       if (o_.bytes.size() < offset + length) o_.bytes.resize(offset + length);
       if (length > 0) std::memcpy(o_.bytes.data() + offset, data, length);
     }
-    Bytes Read(const char* name, Bytes offset, void* data, Bytes length) {
+    Bytes read(const char* name, Bytes offset, void* data, Bytes length) {
       o_.calls.push_back(name);
       const Bytes n = offset >= o_.bytes.size() ? 0 : std::min(length, o_.bytes.size() - offset);
       if (n > 0) std::memcpy(data, o_.bytes.data() + offset, n);

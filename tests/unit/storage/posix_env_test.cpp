@@ -74,7 +74,7 @@ TEST(PosixEnv, WriteAtPositionsAndOpenWriteKeepsContent) {
 
 TEST(PosixEnv, CreateTruncates) {
   TempDir dir;
-  const std::string path = dir.Write("c.bin", "old content").string();
+  const std::string path = dir.write("c.bin", "old content").string();
   auto out = PosixEnv().create(path);
   out->close();
   EXPECT_EQ(PosixEnv().file_size(path), 0u);
@@ -99,7 +99,7 @@ TEST(PosixEnv, TruncateCutsAndExtendsWithZerosKeepingTheAppendPosition) {
 
 TEST(PosixEnv, ShortReadAtEndOfFileReturnsFewerBytes) {
   TempDir dir;
-  const std::string path = dir.Write("short.bin", "0123456789").string();
+  const std::string path = dir.write("short.bin", "0123456789").string();
   auto in = PosixEnv().open_read(path);
   char buffer[32];
   EXPECT_EQ(in->read_at(6, buffer, sizeof buffer), 4u);
@@ -117,7 +117,7 @@ TEST(PosixEnv, OpenMissingFileNamesPathAndErrno) {
 
 TEST(PosixEnv, CreateUnderARegularFileFailsWithENotDir) {
   TempDir dir;
-  const std::string file = dir.Write("plain", "x").string();
+  const std::string file = dir.write("plain", "x").string();
   const std::string path = file + "/child.bin";
   ExpectError([&] { PosixEnv().create(path); }, ExitCode::kIo,
               {path, "errno " + std::to_string(ENOTDIR)});

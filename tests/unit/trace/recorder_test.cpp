@@ -31,7 +31,7 @@ TEST(Recorder, WritesABracketedTraceOfParseableLinesWithPerfettoFields) {
       Span epoch(Event::kEpochBlock, {1});
       Span compute(Event::kCompute, {1, 7});
     }
-    recorder.Finish();
+    recorder.finish();
   }
   const auto trace = ReadTrace(dir / "t.pfw.gz");
   EXPECT_TRUE(trace.opened);
@@ -81,7 +81,7 @@ TEST(Recorder, TimesAreMicrosecondsOnA100NsGridOfTheAlignedClock) {
     // exact duration written after a floored start would end past the parent's end).
     Record(Event::kRead, 1'000'010'180, 1'000'020'120);
     Record(Event::kItem, 1'000'010'150, 1'000'020'150);
-    recorder.Finish();
+    recorder.finish();
   }
   const std::string text = test::ReadBytes(dir / "t.pfw");
   EXPECT_NE(text.find("\"ts\":1700000000000001.2,\"dur\":2.0,\"ph\":\"X\""), std::string::npos)
@@ -112,7 +112,7 @@ TEST(Recorder, SpansOfOneThreadNestAndThreadsKeepTheirEvents) {
       });
     }
     for (auto& t : threads) t.join();
-    const TraceStats stats = recorder.Finish();
+    const TraceStats stats = recorder.finish();
     EXPECT_EQ(stats.events, 2u * kThreads * kOuter);
     EXPECT_EQ(stats.dropped, 0u);
     EXPECT_GE(stats.threads, 1u);  // a thread that exits hands its buffer to the next one
@@ -142,7 +142,7 @@ TEST(Recorder, ThreadsThatExitHandTheirBufferToTheNextOnes) {
         for (int i = 0; i < 100; ++i) Record(Event::kItem, i, i + 1, {t, i, 0});
       }).join();
     }
-    const TraceStats stats = recorder.Finish();
+    const TraceStats stats = recorder.finish();
     EXPECT_EQ(stats.threads, 1u);
     EXPECT_EQ(stats.events, 1000u);
   }
@@ -168,7 +168,7 @@ TEST(Recorder, DropPolicyCountsEveryDiscardedEvent) {
   {
     Recorder recorder(options);
     for (int i = 0; i < 1000; ++i) Record(Event::kCompute, i, i + 1, {1, i});
-    const TraceStats stats = recorder.Finish();
+    const TraceStats stats = recorder.finish();
     EXPECT_EQ(stats.events, 64u);
     EXPECT_EQ(stats.dropped, 936u);
     EXPECT_EQ(stats.blocked, 0u);
@@ -184,7 +184,7 @@ TEST(Recorder, BlockPolicyWaitsForTheWriterAndCountsTheWaits) {
   {
     Recorder recorder(options);
     for (int i = 0; i < 1000; ++i) Record(Event::kCompute, i, i + 1, {1, i});
-    const TraceStats stats = recorder.Finish();
+    const TraceStats stats = recorder.finish();
     EXPECT_EQ(stats.events, 1000u);
     EXPECT_EQ(stats.dropped, 0u);
     EXPECT_GE(stats.blocked, 1u);
@@ -202,7 +202,7 @@ TEST(Recorder, ATruncatedFileStillInflatesUpToItsLastCompleteMember) {
   {
     Recorder recorder(options);
     for (int i = 0; i < 2000; ++i) Record(Event::kCompute, i, i + 1, {1, i});
-    EXPECT_GT(recorder.Finish().members, 10u);
+    EXPECT_GT(recorder.finish().members, 10u);
   }
   const std::string bytes = test::ReadBytes(dir / "t.pfw.gz");
   const Inflated cut = InflateMembers(std::string_view(bytes).substr(0, bytes.size() / 2));
@@ -226,7 +226,7 @@ TEST(Recorder, SamplingKeepsAboutOneInN) {
   for (std::uint64_t key = 0; key < 4000; ++key) kept += Sampled(key) ? 1 : 0;
   EXPECT_GT(kept, 800);
   EXPECT_LT(kept, 1200);
-  recorder.Finish();
+  recorder.finish();
   EXPECT_TRUE(Sampled(3));  // no recorder: everything
 }
 
@@ -256,7 +256,7 @@ TEST(Recorder, TracksKeepOverlappingIntervalsApart) {
     Recorder recorder(Options(dir / "t.pfw.gz"));
     const std::vector<Interval> files{{1.0, 3.0, 10}, {2.0, 4.0, 20}, {3.5, 5.0, 30}};
     RecordOnTracks(Event::kCapture, files);
-    recorder.Finish();
+    recorder.finish();
   }
   const auto captures = Named(ReadTrace(dir / "t.pfw.gz"), "capture");
   ASSERT_EQ(captures.size(), 3u);

@@ -46,7 +46,7 @@ TEST(TracingEnv, RecordsEveryOperationWithFileOffsetSizeAndResult) {
     EXPECT_EQ(env.file_size(file), 12u);
     env.rename(file, data + "/b.bin");
     env.remove(data + "/b.bin");
-    recorder.Finish();
+    recorder.finish();
   }
   const auto trace = ReadTrace(dir / "t.pfw.gz");
   const auto reads = Named(trace, "pread64");
@@ -82,7 +82,7 @@ TEST(TracingEnv, AFailedOperationIsRecordedWithRetMinusOneAndStillThrows) {
     TracingEnv env(storage::PosixEnv());
     test::ExpectError([&] { env.open_read((dir / "missing").string()); }, ExitCode::kIo,
                       {"missing"});
-    recorder.Finish();
+    recorder.finish();
   }
   const auto opens = Named(ReadTrace(dir / "t.pfw.gz"), "open64");
   ASSERT_EQ(opens.size(), 1u);
@@ -91,8 +91,8 @@ TEST(TracingEnv, AFailedOperationIsRecordedWithRetMinusOneAndStillThrows) {
 
 TEST(TracingEnv, TheDataDirFilterLeavesOtherPathsUntraced) {
   test::TempDir dir;
-  const auto traced = dir.Write("data/x", "12345");
-  const auto other = dir.Write("other/y", "12345");
+  const auto traced = dir.write("data/x", "12345");
+  const auto other = dir.write("other/y", "12345");
   RecorderOptions options = Options(dir / "t.pfw.gz");
   options.data_dirs = {(dir / "data").string()};
   {
@@ -101,7 +101,7 @@ TEST(TracingEnv, TheDataDirFilterLeavesOtherPathsUntraced) {
     char buffer[5];
     env.open_read(traced.string())->read_at(0, buffer, 5);
     env.open_read(other.string())->read_at(0, buffer, 5);
-    recorder.Finish();
+    recorder.finish();
   }
   const auto trace = ReadTrace(dir / "t.pfw.gz");
   ASSERT_EQ(Named(trace, "pread64").size(), 1u);
@@ -112,7 +112,7 @@ TEST(TracingEnv, TheDataDirFilterLeavesOtherPathsUntraced) {
 
 TEST(TracingEnv, WithoutARecorderNothingIsWrappedOrRecorded) {
   test::TempDir dir;
-  const auto path = dir.Write("x", "12345");
+  const auto path = dir.write("x", "12345");
   TracingEnv env(storage::PosixEnv());
   char buffer[5];
   EXPECT_EQ(env.open_read(path.string())->read_at(0, buffer, 5), 5u);

@@ -93,7 +93,7 @@ void ExpectKnownNumbers(const TraceSummary& summary) {
 
 TEST(TraceSummary, KnownPlainTraceGivesKnownNumbers) {
   TempDir dir;
-  dir.Write("trace-0-of-1.pfw", Trace());
+  dir.write("trace-0-of-1.pfw", Trace());
   const TraceSummary summary = SummarizeRun(storage::PosixEnv(), dir.path());
   EXPECT_TRUE(summary.warnings.empty());
   ExpectKnownNumbers(summary);
@@ -101,7 +101,7 @@ TEST(TraceSummary, KnownPlainTraceGivesKnownNumbers) {
 
 TEST(TraceSummary, GzipMembersGiveTheSameNumbers) {
   TempDir dir;
-  dir.Write("trace-0-of-1.pfw.gz", GzipTrace());
+  dir.write("trace-0-of-1.pfw.gz", GzipTrace());
   const TraceSummary summary = SummarizeRun(storage::PosixEnv(), dir.path());
   EXPECT_TRUE(summary.warnings.empty()) << summary.warnings.front();
   ExpectKnownNumbers(summary);
@@ -109,8 +109,8 @@ TEST(TraceSummary, GzipMembersGiveTheSameNumbers) {
 
 TEST(TraceSummary, RanksComeFromFileNamesAndAddUp) {
   TempDir dir;
-  dir.Write("trace-0-of-2.pfw", Trace());
-  dir.Write("trace-1-of-2.pfw.gz", GzipTrace());
+  dir.write("trace-0-of-2.pfw", Trace());
+  dir.write("trace-1-of-2.pfw.gz", GzipTrace());
   const TraceSummary summary = SummarizeRun(storage::PosixEnv(), dir.path());
   ASSERT_EQ(summary.ranks.size(), 2u);
   EXPECT_EQ(summary.events, 10u);
@@ -130,7 +130,7 @@ TEST(TraceSummary, RanksComeFromFileNamesAndAddUp) {
 // error"); the trace is summarised like any other name, in listing order.
 TEST(TraceSummary, RankTooLargeForAnIntIsNotARank) {
   TempDir dir;
-  dir.Write("trace-99999999999-of-1.pfw", Trace());
+  dir.write("trace-99999999999-of-1.pfw", Trace());
   const TraceSummary summary = SummarizeRun(storage::PosixEnv(), dir.path());
   ASSERT_EQ(summary.ranks.size(), 1u);
   EXPECT_EQ(summary.ranks.begin()->first, 0);
@@ -141,7 +141,7 @@ TEST(TraceSummary, CutGzipMemberIsSummarisedWithAWarning) {
   TempDir dir;
   const std::string complete = GzipMember(Trace(false).substr(0, Trace(false).find(kEvents[3])));
   const std::string rest = GzipMember(Trace().substr(Trace(false).find(kEvents[3])));
-  dir.Write("trace-0-of-1.pfw.gz", complete + rest.substr(0, rest.size() / 2));
+  dir.write("trace-0-of-1.pfw.gz", complete + rest.substr(0, rest.size() / 2));
   const TraceSummary summary = SummarizeRun(storage::PosixEnv(), dir.path());
   ASSERT_EQ(summary.warnings.size(), 1u);
   EXPECT_NE(summary.warnings[0].find("incomplete"), std::string::npos);
@@ -154,7 +154,7 @@ TEST(TraceSummary, CutLastLineIsSummarisedWithAWarning) {
   TempDir dir;
   std::string text = Trace(false);
   text.resize(text.size() - 20);  // inside the last event
-  dir.Write("trace-0-of-1.pfw", text);
+  dir.write("trace-0-of-1.pfw", text);
   const TraceSummary summary = SummarizeRun(storage::PosixEnv(), dir.path());
   ASSERT_EQ(summary.warnings.size(), 1u);
   EXPECT_NE(summary.warnings[0].find("last line is cut"), std::string::npos);
@@ -163,7 +163,7 @@ TEST(TraceSummary, CutLastLineIsSummarisedWithAWarning) {
 
 TEST(TraceSummary, MissingClosingBracketIsAWarning) {
   TempDir dir;
-  dir.Write("trace-0-of-1.pfw", Trace(false));
+  dir.write("trace-0-of-1.pfw", Trace(false));
   const TraceSummary summary = SummarizeRun(storage::PosixEnv(), dir.path());
   ASSERT_EQ(summary.warnings.size(), 1u);
   EXPECT_NE(summary.warnings[0].find("closing ']'"), std::string::npos);
@@ -181,7 +181,7 @@ TEST(TraceSummary, GarbageIsAClearIoError) {
   };
   for (const auto& [name, text] : cases) {
     TempDir dir;
-    dir.Write(name, text);
+    dir.write(name, text);
     test::ExpectError([&] { SummarizeRun(storage::PosixEnv(), dir.path()); }, ExitCode::kIo,
                       {"trace-0-of-1"});
   }
@@ -189,7 +189,7 @@ TEST(TraceSummary, GarbageIsAClearIoError) {
 
 TEST(TraceSummary, FolderWithoutTracesOrCountersIsAnError) {
   TempDir dir;
-  dir.Write("summary.json", "{}");
+  dir.write("summary.json", "{}");
   test::ExpectError([&] { SummarizeRun(storage::PosixEnv(), dir.path()); }, ExitCode::kIo,
                     {"holds no traces"});
   test::ExpectError([&] { SummarizeRun(storage::PosixEnv(), dir / "absent"); }, ExitCode::kUsage,
@@ -198,9 +198,9 @@ TEST(TraceSummary, FolderWithoutTracesOrCountersIsAnError) {
 
 TEST(TraceSummary, CountersFilesBecomeTheCountersTable) {
   TempDir dir;
-  dir.Write("0_posix_counters.json",
+  dir.write("0_posix_counters.json",
             R"({"rank":0,"totals":{"POSIX_OPENS":3,"POSIX_BYTES_READ":100},"files":[]})");
-  dir.Write("1_posix_counters.json",
+  dir.write("1_posix_counters.json",
             R"({"rank":1,"totals":{"POSIX_OPENS":2,"POSIX_BYTES_READ":50},"files":[]})");
   const TraceSummary summary = SummarizeRun(storage::PosixEnv(), dir.path());
   EXPECT_FALSE(summary.has_traces);
@@ -209,7 +209,7 @@ TEST(TraceSummary, CountersFilesBecomeTheCountersTable) {
   const std::string text = FormatText(summary);
   EXPECT_NE(text.find("POSIX_OPENS"), std::string::npos);
   EXPECT_NE(text.find("No traces"), std::string::npos);
-  dir.Write("2_posix_counters.json", "{\"rank\":");
+  dir.write("2_posix_counters.json", "{\"rank\":");
   test::ExpectError([&] { SummarizeRun(storage::PosixEnv(), dir.path()); }, ExitCode::kIo,
                     {"not a dlbench counters file"});
 }

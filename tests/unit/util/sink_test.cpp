@@ -119,7 +119,7 @@ TEST(SinkLog, EverythingSaidWhileOpenIsLoggedInDliosLineFormat) {
 
 TEST(SinkLog, OpeningReplacesAnEarlierLogAsDlioDoes) {
   const test::TempDir dir;
-  const std::filesystem::path path = dir.Write("dlio.log", "an earlier run's log\n");
+  const std::filesystem::path path = dir.write("dlio.log", "an earlier run's log\n");
   ASSERT_TRUE(OpenLog(path.string()));
   Log("INFO", "this run");
   CloseLog();

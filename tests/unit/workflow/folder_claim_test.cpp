@@ -34,7 +34,7 @@ TEST(ClaimFolder, AcceptsAnEmptyFolderAndMarksIt) {
 
 TEST(ClaimFolder, RefusesAForeignFolderUnlessForced) {
   test::TempDir dir;
-  dir.Write("theirs/notes.txt", "mine");
+  dir.write("theirs/notes.txt", "mine");
   test::ExpectError([&] { Claim(dir / "theirs"); }, ExitCode::kUsage,
                     {"is not empty (it holds notes.txt) and was not made by dlbench", "--force"});
   EXPECT_FALSE(fs::exists(dir / "theirs" / kFolderMarkerName));  // refused: nothing written
@@ -45,14 +45,14 @@ TEST(ClaimFolder, RefusesAForeignFolderUnlessForced) {
 
 TEST(ClaimFolder, AcceptsADataFolderGenerationMarked) {
   test::TempDir dir;
-  dir.Write(std::string("data/") + kDatasetMarkerName, "{}");
-  dir.Write("data/train/img_0_of_1.npz", "x");
+  dir.write(std::string("data/") + kDatasetMarkerName, "{}");
+  dir.write("data/train/img_0_of_1.npz", "x");
   Claim(dir / "data");
 }
 
 TEST(ClaimFolder, RefusesALinkAtTheTopEvenForced) {
   test::TempDir dir;
-  dir.Write(std::string("out/") + kFolderMarkerName, "");
+  dir.write(std::string("out/") + kFolderMarkerName, "");
   fs::create_directory(dir / "elsewhere");
   fs::create_directory_symlink(dir / "elsewhere", dir / "out" / "run");
   fs::create_symlink(dir / "nowhere", dir / "out" / "dangling");
@@ -65,7 +65,7 @@ TEST(ClaimFolder, RefusesALinkAtTheTopEvenForced) {
 TEST(ClaimFolder, RefusesTheRootAndAFileInTheWay) {
   test::ExpectError([&] { Claim("/", true); }, ExitCode::kUsage, {"'/' is a system folder"});
   test::TempDir dir;
-  dir.Write("file", "x");
+  dir.write("file", "x");
   test::ExpectError([&] { Claim(dir / "file"); }, ExitCode::kIo, {"not a directory"});
 }
 

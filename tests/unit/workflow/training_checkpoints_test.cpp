@@ -34,11 +34,11 @@ std::vector<std::string> Saves(const CheckpointSchedule& schedule, int epochs,
   std::vector<std::string> names;
   for (int e = 1; e <= epochs; ++e) {
     for (std::uint64_t s = 1; s <= steps; ++s) {
-      if (schedule.AfterStep(e, s)) {
-        names.push_back(schedule.StepName(e, s) + "#" + std::to_string(schedule.BlockNumber(s)));
+      if (schedule.after_step(e, s)) {
+        names.push_back(schedule.step_name(e, s) + "#" + std::to_string(schedule.block_number(s)));
       }
     }
-    if (schedule.AfterEpoch(e)) names.push_back(schedule.EpochName(e));
+    if (schedule.after_epoch(e)) names.push_back(schedule.epoch_name(e));
   }
   return names;
 }
@@ -73,7 +73,7 @@ TEST(CheckpointSchedule, EpochModeIgnoresStepsAndNamesTheLastCompletedStep) {
   EXPECT_EQ(Saves(schedule, 3, 5),
             (std::vector<std::string>{"global_epoch1_step5", "global_epoch2_step5",
                                       "global_epoch3_step5"}));
-  EXPECT_EQ(schedule.BlockNumber(5), 1);
+  EXPECT_EQ(schedule.block_number(5), 1);
 }
 
 TEST(CheckpointSchedule, EpochModeStartsAtCheckpointAfterEpochThenEveryN) {
@@ -103,8 +103,8 @@ TEST(CheckpointLog, RecordsOperationsInOrder) {
   CheckpointLog log;
   checkpoint::StoreOpResult waited = Op("a", 1.0, 1.5, 100);
   waited.backpressure = 0.25;
-  log.Add(metrics::CheckpointKind::kSave, 2, 3, waited);
-  log.Add(metrics::CheckpointKind::kLoad, 1, 1, Op("a", 2.0, 2.25, 100));
+  log.add(metrics::CheckpointKind::kSave, 2, 3, waited);
+  log.add(metrics::CheckpointKind::kLoad, 1, 1, Op("a", 2.0, 2.25, 100));
   ASSERT_EQ(log.records().size(), 2u);
   const metrics::CheckpointRecord& save = log.records()[0];
   EXPECT_EQ(save.kind, metrics::CheckpointKind::kSave);
@@ -120,12 +120,12 @@ TEST(CheckpointLog, RecordsOperationsInOrder) {
 
 TEST(CheckpointLog, DrainsAttachToTheSaveOfTheSameNameDurableAtTheManifest) {
   CheckpointLog log;
-  log.Add(metrics::CheckpointKind::kSave, 1, 1, Op("a", 1.0, 1.5, 100));
-  log.Add(metrics::CheckpointKind::kSave, 1, 2, Op("b", 2.0, 2.5, 100));
-  log.Add(metrics::CheckpointKind::kLoad, 1, 1, Op("a", 3.0, 3.5, 100));
+  log.add(metrics::CheckpointKind::kSave, 1, 1, Op("a", 1.0, 1.5, 100));
+  log.add(metrics::CheckpointKind::kSave, 1, 2, Op("b", 2.0, 2.5, 100));
+  log.add(metrics::CheckpointKind::kLoad, 1, 1, Op("a", 3.0, 3.5, 100));
   checkpoint::DrainResult b{"b", 2.5, 4.0, 100, 4.25};
   checkpoint::DrainResult a{"a", 1.5, 3.0, 100, 2.0};  // manifest before this rank's end: clamp
-  log.AttachDrains({b, a});
+  log.attach_drains({b, a});
   EXPECT_EQ(*log.records()[0].drain_start, 1.5);
   EXPECT_EQ(*log.records()[0].drain_end, 3.0);
   EXPECT_EQ(*log.records()[1].drain_end, 4.25);
@@ -135,10 +135,10 @@ TEST(CheckpointLog, DrainsAttachToTheSaveOfTheSameNameDurableAtTheManifest) {
 
 TEST(CheckpointLog, ADrainOfAnUnsavedCheckpointIsABug) {
   CheckpointLog log;
-  log.Add(metrics::CheckpointKind::kLoad, 1, 1, Op("a", 1.0, 1.5, 100));
+  log.add(metrics::CheckpointKind::kLoad, 1, 1, Op("a", 1.0, 1.5, 100));
   dlbench::test::ExpectError(
       [&] {
-        log.AttachDrains({checkpoint::DrainResult{"a", 1.5, 3.0, 100, 3.0}});
+        log.attach_drains({checkpoint::DrainResult{"a", 1.5, 3.0, 100, 3.0}});
       },
       ExitCode::kInternal, {"drain of a"});
 }
