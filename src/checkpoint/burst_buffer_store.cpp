@@ -470,7 +470,7 @@ StoreOpResult BurstBufferStore::load(const std::string& name, const CheckpointPl
   });
   mpi::AgreeOnFailure(comm_, [&] {
     if (!reader_) {
-      ReaderOptions options = ReaderOptions::FromConfig(config_.checkpoint);
+      CheckpointReaderOptions options = CheckpointReaderOptions::FromConfig(config_.checkpoint);
       options.buffer_bytes = tuning_.buffer_bytes;
       reader_ = std::make_unique<CheckpointReader>(env_, options);
     }

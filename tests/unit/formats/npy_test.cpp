@@ -76,7 +76,7 @@ TEST_F(NpyFiles, RoundTripsContiguousAndStridedSamples) {
     const WriteResult written = test::WriteFile(NpyWriter(), spec, content);
     EXPECT_EQ(written.data_bytes, NpyWriter().file_size(spec));
     EXPECT_EQ(written.data_bytes, 128 + static_cast<Bytes>(samples) * spec.sample_bytes());
-    ReadOptions options;
+    FileReadOptions options;
     options.transfer_size = 1000;  // not a multiple of the element group
     auto reader = NpyReader().open(storage::PosixEnv(), spec, options);
     EXPECT_EQ(reader->open_bytes(), 128u);

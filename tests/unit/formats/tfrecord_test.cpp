@@ -93,7 +93,7 @@ class TfrecordFiles : public ::testing::Test {
     return spec;
   }
   // The first error reading samples 0..k, with the default options unless told.
-  std::string error_of(const FileSpec& spec, std::int64_t k, ReadOptions options = {}) {
+  std::string error_of(const FileSpec& spec, std::int64_t k, FileReadOptions options = {}) {
     std::vector<std::byte> out(spec.sample_bytes());
     try {
       auto reader = TfrecordReader().open(storage::PosixEnv(), spec, options);
@@ -134,7 +134,7 @@ TEST_F(TfrecordFiles, RoundTripsShapesAndReportsTrueBytes) {
     EXPECT_EQ(written.companion_bytes, index.size());
 
     for (bool verify : {false, true}) {
-      ReadOptions options;
+      FileReadOptions options;
       options.verify_checksums = verify;
       options.transfer_size = 4096;
       auto reader = TfrecordReader().open(storage::PosixEnv(), spec, options);
@@ -181,7 +181,7 @@ TEST_F(TfrecordFiles, ParsesForeignFieldOrderAndUnknownFields) {
   const FileSpec spec = make_spec({3, 4}, 2);
   test::WriteAll(spec.path, Frame(Field(0x0A, features0)) + Frame(Field(0x0A, features1)));
   for (bool verify : {false, true}) {
-    ReadOptions options;
+    FileReadOptions options;
     options.verify_checksums = verify;
     auto reader = TfrecordReader().open(storage::PosixEnv(), spec, options);
     std::vector<std::byte> out(12);
@@ -192,8 +192,8 @@ TEST_F(TfrecordFiles, ParsesForeignFieldOrderAndUnknownFields) {
   }
 }
 
-ReadOptions WithoutDataCrc() {
-  ReadOptions options;
+FileReadOptions WithoutDataCrc() {
+  FileReadOptions options;
   options.verify_checksums = false;
   return options;
 }
@@ -206,7 +206,7 @@ TEST_F(TfrecordFiles, BadLengthCrcNamesRecordOffsetAndValues) {
   const Bytes record = tfrecord::ExampleLayout(25).record_bytes();
   bytes[record + 8] ^= 1;  // length CRC of record 1
   test::WriteAll(spec.path, bytes);
-  for (const ReadOptions& options : {ReadOptions{}, WithoutDataCrc()}) {
+  for (const FileReadOptions& options : {FileReadOptions{}, WithoutDataCrc()}) {
     const std::string error = error_of(spec, 2, options);
     EXPECT_NE(error.find("tfrecord " + spec.path + ": bad length CRC of record 1 at offset " +
                          std::to_string(record) + ": expected 0x"),
