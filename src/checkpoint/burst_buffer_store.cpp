@@ -170,9 +170,9 @@ void BurstBufferStore::resume() {
   if (comm_.is_root() && !resumed_.empty()) {
     std::string names;
     for (const std::string& name : resumed_) names += " " + name;
-    sink::Message("dlbench: resuming the drain of " + std::to_string(resumed_.size()) +
-                  " checkpoint(s) complete on tier " + tier_name_ + " (" + tier_path_ +
-                  ") but not durable in " + config_.checkpoint.checkpoint_folder + ":" + names);
+    sink::Note("resuming the drain of " + std::to_string(resumed_.size()) +
+               " checkpoint(s) complete on tier " + tier_name_ + " (" + tier_path_ +
+               ") but not durable in " + config_.checkpoint.checkpoint_folder + ":" + names);
   }
 }
 
