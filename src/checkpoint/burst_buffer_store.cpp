@@ -69,7 +69,7 @@ BurstBufferStore::BurstBufferStore(const config::Config& config, const mpi::Comm
                                    const BurstBufferTuning& tuning)
     : config_(config), comm_(comm), env_(env), origin_(origin), tuning_(tuning) {
   if (!config.checkpoint.burst_buffer) {
-    throw UsageError("checkpoint.burst_buffer is not set: no burst buffer to store checkpoints");
+    throw InternalError("checkpoint.burst_buffer is not set: no burst buffer to store checkpoints");
   }
   const config::BurstBufferConfig& bb = *config.checkpoint.burst_buffer;
   const config::TierConfig* tier = nullptr;
@@ -78,8 +78,8 @@ BurstBufferStore::BurstBufferStore(const config::Config& config, const mpi::Comm
   }
   // The rest of the burst buffer's settings passed config::Validate (config/storage_rules.cpp).
   if (tier == nullptr) {
-    throw Error(ExitCode::kInternal, "checkpoint.burst_buffer.tier '" + bb.tier +
-                                         "' is not a storage.tiers entry (validation missed it)");
+    throw InternalError("checkpoint.burst_buffer.tier '" + bb.tier +
+                        "' is not a storage.tiers entry (validation missed it)");
   }
   tier_name_ = tier->name;
   tier_path_ = TrimTrailingSlashes(tier->path);

@@ -32,7 +32,7 @@ CheckpointReaderOptions CheckpointReaderOptions::FromConfig(
 
 CheckpointReader::CheckpointReader(storage::Env& env, const CheckpointReaderOptions& options)
     : env_(env), options_(options) {
-  ValidateThreadsAndBuffer(options_.threads, options_.buffer_bytes, "checkpoint.write_threads");
+  RequireThreadsAndBuffer(options_.threads, options_.buffer_bytes, "checkpoint.write_threads");
   for (int t = 0; t < options_.threads; ++t) {
     buffers_.emplace_back(options_.buffer_bytes);
     if (options_.verify) expected_.emplace_back(options_.buffer_bytes);
