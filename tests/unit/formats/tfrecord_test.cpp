@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <source_location>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "formats/tfrecord_example.h"
 #include "formats/tfrecord_reader.h"
 #include "formats/tfrecord_writer.h"
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -93,16 +95,15 @@ class TfrecordFiles : public ::testing::Test {
     return spec;
   }
   // The first error reading samples 0..k, with the default options unless told.
-  std::string error_of(const FileSpec& spec, std::int64_t k, FileReadOptions options = {}) {
+  static void read_through(const FileSpec& spec, std::int64_t k, const FileReadOptions& options) {
     std::vector<std::byte> out(spec.sample_bytes());
-    try {
-      auto reader = TfrecordReader().open(storage::PosixEnv(), spec, options);
-      for (std::int64_t i = 0; i <= k; ++i) reader->read_sample(i, out);
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::kIo);
-      return e.what();
-    }
-    return "no error";
+    auto reader = TfrecordReader().open(storage::PosixEnv(), spec, options);
+    for (std::int64_t i = 0; i <= k; ++i) reader->read_sample(i, out);
+  }
+  std::string error_of(const FileSpec& spec, std::int64_t k, FileReadOptions options = {},
+                       std::source_location where = std::source_location::current()) {
+    return dlbench::test::ExpectError([&] { read_through(spec, k, options); }, ExitCode::kIo, {},
+                                      where);
   }
 
   dlbench::test::TempDir dir_;
@@ -239,7 +240,7 @@ TEST_F(TfrecordFiles, BadDataCrcDetectedByDefault) {
   reader->read_sample(2, out);
   EXPECT_EQ(out, test::SampleFirstBytes(content, spec, 2));
 
-  EXPECT_EQ(error_of(spec, 2, WithoutDataCrc()), "no error");
+  EXPECT_NO_THROW(read_through(spec, 2, WithoutDataCrc()));
 }
 
 TEST_F(TfrecordFiles, TruncatedFileAndMissingRecords) {
