@@ -131,6 +131,10 @@ void CheckCompression(const Config& config, const Checker& check) {
     if (d.compression != Compression::kZip) {
       check.fail_combination(combination + ": npz files support only zip compression");
     }
+    if (d.compression_level < 0 || d.compression_level > 9) {
+      check.fail("dataset.compression_level",
+                 "zip (deflate) levels are 0 to 9, got " + std::to_string(d.compression_level));
+    }
   } else {
     check.fail_combination(combination +
                            ": compression applies only to hdf5 (gzip), parquet (gzip), npz (zip) "

@@ -312,6 +312,11 @@ const Rule kRules[] = {
      1,
      "dataset.num_samples_per_file = 2 (w.yaml:1) with dataset.format = jpeg (w.yaml:1): an image "
      "file holds one sample (DLIO too writes one image per file); set num_samples_per_file to 1"},
+    {"NpzZipLevel",
+     "dataset: {format: npz, compression: zip, compression_level: 12}\n",
+     {},
+     1,
+     "dataset.compression_level: zip (deflate) levels are 0 to 9, got 12 (w.yaml:1)"},
     {"GzipLevel",
      "dataset: {format: hdf5, compression: gzip, compression_level: 10}\n",
      {},
