@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <optional>
+#include <ostream>
 #include <source_location>
 #include <string>
 #include <vector>
@@ -31,6 +32,29 @@ inline LoadResult LoadText(const std::string& yaml, const std::vector<std::strin
 inline std::string UsageMessage(const std::function<void()>& fn,
                                 std::source_location where = std::source_location::current()) {
   return dlbench::test::ExpectError(fn, ExitCode::kUsage, {}, where);
+}
+
+// A document that breaks one rule, and the part of the message the rule must give
+// (validate_test.cpp, storage_rules_test.cpp). `forced`: the phase a command forces (unset: the
+// workflow's phases).
+struct RuleCase {
+  const char* name;
+  const char* yaml;
+  std::vector<std::string> overrides;
+  int world;
+  const char* message;
+  std::optional<Phase> forced = std::nullopt;
+};
+
+inline std::ostream& operator<<(std::ostream& out, const RuleCase& rule) {
+  return out << rule.name;
+}
+
+// Loading `rule`'s document fails with exit 2 and a message holding rule.message.
+inline void ExpectRejected(const RuleCase& rule) {
+  const std::string message =
+      UsageMessage([&] { LoadText(rule.yaml, rule.overrides, rule.world, false, rule.forced); });
+  EXPECT_NE(message.find(rule.message), std::string::npos) << message;
 }
 
 inline std::string LoadError(const std::string& yaml,

@@ -15,89 +15,71 @@ namespace dlbench::config {
 namespace {
 
 using testing::LoadText;
+using testing::RuleCase;
 using testing::UsageMessage;
-
-struct Rule {
-  const char* name;
-  const char* yaml;
-  std::vector<std::string> overrides;
-  std::optional<Phase> forced;  // the phase a command forces; unset: the workflow's phases
-  const char* message;          // expected part of the message
-};
-
-std::ostream& operator<<(std::ostream& out, const Rule& rule) { return out << rule.name; }
-
-class StorageRule : public ::testing::TestWithParam<Rule> {};
-
-TEST_P(StorageRule, IsRejectedWithItsMessage) {
-  const Rule& rule = GetParam();
-  const std::string message =
-      UsageMessage([&] { LoadText(rule.yaml, rule.overrides, 1, false, rule.forced); });
-  EXPECT_NE(message.find(rule.message), std::string::npos) << message;
-}
 
 // Two tiers and a dataset on the first; line 3 is free for the case's own keys.
 #define STAGE_TIERS                                                              \
   "storage: {tiers: {pfs: {path: /scratch/pfs}, nvme: {path: /scratch/nvme}}}\n" \
   "dataset: {data_folder: /scratch/pfs/data}\n"
 
-const Rule kRules[] = {
+const RuleCase kRules[] = {
     // storage
     {"S3",
      "storage: {storage_type: s3}\n",
      {},
-     {},
+     1,
      "storage.storage_type: s3 is not supported by dlbench, which measures POSIX file systems; "
      "use local_fs or parallel_fs (w.yaml:1)"},
     {"AIStore",
      "storage: {storage_type: aistore}\n",
      {},
-     {},
+     1,
      "storage.storage_type: aistore is not supported by dlbench"},
     {"TierWithoutBandwidth",
      "storage: {tiers: {a: {path: /a, bandwidth_limit: 0MiB/s}}}\n",
      {},
-     {},
+     1,
      "storage.tiers.a.bandwidth_limit: must be a finite number > 0"},
     {"TierWithoutCapacity",
      "storage: {tiers: {a: {path: /a, capacity: 0}}}\n",
      {},
-     {},
+     1,
      "storage.tiers.a.capacity: must be > 0"},
     {"TierWithEmptyPath",
      "storage: {tiers: {a: {path: ''}}}\n",
      {},
-     {},
+     1,
      "storage.tiers.a.path: must not be empty"},
     // burst buffer
     {"BurstBufferOnAnUnknownTier",
      "storage: {tiers: {nvme: {path: /nvme}}}\ncheckpoint: {burst_buffer: {tier: ssd}}\n",
      {},
-     {},
+     1,
      "checkpoint.burst_buffer: tier 'ssd' is not a storage.tiers entry (defined: nvme) "
      "(w.yaml:2)"},
     {"BurstBufferWithoutTiers",
      "checkpoint: {burst_buffer: {tier: ssd}}\n",
      {},
-     {},
+     1,
      "tier 'ssd' is not a storage.tiers entry (storage.tiers is empty)"},
     {"BurstBufferWithoutDrainThreads",
      "storage: {tiers: {nvme: {path: /nvme}}}\n"
      "checkpoint: {burst_buffer: {tier: nvme, drain_threads: 0}}\n",
      {},
-     {},
+     1,
      "checkpoint.burst_buffer.drain_threads: must be >= 1, got 0"},
     {"BurstBufferWithoutPending",
      "storage: {tiers: {nvme: {path: /nvme}}}\n"
      "checkpoint: {burst_buffer: {tier: nvme, max_pending_checkpoints: 0}}\n",
      {},
-     {},
+     1,
      "checkpoint.burst_buffer.max_pending_checkpoints: must be >= 1, got 0"},
     {"BurstBufferHoldsTheCheckpointFolder",
      "storage: {tiers: {nvme: {path: /scratch/nvme}}}\n"
      "checkpoint: {burst_buffer: {tier: nvme}, checkpoint_folder: /scratch/nvme/ckpt/}\n",
      {},
-     {},
+     1,
      "checkpoint.burst_buffer.tier = nvme (w.yaml:2) (path '/scratch/nvme') and "
      "checkpoint.checkpoint_folder = '/scratch/nvme/ckpt' (w.yaml:2) overlap; the burst buffer "
      "must be a different folder"},
@@ -105,129 +87,142 @@ const Rule kRules[] = {
      "storage: {tiers: {nvme: {path: ckpt/../ckpt/bb}}}\n"
      "checkpoint: {burst_buffer: {tier: nvme}, checkpoint_folder: ckpt}\n",
      {},
-     {},
+     1,
      "overlap; the burst buffer must be a different folder"},
     {"BurstBufferTierIsASystemFolder",
      "storage: {tiers: {nvme: {path: /usr/}}}\ncheckpoint: {burst_buffer: {tier: nvme}}\n",
      {},
-     {},
+     1,
      "storage.tiers.nvme.path: '/usr/' is a system folder; give a dedicated folder (w.yaml:1)"},
     {"TwoTiersOnOneFolder",
      "storage: {tiers: {a: {path: /scratch/t}, b: {path: /scratch/x/../t/}}}\n",
      {},
-     {},
+     1,
      "storage.tiers.b.path: '/scratch/x/../t/' is also the folder of tier a; give each tier its "
      "own folder (w.yaml:1)"},
     // folders
     {"DataFolderIsRoot",
      "dataset: {data_folder: /}\n",
      {},
-     {},
+     1,
      "dataset.data_folder: '/' is a system folder; give a dedicated folder (w.yaml:1)"},
     {"DataFolderIsASystemFolder",
      "dataset: {data_folder: /usr/lib/..}\n",
      {},
-     {},
+     1,
      "dataset.data_folder: '/usr/lib/..' is a system folder"},
     {"CheckpointsInsideTheData",
      "dataset: {data_folder: run/data}\n",
      {"++checkpoint.checkpoint_folder=run/data/ckpt"},
-     {},
+     1,
      "dataset.data_folder = 'run/data' (w.yaml:1) and checkpoint.checkpoint_folder = "
      "'run/data/ckpt' (override ++checkpoint.checkpoint_folder=run/data/ckpt) overlap"},
     {"OutputIsTheData",
      "output: {folder: ./data/}\n",
      {},
-     {},
+     1,
      "dataset.data_folder = './data' and output.folder = './data/' (w.yaml:1) overlap"},
     // staging: checked when it runs (workflow.stage, or `dlbench stage`)
     {"StageThreadsBelowOne",
      "stage: {threads: 0}\n",
      {},
-     {},
+     1,
      "stage.threads: must be >= 1, got 0 (w.yaml:1)"},
     {"StageThreadsBelowOneAsAnOverride",
      "{}",
      {"++stage.threads=-1"},
-     {},
+     1,
      "stage.threads: must be >= 1, got -1 (override ++stage.threads=-1)"},
     {"StageToAnUnknownTier",
      STAGE_TIERS "workflow: {stage: true}\nstage: {to: ssd}\n",
      {},
-     {},
+     1,
      "stage.to: 'ssd' is not a storage.tiers entry (defined: "},
     {"StageToAnUnknownTierSaysWhere",
      STAGE_TIERS "workflow: {stage: true}\nstage: {to: ssd}\n",
      {},
-     {},
+     1,
      "name the tier to stage the dataset to (w.yaml:4)"},
     {"StageToUnset",
      STAGE_TIERS "workflow: {stage: true}\n",
      {},
-     {},
+     1,
      "stage.to: is not set (defined: "},
     {"StageToUnsetForcedByTheStageCommand",
      STAGE_TIERS,
      {},
-     Phase::kStage,
-     "stage.to: is not set (defined: "},
+     1,
+     "stage.to: is not set (defined: ",
+     Phase::kStage},
     {"StageToWithoutTiers",
      "workflow: {stage: true}\nstage: {to: nvme}\n",
      {},
-     {},
+     1,
      "stage.to: 'nvme' is not a storage.tiers entry (storage.tiers is empty)"},
     {"StageFromAnUnknownTier",
      STAGE_TIERS "stage: {to: nvme}\n",
      {"++stage.from=ssd"},
-     Phase::kStage,
-     "stage.from: 'ssd' is not a storage.tiers entry (defined: "},
+     1,
+     "stage.from: 'ssd' is not a storage.tiers entry (defined: ",
+     Phase::kStage},
     {"StageFromAnUnknownTierSaysWhere",
      STAGE_TIERS "stage: {to: nvme}\n",
      {"++stage.from=ssd"},
-     Phase::kStage,
-     "(override ++stage.from=ssd)"},
+     1,
+     "(override ++stage.from=ssd)",
+     Phase::kStage},
     {"DataFolderUnderNoTier",
      STAGE_TIERS "stage: {to: nvme}\n",
      {"++dataset.data_folder=/scratch/elsewhere/data"},
-     Phase::kStage,
+     1,
      "dataset.data_folder = '/scratch/elsewhere/data' (override "
      "++dataset.data_folder=/scratch/elsewhere/data) is under no storage tier; put it under one "
-     "or set stage.from"},
+     "or set stage.from",
+     Phase::kStage},
     {"DataFolderNotUnderStageFrom",
      STAGE_TIERS "stage: {to: pfs, from: nvme}\n",
      {},
-     Phase::kStage,
+     1,
      "dataset.data_folder = '/scratch/pfs/data' (w.yaml:2) is not under tier nvme (w.yaml:3) "
-     "(path '/scratch/nvme')"},
+     "(path '/scratch/nvme')",
+     Phase::kStage},
     {"DatasetAlreadyOnTheToTier",
      STAGE_TIERS "workflow: {stage: true}\nstage: {to: pfs}\n",
      {},
-     {},
+     1,
      "is already on stage.to = 'pfs' (w.yaml:4); stage.to must be another tier"},
     {"StagingWhileTrainingIsCheckedByTheTrainCommand",
      STAGE_TIERS "workflow: {stage: true}\nstage: {to: ssd, policy: per_epoch}\n",
      {},
-     Phase::kTrain,
-     "stage.to: 'ssd' is not a storage.tiers entry"},
+     1,
+     "stage.to: 'ssd' is not a storage.tiers entry",
+     Phase::kTrain},
     // the phases a command forces are held to their rules, whatever the workflow says
     {"TheTrainCommandNeedsTrainingFiles",
      "workflow: {train: false, checkpoint: true}\ndataset: {num_files_train: 0}\n",
      {},
-     Phase::kTrain,
-     "dataset.num_files_train: must be >= 1 when training or generating data, got 0 (w.yaml:2)"},
+     1,
+     "dataset.num_files_train: must be >= 1 when training or generating data, got 0 (w.yaml:2)",
+     Phase::kTrain},
     {"TheGenerateCommandNeedsFilesToGenerate",
      "workflow: {train: false, checkpoint: true}\n",
      {"++dataset.num_files_train=0"},
-     Phase::kGenerate,
+     1,
      "dataset.num_files_train: must be >= 1 when training or generating data, got 0 (override "
-     "++dataset.num_files_train=0)"},
+     "++dataset.num_files_train=0)",
+     Phase::kGenerate},
     {"TheTrainCommandNeedsATrainingStep",
      "workflow: {train: false, checkpoint: true}\n"
      "dataset: {num_files_train: 2, num_samples_per_file: 1}\nreader: {batch_size: 4}\n",
      {},
-     Phase::kTrain,
-     "no training step per epoch"},
+     1,
+     "no training step per epoch",
+     Phase::kTrain},
 };
+
+class StorageRule : public ::testing::TestWithParam<RuleCase> {};
+
+TEST_P(StorageRule, IsRejectedWithItsMessage) { testing::ExpectRejected(GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Rules, StorageRule, ::testing::ValuesIn(kRules),
                          [](const auto& rule_info) { return std::string(rule_info.param.name); });
