@@ -51,7 +51,7 @@ class FormatFiles : public ::testing::Test {
   }
 
   // Opens the file and reads its first sample.
-  static void read_first(const FileSpec& spec) {
+  static void ReadFirst(const FileSpec& spec) {
     const auto reader = Reader().open(storage::PosixEnv(), spec, {});
     std::vector<std::byte> sample(reader->sample_bytes());
     reader->read_sample(0, sample);
@@ -59,7 +59,7 @@ class FormatFiles : public ::testing::Test {
   // The I/O error (naming the file) that reading the first sample throws.
   std::string read_error(const FileSpec& spec,
                          std::source_location where = std::source_location::current()) {
-    return dlbench::test::ExpectError([&] { read_first(spec); }, ExitCode::kIo, {spec.path}, where);
+    return dlbench::test::ExpectError([&] { ReadFirst(spec); }, ExitCode::kIo, {spec.path}, where);
   }
 
   dlbench::test::TempDir dir_;

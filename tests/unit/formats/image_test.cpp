@@ -77,7 +77,7 @@ TEST_F(JpegFiles, TruncatedCorruptAndMismatchingFilesAreIoErrors) {
   const FileSpec spec = make_spec({64, 64}, 1);
   test::WriteFile(JpegWriter(), spec, test::RandomContent());
   const std::string bytes = test::ReadAll(spec.path);
-  EXPECT_NO_THROW(read_first(spec));
+  EXPECT_NO_THROW(ReadFirst(spec));
 
   test::ExpectContains(read_error(make_spec({64, 65}, 1)),
                        "jpeg image is 64 x 64 with 1 component(s), expected 64 x 65 grayscale");

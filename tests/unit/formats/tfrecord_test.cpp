@@ -95,14 +95,14 @@ class TfrecordFiles : public ::testing::Test {
     return spec;
   }
   // The first error reading samples 0..k, with the default options unless told.
-  static void read_through(const FileSpec& spec, std::int64_t k, const FileReadOptions& options) {
+  static void ReadThrough(const FileSpec& spec, std::int64_t k, const FileReadOptions& options) {
     std::vector<std::byte> out(spec.sample_bytes());
     auto reader = TfrecordReader().open(storage::PosixEnv(), spec, options);
     for (std::int64_t i = 0; i <= k; ++i) reader->read_sample(i, out);
   }
   std::string error_of(const FileSpec& spec, std::int64_t k, FileReadOptions options = {},
                        std::source_location where = std::source_location::current()) {
-    return dlbench::test::ExpectError([&] { read_through(spec, k, options); }, ExitCode::kIo, {},
+    return dlbench::test::ExpectError([&] { ReadThrough(spec, k, options); }, ExitCode::kIo, {},
                                       where);
   }
 
@@ -240,7 +240,7 @@ TEST_F(TfrecordFiles, BadDataCrcDetectedByDefault) {
   reader->read_sample(2, out);
   EXPECT_EQ(out, test::SampleFirstBytes(content, spec, 2));
 
-  EXPECT_NO_THROW(read_through(spec, 2, WithoutDataCrc()));
+  EXPECT_NO_THROW(ReadThrough(spec, 2, WithoutDataCrc()));
 }
 
 TEST_F(TfrecordFiles, TruncatedFileAndMissingRecords) {
