@@ -84,16 +84,16 @@ class Checker {
 };
 
 // Which phases the run executes (config/phase.h): LoadOptions::forced alone, else those the
-// workflow section enables. Staging runs in the stage phase and, with the per_epoch and on_demand
-// policies, during training.
+// workflow section enables. `stage`: the run stages or reads a staged copy, that is the stage
+// command, or any run of a workload with workflow.stage on (workflow::Run resolves the staged
+// folder before its first phase; training stages as it reads with per_epoch and on_demand).
 struct PhasesRun {
   bool generate = false;
   bool stage = false;
   bool train = false;
   bool checkpoint = false;
 };
-PhasesRun PhasesThatRun(const WorkflowConfig& workflow, StagePolicy policy,
-                        std::optional<Phase> forced);
+PhasesRun PhasesThatRun(const WorkflowConfig& workflow, std::optional<Phase> forced);
 
 // The rules on storage tiers, the burst buffer, staging and the folders dlbench writes into
 // (storage_rules.cpp).

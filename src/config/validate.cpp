@@ -446,8 +446,7 @@ void CheckOutput(const Config& config, const Checker& check) {
 
 }  // namespace
 
-PhasesRun PhasesThatRun(const WorkflowConfig& workflow, StagePolicy policy,
-                        std::optional<Phase> forced) {
+PhasesRun PhasesThatRun(const WorkflowConfig& workflow, std::optional<Phase> forced) {
   PhasesRun run;
   if (!forced) {
     run.generate = workflow.generate_data;
@@ -459,10 +458,9 @@ PhasesRun PhasesThatRun(const WorkflowConfig& workflow, StagePolicy policy,
   run.generate = *forced == Phase::kGenerate;
   run.train = *forced == Phase::kTrain;
   run.checkpoint = *forced == Phase::kCheckpoint;
-  // A forced train phase still stages while it reads (per_epoch, on_demand) when the workflow
-  // stages; before_training staging is the stage phase's.
-  run.stage = *forced == Phase::kStage ||
-              (run.train && workflow.stage && policy != StagePolicy::kBeforeTraining);
+  // With workflow.stage on, every run resolves the staged folder before its first phase
+  // (workflow::Run), and training stages while it reads (per_epoch, on_demand).
+  run.stage = *forced == Phase::kStage || workflow.stage;
   return run;
 }
 
@@ -475,7 +473,7 @@ void CheckTimeDistribution(const std::string& key, const TimeDistribution& distr
 void Validate(const Config& config, const KeyOrigins& origins, int world_size,
               std::optional<Phase> forced, std::vector<std::string>& notices) {
   const Checker check(origins, notices);
-  const PhasesRun run = PhasesThatRun(config.workflow, config.stage.policy, forced);
+  const PhasesRun run = PhasesThatRun(config.workflow, forced);
   if (world_size < 1) {
     throw UsageError("the rank count must be >= 1, got " + std::to_string(world_size));
   }

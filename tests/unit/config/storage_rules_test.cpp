@@ -197,6 +197,13 @@ const RuleCase kRules[] = {
      1,
      "stage.to: 'ssd' is not a storage.tiers entry",
      Phase::kTrain},
+    // Every run of a workload that stages resolves the staged folder before its first phase.
+    {"AWorkloadThatStagesIsCheckedByEveryCommand",
+     STAGE_TIERS "workflow: {stage: true}\nstage: {to: ssd}\n",
+     {},
+     1,
+     "stage.to: 'ssd' is not a storage.tiers entry",
+     Phase::kGenerate},
     // the phases a command forces are held to their rules, whatever the workflow says
     {"TheTrainCommandNeedsTrainingFiles",
      "workflow: {train: false, checkpoint: true}\ndataset: {num_files_train: 0}\n",
@@ -296,11 +303,7 @@ TEST(StorageRules, ValidCombinationsPass) {
 TEST(StorageRules, PhasesThatDoNotRunAreNotHeldToTheirRules) {
   // Staging that nothing runs: stage.to may be anything (but stage.threads is a value rule).
   EXPECT_NO_THROW(LoadText(STAGE_TIERS "stage: {to: ssd}\n"));
-  EXPECT_NO_THROW(LoadText(STAGE_TIERS "workflow: {stage: true}\nstage: {to: ssd}\n", {}, 1, false,
-                           Phase::kGenerate));
-  // before_training staging is the stage phase's, not the train command's.
-  EXPECT_NO_THROW(LoadText(STAGE_TIERS "workflow: {stage: true}\nstage: {to: ssd}\n", {}, 1, false,
-                           Phase::kTrain));
+  EXPECT_NO_THROW(LoadText(STAGE_TIERS "stage: {to: ssd}\n", {}, 1, false, Phase::kTrain));
   // A checkpoint-only workload has no training files or steps to check, and neither has the
   // checkpoint command of a training workload.
   const std::string few_files =
