@@ -44,19 +44,7 @@ fast=/dev/shm/dlbench-ckptbench
 rss_gib=16
 parts=abcd
 cases=empty,rerun,after-direct
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --reps) reps="$2"; shift 2 ;;
-    --dlbench) dlbench="$2"; shift 2 ;;
-    --dir) dir="$2"; shift 2 ;;
-    --fast) fast="$2"; shift 2 ;;
-    --rss-gib) rss_gib="$2"; shift 2 ;;
-    --parts) parts="$2"; shift 2 ;;
-    --cases) cases="$2"; shift 2 ;;
-    -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
-    *) echo "unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+parse_options "reps dlbench dir fast rss-gib parts cases" "$@"
 ensure_packages fio time python3
 [ -x "$dlbench" ] || build_dlbench
 py=/usr/bin/python3

@@ -14,15 +14,7 @@ source "$here/lib.sh"
 reps=5
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 before=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --reps) reps="$2"; shift 2 ;;
-    --dlbench) dlbench="$2"; shift 2 ;;
-    --before) before="$2"; shift 2 ;;
-    -h|--help) sed -n "2,$(($(grep -n '^set -euo' "$0" | cut -d: -f1) - 1))p" "$0"; exit 0 ;;
-    *) echo "unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+parse_options "reps dlbench before" "$@"
 [ -n "$before" ] || { echo "give --before PATH (a dlbench without counters)" >&2; exit 2; }
 [ -x "$dlbench" ] || build_dlbench
 shm=/dev/shm/dlbench-countersbench

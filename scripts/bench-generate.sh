@@ -37,19 +37,8 @@ quick=0
 formats=""
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 dirs=()
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --reps) reps="$2"; shift 2 ;;
-    --writers) writers_list="$2"; shift 2 ;;
-    --threads) threads="$2"; shift 2 ;;
-    --quick) quick=1; shift ;;
-    --dlbench) dlbench="$2"; shift 2 ;;
-    --formats) formats="$2"; shift 2 ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
-    -*) echo "unknown option $1" >&2; exit 2 ;;
-    *) dirs+=("$1"); shift ;;
-  esac
-done
+parse_options "reps writers=writers_list threads quick! dlbench formats ..." "$@"
+dirs+=("${positional[@]}")
 [ ${#dirs[@]} -gt 0 ] || dirs=(/dev/shm/dlbench-genbench /var/tmp/dlbench-genbench)
 ensure_packages fio time python3 openmpi-bin
 [ -x "$dlbench" ] || build_dlbench

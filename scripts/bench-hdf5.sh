@@ -27,16 +27,8 @@ reps=3
 limit_mib=32
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 root=/dev/shm
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --reps) reps="$2"; shift 2 ;;
-    --limit) limit_mib="$2"; shift 2 ;;
-    --dlbench) dlbench="$2"; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
-    -*) echo "unknown argument $1" >&2; exit 2 ;;
-    *) root="$1"; shift ;;
-  esac
-done
+parse_options "reps limit=limit_mib dlbench ..." "$@"
+[ ${#positional[@]} -eq 0 ] || root="${positional[-1]}"
 driver_read="$DLBENCH_BUILD_DIR/tests/bench/hdf5_driver_read"
 [ -x "$dlbench" ] && [ -x "$driver_read" ] || build_dlbench
 command -v strace >/dev/null || { echo "bench-hdf5: strace is needed (apt-get install strace)" >&2; exit 2; }

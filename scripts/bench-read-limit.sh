@@ -21,14 +21,7 @@ source "$here/lib.sh"
 
 reps=3
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --reps) reps="$2"; shift 2 ;;
-    --dlbench) dlbench="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
-    *) echo "unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+parse_options "reps dlbench" "$@"
 bench="$DLBENCH_BUILD_DIR/tests/bench"
 [ -x "$dlbench" ] && [ -x "$bench/bare_read_loop" ] && [ -x "$bench/mpi_floor" ] || build_dlbench
 mapfile -t mpi_flags < <(mpirun_flags)

@@ -46,18 +46,7 @@ dir=/var/tmp/dlbench-readbench
 quick=0
 only=""
 before=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --reps) reps="$2"; shift 2 ;;
-    --dlbench) dlbench="$2"; shift 2 ;;
-    --dir) dir="$2"; shift 2 ;;
-    --quick) quick=1; shift ;;
-    --only) only="$2"; shift 2 ;;
-    --before) before="$2"; shift 2 ;;
-    -h|--help) sed -n "2,$(($(grep -n '^set -euo' "$0" | cut -d: -f1) - 1))p" "$0"; exit 0 ;;
-    *) echo "unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+parse_options "reps dlbench dir quick! only before" "$@"
 ensure_packages fio time python3 python3-yaml
 [ -x "$dlbench" ] && [ -x "$DLBENCH_BUILD_DIR/tests/bench/bench_sleeper" ] || build_dlbench
 shm=/dev/shm/dlbench-readbench

@@ -25,18 +25,8 @@ limit=16
 size=128
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 dir=/dev/shm/dlbench-sharedbench
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --reps) reps="$2"; shift 2 ;;
-    --ranks) ranks="$2"; shift 2 ;;
-    --limit) limit="$2"; shift 2 ;;
-    --size) size="$2"; shift 2 ;;
-    --dlbench) dlbench="$2"; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
-    -*) echo "unknown option $1" >&2; exit 2 ;;
-    *) dir="$1"; shift ;;
-  esac
-done
+parse_options "reps ranks limit size dlbench ..." "$@"
+[ ${#positional[@]} -eq 0 ] || dir="${positional[-1]}"
 ensure_packages python3 openmpi-bin
 [ -x "$dlbench" ] || build_dlbench
 mapfile -t mpi_flags < <(mpirun_flags)

@@ -15,16 +15,7 @@ reps=3
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 dir=/var/tmp/dlbench-tracebench-v2  # v2: the lines dlbench writes now (no id, 100 ns grid)
 sizes="1 10"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --reps) reps="$2"; shift 2 ;;
-    --dlbench) dlbench="$2"; shift 2 ;;
-    --dir) dir="$2"; shift 2 ;;
-    --sizes) sizes="$2"; shift 2 ;;
-    -h|--help) sed -n "2,$(($(grep -n '^set -euo' "$0" | cut -d: -f1) - 1))p" "$0"; exit 0 ;;
-    *) echo "unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+parse_options "reps dlbench dir sizes" "$@"
 ensure_packages time python3
 [ -x "$dlbench" ] || build_dlbench
 

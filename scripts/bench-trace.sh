@@ -22,15 +22,7 @@ source "$here/lib.sh"
 reps=5
 epochs=3
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --reps) reps="$2"; shift 2 ;;
-    --epochs) epochs="$2"; shift 2 ;;
-    --dlbench) dlbench="$2"; shift 2 ;;
-    -h|--help) sed -n "2,$(($(grep -n '^set -euo' "$0" | cut -d: -f1) - 1))p" "$0"; exit 0 ;;
-    *) echo "unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+parse_options "reps epochs dlbench" "$@"
 ensure_packages time python3
 bench="$DLBENCH_BUILD_DIR/tests/bench/bench_trace"
 [ -x "$dlbench" ] && [ -x "$bench" ] || build_dlbench

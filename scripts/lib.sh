@@ -66,6 +66,59 @@ build_dlbench() {
   fi
 }
 
+# The script's header comment (line 2 up to the `set -euo pipefail` line): its --help.
+script_help() {
+  local end
+  end=$(grep -n '^set -euo' "$0" | head -1 | cut -d: -f1)
+  sed -n "2,$((${end:-2} - 1))p" "$0"
+}
+
+# Parses a script's options, the one way every script here takes them. SPEC lists the options,
+# one word each: `name` for --name VALUE, kept in the variable `name` (dashes become
+# underscores); `name=var` keeps it in `var`; `name!` is a flag without a value that sets its
+# variable to 1; a word `...` lets the script take other arguments, left in the array
+# `positional` in their order. -h/--help prints the header comment (script_help) and exits 0;
+# an unknown option, an option without its value or an argument the script does not take exits 2.
+#   parse_options "reps dlbench dir quick! writers=writers_list ..." "$@"
+parse_options() {
+  local spec="$1" word name var takes_positional=0 matched
+  shift
+  positional=()
+  for word in $spec; do [ "$word" = ... ] && takes_positional=1; done
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      -h | --help) script_help; exit 0 ;;
+      --?*)
+        matched=0
+        for word in $spec; do
+          name="${word%%=*}"
+          var="${name%!}"
+          var="${var//-/_}"
+          [ "$word" != "$name" ] && var="${word#*=}"
+          if [ "$1" = "--${name%!}" ]; then
+            matched=1
+            if [ "${name%!}" != "$name" ]; then
+              printf -v "$var" 1
+              shift
+            else
+              [ $# -ge 2 ] || { echo "option $1 needs a value" >&2; exit 2; }
+              printf -v "$var" '%s' "$2"
+              shift 2
+            fi
+            break
+          fi
+        done
+        [ "$matched" = 1 ] || { echo "unknown option $1" >&2; exit 2; }
+        ;;
+      *)
+        [ "$takes_positional" = 1 ] || { echo "unknown argument $1" >&2; exit 2; }
+        positional+=("$1")
+        shift
+        ;;
+    esac
+  done
+}
+
 # mpirun flags that let the scripts run as root (CI) and on fewer cores than ranks. Open MPI
 # binds each rank to one core by default, which would make a rank's reader threads share it.
 mpirun_flags() {

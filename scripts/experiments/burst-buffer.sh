@@ -20,18 +20,7 @@ source "$here/../lib.sh"
 
 reps=3 bws="100 400" drains="1 2 4" dir=/var/tmp/dlbench-bbexp fast=/dev/shm/dlbench-bbexp
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --reps) reps="$2"; shift 2 ;;
-    --bws) bws="$2"; shift 2 ;;
-    --drains) drains="$2"; shift 2 ;;
-    --dir) dir="$2"; shift 2 ;;
-    --fast) fast="$2"; shift 2 ;;
-    --dlbench) dlbench="$2"; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
-    *) echo "unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+parse_options "reps bws drains dir fast dlbench" "$@"
 [ -x "$dlbench" ] || build_dlbench
 py=/usr/bin/python3
 rm -rf "$dir" "$fast"

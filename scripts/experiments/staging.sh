@@ -24,22 +24,7 @@ source "$here/../lib.sh"
 reps=5 ranks=1 dir=/var/tmp/dlbench-staging fast=/dev/shm/dlbench-staging pfs_bw=200MiB/s
 files=64 file_mib=1 epochs=3 compute=0.01
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --reps) reps="$2"; shift 2 ;;
-    --ranks) ranks="$2"; shift 2 ;;
-    --dir) dir="$2"; shift 2 ;;
-    --fast) fast="$2"; shift 2 ;;
-    --pfs-bw) pfs_bw="$2"; shift 2 ;;
-    --files) files="$2"; shift 2 ;;
-    --file-mib) file_mib="$2"; shift 2 ;;
-    --epochs) epochs="$2"; shift 2 ;;
-    --compute) compute="$2"; shift 2 ;;
-    --dlbench) dlbench="$2"; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
-    *) echo "unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+parse_options "reps ranks dir fast pfs-bw files file-mib epochs compute dlbench" "$@"
 [ -x "$dlbench" ] || build_dlbench
 py=/usr/bin/python3
 rm -rf "$dir" "$fast"

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "config/phase.h"
+
 namespace CLI {
 class App;
 }
@@ -23,6 +25,9 @@ struct WorkloadOptions {
   bool force = false;  // --force: write into folders dlbench did not make (workflow/folder_claim.h)
   // Rank count the configuration is validated for; unset: the job's size.
   std::optional<int> world_size;
+  // The one phase the command runs whatever the workflow says (`dlbench stage`): the rules of
+  // the phases that run are checked at load (config::LoadOptions::forced). Unset: `run`.
+  std::optional<config::Phase> forced;
 };
 
 // Adds WORKLOAD, OVERRIDES..., --config-dir, --allow-unknown-keys to `command`; with

@@ -30,6 +30,7 @@ CLI::App* AddPhaseCommand(CLI::App& app, const std::string& name, const std::str
                           std::optional<workflow::Phase> phase, CommandAction& action,
                           std::shared_ptr<std::vector<std::string>> flag_overrides = nullptr) {
   auto options = std::make_shared<WorkloadOptions>();
+  options->forced = phase;
   auto repeat = std::make_shared<RepeatOptions>();
   CLI::App* command = app.add_subcommand(name, description);
   AddWorkloadOptions(*command, *options, /*with_output=*/true);

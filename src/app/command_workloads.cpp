@@ -26,7 +26,7 @@ void AddWorkloadsCommand(CLI::App& app, CommandAction& action) {
                    entry.description + "\n";
       }
       sink::Result(listing);
-      if (entries.empty()) sink::Message("dlbench: no workloads found");
+      if (entries.empty()) sink::Note("no workloads found");
       return 0;
     };
   });

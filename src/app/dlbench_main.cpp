@@ -51,7 +51,7 @@ std::optional<int> Parse(int argc, char** argv, const mpi::Launch& launch, Comma
     storage::ArmFaultsFromEnvironment(launch.rank);
   } catch (const Error& error) {
     // Every rank reads the same environment; only rank 0 speaks.
-    if (launch.rank == 0) sink::Message(std::string("dlbench: error: ") + error.what());
+    if (launch.rank == 0) sink::Error(error.what());
     return static_cast<int>(error.code());
   }
   try {

@@ -14,10 +14,10 @@ namespace dlbench::app {
 
 void PrintError(const mpi::Communicator& comm, const std::string& message) {
   if (comm.size() > 1) {
-    sink::Message("dlbench: error (rank " + std::to_string(comm.rank()) + " of " +
-                  std::to_string(comm.size()) + "): " + message);
+    sink::Error(message,
+                "rank " + std::to_string(comm.rank()) + " of " + std::to_string(comm.size()));
   } else {
-    sink::Message("dlbench: error: " + message);
+    sink::Error(message);
   }
 }
 
@@ -43,7 +43,7 @@ int RunGuarded(const mpi::Communicator& comm, const std::function<int()>& body) 
     if (error.collective()) {
       // Every rank is here: the job's warnings can still be agreed, then the error said once.
       mpi::PublishWarnings(comm);
-      if (comm.is_root()) sink::Message(std::string("dlbench: error: ") + error.what());
+      if (comm.is_root()) sink::Error(error.what());
       return static_cast<int>(error.code());
     }
     StaggerBeforeAbort(comm);

@@ -17,7 +17,8 @@ namespace dlbench::app {
 // (before the error, when there is one).
 int RunGuarded(const mpi::Communicator& comm, const std::function<int()>& body);
 
-// Prints "dlbench: error: <message>" through the sink (with the rank when the job has several).
+// Prints "dlbench: error: <message>" through the sink (sink::Error), naming this rank as the
+// source when the job has several: "dlbench: error (rank 1 of 4): <message>".
 void PrintError(const mpi::Communicator& comm, const std::string& message);
 
 }  // namespace dlbench::app

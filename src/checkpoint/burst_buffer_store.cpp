@@ -69,7 +69,7 @@ BurstBufferStore::BurstBufferStore(const config::Config& config, const mpi::Comm
                                    const BurstBufferTuning& tuning)
     : config_(config), comm_(comm), env_(env), origin_(origin), tuning_(tuning) {
   if (!config.checkpoint.burst_buffer) {
-    throw UsageError("checkpoint.burst_buffer is not set: no burst buffer to store checkpoints");
+    throw InternalError("checkpoint.burst_buffer is not set: no burst buffer to store checkpoints");
   }
   const config::BurstBufferConfig& bb = *config.checkpoint.burst_buffer;
   const config::TierConfig* tier = nullptr;
@@ -78,8 +78,8 @@ BurstBufferStore::BurstBufferStore(const config::Config& config, const mpi::Comm
   }
   // The rest of the burst buffer's settings passed config::Validate (config/storage_rules.cpp).
   if (tier == nullptr) {
-    throw Error(ExitCode::kInternal, "checkpoint.burst_buffer.tier '" + bb.tier +
-                                         "' is not a storage.tiers entry (validation missed it)");
+    throw InternalError("checkpoint.burst_buffer.tier '" + bb.tier +
+                        "' is not a storage.tiers entry (validation missed it)");
   }
   tier_name_ = tier->name;
   tier_path_ = TrimTrailingSlashes(tier->path);
@@ -170,9 +170,9 @@ void BurstBufferStore::resume() {
   if (comm_.is_root() && !resumed_.empty()) {
     std::string names;
     for (const std::string& name : resumed_) names += " " + name;
-    sink::Message("dlbench: resuming the drain of " + std::to_string(resumed_.size()) +
-                  " checkpoint(s) complete on tier " + tier_name_ + " (" + tier_path_ +
-                  ") but not durable in " + config_.checkpoint.checkpoint_folder + ":" + names);
+    sink::Note("resuming the drain of " + std::to_string(resumed_.size()) +
+               " checkpoint(s) complete on tier " + tier_name_ + " (" + tier_path_ +
+               ") but not durable in " + config_.checkpoint.checkpoint_folder + ":" + names);
   }
 }
 
@@ -470,7 +470,7 @@ StoreOpResult BurstBufferStore::load(const std::string& name, const CheckpointPl
   });
   mpi::AgreeOnFailure(comm_, [&] {
     if (!reader_) {
-      ReaderOptions options = ReaderOptions::FromConfig(config_.checkpoint);
+      CheckpointReaderOptions options = CheckpointReaderOptions::FromConfig(config_.checkpoint);
       options.buffer_bytes = tuning_.buffer_bytes;
       reader_ = std::make_unique<CheckpointReader>(env_, options);
     }

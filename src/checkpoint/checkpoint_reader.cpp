@@ -21,17 +21,18 @@ using OpenFile = ChunkedFile<storage::ReadableFile>;
 
 }  // namespace
 
-ReaderOptions ReaderOptions::FromConfig(const config::CheckpointConfig& checkpoint) {
-  ReaderOptions options;
+CheckpointReaderOptions CheckpointReaderOptions::FromConfig(
+    const config::CheckpointConfig& checkpoint) {
+  CheckpointReaderOptions options;
   options.threads = checkpoint.write_threads;
   options.direct = checkpoint.odirect;
   options.verify = checkpoint.verify;
   return options;
 }
 
-CheckpointReader::CheckpointReader(storage::Env& env, const ReaderOptions& options)
+CheckpointReader::CheckpointReader(storage::Env& env, const CheckpointReaderOptions& options)
     : env_(env), options_(options) {
-  ValidateThreadsAndBuffer(options_.threads, options_.buffer_bytes, "checkpoint.write_threads");
+  RequireThreadsAndBuffer(options_.threads, options_.buffer_bytes, "checkpoint.write_threads");
   for (int t = 0; t < options_.threads; ++t) {
     buffers_.emplace_back(options_.buffer_bytes);
     if (options_.verify) expected_.emplace_back(options_.buffer_bytes);

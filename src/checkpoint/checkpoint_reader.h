@@ -16,18 +16,18 @@
 
 namespace dlbench::checkpoint {
 
-struct ReaderOptions {
+struct CheckpointReaderOptions {
   int threads = 1;  // checkpoint.write_threads (one knob for both directions)
   Bytes buffer_bytes = kDefaultCheckpointBufferBytes;
   bool direct = false;  // checkpoint.odirect
   bool verify = false;  // checkpoint.verify: compare content (costs a second buffer per thread)
 
-  static ReaderOptions FromConfig(const config::CheckpointConfig& checkpoint);
+  static CheckpointReaderOptions FromConfig(const config::CheckpointConfig& checkpoint);
 };
 
 class CheckpointReader {
  public:
-  CheckpointReader(storage::Env& env, const ReaderOptions& options);
+  CheckpointReader(storage::Env& env, const CheckpointReaderOptions& options);
 
   // Bytes of buffer memory this reader holds; fixed for its lifetime.
   Bytes buffer_bytes() const;
@@ -39,7 +39,7 @@ class CheckpointReader {
 
  private:
   storage::Env& env_;
-  ReaderOptions options_;
+  CheckpointReaderOptions options_;
   std::vector<storage::AlignedBuffer> buffers_;   // one per thread
   std::vector<storage::AlignedBuffer> expected_;  // one per thread with verify
 };

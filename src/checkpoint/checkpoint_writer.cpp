@@ -42,7 +42,7 @@ void TraceFiles(trace::Event event, const RankIoResult& result) {
 
 CheckpointWriter::CheckpointWriter(storage::Env& env, const WriterOptions& options)
     : env_(env), options_(options) {
-  ValidateThreadsAndBuffer(options_.threads, options_.buffer_bytes, "checkpoint.write_threads");
+  RequireThreadsAndBuffer(options_.threads, options_.buffer_bytes, "checkpoint.write_threads");
   buffers_.reserve(static_cast<std::size_t>(options_.threads));
   for (int t = 0; t < options_.threads; ++t) {
     buffers_.emplace_back(options_.buffer_bytes);

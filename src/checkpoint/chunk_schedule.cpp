@@ -11,14 +11,14 @@
 
 namespace dlbench::checkpoint {
 
-void ValidateThreadsAndBuffer(int threads, Bytes buffer_bytes, const char* threads_key) {
+void RequireThreadsAndBuffer(int threads, Bytes buffer_bytes, const char* threads_key) {
   if (threads < 1) {
-    throw UsageError(std::string(threads_key) + " must be >= 1, got " + std::to_string(threads));
+    throw InternalError(std::string(threads_key) + " must be >= 1, got " + std::to_string(threads));
   }
   if (buffer_bytes == 0 || !storage::IsAligned(buffer_bytes)) {
-    throw UsageError("checkpoint buffer size must be a positive multiple of " +
-                     std::to_string(storage::kDirectAlignment) + " B, got " +
-                     std::to_string(buffer_bytes));
+    throw InternalError("checkpoint buffer size must be a positive multiple of " +
+                        std::to_string(storage::kDirectAlignment) + " B, got " +
+                        std::to_string(buffer_bytes));
   }
 }
 

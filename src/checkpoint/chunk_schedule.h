@@ -32,9 +32,11 @@ struct ChunkedFile {
   Seconds end = 0;
 };
 
-// Throws Error(kUsage) unless threads >= 1 (naming `threads_key`) and `buffer_bytes` is a
-// positive multiple of the O_DIRECT alignment (so chunk offsets stay aligned).
-void ValidateThreadsAndBuffer(int threads, Bytes buffer_bytes, const char* threads_key);
+// Throws InternalError unless threads >= 1 (naming `threads_key`) and `buffer_bytes` is a
+// positive multiple of the O_DIRECT alignment (so chunk offsets stay aligned). The thread counts
+// come from keys config::Validate holds to >= 1 and the buffer sizes from dlbench's own
+// constants: a failure here is a bug, not a configuration error.
+void RequireThreadsAndBuffer(int threads, Bytes buffer_bytes, const char* threads_key);
 
 struct Chunk {
   std::size_t file = 0;

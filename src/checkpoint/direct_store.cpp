@@ -34,7 +34,7 @@ DirectStore::DirectStore(const config::CheckpointConfig& checkpoint, std::uint64
       env_(env),
       origin_(origin),
       writer_(env, WriterOptions::FromConfig(checkpoint, content_seed)),
-      reader_(env, ReaderOptions::FromConfig(checkpoint)),
+      reader_(env, CheckpointReaderOptions::FromConfig(checkpoint)),
       content_{checkpoint.randomize_tensor, content_seed} {}
 
 std::string DirectStore::folder_of(const std::string& name) const {

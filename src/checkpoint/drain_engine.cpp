@@ -120,8 +120,8 @@ DrainFeed::Wait DrainFeed::wait_for(const std::function<bool()>& done, Seconds p
 
 DrainEngine::DrainEngine(storage::Env& env, const DrainOptions& options)
     : env_(env), options_(options) {
-  ValidateThreadsAndBuffer(options_.threads, options_.buffer_bytes,
-                           "checkpoint.burst_buffer.drain_threads");
+  RequireThreadsAndBuffer(options_.threads, options_.buffer_bytes,
+                          "checkpoint.burst_buffer.drain_threads");
   buffers_.reserve(static_cast<std::size_t>(options_.threads));
   for (int t = 0; t < options_.threads; ++t) buffers_.emplace_back(options_.buffer_bytes);
   thread_ = std::thread([this] { run(); });

@@ -5,23 +5,13 @@
 
 #include "storage/atomic_file.h"
 #include "util/error.h"
+#include "util/path_text.h"
 
 namespace dlbench::checkpoint {
 namespace {
 
 constexpr const char* kFormat = "dlbench-checkpoint-manifest";
 constexpr int kVersion = 1;
-
-std::string Join(const std::string& folder, const std::string& name) {
-  return folder.empty() || folder.back() == '/' ? folder + name : folder + "/" + name;
-}
-
-std::string BaseName(const std::string& folder) {
-  std::string trimmed = folder;
-  while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
-  const std::size_t slash = trimmed.rfind('/');
-  return slash == std::string::npos ? trimmed : trimmed.substr(slash + 1);
-}
 
 }  // namespace
 
@@ -60,7 +50,7 @@ void CheckPlannedFiles(storage::Env& env, const std::string& folder, const Check
                        const std::vector<Rank>& ranks) {
   for (Rank r : ranks) {
     for (const PlannedFile& file : plan.for_rank(r).files) {
-      const std::string path = Join(folder, file.name);
+      const std::string path = JoinPath(folder, file.name);
       if (!env.exists(path)) {
         throw IoError("complete checkpoint", path, 0,
                       "missing (rank " + std::to_string(r) + " did not write it); no manifest");
@@ -77,7 +67,7 @@ void CheckPlannedFiles(storage::Env& env, const std::string& folder, const Check
 
 void WriteManifestText(storage::Env& env, const std::string& folder, const std::string& text,
                        bool fsync) {
-  storage::AtomicFileWriter writer(env, Join(folder, kManifestFileName));
+  storage::AtomicFileWriter writer(env, JoinPath(folder, kManifestFileName));
   writer.file().append(text.data(), text.size());
   writer.commit(fsync);
 }
@@ -93,11 +83,11 @@ Manifest WriteManifest(storage::Env& env, const std::string& folder, const Check
 }
 
 bool IsCheckpointComplete(storage::Env& env, const std::string& folder) {
-  return env.exists(Join(folder, kManifestFileName));
+  return env.exists(JoinPath(folder, kManifestFileName));
 }
 
 Manifest ReadManifest(storage::Env& env, const std::string& folder) {
-  const std::string path = Join(folder, kManifestFileName);
+  const std::string path = JoinPath(folder, kManifestFileName);
   if (!env.exists(path)) {
     throw IoError("read checkpoint", folder, 0,
                   std::string("incomplete checkpoint: no ") + kManifestFileName +

@@ -5,11 +5,13 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "config/config.h"
 #include "config/config_builder.h"
+#include "config/phase.h"
 #include "config/typed_value.h"
 #include "util/error.h"
 
@@ -81,9 +83,23 @@ class Checker {
   std::vector<std::string>& notices_;
 };
 
-// The rules on storage tiers, the burst buffer and the folders dlbench writes into
+// Which phases the run executes (config/phase.h): LoadOptions::forced alone, else those the
+// workflow section enables. `stage`: the run stages or reads a staged copy, that is the stage
+// command, or any run of a workload with workflow.stage on (workflow::Run resolves the staged
+// folder before its first phase; training stages as it reads with per_epoch and on_demand).
+struct PhasesRun {
+  bool generate = false;
+  bool stage = false;
+  bool train = false;
+  bool checkpoint = false;
+};
+PhasesRun PhasesThatRun(const WorkflowConfig& workflow, std::optional<Phase> forced);
+
+// The rules on storage tiers, the burst buffer, staging and the folders dlbench writes into
 // (storage_rules.cpp).
 void CheckStorage(const Config& config, const Checker& check);
+// stage.threads always; the tiers staging names and where the dataset is when staging runs.
+void CheckStage(const Config& config, const Checker& check, bool stages);
 void CheckBurstBuffer(const Config& config, const Checker& check);
 void CheckFolders(const Config& config, const Checker& check);
 

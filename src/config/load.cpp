@@ -69,7 +69,7 @@ LoadResult LoadDocument(DocNode root, const std::string& source_file,
   BuildConfig(root, options.allow_unknown_keys, result.config, origins, result.notices);
   Normalize(result.config, result.notices);
   ExpandNodePaths(result.config, options.node);
-  Validate(result.config, origins, options.world_size, result.notices);
+  Validate(result.config, origins, options.world_size, options.forced, result.notices);
   result.config.source_file = source_file;
   result.config.overrides = overrides;
   return result;

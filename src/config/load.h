@@ -1,10 +1,12 @@
 // Turning a workload name or file plus DLIO-style overrides into a validated Config.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "config/config.h"
+#include "config/phase.h"
 
 namespace dlbench::config {
 
@@ -21,6 +23,10 @@ struct LoadOptions {
   // This process's node name (mpi::NodeName()), which replaces {node} in storage.tiers paths.
   // Empty: a path with {node} is an internal error.
   std::string node;
+  // The one phase a command runs whatever the workflow section says (`dlbench generate`, `stage`,
+  // `train`, `checkpoint`): the rules of the phases that will run are checked (a stage command
+  // needs stage.to to be a tier even with workflow.stage false). Unset: the workflow's phases.
+  std::optional<Phase> forced;
 };
 
 struct LoadResult {

@@ -8,6 +8,7 @@
 #include "config/typed_value.h"
 #include "config/units_parser.h"
 #include "config/workload_catalog.h"
+#include "util/path_text.h"
 #include "util/size_text.h"
 
 namespace dlbench::config {
@@ -68,7 +69,7 @@ Field Folder(std::string path, Access access) {
   field.set = [access, path](Config& config, const DocNode& node) {
     std::string& folder = access(config);
     Convert(node, path, folder);
-    while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
+    folder = TrimTrailingSlashes(std::move(folder));
   };
   return field;
 }

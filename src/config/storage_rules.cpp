@@ -1,5 +1,6 @@
-// The rules on storage tiers, the burst buffer and the folders dlbench writes into. Storage,
-// checkpoint and workflow code trusts a Config that passed them (they are checked nowhere else).
+// The rules on storage tiers, the burst buffer, staging and the folders dlbench writes into.
+// Storage, checkpoint, staging and workflow code trusts a Config that passed them (they are
+// checked nowhere else; code that meets a broken one throws InternalError).
 #include <map>
 #include <string>
 #include <utility>
@@ -66,6 +67,82 @@ void CheckBurstBuffer(const Config& config, const Checker& check) {
         " (path '" + fast->path + "') and " +
         check.is("checkpoint.checkpoint_folder", config.checkpoint.checkpoint_folder) +
         " overlap; the burst buffer must be a different folder");
+  }
+}
+
+namespace {
+
+const TierConfig* TierNamed(const Config& config, const std::string& name) {
+  for (const TierConfig& tier : config.storage.tiers) {
+    if (tier.name == name) return &tier;
+  }
+  return nullptr;
+}
+
+// "(defined: pfs, nvme)" or "(storage.tiers is empty)".
+std::string DefinedTiers(const Config& config) {
+  std::string names;
+  for (const TierConfig& tier : config.storage.tiers) {
+    names += (names.empty() ? "" : ", ") + tier.name;
+  }
+  return names.empty() ? "(storage.tiers is empty)" : "(defined: " + names + ")";
+}
+
+// The tier whose folder holds `path`, the deepest one (as storage::TierEnv::tier_of decides).
+const TierConfig* TierHolding(const Config& config, const std::string& path) {
+  const std::string folder = AbsoluteFolder(path);
+  const TierConfig* best = nullptr;
+  std::size_t best_length = 0;
+  for (const TierConfig& tier : config.storage.tiers) {
+    const std::string tier_folder = AbsoluteFolder(tier.path);
+    if (FolderContains(tier_folder, folder) &&
+        (best == nullptr || tier_folder.size() > best_length)) {
+      best = &tier;
+      best_length = tier_folder.size();
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+// Staging (docs/staging.md) copies dataset.data_folder from the `from` tier to the same relative
+// path under the `to` tier (workflow/stage_phase.h StagedDataFolder).
+void CheckStage(const Config& config, const Checker& check, bool stages) {
+  const StageConfig& stage = config.stage;
+  check.at_least("stage.threads", stage.threads, 1);
+  if (!stages) return;
+  const TierConfig* to = TierNamed(config, stage.to);
+  if (to == nullptr) {
+    check.fail("stage.to", (stage.to.empty() ? std::string("is not set")
+                                             : "'" + stage.to + "' is not a storage.tiers entry") +
+                               " " + DefinedTiers(config) +
+                               "; name the tier to stage the dataset to");
+  }
+  const std::string& data = config.dataset.data_folder;
+  const TierConfig* from = nullptr;
+  if (stage.from.empty()) {
+    from = TierHolding(config, data);
+    if (from == nullptr) {
+      check.fail_combination(check.is("dataset.data_folder", data) +
+                             " is under no storage tier; put it under one or set stage.from");
+    }
+  } else {
+    from = TierNamed(config, stage.from);
+    if (from == nullptr) {
+      check.fail("stage.from",
+                 "'" + stage.from + "' is not a storage.tiers entry " + DefinedTiers(config));
+    }
+    if (!FolderContains(AbsoluteFolder(from->path), AbsoluteFolder(data))) {
+      check.fail_combination(check.is("dataset.data_folder", data) + " is not under tier " +
+                             stage.from + check.at("stage.from") + " (path '" + from->path +
+                             "'); staging copies the dataset out of the stage.from tier");
+    }
+  }
+  if (from == to) {
+    check.fail_combination("the dataset (" + check.is("dataset.data_folder", data) +
+                           ") is already on " + check.is("stage.to", stage.to) +
+                           "; stage.to must be another tier");
   }
 }
 

@@ -131,6 +131,10 @@ void CheckCompression(const Config& config, const Checker& check) {
     if (d.compression != Compression::kZip) {
       check.fail_combination(combination + ": npz files support only zip compression");
     }
+    if (d.compression_level < 0 || d.compression_level > 9) {
+      check.fail("dataset.compression_level",
+                 "zip (deflate) levels are 0 to 9, got " + std::to_string(d.compression_level));
+    }
   } else {
     check.fail_combination(combination +
                            ": compression applies only to hdf5 (gzip), parquet (gzip), npz (zip) "
@@ -176,7 +180,7 @@ void CheckParquet(const Config& config, const Checker& check) {
   }
 }
 
-void CheckDataset(const Config& config, const Checker& check) {
+void CheckDataset(const Config& config, const Checker& check, const PhasesRun& run) {
   const DatasetConfig& d = config.dataset;
   const WorkflowConfig& w = config.workflow;
   if (d.data_folder.empty()) check.fail("dataset.data_folder", "must not be empty");
@@ -185,11 +189,11 @@ void CheckDataset(const Config& config, const Checker& check) {
   }
   check.at_least<std::int64_t>("dataset.num_files_train", d.num_files_train, 0);
   check.at_least<std::int64_t>("dataset.num_files_eval", d.num_files_eval, 0);
-  if ((w.train || w.generate_data) && d.num_files_train < 1) {
+  if ((run.train || run.generate) && d.num_files_train < 1) {
     check.fail("dataset.num_files_train", "must be >= 1 when training or generating data, got " +
                                               std::to_string(d.num_files_train));
   }
-  if (w.train && w.evaluation && d.num_files_eval < 1) {
+  if (run.train && w.evaluation && d.num_files_eval < 1) {
     check.fail_combination("workflow.evaluation: true" + check.at("workflow.evaluation") +
                            " needs evaluation files, but " +
                            check.is("dataset.num_files_eval", d.num_files_eval));
@@ -294,12 +298,12 @@ void CheckDistribution(const Checker& check, const std::string& key, const TimeD
   }
 }
 
-void CheckReader(const Config& config, const Checker& check) {
+void CheckReader(const Config& config, const Checker& check, const PhasesRun& run) {
   const ReaderConfig& r = config.reader;
   const DataLoader loader = r.data_loader;
   // The loader only matters when data is read: checkpoint-only and generate-only runs of
   // pytorch workloads keep DLIO's default tensorflow loader.
-  const bool reads = config.workflow.train;
+  const bool reads = run.train;
   if (reads && config.dataset.format == Format::kTfrecord && loader == DataLoader::kPytorch) {
     check.fail_combination(check.is("dataset.format", config.dataset.format) + " with " +
                            check.is("reader.data_loader", loader) +
@@ -342,10 +346,10 @@ void CheckReader(const Config& config, const Checker& check) {
 }
 
 // DLIO's loop runs floor(samples / batch / ranks) steps per epoch (reference §5).
-void CheckSteps(const Config& config, const Checker& check, int world) {
+void CheckSteps(const Config& config, const Checker& check, int world, const PhasesRun& run) {
   const DatasetConfig& d = config.dataset;
   const ReaderConfig& r = config.reader;
-  if (!config.workflow.train) return;
+  if (!run.train) return;
   const std::int64_t samples = d.num_files_train * d.num_samples_per_file;
   const std::int64_t per_step = r.batch_size * world;
   const std::int64_t steps = samples / per_step;
@@ -442,6 +446,24 @@ void CheckOutput(const Config& config, const Checker& check) {
 
 }  // namespace
 
+PhasesRun PhasesThatRun(const WorkflowConfig& workflow, std::optional<Phase> forced) {
+  PhasesRun run;
+  if (!forced) {
+    run.generate = workflow.generate_data;
+    run.stage = workflow.stage;
+    run.train = workflow.train;
+    run.checkpoint = workflow.checkpoint;
+    return run;
+  }
+  run.generate = *forced == Phase::kGenerate;
+  run.train = *forced == Phase::kTrain;
+  run.checkpoint = *forced == Phase::kCheckpoint;
+  // With workflow.stage on, every run resolves the staged folder before its first phase
+  // (workflow::Run), and training stages while it reads (per_epoch, on_demand).
+  run.stage = *forced == Phase::kStage || workflow.stage;
+  return run;
+}
+
 void CheckTimeDistribution(const std::string& key, const TimeDistribution& distribution) {
   const KeyOrigins no_origins;
   std::vector<std::string> notices;
@@ -449,19 +471,21 @@ void CheckTimeDistribution(const std::string& key, const TimeDistribution& distr
 }
 
 void Validate(const Config& config, const KeyOrigins& origins, int world_size,
-              std::vector<std::string>& notices) {
+              std::optional<Phase> forced, std::vector<std::string>& notices) {
   const Checker check(origins, notices);
+  const PhasesRun run = PhasesThatRun(config.workflow, forced);
   if (world_size < 1) {
     throw UsageError("the rank count must be >= 1, got " + std::to_string(world_size));
   }
   CheckModel(config, check, world_size);
   CheckStorage(config, check);
-  CheckDataset(config, check);
-  CheckReader(config, check);
+  CheckDataset(config, check, run);
+  CheckReader(config, check, run);
   CheckTrainAndEvaluation(config, check);
-  CheckSteps(config, check, world_size);
+  CheckSteps(config, check, world_size, run);
   CheckCheckpoint(config, check);
   CheckBurstBuffer(config, check);
+  CheckStage(config, check, run.stage);
   CheckOutput(config, check);
   CheckFolders(config, check);
 }

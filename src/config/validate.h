@@ -1,18 +1,22 @@
 // Every consistency rule a loaded Config must satisfy (reference §6.1 and §6.2), in one place.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "config/config.h"
 #include "config/config_builder.h"
+#include "config/phase.h"
 
 namespace dlbench::config {
 
 // Throws Error(kUsage) for the first rule broken, naming the keys involved, where they were
-// set and what is allowed. Rules that only warrant a warning add to `notices`.
+// set and what is allowed. Rules that only warrant a warning add to `notices`. Rules on what a
+// phase needs apply when it runs: `forced` alone (LoadOptions::forced), else the phases the
+// workflow section enables.
 void Validate(const Config& config, const KeyOrigins& origins, int world_size,
-              std::vector<std::string>& notices);
+              std::optional<Phase> forced, std::vector<std::string>& notices);
 
 // The rule for a DLIO time value (computation_time, preprocess_time, eval_time): throws
 // Error(kUsage) naming `key` when no draw can be made from `distribution`. Validate() applies it

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "util/error.h"
+#include "util/path_text.h"
 
 namespace dlbench::dataset {
 namespace {
@@ -38,17 +39,12 @@ std::string FileExtension(const config::DatasetConfig& dataset) {
   return extension;
 }
 
-std::string StripTrailingSlashes(std::string folder) {
-  while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
-  return folder;
-}
-
 }  // namespace
 
 const char* FolderName(Split split) { return split == Split::kTrain ? "train" : "valid"; }
 
 DatasetLayout::DatasetLayout(const config::DatasetConfig& dataset)
-    : data_folder_(StripTrailingSlashes(dataset.data_folder)),
+    : data_folder_(TrimTrailingSlashes(dataset.data_folder)),
       format_(dataset.format),
       extension_(FileExtension(dataset)),
       prefix_(dataset.file_prefix),

@@ -115,7 +115,7 @@ class CsvDecoder final : public SampleDecoder {
 }  // namespace
 
 std::unique_ptr<FileReader> CsvReader::open(storage::Env& env, const FileSpec& spec,
-                                            const ReadOptions& options) const {
+                                            const FileReadOptions& options) const {
   return OpenWholeFileReader(env, spec, options, std::make_unique<CsvDecoder>(spec));
 }
 

@@ -14,7 +14,7 @@ namespace dlbench::formats {
 class CsvReader final : public FormatReader {
  public:
   std::unique_ptr<FileReader> open(storage::Env& env, const FileSpec& spec,
-                                   const ReadOptions& options) const override;
+                                   const FileReadOptions& options) const override;
 };
 
 }  // namespace dlbench::formats

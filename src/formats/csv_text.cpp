@@ -103,7 +103,8 @@ ElementType ElementTypeOf(const std::string& dtype) {
   if (code == 'u') return {Kind::kUnsigned, type.itemsize};
   if (code == 'i') return {Kind::kSigned, type.itemsize};
   if (code == 'f' && type.itemsize >= 4) return {Kind::kFloat, type.itemsize};
-  throw UsageError("csv files hold integers, float32 or float64, not " + dtype);
+  // config::Validate refuses bool and float16 with csv.
+  throw InternalError("csv files hold integers, float32 or float64, not " + dtype);
 }
 
 void ToStoredValues(ElementType type, std::span<std::byte> elements) {

@@ -15,7 +15,8 @@ struct ElementType {
   int size = 1;  // bytes
 };
 
-// Integer dtypes, float32 and float64. Throws Error(kUsage) for the others (bool, float16).
+// Integer dtypes, float32 and float64. Throws InternalError for the others (bool, float16), which
+// config::Validate refuses with csv.
 ElementType ElementTypeOf(const std::string& dtype);
 
 // Most characters one element and its separator take (a float64 in shortest form is at most

@@ -29,13 +29,14 @@ class TextSink {
         // windowBits 15 + 16: a gzip header and trailer around the deflate stream.
         if (deflateInit2(&z_, spec.compression_level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
             Z_OK) {
-          throw UsageError(spec.path + ": zlib refused gzip level " +
-                           std::to_string(spec.compression_level));
+          // config::Validate holds the level to 0..9, which zlib takes.
+          throw InternalError(spec.path + ": zlib refused gzip level " +
+                              std::to_string(spec.compression_level));
         }
         break;
-      default:
-        throw UsageError(std::string("csv files are written uncompressed or with gzip, not ") +
-                         config::ToString(spec.compression));
+      default:  // config::Validate lets only none and gzip through
+        throw InternalError(std::string("csv files are written uncompressed or with gzip, not ") +
+                            config::ToString(spec.compression));
     }
   }
   ~TextSink() {

@@ -81,7 +81,7 @@ void DirectFile::discard_staged() {
   if (staging.owner == id_) staging.owner = 0;
 }
 
-void RejectDirect(const ReadOptions& options, const char* format) {
+void RejectDirect(const FileReadOptions& options, const char* format) {
   if (options.direct) {
     throw UsageError(std::string("reader.odirect: O_DIRECT reading is not available for ") +
                      format + " (only npz, npy, indexed_binary, csv, jpeg, png and parquet)");

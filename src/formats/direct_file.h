@@ -56,7 +56,7 @@ class DirectFile final : public storage::ReadableFileWrapper {
 // Readers without an O_DIRECT path call this in open: options.direct there is a bug upstream
 // (config validation refuses reader.odirect for their format), never silently ignored.
 // Throws Error(kUsage) naming the format.
-void RejectDirect(const ReadOptions& options, const char* format);
+void RejectDirect(const FileReadOptions& options, const char* format);
 
 // The file a reader reads `path` from: opened plainly, or through a DirectFile (O_DIRECT with
 // aligned staging) when `direct` is true, in which case `direct_file` points at it.

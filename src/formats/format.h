@@ -85,7 +85,7 @@ class FormatWriter {
                             std::span<std::byte> buffer) const = 0;
 };
 
-struct ReadOptions {
+struct FileReadOptions {
   Bytes transfer_size = 256 * KiB;  // read buffer of streaming readers (tfrecord, npy n>1, npz)
   // reader.verify_checksums: tfrecord checks each record's data CRC32C (its length CRC is always
   // checked); npz CRC-32 is never verified.
@@ -124,7 +124,7 @@ class FormatReader {
   virtual ~FormatReader() = default;
   // Opens `spec.path` and checks it against `spec` (shape, dtype, sample count).
   virtual std::unique_ptr<FileReader> open(storage::Env& env, const FileSpec& spec,
-                                           const ReadOptions& options) const = 0;
+                                           const FileReadOptions& options) const = 0;
 };
 
 }  // namespace dlbench::formats

@@ -136,7 +136,7 @@ class Hdf5FileReader final : public FileReader {
 }  // namespace
 
 std::unique_ptr<FileReader> Hdf5Reader::open(storage::Env& env, const FileSpec& spec,
-                                             const ReadOptions& options) const {
+                                             const FileReadOptions& options) const {
   RejectDirect(options, "hdf5");
   const hdf5::Lock lock;
   return std::make_unique<Hdf5FileReader>(lock, env, spec);

@@ -10,16 +10,18 @@
 namespace dlbench::formats {
 
 ImageShape ImageShapeOf(const FileSpec& spec, std::int64_t max_side, const char* format) {
+  // config::Validate makes image samples uint8, one per file, of at most 2 dimensions: a spec
+  // without them never came from a validated configuration.
   if (spec.itemsize() != 1) {
-    throw UsageError(std::string(format) + " images hold 8-bit pixels, not " + spec.dtype);
+    throw InternalError(std::string(format) + " images hold 8-bit pixels, not " + spec.dtype);
   }
   if (spec.samples != 1) {
-    throw UsageError(std::string(format) + " files hold one image, not " +
-                     std::to_string(spec.samples) + " samples");
+    throw InternalError(std::string(format) + " files hold one image, not " +
+                        std::to_string(spec.samples) + " samples");
   }
   if (spec.sample_dims.empty() || spec.sample_dims.size() > 2) {
-    throw UsageError(std::string(format) + " images have 1 or 2 dimensions, got " +
-                     std::to_string(spec.sample_dims.size()));
+    throw InternalError(std::string(format) + " images have 1 or 2 dimensions, got " +
+                        std::to_string(spec.sample_dims.size()));
   }
   const ImageShape shape{spec.sample_dims[0],
                          spec.sample_dims.size() > 1 ? spec.sample_dims[1] : 1};

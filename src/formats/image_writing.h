@@ -22,8 +22,9 @@ struct ImageShape {
   std::int64_t width = 0;   // sample_dims[1], 1 for a one-dimensional sample
 };
 
-// Throws Error(kUsage) unless the file holds one sample of 1 or 2 dimensions of a one-byte dtype,
-// each at most `max_side` pixels (the format's limit, named `format` in the message).
+// The image's height and width. Throws Error(kUsage) when a side is more than `max_side` pixels
+// (the format's limit, named `format` in the message), InternalError unless the file holds one
+// sample of 1 or 2 dimensions of a one-byte dtype (config::Validate's rules for images).
 ImageShape ImageShapeOf(const FileSpec& spec, std::int64_t max_side, const char* format);
 
 // Hands out the image's rows in blocks, staged in the front half of the writer's buffer (or in

@@ -163,14 +163,14 @@ class MmapIndexedBinaryFileReader final : public FileReader {
 }  // namespace
 
 std::unique_ptr<FileReader> IndexedBinaryReader::open(storage::Env& env, const FileSpec& spec,
-                                                      const ReadOptions& options) const {
+                                                      const FileReadOptions& options) const {
   OpenedFile opened = OpenForReading(env, spec.path, options.direct);
   return std::make_unique<IndexedBinaryFileReader>(env, std::move(opened.file), opened.direct_file,
                                                    spec);
 }
 
 std::unique_ptr<FileReader> MmapIndexedBinaryReader::open(storage::Env& env, const FileSpec& spec,
-                                                          const ReadOptions& options) const {
+                                                          const FileReadOptions& options) const {
   RejectDirect(options, "mmap_indexed_binary");
   return std::make_unique<MmapIndexedBinaryFileReader>(env, spec);
 }

@@ -1,11 +1,11 @@
 // Readers of indexed_binary files. Both load the two index files at open and validate them
 // (exactly n entries, offset + size within the data file, size = the expected sample size).
 // IndexedBinaryReader: one positional read of the sample per read (read unit: the sample); with
-// ReadOptions::direct the data file is read with O_DIRECT, the read rounded out to the 4 KiB
+// FileReadOptions::direct the data file is read with O_DIRECT, the read rounded out to the 4 KiB
 // blocks covering the sample and those blocks reported (direct_file.h); indexes stay buffered.
 // MmapIndexedBinaryReader: memory-maps the data file and copies the sample out of the mapping;
 // the storage traffic happens in page faults, so the bytes reported are the sample bytes.
-// O_DIRECT has no meaning for a mapping: ReadOptions::direct is refused.
+// O_DIRECT has no meaning for a mapping: FileReadOptions::direct is refused.
 #pragma once
 
 #include "formats/format.h"
@@ -15,13 +15,13 @@ namespace dlbench::formats {
 class IndexedBinaryReader final : public FormatReader {
  public:
   std::unique_ptr<FileReader> open(storage::Env& env, const FileSpec& spec,
-                                   const ReadOptions& options) const override;
+                                   const FileReadOptions& options) const override;
 };
 
 class MmapIndexedBinaryReader final : public FormatReader {
  public:
   std::unique_ptr<FileReader> open(storage::Env& env, const FileSpec& spec,
-                                   const ReadOptions& options) const override;
+                                   const FileReadOptions& options) const override;
 };
 
 }  // namespace dlbench::formats

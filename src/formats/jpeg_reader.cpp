@@ -58,7 +58,7 @@ class JpegDecoder final : public SampleDecoder {
 }  // namespace
 
 std::unique_ptr<FileReader> JpegReader::open(storage::Env& env, const FileSpec& spec,
-                                             const ReadOptions& options) const {
+                                             const FileReadOptions& options) const {
   return OpenWholeFileReader(
       env, spec, options,
       std::make_unique<JpegDecoder>(ImageShapeOf(spec, JPEG_MAX_DIMENSION, "jpeg")));

@@ -38,7 +38,7 @@ class NpyFileReader final : public FileReader {
  public:
   // `direct`: `file` is a DirectFile.
   NpyFileReader(std::unique_ptr<storage::ReadableFile> file, DirectFile* direct,
-                const FileSpec& spec, const ReadOptions& options)
+                const FileSpec& spec, const FileReadOptions& options)
       : file_(std::move(file)),
         direct_(direct),
         samples_(spec.samples),
@@ -152,7 +152,7 @@ class NpyFileReader final : public FileReader {
 }  // namespace
 
 std::unique_ptr<FileReader> NpyReader::open(storage::Env& env, const FileSpec& spec,
-                                            const ReadOptions& options) const {
+                                            const FileReadOptions& options) const {
   OpenedFile opened = OpenForReading(env, spec.path, options.direct);
   return std::make_unique<NpyFileReader>(std::move(opened.file), opened.direct_file, spec, options);
 }

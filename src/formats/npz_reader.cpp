@@ -200,7 +200,7 @@ class NpzFileReader final : public FileReader {
  public:
   // `direct`: `file` is a DirectFile.
   NpzFileReader(std::unique_ptr<storage::ReadableFile> file, DirectFile* direct,
-                const FileSpec& spec, const ReadOptions& options)
+                const FileSpec& spec, const FileReadOptions& options)
       : file_(std::move(file)),
         direct_(direct),
         samples_(spec.samples),
@@ -389,7 +389,7 @@ class NpzFileReader final : public FileReader {
 }  // namespace
 
 std::unique_ptr<FileReader> NpzReader::open(storage::Env& env, const FileSpec& spec,
-                                            const ReadOptions& options) const {
+                                            const FileReadOptions& options) const {
   OpenedFile opened = OpenForReading(env, spec.path, options.direct);
   return std::make_unique<NpzFileReader>(std::move(opened.file), opened.direct_file, spec, options);
 }

@@ -26,9 +26,9 @@ bool Deflated(const FileSpec& spec) {
       return false;
     case config::Compression::kZip:
       return true;
-    default:
-      throw UsageError(std::string("npz supports compression none or zip, not ") +
-                       config::ToString(spec.compression));
+    default:  // config::Validate lets only none and zip through
+      throw InternalError(std::string("npz supports compression none or zip, not ") +
+                          config::ToString(spec.compression));
   }
 }
 
@@ -95,7 +95,9 @@ class MemberWriter {
     BufferedAppender out(file_, buffer_.subspan(half));
     z_stream z{};
     if (deflateInit2(&z, spec_.compression_level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-      throw UsageError("npz: bad compression_level " + std::to_string(spec_.compression_level));
+      // config::Validate holds the level to 0..9, which zlib takes.
+      throw InternalError("npz: zlib refused compression_level " +
+                          std::to_string(spec_.compression_level));
     }
     std::uint32_t crc = 0;
     auto pump = [&](const std::byte* data, std::size_t n, int flush) {

@@ -218,9 +218,10 @@ Layout MakeLayout(const FileSpec& spec) {
       layout.codec = kGzip;
       layout.compression_level = spec.compression_level;
       break;
-    default:
-      throw UsageError(std::string("dataset.compression: ") + config::ToString(spec.compression) +
-                       " is not available for parquet (none or gzip)");
+    default:  // config::Validate lets only none and gzip through
+      throw InternalError(std::string("dataset.compression: ") +
+                          config::ToString(spec.compression) +
+                          " is not available for parquet (none or gzip)");
   }
   return layout;
 }

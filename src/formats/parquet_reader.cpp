@@ -379,7 +379,7 @@ class ParquetFileReader final : public FileReader {
 }  // namespace
 
 std::unique_ptr<FileReader> ParquetReader::open(storage::Env& env, const FileSpec& spec,
-                                                const ReadOptions& options) const {
+                                                const FileReadOptions& options) const {
   return std::make_unique<ParquetFileReader>(OpenForReading(env, spec.path, options.direct), spec);
 }
 

@@ -152,8 +152,9 @@ class Builder {
     z_stream z{};
     if (deflateInit2(&z, layout_.compression_level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
         Z_OK) {
-      throw UsageError("parquet: bad compression_level " +
-                       std::to_string(layout_.compression_level));
+      // config::Validate holds the level to 0..9, which zlib takes.
+      throw InternalError("parquet: zlib refused compression_level " +
+                          std::to_string(layout_.compression_level));
     }
     compressed_.resize(deflateBound(&z, static_cast<uLong>(input.size())));
     z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(input.data()));

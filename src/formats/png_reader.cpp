@@ -90,7 +90,7 @@ class PngDecoder final : public SampleDecoder {
 }  // namespace
 
 std::unique_ptr<FileReader> PngReader::open(storage::Env& env, const FileSpec& spec,
-                                            const ReadOptions& options) const {
+                                            const FileReadOptions& options) const {
   return OpenWholeFileReader(env, spec, options,
                              std::make_unique<PngDecoder>(ImageShapeOf(spec, kPngMaxSide, "png")));
 }

@@ -4,6 +4,7 @@
 
 #include "storage/atomic_file.h"
 #include "storage/file.h"
+#include "util/path_text.h"
 
 namespace dlbench::formats {
 
@@ -16,10 +17,7 @@ void PublishSharedParts(const mpi::Communicator& comm, storage::Env& env,
   }
   if (!fsync) return;
   std::set<std::string> folders;
-  for (const std::string& part : parts) {
-    const std::size_t slash = part.rfind('/');
-    folders.insert(slash == std::string::npos ? "." : part.substr(0, slash == 0 ? 1 : slash));
-  }
+  for (const std::string& part : parts) folders.insert(std::string(ParentFolder(part)));
   for (const std::string& folder : folders) env.sync_directory(folder);
 }
 

@@ -48,7 +48,7 @@ WriteResult SyntheticWriter::write(storage::Env& env, const FileSpec& spec,
 }
 
 std::unique_ptr<FileReader> SyntheticReader::open(storage::Env&, const FileSpec& spec,
-                                                  const ReadOptions& options) const {
+                                                  const FileReadOptions& options) const {
   RejectDirect(options, "synthetic");
   return std::make_unique<SyntheticFileReader>(spec);
 }

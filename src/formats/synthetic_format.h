@@ -17,7 +17,7 @@ class SyntheticWriter final : public FormatWriter {
 class SyntheticReader final : public FormatReader {
  public:
   std::unique_ptr<FileReader> open(storage::Env& env, const FileSpec& spec,
-                                   const ReadOptions& options) const override;
+                                   const FileReadOptions& options) const override;
 };
 
 }  // namespace dlbench::formats

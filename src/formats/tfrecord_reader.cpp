@@ -33,7 +33,7 @@ enum WireType : int { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2, kFixed32 
 class TfrecordFileReader final : public FileReader {
  public:
   TfrecordFileReader(std::unique_ptr<storage::ReadableFile> file, const FileSpec& spec,
-                     const ReadOptions& options)
+                     const FileReadOptions& options)
       : file_(std::move(file)),
         stream_(*file_, options.transfer_size),
         verify_(options.verify_checksums),
@@ -333,7 +333,7 @@ class TfrecordFileReader final : public FileReader {
 }  // namespace
 
 std::unique_ptr<FileReader> TfrecordReader::open(storage::Env& env, const FileSpec& spec,
-                                                 const ReadOptions& options) const {
+                                                 const FileReadOptions& options) const {
   RejectDirect(options, "tfrecord");
   return std::make_unique<TfrecordFileReader>(env.open_read(spec.path), spec, options);
 }

@@ -15,7 +15,7 @@ namespace dlbench::formats {
 class TfrecordReader final : public FormatReader {
  public:
   std::unique_ptr<FileReader> open(storage::Env& env, const FileSpec& spec,
-                                   const ReadOptions& options) const override;
+                                   const FileReadOptions& options) const override;
 };
 
 }  // namespace dlbench::formats

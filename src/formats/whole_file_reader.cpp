@@ -61,7 +61,7 @@ class WholeFileReader final : public FileReader {
 }  // namespace
 
 std::unique_ptr<FileReader> OpenWholeFileReader(storage::Env& env, const FileSpec& spec,
-                                                const ReadOptions& options,
+                                                const FileReadOptions& options,
                                                 std::unique_ptr<SampleDecoder> decoder) {
   return std::make_unique<WholeFileReader>(OpenForReading(env, spec.path, options.direct), spec,
                                            std::move(decoder));

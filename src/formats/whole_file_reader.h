@@ -32,7 +32,7 @@ class SampleDecoder {
 // `decoder`. The returned reader's read_sample reports the bytes storage delivered (the file
 // size, or the 4 KiB blocks covering it with O_DIRECT).
 std::unique_ptr<FileReader> OpenWholeFileReader(storage::Env& env, const FileSpec& spec,
-                                                const ReadOptions& options,
+                                                const FileReadOptions& options,
                                                 std::unique_ptr<SampleDecoder> decoder);
 
 }  // namespace dlbench::formats

@@ -21,7 +21,7 @@ Seconds Since(Clock::time_point start) {
 
 }  // namespace
 
-BatchReader::BatchReader(SampleSource& source, const ReaderOptions& options, int epoch,
+BatchReader::BatchReader(SampleSource& source, const ReaderPoolOptions& options, int epoch,
                          SampleBuffer& buffer)
     : source_(source), options_(options), epoch_(epoch), buffer_(buffer) {
   open_.reserve(capacity());

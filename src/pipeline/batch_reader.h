@@ -1,5 +1,5 @@
 // The work of one reader thread: reads the samples of a batch through a SampleSource into a
-// buffer it owns and reuses, keeping files open per ReaderOptions::read_type, sleeping the
+// buffer it owns and reuses, keeping files open per ReaderPoolOptions::read_type, sleeping the
 // preprocess time, and recording bytes, latencies and errors in the Batch.
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "pipeline/batch.h"
-#include "pipeline/reader_options.h"
+#include "pipeline/reader_pool_options.h"
 #include "pipeline/sample_buffers.h"
 #include "pipeline/sample_source.h"
 
@@ -18,7 +18,8 @@ namespace dlbench::pipeline {
 class BatchReader {
  public:
   // `buffer` (the thread's, from SampleBuffers) must outlive the reader.
-  BatchReader(SampleSource& source, const ReaderOptions& options, int epoch, SampleBuffer& buffer);
+  BatchReader(SampleSource& source, const ReaderPoolOptions& options, int epoch,
+              SampleBuffer& buffer);
 
   // Reads batch.samples (already filled) and records the outcome in `batch`. In fail mode the
   // first error is stored in batch.error and the rest of the batch is not read.
@@ -39,7 +40,7 @@ class BatchReader {
   Bytes read_one(const SampleRef& sample, Batch& batch);
 
   SampleSource& source_;
-  const ReaderOptions& options_;
+  const ReaderPoolOptions& options_;
   int epoch_;
   std::vector<OpenFile> open_;
   std::uint64_t use_counter_ = 0;

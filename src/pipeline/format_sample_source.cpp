@@ -36,7 +36,7 @@ class FormatSampleFile final : public SampleFile {
 }  // namespace
 
 FormatSampleSource::FormatSampleSource(const formats::FormatReader& reader, storage::Env& env,
-                                       const formats::ReadOptions& options, SpecFor spec_for)
+                                       const formats::FileReadOptions& options, SpecFor spec_for)
     : reader_(reader), env_(env), options_(options), spec_for_(std::move(spec_for)) {}
 
 std::unique_ptr<SampleFile> FormatSampleSource::open(FileIndex file) {

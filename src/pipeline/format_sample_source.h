@@ -19,14 +19,14 @@ class FormatSampleSource final : public SampleSource {
   using SpecFor = std::function<formats::FileSpec(FileIndex file)>;
 
   FormatSampleSource(const formats::FormatReader& reader, storage::Env& env,
-                     const formats::ReadOptions& options, SpecFor spec_for);
+                     const formats::FileReadOptions& options, SpecFor spec_for);
 
   std::unique_ptr<SampleFile> open(FileIndex file) override;
 
  private:
   const formats::FormatReader& reader_;
   storage::Env& env_;
-  formats::ReadOptions options_;
+  formats::FileReadOptions options_;
   SpecFor spec_for_;
 };
 

@@ -63,8 +63,8 @@ SamplerOptions EvalSamplerOptions(const config::Config& config, int ranks, Rank 
   return o;
 }
 
-ReaderOptions ReaderOptionsFrom(const config::Config& config, Rank rank) {
-  ReaderOptions o;
+ReaderPoolOptions ReaderPoolOptionsFrom(const config::Config& config, Rank rank) {
+  ReaderPoolOptions o;
   o.threads = config.reader.read_threads;
   o.prefetch = config.reader.prefetch_size;
   // tf.data streams each TFRecord file whatever read_type says (as DLIO's TF reader does):
@@ -80,8 +80,8 @@ ReaderOptions ReaderOptionsFrom(const config::Config& config, Rank rank) {
   return o;
 }
 
-formats::ReadOptions FileReadOptionsFrom(const config::Config& config) {
-  formats::ReadOptions o;
+formats::FileReadOptions FileReadOptionsFrom(const config::Config& config) {
+  formats::FileReadOptions o;
   if (config.reader.transfer_size) o.transfer_size = *config.reader.transfer_size;
   o.verify_checksums = config.reader.verify_checksums;
   o.direct = config.reader.odirect;
@@ -102,7 +102,7 @@ TrainerOptions TrainerOptionsFrom(const config::Config& config, Rank rank, Secon
   // DLIO's nominal sample size (metrics.md §2.6); the honest bytes are StepRecord::read_bytes.
   o.nominal_sample_bytes = static_cast<Bytes>(config.dataset.record_length_bytes);
   o.origin = origin;
-  o.reader = ReaderOptionsFrom(config, rank);
+  o.reader = ReaderPoolOptionsFrom(config, rank);
   return o;
 }
 

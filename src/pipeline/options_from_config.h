@@ -6,7 +6,7 @@
 
 #include "config/config.h"
 #include "formats/format.h"
-#include "pipeline/reader_options.h"
+#include "pipeline/reader_pool_options.h"
 #include "pipeline/sampler.h"
 #include "pipeline/trainer.h"
 
@@ -30,8 +30,8 @@ SamplerOptions EvalSamplerOptions(const config::Config& config, int ranks, Rank 
 
 // The reader section, in two parts: how the reader pool reads (threads, prefetch, read_type,
 // on_error, ...) and how each file is read (transfer_size, verify_checksums, odirect).
-ReaderOptions ReaderOptionsFrom(const config::Config& config, Rank rank);
-formats::ReadOptions FileReadOptionsFrom(const config::Config& config);
+ReaderPoolOptions ReaderPoolOptionsFrom(const config::Config& config, Rank rank);
+formats::FileReadOptions FileReadOptionsFrom(const config::Config& config);
 
 // `origin`: the synchronized time origin of the run (metrics/cross_rank.h).
 TrainerOptions TrainerOptionsFrom(const config::Config& config, Rank rank, Seconds origin);

@@ -10,8 +10,8 @@ namespace {
 
 // Best effort: a kernel that refuses leaves the default slack, and waits are only later.
 void SetTimerSlackOnce() {
-  thread_local const bool set = prctl(PR_SET_TIMERSLACK, kTimerSlack.count(), 0, 0, 0) == 0;
-  (void)set;
+  thread_local bool applied = prctl(PR_SET_TIMERSLACK, kTimerSlack.count(), 0, 0, 0) == 0;
+  (void)applied;
 }
 
 }  // namespace

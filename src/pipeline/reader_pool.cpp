@@ -22,7 +22,8 @@ Batch Prototype(std::uint64_t batch_size) {
 }  // namespace
 
 ReaderPool::ReaderPool(SampleSource& source, const Sampler& sampler, const EpochOrder& order,
-                       std::uint64_t steps, const ReaderOptions& options, SampleBuffers* buffers)
+                       std::uint64_t steps, const ReaderPoolOptions& options,
+                       SampleBuffers* buffers)
     : source_(source),
       sampler_(sampler),
       order_(order),

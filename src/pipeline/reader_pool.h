@@ -23,7 +23,7 @@
 #include "pipeline/batch.h"
 #include "pipeline/batch_reader.h"
 #include "pipeline/prefetch_queue.h"
-#include "pipeline/reader_options.h"
+#include "pipeline/reader_pool_options.h"
 #include "pipeline/sample_buffers.h"
 #include "pipeline/sample_source.h"
 #include "pipeline/sampler.h"
@@ -37,7 +37,8 @@ class ReaderPool {
   // `buffers` (at least max(options.threads, 1) of them) are the run's, reused across epochs;
   // null: the pool allocates its own.
   ReaderPool(SampleSource& source, const Sampler& sampler, const EpochOrder& order,
-             std::uint64_t steps, const ReaderOptions& options, SampleBuffers* buffers = nullptr);
+             std::uint64_t steps, const ReaderPoolOptions& options,
+             SampleBuffers* buffers = nullptr);
   ~ReaderPool();
   ReaderPool(const ReaderPool&) = delete;
   ReaderPool& operator=(const ReaderPool&) = delete;
@@ -75,7 +76,7 @@ class ReaderPool {
   const Sampler& sampler_;
   EpochOrder order_;
   std::uint64_t steps_;
-  const ReaderOptions& options_;
+  const ReaderPoolOptions& options_;
   PrefetchQueue<Batch> queue_;
   std::mutex claim_mutex_;
   std::uint64_t next_claim_ = 0;  // guarded by claim_mutex_

@@ -22,7 +22,7 @@
 #include "config/distribution.h"
 #include "metrics/step_record.h"
 #include "pipeline/batch.h"
-#include "pipeline/reader_options.h"
+#include "pipeline/reader_pool_options.h"
 #include "pipeline/sample_buffers.h"
 #include "pipeline/sample_source.h"
 #include "pipeline/sampler.h"
@@ -67,7 +67,7 @@ struct TrainerOptions {
   Bytes nominal_sample_bytes = 0;
   // Recorded time points are metrics::Now() − origin (cross_rank.h's synchronized origin).
   Seconds origin = 0;
-  ReaderOptions reader;  // the eval pass uses it too, with its own preprocess stream
+  ReaderPoolOptions reader;  // the eval pass uses it too, with its own preprocess stream
 };
 
 // Where the workflow plugs in. Every hook is optional.
@@ -136,7 +136,7 @@ class Trainer {
   SampleSource* eval_source_;
   const Sampler* eval_sampler_;
   TrainerOptions options_;
-  ReaderOptions eval_reader_;
+  ReaderPoolOptions eval_reader_;
   TrainerHooks hooks_;
   TimeSampler compute_time_;  // one stream for the whole run
   std::optional<TimeSampler> eval_time_;

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "compare/metric_spec.h"
+#include "metrics/json_fields.h"
 #include "report/io_charts.h"
 #include "report/svg_charts.h"
 

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "compare/run_set.h"
+#include "metrics/json_fields.h"
 #include "trace_summary/trace_summary.h"
 #include "util/error.h"
 

@@ -35,8 +35,9 @@ TokenBucket::TokenBucket(BytesPerSecond rate, Bytes burst, ThrottleClock& clock)
       tokens_(0),  // no idle period has passed yet: a transfer from the start gets no burst
       last_(clock.now()) {
   if (!(rate > 0)) {
-    throw UsageError("a bandwidth limit must be positive, got " + std::to_string(rate) +
-                     " bytes/s");
+    // config::Validate holds storage.tiers.*.bandwidth_limit > 0.
+    throw InternalError("a bandwidth limit must be positive, got " + std::to_string(rate) +
+                        " bytes/s");
   }
 }
 

@@ -37,6 +37,13 @@ class Error : public std::runtime_error {
 // Bad configuration or command line (exit 2).
 inline Error UsageError(const std::string& message) { return Error(ExitCode::kUsage, message); }
 
+// A bug in dlbench (exit 1): a state the code above should have made impossible. In particular,
+// a module that meets a configuration value config::Validate refuses (every rule on a value lives
+// in config/) throws this, not UsageError: the value should never have reached it.
+inline Error InternalError(const std::string& message) {
+  return Error(ExitCode::kInternal, message);
+}
+
 // An I/O failure or corrupt data (exit 3). `errno_value` 0 means "no errno to report".
 Error IoError(const std::string& operation, const std::string& path, int errno_value,
               const std::string& detail = "");

@@ -62,14 +62,12 @@ void AppendToLog(State& state, std::string_view level, std::string_view text) {
                          std::strerror(error) + "; the run goes on without it");
 }
 
-void Write(std::string_view level, std::string_view prefix, std::string_view text) {
-  std::string line;
-  line.reserve(prefix.size() + text.size());
-  line.append(prefix).append(text);
+// `line` to the sink; `logged` to the log, under `level`.
+void Write(std::string_view level, std::string_view line, std::string_view logged) {
   State& state = Global();
   const std::lock_guard lock(state.mutex);
   state.current->message(line);
-  AppendToLog(state, level, prefix.empty() ? line : text);
+  AppendToLog(state, level, logged);
 }
 
 void CloseLocked(State& state) {
@@ -123,10 +121,18 @@ std::string Format(const char* format, ...) {
   return text;
 }
 
-void Note(std::string_view text) { Write("INFO", "dlbench: note: ", text); }
-void Warning(std::string_view text) { Write("WARNING", "dlbench: warning: ", text); }
-void Message(std::string_view line) {
-  Write(line.find("error:") != std::string_view::npos ? "ERROR" : "INFO", "", line);
+void Note(std::string_view text) { Write("INFO", "dlbench: note: " + std::string(text), text); }
+void Warning(std::string_view text) {
+  Write("WARNING", "dlbench: warning: " + std::string(text), text);
+}
+void Error(std::string_view text, std::string_view source) {
+  if (source.empty()) {
+    Write("ERROR", "dlbench: error: " + std::string(text), text);
+    return;
+  }
+  // The log says where too: "rank 1 of 4: <text>".
+  const std::string logged = std::string(source) + ": " + std::string(text);
+  Write("ERROR", "dlbench: error (" + std::string(source) + "): " + std::string(text), logged);
 }
 
 void RaiseWarning(std::string text) {

@@ -79,8 +79,10 @@ void Note(std::string_view text);
 // "dlbench: warning: <text>", now. For code that already speaks for the whole job: rank 0 after a
 // reduction, or a command without parallel work. Any rank, possibly all: use RaiseWarning.
 void Warning(std::string_view text);
-// A diagnostic line already formatted by the caller (app/error_reporting.h's error lines).
-void Message(std::string_view line);
+// "dlbench: error: <text>", or "dlbench: error (<source>): <text>" when `source` says where the
+// error arose ("rank 1 of 4"); logged as ERROR. Printing an error once per job is the caller's
+// part: app/error_reporting.h decides which rank speaks (every module throws instead).
+void Error(std::string_view text, std::string_view source = {});
 
 // A warning that may arise on any rank and thread: kept pending until mpi::PublishWarnings prints
 // it once for the job. The same text raised again in this process (by another thread, or in a

@@ -143,13 +143,14 @@ class Generation {
                  ContentSeed(config)),
         threads_(config.dataset.generation_threads),
         buffer_bytes_(GenerationBufferBytes(config.dataset)) {
+    // config::Validate refuses both when the generate phase runs.
     if (files_.total() == 0) {
-      throw UsageError(
+      throw InternalError(
           "nothing to generate: dataset.num_files_train and dataset.num_files_eval are 0");
     }
     if (threads_ < 1) {
-      throw UsageError("dataset.generation_threads must be at least 1, got " +
-                       std::to_string(threads_));
+      throw InternalError("dataset.generation_threads must be at least 1, got " +
+                          std::to_string(threads_));
     }
     // Every rank alike, so that the error is agreed (the writers check each file again: sizes
     // drawn from a distribution differ between files).

@@ -6,11 +6,13 @@
 #include <vector>
 
 #include "config/config.h"
+#include "config/phase.h"
 #include "mpi/communicator.h"
 
 namespace dlbench::workflow {
 
-enum class Phase { kGenerate, kStage, kTrain, kCheckpoint };
+// config/phase.h: the configuration's rules depend on which phases run.
+using Phase = config::Phase;
 
 const char* PhaseName(Phase phase);
 

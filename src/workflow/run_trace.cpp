@@ -9,6 +9,7 @@
 #include "metrics/cross_rank.h"
 #include "mpi/agreement.h"
 #include "trace/record.h"
+#include "util/path_text.h"
 #include "util/sink.h"
 
 namespace dlbench::workflow {
@@ -28,11 +29,7 @@ std::string Hostname() {
 
 std::vector<std::string> AbsoluteFolders(const std::vector<std::string>& folders) {
   std::vector<std::string> absolute;
-  for (const std::string& f : folders) {
-    std::string path = std::filesystem::absolute(f).lexically_normal().string();
-    while (path.size() > 1 && path.back() == '/') path.pop_back();
-    absolute.push_back(path);
-  }
+  for (const std::string& f : folders) absolute.push_back(AbsoluteFolder(f));
   return absolute;
 }
 

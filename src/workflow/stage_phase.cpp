@@ -10,6 +10,7 @@
 #include "pipeline/sampler.h"
 #include "storage/tier_env.h"
 #include "util/error.h"
+#include "util/path_text.h"
 #include "util/sink.h"
 #include "util/size_text.h"
 #include "workflow/dataset_check.h"
@@ -18,12 +19,6 @@
 
 namespace dlbench::workflow {
 namespace {
-
-std::string Normal(const std::string& path) {
-  std::string normal = std::filesystem::absolute(path).lexically_normal().string();
-  while (normal.size() > 1 && normal.back() == '/') normal.pop_back();
-  return normal;
-}
 
 bool RandomShuffle(const config::Config& config) {
   return config.reader.file_shuffle == config::Shuffle::kRandom ||
@@ -71,29 +66,29 @@ std::string StagedDataFolder(const config::Config& config) {
   const storage::TierEnv tiers(storage::PosixEnv(), TierSpecsFromConfig(config.storage));
   const storage::TierSpec* to = tiers.tier_named(config.stage.to);
   if (to == nullptr) {
-    throw UsageError("stage.to: '" + config.stage.to +
-                     "' is not a storage.tiers entry; name the tier to stage the dataset to");
+    throw InternalError(
+        "stage.to: '" + config.stage.to +
+        "' is not a storage.tiers entry (config::Validate lets no such config pass)");
   }
-  const std::string data = Normal(config.dataset.data_folder);
+  const std::string data = AbsoluteFolder(config.dataset.data_folder);
   const storage::TierSpec* from =
       config.stage.from.empty() ? tiers.tier_of(data) : tiers.tier_named(config.stage.from);
   if (from == nullptr) {
-    throw UsageError(config.stage.from.empty()
-                         ? "stage: dataset.data_folder " + data +
-                               " is under no storage tier; put it under one or set stage.from"
-                         : "stage.from: '" + config.stage.from + "' is not a storage.tiers entry");
+    throw InternalError(config.stage.from.empty()
+                            ? "stage: dataset.data_folder " + data + " is under no storage tier"
+                            : "stage.from: '" + config.stage.from +
+                                  "' is not a storage.tiers entry");
   }
   const std::filesystem::path relative =
-      std::filesystem::path(data).lexically_relative(Normal(from->path));
+      std::filesystem::path(data).lexically_relative(AbsoluteFolder(from->path));
   if (relative.empty() || *relative.begin() == "..") {
-    throw UsageError("stage.from: dataset.data_folder " + data + " is not under tier " +
-                     from->name + " (" + from->path + ")");
+    throw InternalError("stage.from: dataset.data_folder " + data + " is not under tier " +
+                        from->name + " (" + from->path + ")");
   }
   if (from == to) {
-    throw UsageError("stage: the dataset is already on tier " + to->name +
-                     "; stage.to must be another tier");
+    throw InternalError("stage: the dataset is already on tier " + to->name);
   }
-  return Normal((std::filesystem::path(to->path) / relative).string());
+  return AbsoluteFolder((std::filesystem::path(to->path) / relative).string());
 }
 
 config::Config StagedConfig(const config::Config& config) {

@@ -20,9 +20,10 @@
 
 namespace dlbench::workflow {
 
-// The staged data folder. Throws Error(kUsage) when stage.to is not a tier, stage.from is set but
-// not a tier, or dataset.data_folder is not under the from tier (or, with stage.from empty, under
-// no tier).
+// The staged data folder: dataset.data_folder's path relative to the from tier, under the to
+// tier. config::Validate refuses, at load, every configuration without one (stage.to or
+// stage.from not a tier, the data folder under no tier or not under stage.from, from = to), so
+// meeting one here throws InternalError (exit 1).
 std::string StagedDataFolder(const config::Config& config);
 
 // `config` with dataset.data_folder replaced by StagedDataFolder(config).

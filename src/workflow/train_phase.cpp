@@ -58,7 +58,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   const DatasetFiles files(config.dataset);
   const auto train_files = static_cast<FileIndex>(config.dataset.num_files_train);
   const auto reader = formats::MakeReader(config.dataset.format);
-  const formats::ReadOptions read_options = pipeline::FileReadOptionsFrom(config);
+  const formats::FileReadOptions read_options = pipeline::FileReadOptionsFrom(config);
   std::optional<TrainingStaging> staging;  // stage.policy per_epoch / on_demand
   pipeline::FormatSampleSource train_source(*reader, env, read_options, [&](FileIndex f) {
     return staging ? staging->spec(f) : files.file(f).spec;

@@ -49,7 +49,7 @@ void BM_TfrecordRead(benchmark::State& state) {
   std::vector<std::byte> buffer(4 << 20);
   dlbench::storage::Env& env = dlbench::storage::PosixEnv();
   const auto written = formats::TfrecordWriter().write(env, spec, content, buffer);
-  formats::ReadOptions options;
+  formats::FileReadOptions options;
   options.verify_checksums = state.range(1) != 0;
   std::vector<std::byte> out(spec.sample_bytes());
   for (auto _ : state) {

@@ -57,16 +57,16 @@ dlbench_cli_test(compare_missing_argument 2 --match "current" -- ${DLBENCH} comp
 # medians are the runs' medians (check_aggregate.py), and the set compared with itself passes.
 set(dir ${SCRATCH}/repeat)
 set(repeat_run "$<TARGET_FILE:dlbench> run ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml --output ${dir}/out --repeat 3 -q ++workload.dataset.data_folder=${dir}/data")
-set(check_aggregate "/usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_aggregate.py ${dir}/out 3 123")
+set(check_aggregate "${DLBENCH_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_aggregate.py ${dir}/out 3 123")
 dlbench_cli_test(run_repeat 0 --match "check_aggregate: OK" --match "Result: no regression"
   -- /bin/sh -c "rm -rf ${dir} && ${repeat_run} && ${check_aggregate} && $<TARGET_FILE:dlbench> compare ${dir}/out ${dir}/out")
 set(dir ${SCRATCH}/repeat_mpi)
 dlbench_cli_test(run_repeat_mpi_fixed_seed 0 --match "check_aggregate: OK" -- /bin/sh -c
-  "rm -rf ${dir} && ${MPIEXEC_LINE} 2 $<TARGET_FILE:dlbench> run ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml --output ${dir}/out --repeat 2 --fixed-seed -q ++workload.dataset.data_folder=${dir}/data && /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_aggregate.py ${dir}/out 2 fixed")
+  "rm -rf ${dir} && ${MPIEXEC_LINE} 2 $<TARGET_FILE:dlbench> run ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml --output ${dir}/out --repeat 2 --fixed-seed -q ++workload.dataset.data_folder=${dir}/data && ${DLBENCH_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_aggregate.py ${dir}/out 2 fixed")
 set_tests_properties(cli.run_repeat_mpi_fixed_seed PROPERTIES LABELS "cli;mpi")
 
 # docs/ci.md's ready-to-paste jobs: valid YAML and bash, dlbench commands and options that exist.
-dlbench_cli_test(ci_snippets 0 --match "check_ci_snippets: OK" -- /usr/bin/python3
+dlbench_cli_test(ci_snippets 0 --match "check_ci_snippets: OK" -- ${DLBENCH_PYTHON}
   ${CMAKE_CURRENT_LIST_DIR}/check_ci_snippets.py ${PROJECT_SOURCE_DIR}/docs/ci.md ${DLBENCH})
 
 # The CI presets stay valid workloads (docs/ci.md).
@@ -83,7 +83,7 @@ endforeach()
 set(dir ${SCRATCH}/report)
 set(report_runs "${MPIEXEC_LINE} 2 $<TARGET_FILE:dlbench> run ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml --trace --output ${dir}/train -q ++workload.dataset.data_folder=${dir}/data && $<TARGET_FILE:dlbench> checkpoint ${PROJECT_SOURCE_DIR}/tests/data/workloads/tiny_checkpoint.yaml --output ${dir}/ckpt -q ++workload.checkpoint.checkpoint_folder=${dir}/checkpoints && $<TARGET_FILE:dlbench> trace summary ${dir}/train --json > ${dir}/trace.json")
 dlbench_cli_test(report 0 --match "report of 2 run\\(s\\) written" --match "check_report: OK"
-  -- /bin/sh -c "rm -rf ${dir} && ${report_runs} && $<TARGET_FILE:dlbench> report ${dir}/train ${dir}/ckpt -o ${dir}/report.html && /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_report.py ${dir}/report.html 11 ${dir}/report.png --io ${dir}/train ${dir}/trace.json --io ${dir}/ckpt -")
+  -- /bin/sh -c "rm -rf ${dir} && ${report_runs} && $<TARGET_FILE:dlbench> report ${dir}/train ${dir}/ckpt -o ${dir}/report.html && ${DLBENCH_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_report.py ${dir}/report.html 11 ${dir}/report.png --io ${dir}/train ${dir}/trace.json --io ${dir}/ckpt -")
 dlbench_cli_test(report_bad_trace 3 --once "trace-0-of-1.pfw line 1: no opening" -- /bin/sh -c
   "rm -rf ${dir}_bad_trace && mkdir -p ${dir}_bad_trace && cp ${RUNS}/base/run-1/summary.json ${dir}_bad_trace/ && echo garbage > ${dir}_bad_trace/trace-0-of-1.pfw && $<TARGET_FILE:dlbench> report ${dir}_bad_trace -o ${dir}_bad_trace/r.html")
 set_tests_properties(cli.report PROPERTIES LABELS "cli;mpi")
@@ -102,4 +102,4 @@ dlbench_cli_test(run_repeat_generation 2 --match "generation.total.MiB_per_secon
   "rm -rf ${dir} && ${generate_twice} --output ${dir}/first && test -d ${dir}/data/run-2/train && grep -o generation.total.MiB_per_second ${dir}/first/aggregate.json && ${generate_twice} --output ${dir}/second")
 # Two sets: the report shows compare's table too, and still renders cleanly.
 dlbench_cli_test(report_two_sets 0 --match "check_report: OK" -- /bin/sh -c
-  "$<TARGET_FILE:dlbench> report ${RUNS}/base ${RUNS}/slow -o ${SCRATCH}/report_two_sets.html && grep -q 'dlbench compare</h2>' ${SCRATCH}/report_two_sets.html && grep -q 'train samples/s .*REGRESSION' ${SCRATCH}/report_two_sets.html && /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_report.py ${SCRATCH}/report_two_sets.html 10 ${SCRATCH}/report_two_sets.png")
+  "$<TARGET_FILE:dlbench> report ${RUNS}/base ${RUNS}/slow -o ${SCRATCH}/report_two_sets.html && grep -q 'dlbench compare</h2>' ${SCRATCH}/report_two_sets.html && grep -q 'train samples/s .*REGRESSION' ${SCRATCH}/report_two_sets.html && ${DLBENCH_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_report.py ${SCRATCH}/report_two_sets.html 10 ${SCRATCH}/report_two_sets.png")

@@ -18,7 +18,7 @@ void FuzzFormatReader(config::Format format, const std::uint8_t* data, std::size
   spec.samples = image ? 1 : 3;
   MemoryEnv env;
   env.add(spec.path, AsText(data, size));
-  formats::ReadOptions options;
+  formats::FileReadOptions options;
   options.transfer_size = 64;  // many refills of the streaming readers' buffers
   ExpectOnlyInputErrors([&] {
     const auto reader = formats::MakeReader(format)->open(env, spec, options);

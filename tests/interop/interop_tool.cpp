@@ -73,7 +73,7 @@ int Run(int argc, char** argv) {
   spec.dtype = argv[4];
   spec.samples = std::atoll(argv[5]);
   spec.file_index = 1;
-  dlbench::formats::ReadOptions options;
+  dlbench::formats::FileReadOptions options;
   for (int i = 6; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--zip") {

@@ -18,6 +18,7 @@
 #include "checkpoint/rank_mapping.h"
 #include "storage/fault_injection_env.h"
 #include "storage/tier_env.h"
+#include "support/expect_error.h"
 #include "support/shared_temp_dir.h"
 #include "support/test_support.h"
 #include "util/error.h"
@@ -95,23 +96,13 @@ TEST(DirectStoreMpi, OneRanksFailureFailsTheSaveEverywhereWithoutManifest) {
     env.inject(storage::Fault(storage::FaultOp::kWrite).error(ENOSPC).on_paths_containing(".pt"));
   }
   DirectStore store(settings, 11, comm, env, 0);
-  try {
-    store.save("global_epoch1_step1", plan);
-    ADD_FAILURE() << "rank " << comm.rank() << ": no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kIo);
-    EXPECT_TRUE(e.collective());
-    EXPECT_NE(std::string(e.what()).find("No space left on device"), std::string::npos) << e.what();
-  }
+  dlbench::test::ExpectCollectiveError([&] { store.save("global_epoch1_step1", plan); },
+                                       ExitCode::kIo, {"No space left on device"});
   EXPECT_FALSE(IsCheckpointComplete(env, (dir / "global_epoch1_step1").string()));
   // The others' loads agree on the failure too.
-  try {
-    store.load("global_epoch1_step1", plan, comm.rank());
-    ADD_FAILURE() << "loaded an incomplete checkpoint";
-  } catch (const Error& e) {
-    EXPECT_TRUE(e.collective());
-    EXPECT_NE(std::string(e.what()).find("incomplete checkpoint"), std::string::npos) << e.what();
-  }
+  dlbench::test::ExpectCollectiveError(
+      [&] { store.load("global_epoch1_step1", plan, comm.rank()); }, ExitCode::kIo,
+      {"incomplete checkpoint"});
 }
 
 // Issue 15.3: with a tier capacity, rank 0 evaluated the room for a new checkpoint with a

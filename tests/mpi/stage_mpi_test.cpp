@@ -10,6 +10,7 @@
 
 #include "storage/file.h"
 #include "support/shared_temp_dir.h"
+#include "support/staging_config.h"
 #include "support/test_support.h"
 #include "workflow/generate_phase.h"
 #include "workflow/stage_phase.h"
@@ -29,23 +30,12 @@ std::string Slurp(const fs::path& path) {
 // 9 train files of 1 sample, batch 2, 1 epoch, no evaluation and no shuffle: the ranks leave
 // files unread (file 8 at 2 ranks; 2, 5 and 8 at 3), which are not staged.
 config::Config Tiered(const fs::path& dir) {
-  config::Config config;
-  config.dataset.data_folder = (dir / "pfs/data").string();
-  config.dataset.format = config::Format::kNpy;
+  config::Config config = test::StagingConfig(dir);
   config.dataset.num_files_train = 9;
   config.dataset.num_files_eval = 0;
   config.dataset.num_samples_per_file = 1;
-  config.dataset.record_length_bytes = 1024;
   config.reader.batch_size = 2;
   config.train.epochs = 1;
-  for (const char* name : {"pfs", "nvme"}) {
-    config::TierConfig tier;
-    tier.name = name;
-    tier.path = (dir / name).string();
-    config.storage.tiers.push_back(tier);
-  }
-  config.workflow.stage = true;
-  config.stage.to = "nvme";
   config.stage.threads = 2;
   config.stage.verify = true;
   return config;

@@ -16,4 +16,10 @@ std::string ExpectError(const std::function<void()>& f, ExitCode code,
                         const std::vector<std::string>& fragments = {},
                         std::source_location where = std::source_location::current());
 
+// ExpectError for an error every rank throws together (Error::collective(), mpi/agreement.h):
+// printed once for the job.
+std::string ExpectCollectiveError(const std::function<void()>& f, ExitCode code,
+                                  const std::vector<std::string>& fragments = {},
+                                  std::source_location where = std::source_location::current());
+
 }  // namespace dlbench::test

@@ -8,7 +8,9 @@
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <source_location>
 #include <string>
 
 #include "checkpoint/checkpoint_store.h"
@@ -52,17 +54,9 @@ std::map<std::string, Bytes> Listing(const fs::path& folder) {
 }
 
 // The message of the Error `body` throws, after checking that it is an agreed I/O error.
-template <typename Body>
-std::string IoFailure(Body body) {
-  try {
-    body();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kIo) << e.what();
-    EXPECT_TRUE(e.collective()) << "every rank throws it together: printed once";
-    return e.what();
-  }
-  ADD_FAILURE() << "no error";
-  return "";
+std::string IoFailure(const std::function<void()>& body,
+                      std::source_location where = std::source_location::current()) {
+  return dlbench::test::ExpectCollectiveError(body, ExitCode::kIo, {}, where);
 }
 
 TEST(DirectStore, SaveWritesThePlannedFilesThenTheManifest) {
@@ -164,13 +158,8 @@ TEST(DirectStore, LoadOfAnotherRanksFilesNeedsThatRankInThePlan) {
   const CheckpointPlan plan = OneRankPlan();
   DirectStore store(Settings(dir), 7, dlbench::test::World(), PosixEnv(), 0);
   store.save(kName, plan);
-  try {
-    store.load(kName, plan, 1);
-    ADD_FAILURE() << "rank 1 of a one-rank plan";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::kUsage) << e.what();
-    EXPECT_TRUE(e.collective());
-  }
+  // Rank 1 of a one-rank plan.
+  dlbench::test::ExpectCollectiveError([&] { store.load(kName, plan, 1); }, ExitCode::kUsage);
 }
 
 struct FaultCase {

@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <source_location>
+#include <string>
+
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -11,15 +16,9 @@ namespace {
 const char* kSummary =
     R"({"metric": {"train_au_mean_percentage": 91.5, "train_au_percentage": [90, 93]}})";
 
-std::string UsageMessage(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const Error& error) {
-    EXPECT_EQ(error.code(), ExitCode::kUsage);
-    return error.what();
-  }
-  ADD_FAILURE() << "no error";
-  return "";
+std::string UsageMessage(const std::function<void()>& body,
+                         std::source_location where = std::source_location::current()) {
+  return test::ExpectError(body, ExitCode::kUsage, {}, where);
 }
 
 TEST(RunSet, RunFolderSummaryFileFolderOfRunsAndGlob) {

@@ -1,42 +1,26 @@
-// Every validation rule (reference §6.1, §6.2): a document that breaks it, and the message.
-// Each case loads a small valid base plus one change, so the rule under test is the only one
-// broken; UsageMessage also checks the exit code (kUsage).
+// Every validation rule on values (reference §6.1, §6.2; config/validate.cpp): a document that
+// breaks it, and the message. The rules on tiers, the burst buffer, staging and folders, and the
+// phases a command forces, are in storage_rules_test.cpp. Each case loads a small valid base plus
+// one change, so the rule under test is the only one broken; UsageMessage also checks the exit
+// code (kUsage).
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <filesystem>
-
 #include "config_test_util.h"
-#include "support/test_support.h"
 
 namespace dlbench::config {
 namespace {
 
 using testing::LoadText;
+using testing::RuleCase;
 using testing::UsageMessage;
 
-struct Rule {
-  const char* name;
-  const char* yaml;
-  std::vector<std::string> overrides;
-  int world;
-  const char* message;  // expected part of the message
-};
+class ValidationRule : public ::testing::TestWithParam<RuleCase> {};
 
-std::ostream& operator<<(std::ostream& out, const Rule& rule) { return out << rule.name; }
-
-class ValidationRule : public ::testing::TestWithParam<Rule> {};
-
-TEST_P(ValidationRule, IsRejectedWithItsMessage) {
-  const Rule& rule = GetParam();
-  const std::string message =
-      UsageMessage([&] { LoadText(rule.yaml, rule.overrides, rule.world); });
-  EXPECT_NE(message.find(rule.message), std::string::npos) << message;
-}
+TEST_P(ValidationRule, IsRejectedWithItsMessage) { testing::ExpectRejected(GetParam()); }
 
 constexpr const char* kCheckpointOnly = "workflow: {train: false, checkpoint: true}\n";
 
-const Rule kRules[] = {
+const RuleCase kRules[] = {
     // model
     {"TensorBelowOne",
      "model: {parallelism: {tensor: 0}}\n",
@@ -111,33 +95,6 @@ const Rule kRules[] = {
      {},
      1,
      "model.transformer.num_kv_heads: must be >= 1, got 0"},
-    // storage
-    {"S3",
-     "storage: {storage_type: s3}\n",
-     {},
-     1,
-     "storage.storage_type: s3 is not supported by dlbench, which measures POSIX file systems; "
-     "use local_fs or parallel_fs (w.yaml:1)"},
-    {"AIStore",
-     "storage: {storage_type: aistore}\n",
-     {},
-     1,
-     "storage.storage_type: aistore is not supported by dlbench"},
-    {"TierWithoutBandwidth",
-     "storage: {tiers: {a: {path: /a, bandwidth_limit: 0MiB/s}}}\n",
-     {},
-     1,
-     "storage.tiers.a.bandwidth_limit: must be a finite number > 0"},
-    {"TierWithoutCapacity",
-     "storage: {tiers: {a: {path: /a, capacity: 0}}}\n",
-     {},
-     1,
-     "storage.tiers.a.capacity: must be > 0"},
-    {"TierWithEmptyPath",
-     "storage: {tiers: {a: {path: ''}}}\n",
-     {},
-     1,
-     "storage.tiers.a.path: must not be empty"},
     // dataset
     {"EmptyDataFolder",
      "dataset: {data_folder: ''}\n",
@@ -341,6 +298,11 @@ const Rule kRules[] = {
      1,
      "dataset.num_samples_per_file = 2 (w.yaml:1) with dataset.format = jpeg (w.yaml:1): an image "
      "file holds one sample (DLIO too writes one image per file); set num_samples_per_file to 1"},
+    {"NpzZipLevel",
+     "dataset: {format: npz, compression: zip, compression_level: 12}\n",
+     {},
+     1,
+     "dataset.compression_level: zip (deflate) levels are 0 to 9, got 12 (w.yaml:1)"},
     {"GzipLevel",
      "dataset: {format: hdf5, compression: gzip, compression_level: 10}\n",
      {},
@@ -519,54 +481,6 @@ const Rule kRules[] = {
      {},
      1,
      "checkpoint.write_threads: must be >= 1, got 0"},
-    {"BurstBufferOnAnUnknownTier",
-     "storage: {tiers: {nvme: {path: /nvme}}}\ncheckpoint: {burst_buffer: {tier: ssd}}\n",
-     {},
-     1,
-     "checkpoint.burst_buffer: tier 'ssd' is not a storage.tiers entry (defined: nvme) "
-     "(w.yaml:2)"},
-    {"BurstBufferWithoutTiers",
-     "checkpoint: {burst_buffer: {tier: ssd}}\n",
-     {},
-     1,
-     "tier 'ssd' is not a storage.tiers entry (storage.tiers is empty)"},
-    {"BurstBufferWithoutDrainThreads",
-     "storage: {tiers: {nvme: {path: /nvme}}}\n"
-     "checkpoint: {burst_buffer: {tier: nvme, drain_threads: 0}}\n",
-     {},
-     1,
-     "checkpoint.burst_buffer.drain_threads: must be >= 1, got 0"},
-    {"BurstBufferWithoutPending",
-     "storage: {tiers: {nvme: {path: /nvme}}}\n"
-     "checkpoint: {burst_buffer: {tier: nvme, max_pending_checkpoints: 0}}\n",
-     {},
-     1,
-     "checkpoint.burst_buffer.max_pending_checkpoints: must be >= 1, got 0"},
-    {"BurstBufferHoldsTheCheckpointFolder",
-     "storage: {tiers: {nvme: {path: /scratch/nvme}}}\n"
-     "checkpoint: {burst_buffer: {tier: nvme}, checkpoint_folder: /scratch/nvme/ckpt/}\n",
-     {},
-     1,
-     "checkpoint.burst_buffer.tier = nvme (w.yaml:2) (path '/scratch/nvme') and "
-     "checkpoint.checkpoint_folder = '/scratch/nvme/ckpt' (w.yaml:2) overlap; the burst buffer "
-     "must be a different folder"},
-    {"BurstBufferInsideTheCheckpointFolder",
-     "storage: {tiers: {nvme: {path: ckpt/../ckpt/bb}}}\n"
-     "checkpoint: {burst_buffer: {tier: nvme}, checkpoint_folder: ckpt}\n",
-     {},
-     1,
-     "overlap; the burst buffer must be a different folder"},
-    {"BurstBufferTierIsASystemFolder",
-     "storage: {tiers: {nvme: {path: /usr/}}}\ncheckpoint: {burst_buffer: {tier: nvme}}\n",
-     {},
-     1,
-     "storage.tiers.nvme.path: '/usr/' is a system folder; give a dedicated folder (w.yaml:1)"},
-    {"TwoTiersOnOneFolder",
-     "storage: {tiers: {a: {path: /scratch/t}, b: {path: /scratch/x/../t/}}}\n",
-     {},
-     1,
-     "storage.tiers.b.path: '/scratch/x/../t/' is also the folder of tier a; give each tier its "
-     "own folder (w.yaml:1)"},
     // output, metric
     {"NegativeExcludeStart",
      "output: {metric: {exclude_start_steps: -1}}\n",
@@ -585,81 +499,10 @@ const Rule kRules[] = {
      1,
      "metric.au: must be in (0, 1], got 90.0 (w.yaml:1)"},
     {"AuZero", "metric: {au: 0}\n", {}, 1, "metric.au: must be in (0, 1], got 0.0"},
-    // folders
-    {"DataFolderIsRoot",
-     "dataset: {data_folder: /}\n",
-     {},
-     1,
-     "dataset.data_folder: '/' is a system folder; give a dedicated folder (w.yaml:1)"},
-    {"DataFolderIsASystemFolder",
-     "dataset: {data_folder: /usr/lib/..}\n",
-     {},
-     1,
-     "dataset.data_folder: '/usr/lib/..' is a system folder"},
-    {"CheckpointsInsideTheData",
-     "dataset: {data_folder: run/data}\n",
-     {"++checkpoint.checkpoint_folder=run/data/ckpt"},
-     1,
-     "dataset.data_folder = 'run/data' (w.yaml:1) and checkpoint.checkpoint_folder = "
-     "'run/data/ckpt' (override ++checkpoint.checkpoint_folder=run/data/ckpt) overlap"},
-    {"OutputIsTheData",
-     "output: {folder: ./data/}\n",
-     {},
-     1,
-     "dataset.data_folder = './data' and output.folder = './data/' (w.yaml:1) overlap"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Rules, ValidationRule, ::testing::ValuesIn(kRules),
                          [](const auto& rule_info) { return std::string(rule_info.param.name); });
-
-TEST(Validation, HomeDirectoryIsRefused) {
-  const char* home = std::getenv("HOME");
-  if (home == nullptr || *home == '\0') GTEST_SKIP() << "no HOME";
-  const std::string message = UsageMessage(
-      [&] { LoadText("{}", {std::string("++checkpoint.checkpoint_folder=") + home}); });
-  EXPECT_NE(message.find("checkpoint.checkpoint_folder: '" + std::string(home) +
-                         "' is the home folder; give a dedicated folder"),
-            std::string::npos)
-      << message;
-}
-
-// The folder rules follow symbolic links: what counts is where the files go.
-TEST(Validation, ASymbolicLinkToTheRootIsRefused) {
-  const dlbench::test::TempDir dir;
-  std::filesystem::create_directory_symlink("/", dir / "root");
-  const std::string link = (dir / "root").string();
-  EXPECT_NE(UsageMessage([&] {
-              LoadText("{}", {"++dataset.data_folder=" + link});
-            }).find("dataset.data_folder: '" + link + "' resolves to /, a system folder"),
-            std::string::npos);
-  // Also a path through a link that reaches a system folder only after "..".
-  std::filesystem::create_directory(dir / "sub");
-  std::filesystem::create_directory_symlink("/usr/lib", dir / "sub" / "lib");
-  const std::string through = (dir / "sub" / "lib" / "..").string();
-  EXPECT_NE(UsageMessage([&] {
-              LoadText("{}", {"++checkpoint.checkpoint_folder=" + through});
-            }).find("resolves to /usr, a system folder"),
-            std::string::npos);
-}
-
-TEST(Validation, ASymbolicLinkPointingOutOfTheDataFolderIntoAnotherIsAnOverlap) {
-  const dlbench::test::TempDir dir;
-  std::filesystem::create_directories(dir / "data");
-  std::filesystem::create_directory_symlink(dir / "data", dir / "ckpt");
-  const std::string message = UsageMessage([&] {
-    LoadText("{}", {"++dataset.data_folder=" + (dir / "data").string(),
-                    "++checkpoint.checkpoint_folder=" + (dir / "ckpt" / "c").string()});
-  });
-  EXPECT_NE(message.find("overlap; give them separate folders"), std::string::npos) << message;
-}
-
-TEST(Validation, ASymbolicLinkToADedicatedFolderIsFine) {
-  const dlbench::test::TempDir dir;
-  std::filesystem::create_directories(dir / "elsewhere" / "data");
-  std::filesystem::create_directory_symlink(dir / "elsewhere", dir / "link");
-  EXPECT_NO_THROW(LoadText("{}", {"++dataset.data_folder=" + (dir / "link" / "data").string(),
-                                  "++checkpoint.checkpoint_folder=" + (dir / "ckpt").string()}));
-}
 
 TEST(Validation, ValidCombinationsPass) {
   // Each of these sits next to a rejected case above.

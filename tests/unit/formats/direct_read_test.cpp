@@ -1,5 +1,5 @@
-// Reading with O_DIRECT (ReadOptions::direct, reader.odirect): the bytes delivered equal those of
-// a normal read, the data file is really opened with O_DIRECT, every read is block-aligned, no
+// Reading with O_DIRECT (FileReadOptions::direct, reader.odirect): the bytes delivered equal those
+// of a normal read, the data file is really opened with O_DIRECT, every read is block-aligned, no
 // block is fetched twice for one sample, and the bytes reported are the blocks storage delivered.
 #include <gtest/gtest.h>
 
@@ -37,8 +37,8 @@ Bytes Blocks(Bytes begin, Bytes end, Bytes size) {
   return std::min(AlignUp(end), size) - AlignDown(begin);
 }
 
-ReadOptions Direct(Bytes transfer_size = 256 * KiB) {
-  ReadOptions options;
+FileReadOptions Direct(Bytes transfer_size = 256 * KiB) {
+  FileReadOptions options;
   options.direct = true;
   options.transfer_size = transfer_size;
   return options;

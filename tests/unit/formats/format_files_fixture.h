@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <source_location>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "formats/format.h"
 #include "storage/file.h"
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -42,27 +44,22 @@ class FormatFiles : public ::testing::Test {
 
   // `OtherReader`: a second reader of the same files (mmap_indexed_binary).
   template <typename OtherReader = Reader>
-  std::string open_error(const FileSpec& spec) {
-    try {
-      OtherReader().open(storage::PosixEnv(), spec, {});
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::kIo);
-      return e.what();
-    }
-    return "no error";
+  std::string open_error(const FileSpec& spec,
+                         std::source_location where = std::source_location::current()) {
+    return dlbench::test::ExpectError([&] { OtherReader().open(storage::PosixEnv(), spec, {}); },
+                                      ExitCode::kIo, {}, where);
   }
 
-  std::string read_error(const FileSpec& spec) {
-    try {
-      const auto reader = Reader().open(storage::PosixEnv(), spec, {});
-      std::vector<std::byte> sample(reader->sample_bytes());
-      reader->read_sample(0, sample);
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::kIo) << e.what();
-      EXPECT_NE(std::string(e.what()).find(spec.path), std::string::npos) << e.what();
-      return e.what();
-    }
-    return "no error";
+  // Opens the file and reads its first sample.
+  static void ReadFirst(const FileSpec& spec) {
+    const auto reader = Reader().open(storage::PosixEnv(), spec, {});
+    std::vector<std::byte> sample(reader->sample_bytes());
+    reader->read_sample(0, sample);
+  }
+  // The I/O error (naming the file) that reading the first sample throws.
+  std::string read_error(const FileSpec& spec,
+                         std::source_location where = std::source_location::current()) {
+    return dlbench::test::ExpectError([&] { ReadFirst(spec); }, ExitCode::kIo, {spec.path}, where);
   }
 
   dlbench::test::TempDir dir_;

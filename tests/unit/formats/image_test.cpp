@@ -77,7 +77,7 @@ TEST_F(JpegFiles, TruncatedCorruptAndMismatchingFilesAreIoErrors) {
   const FileSpec spec = make_spec({64, 64}, 1);
   test::WriteFile(JpegWriter(), spec, test::RandomContent());
   const std::string bytes = test::ReadAll(spec.path);
-  EXPECT_EQ(read_error(spec), "no error");
+  EXPECT_NO_THROW(ReadFirst(spec));
 
   test::ExpectContains(read_error(make_spec({64, 65}, 1)),
                        "jpeg image is 64 x 64 with 1 component(s), expected 64 x 65 grayscale");
@@ -151,19 +151,26 @@ TEST(ImageFiles, SizesDependOnPixelsAndShapesAreChecked) {
     spec.path = "/nonexistent-dlbench/img.x";
     spec.sample_dims = {4, 4};
     EXPECT_THROW(writer->file_size(spec), Error);
-    for (const auto& [dims, samples, dtype, message] :
-         std::vector<std::tuple<std::vector<std::int64_t>, std::int64_t, std::string, std::string>>{
-             {{4, 4}, 2, "uint8", "files hold one image, not 2 samples"},
-             {{4, 4, 3}, 1, "uint8", "images have 1 or 2 dimensions, got 3"},
-             {{4, 4}, 1, "uint16", "images hold 8-bit pixels, not uint16"},
-             {{4, 2000000}, 1, "uint8", " pixels per side, the sample is 4 x 2000000"}}) {
+    // A side beyond the format's limit is a configuration the image formats cannot hold (exit
+    // 2); the others are config::Validate's rules for images, so a writer handed them is a bug.
+    for (const auto& [dims, samples, dtype, code, message] :
+         std::vector<std::tuple<std::vector<std::int64_t>, std::int64_t, std::string, ExitCode,
+                                std::string>>{
+             {{4, 4}, 2, "uint8", ExitCode::kInternal, "files hold one image, not 2 samples"},
+             {{4, 4, 3}, 1, "uint8", ExitCode::kInternal, "images have 1 or 2 dimensions, got 3"},
+             {{4, 4}, 1, "uint16", ExitCode::kInternal, "images hold 8-bit pixels, not uint16"},
+             {{4, 2000000},
+              1,
+              "uint8",
+              ExitCode::kUsage,
+              " pixels per side, the sample is 4 x 2000000"}}) {
       spec.sample_dims = dims;
       spec.samples = samples;
       spec.dtype = dtype;
       std::vector<std::byte> buffer(4096);
       dlbench::test::ExpectError(
-          [&] { writer->write(storage::PosixEnv(), spec, test::RandomContent(), buffer); },
-          ExitCode::kUsage, {message});
+          [&] { writer->write(storage::PosixEnv(), spec, test::RandomContent(), buffer); }, code,
+          {message});
     }
   }
 }

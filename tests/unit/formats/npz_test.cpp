@@ -54,7 +54,7 @@ TEST_F(NpzFiles, RoundTripsStoredAndDeflated) {
       } else {
         EXPECT_THROW(NpzWriter().file_size(spec), Error);
       }
-      ReadOptions options;
+      FileReadOptions options;
       options.transfer_size = 4096;
       auto reader = NpzReader().open(storage::PosixEnv(), spec, options);
       EXPECT_GT(reader->open_bytes(), 0u);

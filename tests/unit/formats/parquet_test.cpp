@@ -47,7 +47,7 @@ class ParquetFiles : public test::FormatFiles<ParquetReader> {
     return out;
   }
 
-  void expect_round_trip(const FileSpec& spec, const ReadOptions& options = {}) {
+  void expect_round_trip(const FileSpec& spec, const FileReadOptions& options = {}) {
     const auto content = test::RandomContent();
     const WriteResult written = test::WriteFile(ParquetWriter(), spec, content);
     EXPECT_EQ(written.files, std::vector<std::string>{spec.path});

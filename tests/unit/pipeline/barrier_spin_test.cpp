@@ -32,7 +32,7 @@ TEST(ReaderPool, BehindWhileTheNextBatchIsNotRead) {
   Watchdog watchdog(60s);
   const Sampler sampler(Shape(2));
   const EpochOrder order = sampler.epoch(1);
-  ReaderOptions options;
+  ReaderPoolOptions options;
   options.threads = 1;
 
   FakeSource slow;

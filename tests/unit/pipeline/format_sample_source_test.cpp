@@ -34,7 +34,7 @@ class FakeFormat final : public formats::FormatReader {
  public:
   mutable std::vector<std::string> opened;
   std::unique_ptr<formats::FileReader> open(storage::Env&, const formats::FileSpec& spec,
-                                            const formats::ReadOptions&) const override {
+                                            const formats::FileReadOptions&) const override {
     opened.push_back(spec.path);
     if (spec.path == "/data/missing") throw IoError("open", spec.path, 2);
     return std::make_unique<FakeFileReader>(spec);
@@ -50,7 +50,7 @@ formats::FileSpec SpecOf(FileIndex file) {
 
 TEST(FormatSampleSource, OpensTheSpecOfTheFileAndReadsThroughTheFormat) {
   FakeFormat format;
-  FormatSampleSource source(format, storage::PosixEnv(), formats::ReadOptions{}, SpecOf);
+  FormatSampleSource source(format, storage::PosixEnv(), formats::FileReadOptions{}, SpecOf);
   auto file = source.open(3);
   EXPECT_EQ(format.opened, std::vector<std::string>{"/data/f3"});
   EXPECT_EQ(file->sample_bytes(), 8u);
@@ -62,7 +62,7 @@ TEST(FormatSampleSource, OpensTheSpecOfTheFileAndReadsThroughTheFormat) {
 
 TEST(FormatSampleSource, AnIndexBeyondTheFileIsAnIoErrorNamingThePath) {
   FakeFormat format;
-  FormatSampleSource source(format, storage::PosixEnv(), formats::ReadOptions{}, SpecOf);
+  FormatSampleSource source(format, storage::PosixEnv(), formats::FileReadOptions{}, SpecOf);
   auto file = source.open(1);
   std::vector<std::byte> buffer(8);
   dlbench::test::ExpectError([&] { file->read(4, buffer); }, ExitCode::kIo, {"/data/f1"});
@@ -70,7 +70,7 @@ TEST(FormatSampleSource, AnIndexBeyondTheFileIsAnIoErrorNamingThePath) {
 
 TEST(FormatSampleSource, OpenErrorsPropagate) {
   FakeFormat format;
-  FormatSampleSource source(format, storage::PosixEnv(), formats::ReadOptions{}, SpecOf);
+  FormatSampleSource source(format, storage::PosixEnv(), formats::FileReadOptions{}, SpecOf);
   EXPECT_THROW(source.open(9), Error);
 }
 

@@ -66,11 +66,11 @@ TEST(OptionsFromConfig, StreamedFilesStayOpen) {
   config::Config c;
   c.reader.read_type = config::ReadType::kOnDemand;
   c.dataset.format = config::Format::kTfrecord;
-  EXPECT_EQ(ReaderOptionsFrom(c, 0).read_type, config::ReadType::kMemory);
+  EXPECT_EQ(ReaderPoolOptionsFrom(c, 0).read_type, config::ReadType::kMemory);
   c.dataset.format = config::Format::kNpz;
-  EXPECT_EQ(ReaderOptionsFrom(c, 0).read_type, config::ReadType::kOnDemand);
+  EXPECT_EQ(ReaderPoolOptionsFrom(c, 0).read_type, config::ReadType::kOnDemand);
   c.reader.read_type = config::ReadType::kMemory;
-  EXPECT_EQ(ReaderOptionsFrom(c, 0).read_type, config::ReadType::kMemory);
+  EXPECT_EQ(ReaderPoolOptionsFrom(c, 0).read_type, config::ReadType::kMemory);
 }
 
 TEST(OptionsFromConfig, TrainerAndReader) {
@@ -93,11 +93,11 @@ TEST(OptionsFromConfig, TrainerAndReader) {
 
 TEST(OptionsFromConfig, FileReads) {
   config::Config c = Unet3dLike();
-  EXPECT_EQ(FileReadOptionsFrom(c).transfer_size, formats::ReadOptions{}.transfer_size);
+  EXPECT_EQ(FileReadOptionsFrom(c).transfer_size, formats::FileReadOptions{}.transfer_size);
   c.reader.transfer_size = 64 * KiB;
   c.reader.verify_checksums = false;
   c.reader.odirect = true;
-  const formats::ReadOptions o = FileReadOptionsFrom(c);
+  const formats::FileReadOptions o = FileReadOptionsFrom(c);
   EXPECT_EQ(o.transfer_size, 64 * KiB);
   EXPECT_FALSE(o.verify_checksums);
   EXPECT_TRUE(o.direct);

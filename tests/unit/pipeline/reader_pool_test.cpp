@@ -59,7 +59,7 @@ TEST(ReaderPool, DeliversEveryBatchInStepOrderForAnyThreadsAndPrefetch) {
     for (int prefetch : {0, 1, 4}) {
       FakeSource source;
       source.read_delay = 20us;
-      ReaderOptions options;
+      ReaderPoolOptions options;
       options.threads = threads;
       options.prefetch = prefetch;
       ReaderPool pool(source, sampler, order, sampler.steps_per_epoch(), options);
@@ -84,7 +84,7 @@ TEST(ReaderPool, ReadsOnlyTheRequestedSteps) {
   const Sampler sampler(Shape(40, 1, 2));
   const EpochOrder order = sampler.epoch(1);
   FakeSource source;
-  ReaderOptions options;
+  ReaderPoolOptions options;
   options.threads = 3;
   options.prefetch = 8;
   ReaderPool pool(source, sampler, order, 5, options);
@@ -102,7 +102,7 @@ TEST(ReaderPool, CountsBytesWithOpensPerReadType) {
   const EpochOrder order = sampler.epoch(1);
   for (config::ReadType type : {config::ReadType::kOnDemand, config::ReadType::kMemory}) {
     FakeSource source;
-    ReaderOptions options;
+    ReaderPoolOptions options;
     options.threads = 1;
     options.read_type = type;
     ReaderPool pool(source, sampler, order, sampler.steps_per_epoch(), options);
@@ -124,7 +124,7 @@ TEST(ReaderPool, MemoryModeKeepsAFewFilesOpenPerThread) {
   const Sampler sampler(shape);
   const EpochOrder order = sampler.epoch(1);
   FakeSource source;
-  ReaderOptions options;
+  ReaderPoolOptions options;
   options.threads = 0;
   options.read_type = config::ReadType::kMemory;
   options.open_files = 3;
@@ -148,7 +148,7 @@ TEST(ReaderPool, StreamingOrderHandsEachFileToOneThread) {
     const EpochOrder order = sampler.epoch(1);
     FakeSource source;
     source.read_delay = 2ms;
-    ReaderOptions options;
+    ReaderPoolOptions options;
     options.threads = 3;
     options.prefetch = 2;
     options.read_type = config::ReadType::kMemory;
@@ -169,7 +169,7 @@ TEST(ReaderPool, SkipModeCountsCorruptSamplesAndGoesOn) {
     FakeSource source;
     source.corrupt = {{1, 1}, {6, 0}};
     source.missing = {8};  // samples 16, 17: step 4
-    ReaderOptions options;
+    ReaderPoolOptions options;
     options.threads = threads;
     options.on_error = config::OnError::kSkip;
     ReaderPool pool(source, sampler, order, sampler.steps_per_epoch(), options);
@@ -201,7 +201,7 @@ TEST(ReaderPool, FailModeRethrowsAtTheFailingStepAndStopsCleanly) {
   for (int threads : {0, 1, 4}) {
     FakeSource source;
     source.corrupt = {{7, 0}};  // step 3
-    ReaderOptions options;
+    ReaderPoolOptions options;
     options.threads = threads;
     options.prefetch = 4;
     ReaderPool pool(source, sampler, order, sampler.steps_per_epoch(), options);
@@ -222,7 +222,7 @@ TEST(ReaderPool, InternalErrorsAreNeverSkipped) {
   FakeSource source;
   source.throw_internal = true;
   for (FileIndex f = 0; f < 4; ++f) source.corrupt.insert({f, 0});
-  ReaderOptions options;
+  ReaderPoolOptions options;
   options.threads = 2;
   options.on_error = config::OnError::kSkip;
   ReaderPool pool(source, sampler, order, 4, options);
@@ -235,7 +235,7 @@ TEST(ReaderPool, DestroyingAPoolMidEpochJoinsItsThreads) {
   const EpochOrder order = sampler.epoch(1);
   FakeSource source;
   source.read_delay = 100us;
-  ReaderOptions options;
+  ReaderPoolOptions options;
   options.threads = 4;
   {
     ReaderPool pool(source, sampler, order, sampler.steps_per_epoch(), options);
@@ -250,7 +250,7 @@ TEST(ReaderPool, PreprocessTimeIsSpentPerSample) {
   const Sampler sampler(Shape(4, 1, 4));
   const EpochOrder order = sampler.epoch(1);
   FakeSource source;
-  ReaderOptions options;
+  ReaderPoolOptions options;
   options.threads = 1;
   options.preprocess_time.mean = 0.002;
   ReaderPool pool(source, sampler, order, 1, options);
@@ -267,7 +267,7 @@ TEST(ReaderPool, ReaderThreadsRunUnderTheConfiguredPolicy) {
   for (const auto& [policy, expected] : {std::pair{config::ThreadPolicy::kBatch, SCHED_BATCH},
                                          std::pair{config::ThreadPolicy::kNormal, SCHED_OTHER}}) {
     FakeSource source;
-    ReaderOptions options;
+    ReaderPoolOptions options;
     options.threads = 2;
     options.thread_policy = policy;
     ReaderPool pool(source, sampler, order, sampler.steps_per_epoch(), options);
@@ -276,7 +276,7 @@ TEST(ReaderPool, ReaderThreadsRunUnderTheConfiguredPolicy) {
   }
   // The inline reader (read_threads 0) reads on the trainer's thread and leaves it alone.
   FakeSource source;
-  ReaderOptions options;
+  ReaderPoolOptions options;
   options.threads = 0;
   ReaderPool pool(source, sampler, order, sampler.steps_per_epoch(), options);
   Drain(pool, sampler, order);
@@ -286,7 +286,7 @@ TEST(ReaderPool, ReaderThreadsRunUnderTheConfiguredPolicy) {
 TEST(ReaderPool, StepsBeyondTheSamplerAreAnInternalError) {
   const Sampler sampler(Shape(4, 1, 1));
   FakeSource source;
-  ReaderOptions options;
+  ReaderPoolOptions options;
   EXPECT_THROW(ReaderPool(source, sampler, sampler.epoch(1), 5, options), Error);
 }
 

@@ -9,6 +9,7 @@
 
 #include "memory_shared_file.h"
 #include "storage/token_bucket.h"
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -77,9 +78,11 @@ TEST(TokenBucket, ConcurrentRequestsQueueUp) {
   EXPECT_DOUBLE_EQ(sleeps[3], 4.0);
 }
 
-TEST(TokenBucket, RejectsANonPositiveRate) {
+// config::Validate holds every bandwidth_limit > 0: a bucket handed 0 is a bug (exit 1).
+TEST(TokenBucket, ANonPositiveRateIsAnInternalError) {
   FakeClock clock;
-  EXPECT_THROW(TokenBucket(0, 1, clock), Error);
+  test::ExpectError([&] { TokenBucket bucket(0, 1, clock); }, ExitCode::kInternal,
+                    {"a bandwidth limit must be positive"});
 }
 
 TEST(ThrottledEnv, BandwidthAndLatency) {

@@ -20,12 +20,12 @@ namespace {
 
 using test::Named;
 using test::ReadTrace;
-const auto Options = test::TestRecorderOptions;
+using test::TestRecorderOptions;
 
 TEST(Recorder, WritesABracketedTraceOfParseableLinesWithPerfettoFields) {
   test::TempDir dir;
   {
-    Recorder recorder(Options(dir / "t.pfw.gz"));
+    Recorder recorder(TestRecorderOptions(dir / "t.pfw.gz"));
     NameThread("trainer");
     {
       Span epoch(Event::kEpochBlock, {1});
@@ -70,7 +70,7 @@ TEST(Recorder, WritesABracketedTraceOfParseableLinesWithPerfettoFields) {
 
 TEST(Recorder, TimesAreMicrosecondsOnA100NsGridOfTheAlignedClock) {
   test::TempDir dir;
-  RecorderOptions options = Options(dir / "t.pfw");
+  RecorderOptions options = TestRecorderOptions(dir / "t.pfw");
   options.compress = false;
   options.steady_origin_ns = 1'000'000'000;
   options.wall_origin_ns = 1'700'000'000'000'000'000;
@@ -100,7 +100,7 @@ TEST(Recorder, SpansOfOneThreadNestAndThreadsKeepTheirEvents) {
   constexpr int kThreads = 4;
   constexpr int kOuter = 500;
   {
-    Recorder recorder(Options(dir / "t.pfw.gz"));
+    Recorder recorder(TestRecorderOptions(dir / "t.pfw.gz"));
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t) {
       threads.emplace_back([t] {
@@ -136,7 +136,7 @@ TEST(Recorder, SpansOfOneThreadNestAndThreadsKeepTheirEvents) {
 TEST(Recorder, ThreadsThatExitHandTheirBufferToTheNextOnes) {
   test::TempDir dir;
   {
-    Recorder recorder(Options(dir / "t.pfw.gz"));
+    Recorder recorder(TestRecorderOptions(dir / "t.pfw.gz"));
     for (int t = 0; t < 10; ++t) {  // one reader pool after another, as epochs start them
       std::thread([t] {
         for (int i = 0; i < 100; ++i) Record(Event::kItem, i, i + 1, {t, i, 0});
@@ -161,7 +161,7 @@ TEST(Recorder, ThreadsThatExitHandTheirBufferToTheNextOnes) {
 
 TEST(Recorder, DropPolicyCountsEveryDiscardedEvent) {
   test::TempDir dir;
-  RecorderOptions options = Options(dir / "t.pfw.gz");
+  RecorderOptions options = TestRecorderOptions(dir / "t.pfw.gz");
   options.policy = OverflowPolicy::kDrop;
   options.buffer_events = 64;
   options.poll_interval = std::chrono::hours(1);  // the writer never looks before Finish
@@ -178,7 +178,7 @@ TEST(Recorder, DropPolicyCountsEveryDiscardedEvent) {
 
 TEST(Recorder, BlockPolicyWaitsForTheWriterAndCountsTheWaits) {
   test::TempDir dir;
-  RecorderOptions options = Options(dir / "t.pfw.gz");
+  RecorderOptions options = TestRecorderOptions(dir / "t.pfw.gz");
   options.buffer_events = 64;
   options.poll_interval = std::chrono::hours(1);  // only a blocked producer wakes the writer
   {
@@ -197,7 +197,7 @@ TEST(Recorder, BlockPolicyWaitsForTheWriterAndCountsTheWaits) {
 
 TEST(Recorder, ATruncatedFileStillInflatesUpToItsLastCompleteMember) {
   test::TempDir dir;
-  RecorderOptions options = Options(dir / "t.pfw.gz");
+  RecorderOptions options = TestRecorderOptions(dir / "t.pfw.gz");
   options.member_bytes = 4096;  // many members
   {
     Recorder recorder(options);
@@ -219,7 +219,7 @@ TEST(Recorder, ATruncatedFileStillInflatesUpToItsLastCompleteMember) {
 
 TEST(Recorder, SamplingKeepsAboutOneInN) {
   test::TempDir dir;
-  RecorderOptions options = Options(dir / "t.pfw.gz");
+  RecorderOptions options = TestRecorderOptions(dir / "t.pfw.gz");
   options.sample = 4;
   Recorder recorder(options);
   int kept = 0;
@@ -232,28 +232,28 @@ TEST(Recorder, SamplingKeepsAboutOneInN) {
 
 TEST(Recorder, OneActiveRecorderAtATimeAndBadOptionsAreUsageErrors) {
   test::TempDir dir;
-  Recorder recorder(Options(dir / "a.pfw.gz"));
-  test::ExpectError([&] { Recorder second(Options(dir / "b.pfw.gz")); }, ExitCode::kInternal,
-                    {"active"});
-  RecorderOptions bad = Options(dir / "c.pfw.gz");
+  Recorder recorder(TestRecorderOptions(dir / "a.pfw.gz"));
+  test::ExpectError([&] { Recorder second(TestRecorderOptions(dir / "b.pfw.gz")); },
+                    ExitCode::kInternal, {"active"});
+  RecorderOptions bad = TestRecorderOptions(dir / "c.pfw.gz");
   bad.sample = 0;
   test::ExpectError([&] { Recorder r(bad); }, ExitCode::kUsage, {"trace_sample"});
-  bad = Options(dir / "d.pfw.gz");
+  bad = TestRecorderOptions(dir / "d.pfw.gz");
   bad.buffer_events = 8;
   test::ExpectError([&] { Recorder r(bad); }, ExitCode::kUsage, {"trace_buffer_events"});
 }
 
 TEST(Recorder, AnUnwritableFileIsAnIoErrorNamingIt) {
   test::TempDir dir;
-  test::ExpectError([&] { Recorder r(Options(dir / "no" / "such" / "t.pfw.gz")); }, ExitCode::kIo,
-                    {"t.pfw.gz"});
+  test::ExpectError([&] { Recorder r(TestRecorderOptions(dir / "no" / "such" / "t.pfw.gz")); },
+                    ExitCode::kIo, {"t.pfw.gz"});
   EXPECT_EQ(Active(), nullptr);
 }
 
 TEST(Recorder, TracksKeepOverlappingIntervalsApart) {
   test::TempDir dir;
   {
-    Recorder recorder(Options(dir / "t.pfw.gz"));
+    Recorder recorder(TestRecorderOptions(dir / "t.pfw.gz"));
     const std::vector<Interval> files{{1.0, 3.0, 10}, {2.0, 4.0, 20}, {3.5, 5.0, 30}};
     RecordOnTracks(Event::kCapture, files);
     recorder.finish();

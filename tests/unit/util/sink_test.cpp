@@ -22,11 +22,13 @@ TEST(Sink, ResultsAreKeptAsGivenAndMessagesGetTheirPrefix) {
   Result("line\n");
   Note("a note");
   Warning("a warning");
-  Message("dlbench: error: as formatted");
+  Error("an error");
+  Error("a rank's error", "rank 1 of 4");
   EXPECT_EQ(capture.results(), "table\nline\n");
   EXPECT_EQ(capture.messages(),
             (std::vector<std::string>{"dlbench: note: a note", "dlbench: warning: a warning",
-                                      "dlbench: error: as formatted"}));
+                                      "dlbench: error: an error",
+                                      "dlbench: error (rank 1 of 4): a rank's error"}));
 }
 
 TEST(Sink, ScopedSinksNestAndRestoreTheOuterOne) {
@@ -99,22 +101,24 @@ TEST(SinkLog, EverythingSaidWhileOpenIsLoggedInDliosLineFormat) {
   Result("table line 1\ntable line 2\n");
   Note("a note");
   Warning("a warning");
-  Message("dlbench: error: the end");
+  Error("the end");
+  Error("rank 0's end", "rank 0 of 2");
   Log("OUTPUT", "Averaged metric over all steps/epochs\n[METRIC] ====\n");
   CloseLog();
   Note("after the log was closed");
   const std::vector<std::string> lines = Lines(ReadAll(dir / "dlio.log"));
-  ASSERT_EQ(lines.size(), 7u) << ReadAll(dir / "dlio.log");
+  ASSERT_EQ(lines.size(), 8u) << ReadAll(dir / "dlio.log");
   EXPECT_EQ(WithoutTime(lines[0]), "[OUTPUT] table line 1");
   EXPECT_EQ(lines[1], "table line 2");
   EXPECT_EQ(WithoutTime(lines[2]), "[INFO] a note");
   EXPECT_EQ(WithoutTime(lines[3]), "[WARNING] a warning");
-  EXPECT_EQ(WithoutTime(lines[4]), "[ERROR] dlbench: error: the end");
-  EXPECT_EQ(WithoutTime(lines[5]), "[OUTPUT] Averaged metric over all steps/epochs");
-  EXPECT_EQ(lines[6], "[METRIC] ====");
+  EXPECT_EQ(WithoutTime(lines[4]), "[ERROR] the end");
+  EXPECT_EQ(WithoutTime(lines[5]), "[ERROR] rank 0 of 2: rank 0's end");
+  EXPECT_EQ(WithoutTime(lines[6]), "[OUTPUT] Averaged metric over all steps/epochs");
+  EXPECT_EQ(lines[7], "[METRIC] ====");
   // The terminal got the same, and the log entry only its log.
   EXPECT_EQ(capture.results(), "table line 1\ntable line 2\n");
-  EXPECT_EQ(capture.messages().size(), 4u);
+  EXPECT_EQ(capture.messages().size(), 5u);
 }
 
 TEST(SinkLog, OpeningReplacesAnEarlierLogAsDlioDoes) {
@@ -165,7 +169,7 @@ TEST(SinkLog, TheErrorThatEndsARunStillReachesItsLog) {
     Log("INFO", "started");
     throw std::runtime_error("the run fails");
   } catch (const std::runtime_error&) {
-    Message("dlbench: error: the run fails");  // as app::RunGuarded reports it, after unwinding
+    Error("the run fails");  // as app::RunGuarded reports it, after unwinding
   }
   {
     const RunLog next((dir / "next.log").string());  // the next run's log closes the old one
@@ -174,7 +178,7 @@ TEST(SinkLog, TheErrorThatEndsARunStillReachesItsLog) {
   Note("after both runs");
   const std::vector<std::string> lines = Lines(ReadAll(path));
   ASSERT_EQ(lines.size(), 2u) << ReadAll(path);
-  EXPECT_EQ(WithoutTime(lines[1]), "[ERROR] dlbench: error: the run fails");
+  EXPECT_EQ(WithoutTime(lines[1]), "[ERROR] the run fails");
   ASSERT_EQ(Lines(ReadAll(dir / "next.log")).size(), 1u);  // closed when the run ended normally
 }
 

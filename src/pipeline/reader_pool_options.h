@@ -10,7 +10,7 @@
 
 namespace dlbench::pipeline {
 
-struct ReaderOptions {
+struct ReaderPoolOptions {
   // reader.read_threads: threads per rank reading batches; 0 reads on the trainer's thread when
   // it asks for a batch (no overlap with compute, as PyTorch with num_workers = 0).
   int threads = 1;

@@ -1,0 +1,4 @@
+#include "a/a.h"
+
+#include "b/b.h"
+#include "c/c.h"
