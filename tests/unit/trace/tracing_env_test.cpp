@@ -15,7 +15,7 @@ namespace {
 
 using test::Named;
 using test::ReadTrace;
-const auto Options = test::TestRecorderOptions;
+using test::TestRecorderOptions;
 
 // The path an FH line gives for `fhash`.
 std::string PathOf(const test::TraceLines& trace, const nlohmann::json& fhash) {
@@ -30,7 +30,7 @@ TEST(TracingEnv, RecordsEveryOperationWithFileOffsetSizeAndResult) {
   const std::string data = (dir / "data").string();
   const std::string file = data + "/a.bin";
   {
-    Recorder recorder(Options(dir / "t.pfw.gz"));
+    Recorder recorder(TestRecorderOptions(dir / "t.pfw.gz"));
     TracingEnv env(storage::PosixEnv());
     env.create_directories(data);
     auto out = env.create(file);
@@ -78,7 +78,7 @@ TEST(TracingEnv, RecordsEveryOperationWithFileOffsetSizeAndResult) {
 TEST(TracingEnv, AFailedOperationIsRecordedWithRetMinusOneAndStillThrows) {
   test::TempDir dir;
   {
-    Recorder recorder(Options(dir / "t.pfw.gz"));
+    Recorder recorder(TestRecorderOptions(dir / "t.pfw.gz"));
     TracingEnv env(storage::PosixEnv());
     test::ExpectError([&] { env.open_read((dir / "missing").string()); }, ExitCode::kIo,
                       {"missing"});
@@ -93,7 +93,7 @@ TEST(TracingEnv, TheDataDirFilterLeavesOtherPathsUntraced) {
   test::TempDir dir;
   const auto traced = dir.write("data/x", "12345");
   const auto other = dir.write("other/y", "12345");
-  RecorderOptions options = Options(dir / "t.pfw.gz");
+  RecorderOptions options = TestRecorderOptions(dir / "t.pfw.gz");
   options.data_dirs = {(dir / "data").string()};
   {
     Recorder recorder(options);
