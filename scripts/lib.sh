@@ -119,6 +119,31 @@ parse_options() {
   done
 }
 
+# Stage timings (scripts/test.sh, test-sanitizers.sh): `stage_start`, then `stage_end WHAT` logs
+# the wall seconds since and the CPU seconds (user + system) of the commands this shell waited for
+# meanwhile — on a machine shared with other work, the CPU seconds are the figure to compare.
+stage_start() {
+  _stage_wall=$SECONDS
+  _children_cpu_seconds
+  _stage_cpu=$_cpu_seconds
+}
+stage_end() {
+  _children_cpu_seconds
+  log "$1: $((SECONDS - _stage_wall)) s wall, $((_cpu_seconds - _stage_cpu)) CPU s" \
+    "(load $(cut -d' ' -f1-3 /proc/loadavg))"
+}
+# Sets _cpu_seconds to the `times` builtin's second line (the user and system time of the children
+# this shell waited for) in seconds. `times` must run in this shell, not in a $(...) subshell
+# (which has no children), so it writes to a file.
+_children_cpu_seconds() {
+  local file
+  file=$(mktemp)
+  times >"$file"
+  _cpu_seconds=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m");
+    sub("s", "", a[2]); t += a[1] * 60 + a[2] } printf "%.0f\n", t }' "$file")
+  rm -f "$file"
+}
+
 # mpirun flags that let the scripts run as root (CI) and on fewer cores than ranks. Open MPI
 # binds each rank to one core by default, which would make a rank's reader threads share it.
 mpirun_flags() {

@@ -17,7 +17,7 @@
 namespace dlbench::checkpoint {
 namespace {
 
-using OpenFile = ChunkedFile<storage::ReadableFile>;
+using OpenReadFile = ChunkedFile<storage::ReadableFile>;
 
 }  // namespace
 
@@ -68,7 +68,7 @@ RankIoResult CheckpointReader::read_rank(const std::string& folder, const RankPl
   std::vector<Bytes> sizes;
   for (const PlannedFile& f : plan.files) sizes.push_back(f.bytes);
   const ChunkSchedule schedule(sizes, options_.buffer_bytes);
-  std::unique_ptr<OpenFile[]> files(new OpenFile[n]);
+  std::unique_ptr<OpenReadFile[]> files(new OpenReadFile[n]);
   for (std::size_t i = 0; i < n; ++i) {
     files[i].chunks_left.store(schedule.chunks_in_file(i), std::memory_order_relaxed);
     files[i].key = ContentKey(manifest.content.seed, manifest.checkpoint, plan.files[i].name);
@@ -83,7 +83,7 @@ RankIoResult CheckpointReader::read_rank(const std::string& folder, const RankPl
       const std::uint64_t index = next_chunk.fetch_add(1, std::memory_order_relaxed);
       if (index >= schedule.size()) return;
       const Chunk chunk = schedule.at(index);
-      OpenFile& file = files[chunk.file];
+      OpenReadFile& file = files[chunk.file];
       const std::string& name = plan.files[chunk.file].name;
       storage::ReadableFile* in = nullptr;
       {

@@ -15,7 +15,7 @@
 namespace dlbench::checkpoint {
 namespace {
 
-using OpenFile = ChunkedFile<storage::AtomicFileWriter>;
+using OpenWriteFile = ChunkedFile<storage::AtomicFileWriter>;
 
 }  // namespace
 
@@ -70,7 +70,7 @@ RankIoResult CheckpointWriter::write_rank(
   for (const PlannedFile& f : plan.files) sizes.push_back(f.bytes);
   const ChunkSchedule schedule(sizes, options_.buffer_bytes);
   const std::string checkpoint = BaseName(folder);
-  std::unique_ptr<OpenFile[]> files(new OpenFile[n]);
+  std::unique_ptr<OpenWriteFile[]> files(new OpenWriteFile[n]);
   for (std::size_t i = 0; i < n; ++i) {
     files[i].chunks_left.store(schedule.chunks_in_file(i), std::memory_order_relaxed);
     files[i].key = ContentKey(options_.content.seed, checkpoint, plan.files[i].name);
@@ -85,7 +85,7 @@ RankIoResult CheckpointWriter::write_rank(
       const std::uint64_t index = next_chunk.fetch_add(1, std::memory_order_relaxed);
       if (index >= schedule.size()) return;
       const Chunk chunk = schedule.at(index);
-      OpenFile& file = files[chunk.file];
+      OpenWriteFile& file = files[chunk.file];
       storage::WritableFile* out = nullptr;
       {
         std::lock_guard lock(file.mutex);

@@ -13,7 +13,7 @@ namespace {
 
 // libjpeg's output goes straight into the appender's free space; a full buffer is flushed to the
 // file. A write error cannot be thrown through libjpeg's C frames: it is kept here and libjpeg
-// is left through error_exit (a longjmp), after which Encode rethrows it.
+// is left through error_exit (a longjmp), after which EncodeJpeg rethrows it.
 struct Destination {
   jpeg_destination_mgr manager;  // first: libjpeg hands back a pointer to it
   BufferedAppender* out = nullptr;
@@ -56,7 +56,7 @@ void TermDestination(j_compress_ptr cinfo) {
   d.out->commit(d.space.size() - d.manager.free_in_buffer);
 }
 
-void Encode(const std::string& path, ImageShape shape, RowBlocks& rows, BufferedAppender& out) {
+void EncodeJpeg(const std::string& path, ImageShape shape, RowBlocks& rows, BufferedAppender& out) {
   // Everything with a destructor is built before setjmp (jpeg_errors.h).
   std::vector<JSAMPROW> pointers(static_cast<std::size_t>(rows.max_rows()));
   Destination destination;
@@ -103,7 +103,7 @@ WriteResult JpegWriter::write(storage::Env& env, const FileSpec& spec,
                               const dataset::ContentGenerator& content,
                               std::span<std::byte> buffer) const {
   return WriteImage(env, spec, ImageShapeOf(spec, JPEG_MAX_DIMENSION, "jpeg"), content, buffer,
-                    Encode);
+                    EncodeJpeg);
 }
 
 }  // namespace dlbench::formats

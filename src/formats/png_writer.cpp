@@ -9,13 +9,13 @@
 namespace dlbench::formats {
 namespace {
 
-struct Output {
+struct PngOutput {
   PngErrors errors;
   BufferedAppender* out = nullptr;
 };
 
 void WriteBytes(png_structp png, png_bytep data, png_size_t length) {
-  auto* output = static_cast<Output*>(png_get_io_ptr(png));
+  auto* output = static_cast<PngOutput*>(png_get_io_ptr(png));
   bool failed = false;
   try {
     output->out->append(data, length);
@@ -28,8 +28,8 @@ void WriteBytes(png_structp png, png_bytep data, png_size_t length) {
 
 void Flush(png_structp /*png*/) {}
 
-void Encode(const std::string& path, ImageShape shape, RowBlocks& rows, BufferedAppender& out) {
-  Output output;  // built before setjmp (png_errors.h)
+void EncodePng(const std::string& path, ImageShape shape, RowBlocks& rows, BufferedAppender& out) {
+  PngOutput output;  // built before setjmp (png_errors.h)
   output.out = &out;
   png_structp png =
       png_create_write_struct(PNG_LIBPNG_VER_STRING, &output.errors, PngError, PngWarning);
@@ -67,7 +67,7 @@ Bytes PngWriter::file_size(const FileSpec& spec) const {
 WriteResult PngWriter::write(storage::Env& env, const FileSpec& spec,
                              const dataset::ContentGenerator& content,
                              std::span<std::byte> buffer) const {
-  return WriteImage(env, spec, ImageShapeOf(spec, kPngMaxSide, "png"), content, buffer, Encode);
+  return WriteImage(env, spec, ImageShapeOf(spec, kPngMaxSide, "png"), content, buffer, EncodePng);
 }
 
 }  // namespace dlbench::formats

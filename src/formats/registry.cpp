@@ -35,7 +35,7 @@ namespace {
 }
 
 // What the registry knows of one format.
-struct Entry {
+struct FormatEntry {
   std::unique_ptr<FormatWriter> (*writer)();
   std::unique_ptr<FormatReader> (*reader)();
   std::unique_ptr<SharedWriter> (*shared_writer)();  // nullptr: no shared writing
@@ -52,7 +52,7 @@ std::unique_ptr<SharedWriter> Sliced() {
   return std::make_unique<SlicedSharedWriter>(std::make_unique<Layout>());
 }
 
-Entry EntryOf(config::Format format) {
+FormatEntry EntryOf(config::Format format) {
   using config::Format;
   switch (format) {
     case Format::kTfrecord:
@@ -95,7 +95,7 @@ std::unique_ptr<FormatWriter> MakeWriter(config::Format format) { return EntryOf
 std::unique_ptr<FormatReader> MakeReader(config::Format format) { return EntryOf(format).reader(); }
 
 std::unique_ptr<SharedWriter> MakeSharedWriter(config::Format format) {
-  const Entry entry = EntryOf(format);
+  const FormatEntry entry = EntryOf(format);
   return entry.shared_writer != nullptr ? entry.shared_writer() : nullptr;
 }
 

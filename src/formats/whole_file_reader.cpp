@@ -10,7 +10,7 @@
 namespace dlbench::formats {
 namespace {
 
-thread_local std::vector<std::byte> staging;
+thread_local std::vector<std::byte> whole_file_staging;
 
 class WholeFileReader final : public FileReader {
  public:
@@ -37,9 +37,9 @@ class WholeFileReader final : public FileReader {
       encoded = direct_->view(0, size);
       delivered = direct_->bytes_read() - before;
     } else {
-      if (staging.size() < size) staging.resize(size);
-      delivered = file_->read_at(0, staging.data(), size);
-      encoded = std::span<const std::byte>(staging).first(delivered);
+      if (whole_file_staging.size() < size) whole_file_staging.resize(size);
+      delivered = file_->read_at(0, whole_file_staging.data(), size);
+      encoded = std::span<const std::byte>(whole_file_staging).first(delivered);
     }
     if (encoded.size() != size) {
       throw IoError("read", path(), 0,

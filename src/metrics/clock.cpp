@@ -45,6 +45,8 @@ std::string FormatLocalRfc3339(WallTime time) {
   return FormatRfc3339(time, std::chrono::seconds(local.tm_gmtoff));
 }
 
+std::string NowLocalRfc3339() { return FormatLocalRfc3339(std::chrono::system_clock::now()); }
+
 WallClockAnchor WallClockAnchor::Capture(Seconds origin) {
   return WallClockAnchor(Now() - origin, std::chrono::system_clock::now());
 }

@@ -22,6 +22,8 @@ std::string FormatRfc3339(WallTime time, std::chrono::seconds utc_offset);
 
 // The same in the process's local time zone (offset taken from the C library for that instant).
 std::string FormatLocalRfc3339(WallTime time);
+// FormatLocalRfc3339 of the wall clock now (a phase's start and end in its summary).
+std::string NowLocalRfc3339();
 
 // A pairing of one steady-clock instant with the wall clock, so that monotonic measurements can be
 // written as wall-clock timestamps without reading the wall clock while timing.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -23,6 +24,13 @@ inline void SetList(Json& object, const std::string& key, const std::vector<doub
     if (!std::isfinite(v)) return;
   }
   object[key] = values;
+}
+
+// A JSON object of a string-to-string map (host_cpuinfo, host_meminfo).
+inline Json StringMap(const std::map<std::string, std::string>& map) {
+  Json object = Json::object();
+  for (const auto& [key, value] : map) object[key] = value;
+  return object;
 }
 
 }  // namespace dlbench::metrics

@@ -7,12 +7,6 @@
 namespace dlbench::metrics {
 namespace {
 
-Json StringMap(const std::map<std::string, std::string>& map) {
-  Json object = Json::object();
-  for (const auto& [key, value] : map) object[key] = value;
-  return object;
-}
-
 // Adds one block's per-step lists and results under `key` ("block<b>" or "eval").
 void AddBlock(Json& epoch, const std::string& key, const BlockRecord& block, double au_percent,
               double samples_per_second) {

@@ -178,12 +178,6 @@ void AddSaveTimeline(Json& metric, const std::vector<CheckpointOp>& saves) {
             *std::max_element(durable.begin(), durable.end()));
 }
 
-Json StringMap(const std::map<std::string, std::string>& map) {
-  Json object = Json::object();
-  for (const auto& [key, value] : map) object[key] = value;
-  return object;
-}
-
 }  // namespace
 
 Json BuildSummary(const RunMetrics& run) {

@@ -32,12 +32,6 @@ var s=f.querySelector('svg');var b=s.getBBox();
 f.setAttribute('data-drawn',(s.querySelectorAll('.mark').length>0&&b.width>0&&b.height>0)?'yes':'no');});
 document.body.setAttribute('data-charts',String(document.querySelectorAll('figure.chart').length));)";
 
-std::string Num(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4g", value);
-  return text;
-}
-
 std::vector<double> Numbers(const Json* node) {
   std::vector<double> values;
   if (node && node->is_number()) values.push_back(node->get<double>());

@@ -17,12 +17,6 @@ const char* const kColours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
 
 const char* Colour(std::size_t i) { return kColours[i % (sizeof kColours / sizeof *kColours)]; }
 
-std::string Num(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4g", value);
-  return text;
-}
-
 struct Scale {
   double min = 0, max = 1;
   double from = 0, to = 1;  // pixels
@@ -217,6 +211,12 @@ std::string Timeline(const std::string& title, const std::string& x_label,
            Num(row_height - 4) + "\" fill=\"" + Colour(s.kind) + "\"/>";
   }
   return svg + Legend(kinds) + Close();
+}
+
+std::string Num(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", value);
+  return text;
 }
 
 }  // namespace dlbench::report

@@ -36,4 +36,7 @@ std::string Timeline(const std::string& title, const std::string& x_label,
 // Escapes &, <, >, " for HTML text and attributes.
 std::string Escape(const std::string& text);
 
+// A number for labels and tables: printf's %.4g.
+std::string Num(double value);
+
 }  // namespace dlbench::report

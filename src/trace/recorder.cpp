@@ -25,10 +25,15 @@ std::mutex registry_mutex;
 std::uint64_t live_generation = 0;  // guarded by registry_mutex
 Recorder* live_recorder = nullptr;  // guarded by registry_mutex
 
-// The calling thread's buffer in the recorder of generation `generation`.
+// The calling thread's buffer in the recorder of generation `generation`. Never copied: a copy's
+// destructor would hand the buffer back while this thread still records into it, and the next new
+// thread would then share it (two producers on one ring: slots published before they are written).
 struct ThreadCache {
   std::uint64_t generation = 0;
   ThreadBuffer* buffer = nullptr;
+  ThreadCache() = default;
+  ThreadCache(const ThreadCache&) = delete;
+  ThreadCache& operator=(const ThreadCache&) = delete;
   ~ThreadCache() {
     std::lock_guard lock(registry_mutex);
     if (buffer != nullptr && generation == live_generation) live_recorder->release(buffer);
@@ -155,7 +160,8 @@ ThreadBuffer* Recorder::this_thread_buffer() {
     buffer->in_use = true;
     if (!this_thread_name.empty()) pending_names_.emplace_back(ThisThreadId(), this_thread_name);
   }
-  this_thread = {generation_, buffer};
+  this_thread.generation = generation_;
+  this_thread.buffer = buffer;
   return buffer;
 }
 

@@ -27,8 +27,6 @@
 namespace dlbench::workflow {
 namespace {
 
-std::string NowRfc3339() { return metrics::FormatLocalRfc3339(std::chrono::system_clock::now()); }
-
 // The emulated compute between checkpoints, then the barrier after which the timer starts.
 // Negative means no pause (DLIO sleeps |value|, D14).
 void PauseThenSynchronize(const config::CheckpointConfig& checkpoint,
@@ -93,7 +91,7 @@ void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
   const Rank source = SourceRank(settings, comm);
 
   const metrics::WallClockAnchor clock = metrics::WallClockAnchor::Capture(origin);
-  const std::string start = NowRfc3339();
+  const std::string start = metrics::NowLocalRfc3339();
   CheckpointLog log;
   for (int i = 1; i <= settings.num_checkpoints_write; ++i) {
     PauseThenSynchronize(settings, comm);
@@ -111,7 +109,7 @@ void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
   const Seconds finish_start = metrics::Now();
   log.attach_drains(store->finish());
   const Seconds finish = metrics::Now() - finish_start;
-  const std::string end = NowRfc3339();
+  const std::string end = metrics::NowLocalRfc3339();
 
   metrics::RankRecord record;
   record.checkpoints = log.records();

@@ -28,8 +28,6 @@
 namespace dlbench::workflow {
 namespace {
 
-std::string NowRfc3339() { return metrics::FormatLocalRfc3339(std::chrono::system_clock::now()); }
-
 void WriteRankFiles(const metrics::RankRecord& record, const metrics::RunSettings& settings,
                     const metrics::HostInfo& host, const metrics::RunInfo& info,
                     const metrics::WallClockAnchor& clock, const mpi::Communicator& comm,
@@ -112,7 +110,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   }
 
   const metrics::WallClockAnchor clock = metrics::WallClockAnchor::Capture(origin);
-  const std::string start = NowRfc3339();
+  const std::string start = metrics::NowLocalRfc3339();
   pipeline::Trainer trainer(train_source, train_sampler, eval_sampler ? &eval_source : nullptr,
                             eval_sampler ? &*eval_sampler : nullptr, options, hooks);
   trace::NameThread("trainer");
@@ -120,7 +118,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   if (config.train.step_barrier) metrics::ReduceBarrierSkew(comm, record);
   progress.finish();
   if (checkpoints) checkpoints->finish(record);  // waits for drains; timed on its own
-  const std::string end = NowRfc3339();
+  const std::string end = metrics::NowLocalRfc3339();
 
   metrics::RunSettings settings;
   settings.steps_per_epoch = train_sampler.steps_per_epoch();

@@ -21,6 +21,7 @@
 #include "storage/fault_injection_env.h"
 #include "storage/tier_env.h"
 #include "support/expect_error.h"
+#include "support/files.h"
 #include "support/test_support.h"
 #include "unit/checkpoint/model_fixtures.h"
 #include "util/error.h"
@@ -37,7 +38,7 @@ using storage::PosixEnv;
 constexpr Bytes kBuffer = 4096;
 
 // One rank (unit tests run as a singleton): 2 layers, ZeRO 1 -> a handful of files of up to ~40 KB.
-CheckpointPlan OneRankPlan() {
+CheckpointPlan OneRankSmallPlan() {
   return CheckpointPlan(test::Transformer(2, 100, 32, 64, 4, 2, 1, 1, 1), test::Default(), 1);
 }
 
@@ -118,7 +119,7 @@ class BurstBufferStoreTest : public ::testing::Test {
   BurstBufferTuning tuning_;
   storage::ThrottleClock* clock_ = nullptr;  // the tiers' emulation clock; nullptr: steady
   std::vector<std::unique_ptr<storage::TierEnv>> tier_envs_;
-  CheckpointPlan plan_ = OneRankPlan();
+  CheckpointPlan plan_ = OneRankSmallPlan();
 };
 
 TEST_F(BurstBufferStoreTest, SaveReturnsOnTheFastTierThenDrainsAndEvicts) {
@@ -150,14 +151,6 @@ TEST_F(BurstBufferStoreTest, SaveReturnsOnTheFastTierThenDrainsAndEvicts) {
 
 // Waits for a file the drain is expected to produce. The bound only keeps a broken drain from
 // hanging the test; the outcome does not depend on timing.
-bool Appears(const fs::path& path) {
-  for (int i = 0; i < 60000; ++i) {
-    if (fs::exists(path)) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return false;
-}
-
 // Counts what the test's own thread (the trainer's, in a run) does under two folders, each in its
 // own CountingEnv; other threads (drains, evictions) and other paths go straight to `base`.
 class TrainerThreadCounter final : public storage::EnvWrapper {
@@ -225,7 +218,7 @@ TEST_F(BurstBufferStoreTest, ASaveTouchesNothingOnTheCapacityTierFromTheTrainers
   auto store = make(counter);
   counter.capacity().reset();
   store->save(name, plan_);
-  ASSERT_TRUE(Appears(capacity(name) / plan_.for_rank(0).files.back().name));
+  ASSERT_TRUE(test::AppearsWithinAMinute(capacity(name) / plan_.for_rank(0).files.back().name));
   store->save("global_epoch1_step2", plan_);
   const storage::IoCounts touched = counter.capacity().counts();
   EXPECT_EQ(touched.opens + touched.creates + touched.stats, 0u);
@@ -292,7 +285,8 @@ TEST_F(BurstBufferStoreTest, TheDrainOfTheFirstFileStartsBeforeTheSaveReturns) {
   bool first_drained_before_last_written = false;
   tuning_.on_file_written = [&](const std::string& file) {
     if (file == files.back().name) {
-      first_drained_before_last_written = Appears(capacity(name) / files.front().name);
+      first_drained_before_last_written =
+          test::AppearsWithinAMinute(capacity(name) / files.front().name);
     }
   };
   auto store = make(PosixEnv());
@@ -315,7 +309,8 @@ TEST_F(BurstBufferStoreTest, ASaveThatFailsAfterSomeFilesWereDrainedIsNeverDurab
                     .on_paths_containing("bb/" + name + "/." + files.back().name));
   bool first_drained = false;
   tuning_.on_file_written = [&](const std::string& file) {
-    if (file == files.front().name) first_drained = Appears(capacity(name) / file);
+    if (file == files.front().name)
+      first_drained = test::AppearsWithinAMinute(capacity(name) / file);
   };
   auto store = make(faulty);
   dlbench::test::ExpectError([&] { store->save(name, plan_); }, ExitCode::kIo,

@@ -21,6 +21,7 @@
 #include "storage/counting_env.h"
 #include "storage/fault_injection_env.h"
 #include "support/expect_error.h"
+#include "support/files.h"
 #include "support/test_support.h"
 #include "unit/checkpoint/model_fixtures.h"
 #include "util/error.h"
@@ -37,7 +38,7 @@ using storage::FaultOp;
 using storage::PosixEnv;
 
 constexpr int kWorld = 8;
-constexpr Bytes kBuffer = 4096;  // small, so that files span several chunks and threads
+constexpr Bytes kSmallBuffer = 4096;  // small, so that files span several chunks and threads
 
 // TP 2 x PP 2 x DP 2, ZeRO 1: 22 files of 64 B to 67 KB.
 CheckpointPlan TinyPlan() {
@@ -47,7 +48,7 @@ CheckpointPlan TinyPlan() {
 WriterOptions Options(int threads, bool fsync = false) {
   WriterOptions o;
   o.threads = threads;
-  o.buffer_bytes = kBuffer;
+  o.buffer_bytes = kSmallBuffer;
   o.fsync = fsync;
   o.content.seed = 42;
   return o;
@@ -56,20 +57,12 @@ WriterOptions Options(int threads, bool fsync = false) {
 CheckpointReaderOptions ReaderOptionsFor(int threads, bool verify = true) {
   CheckpointReaderOptions o;
   o.threads = threads;
-  o.buffer_bytes = kBuffer;
+  o.buffer_bytes = kSmallBuffer;
   o.verify = verify;
   return o;
 }
 
 // Every regular file in `folder`: name -> size.
-std::map<std::string, Bytes> Listing(const fs::path& folder) {
-  std::map<std::string, Bytes> files;
-  for (const auto& entry : fs::directory_iterator(folder)) {
-    files[entry.path().filename().string()] = entry.file_size();
-  }
-  return files;
-}
-
 std::map<std::string, Bytes> Planned(const CheckpointPlan& plan) {
   std::map<std::string, Bytes> files;
   for (Rank r = 0; r < plan.world(); ++r) {
@@ -116,8 +109,8 @@ TEST(CheckpointIo, WritesExactlyThePlannedFilesThenReadsAndVerifiesThem) {
   }
   const PlanSummary summary = plan.summarize();
   EXPECT_EQ(written, summary.total_bytes);
-  EXPECT_EQ(Listing(folder), Planned(plan));  // no partial files, nothing else
-  EXPECT_EQ(Listing(folder).size(), 22u);
+  EXPECT_EQ(test::FileSizes(folder), Planned(plan));  // no partial files, nothing else
+  EXPECT_EQ(test::FileSizes(folder).size(), 22u);
   EXPECT_FALSE(IsCheckpointComplete(PosixEnv(), folder));
 
   const Manifest manifest =
@@ -195,7 +188,7 @@ void ExpectCleanFailure(const Fault& fault, const std::string& operation, int th
                              {operation, folder + "/", "injected"});
   const bool ok = false;  // this rank's write failed
   const std::map<std::string, Bytes> planned = Planned(plan);
-  for (const auto& [name, size] : Listing(folder)) {
+  for (const auto& [name, size] : test::FileSizes(folder)) {
     ASSERT_TRUE(planned.contains(name)) << "unexpected file " << name;
     EXPECT_EQ(size, planned.at(name)) << name;
   }
@@ -249,7 +242,7 @@ TEST(CheckpointIo, ReaderRefusesIncompleteAndDetectsCorruption) {
   // Flip one byte in the middle of rank 0's optimizer file.
   const PlannedFile optim = plan.for_rank(0).files.back();
   const std::string path = JoinPath(folder, optim.name);
-  const Bytes offset = 3 * kBuffer + 17;
+  const Bytes offset = 3 * kSmallBuffer + 17;
   {
     std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
     f.seekg(static_cast<std::streamoff>(offset));
@@ -285,7 +278,7 @@ TEST(CheckpointIo, CorruptManifestIsAnIoError) {
 TEST(CheckpointIo, BufferMemoryIsFixedWhateverTheCheckpointSize) {
   dlbench::test::TempDir dir;
   CheckpointWriter writer(PosixEnv(), Options(3));
-  EXPECT_EQ(writer.buffer_bytes(), 3 * kBuffer);
+  EXPECT_EQ(writer.buffer_bytes(), 3 * kSmallBuffer);
   // A plan of 64 KiB and one of 4 MiB leave the writer with the same buffers.
   config::ModelConfig small;
   small.model_size_bytes = 64 * KiB;
@@ -293,14 +286,16 @@ TEST(CheckpointIo, BufferMemoryIsFixedWhateverTheCheckpointSize) {
   large.model_size_bytes = 4 * MiB + 5;
   writer.write_rank((dir / "small").string(),
                     CheckpointPlan(small, test::Default(), 1).for_rank(0));
-  EXPECT_EQ(writer.buffer_bytes(), 3 * kBuffer);
+  EXPECT_EQ(writer.buffer_bytes(), 3 * kSmallBuffer);
   writer.write_rank((dir / "large").string(),
                     CheckpointPlan(large, test::Default(), 1).for_rank(0));
-  EXPECT_EQ(writer.buffer_bytes(), 3 * kBuffer);
+  EXPECT_EQ(writer.buffer_bytes(), 3 * kSmallBuffer);
   EXPECT_EQ(fs::file_size(dir / "large" / "model_states-0.pt"), 4 * MiB + 5);
 
-  EXPECT_EQ(CheckpointReader(PosixEnv(), ReaderOptionsFor(2, false)).buffer_bytes(), 2 * kBuffer);
-  EXPECT_EQ(CheckpointReader(PosixEnv(), ReaderOptionsFor(2, true)).buffer_bytes(), 4 * kBuffer);
+  EXPECT_EQ(CheckpointReader(PosixEnv(), ReaderOptionsFor(2, false)).buffer_bytes(),
+            2 * kSmallBuffer);
+  EXPECT_EQ(CheckpointReader(PosixEnv(), ReaderOptionsFor(2, true)).buffer_bytes(),
+            4 * kSmallBuffer);
   EXPECT_EQ(CheckpointWriter(PosixEnv(), WriterOptions{}).buffer_bytes(),
             kDefaultCheckpointBufferBytes);
 }
@@ -325,17 +320,17 @@ TEST(CheckpointIo, OnesWhenTensorsAreNotRandomized) {
   WriterOptions options = Options(2);
   options.content.randomize = false;
   config::ModelConfig m;
-  m.model_size_bytes = 3 * kBuffer + 11;
+  m.model_size_bytes = 3 * kSmallBuffer + 11;
   const CheckpointPlan plan(m, test::Default(), 1);
   CheckpointWriter(PosixEnv(), options).write_rank((dir / "c").string(), plan.for_rank(0));
   const std::string bytes = ReadWholeFile(dir / "c" / "model_states-0.pt");
-  ASSERT_EQ(bytes.size(), 3 * kBuffer + 11);
+  ASSERT_EQ(bytes.size(), 3 * kSmallBuffer + 11);
   EXPECT_EQ(std::count(bytes.begin(), bytes.end(), '\1'), static_cast<long>(bytes.size()));
   WriteManifest(PosixEnv(), (dir / "c").string(), plan, options.content, false);
   EXPECT_EQ(CheckpointReader(PosixEnv(), ReaderOptionsFor(1))
                 .read_rank((dir / "c").string(), plan.for_rank(0))
                 .bytes,
-            3 * kBuffer + 11);
+            3 * kSmallBuffer + 11);
 }
 
 TEST(CheckpointIo, DirectIoRoundTrip) {
@@ -345,7 +340,7 @@ TEST(CheckpointIo, DirectIoRoundTrip) {
   WriterOptions options = Options(2, true);
   options.direct = true;
   WriteEveryRank(PosixEnv(), folder, plan, options);
-  EXPECT_EQ(Listing(folder), Planned(plan));
+  EXPECT_EQ(test::FileSizes(folder), Planned(plan));
   WriteManifest(PosixEnv(), folder, plan, options.content, true);
   CheckpointReaderOptions read = ReaderOptionsFor(2);
   read.direct = true;

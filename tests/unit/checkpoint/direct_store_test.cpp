@@ -18,6 +18,7 @@
 #include "storage/counting_env.h"
 #include "storage/fault_injection_env.h"
 #include "support/expect_error.h"
+#include "support/files.h"
 #include "support/test_support.h"
 #include "unit/checkpoint/model_fixtures.h"
 #include "util/error.h"
@@ -45,14 +46,6 @@ config::CheckpointConfig Settings(const dlbench::test::TempDir& dir) {
   return c;
 }
 
-std::map<std::string, Bytes> Listing(const fs::path& folder) {
-  std::map<std::string, Bytes> files;
-  for (const auto& entry : fs::directory_iterator(folder)) {
-    files[entry.path().filename().string()] = entry.file_size();
-  }
-  return files;
-}
-
 // The message of the Error `body` throws, after checking that it is an agreed I/O error.
 std::string IoFailure(const std::function<void()>& body,
                       std::source_location where = std::source_location::current()) {
@@ -69,7 +62,7 @@ TEST(DirectStore, SaveWritesThePlannedFilesThenTheManifest) {
   const RankPlan mine = plan.for_rank(0);
   std::map<std::string, Bytes> expected;
   for (const PlannedFile& f : mine.files) expected[f.name] = f.bytes;
-  std::map<std::string, Bytes> listing = Listing(dir / kName);
+  std::map<std::string, Bytes> listing = test::FileSizes(dir / kName);
   ASSERT_EQ(listing.count(kManifestFileName), 1u);
   listing.erase(kManifestFileName);
   EXPECT_EQ(listing, expected);

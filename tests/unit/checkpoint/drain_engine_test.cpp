@@ -17,6 +17,7 @@
 
 #include "checkpoint/manifest.h"
 #include "storage/fault_injection_env.h"
+#include "support/files.h"
 #include "support/test_support.h"
 #include "unit/checkpoint/model_fixtures.h"
 
@@ -26,26 +27,18 @@ namespace {
 namespace fs = std::filesystem;
 using storage::PosixEnv;
 
-constexpr int kWorld = 2;
+constexpr int kRanks = 2;
 
 // Waits for a file the drain is expected to produce. The bound only keeps a broken drain from
 // hanging the test; the outcome does not depend on timing.
-bool Appears(const fs::path& path) {
-  for (int i = 0; i < 60000; ++i) {
-    if (fs::exists(path)) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return false;
-}
-
 class DrainEngineTest : public ::testing::Test {
  protected:
   DrainEngineTest()
-      : plan_(test::Transformer(2, 100, 32, 64, 4, 2, 1, 1, 1), test::Default(), kWorld) {
+      : plan_(test::Transformer(2, 100, 32, 64, 4, 2, 1, 1, 1), test::Default(), kRanks) {
     WriterOptions options;
     options.buffer_bytes = 4096;
     CheckpointWriter writer(PosixEnv(), options);
-    for (Rank r = 0; r < kWorld; ++r) writer.write_rank(fast_.string(), plan_.for_rank(r));
+    for (Rank r = 0; r < kRanks; ++r) writer.write_rank(fast_.string(), plan_.for_rank(r));
     WriteManifest(PosixEnv(), fast_.string(), plan_, options.content, false);
   }
   DrainJob make_job(Rank rank) const {
@@ -55,7 +48,7 @@ class DrainEngineTest : public ::testing::Test {
     job.capacity_folder = capacity_.string();
     for (const PlannedFile& f : plan_.for_rank(rank).files) job.files.push_back({f.name, f.bytes});
     job.marks = {rank};
-    job.world = kWorld;
+    job.world = kRanks;
     job.finisher = rank == 0;
     job.manifest = ManifestText(ReadManifest(PosixEnv(), fast_.string()));
     job.token = "save2";
@@ -239,12 +232,13 @@ TEST_F(DrainEngineTest, APipelinedJobCopiesEachFileOnceReadyAndMarksOnlyAfterThe
   DrainEngine rank0(PosixEnv(), options());
   rank0.enqueue(std::move(job));
   feed->mark_ready(0);
-  ASSERT_TRUE(Appears(capacity_ / files[0].name)) << "the first file is copied while others wait";
+  ASSERT_TRUE(test::AppearsWithinAMinute(capacity_ / files[0].name))
+      << "the first file is copied while others wait";
   EXPECT_EQ(fs::file_size(capacity_ / files[0].name), files[0].bytes);
   EXPECT_FALSE(fs::exists(capacity_ / files[1].name)) << "not ready yet, so not copied";
   EXPECT_TRUE(rank0.take_finished().empty());
   for (std::size_t i = 1; i < files.size(); ++i) feed->mark_ready(i);
-  ASSERT_TRUE(Appears(capacity_ / files.back().name));
+  ASSERT_TRUE(test::AppearsWithinAMinute(capacity_ / files.back().name));
   EXPECT_FALSE(fs::exists(capacity_ / DrainedMarkerName(0))) << "not committed yet";
   feed->commit();
   const std::vector<DrainOutcome> zero = rank0.wait_all();
@@ -271,7 +265,7 @@ TEST_P(CancelledDrainTest, ACancelledSaveLeavesNoMarkerAndNoCopies) {
   rank0.enqueue(std::move(job));
   const std::size_t ready = all_ready ? files.size() : 1;
   for (std::size_t i = 0; i < ready; ++i) feed->mark_ready(i);
-  ASSERT_TRUE(Appears(capacity_ / files[ready - 1].name));
+  ASSERT_TRUE(test::AppearsWithinAMinute(capacity_ / files[ready - 1].name));
   feed->cancel();
   feed->commit();  // too late: a cancelled save stays cancelled
   EXPECT_FALSE(feed->committed());

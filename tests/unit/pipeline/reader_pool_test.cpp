@@ -20,7 +20,7 @@ using namespace std::chrono_literals;
 using dlbench::test::Watchdog;
 using test::FakeSource;
 
-SamplerOptions Shape(std::uint64_t files, std::uint64_t spf, std::uint64_t batch) {
+SamplerOptions PoolShape(std::uint64_t files, std::uint64_t spf, std::uint64_t batch) {
   SamplerOptions o;
   o.files = files;
   o.samples_per_file = spf;
@@ -53,7 +53,7 @@ std::vector<SampleRef> Drain(ReaderPool& pool, const Sampler& sampler, const Epo
 
 TEST(ReaderPool, DeliversEveryBatchInStepOrderForAnyThreadsAndPrefetch) {
   Watchdog watchdog(60s);
-  const Sampler sampler(Shape(37, 3, 4));  // 111 samples, 27 steps
+  const Sampler sampler(PoolShape(37, 3, 4));  // 111 samples, 27 steps
   const EpochOrder order = sampler.epoch(1);
   for (int threads : {0, 1, 4}) {
     for (int prefetch : {0, 1, 4}) {
@@ -81,7 +81,7 @@ TEST(ReaderPool, DeliversEveryBatchInStepOrderForAnyThreadsAndPrefetch) {
 
 TEST(ReaderPool, ReadsOnlyTheRequestedSteps) {
   Watchdog watchdog(30s);
-  const Sampler sampler(Shape(40, 1, 2));
+  const Sampler sampler(PoolShape(40, 1, 2));
   const EpochOrder order = sampler.epoch(1);
   FakeSource source;
   ReaderPoolOptions options;
@@ -96,7 +96,7 @@ TEST(ReaderPool, ReadsOnlyTheRequestedSteps) {
 
 TEST(ReaderPool, CountsBytesWithOpensPerReadType) {
   Watchdog watchdog(30s);
-  SamplerOptions shape = Shape(4, 5, 5);
+  SamplerOptions shape = PoolShape(4, 5, 5);
   shape.sample_shuffle = config::Shuffle::kOff;  // a batch = one file
   const Sampler sampler(shape);
   const EpochOrder order = sampler.epoch(1);
@@ -119,7 +119,7 @@ TEST(ReaderPool, CountsBytesWithOpensPerReadType) {
 
 TEST(ReaderPool, MemoryModeKeepsAFewFilesOpenPerThread) {
   Watchdog watchdog(30s);
-  SamplerOptions shape = Shape(3, 4, 12);  // one batch reading files 0,1,2 interleaved
+  SamplerOptions shape = PoolShape(3, 4, 12);  // one batch reading files 0,1,2 interleaved
   shape.sample_shuffle = config::Shuffle::kSeed;
   const Sampler sampler(shape);
   const EpochOrder order = sampler.epoch(1);
@@ -141,7 +141,7 @@ TEST(ReaderPool, StreamingOrderHandsEachFileToOneThread) {
   // free to take the continuing steps if the pool let them.
   Watchdog watchdog(60s);
   for (std::uint64_t batch : {1u, 3u}) {
-    SamplerOptions shape = Shape(6, 4, batch);
+    SamplerOptions shape = PoolShape(6, 4, batch);
     shape.order = SampleOrder::kFileMajor;
     shape.file_shuffle = config::Shuffle::kSeed;
     const Sampler sampler(shape);
@@ -161,7 +161,7 @@ TEST(ReaderPool, StreamingOrderHandsEachFileToOneThread) {
 
 TEST(ReaderPool, SkipModeCountsCorruptSamplesAndGoesOn) {
   Watchdog watchdog(30s);
-  SamplerOptions shape = Shape(10, 2, 4);
+  SamplerOptions shape = PoolShape(10, 2, 4);
   shape.sample_shuffle = config::Shuffle::kOff;
   const Sampler sampler(shape);
   const EpochOrder order = sampler.epoch(1);
@@ -194,7 +194,7 @@ TEST(ReaderPool, SkipModeCountsCorruptSamplesAndGoesOn) {
 
 TEST(ReaderPool, FailModeRethrowsAtTheFailingStepAndStopsCleanly) {
   Watchdog watchdog(30s);
-  SamplerOptions shape = Shape(50, 1, 2);
+  SamplerOptions shape = PoolShape(50, 1, 2);
   shape.sample_shuffle = config::Shuffle::kOff;
   const Sampler sampler(shape);
   const EpochOrder order = sampler.epoch(1);
@@ -217,7 +217,7 @@ TEST(ReaderPool, FailModeRethrowsAtTheFailingStepAndStopsCleanly) {
 
 TEST(ReaderPool, InternalErrorsAreNeverSkipped) {
   Watchdog watchdog(30s);
-  const Sampler sampler(Shape(4, 1, 1));
+  const Sampler sampler(PoolShape(4, 1, 1));
   const EpochOrder order = sampler.epoch(1);
   FakeSource source;
   source.throw_internal = true;
@@ -231,7 +231,7 @@ TEST(ReaderPool, InternalErrorsAreNeverSkipped) {
 
 TEST(ReaderPool, DestroyingAPoolMidEpochJoinsItsThreads) {
   Watchdog watchdog(30s);
-  const Sampler sampler(Shape(200, 1, 2));
+  const Sampler sampler(PoolShape(200, 1, 2));
   const EpochOrder order = sampler.epoch(1);
   FakeSource source;
   source.read_delay = 100us;
@@ -247,7 +247,7 @@ TEST(ReaderPool, DestroyingAPoolMidEpochJoinsItsThreads) {
 
 TEST(ReaderPool, PreprocessTimeIsSpentPerSample) {
   Watchdog watchdog(30s);
-  const Sampler sampler(Shape(4, 1, 4));
+  const Sampler sampler(PoolShape(4, 1, 4));
   const EpochOrder order = sampler.epoch(1);
   FakeSource source;
   ReaderPoolOptions options;
@@ -262,7 +262,7 @@ TEST(ReaderPool, PreprocessTimeIsSpentPerSample) {
 TEST(ReaderPool, ReaderThreadsRunUnderTheConfiguredPolicy) {
   if (sched_getscheduler(0) != SCHED_OTHER) GTEST_SKIP() << "test runner is not SCHED_OTHER";
   Watchdog watchdog(60s);
-  const Sampler sampler(Shape(8, 1, 2));
+  const Sampler sampler(PoolShape(8, 1, 2));
   const EpochOrder order = sampler.epoch(1);
   for (const auto& [policy, expected] : {std::pair{config::ThreadPolicy::kBatch, SCHED_BATCH},
                                          std::pair{config::ThreadPolicy::kNormal, SCHED_OTHER}}) {
@@ -284,7 +284,7 @@ TEST(ReaderPool, ReaderThreadsRunUnderTheConfiguredPolicy) {
 }
 
 TEST(ReaderPool, StepsBeyondTheSamplerAreAnInternalError) {
-  const Sampler sampler(Shape(4, 1, 1));
+  const Sampler sampler(PoolShape(4, 1, 1));
   FakeSource source;
   ReaderPoolOptions options;
   EXPECT_THROW(ReaderPool(source, sampler, sampler.epoch(1), 5, options), Error);

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <thread>
 
+#include "support/files.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -13,13 +14,6 @@ namespace dlbench::staging {
 namespace {
 
 using test::TempDir;
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // Eight units of 1000 bytes, each a data file and an index file of 10 bytes.
 std::vector<CacheUnit> MakeUnits(const TempDir& dir) {
@@ -50,8 +44,8 @@ TEST(FileCache, OnDemandCopiesOnFirstFetchWithinCapacity) {
   EXPECT_FALSE(cache.cached(0));
   EXPECT_TRUE(cache.fetch(0));
   EXPECT_TRUE(cache.cached(0));
-  EXPECT_EQ(Slurp(units[0].files[0].to), Slurp(units[0].files[0].from));
-  EXPECT_EQ(Slurp(units[0].files[1].to), Slurp(units[0].files[1].from));
+  EXPECT_EQ(test::ReadFile(units[0].files[0].to), test::ReadFile(units[0].files[0].from));
+  EXPECT_EQ(test::ReadFile(units[0].files[1].to), test::ReadFile(units[0].files[1].from));
   EXPECT_TRUE(cache.fetch(0));  // no second copy
   EXPECT_EQ(cache.stats().copied.files_copied, 2u);
   EXPECT_TRUE(cache.fetch(1));
@@ -91,7 +85,7 @@ TEST(FileCache, PrefetchEvictsWhatIsNoLongerWantedAndStaysWithinCapacity) {
   for (const std::size_t i : {2, 3, 6, 7}) EXPECT_TRUE(cache.cached(i)) << i;
   EXPECT_EQ(cache.stats().evictions, 2u);
   EXPECT_LE(cache.stats().peak_bytes, 4u * 1010);
-  EXPECT_EQ(Slurp(units[7].files[0].to), Slurp(units[7].files[0].from));
+  EXPECT_EQ(test::ReadFile(units[7].files[0].to), test::ReadFile(units[7].files[0].from));
   cache.clear();
   for (std::size_t i = 0; i < units.size(); ++i) {
     EXPECT_FALSE(cache.cached(i));

@@ -10,6 +10,7 @@
 #include "storage/env_wrapper.h"
 #include "storage/fault_injection_env.h"
 #include "support/expect_error.h"
+#include "support/files.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -17,13 +18,6 @@ namespace dlbench::staging {
 namespace {
 
 using test::TempDir;
-
-std::string Slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::string Content(std::size_t n, char seed) {
   std::string s(n, '\0');
@@ -61,7 +55,7 @@ TEST(CopyFiles, StagedFilesAreIdenticalToTheSource) {
       EXPECT_EQ(stats.files_skipped, 0u);
       Bytes total = 0;
       for (const FileCopy& f : files) {
-        EXPECT_EQ(Slurp(f.to), Slurp(f.from)) << f.to;
+        EXPECT_EQ(test::ReadFile(f.to), test::ReadFile(f.from)) << f.to;
         total += std::filesystem::file_size(f.from);
       }
       EXPECT_EQ(stats.bytes_copied, total);
@@ -91,7 +85,8 @@ TEST(CopyFiles, InterruptedStagingResumes) {
   std::uint64_t complete = 0;
   for (const FileCopy& f : files) {
     if (!std::filesystem::exists(f.to)) continue;
-    EXPECT_EQ(Slurp(f.to), Slurp(f.from)) << "a partial file under a final name: " << f.to;
+    EXPECT_EQ(test::ReadFile(f.to), test::ReadFile(f.from))
+        << "a partial file under a final name: " << f.to;
     ++complete;
   }
   EXPECT_GT(complete, 0u);
@@ -102,7 +97,7 @@ TEST(CopyFiles, InterruptedStagingResumes) {
   EXPECT_EQ(stats.files_skipped, complete);
   EXPECT_EQ(stats.files_copied, 10u - complete);
   EXPECT_EQ(env.counts().renames, 10u - complete);
-  for (const FileCopy& f : files) EXPECT_EQ(Slurp(f.to), Slurp(f.from));
+  for (const FileCopy& f : files) EXPECT_EQ(test::ReadFile(f.to), test::ReadFile(f.from));
   EXPECT_TRUE(storage::FindPartialFiles(storage::PosixEnv(), (dir / "dst/a").string()).empty());
   EXPECT_TRUE(storage::FindPartialFiles(storage::PosixEnv(), (dir / "dst/b").string()).empty());
 }

@@ -15,7 +15,7 @@ namespace dlbench::storage {
 namespace {
 
 // Time moves only when a throttle sleeps.
-class FakeClock final : public ThrottleClock {
+class SleepCountingClock final : public ThrottleClock {
  public:
   Seconds now() override {
     std::lock_guard lock(mutex_);
@@ -58,7 +58,7 @@ class TierEnvTest : public ::testing::Test {
   }
 
   test::TempDir dir_;
-  FakeClock clock_;
+  SleepCountingClock clock_;
 };
 
 TEST_F(TierEnvTest, LongestFolderPrefixWinsComponentByComponent) {

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <latch>
 #include <map>
 #include <set>
 #include <thread>
@@ -157,6 +158,43 @@ TEST(Recorder, ThreadsThatExitHandTheirBufferToTheNextOnes) {
     all.insert(*set.begin());
   }
   EXPECT_EQ(all.size(), 10u);  // each thread's own tid, though they shared one buffer
+}
+
+// A thread's buffer is its own while it lives: a second thread that starts recording meanwhile gets
+// another one. (It once did not: the thread's cache was assigned from a temporary whose destructor
+// handed the buffer back at once, so the next thread shared it, and two producers on one ring
+// published slots before they were written — an intermittent ASan report in the test above.)
+TEST(Recorder, ThreadsAliveAtOnceNeverShareABuffer) {
+  test::TempDir dir;
+  {
+    Recorder recorder(Options(dir / "t.pfw.gz"));
+    std::latch first_recorded(1), second_done(1);
+    std::thread first([&] {
+      for (int i = 0; i < 100; ++i) Record(Event::kItem, i, i + 1, {0, 4096, i});
+      first_recorded.count_down();
+      second_done.wait();
+      for (int i = 100; i < 200; ++i) Record(Event::kItem, i, i + 1, {0, 4096, i});
+    });
+    std::thread second([&] {
+      first_recorded.wait();
+      for (int i = 0; i < 100; ++i) Record(Event::kItem, i, i + 1, {1, 4096, i});
+      second_done.count_down();
+    });
+    first.join();
+    second.join();
+    const TraceStats stats = recorder.finish();
+    EXPECT_EQ(stats.threads, 2u);
+    EXPECT_EQ(stats.events, 300u);
+  }
+  std::map<int, std::vector<int>> steps;  // per thread (image_idx), its events' step in file order
+  for (const auto& e : Named(ReadTrace(dir / "t.pfw.gz"), "item")) {
+    steps[e["args"]["image_idx"]].push_back(e["args"]["step"]);
+  }
+  ASSERT_EQ(steps.size(), 2u);
+  for (const auto& [t, got] : steps) {
+    ASSERT_EQ(got.size(), t == 0 ? 200u : 100u) << "thread " << t;
+    for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], static_cast<int>(i));
+  }
 }
 
 TEST(Recorder, DropPolicyCountsEveryDiscardedEvent) {
