@@ -3,7 +3,7 @@
 #include <exception>
 #include <utility>
 
-#include "checkpoint/background_priority.h"
+#include "util/thread_priority.h"
 
 namespace dlbench::checkpoint {
 
@@ -54,7 +54,7 @@ std::string BackgroundRemover::take_error() {
 }
 
 void BackgroundRemover::run() {
-  LowerToBackgroundPriority();
+  LowerThisThread(ThreadPriority::kLowest);
   std::unique_lock lock(mutex_);
   while (true) {
     changed_.wait(lock, [&] { return stopping_ || !queue_.empty(); });

@@ -7,7 +7,6 @@
 #include <set>
 #include <utility>
 
-#include "checkpoint/background_priority.h"
 #include "checkpoint/chunk_schedule.h"
 #include "checkpoint/manifest.h"
 #include "metrics/clock.h"
@@ -15,6 +14,7 @@
 #include "trace/record.h"
 #include "util/error.h"
 #include "util/path_text.h"
+#include "util/thread_priority.h"
 
 namespace dlbench::checkpoint {
 namespace {
@@ -174,7 +174,7 @@ std::vector<DrainOutcome> DrainEngine::take_finished() {
 }
 
 void DrainEngine::run() {
-  LowerToBackgroundPriority();
+  LowerThisThread(ThreadPriority::kLowest);
   while (true) {
     DrainJob job;
     {
@@ -298,7 +298,8 @@ void DrainEngine::copy_files(const DrainJob& job, DrainOutcome& outcome, bool& p
 
   ThreadTeam team(options_.threads);
   team.run([&](int thread) {
-    if (thread > 0) LowerToBackgroundPriority();  // thread 0 is the engine's, lowered in Run
+    if (thread > 0)
+      LowerThisThread(ThreadPriority::kLowest);  // thread 0 is the engine's, lowered in Run
     if (trace::Active() != nullptr) trace::NameThread("drain-" + std::to_string(thread));
     storage::AlignedBuffer& buffer = buffers_[static_cast<std::size_t>(thread)];
     while (!team.stop()) {

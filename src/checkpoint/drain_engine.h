@@ -17,7 +17,7 @@
 // checkpoint of the same name and removes its own old markers; it then overwrites the earlier
 // copy of each file in place rather than freeing it. Markers carry the save's token, so
 // the finisher never takes a marker left by an earlier save for one of this save, whichever rank's
-// drain gets there first. Drain threads run at background priority (background_priority.h).
+// drain gets there first. Drain threads run at the lowest priority (util/thread_priority.h).
 #pragma once
 
 #include <atomic>

@@ -427,7 +427,10 @@ void CheckOutput(const Config& config, const Checker& check) {
   if (!(au > 0 && au <= 1)) {
     check.fail("metric.au", "must be in (0, 1], got " + Describe(ToNode(au)));
   }
-  if (config.workflow.profiling && config.profiling.profiler != Profiler::kNone) {
+  // Only a profiler the workload names: DLIO's default (iostat) is not a request, and --trace
+  // alone should not print a notice about it.
+  if (config.workflow.profiling && config.profiling.profiler != Profiler::kNone &&
+      !check.at("profiling.profiler").empty()) {
     check.notice("profiling.profiler: " + std::string(ToString(config.profiling.profiler)) +
                  check.at("profiling.profiler") +
                  " is not started by dlbench; use its own traces and metrics (dlbench writes "

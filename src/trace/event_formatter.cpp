@@ -173,6 +173,12 @@ void EventFormatter::begin(std::string& out, std::uint32_t tid, std::int64_t now
 }
 
 void EventFormatter::thread_name(std::string& out, std::uint32_t tid, std::string_view name) {
+  // Named again with the same name (a thread named by the run and again by its phase): one line.
+  const auto [it, added] = thread_names_.try_emplace(tid, name);
+  if (!added) {
+    if (it->second == name) return;
+    it->second = name;
+  }
   std::string value;
   AppendJsonString(value, "thread_name");
   metadata(out, "thread_name", tid, name, value);
@@ -182,18 +188,26 @@ void EventFormatter::complete(std::string& out, const Slot& slot, std::string_vi
   std::uint32_t tid = slot.tid;
   if (slot.lane > 0) {
     tid = kFirstTrackTid + slot.lane - 1;
-    if (named_tracks_.insert(tid).second) {
+    if (!thread_names_.contains(tid)) {
       thread_name(out, tid, "files-" + std::to_string(slot.lane));
     }
   }
   // A file's id is assigned when it is first seen, its FH line written when its path is (an
-  // open recorded on one thread may be drained after a read of the same file on another).
-  FileId* file = nullptr;
-  if (slot.file != 0) {
-    file = &files_.try_emplace(slot.file, FileId{files_.size() + 1, false}).first->second;
-    if (!path.empty() && !file->named) {
-      file->named = true;
-      metadata(out, "FH", tid, path, std::to_string(file->value));
+  // open recorded on one thread may be drained after a read of the same file on another). A
+  // thread's events come in runs on one file (open, reads, close) and are drained a thread at a
+  // time: the id is looked up and its text made once per run.
+  if (slot.file != 0 && (slot.file != last_file_ || !path.empty())) {
+    FileId& file = files_.try_emplace(slot.file, FileId{files_.size() + 1, false}).first->second;
+    if (!path.empty() && !file.named) {
+      file.named = true;
+      metadata(out, "FH", tid, path, std::to_string(file.value));
+    }
+    if (slot.file != last_file_) {
+      last_file_ = slot.file;
+      Line text;
+      text.put(",\"fhash\":");
+      text.put_int(static_cast<std::int64_t>(file.value));
+      last_file_text_ = text.text();
     }
   }
   const auto e = static_cast<std::size_t>(slot.event);
@@ -206,10 +220,7 @@ void EventFormatter::complete(std::string& out, const Slot& slot, std::string_vi
   line.put(",\"dur\":");
   line.put_micros(to_grid(slot.start_ns + slot.dur_ns) - start);
   line.put(complete_args_);
-  if (file != nullptr) {
-    line.put(",\"fhash\":");
-    line.put_int(static_cast<std::int64_t>(file->value));
-  }
+  if (slot.file != 0) line.put(last_file_text_);
   for (std::size_t i = 0; i < kMaxArgs; ++i) {
     if (arg_keys_[e][i].empty()) continue;
     line.put(arg_keys_[e][i]);

@@ -14,7 +14,6 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "trace/event.h"
 #include "trace/thread_buffer.h"
@@ -33,6 +32,7 @@ class EventFormatter {
 
   // "[", the process's metadata (process_name, HH, PR rank / ranks / clock) and the start event.
   void begin(std::string& out, std::uint32_t tid, std::int64_t now_ns);
+  // A thread_name line, unless the thread's last one gave the same name.
   void thread_name(std::string& out, std::uint32_t tid, std::string_view name);
   // The line of one event (and an FH line the first time its file's path is seen).
   void complete(std::string& out, const Slot& slot, std::string_view path);
@@ -68,7 +68,9 @@ class EventFormatter {
     bool named = false;
   };
   std::unordered_map<std::uint64_t, FileId> files_;
-  std::unordered_set<std::uint32_t> named_tracks_;
+  std::uint64_t last_file_ = 0;  // the file of the previous event with one, and its `,"fhash":N`
+  std::string last_file_text_;
+  std::unordered_map<std::uint32_t, std::string> thread_names_;  // as last written, per tid
   // Made once: per event, its line up to the tid's value and its arguments' keys (`,"ret":`);
   // the text between dur and the first argument (`,"ph":"X","args":{"hhash":N`).
   static constexpr auto kEvents = static_cast<std::size_t>(Event::kCount);

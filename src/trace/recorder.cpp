@@ -1,6 +1,5 @@
 #include "trace/recorder.h"
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,13 +10,12 @@
 #include "trace/gzip_members.h"
 #include "trace/record.h"
 #include "util/error.h"
+#include "util/thread_priority.h"
 
 namespace dlbench::trace {
 namespace {
 
 std::atomic<std::uint64_t> next_generation{1};
-
-constexpr int kWriterNice = 10;
 
 // The recorder alive now (its generation) and its registry, for threads that exit: they hand
 // their buffer back under `registry_mutex` unless the recorder is gone.
@@ -276,11 +274,12 @@ void Recorder::drain() {
 }
 
 void Recorder::writer_loop() {
-  // Below the threads it records (Linux: a thread's own nice value): on a node whose cores the
-  // readers and the trainer keep busy, a woken reader preempts the writer instead of queueing
-  // behind it, and the writer catches up in the gaps — the buffers absorb the lag. Not nice 19:
-  // with no gaps at all the buffers would fill and (kBlock) stall the run. Best effort.
-  (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kWriterNice);
+  // SCHED_IDLE (util/thread_priority.h): the writer only takes CPU the run leaves idle, so a
+  // woken reader or trainer never waits behind it; it catches up in the run's gaps and the
+  // buffers absorb the lag. With no gaps at all (every core busy) it falls behind until a buffer
+  // is full, and then the policy decides (recorder.h): kBlock stalls the recording thread, which
+  // frees a core for the writer. Best effort: a refusal leaves the writer at normal priority.
+  LowerThisThread(ThreadPriority::kIdle);
   std::unique_lock lock(mutex_);
   while (true) {
     wake_.wait_for(lock, options_.poll_interval, [&] { return wake_requested_ || stopping_; });

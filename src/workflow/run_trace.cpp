@@ -68,7 +68,11 @@ RunTrace::RunTrace(const config::Config& config, const std::filesystem::path& fo
   options.data_dirs = AbsoluteFolders(p.trace_data_dirs);
   options.version = "dlbench";
   mpi::AgreeOnFailure(comm, [&] { recorder_ = std::make_unique<trace::Recorder>(options); });
-  trace::NameThread("main");
+  // Perfetto shows a thread under one name (its last thread_name line): the main thread is named
+  // for what it does longest — the step loop when the workflow trains (its generation or staging
+  // events, if any, are on that track too), else "main". The train phase names it again; the
+  // formatter writes one line.
+  trace::NameThread(config.workflow.train ? "trainer" : "main");
   env_ = std::make_unique<trace::TracingEnv>(storage);
 }
 

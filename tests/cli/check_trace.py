@@ -70,6 +70,7 @@ def check_rank(path, expect, thread_names):
         fail(f"{path}: not framed by '[' and ']' lines")
     by_thread = collections.defaultdict(list)
     names, files, fhashes, threads = collections.Counter(), set(), set(), set()
+    named = {}  # (pid, tid) -> its thread_name
     for number, line in enumerate(lines[1:-1], start=2):
         try:
             e = json.loads(line, parse_float=str)
@@ -82,6 +83,11 @@ def check_rank(path, expect, thread_names):
                 files.add(int(e["args"]["value"]))
             if e["name"] == "thread_name":
                 threads.add(e["args"]["name"])
+                # Perfetto keeps a thread's last name: one line per thread is all it needs.
+                if (e["pid"], e["tid"]) in named:
+                    fail(f"{path}:{number}: thread {e['tid']} named again ({e['args']['name']}, "
+                         f"after {named[(e['pid'], e['tid'])]})")
+                named[(e["pid"], e["tid"])] = e["args"]["name"]
             continue
         missing = [f for f in FIELDS_X if f not in e]
         if missing or e["ph"] != "X":

@@ -544,6 +544,8 @@ TEST(Validation, NoticesInsteadOfErrors) {
   ASSERT_EQ(result.notices.size(), 1u);
   EXPECT_NE(result.notices[0].find("profiling.profiler: darshan (w.yaml:2) is not started"),
             std::string::npos);
+  // DLIO's default profiler (iostat) is not a request: --trace alone gives no notice.
+  EXPECT_TRUE(LoadText("workflow: {profiling: true}\n").notices.empty());
 }
 
 TEST(Validation, MoreReadThreadsThanCoresIsOnlyANotice) {

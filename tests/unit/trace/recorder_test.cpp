@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <latch>
@@ -303,5 +304,81 @@ TEST(Recorder, TracksKeepOverlappingIntervalsApart) {
   EXPECT_EQ(captures[1]["args"]["size"], 20);
 }
 
+TEST(Recorder, AThreadNamedTwiceWithOneNameHasOneThreadNameLine) {
+  test::TempDir dir;
+  {
+    Recorder recorder(Options(dir / "t.pfw.gz"));
+    NameThread("trainer");
+    Span compute(Event::kCompute, {1, 1});
+    NameThread("trainer");  // the run names the thread, then its phase does
+    recorder.finish();
+  }
+  {
+    Recorder recorder(Options(dir / "u.pfw.gz"));
+    std::thread([] {  // a thread of its own: this one's name is remembered for later recorders
+      NameThread("main");
+      NameThread("trainer");  // renamed: both lines, the last one is Perfetto's
+    })
+        .join();
+    recorder.finish();
+  }
+  // Per thread, its thread_name lines in order.
+  const auto names = [&](const char* file) {
+    std::map<std::int64_t, std::vector<std::string>> by_thread;
+    for (const auto& e : ReadTrace(dir / file).events) {
+      if (e["name"] == "thread_name") by_thread[e["tid"]].push_back(e["args"]["name"]);
+    }
+    return by_thread;
+  };
+  const auto t = names("t.pfw.gz");
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t.begin()->second, std::vector<std::string>{"trainer"});
+  const auto u = names("u.pfw.gz");  // this thread (remembered "trainer") and the renamed one
+  ASSERT_EQ(u.size(), 2u);
+  std::vector<std::vector<std::string>> lists;
+  for (const auto& [tid, list] : u) lists.push_back(list);
+  std::sort(lists.begin(), lists.end());
+  EXPECT_EQ(lists, (std::vector<std::vector<std::string>>{{"main", "trainer"}, {"trainer"}}));
+}
+
+TEST(Recorder, EachEventCarriesItsOwnFilesIdWhenThreadsInterleaveFiles) {
+  test::TempDir dir;
+  const std::uint64_t a = HashPath("/data/a");
+  const std::uint64_t b = HashPath("/data/b");
+  const auto at = [](int k) { return std::int64_t{1'000'000} * k; };  // event k starts at k ms
+  {
+    Recorder recorder(Options(dir / "t.pfw.gz"));
+    Record(Event::kOpen, at(1), at(1) + 500, {}, a, "/data/a");
+    Record(Event::kRead, at(2), at(2) + 500, {}, a);
+    std::thread([&] {
+      Record(Event::kRead, at(3), at(3) + 500, {}, b);  // b seen before its open (and its path)
+      Record(Event::kRead, at(4), at(4) + 500, {}, a);
+    }).join();
+    Record(Event::kOpen, at(5), at(5) + 500, {}, b, "/data/b");
+    Record(Event::kRead, at(6), at(6) + 500, {}, b);
+    Record(Event::kRead, at(7), at(7) + 500, {}, a);
+    Record(Event::kCompute, at(8), at(8) + 500, {1, 1});
+    recorder.finish();
+  }
+  const auto trace = ReadTrace(dir / "t.pfw.gz");
+  std::map<std::int64_t, std::string> paths;  // fhash -> path, from the FH lines
+  for (const auto& e : trace.events) {
+    if (e["name"] == "FH") paths[e["args"]["value"].get<std::int64_t>()] = e["args"]["name"];
+  }
+  ASSERT_EQ(paths.size(), 2u);
+  std::map<double, std::string> by_start;  // ts -> the event's file
+  for (const auto& e : trace.events) {
+    if (e["ph"] == "X" && e["cat"] == "POSIX") {
+      by_start[e["ts"].get<double>()] = paths.at(e["args"]["fhash"].get<std::int64_t>());
+    }
+  }
+  std::vector<std::string> files;
+  for (const auto& [ts, path] : by_start) files.push_back(path);
+  EXPECT_EQ(files, (std::vector<std::string>{"/data/a", "/data/a", "/data/b", "/data/a", "/data/b",
+                                             "/data/b", "/data/a"}));
+  const auto compute = Named(trace, "compute");
+  ASSERT_EQ(compute.size(), 1u);
+  EXPECT_FALSE(compute[0]["args"].contains("fhash"));
+}
 }  // namespace
 }  // namespace dlbench::trace
