@@ -40,7 +40,8 @@ FormatSampleSource::FormatSampleSource(const formats::FormatReader& reader, stor
     : reader_(reader), env_(env), options_(options), spec_for_(std::move(spec_for)) {}
 
 std::unique_ptr<SampleFile> FormatSampleSource::open(FileIndex file) {
-  const formats::FileSpec spec = spec_for_(file);
+  thread_local formats::FileSpec spec;  // the reader only reads it during open
+  spec_for_(file, spec);
   return std::make_unique<FormatSampleFile>(reader_.open(env_, spec, options_));
 }
 

@@ -14,9 +14,11 @@ namespace dlbench::pipeline {
 
 class FormatSampleSource final : public SampleSource {
  public:
-  // The spec of file `file` of the split. Called concurrently from reader threads, so it must
-  // only read shared state.
-  using SpecFor = std::function<formats::FileSpec(FileIndex file)>;
+  // Writes the spec of file `file` of the split into `spec`, assigning every field: `spec` is
+  // the calling thread's, reused from file to file (no allocation per sample once its strings
+  // have grown), so it holds the previous file's spec. Called concurrently from reader threads,
+  // so it must only read shared state.
+  using SpecFor = std::function<void(FileIndex file, formats::FileSpec& spec)>;
 
   FormatSampleSource(const formats::FormatReader& reader, storage::Env& env,
                      const formats::ReadOptions& options, SpecFor spec_for);

@@ -41,11 +41,9 @@ class FakeFormat final : public formats::FormatReader {
   }
 };
 
-formats::FileSpec SpecOf(FileIndex file) {
-  formats::FileSpec spec;
+void SpecOf(FileIndex file, formats::FileSpec& spec) {
   spec.path = file == 9 ? "/data/missing" : "/data/f" + std::to_string(file);
-  spec.samples = 4;
-  return spec;
+  spec.samples = file == 5 ? 2 : 4;
 }
 
 TEST(FormatSampleSource, OpensTheSpecOfTheFileAndReadsThroughTheFormat) {
@@ -58,6 +56,20 @@ TEST(FormatSampleSource, OpensTheSpecOfTheFileAndReadsThroughTheFormat) {
   std::vector<std::byte> buffer(8);
   EXPECT_EQ(file->read(2, buffer), 12u);
   EXPECT_EQ(buffer[7], std::byte{2});
+}
+
+TEST(FormatSampleSource, EachOpenGetsItsFilesSpecThoughTheThreadReusesOne) {
+  FakeFormat format;
+  FormatSampleSource source(format, storage::PosixEnv(), formats::ReadOptions{}, SpecOf);
+  auto five = source.open(5);  // 2 samples
+  auto three = source.open(3);
+  auto twelve = source.open(12);
+  EXPECT_EQ(format.opened, (std::vector<std::string>{"/data/f5", "/data/f3", "/data/f12"}));
+  EXPECT_EQ(five->sample_bytes(), 8u);
+  std::vector<std::byte> buffer(8);
+  EXPECT_EQ(three->read(3, buffer), 12u);
+  dlbench::test::ExpectError([&] { five->read(2, buffer); }, ExitCode::kIo,
+                             {"/data/f5", "sample 2 asked, the file holds 2"});
 }
 
 TEST(FormatSampleSource, AnIndexBeyondTheFileIsAnIoErrorNamingThePath) {
