@@ -32,9 +32,9 @@ DatasetFile DatasetFiles::file(FileIndex g) const {
 
 void DatasetFiles::assign_spec(FileIndex g, formats::FileSpec& spec) const {
   const auto [split, i] = layout_.from_global(g);
-  spec.path = layout_.file_path(split, i);
+  layout_.assign_file_path(split, i, spec.path);
   spec.file_index = g;
-  spec.sample_dims = layout_.sample_dims(split, i);
+  layout_.assign_sample_dims(split, i, spec.sample_dims);
   spec.dims_from_record_dims = !dataset_.record_dims.empty();
   spec.dtype = dataset_.record_element_type;
   spec.samples = static_cast<std::int64_t>(layout_.samples_per_file());
