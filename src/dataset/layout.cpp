@@ -168,7 +168,7 @@ std::vector<std::int64_t> DatasetLayout::sample_dims(Split split, FileIndex file
 
 void DatasetLayout::assign_sample_dims(Split split, FileIndex file,
                                        std::vector<std::int64_t>& out) const {
-  out = sizes_.dims(global_file(split, file));
+  sizes_.assign_dims(global_file(split, file), out);
 }
 
 Bytes DatasetLayout::sample_bytes(Split split, FileIndex file) const {
