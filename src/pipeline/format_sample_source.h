@@ -24,8 +24,14 @@ class FormatSampleSource final : public SampleSource {
                      const formats::ReadOptions& options, SpecFor spec_for);
 
   std::unique_ptr<SampleFile> open(FileIndex file) override;
+  // Reads through the format's FileReader directly: no SampleFile allocated per sample.
+  OnceRead read_once(FileIndex file, std::uint64_t index, SampleBuffer& buffer,
+                     Bytes& open_bytes) override;
 
  private:
+  // The calling thread's spec, filled for `file` by spec_for_ (valid until its next call).
+  const formats::FileSpec& spec_of(FileIndex file);
+
   const formats::FormatReader& reader_;
   storage::Env& env_;
   formats::ReadOptions options_;

@@ -80,6 +80,25 @@ TEST(FormatSampleSource, AnIndexBeyondTheFileIsAnIoErrorNamingThePath) {
   dlbench::test::ExpectError([&] { file->read(4, buffer); }, ExitCode::kIo, {"/data/f1"});
 }
 
+TEST(FormatSampleSource, ReadOnceOpensReadsAndCountsTheOpenBytes) {
+  FakeFormat format;
+  FormatSampleSource source(format, storage::PosixEnv(), formats::ReadOptions{}, SpecOf);
+  SampleBuffer buffer;
+  Bytes open_bytes = 10;
+  const SampleSource::OnceRead once = source.read_once(3, 2, buffer, open_bytes);
+  EXPECT_EQ(format.opened, std::vector<std::string>{"/data/f3"});
+  EXPECT_EQ(once.read, 12u);
+  EXPECT_EQ(once.sample_bytes, 8u);
+  EXPECT_EQ(open_bytes, 13u);
+  EXPECT_EQ(buffer.get(8)[7], std::byte{2});
+  // An index beyond the file: the open's bytes still count.
+  dlbench::test::ExpectError([&] { source.read_once(5, 2, buffer, open_bytes); }, ExitCode::kIo,
+                             {"/data/f5", "sample 2 asked, the file holds 2"});
+  EXPECT_EQ(open_bytes, 16u);
+  EXPECT_THROW(source.read_once(9, 0, buffer, open_bytes), Error);
+  EXPECT_EQ(open_bytes, 16u);
+}
+
 TEST(FormatSampleSource, OpenErrorsPropagate) {
   FakeFormat format;
   FormatSampleSource source(format, storage::PosixEnv(), formats::ReadOptions{}, SpecOf);
