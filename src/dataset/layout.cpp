@@ -47,21 +47,26 @@ DatasetLayout::DatasetLayout(const config::DatasetConfig& dataset)
     : data_folder_(TrimTrailingSlashes(dataset.data_folder)),
       format_(dataset.format),
       extension_(FileExtension(dataset)),
-      prefix_(dataset.file_prefix),
+      name_head_(dataset.file_prefix + "_"),
       samples_per_file_(NonNegative(dataset.num_samples_per_file, "num_samples_per_file")),
       sizes_(SampleSizeModel::FromConfig(dataset)) {
   if (samples_per_file_ == 0) throw UsageError("dataset.num_samples_per_file must be at least 1");
-  auto make_side = [](std::uint64_t files, std::uint64_t subfolders) {
+  auto make_side = [this](Split split, std::uint64_t files, std::uint64_t subfolders) {
     Side side;
     side.files = files;
     side.subfolders = subfolders > 1 ? subfolders : 0;
     side.index_digits = Digits(files);
     side.subfolder_digits = Digits(subfolders);
+    side.folder = split_folder(split) + "/";
+    side.name_tail = "_of_";
+    AppendPadded(side.name_tail, files, 0);
+    side.name_tail += '.';
+    side.name_tail += extension_;
     return side;
   };
-  train_ = make_side(NonNegative(dataset.num_files_train, "num_files_train"),
+  train_ = make_side(Split::kTrain, NonNegative(dataset.num_files_train, "num_files_train"),
                      NonNegative(dataset.num_subfolders_train, "num_subfolders_train"));
-  eval_ = make_side(dataset.num_files_eval > 0 ? dataset.num_files_eval : 0,
+  eval_ = make_side(Split::kEval, dataset.num_files_eval > 0 ? dataset.num_files_eval : 0,
                     NonNegative(dataset.num_subfolders_eval, "num_subfolders_eval"));
   for (Split split : {Split::kTrain, Split::kEval}) {
     Side& s = split == Split::kTrain ? train_ : eval_;
@@ -105,29 +110,25 @@ std::string DatasetLayout::file_name(Split split, FileIndex file) const {
 void DatasetLayout::append_file_name(std::string& out, Split split, FileIndex file) const {
   check_file(split, file);
   const Side& s = side(split);
-  out += prefix_;
-  out += '_';
+  out += name_head_;
   AppendPadded(out, file, s.index_digits);
-  out += "_of_";
-  AppendPadded(out, s.files, 0);
-  out += '.';
-  out += extension_;
+  out += s.name_tail;
 }
 
 std::string DatasetLayout::file_path(Split split, FileIndex file) const {
-  const Side& s = side(split);
   std::string path;
-  path.reserve(data_folder_.size() + prefix_.size() + extension_.size() + 64);
-  path += data_folder_;
-  path += '/';
-  path += FolderName(split);
-  path += '/';
-  if (s.subfolders > 0) {
-    AppendPadded(path, file % s.subfolders, s.subfolder_digits);
-    path += '/';
-  }
-  append_file_name(path, split, file);
+  assign_file_path(split, file, path);
   return path;
+}
+
+void DatasetLayout::assign_file_path(Split split, FileIndex file, std::string& out) const {
+  const Side& s = side(split);
+  out.assign(s.folder);
+  if (s.subfolders > 0) {
+    AppendPadded(out, file % s.subfolders, s.subfolder_digits);
+    out += '/';
+  }
+  append_file_name(out, split, file);
 }
 
 std::string DatasetLayout::dali_index_folder(Split split) const {
@@ -159,6 +160,11 @@ std::pair<Split, FileIndex> DatasetLayout::from_global(FileIndex global) const {
 
 std::vector<std::int64_t> DatasetLayout::sample_dims(Split split, FileIndex file) const {
   return sizes_.dims(global_file(split, file));
+}
+
+void DatasetLayout::assign_sample_dims(Split split, FileIndex file,
+                                       std::vector<std::int64_t>& out) const {
+  sizes_.assign_dims(global_file(split, file), out);
 }
 
 Bytes DatasetLayout::sample_bytes(Split split, FileIndex file) const {

@@ -50,6 +50,9 @@ class DatasetLayout {
   // "img_007_of_168.npz" (base name) and its full path.
   std::string file_name(Split split, FileIndex file) const;
   std::string file_path(Split split, FileIndex file) const;
+  // file_path() written into `out`, reusing its storage: made for every sample read, so no
+  // allocation once `out` has held a path as long.
+  void assign_file_path(Split split, FileIndex file, std::string& out) const;
   // tfrecord: <data_folder>/index/<split>/<file name>.idx (DALI index).
   std::string dali_index_folder(Split split) const;
   std::string dali_index_path(Split split, FileIndex file) const;
@@ -67,6 +70,8 @@ class DatasetLayout {
 
   // Shape and size of one sample of a file, and its payload (samples_per_file samples).
   std::vector<std::int64_t> sample_dims(Split split, FileIndex file) const;
+  // sample_dims() written into `out`, reusing its storage.
+  void assign_sample_dims(Split split, FileIndex file, std::vector<std::int64_t>& out) const;
   Bytes sample_bytes(Split split, FileIndex file) const;
   Bytes file_payload_bytes(Split split, FileIndex file) const {
     return sample_bytes(split, file) * samples_per_file_;
@@ -81,6 +86,10 @@ class DatasetLayout {
     int index_digits = 1;
     int subfolder_digits = 1;
     Bytes payload = 0;
+    // What every file path of the split starts and ends with, kept so that a path is built
+    // by appending: "<data_folder>/<split>/" and "_of_<N>.<extension>".
+    std::string folder;
+    std::string name_tail;
   };
   const Side& side(Split split) const { return split == Split::kTrain ? train_ : eval_; }
   void check_file(Split split, FileIndex file) const;
@@ -89,7 +98,7 @@ class DatasetLayout {
   std::string data_folder_;
   config::Format format_;
   std::string extension_;
-  std::string prefix_;
+  std::string name_head_;  // "<file_prefix>_"
   std::uint64_t samples_per_file_;
   SampleSizeModel sizes_;
   Side train_;

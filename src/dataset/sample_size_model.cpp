@@ -86,10 +86,20 @@ void SampleSizeModel::check_file(FileIndex file) const {
 }
 
 std::vector<std::int64_t> SampleSizeModel::dims(FileIndex file) const {
-  if (!record_dims_.empty()) return record_dims_;
+  std::vector<std::int64_t> dims;
+  assign_dims(file, dims);
+  return dims;
+}
+
+void SampleSizeModel::assign_dims(FileIndex file, std::vector<std::int64_t>& out) const {
+  if (!record_dims_.empty()) {
+    out = record_dims_;
+    return;
+  }
   check_file(file);
-  if (!varies()) return {dim_, dim_};
-  return {drawn_[2 * file], drawn_[2 * file + 1]};
+  out.resize(2);
+  out[0] = varies() ? drawn_[2 * file] : dim_;
+  out[1] = varies() ? drawn_[2 * file + 1] : dim_;
 }
 
 std::uint64_t SampleSizeModel::elements(FileIndex file) const {

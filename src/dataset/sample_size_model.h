@@ -35,6 +35,8 @@ class SampleSizeModel {
 
   // The sample shape of global file `file`: {d1, d2}, or record_dims.
   std::vector<std::int64_t> dims(FileIndex file) const;
+  // dims() written into `out`, reusing its storage (no allocation once it held as many dims).
+  void assign_dims(FileIndex file, std::vector<std::int64_t>& out) const;
   // Elements and bytes of one sample of `file` (no allocation).
   std::uint64_t elements(FileIndex file) const;
   Bytes sample_bytes(FileIndex file) const { return elements(file) * element_.itemsize; }

@@ -55,6 +55,8 @@ struct FileSpec {
   std::int64_t parquet_row_group_size = 1024;
   bool fsync = false;  // writers: fsync every file before closing it (dataset.fsync)
 
+  bool operator==(const FileSpec&) const = default;
+
   // Bytes per element of `dtype`; throws Error(kUsage) for an unknown dtype.
   int itemsize() const;
   // Bytes of one sample: prod(sample_dims) · itemsize, or with parquet_columns the sum of their

@@ -63,15 +63,13 @@ void BatchReader::forget(FileIndex file) {
 }
 
 Bytes BatchReader::read_one(const SampleRef& sample, Batch& batch) {
-  std::unique_ptr<SampleFile> once;
-  SampleFile* file = nullptr;
-  if (options_.read_type == config::ReadType::kMemory) {
-    file = &cached(sample.file, batch);
-  } else {
-    once = source_.open(sample.file);
-    batch.bytes_read += once->open_bytes();
-    file = once.get();
+  if (options_.read_type != config::ReadType::kMemory) {
+    const SampleSource::OnceRead once =
+        source_.read_once(sample.file, sample.index, buffer_, batch.bytes_read);
+    batch.decoded_bytes += once.sample_bytes;
+    return once.read;
   }
+  SampleFile* file = &cached(sample.file, batch);
   const Bytes need = file->sample_bytes();
   // Grows only when a file has larger samples than any before (per-file sizes vary), so the
   // buffer is allocated a handful of times per thread and run, not per sample or epoch.

@@ -10,6 +10,17 @@ namespace dlbench::pipeline {
 
 namespace {
 
+// The sampler and the file disagree on samples per file: the dataset on storage is not the
+// configured one.
+void CheckSampleIndex(const formats::FileReader& reader, std::uint64_t index) {
+  if (index >= static_cast<std::uint64_t>(reader.samples())) {
+    throw IoError("read", reader.path(), 0,
+                  "sample " + std::to_string(index) + " asked, the file holds " +
+                      std::to_string(reader.samples()) +
+                      " (dataset.num_samples_per_file does not match the files)");
+  }
+}
+
 class FormatSampleFile final : public SampleFile {
  public:
   explicit FormatSampleFile(std::unique_ptr<formats::FileReader> reader)
@@ -18,14 +29,7 @@ class FormatSampleFile final : public SampleFile {
   Bytes sample_bytes() const override { return reader_->sample_bytes(); }
   Bytes open_bytes() const override { return reader_->open_bytes(); }
   Bytes read(std::uint64_t index, std::span<std::byte> buffer) override {
-    if (index >= static_cast<std::uint64_t>(reader_->samples())) {
-      // The sampler and the file disagree on samples per file: the dataset on storage is not
-      // the configured one.
-      throw IoError("read", reader_->path(), 0,
-                    "sample " + std::to_string(index) + " asked, the file holds " +
-                        std::to_string(reader_->samples()) +
-                        " (dataset.num_samples_per_file does not match the files)");
-    }
+    CheckSampleIndex(*reader_, index);
     return reader_->read_sample(static_cast<std::int64_t>(index), buffer);
   }
 
@@ -39,9 +43,23 @@ FormatSampleSource::FormatSampleSource(const formats::FormatReader& reader, stor
                                        const formats::FileReadOptions& options, SpecFor spec_for)
     : reader_(reader), env_(env), options_(options), spec_for_(std::move(spec_for)) {}
 
+const formats::FileSpec& FormatSampleSource::spec_of(FileIndex file) {
+  thread_local formats::FileSpec spec;  // a reader only reads it during open
+  spec_for_(file, spec);
+  return spec;
+}
+
 std::unique_ptr<SampleFile> FormatSampleSource::open(FileIndex file) {
-  const formats::FileSpec spec = spec_for_(file);
-  return std::make_unique<FormatSampleFile>(reader_.open(env_, spec, options_));
+  return std::make_unique<FormatSampleFile>(reader_.open(env_, spec_of(file), options_));
+}
+
+SampleSource::OnceRead FormatSampleSource::read_once(FileIndex file, std::uint64_t index,
+                                                     SampleBuffer& buffer, Bytes& open_bytes) {
+  const std::unique_ptr<formats::FileReader> reader = reader_.open(env_, spec_of(file), options_);
+  open_bytes += reader->open_bytes();
+  CheckSampleIndex(*reader, index);
+  const Bytes need = reader->sample_bytes();
+  return {reader->read_sample(static_cast<std::int64_t>(index), buffer.get(need)), need};
 }
 
 }  // namespace dlbench::pipeline

@@ -14,16 +14,24 @@ namespace dlbench::pipeline {
 
 class FormatSampleSource final : public SampleSource {
  public:
-  // The spec of file `file` of the split. Called concurrently from reader threads, so it must
-  // only read shared state.
-  using SpecFor = std::function<formats::FileSpec(FileIndex file)>;
+  // Writes the spec of file `file` of the split into `spec`, assigning every field: `spec` is
+  // the calling thread's, reused from file to file (no allocation per sample once its strings
+  // have grown), so it holds the previous file's spec. Called concurrently from reader threads,
+  // so it must only read shared state.
+  using SpecFor = std::function<void(FileIndex file, formats::FileSpec& spec)>;
 
   FormatSampleSource(const formats::FormatReader& reader, storage::Env& env,
                      const formats::FileReadOptions& options, SpecFor spec_for);
 
   std::unique_ptr<SampleFile> open(FileIndex file) override;
+  // Reads through the format's FileReader directly: no SampleFile allocated per sample.
+  OnceRead read_once(FileIndex file, std::uint64_t index, SampleBuffer& buffer,
+                     Bytes& open_bytes) override;
 
  private:
+  // The calling thread's spec, filled for `file` by spec_for_ (valid until its next call).
+  const formats::FileSpec& spec_of(FileIndex file);
+
   const formats::FormatReader& reader_;
   storage::Env& env_;
   formats::FileReadOptions options_;

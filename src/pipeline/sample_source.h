@@ -8,6 +8,7 @@
 #include <memory>
 #include <span>
 
+#include "pipeline/sample_buffers.h"
 #include "util/units.h"
 
 namespace dlbench::pipeline {
@@ -31,6 +32,23 @@ class SampleSource {
   // Opens file `file` of the split. Called concurrently from reader threads. Throws
   // dlbench::Error (kIo when the file is missing or malformed).
   virtual std::unique_ptr<SampleFile> open(FileIndex file) = 0;
+
+  // What read_once() read: the storage bytes of the sample and its bytes in the buffer.
+  struct OnceRead {
+    Bytes read = 0;
+    Bytes sample_bytes = 0;
+  };
+  // Opens `file`, adds the bytes read while opening to `open_bytes` (before the sample is read,
+  // so they count even when that read fails), reads sample `index` into `buffer` (grown to the
+  // file's sample bytes) and closes the file: one sample per open, as read_type on_demand
+  // reads. The same as open() then SampleFile::read(); a source may skip the SampleFile.
+  virtual OnceRead read_once(FileIndex file, std::uint64_t index, SampleBuffer& buffer,
+                             Bytes& open_bytes) {
+    const std::unique_ptr<SampleFile> opened = open(file);
+    open_bytes += opened->open_bytes();
+    const Bytes need = opened->sample_bytes();
+    return {opened->read(index, buffer.get(need)), need};
+  }
 };
 
 }  // namespace dlbench::pipeline

@@ -328,8 +328,12 @@ class CountingSharedFile final : public CountingWrites<SharedFileWrapper> {
 
 }  // namespace
 
-CountingEnv::CountingEnv(Env& target, std::chrono::steady_clock::time_point origin)
-    : EnvWrapper(target), origin_(origin) {}
+CountingEnv::CountingEnv(Env& target, std::chrono::steady_clock::time_point origin, PathHash hash)
+    : EnvWrapper(target), origin_(origin), hash_(hash) {}
+
+std::uint64_t CountingEnv::HashPath(std::string_view path) {
+  return std::hash<std::string_view>()(path);
+}
 
 CountingEnv::~CountingEnv() = default;
 
@@ -338,12 +342,13 @@ double CountingEnv::now() const {
 }
 
 CountingEnv::Record& CountingEnv::record(const std::string& path) {
+  const std::uint64_t key = hash_(path);  // outside the lock
   std::lock_guard lock(mutex_);
-  const auto found = records_.find(std::string_view(path));
-  if (found != records_.end()) return *found->second;
-  auto record = std::make_unique<Record>(path);
-  const std::string_view key = record->path();  // the record keeps the key's characters
-  return *records_.emplace(key, std::move(record)).first->second;
+  auto [first, last] = records_.equal_range(key);
+  for (; first != last; ++first) {
+    if (first->second->path() == path) return *first->second;
+  }
+  return *records_.emplace(key, std::make_unique<Record>(path))->second;
 }
 
 void CountingEnv::add_env_op(std::uint64_t IoCounts::*count) {
@@ -354,7 +359,7 @@ void CountingEnv::add_env_op(std::uint64_t IoCounts::*count) {
 IoCounts CountingEnv::counts() const {
   std::lock_guard lock(mutex_);
   IoCounts total = env_ops_;
-  for (const auto& [path, record] : records_) MergeCounts(total, record->snapshot());
+  for (const auto& [key, record] : records_) MergeCounts(total, record->snapshot());
   return total;
 }
 
@@ -362,8 +367,8 @@ std::vector<FileCounts> CountingEnv::files() const {
   std::vector<FileCounts> files;
   {
     std::lock_guard lock(mutex_);
-    for (const auto& [path, record] : records_) {
-      files.push_back({std::string(path), 0, record->snapshot()});
+    for (const auto& [key, record] : records_) {
+      files.push_back({record->path(), 0, record->snapshot()});
     }
   }
   std::sort(files.begin(), files.end(),
@@ -374,7 +379,7 @@ std::vector<FileCounts> CountingEnv::files() const {
 void CountingEnv::reset() {
   std::lock_guard lock(mutex_);
   env_ops_ = {};
-  for (auto& [path, record] : records_) record->reset();
+  for (auto& [key, record] : records_) record->reset();
 }
 
 template <class Open>

@@ -19,13 +19,22 @@ std::vector<std::string> DatasetFiles::folders() const {
 }
 
 DatasetFile DatasetFiles::file(FileIndex g) const {
-  const auto [split, i] = layout_.from_global(g);
   DatasetFile file;
-  file.path = layout_.file_path(split, i);
-  formats::FileSpec& spec = file.spec;
-  spec.path = file.path;
+  assign_spec(g, file.spec);
+  file.path = file.spec.path;
+  if (!file.spec.dali_index_path.empty()) file.companions.push_back(file.spec.dali_index_path);
+  if (!file.spec.offsets_index_path.empty()) {
+    file.companions.push_back(file.spec.offsets_index_path);
+    file.companions.push_back(file.spec.sizes_index_path);
+  }
+  return file;
+}
+
+void DatasetFiles::assign_spec(FileIndex g, formats::FileSpec& spec) const {
+  const auto [split, i] = layout_.from_global(g);
+  layout_.assign_file_path(split, i, spec.path);
   spec.file_index = g;
-  spec.sample_dims = layout_.sample_dims(split, i);
+  layout_.assign_sample_dims(split, i, spec.sample_dims);
   spec.dims_from_record_dims = !dataset_.record_dims.empty();
   spec.dtype = dataset_.record_element_type;
   spec.samples = static_cast<std::int64_t>(layout_.samples_per_file());
@@ -37,21 +46,20 @@ DatasetFile DatasetFiles::file(FileIndex g) const {
   spec.parquet_columns = dataset_.parquet.columns;
   spec.parquet_row_group_size = dataset_.parquet.row_group_size;
   spec.fsync = dataset_.fsync;
+  spec.dali_index_path.clear();
+  spec.offsets_index_path.clear();
+  spec.sizes_index_path.clear();
   switch (formats::CompanionsOf(layout_.format())) {
     case formats::Companions::kDaliIndex:
       spec.dali_index_path = layout_.dali_index_path(split, i);
-      file.companions.push_back(spec.dali_index_path);
       break;
     case formats::Companions::kIndexFiles:
       spec.offsets_index_path = layout_.offsets_index_path(split, i);
       spec.sizes_index_path = layout_.sizes_index_path(split, i);
-      file.companions.push_back(spec.offsets_index_path);
-      file.companions.push_back(spec.sizes_index_path);
       break;
     case formats::Companions::kNone:
       break;
   }
-  return file;
 }
 
 }  // namespace dlbench::workflow

@@ -28,6 +28,10 @@ class DatasetFiles {
   std::vector<std::string> folders() const;
   // File `g` of the global list.
   DatasetFile file(FileIndex g) const;
+  // file(g).spec written into `spec`, every field assigned, reusing the storage of its strings
+  // and vectors: reader threads build one spec per sample read, so a spec kept per thread makes
+  // no allocation once it has held the longest path.
+  void assign_spec(FileIndex g, formats::FileSpec& spec) const;
 
  private:
   const config::DatasetConfig& dataset_;

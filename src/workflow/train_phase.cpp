@@ -58,11 +58,17 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   const auto reader = formats::MakeReader(config.dataset.format);
   const formats::FileReadOptions read_options = pipeline::FileReadOptionsFrom(config);
   std::optional<TrainingStaging> staging;  // stage.policy per_epoch / on_demand
-  pipeline::FormatSampleSource train_source(*reader, env, read_options, [&](FileIndex f) {
-    return staging ? staging->spec(f) : files.file(f).spec;
-  });
+  pipeline::FormatSampleSource train_source(*reader, env, read_options,
+                                            [&](FileIndex f, formats::FileSpec& spec) {
+                                              if (staging) {
+                                                staging->assign_spec(f, spec);
+                                              } else {
+                                                files.assign_spec(f, spec);
+                                              }
+                                            });
   pipeline::FormatSampleSource eval_source(
-      *reader, env, read_options, [&](FileIndex f) { return files.file(train_files + f).spec; });
+      *reader, env, read_options,
+      [&](FileIndex f, formats::FileSpec& spec) { files.assign_spec(train_files + f, spec); });
 
   // Shuffle::kRandom draws one seed per run, on rank 0, so every rank permutes alike.
   const std::uint64_t run_seed = std::stoull(

@@ -90,12 +90,12 @@ void TrainingStaging::install(pipeline::TrainerHooks& hooks) {
   };
 }
 
-formats::FileSpec TrainingStaging::spec(FileIndex file) {
+void TrainingStaging::assign_spec(FileIndex file, formats::FileSpec& spec) {
   const bool cached = config_.stage.policy == config::StagePolicy::kOnDemand
                           ? cache_->fetch(static_cast<std::size_t>(file))
                           : cache_->cached(static_cast<std::size_t>(file));
   ++(cached ? hits_ : misses_);
-  return (cached ? cached_ : source_).file(file).spec;
+  (cached ? cached_ : source_).assign_spec(file, spec);
 }
 
 metrics::Json TrainingStaging::finish() {

@@ -37,9 +37,10 @@ class TrainingStaging {
 
   // per_epoch: wraps before_epoch to start each epoch's prefetch.
   void install(pipeline::TrainerHooks& hooks);
-  // The spec a reader opens for training file `file`: the cached copy's, or the original's.
-  // Called concurrently by reader threads.
-  formats::FileSpec spec(FileIndex file);
+  // Writes the spec a reader opens for training file `file` into `spec` (as
+  // DatasetFiles::assign_spec): the cached copy's, or the original's. Called concurrently by
+  // reader threads.
+  void assign_spec(FileIndex file, formats::FileSpec& spec);
   // Collective, after training: stops the prefetch, removes the cache, returns summary.json's
   // "stage" part (stage_phase.h's StageSummary plus hits, misses, evictions, no_room, peak).
   metrics::Json finish();

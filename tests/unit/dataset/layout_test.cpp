@@ -139,6 +139,29 @@ TEST(DatasetLayout, EvalFilesContinueTheSizeDraw) {
   EXPECT_EQ(layout.total_payload_bytes(Split::kEval), 140750066u + 206626158u);
 }
 
+TEST(DatasetLayout, AssignWritesPathsAndDimsOverWhatTheBuffersHeld) {
+  config::DatasetConfig d = Dataset(config::Format::kNpz, 12, 3);
+  d.num_subfolders_train = 4;
+  d.record_length_bytes_stdev = 512;
+  DatasetLayout layout(d);
+  std::string path = "/an/earlier/and/much/longer/path/than/any/of/this/dataset.npz";
+  std::vector<std::int64_t> dims{7, 7, 7};
+  for (const Split split : {Split::kTrain, Split::kEval}) {
+    for (FileIndex file = 0; file < layout.num_files(split); ++file) {
+      layout.assign_file_path(split, file, path);
+      EXPECT_EQ(path, layout.file_path(split, file));
+      layout.assign_sample_dims(split, file, dims);
+      EXPECT_EQ(dims, layout.sample_dims(split, file));
+    }
+  }
+  layout.assign_file_path(Split::kTrain, 9, path);
+  EXPECT_EQ(path, "/data/train/1/img_09_of_12.npz");
+  layout.assign_file_path(Split::kEval, 2, path);
+  EXPECT_EQ(path, "/data/valid/img_2_of_3.npz");
+  EXPECT_THROW(layout.assign_file_path(Split::kEval, 3, path), Error);
+  EXPECT_THROW(layout.assign_sample_dims(Split::kEval, 3, dims), Error);
+}
+
 TEST(DatasetLayout, RejectsBadCounts) {
   auto d = Dataset(config::Format::kNpz, -1);
   EXPECT_THROW(DatasetLayout{d}, Error);

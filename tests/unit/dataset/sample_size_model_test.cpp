@@ -133,6 +133,25 @@ TEST(SampleSizeModel, RecordDims) {
   EXPECT_THROW(Model(4096, 0, 4, {3, 0}), Error);
 }
 
+TEST(SampleSizeModel, AssignDimsOverwritesWhatTheVectorHeld) {
+  const auto drawn = Model(4096, 1024, 6);
+  const auto fixed = Model(4096, 0, 6);
+  const auto record = Model(4096, 0, 6, {3, 5, 7});
+  Dims out{9, 9, 9, 9};
+  for (FileIndex file = 0; file < 6; ++file) {
+    for (const SampleSizeModel* model : {&drawn, &record, &fixed}) {
+      model->assign_dims(file, out);
+      EXPECT_EQ(out, model->dims(file)) << file;
+    }
+  }
+  EXPECT_EQ(out, (Dims{64, 64}));
+  record.assign_dims(0, out);
+  EXPECT_EQ(out, (Dims{3, 5, 7}));
+  EXPECT_NE(drawn.dims(0), drawn.dims(1));
+  dlbench::test::ExpectError([&] { drawn.assign_dims(6, out); }, ExitCode::kInternal,
+                             {"file 6 of a dataset of 6 files"});
+}
+
 TEST(SampleSizeModel, SmallDrawsAreClampedToOne) {
   // A stdev far above the mean draws many values below 1; DLIO keeps max(int(v), 1).
   const auto model = Model(4, 400, 1000);

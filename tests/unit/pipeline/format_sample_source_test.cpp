@@ -41,11 +41,9 @@ class FakeFormat final : public formats::FormatReader {
   }
 };
 
-formats::FileSpec SpecOf(FileIndex file) {
-  formats::FileSpec spec;
+void SpecOf(FileIndex file, formats::FileSpec& spec) {
   spec.path = file == 9 ? "/data/missing" : "/data/f" + std::to_string(file);
-  spec.samples = 4;
-  return spec;
+  spec.samples = file == 5 ? 2 : 4;
 }
 
 TEST(FormatSampleSource, OpensTheSpecOfTheFileAndReadsThroughTheFormat) {
@@ -60,12 +58,45 @@ TEST(FormatSampleSource, OpensTheSpecOfTheFileAndReadsThroughTheFormat) {
   EXPECT_EQ(buffer[7], std::byte{2});
 }
 
+TEST(FormatSampleSource, EachOpenGetsItsFilesSpecThoughTheThreadReusesOne) {
+  FakeFormat format;
+  FormatSampleSource source(format, storage::PosixEnv(), formats::ReadOptions{}, SpecOf);
+  auto five = source.open(5);  // 2 samples
+  auto three = source.open(3);
+  auto twelve = source.open(12);
+  EXPECT_EQ(format.opened, (std::vector<std::string>{"/data/f5", "/data/f3", "/data/f12"}));
+  EXPECT_EQ(five->sample_bytes(), 8u);
+  std::vector<std::byte> buffer(8);
+  EXPECT_EQ(three->read(3, buffer), 12u);
+  dlbench::test::ExpectError([&] { five->read(2, buffer); }, ExitCode::kIo,
+                             {"/data/f5", "sample 2 asked, the file holds 2"});
+}
+
 TEST(FormatSampleSource, AnIndexBeyondTheFileIsAnIoErrorNamingThePath) {
   FakeFormat format;
   FormatSampleSource source(format, storage::PosixEnv(), formats::FileReadOptions{}, SpecOf);
   auto file = source.open(1);
   std::vector<std::byte> buffer(8);
   dlbench::test::ExpectError([&] { file->read(4, buffer); }, ExitCode::kIo, {"/data/f1"});
+}
+
+TEST(FormatSampleSource, ReadOnceOpensReadsAndCountsTheOpenBytes) {
+  FakeFormat format;
+  FormatSampleSource source(format, storage::PosixEnv(), formats::ReadOptions{}, SpecOf);
+  SampleBuffer buffer;
+  Bytes open_bytes = 10;
+  const SampleSource::OnceRead once = source.read_once(3, 2, buffer, open_bytes);
+  EXPECT_EQ(format.opened, std::vector<std::string>{"/data/f3"});
+  EXPECT_EQ(once.read, 12u);
+  EXPECT_EQ(once.sample_bytes, 8u);
+  EXPECT_EQ(open_bytes, 13u);
+  EXPECT_EQ(buffer.get(8)[7], std::byte{2});
+  // An index beyond the file: the open's bytes still count.
+  dlbench::test::ExpectError([&] { source.read_once(5, 2, buffer, open_bytes); }, ExitCode::kIo,
+                             {"/data/f5", "sample 2 asked, the file holds 2"});
+  EXPECT_EQ(open_bytes, 16u);
+  EXPECT_THROW(source.read_once(9, 0, buffer, open_bytes), Error);
+  EXPECT_EQ(open_bytes, 16u);
 }
 
 TEST(FormatSampleSource, OpenErrorsPropagate) {

@@ -92,6 +92,39 @@ TEST(CountingEnv, FailedOperationsAreNotCounted) {
   EXPECT_EQ(env.counts().lists, 0u);
 }
 
+// Every path hashes alike: records are still one per path, each with its own counts.
+std::uint64_t CollidingHash(std::string_view) { return 42; }
+
+TEST(CountingEnv, PathsWhoseHashesCollideKeepRecordsOfTheirOwn) {
+  TempDir dir;
+  for (const char* name : {"a", "bb", "c"}) {
+    auto out = PosixEnv().create(dir / name);
+    out->append("0123456789", std::string_view(name).size() * 3);
+    out->close();
+  }
+  CountingEnv env(PosixEnv(), std::chrono::steady_clock::now(), CollidingHash);
+  char buffer[16];
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const char* name : {"a", "bb", "c"}) {
+      auto in = env.open_read(dir / name);
+      EXPECT_EQ(in->read_at(0, buffer, sizeof buffer), std::string_view(name).size() * 3);
+    }
+  }
+  EXPECT_TRUE(env.exists(dir / "bb"));
+  const std::vector<FileCounts> files = env.files();
+  ASSERT_EQ(files.size(), 3u);
+  const Bytes sizes[] = {3, 6, 3};
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    EXPECT_EQ(files[i].path, (dir / std::string(i == 0 ? "a" : i == 1 ? "bb" : "c")).string());
+    EXPECT_EQ(files[i].counts.opens, 2u);
+    EXPECT_EQ(files[i].counts.closes, 2u);
+    EXPECT_EQ(files[i].counts.reads, 2u);
+    EXPECT_EQ(files[i].counts.bytes_read, 2 * sizes[i]);
+    EXPECT_EQ(files[i].counts.stats, i == 1 ? 1u : 0u);
+  }
+  EXPECT_EQ(env.counts().opens, 6u);
+}
+
 TEST(CountingEnv, CountsFromManyThreads) {
   TempDir dir;
   CountingEnv env(PosixEnv());
