@@ -14,11 +14,14 @@
 #        folder;
 #   B    unthrottled again.
 # --order interleaved (the default) runs the sets round by round — A's run i, each C<s>'s run i,
-# B's run i, then round i + 1 — after W unthrottled warm-up runs (--warmups, default 3) whose
-# median rate sets the throttle: a machine that drifts during the trial (other jobs starting or
-# ending, the host's cache) moves every set alike, as a CI that alternates baseline and current
-# runs would see. --order sequential runs the sets one after the other (all of A, then each
-# C<s>, then B; the throttle from A's median): the design measured before, kept for comparison.
+# B's run i, then round i + 1 — after W unthrottled warm-up runs (--warmups, default 3, not
+# compared): a machine that drifts during the trial (other jobs starting or ending, the host's
+# cache) moves every set alike, as a CI that alternates baseline and current runs would see. The
+# throttle of C<s>'s run i is (100 − s) % of A's run i, the run just before it, so that it slows
+# the storage by s % of what the machine gives at that moment: a limit fixed from earlier runs
+# would slow by far more or nothing at all when the machine's speed moves 2–3× within minutes.
+# --order sequential runs the sets one after the other (all of A, then each C<s>, then B; the
+# throttle from A's median): the design measured before, kept for comparison.
 # Every dlbench run is started with `nice -n -20` (as root; otherwise at the caller's niceness),
 # so that on a loaded machine its sleeps end when they should rather than when a CPU is free.
 # A training preset's dataset is generated once per trial; ci_generate writes into one folder,
@@ -67,7 +70,7 @@ while [ $# -gt 0 ]; do
     --until) until="$(date -u -d "$2" +%s)"; shift 2 ;;
     --tables) shift; while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do tables+=("$1"); shift; done ;;
     --dlbench) dlbench="$2"; shift 2 ;;
-    -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -202,11 +205,11 @@ trial() {  # preset t
   }
   if [ "$order" = interleaved ]; then
     for i in $(seq 1 "$warmups"); do run_one "$preset" "$base/warmup/run-$i" "$io" "$i"; done
-    rate=$(median_of "$metric" "$base"/warmup/run-*)
     for i in $(seq 1 "$repeat"); do
       for set in "${sets[@]}"; do
         read -ra tier <<<"$(tier_of "$set")"
         run_one "$preset" "$base/$set/run-$i" "$io" "$i" "${tier[@]}"
+        if [ "$set" = A ]; then rate=$(median_of "$metric" "$base/A/run-$i"); fi
       done
     done
   else
@@ -226,7 +229,7 @@ trial() {  # preset t
       printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$preset" "$t" "$tol" "$set" "$code" "$change" "$load_start" "$(load1)" "$order" >>"$dir/trials.tsv"
     done
   done
-  log "$preset trial $t ($order): throttle from $rate (x$to_mib MiB/s), A median $a_median, load $load_start -> $(load1): $(awk -F'\t' -v p="$preset" -v t="$t" '$1 == p && $2 == t { printf "%s@%s->%s ", $4, $3, $5 }' "$dir/trials.tsv")"
+  log "$preset trial $t ($order): last throttle from $rate (x$to_mib MiB/s), A median $a_median, load $load_start -> $(load1): $(awk -F'\t' -v p="$preset" -v t="$t" '$1 == p && $2 == t { printf "%s@%s->%s ", $4, $3, $5 }' "$dir/trials.tsv")"
 }
 
 printf 'preset\ttrial\ttolerance\tset\texit\tchange\tload_start\tload_end\torder\n' >"$dir/trials.tsv"
