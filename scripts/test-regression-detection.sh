@@ -31,8 +31,9 @@
 # positive. The rate throttled is the preset's own: train read MiB/s, checkpoint write GiB/s or
 # generation MiB/s. With --lock, each trial of a preset holds `flock FILE` (so that measurements
 # of others interleave, never overlap). Prints a Markdown table per tolerance (counts, the median
-# change of the throttled metric, the load average over the trials) and writes every trial to
-# DIR/trials.tsv (with the order and the load at the trial's start and end). Exits 1 when a
+# change of the throttled metric, the median per-round change C<s>_i / A_i, the load average
+# over the trials) and writes every trial to DIR/trials.tsv (with the order and the load at the
+# trial's start and end). Exits 1 when a
 # single-trial demo (T = 1) at the first tolerance does not come out as expected for the first
 # slowdown. DIR (default /var/tmp/dlbench-regression) is emptied. The presets' data and
 # checkpoints go to IO_DIR/<preset> (default DIR/io: the storage under test).
@@ -70,7 +71,7 @@ while [ $# -gt 0 ]; do
     --until) until="$(date -u -d "$2" +%s)"; shift 2 ;;
     --tables) shift; while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do tables+=("$1"); shift; done ;;
     --dlbench) dlbench="$2"; shift 2 ;;
-    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,41p' "$0"; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -93,7 +94,8 @@ for tol in tolerances:
     print(f"\n`--tolerance {tol}`, {repeat} runs a side\n")
     head = "| preset | trials | false positives (A vs B exit 4) |"
     head += "".join(f" misses at −{s} % (exit 0) |" for s in slowdowns)
-    head += " other exits | median change B |" + "".join(f" C{s} |" for s in slowdowns) + " load average |"
+    head += " other exits | median change B |" + "".join(f" C{s} |" for s in slowdowns)
+    head += "".join(f" C{s}_i / A_i |" for s in slowdowns) + " load average |"
     print(head)
     print("|---" * (head.count("|") - 1) + "|")
     label = lambda r: r["preset"] + (f" ({r['order']})" if r.get("order") else "")  # older files have no order
@@ -105,9 +107,13 @@ for tol in tolerances:
         misses = [sum(r["exit"] == "0" for r in of(f"C{s}")) for s in slowdowns]
         other = sum(r["exit"] not in ("0", "4") for r in mine)
         change = lambda s: f"{100 * statistics.median(float(r['change']) for r in of(s)):+.1f} %"
+        def paired(s):  # median over trials of the per-round change; older files do not have it
+            values = [float(r["paired_change"]) for r in of(s) if r.get("paired_change")]
+            return f"{100 * statistics.median(values):+.1f} %" if values else "–"
         loads = [float(r[k]) for r in mine for k in ("load_start", "load_end")]
         print(f"| {preset} | {trials} | {rate(fp, trials)} |" + "".join(f" {rate(m, trials)} |" for m in misses)
               + f" {other} | {change('B')} |" + "".join(f" {change(f'C{s}')} |" for s in slowdowns)
+              + "".join(f" {paired(f'C{s}')} |" for s in slowdowns)
               + f" {min(loads):.1f}–{max(loads):.1f} |")
 PY
 }
@@ -145,6 +151,22 @@ def value(path, doc):
         doc = doc[key]
     return statistics.fmean(doc) if isinstance(doc, list) else float(doc)
 print(statistics.median(value(sys.argv[1], json.load(open(f + "/summary.json"))) for f in sys.argv[2:]))
+PY
+}
+
+# The median over rounds i of set_i / A_i − 1: how much slower a set was than the A run of the
+# same round (for C<s> in the interleaved order, what its throttle achieved against its aim −s %).
+paired_change_of() {  # metric A_folder set_folder
+  /usr/bin/python3 - "$@" <<'PY'
+import json, os, statistics, sys
+def value(path, doc):
+    for key in path.split("."):
+        doc = doc[key]
+    return statistics.fmean(doc) if isinstance(doc, list) else float(doc)
+metric, a, s = sys.argv[1:]
+runs = sorted(r for r in os.listdir(s) if r.startswith("run-"))
+print(statistics.median(value(metric, json.load(open(f"{s}/{r}/summary.json")))
+                        / value(metric, json.load(open(f"{a}/{r}/summary.json"))) - 1 for r in runs))
 PY
 }
 
@@ -226,13 +248,14 @@ trial() {  # preset t
     for set in "${sets[@]:1}"; do
       code=$(compare_code "$base/A" "$base/$set" "$tol")
       change=$(/usr/bin/python3 -c "import sys; print(float(sys.argv[2]) / float(sys.argv[1]) - 1)" "$a_median" "$(median_of "$metric" "$base/$set"/run-*)")
-      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$preset" "$t" "$tol" "$set" "$code" "$change" "$load_start" "$(load1)" "$order" >>"$dir/trials.tsv"
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$preset" "$t" "$tol" "$set" "$code" "$change" "$load_start" "$(load1)" "$order" \
+        "$(paired_change_of "$metric" "$base/A" "$base/$set")" >>"$dir/trials.tsv"
     done
   done
   log "$preset trial $t ($order): last throttle from $rate (x$to_mib MiB/s), A median $a_median, load $load_start -> $(load1): $(awk -F'\t' -v p="$preset" -v t="$t" '$1 == p && $2 == t { printf "%s@%s->%s ", $4, $3, $5 }' "$dir/trials.tsv")"
 }
 
-printf 'preset\ttrial\ttolerance\tset\texit\tchange\tload_start\tload_end\torder\n' >"$dir/trials.tsv"
+printf 'preset\ttrial\ttolerance\tset\texit\tchange\tload_start\tload_end\torder\tpaired_change\n' >"$dir/trials.tsv"
 for t in $(seq 1 "$trials"); do
   for preset in $presets; do
     if [ -n "$until" ] && [ "$(date -u +%s)" -ge "$until" ]; then break 2; fi
