@@ -10,9 +10,6 @@
 namespace dlbench::storage {
 namespace {
 
-// Debt shorter than this is carried rather than slept (token_bucket.h).
-constexpr Seconds kShortestBucketSleep = 0.002;
-
 class SteadyClock final : public ThrottleClock {
  public:
   Seconds now() override {
@@ -53,7 +50,7 @@ void TokenBucket::acquire(Bytes bytes) {
     tokens_ -= static_cast<double>(bytes);
     if (tokens_ < 0) wait = -tokens_ / rate_;
   }
-  if (wait >= kShortestBucketSleep) clock_.sleep_for(wait);
+  clock_.sleep_for(wait);
 }
 
 }  // namespace dlbench::storage

@@ -102,24 +102,6 @@ TEST(TokenBucket, ASleepThatWakesLateIsCreditedToTheNextRequest) {
   EXPECT_NEAR(late.now() - capped_start, 4.2, 1e-9);
 }
 
-// Small requests do not sleep one by one: their debt adds up until a wait reaches 2 ms, which
-// one sleep pays, so the rate holds with a few sleeps instead of one per request.
-TEST(TokenBucket, ShortWaitsAddUpToOneSleep) {
-  FakeClock clock;
-  TokenBucket bucket(1e6, 1e6, clock);
-  const Seconds start = clock.now();
-  for (int i = 0; i < 100; ++i) bucket.acquire(150);  // 0.15 ms each
-  // Requests 14, 28, ..., 98 each sleep the 2.1 ms owed since the last sleep; the last two
-  // requests' 0.3 ms stay owed.
-  const auto sleeps = clock.sleeps();
-  ASSERT_EQ(sleeps.size(), 7u);
-  for (const Seconds sleep : sleeps) EXPECT_NEAR(sleep, 0.0021, 1e-12);
-  EXPECT_NEAR(clock.now() - start, 0.0147, 1e-12);
-  // One more request pays its own and the carried debt.
-  bucket.acquire(3000);
-  EXPECT_NEAR(clock.now() - start, 0.0150 + 0.003, 1e-12);
-}
-
 TEST(TokenBucket, RejectsANonPositiveRate) {
   FakeClock clock;
   EXPECT_THROW(TokenBucket(0, 1, clock), Error);
