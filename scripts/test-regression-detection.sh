@@ -17,9 +17,10 @@
 # B's run i, then round i + 1 — after W unthrottled warm-up runs (--warmups, default 3, not
 # compared): a machine that drifts during the trial (other jobs starting or ending, the host's
 # cache) moves every set alike, as a CI that alternates baseline and current runs would see. The
-# throttle of C<s>'s run i is (100 − s) % of A's run i, the run just before it, so that it slows
-# the storage by s % of what the machine gives at that moment: a limit fixed from earlier runs
-# would slow by far more or nothing at all when the machine's speed moves 2–3× within minutes.
+# throttle of C<s>'s run i is (100 − s) % of the median of the warm-ups and A's runs 1..i: a
+# limit caps the rate, so the median of the capped runs is (100 − s) % of the median it was set
+# from; a cap set from A's run i alone (b4ff8d6) slowed by more, as a fast run i set a high cap
+# that the next run could not reach (results/regression-detection.md).
 # --order sequential runs the sets one after the other (all of A, then each C<s>, then B; the
 # throttle from A's median): the design measured before, kept for comparison.
 # Every dlbench run is started with `nice -n -20` (as root; otherwise at the caller's niceness),
@@ -71,7 +72,7 @@ while [ $# -gt 0 ]; do
     --until) until="$(date -u -d "$2" +%s)"; shift 2 ;;
     --tables) shift; while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do tables+=("$1"); shift; done ;;
     --dlbench) dlbench="$2"; shift 2 ;;
-    -h|--help) sed -n '2,41p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,42p' "$0"; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -231,7 +232,7 @@ trial() {  # preset t
       for set in "${sets[@]}"; do
         read -ra tier <<<"$(tier_of "$set")"
         run_one "$preset" "$base/$set/run-$i" "$io" "$i" "${tier[@]}"
-        if [ "$set" = A ]; then rate=$(median_of "$metric" "$base/A/run-$i"); fi
+        if [ "$set" = A ]; then rate=$(median_of "$metric" "$base"/warmup/run-* "$base"/A/run-*); fi
       done
     done
   else
