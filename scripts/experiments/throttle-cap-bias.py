@@ -2,6 +2,7 @@
 # interleaved rates run, compares the measured C10 against what a pure cap would give if applied
 # to the unthrottled B runs: per run (min(B_i, 0.9 A_i), the script's design at b4ff8d6) and from
 # the median of A (min(B_i, 0.9 median A)). Prints per preset the median over trials.
+#   python3 scripts/experiments/throttle-cap-bias.py DIR   (DIR: a --dir of test-regression-detection.sh at b4ff8d6, --slowdowns 10)
 import json, os, statistics, sys
 root = sys.argv[1]
 M = {'ci_train_small': 'metric.train_read_MiB_per_second', 'ci_train_large': 'metric.train_read_MiB_per_second',
