@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "util/sink.h"
 #include "workflow/checkpoint_phase.h"
+#include "workflow/dataset_removal.h"
 #include "workflow/folder_claim.h"
 #include "workflow/generate_phase.h"
 #include "workflow/run_counters.h"
@@ -71,21 +72,22 @@ namespace {
 // they throw.
 void RunPhases(const config::Config& config, const RunRequest& request,
                const mpi::Communicator& comm, RunResults& results) {
-  // Before any byte is written: the folders the phases write into are dlbench's (or --force).
-  const bool saves_checkpoints =
-      (Contains(request.phases, Phase::kCheckpoint) &&
-       config.checkpoint.num_checkpoints_write > 0) ||
-      (Contains(request.phases, Phase::kTrain) && config.workflow.checkpoint);
-  mpi::AgreeOnFailure(comm, [&] {
-    if (!comm.is_root()) return;
-    for (const auto& [key, folder] :
-         WrittenFolders(config, Contains(request.phases, Phase::kGenerate), saves_checkpoints)) {
-      ClaimFolder(storage::PosixEnv(), folder, key, request.force);
-    }
-  });
+  const bool generates = Contains(request.phases, Phase::kGenerate);
+  const bool trains = Contains(request.phases, Phase::kTrain);
+  const bool staging = config.workflow.stage || Contains(request.phases, Phase::kStage);
+  // Before any byte is written: the folders the phases write into are dlbench's (or --force),
+  // on every node that has its own.
+  FolderUse use;
+  use.generates = generates;
+  use.stages = staging && (trains || Contains(request.phases, Phase::kStage));
+  use.checkpoints = (Contains(request.phases, Phase::kCheckpoint) &&
+                     config.checkpoint.num_checkpoints_write > 0) ||
+                    (trains && config.workflow.checkpoint);
+  std::vector<WrittenFolder> folders;
+  mpi::AgreeOnFailure(comm, [&] { folders = WrittenFolders(config, use); });
+  ClaimFolders(folders, request.force, comm);
   const std::unique_ptr<storage::TierEnv> storage =
       MakeRunStorage(config, storage::PosixEnv(), request.quiet, comm);
-  const bool staging = config.workflow.stage || Contains(request.phases, Phase::kStage);
   // Darshan's POSIX counters, always on, above the tiers: they see what the workload saw, and
   // staging runs group their per-path records by tier (staging/tier_counts.h).
   storage::CountingEnv counted(*storage);
@@ -124,6 +126,10 @@ void RunPhases(const config::Config& config, const RunRequest& request,
     mpi::PublishWarnings(comm);  // what the phase's ranks raised, once, right after its table
   }
   results.begin_phase(kFinishPhase);
+  if (RemovesDatasetAtEnd(config, generates,
+                          trains || Contains(request.phases, Phase::kCheckpoint))) {
+    RemoveGeneratedDataset(config, storage::PosixEnv(), request.quiet, comm);
+  }
   WriteRunCounters(counted, comm, results, request.quiet);
   results.add(trace.finish());
   results.add(FaultInjectionSummary(comm));
