@@ -12,10 +12,12 @@
 #include "app/workload_loading.h"
 #include "checkpoint/burst_buffer_store.h"
 #include "metrics/cross_rank.h"
+#include "mpi/agreement.h"
 #include "storage/file.h"
 #include "util/error.h"
 #include "util/sink.h"
 #include "util/size_text.h"
+#include "workflow/folder_claim.h"
 #include "workflow/storage_tiers.h"
 
 namespace dlbench::app {
@@ -27,6 +29,9 @@ void AddCheckpointDrainCommand(CLI::App& checkpoint, CommandAction& action) {
       "Finish interrupted burst-buffer drains: copy checkpoints complete on the fast tier but not "
       "durable in checkpoint_folder, then evict them as configured");
   AddWorkloadOptions(*drain, *options, /*with_output=*/false);
+  drain->add_flag("--force", options->force,
+                  "Drain into a checkpoint folder (or from a burst-buffer tier) that is not empty "
+                  "and was not made by dlbench (no .dlbench-folder marker)");
   drain->callback([options, &action] {
     if (options->workload.empty()) throw CLI::RequiredError("workload");
     action.parallelism = Parallelism::kParallel;
@@ -38,6 +43,11 @@ void AddCheckpointDrainCommand(CLI::App& checkpoint, CommandAction& action) {
             "left to drain")
             .mark_collective();
       }
+      // The folders a drain writes into and removes from, as a save claims them (folder_claim.h).
+      std::vector<workflow::WrittenFolder> folders;
+      mpi::AgreeOnFailure(
+          comm, [&] { folders = workflow::WrittenFolders(config, {.checkpoints = true}); });
+      workflow::ClaimFolders(folders, options->force, comm);
       const Seconds origin = metrics::SynchronizedOrigin(comm);
       const auto storage =
           workflow::MakeRunStorage(config, storage::PosixEnv(), /*quiet=*/false, comm);

@@ -5,8 +5,10 @@
 #include "app/workload_loading.h"
 #include "compare/aggregate.h"
 #include "mpi/agreement.h"
+#include "storage/file.h"
 #include "util/error.h"
 #include "util/sink.h"
+#include "workflow/dataset_removal.h"
 #include "workflow/output_folder.h"
 #include "workflow/progress_line.h"
 #include "workflow/run_results.h"
@@ -82,6 +84,13 @@ int RunRepeated(const WorkloadOptions& options, const config::Config& base,
     const int code = RunOnce(run_options, each, folder / name, comm);
     if (code != 0) return code;
     if (comm.is_root()) runs.runs.push_back(compare::LoadRunSet((folder / name).string()).runs[0]);
+  }
+  // keep_files: false removes the dataset the set generated once, after its last run.
+  const bool uses_data = std::any_of(each.begin(), each.end(), [](workflow::Phase phase) {
+    return phase == workflow::Phase::kTrain || phase == workflow::Phase::kCheckpoint;
+  });
+  if (workflow::RemovesDatasetAtEnd(base, generates && !generation_only, uses_data)) {
+    workflow::RemoveGeneratedDataset(base, storage::PosixEnv(), options.quiet, comm);
   }
   if (comm.is_root()) {
     const metrics::Json aggregate = compare::AggregateRuns(runs, folder.string());

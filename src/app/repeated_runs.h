@@ -26,7 +26,9 @@ int RunInFolder(const config::Config& config, const std::vector<workflow::Phase>
 // and spread of every number of the runs' summary.json) with a table of the headline metrics.
 // Run i uses train.seed + i - 1 unless `fixed_seed`. When the phases include generation and
 // something else, the dataset is generated once, into OUTPUT/generate/, before the runs; a
-// generation-only workload generates N times, run i into <data_folder>/run-<i>/. Collective.
+// generation-only workload generates N times, run i into <data_folder>/run-<i>/. With
+// dataset.keep_files: false, the dataset generated once is removed after the last run
+// (workflow/dataset_removal.h). Collective.
 // `base` is the workload as `options` load it (for its seed, data folder and output folder).
 int RunRepeated(const WorkloadOptions& options, const config::Config& base,
                 const std::vector<workflow::Phase>& phases, const RepeatOptions& repeat,

@@ -63,7 +63,11 @@ metrics::Json AggregateRuns(const RunSet& runs, const std::string& folder) {
   }
   aggregate["count"] = runs.runs.size();
   std::vector<std::string> paths;
-  NumericPaths(runs.runs.front().summary, "", paths);
+  for (const Run& run : runs.runs) CheckComplete(run);
+  // run_status (its exit code 0) is not a measurement.
+  metrics::Json measured = runs.runs.front().summary;
+  measured.erase("run_status");
+  NumericPaths(measured, "", paths);
   metrics::Json fields = metrics::Json::object();
   for (const std::string& path : paths) {
     std::vector<double> values;

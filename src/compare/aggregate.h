@@ -14,7 +14,8 @@ namespace dlbench::compare {
 // number (or a list of numbers, taken as its mean, as `compare` reads it) in every run. Medians are
 // numpy's (the mean of the two middle values for an even count); stdev is the population one;
 // relative_spread = (max - min) / |median| (omitted when the median is 0).
-// LoadRunSet(folder) reads the runs back from the "runs" list.
+// LoadRunSet(folder) reads the runs back from the "runs" list. run_status is not aggregated; an
+// incomplete run is a usage error (run_set.h CheckComplete).
 metrics::Json AggregateRuns(const RunSet& runs, const std::string& folder);
 
 // The headline metrics of an aggregate as a small table: median, min .. max, relative spread.

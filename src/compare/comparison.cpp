@@ -145,6 +145,9 @@ Comparison Compare(const RunSet& baseline, const RunSet& current, const CompareS
   if (baseline.runs.empty() || current.runs.empty()) {
     throw Error(ExitCode::kInternal, "compare: a side without runs");
   }
+  for (const RunSet* side : {&baseline, &current}) {
+    for (const Run& run : side->runs) CheckComplete(run);  // even with --force
+  }
   if (!settings.force) {
     const Run& reference = baseline.runs.front();
     for (const RunSet* side : {&baseline, &current}) {

@@ -53,7 +53,8 @@ struct Comparison {
   bool regression() const;
 };
 
-// Throws a usage error (exit 2) naming the file when a metric is in some runs and not in others,
+// Throws a usage error (exit 2) naming the file when a run is incomplete (CheckComplete, even
+// with settings.force), when a metric is in some runs and not in others,
 // when a metric asked by name is nowhere, and when the two sides ran different workloads (unless
 // settings.force).
 Comparison Compare(const RunSet& baseline, const RunSet& current, const CompareSettings& settings);

@@ -105,6 +105,33 @@ RunSet LoadRunSet(const std::string& argument) {
 
 metrics::Json ReadJsonObject(const std::string& file) { return ReadJson(file); }
 
+std::string IncompleteRunNote(const metrics::Json& summary) {
+  const auto status = summary.find("run_status");
+  if (status == summary.end() || !status->is_object()) return "";
+  const auto complete = status->find("complete");
+  if (complete != status->end() && complete->is_boolean() && complete->get<bool>()) return "";
+  const auto text = [&](const char* key) {
+    const auto it = status->find(key);
+    if (it == status->end() || it->is_null()) return std::string();
+    return it->is_string() ? it->get<std::string>() : it->dump();
+  };
+  const std::string phase = text("phase");
+  std::string note = "stopped in phase " + (phase.empty() ? "?" : phase);
+  const std::string error = text("error");
+  const std::string code = text("exit_code");
+  if (error.empty() && code.empty()) return note + " (killed, or still running)";
+  if (!error.empty()) note += ": " + error;
+  if (!code.empty()) note += " (exit " + code + ")";
+  return note;
+}
+
+void CheckComplete(const Run& run) {
+  const std::string note = IncompleteRunNote(run.summary);
+  if (note.empty()) return;
+  throw UsageError(run.source + " is the summary of an incomplete run (" + note +
+                   "); compare only runs that completed");
+}
+
 const metrics::Json* FindPath(const metrics::Json& json, const std::string& path) {
   const metrics::Json* node = &json;
   std::size_t begin = 0;

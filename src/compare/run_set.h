@@ -29,6 +29,16 @@ RunSet LoadRunSet(const std::string& argument);
 // JSON or is not an object.
 metrics::Json ReadJsonObject(const std::string& file);
 
+// What summary.json's run_status (written by workflow/run_results.h) says of an incomplete run:
+// "stopped in phase train: <error> (exit 3)", or "stopped in phase train (killed, or still
+// running)" when no failure was recorded. Empty for a complete run, and for a summary without
+// run_status (written by a dlbench older than it, taken as complete).
+std::string IncompleteRunNote(const metrics::Json& summary);
+
+// A usage error (exit 2) naming the run's file and phase when IncompleteRunNote is not empty:
+// an incomplete run's numbers describe part of a run, so nothing compares them, not even --force.
+void CheckComplete(const Run& run);
+
 // The node at a dotted path (`metric.train_au_mean_percentage`), or nullptr.
 const metrics::Json* FindPath(const metrics::Json& json, const std::string& path);
 

@@ -52,6 +52,15 @@ std::string RunName(const compare::Run& run) {
   return fs::path(run.source).parent_path().filename().string();
 }
 
+// A run whose summary.json says it did not complete (compare/run_set.h IncompleteRunNote): its
+// numbers are those of the phases that ended before it stopped.
+std::string IncompleteNote(const compare::Run& run) {
+  const std::string note = compare::IncompleteRunNote(run.summary);
+  if (note.empty()) return "";
+  return "<p class=\"bad\"><strong>Incomplete run</strong> " + Escape(RunName(run)) + ": " +
+         Escape(note) + ". Its numbers cover only the phases that ended before.</p>\n";
+}
+
 // <rank>_output.json files of the run's folder, by rank.
 std::vector<std::pair<int, Json>> RankOutputs(const compare::Run& run) {
   std::vector<std::pair<int, Json>> outputs;
@@ -205,6 +214,7 @@ std::string BuildHtmlReport(const std::vector<compare::Run>& runs, const std::st
         "<p class=\"note\">Changes are against the first run. For a statistical verdict over "
         "sets of repeated runs use <code>dlbench compare</code>.</p>\n";
   }
+  for (const compare::Run& run : runs) html += IncompleteNote(run);
   html += MetricsTable(runs);
   if (!comparison.empty()) {
     html += "<h2>dlbench compare</h2>\n<pre>" + Escape(comparison) + "</pre>\n";
@@ -216,7 +226,7 @@ std::string BuildHtmlReport(const std::vector<compare::Run>& runs, const std::st
     const std::string epochs = EpochCharts(run);
     const std::string ranks = RankCharts(RankOutputs(run));
     html += "<h2>Run " + Escape(RunName(run)) + "</h2>\n<p class=\"note\">" + Escape(run.source) +
-            "</p>\n";
+            "</p>\n" + IncompleteNote(run);
     if (!epochs.empty() || !ranks.empty())
       html += "<div class=\"charts\">" + epochs + ranks + "</div>\n";
     html += "<h3>I/O</h3>\n" + IoCharts(LoadIoData(storage::PosixEnv(), run));

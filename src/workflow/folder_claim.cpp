@@ -1,9 +1,14 @@
 #include "workflow/folder_claim.h"
 
+#include <algorithm>
+
+#include "mpi/agreement.h"
+#include "mpi/nodes.h"
 #include "storage/atomic_file.h"
 #include "util/error.h"
 #include "util/path_text.h"
 #include "workflow/generation_resume.h"
+#include "workflow/stage_phase.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -16,6 +21,21 @@ void WriteMarker(storage::Env& env, const std::string& folder) {
   storage::AtomicFileWriter writer(env, JoinPath(folder, kFolderMarkerName));
   writer.file().append(kMarkerText, std::char_traits<char>::length(kMarkerText));
   writer.commit(/*fsync=*/false);
+}
+
+// The first symbolic link to a folder below the sub-folder `relative` of `folder`, at any depth,
+// as a path relative to `folder`; empty when there is none. Only folders are looked at with
+// lstat (DirectoryEntry::is_directory says which entries may be one), so a data folder of many
+// files costs one listing per sub-folder.
+std::string LinkedFolderBelow(storage::Env& env, const std::string& folder,
+                              const std::string& relative) {
+  for (const storage::DirectoryEntry& entry : env.list_directory(JoinPath(folder, relative))) {
+    if (!entry.is_directory) continue;
+    const std::string below = relative.empty() ? entry.name : JoinPath(relative, entry.name);
+    if (IsSymbolicLink(JoinPath(folder, below))) return below;
+    if (std::string link = LinkedFolderBelow(env, folder, below); !link.empty()) return link;
+  }
+  return "";
 }
 
 }  // namespace
@@ -40,6 +60,7 @@ void ClaimFolder(storage::Env& env, const std::string& folder, const std::string
       }
       if (link.empty() && IsSymbolicLink(JoinPath(folder, entry.name))) link = entry.name;
     }
+    if (link.empty()) link = LinkedFolderBelow(env, folder, "");
   }
   // Not even with --force: through a link to a folder, dlbench would write (and remove its
   // files) outside the folder it was given.
@@ -57,22 +78,54 @@ void ClaimFolder(storage::Env& env, const std::string& folder, const std::string
   if (!env.exists(JoinPath(folder, kFolderMarkerName))) WriteMarker(env, folder);
 }
 
-std::vector<std::pair<std::string, std::string>> WrittenFolders(const config::Config& config,
-                                                                bool generates,
-                                                                bool saves_checkpoints) {
-  std::vector<std::pair<std::string, std::string>> folders;
-  if (generates) folders.emplace_back("dataset.data_folder", config.dataset.data_folder);
-  if (saves_checkpoints) {
-    folders.emplace_back("checkpoint.checkpoint_folder", config.checkpoint.checkpoint_folder);
+std::vector<WrittenFolder> WrittenFolders(const config::Config& config, const FolderUse& use) {
+  std::vector<WrittenFolder> folders;
+  const auto add = [&](const std::string& key, const std::string& folder) {
+    bool node_local = false;
+    for (const config::TierConfig& tier : config.storage.tiers) {
+      node_local = node_local || (tier.node_local && FolderContains(AbsoluteFolder(tier.path),
+                                                                    AbsoluteFolder(folder)));
+    }
+    folders.push_back({key, folder, node_local});
+  };
+  if (use.generates) add("dataset.data_folder", config.dataset.data_folder);
+  if (use.stages)
+    add("the staged data folder (stage.to: " + config.stage.to + ")", StagedDataFolder(config));
+  if (use.checkpoints) {
+    add("checkpoint.checkpoint_folder", config.checkpoint.checkpoint_folder);
     if (config.checkpoint.burst_buffer) {
       for (const config::TierConfig& tier : config.storage.tiers) {
         if (tier.name == config.checkpoint.burst_buffer->tier) {
-          folders.emplace_back("storage.tiers." + tier.name + ".path", tier.path);
+          add("storage.tiers." + tier.name + ".path", tier.path);
         }
       }
     }
   }
   return folders;
+}
+
+void ClaimFolders(const std::vector<WrittenFolder>& folders, bool force,
+                  const mpi::Communicator& comm) {
+  // Rank 0 first, alone: a shared folder is created and marked once, with no other rank listing
+  // it half-made.
+  mpi::AgreeOnFailure(comm, [&] {
+    if (!comm.is_root()) return;
+    for (const WrittenFolder& f : folders) ClaimFolder(storage::PosixEnv(), f.folder, f.key, force);
+  });
+  // Every rank holds the same configuration, so all agree on whether this step is needed.
+  const bool any_node_local = std::any_of(folders.begin(), folders.end(),
+                                          [](const WrittenFolder& f) { return f.node_local; });
+  if (!any_node_local || comm.size() == 1) return;
+  const mpi::NodeMap nodes = mpi::NodeMap::Of(comm);
+  mpi::AgreeOnFailure(comm, [&] {
+    if (comm.is_root() || !nodes.leads(comm.rank())) return;
+    for (const WrittenFolder& f : folders) {
+      if (f.node_local) {
+        ClaimFolder(storage::PosixEnv(), f.folder,
+                    f.key + " (node " + nodes.name(nodes.node_of(comm.rank())) + ")", force);
+      }
+    }
+  });
 }
 
 }  // namespace dlbench::workflow

@@ -1,7 +1,9 @@
 #include "workflow/output_folder.h"
 
+#include <algorithm>
 #include <ctime>
 #include <sstream>
+#include <string_view>
 
 #include "config/load.h"
 #include "mpi/agreement.h"
@@ -21,6 +23,28 @@ std::string NowStamp() {
   char buffer[32];
   std::strftime(buffer, sizeof buffer, "%Y%m%d-%H%M%S", &local);
   return buffer;
+}
+
+bool AllDigits(std::string_view text) {
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The names a run gives its ranks' files in the output folder: <rank>_output.json,
+// <rank>_per_epoch_stats.json, <rank>_posix_counters.json and trace-<rank>-of-<ranks>.pfw[.gz].
+bool IsRankResultName(std::string_view name) {
+  for (std::string_view suffix :
+       {"_output.json", "_per_epoch_stats.json", "_posix_counters.json"}) {
+    if (name.ends_with(suffix)) return AllDigits(name.substr(0, name.size() - suffix.size()));
+  }
+  for (std::string_view suffix : {".pfw", ".pfw.gz"}) {
+    if (!name.starts_with("trace-") || !name.ends_with(suffix)) continue;
+    const std::string_view middle = name.substr(6, name.size() - 6 - suffix.size());
+    const std::size_t of = middle.find("-of-");
+    return of != std::string_view::npos && AllDigits(middle.substr(0, of)) &&
+           AllDigits(middle.substr(of + 4));
+  }
+  return false;
 }
 
 }  // namespace
@@ -50,6 +74,14 @@ void PrepareOutputFolder(const std::filesystem::path& folder, const config::Conf
   ClaimOutputFolder(folder, force, comm);
   mpi::AgreeOnFailure(comm, [&] {
     if (!comm.is_root()) return;
+    // An earlier run's rank files (more ranks, or phases this run has not) would pass for this
+    // run's in `dlbench report` and `trace summary`: they go, by their names only.
+    storage::Env& env = storage::PosixEnv();
+    for (const storage::DirectoryEntry& entry : env.list_directory(folder.string())) {
+      if (!entry.is_directory && IsRankResultName(entry.name)) {
+        env.remove((folder / entry.name).string());
+      }
+    }
     WriteFileAtomically(folder / "config.yaml", config::ToYaml(config));
     WriteFileAtomically(folder / "overrides.yaml", config::OverridesYaml(config.overrides));
     // Where MLPerf Storage's tooling reads them (DLIO run with ++hydra.output_subdir=dlio_config):

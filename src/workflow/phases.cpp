@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <new>
 #include <string>
 
 #include "mpi/agreement.h"
@@ -10,6 +11,7 @@
 #include "util/error.h"
 #include "util/sink.h"
 #include "workflow/checkpoint_phase.h"
+#include "workflow/dataset_removal.h"
 #include "workflow/folder_claim.h"
 #include "workflow/generate_phase.h"
 #include "workflow/run_counters.h"
@@ -64,40 +66,31 @@ std::string RunningLine(const std::vector<Phase>& phases, int ranks) {
 
 }  // namespace
 
-int Run(const config::Config& config, const RunRequest& request, const mpi::Communicator& comm) {
-  if (request.phases.empty()) {
-    // Every rank reads the same configuration: they all fail here together.
-    throw UsageError(
-        "the workload enables no phase (workflow.generate_data, workflow.train and "
-        "workflow.checkpoint are all false); nothing to run")
-        .mark_collective();
-  }
-  // Rank 0's log of the run in the output folder (DLIO's dlio.log): all it says from here on,
-  // including the error that may end the run.
-  std::optional<sink::RunLog> log;
-  if (comm.is_root()) {
-    log.emplace((request.output_folder / config.output.log_file).string());
-    sink::Log("INFO", RunningLine(request.phases, comm.size()));
-  }
-  // Before any byte is written: the folders the phases write into are dlbench's (or --force).
-  const bool saves_checkpoints =
-      (Contains(request.phases, Phase::kCheckpoint) &&
-       config.checkpoint.num_checkpoints_write > 0) ||
-      (Contains(request.phases, Phase::kTrain) && config.workflow.checkpoint);
-  mpi::AgreeOnFailure(comm, [&] {
-    if (!comm.is_root()) return;
-    for (const auto& [key, folder] :
-         WrittenFolders(config, Contains(request.phases, Phase::kGenerate), saves_checkpoints)) {
-      ClaimFolder(storage::PosixEnv(), folder, key, request.force);
-    }
-  });
+namespace {
+
+// The phases of Run, each announced in run_status (run_results.h) before it starts; throws what
+// they throw.
+void RunPhases(const config::Config& config, const RunRequest& request,
+               const mpi::Communicator& comm, RunResults& results) {
+  const bool generates = Contains(request.phases, Phase::kGenerate);
+  const bool trains = Contains(request.phases, Phase::kTrain);
+  const bool staging = config.workflow.stage || Contains(request.phases, Phase::kStage);
+  // Before any byte is written: the folders the phases write into are dlbench's (or --force),
+  // on every node that has its own.
+  FolderUse use;
+  use.generates = generates;
+  use.stages = staging && (trains || Contains(request.phases, Phase::kStage));
+  use.checkpoints = (Contains(request.phases, Phase::kCheckpoint) &&
+                     config.checkpoint.num_checkpoints_write > 0) ||
+                    (trains && config.workflow.checkpoint);
+  std::vector<WrittenFolder> folders;
+  mpi::AgreeOnFailure(comm, [&] { folders = WrittenFolders(config, use); });
+  ClaimFolders(folders, request.force, comm);
   const std::unique_ptr<storage::TierEnv> storage =
       MakeRunStorage(config, storage::PosixEnv(), request.quiet, comm);
-  const bool staging = config.workflow.stage || Contains(request.phases, Phase::kStage);
   // Darshan's POSIX counters, always on, above the tiers: they see what the workload saw, and
   // staging runs group their per-path records by tier (staging/tier_counts.h).
   storage::CountingEnv counted(*storage);
-  RunResults results(request.output_folder, comm);
   results.add(WorkloadIdentity(config));
   results.add(EmulationSummary(*storage));
   RunTrace trace(config, request.output_folder, counted, comm);
@@ -105,6 +98,7 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
   config::Config staged;
   const config::Config* active = &config;  // the staged copy's after kStage
   for (Phase phase : request.phases) {
+    results.begin_phase(PhaseName(phase));
     switch (phase) {
       case Phase::kGenerate:
         RunGeneratePhase(config, request.quiet, comm, trace.env(), results);
@@ -131,10 +125,51 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
     }
     mpi::PublishWarnings(comm);  // what the phase's ranks raised, once, right after its table
   }
+  results.begin_phase(kFinishPhase);
+  if (RemovesDatasetAtEnd(config, generates,
+                          trains || Contains(request.phases, Phase::kCheckpoint))) {
+    RemoveGeneratedDataset(config, storage::PosixEnv(), request.quiet, comm);
+  }
   WriteRunCounters(counted, comm, results, request.quiet);
   results.add(trace.finish());
   results.add(FaultInjectionSummary(comm));
   results.add(RetrySummary(comm));
+}
+
+}  // namespace
+
+int Run(const config::Config& config, const RunRequest& request, const mpi::Communicator& comm) {
+  if (request.phases.empty()) {
+    // Every rank reads the same configuration: they all fail here together.
+    throw UsageError(
+        "the workload enables no phase (workflow.generate_data, workflow.train and "
+        "workflow.checkpoint are all false); nothing to run")
+        .mark_collective();
+  }
+  // Rank 0's log of the run in the output folder (DLIO's dlio.log): all it says from here on,
+  // including the error that may end the run.
+  std::optional<sink::RunLog> log;
+  if (comm.is_root()) {
+    log.emplace((request.output_folder / config.output.log_file).string());
+    sink::Log("INFO", RunningLine(request.phases, comm.size()));
+  }
+  // summary.json says from its first write that the run is incomplete, and in which phase; a
+  // failure seen by rank 0 adds its exit code and message, and only a run that got to the end
+  // says it is complete.
+  RunResults results(request.output_folder, comm);
+  try {
+    RunPhases(config, request, comm, results);
+  } catch (const Error& error) {
+    results.fail(error.code(), error.what());
+    throw;
+  } catch (const std::bad_alloc&) {
+    results.fail(ExitCode::kInternal, "out of memory");
+    throw;
+  } catch (const std::exception& error) {
+    results.fail(ExitCode::kInternal, std::string("internal error: ") + error.what());
+    throw;
+  }
+  results.complete();
   return 0;
 }
 

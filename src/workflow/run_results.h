@@ -1,26 +1,53 @@
 // summary.json of a run. Each phase adds its part when it ends and the file is rewritten at once,
-// so the results of a finished phase survive a failure in a later one.
+// so the results of a finished phase survive a failure in a later one. Every write, from the
+// first (made by the constructor), holds `run_status`, which says whether the summary is of a
+// whole run (docs/reliability.md, Incomplete runs):
+//   {"complete": false, "phase": P, "exit_code": null, "error": null} while phase P runs (what a
+//       killed job leaves),
+//   {"complete": false, "phase": P, "exit_code": C, "error": "..."} after a failure in P,
+//   {"complete": true, "phase": "done", "exit_code": 0, "error": null} at the end.
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 #include "metrics/json_fields.h"
 #include "mpi/communicator.h"
+#include "util/error.h"
 
 namespace dlbench::workflow {
 
+inline constexpr const char* kRunStatusKey = "run_status";
+inline constexpr const char* kSetupPhase = "setup";    // before the first phase: claims, tiers
+inline constexpr const char* kFinishPhase = "finish";  // after the last: counters, trace
+inline constexpr const char* kDonePhase = "done";      // the run completed
+
 class RunResults {
  public:
+  // Rank 0 writes <folder>/summary.json at once, holding only run_status (incomplete, in phase
+  // kSetupPhase): a summary left by an earlier run into the folder is replaced before anything
+  // else can fail.
   RunResults(std::filesystem::path folder, const mpi::Communicator& comm);
 
   // Merges `part` into the summary (objects are merged key by key, recursively; other values
   // replace) and rewrites <folder>/summary.json atomically. Only rank 0's call has an effect.
   void add(const metrics::Json& part);
 
+  // run_status: phase `phase` runs (the summary is rewritten).
+  void begin_phase(const std::string& phase);
+  // run_status: the run ended with `code` and `message` in the phase that was running. Never
+  // throws (it is called while an error propagates): a summary that cannot be written keeps
+  // what it said before.
+  void fail(ExitCode code, const std::string& message) noexcept;
+  // run_status: the run completed.
+  void complete();
+
   const metrics::Json& summary() const { return summary_; }
   const std::filesystem::path& folder() const { return folder_; }
 
  private:
+  void write() const;
+
   std::filesystem::path folder_;
   bool writer_;
   metrics::Json summary_ = metrics::Json::object();

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "mpi/agreement.h"
+#include "mpi/nodes.h"
 #include "pipeline/options_from_config.h"
 #include "pipeline/sampler.h"
 #include "storage/tier_env.h"
@@ -25,24 +26,24 @@ bool RandomShuffle(const config::Config& config) {
          config.reader.sample_shuffle == config::Shuffle::kRandom;
 }
 
-// Which rank stages dataset file g: with all_files (or a shuffle drawn at run time, which no
-// rank can predict before training), g mod ranks; otherwise the lowest rank that reads g in any
-// epoch (train, and evaluation when on), or -1 when no rank reads it. The staged folder is shared
-// by the ranks, so each file is copied once.
+// Which rank stages dataset file g onto the staged folder of this rank's node (`nodes`: one node
+// for a shared `to` tier): with all_files (or a shuffle drawn at run time, which no rank can
+// predict before training), the node's ranks in turn (g mod its ranks); otherwise the lowest rank
+// of the node that reads g in any epoch (train, and evaluation when on), or -1 when none does.
+// The ranks of a node share its staged folder, so each file is copied once per node.
 std::vector<int> StagingOwners(const config::Config& config, const DatasetFiles& files,
-                               const mpi::Communicator& comm) {
+                               const mpi::Communicator& comm, const mpi::NodeMap& nodes) {
   std::vector<int> owner(files.total(), -1);
+  const std::vector<int> ranks = nodes.ranks_of(nodes.node_of(comm.rank()));
   if (config.stage.all_files || RandomShuffle(config)) {
-    for (FileIndex g = 0; g < files.total(); ++g) {
-      owner[g] = static_cast<int>(g % static_cast<FileIndex>(comm.size()));
-    }
+    for (FileIndex g = 0; g < files.total(); ++g) owner[g] = ranks[g % ranks.size()];
     return owner;
   }
   auto mark = [&](const pipeline::SamplerOptions& options, FileIndex first) {
     const pipeline::Sampler sampler(options);
     for (int epoch = 1; epoch <= config.train.epochs; ++epoch) {
       const pipeline::EpochOrder order = sampler.epoch(epoch);
-      for (Rank q = 0; q < comm.size(); ++q) {
+      for (const int q : ranks) {
         for (std::uint64_t step = 0; step < sampler.steps_per_epoch(); ++step) {
           for (std::uint64_t i = 0; i < sampler.batch_size(); ++i) {
             int& o = owner[first + sampler.sample_of(order, q, step, i).file];
@@ -167,11 +168,20 @@ void RunStagePhase(const config::Config& config, bool quiet, const mpi::Communic
   const DatasetFiles source(config.dataset);
   const DatasetFiles target(staged.dataset);
 
+  // On a node-local `to` tier each node holds the copies its own ranks read: the lowest rank of
+  // every node prepares its node's folder (capacity, free space, partial files, the marker);
+  // otherwise rank 0 prepares the one shared folder for all.
+  const bool node_local = std::any_of(config.storage.tiers.begin(), config.storage.tiers.end(),
+                                      [&](const config::TierConfig& tier) {
+                                        return tier.name == config.stage.to && tier.node_local;
+                                      });
+  const mpi::NodeMap nodes =
+      node_local ? mpi::NodeMap::Of(comm) : mpi::NodeMap::Single(comm.size());
   std::vector<staging::FileCopy> mine;
   Bytes my_total = 0;
   Bytes my_missing = 0;
   mpi::AgreeOnFailure(comm, [&] {
-    const std::vector<int> owner = StagingOwners(config, source, comm);
+    const std::vector<int> owner = StagingOwners(config, source, comm, nodes);
     for (FileIndex g = 0; g < source.total(); ++g) {
       if (owner[g] != comm.rank()) continue;
       for (staging::FileCopy& copy : CopiesOf(source, target, g)) {
@@ -182,15 +192,24 @@ void RunStagePhase(const config::Config& config, bool quiet, const mpi::Communic
       }
     }
   });
-  const Bytes total = comm.sum(my_total);
-  const Bytes missing = comm.sum(my_missing);
+  const std::vector<std::uint64_t> totals = comm.all_gather(my_total);
+  const std::vector<std::uint64_t> missings = comm.all_gather(my_missing);
+  const bool leader = nodes.leads(comm.rank());
   mpi::AgreeOnFailure(comm, [&] {
-    if (!comm.is_root()) return;
+    if (!leader) return;
+    Bytes total = 0;
+    Bytes missing = 0;
+    for (int r : nodes.ranks_of(nodes.node_of(comm.rank()))) {
+      total += totals[static_cast<std::size_t>(r)];
+      missing += missings[static_cast<std::size_t>(r)];
+    }
     const std::string& to = config.stage.to;
+    const std::string where =
+        node_local ? " on node " + nodes.name(nodes.node_of(comm.rank())) : "";
     for (const config::TierConfig& tier : config.storage.tiers) {
       if (tier.name == to && tier.capacity && total > *tier.capacity) {
-        throw UsageError("stage: the dataset's files to stage take " + DescribeBytes(total) +
-                         ", more than tier " + to + "'s capacity of " +
+        throw UsageError("stage: the dataset's files to stage" + where + " take " +
+                         DescribeBytes(total) + ", more than tier " + to + "'s capacity of " +
                          DescribeBytes(*tier.capacity) + " (storage.tiers." + to +
                          ".capacity); stage fewer files or use a "
                          "per_epoch or on_demand policy, which evict");
@@ -199,9 +218,10 @@ void RunStagePhase(const config::Config& config, bool quiet, const mpi::Communic
     for (const std::string& folder : target.folders()) env.create_directories(folder);
     const Bytes free = env.free_space(staged.dataset.data_folder);
     if (missing > free) {
-      throw Error(ExitCode::kIo, "stage: tier " + to + " is full: " + DescribeBytes(missing) +
-                                     " left to stage but only " + DescribeBytes(free) +
-                                     " free at " + staged.dataset.data_folder);
+      throw Error(ExitCode::kIo, "stage: tier " + to + " is full" + where + ": " +
+                                     DescribeBytes(missing) + " left to stage but only " +
+                                     DescribeBytes(free) + " free at " +
+                                     staged.dataset.data_folder);
     }
     RemovePartialFiles(env, target.folders());
   });
@@ -209,7 +229,7 @@ void RunStagePhase(const config::Config& config, bool quiet, const mpi::Communic
   comm.barrier();
   staging::CopyStats copied = staging::CopyFiles(env, mine, CopyOptionsFrom(config.stage));
   comm.barrier();
-  if (comm.is_root() && env.exists(DatasetMarkerPath(config))) {
+  if (leader && env.exists(DatasetMarkerPath(config))) {
     std::vector<char> buffer(Bytes{1} << 16);
     staging::CopyFile(env, {DatasetMarkerPath(config), DatasetMarkerPath(staged)}, buffer,
                       CopyOptionsFrom(config.stage));

@@ -53,9 +53,11 @@ metrics::Json TierCountsSummary(const std::map<std::string, storage::IoCounts>& 
 // Collective. Policy before_training: copies the files each rank will read (stage.all_files:
 // every file, spread over the ranks) from the data folder to StagedDataFolder, skipping files
 // already there (an interrupted staging resumes; partial files are replaced), then the dataset's
-// marker, and adds "stage" to summary.json. Throws Error(kUsage) when the files to stage exceed
-// the to tier's configured capacity and Error(kIo) when they exceed its free space, before
-// copying anything, both agreed by every rank.
+// marker, and adds "stage" to summary.json. On a node-local `to` tier
+// (storage.tiers.<to>.node_local) every node gets the files its own ranks read, and its lowest rank
+// checks that node's capacity and free space, removes its partial files and copies the marker
+// there. Throws Error(kUsage) when the files to stage exceed the to tier's configured capacity and
+// Error(kIo) when they exceed its free space, before copying anything, both agreed by every rank.
 void RunStagePhase(const config::Config& config, bool quiet, const mpi::Communicator& comm,
                    storage::Env& env, RunResults& results);
 

@@ -65,3 +65,9 @@ dlbench_cli_test(stage_not_under_from 2 --once "data_folder .* is not under tier
   -- ${DLBENCH} stage ${STAGE_YAML} ++workload.dataset.data_folder=/nonexistent/data
   ++workload.storage.tiers.pfs.path=/tmp/pfs ++workload.storage.tiers.nvme.path=/tmp/nvme
   --from pfs --to nvme)
+
+# A node-local fast tier on 2 emulated nodes: each node's copy is prepared by its lowest rank.
+add_test(NAME cli.stage_node_local_np2 COMMAND env DLBENCH=${DLBENCH} "MPIEXEC_LINE=${STAGE_MPIEXEC}"
+  TINY=${STAGE_YAML} EMULATE=${PROJECT_SOURCE_DIR}/scripts/slurm/emulate-nodes.sh
+  ${CMAKE_CURRENT_LIST_DIR}/stage_node_local.sh ${SCRATCH}/stage_node_local)
+set_tests_properties(cli.stage_node_local_np2 PROPERTIES LABELS "cli;mpi" TIMEOUT 90)

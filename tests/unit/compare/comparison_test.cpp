@@ -153,6 +153,27 @@ TEST(Compare, DifferentWorkloadsAreRefusedUnlessForced) {
   EXPECT_NO_THROW(Compare(MakeSet(kNoisy), current, forced));
 }
 
+TEST(Compare, AnIncompleteRunOnEitherSideIsRefusedEvenForced) {
+  CompareSettings forced = Settings();
+  forced.force = true;
+  for (const bool on_baseline : {true, false}) {
+    RunSet baseline = MakeSet(kNoisy);
+    RunSet current = MakeSet(kNoisy);
+    (on_baseline ? baseline : current).runs[1].summary["run_status"] = {
+        {"complete", false}, {"phase", "train"}, {"exit_code", 3}, {"error", "read failed"}};
+    for (const CompareSettings& settings : {Settings(), forced}) {
+      dlbench::test::ExpectError([&] { Compare(baseline, current, settings); }, ExitCode::kUsage,
+                                 {"run1/summary.json is the summary of an incomplete run",
+                                  "stopped in phase train: read failed (exit 3)"});
+    }
+  }
+  // Complete, or written before run_status existed: compared.
+  RunSet complete = MakeSet(kNoisy);
+  complete.runs[0].summary["run_status"] = {
+      {"complete", true}, {"phase", "done"}, {"exit_code", 0}, {"error", nullptr}};
+  EXPECT_NO_THROW(Compare(complete, MakeSet(kNoisy), Settings()));
+}
+
 TEST(Compare, ZeroBaselineStall) {
   // No stall before, some now: a regression of unbounded size, reported without a ratio.
   RunSet baseline = MakeSet({100});

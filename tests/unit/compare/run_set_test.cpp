@@ -74,5 +74,38 @@ TEST(RunSet, MetricValueFollowsDottedPathsAndAveragesLists) {
             std::string::npos);
 }
 
+TEST(RunSet, IncompleteRunNoteSaysThePhaseAndWhy) {
+  const auto status = [](metrics::Json run_status) {
+    return metrics::Json{{"run_status", std::move(run_status)}};
+  };
+  EXPECT_EQ(IncompleteRunNote(metrics::Json::parse(kSummary)), "");  // before run_status
+  EXPECT_EQ(IncompleteRunNote(status({{"complete", true}, {"phase", "done"}})), "");
+  EXPECT_EQ(IncompleteRunNote(status({{"complete", false},
+                                      {"phase", "checkpoint"},
+                                      {"exit_code", 3},
+                                      {"error", "cannot write ckpt/a.pt"}})),
+            "stopped in phase checkpoint: cannot write ckpt/a.pt (exit 3)");
+  EXPECT_EQ(
+      IncompleteRunNote(status(
+          {{"complete", false}, {"phase", "train"}, {"exit_code", nullptr}, {"error", nullptr}})),
+      "stopped in phase train (killed, or still running)");
+  // Whatever else the file holds, anything but complete: true is incomplete.
+  EXPECT_EQ(IncompleteRunNote(status({{"complete", "yes"}})),
+            "stopped in phase ? (killed, or still running)");
+  EXPECT_EQ(IncompleteRunNote(status(metrics::Json::object())),
+            "stopped in phase ? (killed, or still running)");
+}
+
+TEST(RunSet, CheckCompleteNamesTheFile) {
+  compare::Run run{"out/summary.json",
+                   {{"run_status", {{"complete", false}, {"phase", "generate"}}}}};
+  EXPECT_NE(UsageMessage([&] { CheckComplete(run); })
+                .find("out/summary.json is the summary of an incomplete run (stopped in phase "
+                      "generate (killed, or still running)); compare only runs that completed"),
+            std::string::npos);
+  run.summary["run_status"]["complete"] = true;
+  EXPECT_NO_THROW(CheckComplete(run));
+}
+
 }  // namespace
 }  // namespace dlbench::compare

@@ -62,6 +62,83 @@ TEST(ClaimFolder, RefusesALinkAtTheTopEvenForced) {
   }
 }
 
+TEST(ClaimFolder, RefusesALinkToAFolderAtAnyDepthEvenForced) {
+  test::TempDir dir;
+  dir.write(std::string("data/") + kFolderMarkerName, "");
+  dir.write("data/train/a/img_0_of_1.npz", "x");
+  dir.write("elsewhere/precious", "x");
+  fs::create_directory_symlink(dir / "elsewhere", dir / "data" / "train" / "a" / "b");
+  for (bool force : {false, true}) {
+    test::ExpectError([&] { Claim(dir / "data", force); }, ExitCode::kUsage,
+                      {"holds a symbolic link, train/a/b", "never through a link"});
+  }
+  // A link to a file below the top is not a folder dlbench could write into: the storage layer's
+  // O_NOFOLLOW and renames already keep it from being written through.
+  fs::remove(dir / "data" / "train" / "a" / "b");
+  fs::create_symlink(dir / "elsewhere" / "precious", dir / "data" / "train" / "a" / "file");
+  Claim(dir / "data");
+}
+
+// Node-local tiers nvme (the burst buffer) and scratch (holding the data folder), and a shared
+// tier pfs holding the checkpoint folder.
+config::Config WithNodeLocalTiers(const fs::path& root) {
+  config::Config config;
+  config.dataset.data_folder = (root / "scratch" / "data").string();
+  config.checkpoint.checkpoint_folder = (root / "pfs" / "ckpt").string();
+  const auto tier = [&](const char* name, bool node_local) {
+    config::TierConfig t;
+    t.name = name;
+    t.path = (root / name).string();
+    t.node_local = node_local;
+    return t;
+  };
+  config.storage.tiers = {tier("nvme", true), tier("scratch", true), tier("pfs", false)};
+  config.checkpoint.burst_buffer = config::BurstBufferConfig{};
+  config.checkpoint.burst_buffer->tier = "nvme";
+  return config;
+}
+
+TEST(WrittenFolders, SaysWhichAreOnANodeLocalTier) {
+  test::TempDir dir;
+  const config::Config config = WithNodeLocalTiers(dir.path());
+  const std::vector<WrittenFolder> all =
+      WrittenFolders(config, {.generates = true, .stages = false, .checkpoints = true});
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].key, "dataset.data_folder");
+  EXPECT_TRUE(all[0].node_local);
+  EXPECT_EQ(all[1].key, "checkpoint.checkpoint_folder");
+  EXPECT_FALSE(all[1].node_local);
+  EXPECT_EQ(all[2].key, "storage.tiers.nvme.path");
+  EXPECT_TRUE(all[2].node_local);
+  EXPECT_TRUE(WrittenFolders(config, {}).empty());
+}
+
+TEST(WrittenFolders, TheStagedDataFolderWhenStaging) {
+  test::TempDir dir;
+  config::Config config = WithNodeLocalTiers(dir.path());
+  config.dataset.data_folder = (dir / "pfs" / "data").string();
+  config.stage.to = "scratch";
+  const std::vector<WrittenFolder> staged = WrittenFolders(config, {.stages = true});
+  ASSERT_EQ(staged.size(), 1u);
+  EXPECT_EQ(staged[0].folder, (dir / "scratch" / "data").string());
+  EXPECT_TRUE(staged[0].node_local);
+}
+
+TEST(ClaimFolders, OneRankClaimsEveryFolder) {
+  test::TempDir dir;
+  const config::Config config = WithNodeLocalTiers(dir.path());
+  ClaimFolders(WrittenFolders(config, {.generates = true, .checkpoints = true}), false,
+               test::World());
+  for (const char* folder : {"scratch/data", "pfs/ckpt", "nvme"}) {
+    EXPECT_TRUE(fs::is_regular_file(dir / folder / kFolderMarkerName)) << folder;
+  }
+  dir.write("pfs/ckpt/notes.txt", "mine");
+  fs::remove(dir / "pfs" / "ckpt" / kFolderMarkerName);
+  test::ExpectError(
+      [&] { ClaimFolders(WrittenFolders(config, {.checkpoints = true}), false, test::World()); },
+      ExitCode::kUsage, {"checkpoint.checkpoint_folder", "is not empty (it holds notes.txt)"});
+}
+
 TEST(ClaimFolder, RefusesTheRootAndAFileInTheWay) {
   test::ExpectError([&] { Claim("/", true); }, ExitCode::kUsage, {"'/' is a system folder"});
   test::TempDir dir;

@@ -1,0 +1,71 @@
+#include "workflow/run_results.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "support/test_support.h"
+
+namespace dlbench::workflow {
+namespace {
+
+metrics::Json ReadSummary(const test::TempDir& dir) {
+  std::ifstream in(dir / "summary.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  return metrics::Json::parse(text.str());
+}
+
+TEST(RunResults, TheFirstWriteSaysTheRunIsIncompleteAndReplacesAnEarlierSummary) {
+  test::TempDir dir;
+  dir.write("summary.json", R"({"metric": {"train_au_mean_percentage": 99}})");  // an earlier run
+  RunResults results(dir.path(), test::World());
+  EXPECT_EQ(ReadSummary(dir), (metrics::Json{{"run_status",
+                                              {{"complete", false},
+                                               {"phase", "setup"},
+                                               {"exit_code", nullptr},
+                                               {"error", nullptr}}}}));
+}
+
+TEST(RunResults, EachPhaseIsRecordedAsItStartsAndAFailureKeepsItsCodeAndMessage) {
+  test::TempDir dir;
+  RunResults results(dir.path(), test::World());
+  results.begin_phase("generate");
+  results.add({{"generation", {{"files", 8}}}});
+  results.begin_phase("train");
+  EXPECT_EQ(ReadSummary(dir)["run_status"]["phase"], "train");
+  EXPECT_EQ(ReadSummary(dir)["generation"]["files"], 8);  // what ended before survives
+  results.fail(ExitCode::kIo, "cannot read data/train/img_1_of_8.npz: Input/output error");
+  const metrics::Json status = ReadSummary(dir)["run_status"];
+  EXPECT_EQ(status, (metrics::Json{
+                        {"complete", false},
+                        {"phase", "train"},
+                        {"exit_code", 3},
+                        {"error", "cannot read data/train/img_1_of_8.npz: Input/output error"}}));
+}
+
+TEST(RunResults, CompleteAtTheEnd) {
+  test::TempDir dir;
+  RunResults results(dir.path(), test::World());
+  results.begin_phase("checkpoint");
+  results.begin_phase(kFinishPhase);
+  results.complete();
+  EXPECT_EQ(
+      ReadSummary(dir)["run_status"],
+      (metrics::Json{{"complete", true}, {"phase", "done"}, {"exit_code", 0}, {"error", nullptr}}));
+}
+
+TEST(RunResults, AFailureThatCannotBeWrittenDoesNotThrow) {
+  test::TempDir dir;
+  const std::filesystem::path folder = dir / "out";
+  std::filesystem::create_directory(folder);
+  RunResults results(folder, test::World());
+  std::filesystem::remove_all(folder);  // the output folder is gone: the write fails
+  EXPECT_NO_THROW(results.fail(ExitCode::kIo, "the error being reported"));
+  EXPECT_FALSE(std::filesystem::exists(folder / "summary.json"));
+}
+
+}  // namespace
+}  // namespace dlbench::workflow
