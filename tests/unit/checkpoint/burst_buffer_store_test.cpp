@@ -218,7 +218,8 @@ TEST_F(BurstBufferStoreTest, ASaveTouchesNothingOnTheCapacityTierFromTheTrainers
   auto store = make(counter);
   counter.capacity().reset();
   store->save(name, plan_);
-  ASSERT_TRUE(test::AppearsWithinAMinute(capacity(name) / plan_.for_rank(0).files.back().name));
+  ASSERT_TRUE(
+      dlbench::test::AppearsWithinAMinute(capacity(name) / plan_.for_rank(0).files.back().name));
   store->save("global_epoch1_step2", plan_);
   const storage::IoCounts touched = counter.capacity().counts();
   EXPECT_EQ(touched.opens + touched.creates + touched.stats, 0u);
@@ -286,7 +287,7 @@ TEST_F(BurstBufferStoreTest, TheDrainOfTheFirstFileStartsBeforeTheSaveReturns) {
   tuning_.on_file_written = [&](const std::string& file) {
     if (file == files.back().name) {
       first_drained_before_last_written =
-          test::AppearsWithinAMinute(capacity(name) / files.front().name);
+          dlbench::test::AppearsWithinAMinute(capacity(name) / files.front().name);
     }
   };
   auto store = make(PosixEnv());
@@ -310,7 +311,7 @@ TEST_F(BurstBufferStoreTest, ASaveThatFailsAfterSomeFilesWereDrainedIsNeverDurab
   bool first_drained = false;
   tuning_.on_file_written = [&](const std::string& file) {
     if (file == files.front().name)
-      first_drained = test::AppearsWithinAMinute(capacity(name) / file);
+      first_drained = dlbench::test::AppearsWithinAMinute(capacity(name) / file);
   };
   auto store = make(faulty);
   dlbench::test::ExpectError([&] { store->save(name, plan_); }, ExitCode::kIo,

@@ -109,8 +109,8 @@ TEST(CheckpointIo, WritesExactlyThePlannedFilesThenReadsAndVerifiesThem) {
   }
   const PlanSummary summary = plan.summarize();
   EXPECT_EQ(written, summary.total_bytes);
-  EXPECT_EQ(test::FileSizes(folder), Planned(plan));  // no partial files, nothing else
-  EXPECT_EQ(test::FileSizes(folder).size(), 22u);
+  EXPECT_EQ(dlbench::test::FileSizes(folder), Planned(plan));  // no partial files, nothing else
+  EXPECT_EQ(dlbench::test::FileSizes(folder).size(), 22u);
   EXPECT_FALSE(IsCheckpointComplete(PosixEnv(), folder));
 
   const Manifest manifest =
@@ -188,7 +188,7 @@ void ExpectCleanFailure(const Fault& fault, const std::string& operation, int th
                              {operation, folder + "/", "injected"});
   const bool ok = false;  // this rank's write failed
   const std::map<std::string, Bytes> planned = Planned(plan);
-  for (const auto& [name, size] : test::FileSizes(folder)) {
+  for (const auto& [name, size] : dlbench::test::FileSizes(folder)) {
     ASSERT_TRUE(planned.contains(name)) << "unexpected file " << name;
     EXPECT_EQ(size, planned.at(name)) << name;
   }
@@ -340,7 +340,7 @@ TEST(CheckpointIo, DirectIoRoundTrip) {
   WriterOptions options = Options(2, true);
   options.direct = true;
   WriteEveryRank(PosixEnv(), folder, plan, options);
-  EXPECT_EQ(test::FileSizes(folder), Planned(plan));
+  EXPECT_EQ(dlbench::test::FileSizes(folder), Planned(plan));
   WriteManifest(PosixEnv(), folder, plan, options.content, true);
   CheckpointReaderOptions read = ReaderOptionsFor(2);
   read.direct = true;

@@ -62,7 +62,7 @@ TEST(DirectStore, SaveWritesThePlannedFilesThenTheManifest) {
   const RankPlan mine = plan.for_rank(0);
   std::map<std::string, Bytes> expected;
   for (const PlannedFile& f : mine.files) expected[f.name] = f.bytes;
-  std::map<std::string, Bytes> listing = test::FileSizes(dir / kName);
+  std::map<std::string, Bytes> listing = dlbench::test::FileSizes(dir / kName);
   ASSERT_EQ(listing.count(kManifestFileName), 1u);
   listing.erase(kManifestFileName);
   EXPECT_EQ(listing, expected);

@@ -232,13 +232,13 @@ TEST_F(DrainEngineTest, APipelinedJobCopiesEachFileOnceReadyAndMarksOnlyAfterThe
   DrainEngine rank0(PosixEnv(), options());
   rank0.enqueue(std::move(job));
   feed->mark_ready(0);
-  ASSERT_TRUE(test::AppearsWithinAMinute(capacity_ / files[0].name))
+  ASSERT_TRUE(dlbench::test::AppearsWithinAMinute(capacity_ / files[0].name))
       << "the first file is copied while others wait";
   EXPECT_EQ(fs::file_size(capacity_ / files[0].name), files[0].bytes);
   EXPECT_FALSE(fs::exists(capacity_ / files[1].name)) << "not ready yet, so not copied";
   EXPECT_TRUE(rank0.take_finished().empty());
   for (std::size_t i = 1; i < files.size(); ++i) feed->mark_ready(i);
-  ASSERT_TRUE(test::AppearsWithinAMinute(capacity_ / files.back().name));
+  ASSERT_TRUE(dlbench::test::AppearsWithinAMinute(capacity_ / files.back().name));
   EXPECT_FALSE(fs::exists(capacity_ / DrainedMarkerName(0))) << "not committed yet";
   feed->commit();
   const std::vector<DrainOutcome> zero = rank0.wait_all();
@@ -265,7 +265,7 @@ TEST_P(CancelledDrainTest, ACancelledSaveLeavesNoMarkerAndNoCopies) {
   rank0.enqueue(std::move(job));
   const std::size_t ready = all_ready ? files.size() : 1;
   for (std::size_t i = 0; i < ready; ++i) feed->mark_ready(i);
-  ASSERT_TRUE(test::AppearsWithinAMinute(capacity_ / files[ready - 1].name));
+  ASSERT_TRUE(dlbench::test::AppearsWithinAMinute(capacity_ / files[ready - 1].name));
   feed->cancel();
   feed->commit();  // too late: a cancelled save stays cancelled
   EXPECT_FALSE(feed->committed());

@@ -105,7 +105,7 @@ TEST(BarrierSkew, SplitsEachWaitIntoTheLastRanksLatenessAndTheRest) {
 
 TEST(BarrierSkew, ArrivalsForOtherStepsAreAnInternalError) {
   RankRecord record = WithBarriers({{0.25, 0.25}});
-  test::ExpectError(
+  dlbench::test::ExpectError(
       [&] {
         SetBarrierSkew(record, {1.0, 2.0, 3.0});
       },
