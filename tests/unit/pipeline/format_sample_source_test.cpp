@@ -60,7 +60,7 @@ TEST(FormatSampleSource, OpensTheSpecOfTheFileAndReadsThroughTheFormat) {
 
 TEST(FormatSampleSource, EachOpenGetsItsFilesSpecThoughTheThreadReusesOne) {
   FakeFormat format;
-  FormatSampleSource source(format, storage::PosixEnv(), formats::ReadOptions{}, SpecOf);
+  FormatSampleSource source(format, storage::PosixEnv(), formats::FileReadOptions{}, SpecOf);
   auto five = source.open(5);  // 2 samples
   auto three = source.open(3);
   auto twelve = source.open(12);
@@ -82,7 +82,7 @@ TEST(FormatSampleSource, AnIndexBeyondTheFileIsAnIoErrorNamingThePath) {
 
 TEST(FormatSampleSource, ReadOnceOpensReadsAndCountsTheOpenBytes) {
   FakeFormat format;
-  FormatSampleSource source(format, storage::PosixEnv(), formats::ReadOptions{}, SpecOf);
+  FormatSampleSource source(format, storage::PosixEnv(), formats::FileReadOptions{}, SpecOf);
   SampleBuffer buffer;
   Bytes open_bytes = 10;
   const SampleSource::OnceRead once = source.read_once(3, 2, buffer, open_bytes);

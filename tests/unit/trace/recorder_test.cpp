@@ -168,7 +168,7 @@ TEST(Recorder, ThreadsThatExitHandTheirBufferToTheNextOnes) {
 TEST(Recorder, ThreadsAliveAtOnceNeverShareABuffer) {
   test::TempDir dir;
   {
-    Recorder recorder(Options(dir / "t.pfw.gz"));
+    Recorder recorder(TestRecorderOptions(dir / "t.pfw.gz"));
     std::latch first_recorded(1), second_done(1);
     std::thread first([&] {
       for (int i = 0; i < 100; ++i) Record(Event::kItem, i, i + 1, {0, 4096, i});
@@ -307,14 +307,14 @@ TEST(Recorder, TracksKeepOverlappingIntervalsApart) {
 TEST(Recorder, AThreadNamedTwiceWithOneNameHasOneThreadNameLine) {
   test::TempDir dir;
   {
-    Recorder recorder(Options(dir / "t.pfw.gz"));
+    Recorder recorder(TestRecorderOptions(dir / "t.pfw.gz"));
     NameThread("trainer");
     Span compute(Event::kCompute, {1, 1});
     NameThread("trainer");  // the run names the thread, then its phase does
     recorder.finish();
   }
   {
-    Recorder recorder(Options(dir / "u.pfw.gz"));
+    Recorder recorder(TestRecorderOptions(dir / "u.pfw.gz"));
     std::thread([] {  // a thread of its own: this one's name is remembered for later recorders
       NameThread("main");
       NameThread("trainer");  // renamed: both lines, the last one is Perfetto's
@@ -347,7 +347,7 @@ TEST(Recorder, EachEventCarriesItsOwnFilesIdWhenThreadsInterleaveFiles) {
   const std::uint64_t b = HashPath("/data/b");
   const auto at = [](int k) { return std::int64_t{1'000'000} * k; };  // event k starts at k ms
   {
-    Recorder recorder(Options(dir / "t.pfw.gz"));
+    Recorder recorder(TestRecorderOptions(dir / "t.pfw.gz"));
     Record(Event::kOpen, at(1), at(1) + 500, {}, a, "/data/a");
     Record(Event::kRead, at(2), at(2) + 500, {}, a);
     std::thread([&] {
