@@ -79,7 +79,9 @@ void RunPhases(const config::Config& config, const RunRequest& request,
   // on every node that has its own.
   FolderUse use;
   use.generates = generates;
-  use.stages = staging && (trains || Contains(request.phases, Phase::kStage));
+  use.stages = Contains(request.phases, Phase::kStage) ||
+               (trains && config.workflow.stage &&
+                config.stage.policy != config::StagePolicy::kBeforeTraining);
   use.checkpoints = (Contains(request.phases, Phase::kCheckpoint) &&
                      config.checkpoint.num_checkpoints_write > 0) ||
                     (trains && config.workflow.checkpoint);

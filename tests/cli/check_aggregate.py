@@ -3,10 +3,10 @@
 
 usage: check_aggregate.py OUT N FIRST_SEED|fixed
 
-OUT/run-1 .. run-N exist with a summary.json each and no generation part (the dataset was
-generated once, into OUT/generate); run i used train.seed FIRST_SEED + i - 1 (or no seed
+OUT/run-1 .. run-N exist with a summary.json each, complete (run_status), and no generation part
+(the dataset was generated once, into OUT/generate); run i used train.seed FIRST_SEED + i - 1 (or no seed
 override with `fixed`); OUT/aggregate.json lists the N runs and, for every number the runs share
-(a list taken as its mean), has the median, min and max that statistics.median/min/max give.
+(a list taken as its mean; not run_status), has the median, min and max that statistics.median/min/max give.
 """
 import json, math, os, statistics, sys
 
@@ -38,6 +38,9 @@ for i in range(1, n + 1):
     summary = json.load(open(os.path.join(folder, "summary.json")))
     if "generation" in summary:
         fail(f"run-{i} generated the dataset again")
+    # Every run completed; its run_status is not a measurement, and is not aggregated.
+    if summary.pop("run_status", {}).get("complete") is not True:
+        fail(f"run-{i}'s summary.json does not say the run completed")
     overrides = open(os.path.join(folder, "overrides.yaml")).read()
     if seed == "fixed":
         if "train.seed" in overrides:
