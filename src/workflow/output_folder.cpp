@@ -30,9 +30,10 @@ bool AllDigits(std::string_view text) {
          std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// The names a run gives its ranks' files in the output folder: <rank>_output.json,
+// The names a run gives its results in the output folder: summary.json, <rank>_output.json,
 // <rank>_per_epoch_stats.json, <rank>_posix_counters.json and trace-<rank>-of-<ranks>.pfw[.gz].
-bool IsRankResultName(std::string_view name) {
+bool IsRunResultName(std::string_view name) {
+  if (name == "summary.json") return true;
   for (std::string_view suffix :
        {"_output.json", "_per_epoch_stats.json", "_posix_counters.json"}) {
     if (name.ends_with(suffix)) return AllDigits(name.substr(0, name.size() - suffix.size()));
@@ -71,14 +72,22 @@ void PrepareOutputFolder(const std::filesystem::path& folder, const config::Conf
   if (const std::string reason = UnsafeFolderReason(folder.string()); !reason.empty()) {
     throw UsageError("output folder " + reason + "; give a dedicated folder").mark_collective();
   }
+  // Whether the folder was dlbench's before this claim (its marker): a folder claimed with
+  // --force holds files of others, which may bear the names of dlbench's results.
+  bool ours = false;
+  mpi::AgreeOnFailure(comm, [&] {
+    if (comm.is_root()) ours = storage::PosixEnv().exists((folder / kFolderMarkerName).string());
+  });
   ClaimOutputFolder(folder, force, comm);
   mpi::AgreeOnFailure(comm, [&] {
     if (!comm.is_root()) return;
-    // An earlier run's rank files (more ranks, or phases this run has not) would pass for this
-    // run's in `dlbench report` and `trace summary`: they go, by their names only.
+    // An earlier run's results would pass for this run's: its rank files (more ranks, or phases
+    // this run has not) in `dlbench report` and `trace summary`, and its summary.json (saying
+    // complete) until this run's first replaces it, when this run fails before. They go, by
+    // their names, from a folder of dlbench's only.
     storage::Env& env = storage::PosixEnv();
     for (const storage::DirectoryEntry& entry : env.list_directory(folder.string())) {
-      if (!entry.is_directory && IsRankResultName(entry.name)) {
+      if (ours && !entry.is_directory && IsRunResultName(entry.name)) {
         env.remove((folder / entry.name).string());
       }
     }

@@ -3,7 +3,8 @@
 # Incomplete runs). In FOLDER (emptied first): a complete training run; then runs that fail — an
 # injected read error in training (1 rank, and on rank 0 of 2), a full disk in generation, a
 # refused checkpoint folder (exit 2, before any phase) — and one killed mid-training: each leaves
-# run_status complete: false with its phase (and, unless killed, its exit code and message).
+# run_status complete: false with its phase (and, unless killed, its exit code and message); a
+# run that fails before its first summary leaves no earlier run's summary saying complete.
 # `dlbench compare` refuses each (exit 2, one line naming the file and the phase), even with
 # --force; `dlbench report` marks it.
 # Environment: DLBENCH, MPIEXEC_LINE, TINY, CHECKPOINT_YAML.
@@ -74,4 +75,12 @@ status killed false train null null
 refused killed train
 "$DLBENCH" compare ok killed --force 2>&1 | grep -q "stopped in phase train (killed, or still running)" ||
   fail "compare does not say the killed run was killed"
+# A run that fails before its first summary (no phase enabled) into the folder of a complete run:
+# the earlier run's summary.json, saying complete, does not stay to stand for it.
+run 0 $TRAIN -o again
+run 2 "$DLBENCH" run "$TINY" ++workload.dataset.data_folder=data \
+  ++workload.workflow.generate_data=False ++workload.workflow.train=False \
+  ++workload.workflow.checkpoint=False -o again
+[ -e again/summary.json ] &&
+  fail "a run that failed left the earlier run's complete summary: $(cat again/summary.json)"
 echo "run_status: OK"

@@ -5,7 +5,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "storage/fault_injection_env.h"
 #include "support/expect_error.h"
+#include "support/npy_dataset.h"
 #include "support/test_support.h"
 #include "workflow/folder_claim.h"
 #include "workflow/generate_phase.h"
@@ -16,15 +18,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// 3 train + 1 eval NPY files of 2 samples of 32x32 bytes, in DATA/train and DATA/valid.
+// 3 train + 1 eval NPY files, in DATA/train and DATA/valid, not kept.
 config::Config SmallNpy(const fs::path& folder) {
-  config::Config config;
-  config.dataset.data_folder = (folder / "data").string();
-  config.dataset.format = config::Format::kNpy;
-  config.dataset.num_files_train = 3;
-  config.dataset.num_files_eval = 1;
-  config.dataset.num_samples_per_file = 2;
-  config.dataset.record_length_bytes = 1024;
+  config::Config config = test::NpyDataset(folder / "data", 3, 1);
   config.dataset.keep_files = false;
   return config;
 }
@@ -81,6 +77,19 @@ TEST(RemoveGeneratedDataset, LeavesADatasetOfOtherSettingsOrIncompleteWhole) {
   fs::remove(DatasetMarkerPath(config));  // no marker: not known to be dlbench's
   EXPECT_EQ(RemoveGeneratedDataset(config, storage::PosixEnv(), true, test::World()), 0u);
   EXPECT_TRUE(fs::exists(dir / "data" / "valid" / "img_0_of_1.npy"));
+}
+
+TEST(RemoveGeneratedDataset, AFailedRemovalIsAnIoErrorAndLeavesNoMarkerCallingItComplete) {
+  test::TempDir dir;
+  const config::Config config = SmallNpy(dir.path());
+  Generate(config);
+  storage::FaultInjectionEnv faulty(storage::PosixEnv());
+  faulty.inject(storage::Fault(storage::FaultOp::kRemove).on_paths_containing("img_1_of_3"));
+  test::ExpectError([&] { RemoveGeneratedDataset(config, faulty, true, test::World()); },
+                    ExitCode::kIo, {"img_1_of_3.npy"});
+  EXPECT_FALSE(fs::exists(DatasetMarkerPath(config)));
+  EXPECT_FALSE(IsDatasetComplete(storage::PosixEnv(), config));
+  EXPECT_TRUE(fs::exists(dir / "data" / "train" / "img_1_of_3.npy"));
 }
 
 }  // namespace

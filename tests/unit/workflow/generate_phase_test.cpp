@@ -14,6 +14,7 @@
 #include "storage/env_wrapper.h"
 #include "storage/fault_injection_env.h"
 #include "support/expect_error.h"
+#include "support/npy_dataset.h"
 #include "support/test_support.h"
 #include "util/error.h"
 #include "workflow/dataset_files.h"
@@ -25,16 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // 6 train + 2 eval NPY files of 2 samples of 32x32 bytes: 128 + 2048 bytes each.
-config::Config TinyNpy(const fs::path& folder) {
-  config::Config config;
-  config.dataset.data_folder = (folder / "data").string();
-  config.dataset.format = config::Format::kNpy;
-  config.dataset.num_files_train = 6;
-  config.dataset.num_files_eval = 2;
-  config.dataset.num_samples_per_file = 2;
-  config.dataset.record_length_bytes = 1024;
-  return config;
-}
+config::Config TinyNpy(const fs::path& folder) { return test::NpyDataset(folder / "data", 6, 2); }
 
 constexpr Bytes kNpyFileBytes = 128 + 2 * 1024;
 
