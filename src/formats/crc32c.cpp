@@ -66,8 +66,8 @@ bool DetectHardware() {
 }  // namespace
 
 bool HardwareAvailable() {
-  static const bool available = DetectHardware();
-  return available;
+  static const bool kAvailable = DetectHardware();
+  return kAvailable;
 }
 
 std::uint32_t ExtendPortable(std::uint32_t crc, const void* data, std::size_t length) {

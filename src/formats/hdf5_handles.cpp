@@ -24,8 +24,8 @@ herr_t KeepInnermost(unsigned n, const H5E_error2_t* error, void* data) {
 Lock::Lock() {
   LibraryMutex().lock();
   // The first entry into the library, under the lock: nothing may print HDF5's error stack.
-  static const bool silenced = [] { return H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0; }();
-  static_cast<void>(silenced);
+  static const bool kSilenced = [] { return H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0; }();
+  static_cast<void>(kSilenced);
 }
 
 Lock::~Lock() { LibraryMutex().unlock(); }

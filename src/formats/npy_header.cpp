@@ -34,7 +34,7 @@ class DictParser {
         h.descr = string();
         have_descr = true;
       } else if (key == "fortran_order") {
-        h.fortran_order = Bool();
+        h.fortran_order = boolean();
         have_order = true;
       } else if (key == "shape") {
         h.shape = tuple();
@@ -76,7 +76,7 @@ class DictParser {
     pos_ = end + 1;
     return s;
   }
-  bool Bool() {
+  bool boolean() {
     skip_space();
     if (text_.substr(pos_, 4) == "True") {
       pos_ += 4;

@@ -13,9 +13,9 @@ constexpr double kGamma =
 
 // Buckets 1..N-1 cover (kMinSeconds, kMaxSeconds]; one more bucket takes everything above.
 std::size_t RegularBuckets() {
-  static const std::size_t n = static_cast<std::size_t>(std::ceil(
+  static const std::size_t kBuckets = static_cast<std::size_t>(std::ceil(
       std::log(LatencyHistogram::kMaxSeconds / LatencyHistogram::kMinSeconds) / std::log(kGamma)));
-  return n;
+  return kBuckets;
 }
 
 }  // namespace

@@ -72,7 +72,7 @@ class Decoder {
           std::size_t real_count)
       : ints_(ints), int_count_(int_count), reals_(reals), real_count_(real_count) {}
 
-  std::uint64_t Int() {
+  std::uint64_t integer() {
     if (int_pos_ >= int_count_) Corrupt();
     return ints_[int_pos_++];
   }
@@ -81,7 +81,7 @@ class Decoder {
     return reals_[real_pos_++];
   }
   std::optional<double> optional() {
-    const bool present = Int() != 0;
+    const bool present = integer() != 0;
     const double value = real();
     return present ? std::optional<double>(value) : std::nullopt;
   }
@@ -91,14 +91,14 @@ class Decoder {
     phase.au_percent = real();
     phase.dlio_samples_per_second = real();
     phase.exact_samples_per_second = optional();
-    const std::uint64_t blocks = Int();
+    const std::uint64_t blocks = integer();
     for (std::uint64_t b = 0; b < blocks; ++b) {
       RankValues::Block block;
       block.start = real();
       block.end = real();
-      block.read_bytes = Int();
-      block.nominal_bytes = Int();
-      block.decoded_bytes = Int();
+      block.read_bytes = integer();
+      block.nominal_bytes = integer();
+      block.decoded_bytes = integer();
       phase.blocks.push_back(block);
     }
     for (Seconds StepBreakdown::*field : kBreakdownSeconds) phase.breakdown.*field = real();
@@ -108,22 +108,22 @@ class Decoder {
 
   RankValues values() {
     RankValues values;
-    const std::uint64_t epochs = Int();
+    const std::uint64_t epochs = integer();
     for (std::uint64_t e = 0; e < epochs; ++e) {
       RankValues::Epoch epoch;
-      epoch.number = static_cast<int>(Int());
+      epoch.number = static_cast<int>(integer());
       epoch.train = phase();
-      if (Int() != 0) epoch.eval = phase();
+      if (integer() != 0) epoch.eval = phase();
       values.epochs.push_back(std::move(epoch));
     }
-    const std::uint64_t checkpoints = Int();
+    const std::uint64_t checkpoints = integer();
     for (std::uint64_t i = 0; i < checkpoints; ++i) {
       CheckpointRecord c;
-      c.kind = Int() == 0 ? CheckpointKind::kSave : CheckpointKind::kLoad;
-      c.epoch = static_cast<int>(Int());
-      c.number = static_cast<int>(Int());
-      c.bytes = Int();
-      c.drained_bytes = Int();
+      c.kind = integer() == 0 ? CheckpointKind::kSave : CheckpointKind::kLoad;
+      c.epoch = static_cast<int>(integer());
+      c.number = static_cast<int>(integer());
+      c.bytes = integer();
+      c.drained_bytes = integer();
       c.start = real();
       c.end = real();
       c.backpressure = real();

@@ -17,7 +17,7 @@ using Json = metrics::Json;
 
 constexpr std::size_t kMaxTimelineSteps = 400;  // per rank, so the SVG stays small
 
-const char* kStyle =
+constexpr const char* kStyle =
     R"(body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}
 h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ddd}h3{font-size:15px}
 .charts{display:flex;flex-wrap:wrap;gap:12px}figure.chart{margin:0;border:1px solid #eee}
@@ -27,7 +27,7 @@ td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}td:first-child,th:f
 .note{color:#666;font-size:13px}.bad{color:#b00}.good{color:#070})";
 
 // Marks every chart drawn (it has marks and a non-empty box once laid out) for the Chromium test.
-const char* kScript = R"(document.querySelectorAll('figure.chart').forEach(function(f){
+constexpr const char* kScript = R"(document.querySelectorAll('figure.chart').forEach(function(f){
 var s=f.querySelector('svg');var b=s.getBBox();
 f.setAttribute('data-drawn',(s.querySelectorAll('.mark').length>0&&b.width>0&&b.height>0)?'yes':'no');});
 document.body.setAttribute('data-charts',String(document.querySelectorAll('figure.chart').length));)";

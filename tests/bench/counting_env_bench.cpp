@@ -16,7 +16,7 @@ namespace {
 constexpr int kFiles = 256;
 
 const std::string& Folder() {
-  static const std::string folder = [] {
+  static const std::string kFolder = [] {
     const std::string path = "/dev/shm/dlbench-counting-bench-" + std::to_string(getpid());
     std::filesystem::create_directories(path);
     const std::string bytes(4096, 'x');
@@ -27,7 +27,7 @@ const std::string& Folder() {
     }
     return path;
   }();
-  return folder;
+  return kFolder;
 }
 
 // One CountingEnv for every thread: with Threads(4) all threads update the same file's record

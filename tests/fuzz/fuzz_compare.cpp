@@ -24,14 +24,14 @@ namespace fs = std::filesystem;
 
 // This process's scratch folder: one per process, so parallel fuzzers do not share files.
 const fs::path& Scratch() {
-  static const fs::path folder = [] {
+  static const fs::path kFolder = [] {
     fs::path path = fs::path("/dev/shm") / ("dlbench-fuzz-compare-" + std::to_string(getpid()));
     fs::create_directories(path / "baseline");
     fs::create_directories(path / "current");
     std::atexit([] { fs::remove_all(Scratch()); });
     return path;
   }();
-  return folder;
+  return kFolder;
 }
 
 void Write(const fs::path& path, std::string_view bytes) {

@@ -46,9 +46,9 @@ int Usage() {
 
 // The content every write uses: seed 99, file index 1.
 const dlbench::dataset::ContentGenerator& Content() {
-  static const dlbench::dataset::ContentGenerator content(dlbench::config::ContentKind::kRandom,
-                                                          2.0, 99);
-  return content;
+  static const dlbench::dataset::ContentGenerator kContent(dlbench::config::ContentKind::kRandom,
+                                                           2.0, 99);
+  return kContent;
 }
 
 int WritePayload(const std::string& path, std::uint64_t bytes) {

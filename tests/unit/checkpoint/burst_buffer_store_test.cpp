@@ -167,32 +167,34 @@ class TrainerThreadCounter final : public storage::EnvWrapper {
 
   std::unique_ptr<storage::ReadableFile> open_read(const std::string& path,
                                                    const storage::OpenOptions& options) override {
-    return For(path).open_read(path, options);
+    return env_for(path).open_read(path, options);
   }
   std::unique_ptr<storage::WritableFile> create(const std::string& path,
                                                 const storage::OpenOptions& options) override {
-    return For(path).create(path, options);
+    return env_for(path).create(path, options);
   }
   std::unique_ptr<storage::WritableFile> open_write(const std::string& path,
                                                     const storage::OpenOptions& options) override {
-    return For(path).open_write(path, options);
+    return env_for(path).open_write(path, options);
   }
   void rename(const std::string& from, const std::string& to) override {
-    (&For(from) != &base_ ? For(from) : For(to)).rename(from, to);
+    (&env_for(from) != &base_ ? env_for(from) : env_for(to)).rename(from, to);
   }
-  void create_directories(const std::string& path) override { For(path).create_directories(path); }
-  void remove(const std::string& path) override { For(path).remove(path); }
-  void remove_tree(const std::string& path) override { For(path).remove_tree(path); }
+  void create_directories(const std::string& path) override {
+    env_for(path).create_directories(path);
+  }
+  void remove(const std::string& path) override { env_for(path).remove(path); }
+  void remove_tree(const std::string& path) override { env_for(path).remove_tree(path); }
   std::vector<storage::DirectoryEntry> list_directory(const std::string& path) override {
-    return For(path).list_directory(path);
+    return env_for(path).list_directory(path);
   }
-  Bytes free_space(const std::string& path) override { return For(path).free_space(path); }
-  bool exists(const std::string& path) override { return For(path).exists(path); }
-  Bytes file_size(const std::string& path) override { return For(path).file_size(path); }
-  void sync_directory(const std::string& path) override { For(path).sync_directory(path); }
+  Bytes free_space(const std::string& path) override { return env_for(path).free_space(path); }
+  bool exists(const std::string& path) override { return env_for(path).exists(path); }
+  Bytes file_size(const std::string& path) override { return env_for(path).file_size(path); }
+  void sync_directory(const std::string& path) override { env_for(path).sync_directory(path); }
 
  private:
-  storage::Env& For(const std::string& path) {
+  storage::Env& env_for(const std::string& path) {
     if (std::this_thread::get_id() != trainer_) return base_;
     if (path.starts_with(capacity_path_)) return capacity_;
     if (path.starts_with(fast_path_)) return fast_;

@@ -13,7 +13,7 @@
 namespace dlbench::compare {
 namespace {
 
-const char* kSummary =
+constexpr const char* kSummary =
     R"({"metric": {"train_au_mean_percentage": 91.5, "train_au_percentage": [90, 93]}})";
 
 std::string UsageMessage(const std::function<void()>& body,

@@ -258,7 +258,8 @@ LoadOptions OnNode(const std::string& node) {
 }
 
 // Block style: in a flow mapping the braces of {node} need quotes.
-const char* kNodeLocalTier = "storage:\n  tiers:\n    nvme:\n      path: /local/{node}/bb\n";
+constexpr const char* kNodeLocalTier =
+    "storage:\n  tiers:\n    nvme:\n      path: /local/{node}/bb\n";
 
 TEST(NodeLocalTier, NodeInThePathIsThisNodesFolderAndMakesTheTierNodeLocal) {
   const Config config = LoadYamlText(kNodeLocalTier, "w.yaml", {}, OnNode("n1")).config;

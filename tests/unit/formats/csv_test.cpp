@@ -33,14 +33,14 @@ class CsvFiles : public test::FormatFiles<CsvReader> {
   }
 
   // Reads sample k of the file; ReadError: the I/O error (naming the file) that it throws.
-  void ReadSample(const FileSpec& spec, std::int64_t k = 0) {
+  void read_sample(const FileSpec& spec, std::int64_t k = 0) {
     auto reader = CsvReader().open(storage::PosixEnv(), spec, {});
     std::vector<std::byte> out(reader->sample_bytes());
     reader->read_sample(k, out);
   }
-  std::string ReadError(const FileSpec& spec, std::int64_t k = 0,
-                        std::source_location where = std::source_location::current()) {
-    return dlbench::test::ExpectError([&] { ReadSample(spec, k); }, ExitCode::kIo, {spec.path},
+  std::string read_error(const FileSpec& spec, std::int64_t k = 0,
+                         std::source_location where = std::source_location::current()) {
+    return dlbench::test::ExpectError([&] { read_sample(spec, k); }, ExitCode::kIo, {spec.path},
                                       where);
   }
 };
@@ -97,30 +97,30 @@ TEST_F(CsvFiles, TruncatedCorruptAndMismatchingFilesAreIoErrors) {
   const FileSpec spec = make_spec({4}, 3);
   const auto write = [&](const std::string& text) { test::WriteAll(spec.path, text); };
   write("1,2,3,4\n5,6,7,8\n9,10,11,12\n");
-  EXPECT_NO_THROW(ReadSample(spec, 2));
+  EXPECT_NO_THROW(read_sample(spec, 2));
   write("1,2,3,4\n5,6,7,8\n9,10,1");
-  test::ExpectContains(ReadError(spec),
+  test::ExpectContains(read_error(spec),
                        "bad csv: line 3, field 4: found the end of the file; expected "
                        "3 lines of 4 comma-separated numbers");
   write("1,2,3,4\n5,6,x,8\n9,10,11,12\n");
-  test::ExpectContains(ReadError(spec), "line 2, field 3: found 'x,8");
+  test::ExpectContains(read_error(spec), "line 2, field 3: found 'x,8");
   write("1,2,3,4\n5,6,7,256\n9,10,11,12\n");  // out of uint8's range
-  test::ExpectContains(ReadError(spec), "line 2, field 4: found '256");
+  test::ExpectContains(read_error(spec), "line 2, field 4: found '256");
   write("1,2,3,4,5\n5,6,7,8\n9,10,11,12\n");
-  test::ExpectContains(ReadError(spec), "line 1, field 5: found ',5");
+  test::ExpectContains(read_error(spec), "line 1, field 5: found ',5");
   write("0,1,2,3\n1,2,3,4\n5,6,7,8\n9,10,11,12\n");  // a pandas header line
-  test::ExpectContains(ReadError(spec), "more than the expected 3 lines");
+  test::ExpectContains(read_error(spec), "more than the expected 3 lines");
 
   FileSpec gzip = spec;
   gzip.compression = config::Compression::kGzip;
   test::WriteFile(CsvWriter(), gzip, test::RandomContent());
   const std::string bytes = test::ReadAll(spec.path);
   write(bytes.substr(0, bytes.size() - 12));
-  test::ExpectContains(ReadError(spec), "bad csv: the gzip stream ends early (truncated)");
+  test::ExpectContains(read_error(spec), "bad csv: the gzip stream ends early (truncated)");
   std::string corrupt = bytes;
   corrupt[bytes.size() - 5] = static_cast<char>(corrupt[bytes.size() - 5] ^ 1);  // the CRC-32
   write(corrupt);
-  test::ExpectContains(ReadError(spec), "bad csv: corrupt gzip stream: incorrect data check");
+  test::ExpectContains(read_error(spec), "bad csv: corrupt gzip stream: incorrect data check");
 }
 
 // config::Validate refuses these with csv (tests/unit/config): a writer handed one is a bug.

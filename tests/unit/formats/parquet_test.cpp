@@ -64,17 +64,6 @@ class ParquetFiles : public test::FormatFiles<ParquetReader> {
     }
   }
 
-  // Opens (and reads sample 0 of) the file; returns the I/O error.
-  std::string ReadError(const FileSpec& spec) {
-    return dlbench::test::ExpectError(
-        [&] {
-          auto reader = ParquetReader().open(storage::PosixEnv(), spec, {});
-          std::vector<std::byte> out(reader->sample_bytes());
-          reader->read_sample(0, out);
-        },
-        ExitCode::kIo, {spec.path});
-  }
-
   static void PutByte(const std::string& path, std::size_t offset, char value) {
     std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
     file.seekp(static_cast<std::streamoff>(offset));
@@ -144,9 +133,9 @@ TEST_F(ParquetFiles, TruncatedFileIsAnIoErrorNamingIt) {
   test::WriteFile(ParquetWriter(), spec, test::RandomContent());
   const std::string file = test::ReadAll(spec.path);
   test::WriteAll(spec.path, file.substr(0, file.size() - 3));
-  EXPECT_NE(ReadError(spec).find("no \"PAR1\" at the end"), std::string::npos);
+  EXPECT_NE(read_error(spec).find("no \"PAR1\" at the end"), std::string::npos);
   test::WriteAll(spec.path, file.substr(0, 10));
-  EXPECT_NE(ReadError(spec).find("less than the 12"), std::string::npos);
+  EXPECT_NE(read_error(spec).find("less than the 12"), std::string::npos);
 }
 
 TEST_F(ParquetFiles, FooterLengthPastTheStartIsAnIoError) {
@@ -156,14 +145,14 @@ TEST_F(ParquetFiles, FooterLengthPastTheStartIsAnIoError) {
   std::string huge;
   PutLe(huge, size, 4);
   Patch(spec, size - 8, huge);
-  EXPECT_NE(ReadError(spec).find("footer length"), std::string::npos);
+  EXPECT_NE(read_error(spec).find("footer length"), std::string::npos);
 }
 
 TEST_F(ParquetFiles, BadLeadingMagicIsAnIoError) {
   const FileSpec spec = columns(3);
   test::WriteFile(ParquetWriter(), spec, test::RandomContent());
   Patch(spec, 0, "PAR2");
-  EXPECT_NE(ReadError(spec).find("no \"PAR1\" at the start"), std::string::npos);
+  EXPECT_NE(read_error(spec).find("no \"PAR1\" at the start"), std::string::npos);
 }
 
 TEST_F(ParquetFiles, CorruptedFooterIsAnIoError) {
@@ -172,7 +161,7 @@ TEST_F(ParquetFiles, CorruptedFooterIsAnIoError) {
   const std::string file = test::ReadAll(spec.path);
   const std::size_t footer = file.size() - 8 - GetLe(file.data() + file.size() - 8, 4);
   Patch(spec, footer, std::string(8, '\xff'));
-  EXPECT_NE(ReadError(spec).find("corrupted footer"), std::string::npos);
+  EXPECT_NE(read_error(spec).find("corrupted footer"), std::string::npos);
 }
 
 TEST_F(ParquetFiles, CorruptedPageHeaderIsAnIoErrorOnRead) {
@@ -180,7 +169,7 @@ TEST_F(ParquetFiles, CorruptedPageHeaderIsAnIoErrorOnRead) {
   test::WriteFile(ParquetWriter(), spec, test::RandomContent());
   Patch(spec, 4, "\xff");  // the first page header's first field header: thrift type 15
   EXPECT_NO_THROW(ParquetReader().open(storage::PosixEnv(), spec, {}));  // open reads no page
-  const std::string error = ReadError(spec);
+  const std::string error = read_error(spec);
   EXPECT_NE(error.find("column 't5': corrupted page header"), std::string::npos) << error;
   EXPECT_NE(error.find("offset 4"), std::string::npos) << error;
 }
@@ -198,13 +187,13 @@ TEST_F(ParquetFiles, CorruptedLevelsAndGzipBodiesAreIoErrors) {
                                  file.size() - 4),
       &header);
   Patch(spec, 4 + header + 4 + 1, "\x01");
-  EXPECT_NE(ReadError(spec).find("repetition levels"), std::string::npos);
+  EXPECT_NE(read_error(spec).find("repetition levels"), std::string::npos);
 
   spec.compression = config::Compression::kGzip;
   test::WriteFile(ParquetWriter(), spec, test::RandomContent());
   const std::string gz = test::ReadAll(spec.path);
   Patch(spec, 40, std::string(1, static_cast<char>(gz[40] ^ 0x55)));
-  EXPECT_NE(ReadError(spec).find("corrupt gzip page"), std::string::npos);
+  EXPECT_NE(read_error(spec).find("corrupt gzip page"), std::string::npos);
 }
 
 TEST_F(ParquetFiles, FileOfOtherColumnsOrRowsIsAnIoError) {
@@ -212,13 +201,13 @@ TEST_F(ParquetFiles, FileOfOtherColumnsOrRowsIsAnIoError) {
   test::WriteFile(ParquetWriter(), spec, test::RandomContent());
   FileSpec other = spec;
   other.parquet_columns[2].dtype = "uint8";
-  EXPECT_NE(ReadError(other).find("schema element"), std::string::npos);
+  EXPECT_NE(read_error(other).find("schema element"), std::string::npos);
   other = spec;
   other.samples = 4;
-  EXPECT_NE(ReadError(other).find("holds 3 rows, expected 4"), std::string::npos);
+  EXPECT_NE(read_error(other).find("holds 3 rows, expected 4"), std::string::npos);
   other = spec;
   other.compression = config::Compression::kGzip;
-  EXPECT_NE(ReadError(other).find("codec 0, expected 2"), std::string::npos);
+  EXPECT_NE(read_error(other).find("codec 0, expected 2"), std::string::npos);
 }
 
 TEST_F(ParquetFiles, AnyDamagedMetadataByteIsAnIoErrorOrHarmless) {
