@@ -41,8 +41,8 @@ thread_local ThreadCache this_thread;
 thread_local std::string this_thread_name;  // NameThread's, for recorders started later
 
 std::uint32_t ThisThreadId() {
-  thread_local const auto tid = static_cast<std::uint32_t>(::gettid());
-  return tid;
+  thread_local const auto kId = static_cast<std::uint32_t>(::gettid());
+  return kId;
 }
 
 std::size_t PowerOfTwoAtLeast(std::size_t n) {
@@ -75,8 +75,9 @@ void NameThread(std::string_view name) {
 Recorder::Recorder(RecorderOptions options)
     : options_(std::move(options)), generation_(next_generation.fetch_add(1)) {
   if (options_.sample < 1) throw UsageError("profiling.trace_sample must be at least 1");
-  if (options_.buffer_events < 64) {
-    throw UsageError("profiling.trace_buffer_events must be at least 64, got " +
+  if (options_.buffer_events < kMinBufferEvents) {
+    throw UsageError("profiling.trace_buffer_events must be at least " +
+                     std::to_string(kMinBufferEvents) + ", got " +
                      std::to_string(options_.buffer_events));
   }
   options_.buffer_events = PowerOfTwoAtLeast(options_.buffer_events);

@@ -33,6 +33,12 @@ static_assert(sizeof(Slot) == 64);
 
 inline constexpr std::size_t kMaxPathBytes = 4096;  // longer paths are cut (the hash is whole)
 
+// The smallest buffer a recorder accepts: one event with the longest path (its slot and
+// kMaxPathBytes / 64 slots of path) must fit, or a thread under the block policy would wait for
+// room that can never be made.
+inline constexpr std::size_t kMinBufferEvents = 128;
+static_assert(kMinBufferEvents >= 1 + kMaxPathBytes / sizeof(Slot));
+
 class ThreadBuffer {
  public:
   // `capacity` slots, a power of two.

@@ -202,23 +202,23 @@ TEST(Recorder, DropPolicyCountsEveryDiscardedEvent) {
   test::TempDir dir;
   RecorderOptions options = TestRecorderOptions(dir / "t.pfw.gz");
   options.policy = OverflowPolicy::kDrop;
-  options.buffer_events = 64;
+  options.buffer_events = kMinBufferEvents;
   options.poll_interval = std::chrono::hours(1);  // the writer never looks before Finish
   {
     Recorder recorder(options);
     for (int i = 0; i < 1000; ++i) Record(Event::kCompute, i, i + 1, {1, i});
     const TraceStats stats = recorder.finish();
-    EXPECT_EQ(stats.events, 64u);
-    EXPECT_EQ(stats.dropped, 936u);
+    EXPECT_EQ(stats.events, kMinBufferEvents);
+    EXPECT_EQ(stats.dropped, 1000u - kMinBufferEvents);
     EXPECT_EQ(stats.blocked, 0u);
   }
-  EXPECT_EQ(Named(ReadTrace(dir / "t.pfw.gz"), "compute").size(), 64u);
+  EXPECT_EQ(Named(ReadTrace(dir / "t.pfw.gz"), "compute").size(), kMinBufferEvents);
 }
 
 TEST(Recorder, BlockPolicyWaitsForTheWriterAndCountsTheWaits) {
   test::TempDir dir;
   RecorderOptions options = TestRecorderOptions(dir / "t.pfw.gz");
-  options.buffer_events = 64;
+  options.buffer_events = kMinBufferEvents;
   options.poll_interval = std::chrono::hours(1);  // only a blocked producer wakes the writer
   {
     Recorder recorder(options);
@@ -278,7 +278,7 @@ TEST(Recorder, OneActiveRecorderAtATimeAndBadOptionsAreUsageErrors) {
   bad.sample = 0;
   test::ExpectError([&] { Recorder r(bad); }, ExitCode::kUsage, {"trace_sample"});
   bad = TestRecorderOptions(dir / "d.pfw.gz");
-  bad.buffer_events = 8;
+  bad.buffer_events = kMinBufferEvents - 1;
   test::ExpectError([&] { Recorder r(bad); }, ExitCode::kUsage, {"trace_buffer_events"});
 }
 
@@ -379,6 +379,24 @@ TEST(Recorder, EachEventCarriesItsOwnFilesIdWhenThreadsInterleaveFiles) {
   const auto compute = Named(trace, "compute");
   ASSERT_EQ(compute.size(), 1u);
   EXPECT_FALSE(compute[0]["args"].contains("fhash"));
+}
+// The smallest buffer holds one event with the longest path: under the block policy a buffer
+// smaller than that event (64 slots held one, a 4 KiB path needs 65) waited forever.
+TEST(Recorder, TheSmallestBufferHoldsAnEventWithTheLongestPath) {
+  test::TempDir dir;
+  const std::string path = "/" + std::string(kMaxPathBytes + 100, 'p');
+  {
+    RecorderOptions options = TestRecorderOptions(dir / "t.pfw.gz");
+    options.buffer_events = kMinBufferEvents;
+    options.policy = OverflowPolicy::kBlock;
+    Recorder recorder(options);
+    for (int k = 0; k < 3; ++k) Record(Event::kOpen, k * 1000, k * 1000 + 500, {}, 7, path);
+    recorder.finish();
+  }
+  const auto trace = ReadTrace(dir / "t.pfw.gz");
+  int opens = 0;
+  for (const auto& e : trace.events) opens += e["ph"] == "X" && e["cat"] == "POSIX" ? 1 : 0;
+  EXPECT_EQ(opens, 3);
 }
 }  // namespace
 }  // namespace dlbench::trace
