@@ -64,8 +64,9 @@ __attribute__((target("avx512f,avx512dq"))) void FillRandomWordsAvx512(std::uint
 }
 
 bool HasAvx512() {
-  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
-  return has;
+  static const bool kSupported =
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+  return kSupported;
 }
 
 void FillRandomWords(std::uint64_t key, std::uint64_t first, std::byte* out, std::size_t count) {

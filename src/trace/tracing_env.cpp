@@ -36,8 +36,8 @@ auto Timed(Event event, std::uint64_t hash, std::string_view path, std::int64_t 
   }
 }
 
-constexpr auto Zero = [](auto&&...) -> std::int64_t { return 0; };
-constexpr auto AsInt = [](auto value) { return static_cast<std::int64_t>(value); };
+constexpr auto kZero = [](auto&&...) -> std::int64_t { return 0; };
+constexpr auto kAsInt = [](auto value) { return static_cast<std::int64_t>(value); };
 
 class TracingReadableFile final : public storage::ReadableFileWrapper {
  public:
@@ -55,12 +55,12 @@ class TracingReadableFile final : public storage::ReadableFileWrapper {
 
   Bytes read_at(Bytes offset, void* buffer, Bytes length) override {
     return Timed(
-        Event::kRead, hash_, {}, AsInt(length), AsInt(offset),
-        [&] { return target().read_at(offset, buffer, length); }, AsInt);
+        Event::kRead, hash_, {}, kAsInt(length), kAsInt(offset),
+        [&] { return target().read_at(offset, buffer, length); }, kAsInt);
   }
   void drop_cache() override {
     Timed(
-        Event::kFadvise, hash_, {}, 0, 0, [&] { target().drop_cache(); }, Zero);
+        Event::kFadvise, hash_, {}, 0, 0, [&] { target().drop_cache(); }, kZero);
   }
 
  private:
@@ -74,22 +74,22 @@ class TracingWritableFile final : public storage::WritableFileWrapper {
 
   void write_at(Bytes offset, const void* buffer, Bytes length) override {
     Timed(
-        Event::kWrite, hash_, {}, AsInt(length), AsInt(offset),
-        [&] { target().write_at(offset, buffer, length); }, [&] { return AsInt(length); });
+        Event::kWrite, hash_, {}, kAsInt(length), kAsInt(offset),
+        [&] { target().write_at(offset, buffer, length); }, [&] { return kAsInt(length); });
   }
   void append(const void* buffer, Bytes length) override {
     const Bytes offset = target().appended();
     Timed(
-        Event::kAppend, hash_, {}, AsInt(length), AsInt(offset),
-        [&] { target().append(buffer, length); }, [&] { return AsInt(length); });
+        Event::kAppend, hash_, {}, kAsInt(length), kAsInt(offset),
+        [&] { target().append(buffer, length); }, [&] { return kAsInt(length); });
   }
   void sync() override {
     Timed(
-        Event::kFsync, hash_, {}, 0, 0, [&] { target().sync(); }, Zero);
+        Event::kFsync, hash_, {}, 0, 0, [&] { target().sync(); }, kZero);
   }
   void close() override {
     Timed(
-        Event::kClose, hash_, {}, 0, 0, [&] { target().close(); }, Zero);
+        Event::kClose, hash_, {}, 0, 0, [&] { target().close(); }, kZero);
   }
 
  private:
@@ -101,13 +101,13 @@ template <typename File, typename Open>
 auto OpenTraced(Event event, const std::string& path, const Open& open) {
   const std::uint64_t hash = HashPath(path);
   if (!Traced(path, hash)) return open();
-  auto file = Timed(event, hash, path, 0, 0, open, Zero);
+  auto file = Timed(event, hash, path, 0, 0, open, kZero);
   return decltype(file)(std::make_unique<File>(std::move(file), hash));
 }
 
 // An Env-level operation on `path`.
-template <typename Op, typename RetOf = decltype(Zero)>
-auto PathOp(Event event, const std::string& path, const Op& op, const RetOf& ret_of = Zero) {
+template <typename Op, typename RetOf = decltype(kZero)>
+auto PathOp(Event event, const std::string& path, const Op& op, const RetOf& ret_of = kZero) {
   const std::uint64_t hash = HashPath(path);
   if (!Traced(path, hash)) return op();
   return Timed(event, hash, path, 0, 0, op, ret_of);
@@ -153,7 +153,7 @@ void TracingEnv::remove_tree(const std::string& path) {
 std::vector<storage::DirectoryEntry> TracingEnv::list_directory(const std::string& path) {
   return PathOp(
       Event::kOpendir, path, [&] { return target().list_directory(path); },
-      [](const auto& entries) { return AsInt(entries.size()); });
+      [](const auto& entries) { return kAsInt(entries.size()); });
 }
 
 bool TracingEnv::exists(const std::string& path) {
@@ -164,7 +164,7 @@ bool TracingEnv::exists(const std::string& path) {
 
 Bytes TracingEnv::file_size(const std::string& path) {
   return PathOp(
-      Event::kStat, path, [&] { return target().file_size(path); }, AsInt);
+      Event::kStat, path, [&] { return target().file_size(path); }, kAsInt);
 }
 
 void TracingEnv::sync_directory(const std::string& path) {
