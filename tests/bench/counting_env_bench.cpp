@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_main.h"
 #include "storage/counting_env.h"
 
 namespace dlbench::storage {
@@ -69,9 +70,5 @@ BENCHMARK_CAPTURE(OpenReadClose, counted, true);
 }  // namespace dlbench::storage
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  std::filesystem::remove_all(dlbench::storage::Folder());
-  return 0;
+  return dlbench::bench::RunBenchmarksThenRemove(argc, argv, &dlbench::storage::Folder);
 }

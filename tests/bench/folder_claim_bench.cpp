@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 
+#include "bench_main.h"
 #include "storage/file.h"
 #include "workflow/folder_claim.h"
 
@@ -58,9 +59,5 @@ BENCHMARK(BM_ClaimDataFolder)->Unit(benchmark::kMillisecond);
 }  // namespace dlbench::workflow
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  std::filesystem::remove_all(dlbench::workflow::DataFolder());
-  return 0;
+  return dlbench::bench::RunBenchmarksThenRemove(argc, argv, &dlbench::workflow::DataFolder);
 }
