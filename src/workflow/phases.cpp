@@ -161,8 +161,9 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
   RunResults results(request.output_folder, comm);
   try {
     RunPhases(config, request, comm, results);
+    results.complete();
   } catch (const Error& error) {
-    results.fail(error.code(), error.what());
+    results.fail(error.code(), error.what(), error.collective());
     throw;
   } catch (const std::bad_alloc&) {
     results.fail(ExitCode::kInternal, "out of memory");
@@ -171,7 +172,6 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
     results.fail(ExitCode::kInternal, std::string("internal error: ") + error.what());
     throw;
   }
-  results.complete();
   return 0;
 }
 

@@ -4,7 +4,8 @@
 // whole run (docs/reliability.md, Incomplete runs):
 //   {"complete": false, "phase": P, "exit_code": null, "error": null} while phase P runs (what a
 //       killed job leaves),
-//   {"complete": false, "phase": P, "exit_code": C, "error": "..."} after a failure in P,
+//   {"complete": false, "phase": P, "exit_code": C, "error": "..."} after a failure in P (the
+//       error prefixed "rank R of N: " when a rank other than 0 failed alone),
 //   {"complete": true, "phase": "done", "exit_code": 0, "error": null} at the end.
 #pragma once
 
@@ -37,8 +38,15 @@ class RunResults {
   void begin_phase(const std::string& phase);
   // run_status: the run ended with `code` and `message` in the phase that was running. Never
   // throws (it is called while an error propagates): a summary that cannot be written keeps
-  // what it said before.
-  void fail(ExitCode code, const std::string& message) noexcept;
+  // what it said before. On rank 0 it rewrites the summary. On another rank, a `collective`
+  // error is rank 0's to record (every rank has it); any other error is this rank's alone and
+  // rank 0 will not hear of it (the job ends through MPI_Abort, app/error_reporting.h), so this
+  // rank records it itself: it reads summary.json back, adds its code, phase and message
+  // ("rank R of N: ...") unless a failure is already recorded there, and renames the result
+  // into place through a name of its own. Rank 0 writes the summary only between phases, and
+  // is meanwhile waiting for this rank, so the two do not write at once in practice; if they
+  // did, the rename of one replaces the other's whole file, never a mix.
+  void fail(ExitCode code, const std::string& message, bool collective = false) noexcept;
   // run_status: the run completed.
   void complete();
 
@@ -47,9 +55,12 @@ class RunResults {
 
  private:
   void write() const;
+  void record_failure_of_this_rank(ExitCode code, const std::string& message) const;
 
   std::filesystem::path folder_;
   bool writer_;
+  int rank_;
+  int ranks_;
   metrics::Json summary_ = metrics::Json::object();
 };
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run_status.sh FOLDER: summary.json says whether its run completed (docs/reliability.md,
 # Incomplete runs). In FOLDER (emptied first): a complete training run; then runs that fail — an
-# injected read error in training (1 rank, and on rank 0 of 2), a full disk in generation, a
+# injected read error in training (1 rank, on rank 0 of 2, and on rank 1 of 2 alone: it records
+# its own failure, which rank 0 never hears of), a full disk in generation, a
 # refused checkpoint folder (exit 2, before any phase) — and one killed mid-training: each leaves
 # run_status complete: false with its phase (and, unless killed, its exit code and message); a
 # run that fails before its first summary leaves no earlier run's summary saying complete.
@@ -59,6 +60,10 @@ refused read_error train
 run 3 env DLBENCH_FAULTS='op=read,path=train/img_,nth=3,rank=0' $MPIEXEC_LINE 2 $TRAIN -o read_error_np2
 status read_error_np2 false train 3 'img_.*injected'
 refused read_error_np2 train
+
+run 3 env DLBENCH_FAULTS='op=read,path=train/img_,nth=3,rank=1' $MPIEXEC_LINE 2 $TRAIN -o read_error_rank1
+status read_error_rank1 false train 3 '^rank 1 of 2: .*img_.*injected'
+refused read_error_rank1 train
 
 run 3 env DLBENCH_FAULTS='op=write,path=img_,error=ENOSPC' "$DLBENCH" generate "$TINY" \
   ++workload.dataset.data_folder=data2 -o full_disk
