@@ -9,9 +9,8 @@ bool CommitCheckpoint(const mpi::Communicator& comm, const mpi::NodeMap& nodes, 
                       const std::string& folder, const CheckpointPlan& plan,
                       const ContentSettings& content, bool fsync, bool this_rank_succeeded) {
   if (comm.size() != plan.world()) {
-    throw Error(ExitCode::kInternal, "CommitCheckpoint: communicator of " +
-                                         std::to_string(comm.size()) + " ranks for a plan of " +
-                                         std::to_string(plan.world()));
+    throw InternalError("CommitCheckpoint: communicator of " + std::to_string(comm.size()) +
+                        " ranks for a plan of " + std::to_string(plan.world()));
   }
   // Doubles as the barrier: nobody proceeds until every rank has finished writing.
   if (comm.min(this_rank_succeeded ? 1 : 0) == 0) return false;

@@ -54,7 +54,7 @@ metrics::Json Statistics(std::vector<double> values) {
 }  // namespace
 
 metrics::Json AggregateRuns(const RunSet& runs, const std::string& folder) {
-  if (runs.runs.empty()) throw Error(ExitCode::kInternal, "aggregate of no runs");
+  if (runs.runs.empty()) throw InternalError("aggregate of no runs");
   metrics::Json aggregate;
   aggregate["runs"] = metrics::Json::array();
   for (const Run& run : runs.runs) {

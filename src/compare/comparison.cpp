@@ -143,7 +143,7 @@ void CheckSameWorkload(const Run& a, const Run& b) {
 
 Comparison Compare(const RunSet& baseline, const RunSet& current, const CompareSettings& settings) {
   if (baseline.runs.empty() || current.runs.empty()) {
-    throw Error(ExitCode::kInternal, "compare: a side without runs");
+    throw InternalError("compare: a side without runs");
   }
   for (const RunSet* side : {&baseline, &current}) {
     for (const Run& run : side->runs) CheckComplete(run);  // even with --force

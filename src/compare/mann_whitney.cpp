@@ -82,11 +82,11 @@ double ExactTwoSided(double u, int n1, int n2) {
 
 UTest MannWhitneyU(const std::vector<double>& x, const std::vector<double>& y) {
   if (x.empty() || y.empty()) {
-    throw Error(ExitCode::kInternal, "Mann-Whitney U test of an empty sample");
+    throw InternalError("Mann-Whitney U test of an empty sample");
   }
   const auto finite = [](double v) { return std::isfinite(v); };
   if (!std::all_of(x.begin(), x.end(), finite) || !std::all_of(y.begin(), y.end(), finite)) {
-    throw Error(ExitCode::kInternal, "Mann-Whitney U test of a non-finite value");
+    throw InternalError("Mann-Whitney U test of a non-finite value");
   }
   const double n1 = static_cast<double>(x.size());
   const double n2 = static_cast<double>(y.size());

@@ -42,8 +42,8 @@ void ExpandNodePaths(Config& config, const std::string& node) {
     for (std::size_t at = tier.path.find(placeholder); at != std::string::npos;
          at = tier.path.find(placeholder, at + node.size())) {
       if (node.empty()) {
-        throw Error(ExitCode::kInternal, "storage.tiers." + tier.name + ".path uses " +
-                                             placeholder + " but config::Load got no node name");
+        throw InternalError("storage.tiers." + tier.name + ".path uses " + placeholder +
+                            " but config::Load got no node name");
       }
       tier.path.replace(at, placeholder.size(), node);
     }

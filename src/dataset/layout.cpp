@@ -80,9 +80,9 @@ DatasetLayout::DatasetLayout(const config::DatasetConfig& dataset)
 
 void DatasetLayout::check_file(Split split, FileIndex file) const {
   if (file >= num_files(split)) {
-    throw Error(ExitCode::kInternal, std::string("file ") + std::to_string(file) + " of split " +
-                                         FolderName(split) + " asked for, but it has " +
-                                         std::to_string(num_files(split)) + " files");
+    throw InternalError(std::string("file ") + std::to_string(file) + " of split " +
+                        FolderName(split) + " asked for, but it has " +
+                        std::to_string(num_files(split)) + " files");
   }
 }
 

@@ -79,9 +79,8 @@ SampleSizeModel SampleSizeModel::FromConfig(const config::DatasetConfig& dataset
 
 void SampleSizeModel::check_file(FileIndex file) const {
   if (varies() && file >= total_files_) {
-    throw Error(ExitCode::kInternal, "sample size asked for file " + std::to_string(file) +
-                                         " of a dataset of " + std::to_string(total_files_) +
-                                         " files");
+    throw InternalError("sample size asked for file " + std::to_string(file) + " of a dataset of " +
+                        std::to_string(total_files_) + " files");
   }
 }
 

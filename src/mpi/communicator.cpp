@@ -25,9 +25,9 @@ T Reduce(const Communicator& comm, T value, MPI_Datatype type, MPI_Op op) {
 
 int Communicator::fortran_handle() const {
   if (!uses_mpi_) {
-    throw Error(ExitCode::kInternal,
-                "an MPI communicator was asked of a command that runs "
-                "without MPI (declare it parallel in app/commands.h)");
+    throw InternalError(
+        "an MPI communicator was asked of a command that runs "
+        "without MPI (declare it parallel in app/commands.h)");
   }
   return handle_;
 }
@@ -124,8 +124,8 @@ std::vector<std::string> Communicator::gather(const std::string& value, int root
   std::uint64_t total = 0;
   for (std::uint64_t length : lengths) total += length;
   if (total >= (std::uint64_t{1} << 31)) {
-    throw Error(ExitCode::kInternal,
-                "cannot gather " + std::to_string(total) + " bytes of strings (limit 2 GiB)");
+    throw InternalError("cannot gather " + std::to_string(total) +
+                        " bytes of strings (limit 2 GiB)");
   }
   std::vector<int> counts(lengths.size()), displacements(lengths.size());
   for (std::size_t r = 0, offset = 0; r < lengths.size(); offset += lengths[r], ++r) {

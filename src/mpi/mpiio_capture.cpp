@@ -175,8 +175,8 @@ MpiIoCapture::MpiIoCapture(storage::Env& env, std::string path)
   Routing& routing = TheRouting();
   const std::lock_guard lock(routing.mutex);
   if (routing.capture != nullptr) {
-    throw Error(ExitCode::kInternal, "MPI-IO capture of " + path_ + " while " +
-                                         routing.capture->path() + " is captured");
+    throw InternalError("MPI-IO capture of " + path_ + " while " + routing.capture->path() +
+                        " is captured");
   }
   routing.capture = this;
 }

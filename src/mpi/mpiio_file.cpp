@@ -14,8 +14,8 @@ namespace {
 
 int Count(Bytes length, const std::string& path) {
   if (length > static_cast<Bytes>(INT_MAX)) {
-    throw Error(ExitCode::kInternal, "MPI-IO transfer of " + std::to_string(length) +
-                                         " bytes (over INT_MAX) on " + path);
+    throw InternalError("MPI-IO transfer of " + std::to_string(length) +
+                        " bytes (over INT_MAX) on " + path);
   }
   return static_cast<int>(length);
 }

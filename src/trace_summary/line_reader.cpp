@@ -17,7 +17,7 @@ LineReader::LineReader(storage::Env& env, const std::string& path)
   unsigned char magic[2] = {0, 0};
   gzip_ = file_->read_at(0, magic, 2) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
   if (gzip_ && inflateInit2(&stream_, 16 + MAX_WBITS) != Z_OK) {
-    throw Error(ExitCode::kInternal, "zlib could not start inflating " + path_);
+    throw InternalError("zlib could not start inflating " + path_);
   }
 }
 

@@ -43,8 +43,8 @@ void CheckpointLog::attach_drains(const std::vector<checkpoint::DrainResult>& dr
       attached = true;
     }
     if (!attached) {
-      throw Error(ExitCode::kInternal,
-                  "checkpoint store reported a drain of " + drain.name + ", which was not saved");
+      throw InternalError("checkpoint store reported a drain of " + drain.name +
+                          ", which was not saved");
     }
   }
 }

@@ -110,9 +110,8 @@ Bytes WriteWholeFile(storage::Env& env, const formats::FormatWriter& writer, Dat
   try {
     const formats::WriteResult result = writer.write(env, spec, content, buffer);
     if (expected && result.data_bytes != *expected) {
-      throw Error(ExitCode::kInternal, "the writer produced " + std::to_string(result.data_bytes) +
-                                           " bytes, not the predicted " +
-                                           std::to_string(*expected));
+      throw InternalError("the writer produced " + std::to_string(result.data_bytes) +
+                          " bytes, not the predicted " + std::to_string(*expected));
     }
     for (const std::string& written : result.files) {
       if (written == spec.path) continue;

@@ -9,17 +9,16 @@ namespace {
 
 void RequirePositive(int value, const char* what) {
   if (value < 1) {
-    throw Error(ExitCode::kInternal, std::string("generation plan: ") + what +
-                                         " must be at least 1, got " + std::to_string(value));
+    throw InternalError(std::string("generation plan: ") + what + " must be at least 1, got " +
+                        std::to_string(value));
   }
 }
 
 void RequireIndex(int index, int count, const char* what) {
   RequirePositive(count, what);
   if (index < 0 || index >= count) {
-    throw Error(ExitCode::kInternal, std::string("generation plan: ") + what + " index " +
-                                         std::to_string(index) + " outside [0, " +
-                                         std::to_string(count) + ")");
+    throw InternalError(std::string("generation plan: ") + what + " index " +
+                        std::to_string(index) + " outside [0, " + std::to_string(count) + ")");
   }
 }
 
