@@ -1,0 +1,206 @@
+// Interop of dlbench's Parquet reader with files another implementation wrote: hyparquet-writer
+// (npm, pure JavaScript, installed into the build tree by the fixture interop.parquet_setup)
+// writes them the way pyarrow writes MLCommons DLIO's — nullable columns, LISTs of nullable
+// elements, dictionary pages with RLE_DICTIONARY data pages, snappy, no offset index — and with
+// variations: PLAIN pages, uncompressed, required columns, an offset index, a one-entry dictionary
+// (bit width 0). Its data pages are v2 (the v1 pages pyarrow writes are built in the unit tests,
+// tests/unit/formats/parquet_foreign_test.cpp).
+//
+//   node parquet_read_interop.mjs <interop_tool> <folder with node_modules> <scratch folder>
+//
+// The values are a function of (column, row, element) computed here; interop_tool reads every
+// sample with dlbench's reader and prints its FNV-1a 64, which must equal that of the sample bytes
+// this script expects (each column's values, little-endian in the column's dtype, back to back).
+// The file's layout is checked too (dictionary pages, codec, no offset index), so a writer that
+// changed its defaults cannot make the test pass without testing what it says. Prints
+// "parquet_read_interop: OK" or the mismatches.
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+
+const [tool, npmFolder, scratch] = process.argv.slice(2)
+const require = createRequire(join(npmFolder, 'package.json'))
+const { parquetWriteBuffer } = await import(require.resolve('hyparquet-writer'))
+const { parquetMetadata } = await import(require.resolve('hyparquet'))
+mkdirSync(scratch, { recursive: true })
+
+const failures = []
+function check(condition, message) {
+  if (!condition) {
+    failures.push(message)
+    console.log('FAIL:', message)
+  }
+}
+
+const itemsize = { int8: 1, int16: 2, uint64: 8, float16: 2, float32: 4 }
+
+// IEEE 754 binary16 bits to a number (exact).
+function half(bits) {
+  const exponent = (bits >> 10) & 0x1f
+  const fraction = bits & 0x3ff
+  if (exponent === 0) return fraction * 2 ** -24
+  return (1 + fraction / 1024) * 2 ** (exponent - 15)
+}
+
+// Element e of row r of column c: its value for the writer and its bytes for the sample.
+function value(c, r, e) {
+  let k = r * c.size + e
+  if (c.cardinality) k %= c.cardinality
+  const bytes = Buffer.alloc(itemsize[c.dtype])
+  switch (c.dtype) {
+    case 'float32': {
+      const v = ((k * 7919) % 1000003) / 64 - 7000  // exact in float32
+      bytes.writeFloatLE(v)
+      return { v, bytes }
+    }
+    case 'int8': {
+      const v = ((k * 37) % 256) - 128
+      bytes.writeInt8(v)
+      return { v, bytes }
+    }
+    case 'int16': {
+      const v = ((k * 4099) % 65536) - 32768
+      bytes.writeInt16LE(v)
+      return { v, bytes }
+    }
+    case 'float16': {
+      const bits = (k * 97 + 1) % 0x7c00  // finite, positive
+      bytes.writeUInt16LE(bits)
+      return { v: half(bits), bytes }
+    }
+    case 'uint64': {
+      const v = (BigInt(k) * 0x9E3779B97F4A7C15n + 12345n) % (1n << 64n)
+      bytes.writeBigUInt64LE(v)
+      return { v, bytes }
+    }
+  }
+  throw new Error('dtype ' + c.dtype)
+}
+
+const leaf = {
+  float32: { type: 'FLOAT' },
+  int8: { type: 'INT32', converted_type: 'INT_8', logical_type: { type: 'INTEGER', bitWidth: 8, isSigned: true } },
+  int16: { type: 'INT32', converted_type: 'INT_16', logical_type: { type: 'INTEGER', bitWidth: 16, isSigned: true } },
+  float16: { type: 'FIXED_LEN_BYTE_ARRAY', type_length: 2, logical_type: { type: 'FLOAT16' } },
+  uint64: { type: 'INT64', converted_type: 'UINT_64', logical_type: { type: 'INTEGER', bitWidth: 64, isSigned: false } },
+}
+
+// pyarrow's schema of DLIO's table: size 1 a primitive, else a LIST (FixedSizeList on the Arrow
+// side) of one element per value.
+function schemaOf(columns, required) {
+  const repetition_type = required ? 'REQUIRED' : 'OPTIONAL'
+  const schema = [{ name: 'schema', num_children: columns.length }]
+  for (const c of columns) {
+    if (c.size === 1) {
+      schema.push({ name: c.name, repetition_type, ...leaf[c.dtype] })
+    } else {
+      schema.push({ name: c.name, repetition_type, converted_type: 'LIST', logical_type: { type: 'LIST' }, num_children: 1 })
+      schema.push({ name: 'list', repetition_type: 'REPEATED', num_children: 1 })
+      schema.push({ name: 'element', repetition_type, ...leaf[c.dtype] })
+    }
+  }
+  return schema
+}
+
+function fnv1a(bytes) {
+  let h = 0xcbf29ce484222325n
+  for (const b of bytes) h = ((h ^ BigInt(b)) * 0x100000001b3n) & 0xffffffffffffffffn
+  return h.toString(16).padStart(16, '0')
+}
+
+function runCase(name, { columns, rows, rowGroupSize, codec, encoding, required, offsetIndex, pageSize }) {
+  const path = join(scratch, name + '.parquet')
+  const columnData = columns.map(c => {
+    const data = []
+    for (let r = 0; r < rows; r++) {
+      const values = []
+      for (let e = 0; e < c.size; e++) values.push(value(c, r, e).v)
+      data.push(c.size === 1 ? values[0] : values)
+    }
+    return { name: c.name, data, encoding: c.encoding ?? encoding, offsetIndex }
+  })
+  const buffer = parquetWriteBuffer({
+    columnData, schema: schemaOf(columns, required), codec, rowGroupSize, pageSize, statistics: true,
+  })
+  writeFileSync(path, Buffer.from(buffer))
+
+  // What the writer did, as hyparquet reads the footer.
+  const metadata = parquetMetadata(buffer)
+  check(metadata.row_groups.length === Math.ceil(rows / rowGroupSize),
+    `${name}: ${metadata.row_groups.length} row groups`)
+  for (const group of metadata.row_groups) {
+    for (const chunk of group.columns) {
+      const m = chunk.meta_data
+      const spec = columns.find(c => c.name === m.path_in_schema[0])
+      const wantDictionary = (spec.encoding ?? encoding) === 'RLE_DICTIONARY'
+      check(m.codec === codec, `${name}: ${m.path_in_schema} codec ${m.codec}`)
+      check((m.dictionary_page_offset !== undefined) === wantDictionary,
+        `${name}: ${m.path_in_schema} dictionary page ${m.dictionary_page_offset}`)
+      check(m.encodings.includes(wantDictionary ? 'RLE_DICTIONARY' : 'PLAIN'),
+        `${name}: ${m.path_in_schema} encodings ${m.encodings}`)
+      if (!offsetIndex) {
+        check(chunk.offset_index_offset === undefined, `${name}: ${m.path_in_schema} has an offset index`)
+      }
+    }
+  }
+
+  const args = ['read', 'parquet', path, 'uint8', String(rows)]
+  for (const c of columns) args.push('--column', `${c.name}:${c.dtype}:${c.size}`)
+  const lines = execFileSync(tool, args, { encoding: 'utf8' }).trim().split('\n')
+  check(lines.length === rows, `${name}: interop_tool printed ${lines.length} samples, expected ${rows}`)
+  let equal = 0
+  for (let r = 0; r < rows; r++) {
+    const bytes = Buffer.concat(columns.flatMap(c =>
+      Array.from({ length: c.size }, (_, e) => value(c, r, e).bytes)))
+    const want = `${r} ${fnv1a(bytes)}`
+    if (lines[r] === want) equal++
+    else check(false, `${name}: sample ${r} read as "${lines[r]}", wrote "${want}"`)
+  }
+  console.log(`${name}: ${equal} of ${rows} samples equal to the values written`)
+}
+
+const flux = [
+  { name: 't5_encodings', dtype: 'float32', size: 300, cardinality: 700 },
+  { name: 'clip_encodings', dtype: 'float32', size: 9, cardinality: 31 },
+  { name: 'timestamp', dtype: 'float32', size: 1 },
+  { name: 'tokens', dtype: 'int8', size: 5 },
+  { name: 'half', dtype: 'float16', size: 3 },
+  { name: 'id', dtype: 'uint64', size: 1, cardinality: 4 },
+]
+
+// pyarrow's defaults on DLIO's table: dictionary pages, snappy, nullable, no offset index;
+// pages of about one row of t5_encodings.
+runCase('dictionary_snappy', {
+  columns: flux, rows: 12, rowGroupSize: 5, codec: 'SNAPPY', encoding: 'RLE_DICTIONARY',
+  offsetIndex: false, pageSize: 1000,
+})
+// What pyarrow falls back to once a dictionary is too big, uncompressed as MLCommons DLIO
+// writes (compression: none).
+runCase('plain_uncompressed', {
+  columns: flux, rows: 12, rowGroupSize: 7, codec: 'UNCOMPRESSED', encoding: 'PLAIN',
+  offsetIndex: false, pageSize: 500,
+})
+runCase('dictionary_uncompressed_required', {
+  columns: flux, rows: 9, rowGroupSize: 9, codec: 'UNCOMPRESSED', encoding: 'RLE_DICTIONARY',
+  required: true, offsetIndex: false, pageSize: 700,
+})
+// Some chunks dictionary-encoded, the others PLAIN, with offset indexes (pyarrow's
+// write_page_index=True).
+runCase('mixed_offset_index', {
+  columns: flux.map((c, i) => ({ ...c, encoding: i % 2 ? 'PLAIN' : 'RLE_DICTIONARY' })),
+  rows: 11, rowGroupSize: 4, codec: 'SNAPPY', offsetIndex: true, pageSize: 600,
+})
+// One distinct value: a one-entry dictionary, indices of bit width 0.
+runCase('one_entry_dictionary', {
+  columns: [{ name: 'same', dtype: 'float32', size: 20, cardinality: 1 },
+    { name: 'one', dtype: 'int16', size: 1, cardinality: 1 }],
+  rows: 10, rowGroupSize: 10, codec: 'SNAPPY', encoding: 'RLE_DICTIONARY', offsetIndex: false,
+  pageSize: 1 << 20,
+})
+
+if (failures.length) {
+  console.log(`parquet_read_interop: ${failures.length} failure(s)`)
+  process.exit(1)
+}
+console.log('parquet_read_interop: OK')
