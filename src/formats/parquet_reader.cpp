@@ -507,7 +507,9 @@ class ParquetFileReader final : public FileReader {
         throw thrift::DecodeError("dictionary encoding " + std::to_string(d.encoding) +
                                   " (PLAIN expected)");
       }
-      if (d.num_values < 0 || h.uncompressed_page_size < 0 ||
+      // No more entries than the chunk has values: the bound keeps a corrupt header from
+      // allocating gigabytes.
+      if (d.num_values < 0 || d.num_values > chunk.values || h.uncompressed_page_size < 0 ||
           static_cast<Bytes>(h.uncompressed_page_size) !=
               static_cast<Bytes>(d.num_values) * static_cast<Bytes>(c.value_bytes)) {
         throw thrift::DecodeError("a dictionary of " + std::to_string(d.num_values) +

@@ -1,28 +1,37 @@
-// Interop of dlbench's Parquet reader with files another implementation wrote: hyparquet-writer
+// Interop of dlbench's Parquet reader with files other implementations wrote. hyparquet-writer
 // (npm, pure JavaScript, installed into the build tree by the fixture interop.parquet_setup)
 // writes them the way pyarrow writes MLCommons DLIO's — nullable columns, LISTs of nullable
 // elements, dictionary pages with RLE_DICTIONARY data pages, snappy, no offset index — and with
 // variations: PLAIN pages, uncompressed, required columns, an offset index, a one-entry dictionary
-// (bit width 0). Its data pages are v2 (the v1 pages pyarrow writes are built in the unit tests,
-// tests/unit/formats/parquet_foreign_test.cpp).
+// (bit width 0); its data pages are v2. parquet-wasm (npm: Apache arrow-rs, the Rust Arrow
+// implementation's Parquet writer, compiled to WebAssembly; tables built with apache-arrow) writes
+// what the Arrow family writes by default: data pages v1, dictionary pages falling back to PLAIN
+// once the dictionary page limit is reached, statistics, Arrow FixedSizeLists as LISTs of nullable
+// elements; with offset indexes, which arrow-rs always writes (pyarrow's v1 pages cut inside rows
+// without one are built in the unit tests, tests/unit/formats/parquet_foreign_test.cpp).
 //
 //   node parquet_read_interop.mjs <interop_tool> <folder with node_modules> <scratch folder>
+//                                 [<dlbench> <tiny_train.yaml>]
 //
 // The values are a function of (column, row, element) computed here; interop_tool reads every
 // sample with dlbench's reader and prints its FNV-1a 64, which must equal that of the sample bytes
 // this script expects (each column's values, little-endian in the column's dtype, back to back).
+// With dlbench and a training workload, a dataset of such files (DLIO's names, no dlbench marker)
+// is trained on for two epochs: every sample read, none skipped, the decoded bytes exact.
 // The file's layout is checked too (dictionary pages, codec, no offset index), so a writer that
 // changed its defaults cannot make the test pass without testing what it says. Prints
 // "parquet_read_interop: OK" or the mismatches.
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 
-const [tool, npmFolder, scratch] = process.argv.slice(2)
+const [tool, npmFolder, scratch, dlbench, trainYaml] = process.argv.slice(2)
 const require = createRequire(join(npmFolder, 'package.json'))
 const { parquetWriteBuffer } = await import(require.resolve('hyparquet-writer'))
 const { parquetMetadata } = await import(require.resolve('hyparquet'))
+const arrow = require('apache-arrow')
+const pw = require('parquet-wasm')
 mkdirSync(scratch, { recursive: true })
 
 const failures = []
@@ -109,8 +118,7 @@ function fnv1a(bytes) {
   return h.toString(16).padStart(16, '0')
 }
 
-function runCase(name, { columns, rows, rowGroupSize, codec, encoding, required, offsetIndex, pageSize }) {
-  const path = join(scratch, name + '.parquet')
+function writeFile(path, { columns, rows, rowGroupSize, codec, encoding, required, offsetIndex, pageSize }) {
   const columnData = columns.map(c => {
     const data = []
     for (let r = 0; r < rows; r++) {
@@ -124,6 +132,13 @@ function runCase(name, { columns, rows, rowGroupSize, codec, encoding, required,
     columnData, schema: schemaOf(columns, required), codec, rowGroupSize, pageSize, statistics: true,
   })
   writeFileSync(path, Buffer.from(buffer))
+  return buffer
+}
+
+function runCase(name, options) {
+  const { columns, rows, rowGroupSize, codec, encoding, offsetIndex } = options
+  const path = join(scratch, name + '.parquet')
+  const buffer = writeFile(path, options)
 
   // What the writer did, as hyparquet reads the footer.
   const metadata = parquetMetadata(buffer)
@@ -145,6 +160,11 @@ function runCase(name, { columns, rows, rowGroupSize, codec, encoding, required,
     }
   }
 
+  readBack(name, path, columns, rows)
+}
+
+// interop_tool reads every sample of `path`; each must hash like the values written.
+function readBack(name, path, columns, rows) {
   const args = ['read', 'parquet', path, 'uint8', String(rows)]
   for (const c of columns) args.push('--column', `${c.name}:${c.dtype}:${c.size}`)
   const lines = execFileSync(tool, args, { encoding: 'utf8' }).trim().split('\n')
@@ -198,6 +218,121 @@ runCase('one_entry_dictionary', {
   rows: 10, rowGroupSize: 10, codec: 'SNAPPY', encoding: 'RLE_DICTIONARY', offsetIndex: false,
   pageSize: 1 << 20,
 })
+
+// The same values through Arrow tables and arrow-rs.
+const arrowType = {
+  float32: () => new arrow.Float32(), int8: () => new arrow.Int8(), int16: () => new arrow.Int16(),
+  float16: () => new arrow.Float16(), uint64: () => new arrow.Uint64(),
+}
+const typedArray = { float32: Float32Array, int8: Int8Array, int16: Int16Array, float16: Uint16Array,
+  uint64: BigUint64Array }
+
+// The encodings of the file's data pages, from the footer's encoding_stats (which arrow-rs writes).
+function dataPageEncodings(buffer) {
+  const metadata = parquetMetadata(buffer)
+  return new Set(metadata.row_groups.flatMap(g => g.columns.flatMap(c =>
+    (c.meta_data.encoding_stats ?? []).filter(s => s.page_type.startsWith('DATA_PAGE'))
+      .map(s => s.encoding))))
+}
+
+function runArrowCase(name, { columns, rows, rowGroupSize, codec, dictionary, dictionaryLimit,
+  pageLimit, wantDictionary, wantPlain }) {
+  const path = join(scratch, name + '.parquet')
+  const vectors = {}
+  for (const c of columns) {
+    const flat = new typedArray[c.dtype](rows * c.size)
+    for (let r = 0; r < rows; r++) {
+      for (let e = 0; e < c.size; e++) {
+        const bytes = value(c, r, e).bytes
+        flat[r * c.size + e] = c.dtype === 'float16' ? bytes.readUInt16LE()
+          : c.dtype === 'uint64' ? bytes.readBigUInt64LE()
+            : value(c, r, e).v
+      }
+    }
+    const child = arrow.makeData({ type: arrowType[c.dtype](), length: flat.length, data: flat })
+    vectors[c.name] = arrow.makeVector(c.size === 1 ? child : arrow.makeData({
+      type: new arrow.FixedSizeList(c.size, new arrow.Field('item', arrowType[c.dtype](), true)),
+      length: rows, nullCount: 0, child,
+    }))
+  }
+  const table = pw.Table.fromIPCStream(arrow.tableToIPC(new arrow.Table(vectors), 'stream'))
+  const properties = new pw.WriterPropertiesBuilder()
+    .setCompression(codec)
+    .setDictionaryEnabled(dictionary)
+    .setDictionaryPageSizeLimit(dictionaryLimit)
+    .setDataPageSizeLimit(pageLimit)
+    .setMaxRowGroupSize(rowGroupSize)
+    .setWriterVersion(pw.WriterVersion.V1)
+    .build()
+  const bytes = pw.writeParquet(table, properties)
+  writeFileSync(path, bytes)
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)
+  const encodings = dataPageEncodings(buffer)
+  const dictionaryEncoded = encodings.has('RLE_DICTIONARY') || encodings.has('PLAIN_DICTIONARY')
+  check(dictionaryEncoded === wantDictionary, `${name}: encodings ${[...encodings]}`)
+  check(encodings.has('PLAIN') === wantPlain, `${name}: encodings ${[...encodings]}`)
+  readBack(name, path, columns, rows)
+}
+
+// arrow-rs's defaults scaled down: t5_encodings' dictionary (700 values, 2,800 bytes) outgrows a
+// 1 KiB dictionary page limit, so its chunks hold a dictionary page, RLE_DICTIONARY pages, then
+// PLAIN pages (pyarrow's fallback); pages of about 1 KiB.
+runArrowCase('arrow_rs_dictionary_fallback_snappy', {
+  columns: flux, rows: 12, rowGroupSize: 5, codec: pw.Compression.SNAPPY, dictionary: true,
+  dictionaryLimit: 1024, pageLimit: 1024, wantDictionary: true, wantPlain: true,
+})
+runArrowCase('arrow_rs_dictionary_gzip', {
+  columns: flux.map(c => ({ ...c, cardinality: c.cardinality ?? 50 })), rows: 10,
+  rowGroupSize: 10, codec: pw.Compression.GZIP, dictionary: true, dictionaryLimit: 1 << 20,
+  pageLimit: 1 << 20, wantDictionary: true, wantPlain: false,
+})
+runArrowCase('arrow_rs_plain_zstd', {
+  columns: flux, rows: 9, rowGroupSize: 4, codec: pw.Compression.ZSTD, dictionary: false,
+  dictionaryLimit: 1 << 20, pageLimit: 700, wantDictionary: false, wantPlain: true,
+})
+
+// dlbench train on a dataset of such files, as DLIO would have left it.
+if (dlbench) {
+  const data = join(scratch, 'dlio_dataset')
+  const out = join(scratch, 'dlio_train_out')
+  rmSync(data, { recursive: true, force: true })
+  rmSync(out, { recursive: true, force: true })
+  mkdirSync(join(data, 'train'), { recursive: true })
+  const files = 4
+  const rows = 6
+  for (let i = 0; i < files; i++) {
+    writeFile(join(data, 'train', `img_${i}_of_${files}.parquet`), {
+      columns: flux, rows, rowGroupSize: 4, codec: 'SNAPPY', encoding: 'RLE_DICTIONARY',
+      offsetIndex: false, pageSize: 1000,
+    })
+  }
+  const sampleBytes = flux.reduce((s, c) => s + c.size * itemsize[c.dtype], 0)
+  const columns = flux.map(c => `{name: ${c.name}, dtype: ${c.dtype}, size: ${c.size}}`).join(', ')
+  execFileSync(dlbench, ['run', trainYaml, '--output', out, '-q',
+    `++workload.dataset.data_folder=${data}`, '++workload.dataset.format=parquet',
+    `++workload.dataset.num_files_train=${files}`, '++workload.dataset.num_files_eval=0',
+    `++workload.dataset.num_samples_per_file=${rows}`, `++workload.dataset.record_length_bytes=${sampleBytes}`,
+    `++workload.dataset.parquet.columns=[${columns}]`, '++workload.dataset.parquet.row_group_size=4',
+    '++workload.workflow.generate_data=False', '++workload.workflow.evaluation=False'],
+  { stdio: 'inherit' })
+  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))
+  const find = (o, key) => {
+    if (o && typeof o === 'object') {
+      if (key in o) return o[key]
+      for (const v of Object.values(o)) {
+        const got = find(v, key)
+        if (got !== undefined) return got
+      }
+    }
+    return undefined
+  }
+  const decoded = find(summary, 'train_decoded_bytes')
+  const skipped = find(summary, 'train_samples_skipped_on_error')
+  const want = 2 * files * rows * sampleBytes  // 2 epochs (tiny_train.yaml)
+  check(decoded === want, `dlbench train: train_decoded_bytes ${decoded}, expected ${want}`)
+  check(!skipped, `dlbench train: ${skipped} samples skipped`)
+  console.log(`dlbench train: ${decoded} bytes decoded from ${files} hyparquet-writer files`)
+}
 
 if (failures.length) {
   console.log(`parquet_read_interop: ${failures.length} failure(s)`)
