@@ -50,8 +50,20 @@ void Unsnappy(std::span<const std::byte> in, std::span<std::byte> out) {
   }
 }
 
+// A decompression context per thread: ZSTD_decompress would allocate one (about 100 KiB) per page.
+ZSTD_DCtx* ThreadZstdContext() {
+  struct Holder {
+    ZSTD_DCtx* context = ZSTD_createDCtx();
+    ~Holder() { ZSTD_freeDCtx(context); }
+  };
+  thread_local Holder holder;
+  if (holder.context == nullptr) throw Error(ExitCode::kInternal, "ZSTD_createDCtx failed");
+  return holder.context;
+}
+
 void Unzstd(std::span<const std::byte> in, std::span<std::byte> out) {
-  const std::size_t produced = ZSTD_decompress(out.data(), out.size(), in.data(), in.size());
+  const std::size_t produced =
+      ZSTD_decompressDCtx(ThreadZstdContext(), out.data(), out.size(), in.data(), in.size());
   if (ZSTD_isError(produced)) CodecError(kZstd, ZSTD_getErrorName(produced));
   if (produced != out.size()) {
     CodecError(kZstd, std::to_string(produced) + " of " + std::to_string(out.size()) + " bytes");
