@@ -155,7 +155,7 @@ TEST_F(ParquetForeign, ReadsOnlyTheProjectedColumnsPages) {
   ExpectReads(f, spec);
   auto reader = ParquetReader().open(storage::PosixEnv(), spec, {});
   std::vector<std::byte> out(reader->sample_bytes());
-  EXPECT_LT(reader->read_sample(0, out), 2000u);  // t5's pages hold 3,000 bytes of row 0 alone
+  EXPECT_LT(reader->read_sample(0, out), 5000u);  // t5's dictionary page alone holds 7,000
 }
 
 TEST_F(ParquetForeign, ReadsWithODirect) {

@@ -108,6 +108,11 @@ TEST(ParquetLevels, RepetitionLevelsMustDescribeRowsOfSizeValues) {
   EXPECT_NO_THROW(
       CheckRepetitionLevels(AsBytes(test::EncodeHybrid(std::vector<std::uint32_t>(50, 0), 1)), 7,
                             50, 1));  // rows of one value: every level 0
+  EXPECT_NE(ErrorOf([&] {
+              CheckRepetitionLevels(
+                  AsBytes(test::EncodeHybrid(levels, 1) + std::string("\x02\x00", 2)), 4, 40, 3);
+            }).find("bytes after the last level"),
+            std::string::npos);
   levels[5] ^= 1;
   EXPECT_NE(ErrorOf([&] {
               CheckRepetitionLevels(AsBytes(test::EncodeHybrid(levels, 1)), 4, 40, 3);
@@ -121,10 +126,6 @@ TEST(ParquetLevels, RepetitionLevelsMustDescribeRowsOfSizeValues) {
   EXPECT_NE(ErrorOf([&] {
               CheckRepetitionLevels(AsBytes(test::EncodeHybrid(long_rows, 1)), 0, 300, 100);
             }).find("rows of 100 values"),
-            std::string::npos);
-  EXPECT_NE(ErrorOf([&] {
-              CheckRepetitionLevels(AsBytes(test::EncodeHybrid(levels, 1) + "\x02\x00"), 4, 40, 3);
-            }).find("bytes after the last level"),
             std::string::npos);
 }
 
