@@ -151,8 +151,16 @@ LogicalType DecodeLogical(Reader& r) {
       logical.kind = LogicalType::kInteger;
       ReadStruct(r, true, "IntType", {{1, "bitWidth"}, {2, "isSigned"}},
                  [&](const Reader::Field& g) {
-                   if (g.id == 1) {
-                     Expect(g, Type::kByte, "bitWidth");
+                   if (g.id == 1 && g.type != Type::kByte) {
+                     // An i8 in the specification; hyparquet-writer writes an i32, which the
+                     // compact protocol tells apart: read it when it fits.
+                     Expect(g, Type::kI32, "bitWidth");
+                     const std::int32_t bits = r.read_i32();
+                     if (bits < 0 || bits > 64) {
+                       throw DecodeError("IntType.bitWidth " + std::to_string(bits));
+                     }
+                     logical.bit_width = static_cast<std::int8_t>(bits);
+                   } else if (g.id == 1) {
                      logical.bit_width = r.read_i8();
                    } else if (g.id == 2) {
                      Expect(g, Type::kTrue, "isSigned");
