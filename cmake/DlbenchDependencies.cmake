@@ -40,6 +40,17 @@ pkg_check_modules(LIBDEFLATE REQUIRED IMPORTED_TARGET libdeflate)
 # (libpng-dev).
 find_package(JPEG REQUIRED)
 find_package(PNG REQUIRED)
+# Parquet pages written by pyarrow and others (src/formats/parquet_codec.cpp): snappy, pyarrow's
+# default codec (Debian: libsnappy-dev, found through its C header and library), and zstd
+# (libzstd-dev).
+find_path(SNAPPY_INCLUDE_DIR snappy-c.h REQUIRED)
+find_library(SNAPPY_LIBRARY snappy REQUIRED)
+if(NOT TARGET Snappy::snappy)
+  add_library(Snappy::snappy UNKNOWN IMPORTED)
+  set_target_properties(Snappy::snappy PROPERTIES IMPORTED_LOCATION ${SNAPPY_LIBRARY}
+    INTERFACE_INCLUDE_DIRECTORIES ${SNAPPY_INCLUDE_DIR})
+endif()
+pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 find_package(Threads REQUIRED)
 
 if(DLBENCH_BUILD_TESTS)

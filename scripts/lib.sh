@@ -9,6 +9,7 @@ DLBENCH_PACKAGES=(
   libopenmpi-dev openmpi-bin
   libhdf5-openmpi-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev zlib1g-dev libdeflate-dev libjpeg62-turbo-dev libpng-dev
+  libsnappy-dev libzstd-dev
   libgtest-dev libbenchmark-dev
   python3 python3-numpy python3-h5py python3-scipy python3-pil python3-pandas python3-yaml
   clang-format clang-tidy chromium nodejs

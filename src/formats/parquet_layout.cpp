@@ -5,7 +5,6 @@
 
 #include "formats/dtype.h"
 #include "formats/little_endian.h"
-#include "formats/thrift_compact.h"
 #include "util/error.h"
 
 namespace dlbench::formats::parquet {
@@ -55,78 +54,6 @@ void PutVarint(std::string& out, std::uint64_t v) {
 void PutRun(std::string& out, std::uint64_t count, int value) {
   PutVarint(out, count << 1);
   out += static_cast<char>(value);
-}
-
-// Reads the runs of one RLE/bit-packed hybrid level sequence of bit width 1.
-class LevelRuns {
- public:
-  LevelRuns(std::span<const std::byte> data, const char* what) : data_(data), what_(what) {}
-
-  // Calls fn(value, count) for each run until `values` levels were produced; bit-packed
-  // groups come as runs of one (their padding past `values` is ignored).
-  template <typename Fn>
-  void walk(std::int64_t values, Fn fn) {
-    std::int64_t seen = 0;
-    while (seen < values) {
-      const std::uint64_t header = varint();
-      if (header & 1) {
-        const std::uint64_t groups = header >> 1;
-        if (groups == 0 || groups > data_.size() - pos_) fail("bit-packed run past the end");
-        for (std::uint64_t g = 0; g < groups && seen < values; ++g) {
-          const auto bits = static_cast<unsigned>(data_[pos_ + g]);
-          for (int b = 0; b < 8 && seen < values; ++b, ++seen) fn((bits >> b) & 1, 1);
-        }
-        pos_ += groups;
-      } else {
-        const std::uint64_t count = header >> 1;
-        if (count == 0) fail("empty RLE run");
-        if (pos_ >= data_.size()) fail("RLE run without its value");
-        const int value = static_cast<int>(data_[pos_++]);
-        const auto take = static_cast<std::int64_t>(
-            std::min<std::uint64_t>(count, static_cast<std::uint64_t>(values - seen)));
-        if (static_cast<std::uint64_t>(take) != count) fail("more levels than values");
-        fn(value, take);
-        seen += take;
-      }
-    }
-    if (pos_ != data_.size()) fail("bytes left after the last level");
-  }
-
- private:
-  std::uint64_t varint() {
-    std::uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ >= data_.size()) fail("truncated run header");
-      const auto b = static_cast<std::uint8_t>(data_[pos_++]);
-      v |= static_cast<std::uint64_t>(b & 0x7F) << shift;
-      if ((b & 0x80) == 0) return v;
-    }
-    fail("run header longer than 10 bytes");
-  }
-  [[noreturn]] void fail(const std::string& why) const {
-    throw thrift::DecodeError(std::string(what_) + " levels: " + why);
-  }
-
-  std::span<const std::byte> data_;
-  const char* what_;
-  std::size_t pos_ = 0;
-};
-
-// The 4-byte length prefix of a v1 level section at `*pos`; returns the section.
-std::span<const std::byte> LevelSection(std::span<const std::byte> page, std::size_t* pos,
-                                        const char* what) {
-  if (page.size() - *pos < 4) {
-    throw thrift::DecodeError(std::string("page too short for its ") + what + " levels");
-  }
-  const std::uint64_t length = GetLe(page.data() + *pos, 4);
-  *pos += 4;
-  if (length > page.size() - *pos) {
-    throw thrift::DecodeError(std::string(what) + " levels of " + std::to_string(length) +
-                              " bytes run past the page");
-  }
-  const std::span<const std::byte> section = page.subspan(*pos, length);
-  *pos += length;
-  return section;
 }
 
 }  // namespace
@@ -240,46 +167,6 @@ std::string EncodeListLevels(std::int64_t rows, std::int64_t size) {
   PutLe(out, def.size(), 4);
   out += def;
   return out;
-}
-
-std::size_t CheckListLevels(std::span<const std::byte> page, std::int64_t rows, std::int64_t size) {
-  const std::int64_t values = rows * size;
-  std::size_t pos = 0;
-  // Repetition: every row starts with a 0 and continues with size - 1 ones.
-  std::int64_t row_count = 0;
-  std::int64_t in_row = size;
-  LevelRuns(LevelSection(page, &pos, "repetition"), "repetition")
-      .walk(values, [&](int value, std::int64_t count) {
-        if (value == 0) {
-          if (in_row != size || (count > 1 && size > 1)) {
-            throw thrift::DecodeError("repetition levels: a row holds " + std::to_string(in_row) +
-                                      " values, expected " + std::to_string(size));
-          }
-          row_count += count;
-          in_row = 1;
-        } else if (value == 1 && in_row + count <= size) {
-          in_row += count;
-        } else {
-          throw thrift::DecodeError("repetition levels: level " + std::to_string(value) + " x" +
-                                    std::to_string(count) + " does not fit rows of " +
-                                    std::to_string(size) + " values");
-        }
-      });
-  if (row_count != rows || in_row != size) {
-    throw thrift::DecodeError("repetition levels describe " + std::to_string(row_count) +
-                              " rows, expected " + std::to_string(rows) + " of " +
-                              std::to_string(size) + " values");
-  }
-  // Definition: every element present (level 1).
-  LevelRuns(LevelSection(page, &pos, "definition"), "definition")
-      .walk(values, [&](int value, std::int64_t count) {
-        if (value != 1) {
-          throw thrift::DecodeError("definition levels: " + std::to_string(count) +
-                                    " values at level " + std::to_string(value) +
-                                    " (null or empty lists), expected all at 1");
-        }
-      });
-  return pos;
 }
 
 }  // namespace dlbench::formats::parquet

@@ -21,7 +21,6 @@
 #pragma once
 
 #include <cstdint>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -76,10 +75,5 @@ Layout MakeLayout(const FileSpec& spec);
 // The repetition and definition levels of a data page v1 of `rows` rows of a list column of
 // `size` elements: each RLE/bit-packed hybrid run sequence prefixed by its 4-byte length.
 std::string EncodeListLevels(std::int64_t rows, std::int64_t size);
-
-// Checks the levels at the start of `page` (a list column's page of `rows` rows and
-// `rows · size` values) and returns their length in bytes. Throws thrift::DecodeError (used for
-// every malformed-metadata report) describing the first inconsistency.
-std::size_t CheckListLevels(std::span<const std::byte> page, std::int64_t rows, std::int64_t size);
 
 }  // namespace dlbench::formats::parquet

@@ -151,8 +151,16 @@ LogicalType DecodeLogical(Reader& r) {
       logical.kind = LogicalType::kInteger;
       ReadStruct(r, true, "IntType", {{1, "bitWidth"}, {2, "isSigned"}},
                  [&](const Reader::Field& g) {
-                   if (g.id == 1) {
-                     Expect(g, Type::kByte, "bitWidth");
+                   if (g.id == 1 && g.type != Type::kByte) {
+                     // An i8 in the specification; hyparquet-writer writes an i32, which the
+                     // compact protocol tells apart: read it when it fits.
+                     Expect(g, Type::kI32, "bitWidth");
+                     const std::int32_t bits = r.read_i32();
+                     if (bits < 0 || bits > 64) {
+                       throw DecodeError("IntType.bitWidth " + std::to_string(bits));
+                     }
+                     logical.bit_width = static_cast<std::int8_t>(bits);
+                   } else if (g.id == 1) {
                      logical.bit_width = r.read_i8();
                    } else if (g.id == 2) {
                      Expect(g, Type::kTrue, "isSigned");
@@ -323,6 +331,64 @@ DataPageHeader DecodeDataPageHeader(Reader& r) {
   return h;
 }
 
+DataPageHeaderV2 DecodeDataPageHeaderV2(Reader& r) {
+  DataPageHeaderV2 h;
+  ReadStruct(r, true, "DataPageHeaderV2",
+             {{1, "num_values"},
+              {2, "num_nulls"},
+              {3, "num_rows"},
+              {4, "encoding"},
+              {5, "definition_levels_byte_length"},
+              {6, "repetition_levels_byte_length"}},
+             [&](const Reader::Field& f) {
+               switch (f.id) {
+                 case 1:
+                   h.num_values = I32(r, f, "num_values");
+                   return true;
+                 case 2:
+                   h.num_nulls = I32(r, f, "num_nulls");
+                   return true;
+                 case 3:
+                   h.num_rows = I32(r, f, "num_rows");
+                   return true;
+                 case 4:
+                   h.encoding = I32(r, f, "encoding");
+                   return true;
+                 case 5:
+                   h.definition_levels_byte_length = I32(r, f, "definition_levels_byte_length");
+                   return true;
+                 case 6:
+                   h.repetition_levels_byte_length = I32(r, f, "repetition_levels_byte_length");
+                   return true;
+                 case 7:
+                   Expect(f, Type::kTrue, "is_compressed");
+                   h.is_compressed = Reader::FieldBool(f);
+                   return true;
+                 default:
+                   return false;
+               }
+             });
+  return h;
+}
+
+DictionaryPageHeader DecodeDictionaryPageHeader(Reader& r) {
+  DictionaryPageHeader h;
+  ReadStruct(r, true, "DictionaryPageHeader", {{1, "num_values"}, {2, "encoding"}},
+             [&](const Reader::Field& f) {
+               switch (f.id) {
+                 case 1:
+                   h.num_values = I32(r, f, "num_values");
+                   return true;
+                 case 2:
+                   h.encoding = I32(r, f, "encoding");
+                   return true;
+                 default:
+                   return false;
+               }
+             });
+  return h;
+}
+
 PageLocation DecodePageLocation(Reader& r) {
   PageLocation p;
   ReadStruct(r, true, "PageLocation",
@@ -380,6 +446,24 @@ std::string Encode(const PageHeader& header) {
     w.field_i32(2, d.encoding);
     w.field_i32(3, d.definition_level_encoding);
     w.field_i32(4, d.repetition_level_encoding);
+    w.end_struct();
+  }
+  if (header.dictionary_page_header) {
+    w.field_struct(7);
+    w.field_i32(1, header.dictionary_page_header->num_values);
+    w.field_i32(2, header.dictionary_page_header->encoding);
+    w.end_struct();
+  }
+  if (header.data_page_header_v2) {
+    const DataPageHeaderV2& d = *header.data_page_header_v2;
+    w.field_struct(8);
+    w.field_i32(1, d.num_values);
+    w.field_i32(2, d.num_nulls);
+    w.field_i32(3, d.num_rows);
+    w.field_i32(4, d.encoding);
+    w.field_i32(5, d.definition_levels_byte_length);
+    w.field_i32(6, d.repetition_levels_byte_length);
+    if (!d.is_compressed) w.field_bool(7, false);
     w.end_struct();
   }
   w.end_struct();
@@ -452,6 +536,14 @@ PageHeader DecodePageHeader(std::span<const std::byte> data, std::size_t* consum
                  case 5:
                    Expect(f, Type::kStruct, "data_page_header");
                    h.data_page_header = DecodeDataPageHeader(r);
+                   return true;
+                 case 7:
+                   Expect(f, Type::kStruct, "dictionary_page_header");
+                   h.dictionary_page_header = DecodeDictionaryPageHeader(r);
+                   return true;
+                 case 8:
+                   Expect(f, Type::kStruct, "data_page_header_v2");
+                   h.data_page_header_v2 = DecodeDataPageHeaderV2(r);
                    return true;
                  default:
                    return false;

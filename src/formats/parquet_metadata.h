@@ -35,10 +35,27 @@ enum ConvertedType : std::int32_t {
   kUint32 = 13,
   kUint64 = 14,
   kInt8 = 15,
-  kInt16 = 16
+  kInt16 = 16,
+  kConvertedInt32 = 17,
+  kConvertedInt64 = 18
 };
-enum Encoding : std::int32_t { kPlain = 0, kRle = 3, kBitPacked = 4 };
-enum Codec : std::int32_t { kUncompressed = 0, kSnappy = 1, kGzip = 2 };
+enum Encoding : std::int32_t {
+  kPlain = 0,
+  kPlainDictionary = 2,  // Parquet 1.0's name of a dictionary page and its data pages' encoding
+  kRle = 3,
+  kBitPacked = 4,  // deprecated level encoding (not read)
+  kRleDictionary = 8
+};
+enum Codec : std::int32_t {
+  kUncompressed = 0,
+  kSnappy = 1,
+  kGzip = 2,
+  kLzo = 3,
+  kBrotli = 4,
+  kLz4 = 5,
+  kZstd = 6,
+  kLz4Raw = 7
+};
 enum PageType : std::int32_t {
   kDataPage = 0,
   kIndexPage = 1,
@@ -109,12 +126,31 @@ struct DataPageHeader {
   std::int32_t repetition_level_encoding = kRle;
 };
 
+// Data page v2: levels first, never compressed (their lengths given), then the values, which
+// `is_compressed` says whether the column chunk's codec compressed.
+struct DataPageHeaderV2 {
+  std::int32_t num_values = 0;  // levels, nulls included
+  std::int32_t num_nulls = 0;
+  std::int32_t num_rows = 0;
+  std::int32_t encoding = kPlain;
+  std::int32_t definition_levels_byte_length = 0;
+  std::int32_t repetition_levels_byte_length = 0;
+  bool is_compressed = true;
+};
+
+struct DictionaryPageHeader {
+  std::int32_t num_values = 0;
+  std::int32_t encoding = kPlain;
+};
+
 struct PageHeader {
   std::int32_t type = kDataPage;
   std::int32_t uncompressed_page_size = 0;
   std::int32_t compressed_page_size = 0;
   std::optional<std::int32_t> crc;
   std::optional<DataPageHeader> data_page_header;
+  std::optional<DictionaryPageHeader> dictionary_page_header;
+  std::optional<DataPageHeaderV2> data_page_header_v2;
 };
 
 struct PageLocation {

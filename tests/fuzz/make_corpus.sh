@@ -2,7 +2,11 @@
 # Regenerates the seed corpora of the fuzz targets (tests/fuzz/corpus/<target>/seed-*) from small
 # runs of a built dlbench: one real data file per format (the spec format_reader_target.h reads
 # them with), shipped workloads with overrides, a traced run's trace and counters, and run
-# summaries for compare. Inputs of crashes (crash-*) in the corpora are left alone.
+# summaries for compare. Inputs of crashes (crash-*) in the corpora are left alone, and so are the
+# parquet corpus's foreign-pyarrow-* inputs: files shaped as pyarrow writes them (nullable LIST,
+# dictionary page, RLE_DICTIONARY then PLAIN pages cut inside rows, v1 and v2 pages, snappy or
+# uncompressed), built once with tests/unit/formats/parquet_file_builder.h for the fuzz spec
+# (column "data", 36 uint8 per row, rows of 2 + 1), which dlbench's writer cannot produce.
 #   tests/fuzz/make_corpus.sh [path/to/dlbench]      (default: build/dlbench)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

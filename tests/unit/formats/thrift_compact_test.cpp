@@ -170,5 +170,69 @@ TEST(ParquetMetadata, MissingRequiredFieldIsADecodeError) {
   }
 }
 
+TEST(ParquetMetadata, ReadsAnIntTypeBitWidthWrittenAsI32) {
+  // The specification's IntType.bitWidth is an i8; hyparquet-writer writes an i32.
+  const auto footer = [](std::int32_t bits) {
+    Writer w;
+    w.field_i32(1, 1);
+    w.field_list(2, Type::kStruct, 2);
+    w.begin_struct();
+    w.field_binary(4, "schema");
+    w.field_i32(5, 1);
+    w.end_struct();
+    w.begin_struct();
+    w.field_i32(1, parquet::kInt32);
+    w.field_binary(4, "x");
+    w.field_struct(10);  // LogicalType
+    w.field_struct(10);  // IntType
+    w.field_i32(1, bits);
+    w.field_bool(2, false);
+    w.end_struct();
+    w.end_struct();
+    w.end_struct();
+    w.field_i64(3, 0);
+    w.field_list(4, Type::kStruct, 0);
+    w.end_struct();
+    return w.take();
+  };
+  const std::string good = footer(16);
+  const parquet::FileMetaData m = parquet::DecodeFileMetaData(Bytes(good));
+  EXPECT_EQ(m.schema.at(1).logical,
+            (parquet::LogicalType{parquet::LogicalType::kInteger, 16, false}));
+  const std::string bad = footer(99);
+  try {
+    parquet::DecodeFileMetaData(Bytes(bad));
+    FAIL() << "no error";
+  } catch (const DecodeError& e) {
+    EXPECT_NE(std::string(e.what()).find("IntType.bitWidth 99"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ParquetMetadata, DictionaryAndV2PageHeadersRoundTrip) {
+  parquet::PageHeader h;
+  h.type = parquet::kDataPageV2;
+  h.uncompressed_page_size = 70;
+  h.compressed_page_size = 50;
+  h.data_page_header_v2 = parquet::DataPageHeaderV2{9, 0, 3, parquet::kRleDictionary, 4, 2, false};
+  std::string encoded = parquet::Encode(h);
+  std::size_t consumed = 0;
+  parquet::PageHeader d = parquet::DecodePageHeader(Bytes(encoded), &consumed);
+  EXPECT_EQ(consumed, encoded.size());
+  ASSERT_TRUE(d.data_page_header_v2);
+  EXPECT_EQ(d.data_page_header_v2->num_rows, 3);
+  EXPECT_EQ(d.data_page_header_v2->encoding, parquet::kRleDictionary);
+  EXPECT_EQ(d.data_page_header_v2->repetition_levels_byte_length, 2);
+  EXPECT_FALSE(d.data_page_header_v2->is_compressed);
+  h = {};
+  h.type = parquet::kDictionaryPage;
+  h.dictionary_page_header = parquet::DictionaryPageHeader{12, parquet::kPlainDictionary};
+  encoded = parquet::Encode(h);
+  d = parquet::DecodePageHeader(Bytes(encoded), &consumed);
+  ASSERT_TRUE(d.dictionary_page_header);
+  EXPECT_EQ(d.dictionary_page_header->num_values, 12);
+  EXPECT_EQ(d.dictionary_page_header->encoding, parquet::kPlainDictionary);
+  EXPECT_FALSE(d.data_page_header_v2);
+}
+
 }  // namespace
 }  // namespace dlbench::formats::thrift
