@@ -11,6 +11,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+from gzip import open as gzip_open
 
 import h5py
 import numpy as np
@@ -233,7 +234,8 @@ def ours_to_pil_and_pandas(tmp):
         check([fnv1a(pixels.tobytes())] == ours, path + ": PIL's pixels differ from dlbench's")
     for dtype, n, dims, gzip in (("uint8", 3, [4, 5], False), ("int16", 2, [7], False),
                                  ("float32", 3, [2, 3], False), ("float64", 2, [5], False),
-                                 ("uint8", 4, [16, 16], True)):
+                                 ("uint8", 4, [16, 16], True), ("uint8", 2, [40, 30], False),
+                                 ("int64", 2, [9], False)):
         path = os.path.join(tmp, "ours_%s_%d.csv%s" % (dtype, n, ".gz" if gzip else ""))
         tool("write", "csv", path, dtype, n, *dims, *(["--gzip"] if gzip else []))
         ours = tool_checksums("csv", path, dtype, n, *dims)
@@ -243,6 +245,12 @@ def ours_to_pil_and_pandas(tmp):
         check(table.shape == (n, int(np.prod(dims))), "%s: pandas sees %s" % (path, table.shape))
         rows = table.to_numpy().astype(dtype)
         check([fnv1a(rows[k].tobytes()) for k in range(n)] == ours, path + ": values differ")
+        # The bytes too, not only the values: what DLIO's writer, to_csv, makes of the same rows.
+        with (gzip_open if gzip else open)(path, "rb") as f:
+            text = f.read()
+        pandas_text = pd.DataFrame(data=list(rows)).to_csv(index=False, header=False).encode()
+        check(text == pandas_text, "%s: not pandas' text (%r... against %r...)"
+              % (path, text[:60], pandas_text[:60]))
 
 
 def pil_and_pandas_to_ours(tmp):
