@@ -6,6 +6,7 @@ png) / pandas (csv); the per-sample checksums must equal what interop_tool print
 the same file. (b) Files written by numpy / h5py / a Python TFRecord writer / PIL and pandas the
 way DLIO's generators call them are read by interop_tool with the same checksums.
 """
+import io
 import os
 import struct
 import subprocess
@@ -253,6 +254,42 @@ def ours_to_pil_and_pandas(tmp):
               % (path, text[:60], pandas_text[:60]))
 
 
+def png_image_data(data):
+    """The zlib stream of a PNG: its IDAT chunks' data joined (chunk sizes are the encoder's)."""
+    pos, stream = 8, b""
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        if kind == b"IDAT":
+            stream += data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+    return stream
+
+
+def ours_are_pils_encoding(tmp):
+    # DLIO's images are PIL's encodings; dlbench's use the same libraries with PIL's settings, so
+    # they are the same bytes: the whole JPEG, and the PNG's image data (libpng cuts it into
+    # 8 KiB IDAT chunks, PIL into 64 KiB ones). 200 x 300: large enough that libpng keeps zlib's
+    # full 32 KiB window (it shrinks it for images under 16 KiB).
+    dims = [200, 300]
+    raw = os.path.join(tmp, "pixels.bin")
+    tool("payload", raw, dims[0] * dims[1])
+    image = Image.fromarray(np.fromfile(raw, dtype=np.uint8).reshape(dims))
+    for fmt in ("jpeg", "png"):
+        path = os.path.join(tmp, "as_pil_%dx%d.%s" % (dims[0], dims[1], fmt))
+        tool("write", fmt, path, "uint8", 1, *dims)
+        with open(path, "rb") as f:
+            ours = f.read()
+        pil = io.BytesIO()
+        image.save(pil, format=fmt.upper())
+        pil = pil.getvalue()
+        if fmt == "png":
+            ours, pil = png_image_data(ours), png_image_data(pil)
+        check(ours == pil, "%s: %d bytes, PIL's encoding of the same pixels %d bytes, first "
+              "difference at %d" % (path, len(ours), len(pil),
+                                    next((i for i, (a, b) in enumerate(zip(ours, pil)) if a != b),
+                                         min(len(ours), len(pil)))))
+
+
 def pil_and_pandas_to_ours(tmp):
     rng = np.random.default_rng(11)
     for dims in ([33, 65], [1, 1], [200, 3]):
@@ -318,6 +355,7 @@ def main():
         ours_to_python(tmp)
         python_to_ours(tmp)
         ours_to_pil_and_pandas(tmp)
+        ours_are_pils_encoding(tmp)
         pil_and_pandas_to_ours(tmp)
     if FAILURES:
         print("%d interop failures" % len(FAILURES))
