@@ -9,10 +9,11 @@
 # faults in every page, so its timed writes were overwrites while dlbench paid for new pages.
 #
 #   scripts/bench-generate.sh [--quick] [--reps N] [--writers "1 2"] [--threads T] [--dlbench PATH]
-#                             [--formats "jpeg png csv"] [DIR...]
+#                             [--formats "jpeg png csv csv.gz parquet"] [DIR...]
 #
 # --formats: instead of the npy cases, each listed format generating 128 files (--quick: 32) of
-# one 568 x 568 uint8 sample (retinanet's image; csv: one line of 322,624 values) against fio
+# one 568 x 568 uint8 sample (retinanet's image; csv: one line of 322,624 values; csv.gz: the same
+# as one gzip stream at dataset.compression_level, DLIO's default 4) against fio
 # writing as many files of the mean size that format produced (learnt from one untimed dlbench
 # run first; jpeg/png/csv sizes depend on the pixels or values). jpeg and png generation is
 # bound by the encoder's CPU time, csv by number formatting. parquet runs the two cases below
@@ -82,7 +83,12 @@ EOF
 # 4096 is the large case, 63 the small one) flux_b200's columns or one small column.
 FLUX_COLUMNS='[{name: t5_encodings, size: 524328}, {name: clip_encodings, size: 409}, {name: mean, size: 8232}, {name: logvar, size: 8232}, {name: timestamp, size: 7}]'
 case_overrides() {  # side format
-  echo "++workload.dataset.format=$2"
+  if [ "$2" = csv.gz ]; then  # csv with DLIO's compression: gzip (level dataset.compression_level)
+    echo "++workload.dataset.format=csv"
+    echo "++workload.dataset.compression=gzip"
+  else
+    echo "++workload.dataset.format=$2"
+  fi
   if [ "$2" != parquet ]; then
     printf '%s\n' ++workload.dataset.num_samples_per_file=1
     echo "++workload.dataset.record_length_bytes=$(( $1 * $1 ))"

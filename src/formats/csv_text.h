@@ -32,6 +32,10 @@ void ToStoredValues(ElementType type, std::span<std::byte> elements);
 // kMaxFieldChars per element; returns the characters written.
 std::size_t FormatElements(ElementType type, std::span<const std::byte> elements, char* out);
 
+// FormatElements of uint8 values without the vector path it takes where the CPU has AVX-512
+// VBMI2 (the same text, from a table of the 256 texts): for tests and bench_csv_text.
+std::size_t FormatUint8Portable(std::span<const std::byte> elements, char* out);
+
 // Parses one element of `type` at the start of [begin, end) into `out` (type.size bytes).
 // Returns the end of the number, or nullptr when no number of the type (in range) starts there.
 const char* ParseElement(ElementType type, const char* begin, const char* end, std::byte* out);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "dataset/content.h"
 #include "formats/little_endian.h"
@@ -110,15 +111,20 @@ class Builder {
         DataPageHeader{static_cast<std::int32_t>(rows * c.size), kPlain, kRle, kRle};
     if (layout_.codec == kUncompressed) {
       const std::string encoded = Encode(header);
+      const Bytes size = encoded.size() + body;
       if (file_ == nullptr) {
-        pos_ += encoded.size() + body;
+        pos_ += size;
+      } else if (size <= kCoalesce) {  // built in place among the small pieces
+        std::byte* at = reserve(size);
+        std::memcpy(at, encoded.data(), encoded.size());
+        fill_body(c, row, rows, levels, at + encoded.size());
       } else {
-        page_.resize(encoded.size() + body);
+        page_.resize(size);
         std::memcpy(page_.data(), encoded.data(), encoded.size());
         fill_body(c, row, rows, levels, page_.data() + encoded.size());
         emit(page_.data(), page_.size());
       }
-      return encoded.size() + body;
+      return size;
     }
     if (file_ == nullptr) throw Error(ExitCode::kInternal, "parquet: sizing a compressed file");
     page_.resize(body);
@@ -171,20 +177,31 @@ class Builder {
   // Appends `n` bytes; pieces smaller than kCoalesce (magic, small pages, indexes, footer) are
   // gathered into one write, so that a small file costs one write call as with other formats.
   void emit(const void* data, Bytes n) {
-    pos_ += n;
-    if (file_ == nullptr) return;
-    if (pending_.size() + n > kCoalesce) flush();
-    if (n > kCoalesce) {
+    if (file_ == nullptr) {
+      pos_ += n;
+    } else if (n > kCoalesce) {
+      flush();
+      pos_ += n;
       file_->append(data, n);
     } else {
-      pending_.append(static_cast<const char*>(data), n);
+      std::memcpy(reserve(n), data, n);
     }
   }
 
+  // The next `n` <= kCoalesce bytes of the file, to fill in place among the gathered pieces.
+  std::byte* reserve(Bytes n) {
+    if (!pending_) pending_ = std::make_unique_for_overwrite<std::byte[]>(kCoalesce);
+    if (pending_bytes_ + n > kCoalesce) flush();
+    std::byte* at = pending_.get() + pending_bytes_;
+    pending_bytes_ += n;
+    pos_ += n;
+    return at;
+  }
+
   void flush() {
-    if (file_ == nullptr || pending_.empty()) return;
-    file_->append(pending_.data(), pending_.size());
-    pending_.clear();
+    if (file_ == nullptr || pending_bytes_ == 0) return;
+    file_->append(pending_.get(), pending_bytes_);
+    pending_bytes_ = 0;
   }
 
   static constexpr Bytes kCoalesce = 64 * KiB;
@@ -194,19 +211,58 @@ class Builder {
   storage::WritableFile* file_;
   const dataset::ContentGenerator* content_;
   Bytes pos_ = 0;
-  std::vector<std::byte> page_;        // one page, header included when uncompressed
-  std::vector<std::byte> compressed_;  // its gzip form
-  std::string pending_;                // small pieces not written yet
+  std::vector<std::byte> page_;           // one large page, header included when uncompressed
+  std::vector<std::byte> compressed_;     // a page's gzip form
+  std::unique_ptr<std::byte[]> pending_;  // kCoalesce bytes: small pieces not written yet
+  Bytes pending_bytes_ = 0;
+};
+
+// Generation asks for every file's size before writing it (workflow/generate_phase.cpp), which
+// for Parquet means laying out and encoding the whole footer again: a third of the writer's CPU
+// per 4 KiB file. A dataset's files mostly share one layout, so each thread keeps its last answer
+// with what the size depends on (not the path or the file index, which only pick the content).
+struct ParquetSizeMemo {
+  bool valid = false;
+  std::vector<std::int64_t> sample_dims;
+  std::string dtype;
+  std::int64_t samples = 0;
+  config::Compression compression = config::Compression::kNone;
+  int compression_level = 0;
+  std::vector<config::ParquetColumn> columns;
+  std::int64_t row_group_size = 0;
+  Bytes size = 0;
+
+  bool holds(const FileSpec& spec) const {
+    return valid && spec.samples == samples && spec.sample_dims == sample_dims &&
+           spec.dtype == dtype && spec.compression == compression &&
+           spec.compression_level == compression_level &&
+           spec.parquet_row_group_size == row_group_size && spec.parquet_columns == columns;
+  }
+  void keep(const FileSpec& spec, Bytes bytes) {
+    *this = {true,
+             spec.sample_dims,
+             spec.dtype,
+             spec.samples,
+             spec.compression,
+             spec.compression_level,
+             spec.parquet_columns,
+             spec.parquet_row_group_size,
+             bytes};
+  }
 };
 
 }  // namespace
 
 Bytes ParquetWriter::file_size(const FileSpec& spec) const {
+  thread_local ParquetSizeMemo memo;
+  if (memo.holds(spec)) return memo.size;
   const Layout layout = MakeLayout(spec);
   if (layout.codec != kUncompressed) {
     throw UsageError("parquet: the size of a compressed file depends on its content");
   }
-  return Builder(spec, layout, nullptr, nullptr).build();
+  const Bytes size = Builder(spec, layout, nullptr, nullptr).build();
+  memo.keep(spec, size);
+  return size;
 }
 
 WriteResult ParquetWriter::write(storage::Env& env, const FileSpec& spec,

@@ -1,6 +1,7 @@
 // .png files as DLIO writes them with PIL (formats.md §11): one 8-bit grayscale (color type 0)
-// non-interlaced PNG per file of the sample's shape (image_rows.h), zlib's default level 6 as
-// PIL uses, written with libpng row by row so that memory stays within the writer's buffer.
+// non-interlaced PNG per file of the sample's shape (image_writing.h), with PIL's encoder settings
+// (its row filters, zlib level 6, memLevel 9, Z_FILTERED), written with libpng row by row so that
+// memory stays within the writer's buffer.
 #pragma once
 
 #include "formats/format.h"
@@ -15,6 +16,9 @@ class PngWriter final : public FormatWriter {
                     const dataset::ContentGenerator& content,
                     std::span<std::byte> buffer) const override;
 };
+
+// zlib level of PIL's PNG encoder (compress_level's default, zlib's Z_DEFAULT_COMPRESSION).
+inline constexpr int kPngZlibLevel = 6;
 
 // Largest side dlbench writes and reads (libpng's own default limit is 1,000,000).
 inline constexpr std::int64_t kPngMaxSide = 1000000;

@@ -6,11 +6,13 @@ png) / pandas (csv); the per-sample checksums must equal what interop_tool print
 the same file. (b) Files written by numpy / h5py / a Python TFRecord writer / PIL and pandas the
 way DLIO's generators call them are read by interop_tool with the same checksums.
 """
+import io
 import os
 import struct
 import subprocess
 import sys
 import tempfile
+from gzip import open as gzip_open
 
 import h5py
 import numpy as np
@@ -233,7 +235,8 @@ def ours_to_pil_and_pandas(tmp):
         check([fnv1a(pixels.tobytes())] == ours, path + ": PIL's pixels differ from dlbench's")
     for dtype, n, dims, gzip in (("uint8", 3, [4, 5], False), ("int16", 2, [7], False),
                                  ("float32", 3, [2, 3], False), ("float64", 2, [5], False),
-                                 ("uint8", 4, [16, 16], True)):
+                                 ("uint8", 4, [16, 16], True), ("uint8", 2, [40, 30], False),
+                                 ("int64", 2, [9], False)):
         path = os.path.join(tmp, "ours_%s_%d.csv%s" % (dtype, n, ".gz" if gzip else ""))
         tool("write", "csv", path, dtype, n, *dims, *(["--gzip"] if gzip else []))
         ours = tool_checksums("csv", path, dtype, n, *dims)
@@ -243,6 +246,48 @@ def ours_to_pil_and_pandas(tmp):
         check(table.shape == (n, int(np.prod(dims))), "%s: pandas sees %s" % (path, table.shape))
         rows = table.to_numpy().astype(dtype)
         check([fnv1a(rows[k].tobytes()) for k in range(n)] == ours, path + ": values differ")
+        # The bytes too, not only the values: what DLIO's writer, to_csv, makes of the same rows.
+        with (gzip_open if gzip else open)(path, "rb") as f:
+            text = f.read()
+        pandas_text = pd.DataFrame(data=list(rows)).to_csv(index=False, header=False).encode()
+        check(text == pandas_text, "%s: not pandas' text (%r... against %r...)"
+              % (path, text[:60], pandas_text[:60]))
+
+
+def png_image_data(data):
+    """The zlib stream of a PNG: its IDAT chunks' data joined (chunk sizes are the encoder's)."""
+    pos, stream = 8, b""
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        if kind == b"IDAT":
+            stream += data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+    return stream
+
+
+def ours_are_pils_encoding(tmp):
+    # DLIO's images are PIL's encodings; dlbench's use the same libraries with PIL's settings, so
+    # they are the same bytes: the whole JPEG, and the PNG's image data (libpng cuts it into
+    # 8 KiB IDAT chunks, PIL into 64 KiB ones). 200 x 300: large enough that libpng keeps zlib's
+    # full 32 KiB window (it shrinks it for images under 16 KiB).
+    dims = [200, 300]
+    raw = os.path.join(tmp, "pixels.bin")
+    tool("payload", raw, dims[0] * dims[1])
+    image = Image.fromarray(np.fromfile(raw, dtype=np.uint8).reshape(dims))
+    for fmt in ("jpeg", "png"):
+        path = os.path.join(tmp, "as_pil_%dx%d.%s" % (dims[0], dims[1], fmt))
+        tool("write", fmt, path, "uint8", 1, *dims)
+        with open(path, "rb") as f:
+            ours = f.read()
+        pil = io.BytesIO()
+        image.save(pil, format=fmt.upper())
+        pil = pil.getvalue()
+        if fmt == "png":
+            ours, pil = png_image_data(ours), png_image_data(pil)
+        check(ours == pil, "%s: %d bytes, PIL's encoding of the same pixels %d bytes, first "
+              "difference at %d" % (path, len(ours), len(pil),
+                                    next((i for i, (a, b) in enumerate(zip(ours, pil)) if a != b),
+                                         min(len(ours), len(pil)))))
 
 
 def pil_and_pandas_to_ours(tmp):
@@ -310,6 +355,7 @@ def main():
         ours_to_python(tmp)
         python_to_ours(tmp)
         ours_to_pil_and_pandas(tmp)
+        ours_are_pils_encoding(tmp)
         pil_and_pandas_to_ours(tmp)
     if FAILURES:
         print("%d interop failures" % len(FAILURES))

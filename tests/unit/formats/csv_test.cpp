@@ -49,8 +49,11 @@ TEST_F(CsvFiles, IsPandasTextOfTheValues) {
   const dataset::ContentGenerator zeros(config::ContentKind::kZeros, 2.0, 1);
   test::WriteFile(CsvWriter(), make_spec({2, 3}, 2), zeros);
   EXPECT_EQ(test::ReadAll(make_spec({2, 3}, 2).path), "0,0,0,0,0,0\n0,0,0,0,0,0\n");
-  test::WriteFile(CsvWriter(), make_spec({2}, 1, "float64"), zeros);
-  EXPECT_EQ(test::ReadAll(make_spec({2}, 1).path), "0,0\n");
+  // pd.DataFrame([[0.0, 0.0]]).to_csv(index=False, header=False): Python's repr of a float.
+  for (const char* dtype : {"float64", "float32"}) {
+    test::WriteFile(CsvWriter(), make_spec({2}, 1, dtype), zeros);
+    EXPECT_EQ(test::ReadAll(make_spec({2}, 1).path), "0.0,0.0\n") << dtype;
+  }
 }
 
 TEST_F(CsvFiles, RoundTripsEveryElementTypeAndGzip) {
@@ -121,6 +124,28 @@ TEST_F(CsvFiles, TruncatedCorruptAndMismatchingFilesAreIoErrors) {
   corrupt[bytes.size() - 5] = static_cast<char>(corrupt[bytes.size() - 5] ^ 1);  // the CRC-32
   write(corrupt);
   test::ExpectContains(read_error(spec), "bad csv: corrupt gzip stream: incorrect data check");
+}
+
+// uint8 texts come from a vector path (16 values at a time, where the CPU has AVX-512 VBMI2) and
+// a table (the rest, other CPUs): both must give pandas' text, every value at every position.
+TEST(CsvText, Uint8ValuesAreTheirDecimalTextAtEveryPositionAndLength) {
+  const csv::ElementType uint8 = csv::ElementTypeOf("uint8");
+  for (std::size_t n = 0; n <= 300; n += (n < 40 ? 1 : 37)) {
+    for (const std::size_t start : std::vector<std::size_t>{0, 1, 99, 250}) {
+      std::vector<std::byte> values(n);
+      std::string expected;
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t v = (start + i * 7) % 256;  // 7 is coprime to 256: every value
+        values[i] = static_cast<std::byte>(v);
+        expected += std::to_string(v) + ",";
+      }
+      std::vector<char> out(n * csv::kMaxFieldChars + 1, '#');
+      const std::size_t length = csv::FormatElements(uint8, values, out.data());
+      EXPECT_EQ(std::string(out.data(), length), expected) << n << " values from " << start;
+      const std::size_t portable = csv::FormatUint8Portable(values, out.data());
+      EXPECT_EQ(std::string(out.data(), portable), expected) << n << " values from " << start;
+    }
+  }
 }
 
 // config::Validate refuses these with csv (tests/unit/config): a writer handed one is a bug.
