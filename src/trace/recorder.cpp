@@ -291,6 +291,7 @@ void Recorder::writer_loop() {
     wake_.wait_for(lock, options_.poll_interval, [&] { return wake_requested_ || stopping_; });
     wake_requested_ = false;
     const bool stopping = stopping_;
+    ++passes_started_;
     lock.unlock();
     drain();
     if (!text_.empty() &&
@@ -298,8 +299,20 @@ void Recorder::writer_loop() {
       flush_member();
     }
     lock.lock();
+    ++passes_done_;
+    drained_.notify_all();
     if (stopping) return;
   }
+}
+
+void Recorder::flush() {
+  std::unique_lock lock(mutex_);
+  if (stopping_) return;
+  // A pass that starts after this point sees every event published before the call.
+  const std::uint64_t pass = passes_started_ + 1;
+  wake_requested_ = true;
+  wake_.notify_one();
+  drained_.wait(lock, [&] { return passes_done_ >= pass; });
 }
 
 TraceStats Recorder::finish() {

@@ -88,6 +88,11 @@ class Recorder {
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
 
+  // Waits until the writer has taken every event published before the call out of the buffers
+  // (formatted, not necessarily written to the file yet). For benchmarks and tests that keep one
+  // recorder; not for hot paths. Returns at once after finish().
+  void flush();
+
   // Stops recording, writes every buffered event, the end event and "]", and closes the file.
   // Throws Error(kIo) if writing the trace failed at any point. Idempotent.
   TraceStats finish();
@@ -128,8 +133,11 @@ class Recorder {
 
   std::mutex mutex_;  // guards the fields below
   std::condition_variable wake_;
-  std::condition_variable started_;  // the writer has set its priority and writer_tid_
-  std::uint32_t writer_tid_ = 0;     // written once under mutex_ before the constructor returns
+  std::condition_variable started_;   // the writer has set its priority and writer_tid_
+  std::condition_variable drained_;   // the writer finished a pass over the buffers
+  std::uint64_t passes_started_ = 0;  // the writer's passes over the buffers (flush)
+  std::uint64_t passes_done_ = 0;
+  std::uint32_t writer_tid_ = 0;  // written once under mutex_ before the constructor returns
   bool wake_requested_ = false;
   bool stopping_ = false;
   std::vector<std::unique_ptr<ThreadBuffer>> buffers_;

@@ -271,6 +271,28 @@ TEST(Recorder, TheWriterThreadRunsAtTheAskedPriority) {
   EXPECT_EQ(::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid())), own_nice);
 }
 
+TEST(Recorder, FlushEmptiesTheBuffersSoAFullOneTakesEventsAgainWithoutWaiting) {
+  test::TempDir dir;
+  RecorderOptions options = TestRecorderOptions(dir / "t.pfw.gz");
+  options.buffer_events = kMinBufferEvents;
+  options.poll_interval = std::chrono::hours(1);  // only flush (or a blocked producer) wakes it
+  {
+    Recorder recorder(options);
+    for (int round = 0; round < 3; ++round) {
+      for (std::size_t i = 0; i < kMinBufferEvents; ++i) {
+        Record(Event::kCompute, 0, 1, {round, static_cast<std::int64_t>(i)});
+      }
+      recorder.flush();
+    }
+    const TraceStats stats = recorder.finish();
+    EXPECT_EQ(stats.events, 3 * kMinBufferEvents);
+    EXPECT_EQ(stats.blocked, 0u);  // each round found the buffer empty
+    EXPECT_EQ(stats.dropped, 0u);
+    recorder.flush();  // after finish: returns
+  }
+  EXPECT_EQ(Named(ReadTrace(dir / "t.pfw.gz"), "compute").size(), 3 * kMinBufferEvents);
+}
+
 TEST(Recorder, ATruncatedFileStillInflatesUpToItsLastCompleteMember) {
   test::TempDir dir;
   RecorderOptions options = TestRecorderOptions(dir / "t.pfw.gz");
