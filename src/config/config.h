@@ -286,6 +286,7 @@ struct ProfilingConfig {
   TracePolicy trace_policy = TracePolicy::kBlock;  // when a thread's buffer is full
   std::int64_t trace_buffer_events = 65536;        // per recording thread (64 bytes each)
   std::int64_t trace_compression_level = 3;        // zlib 1..9: the writer's CPU against size
+  TraceWriterPriority trace_writer_priority = TraceWriterPriority::kIdle;  // its CPU priority
 
   bool operator==(const ProfilingConfig&) const = default;
 };

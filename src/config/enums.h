@@ -42,6 +42,7 @@ enum class OnError { kFail, kSkip };
 enum class ThreadPolicy { kBatch, kNormal };
 enum class StagePolicy { kBeforeTraining, kPerEpoch, kOnDemand };
 enum class TracePolicy { kBlock, kDrop };
+enum class TraceWriterPriority { kIdle, kLow, kNormal };
 
 template <typename E>
 struct EnumNames;  // specialised below: static constexpr std::array<std::pair<E, const char*>, N>
@@ -98,6 +99,8 @@ DLBENCH_ENUM_NAMES(ThreadPolicy, {ThreadPolicy::kBatch, "batch"}, {ThreadPolicy:
 DLBENCH_ENUM_NAMES(StagePolicy, {StagePolicy::kBeforeTraining, "before_training"},
                    {StagePolicy::kPerEpoch, "per_epoch"}, {StagePolicy::kOnDemand, "on_demand"})
 DLBENCH_ENUM_NAMES(TracePolicy, {TracePolicy::kBlock, "block"}, {TracePolicy::kDrop, "drop"})
+DLBENCH_ENUM_NAMES(TraceWriterPriority, {TraceWriterPriority::kIdle, "idle"},
+                   {TraceWriterPriority::kLow, "low"}, {TraceWriterPriority::kNormal, "normal"})
 #undef DLBENCH_ENUM_NAMES
 
 template <typename E>

@@ -102,6 +102,8 @@ Recorder::Recorder(RecorderOptions options)
     live_recorder = this;
   }
   writer_ = std::thread([this] { writer_loop(); });
+  std::unique_lock lock(mutex_);
+  started_.wait(lock, [&] { return writer_tid_ != 0; });
 }
 
 Recorder::~Recorder() {
@@ -275,17 +277,21 @@ void Recorder::drain() {
 }
 
 void Recorder::writer_loop() {
-  // SCHED_IDLE (util/thread_priority.h): the writer only takes CPU the run leaves idle, so a
-  // woken reader or trainer never waits behind it; it catches up in the run's gaps and the
-  // buffers absorb the lag. With no gaps at all (every core busy) it falls behind until a buffer
-  // is full, and then the policy decides (recorder.h): kBlock stalls the recording thread, which
-  // frees a core for the writer. Best effort: a refusal leaves the writer at normal priority.
-  LowerThisThread(ThreadPriority::kIdle);
+  // By default SCHED_IDLE (util/thread_priority.h): the writer only takes CPU the run leaves
+  // idle, so a woken reader or trainer never waits behind it; it catches up in the run's gaps and
+  // the buffers absorb the lag. With no gaps at all (every core busy, by the run or by other jobs)
+  // it falls behind until a buffer is full, and then the policy decides (recorder.h): kBlock
+  // stalls the recording thread, kDrop loses events. kLow (nice 10) keeps a share of a busy core
+  // for it. Best effort: a refusal leaves the writer at the process's priority.
+  if (options_.writer_priority) LowerThisThread(*options_.writer_priority);
   std::unique_lock lock(mutex_);
+  writer_tid_ = static_cast<std::uint32_t>(::gettid());
+  started_.notify_all();
   while (true) {
     wake_.wait_for(lock, options_.poll_interval, [&] { return wake_requested_ || stopping_; });
     wake_requested_ = false;
     const bool stopping = stopping_;
+    ++passes_started_;
     lock.unlock();
     drain();
     if (!text_.empty() &&
@@ -293,8 +299,20 @@ void Recorder::writer_loop() {
       flush_member();
     }
     lock.lock();
+    ++passes_done_;
+    drained_.notify_all();
     if (stopping) return;
   }
+}
+
+void Recorder::flush() {
+  std::unique_lock lock(mutex_);
+  if (stopping_) return;
+  // A pass that starts after this point sees every event published before the call.
+  const std::uint64_t pass = passes_started_ + 1;
+  wake_requested_ = true;
+  wake_.notify_one();
+  drained_.wait(lock, [&] { return passes_done_ >= pass; });
 }
 
 TraceStats Recorder::finish() {

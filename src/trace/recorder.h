@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "trace/thread_buffer.h"
+#include "util/thread_priority.h"
 
 namespace dlbench::trace {
 
@@ -55,6 +57,10 @@ struct RecorderOptions {
   std::chrono::milliseconds flush_interval{1000};   // longest a written event waits for its member
   std::chrono::milliseconds poll_interval{10};      // how often the writer looks at the buffers
   std::string version;                              // dlbench's, in the start event
+  // The writer thread's CPU priority (profiling.trace_writer_priority; docs/tracing.md, "When the
+  // writer falls behind"): kIdle takes only CPU nothing else wants, kLow is nice 10; nullopt
+  // leaves it at the process's own.
+  std::optional<ThreadPriority> writer_priority = ThreadPriority::kIdle;
 };
 
 struct TraceStats {
@@ -73,13 +79,19 @@ class GzipMembers;
 
 class Recorder {
  public:
-  // Creates the file and writes "[" and the process metadata; starts the writer thread and
-  // becomes the active recorder. Throws Error(kIo) naming the file, Error(kUsage) for a bad
-  // option, Error(kInternal) when another recorder is active.
+  // Creates the file and writes "[" and the process metadata; starts the writer thread (running
+  // at options.writer_priority when this returns) and becomes the active recorder. Throws
+  // Error(kIo) naming the file, Error(kUsage) for a bad option, Error(kInternal) when another
+  // recorder is active.
   explicit Recorder(RecorderOptions options);
   ~Recorder();
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
+
+  // Waits until the writer has taken every event published before the call out of the buffers
+  // (formatted, not necessarily written to the file yet). For benchmarks and tests that keep one
+  // recorder; not for hot paths. Returns at once after finish().
+  void flush();
 
   // Stops recording, writes every buffered event, the end event and "]", and closes the file.
   // Throws Error(kIo) if writing the trace failed at any point. Idempotent.
@@ -90,6 +102,8 @@ class Recorder {
   // directory at construction.
   bool traces_path(std::string_view path) const;
   bool sampled(std::uint64_t key) const;
+  // The writer thread's Linux thread id (for its scheduling policy and nice value).
+  std::uint32_t writer_thread_id() const { return writer_tid_; }
 
   // ---- for trace/record.cpp ----
   void record(const Slot& slot, std::string_view path) noexcept;
@@ -119,6 +133,11 @@ class Recorder {
 
   std::mutex mutex_;  // guards the fields below
   std::condition_variable wake_;
+  std::condition_variable started_;   // the writer has set its priority and writer_tid_
+  std::condition_variable drained_;   // the writer finished a pass over the buffers
+  std::uint64_t passes_started_ = 0;  // the writer's passes over the buffers (flush)
+  std::uint64_t passes_done_ = 0;
+  std::uint32_t writer_tid_ = 0;  // written once under mutex_ before the constructor returns
   bool wake_requested_ = false;
   bool stopping_ = false;
   std::vector<std::unique_ptr<ThreadBuffer>> buffers_;

@@ -12,12 +12,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 
 #include "trace/event.h"
 
 namespace dlbench::trace {
 
-struct Slot {
+// One cache line, aligned to one: recording an event writes a single line (an unaligned slot
+// would straddle two, and the writer would read lines the producer is still writing).
+struct alignas(64) Slot {
   std::int64_t start_ns = 0;  // steady clock
   std::int64_t dur_ns = 0;
   std::uint64_t file = 0;  // hash of the path the event concerns; 0: none
@@ -29,7 +32,7 @@ struct Slot {
   std::uint32_t lane = 0;  // 0: the recording thread; k > 0: synthetic track k (RecordOnTracks)
   std::uint32_t tid = 0;   // the recording thread (a buffer passes to a new thread when one exits)
 };
-static_assert(sizeof(Slot) == 64);
+static_assert(sizeof(Slot) == 64 && alignof(Slot) == 64);
 
 inline constexpr std::size_t kMaxPathBytes = 4096;  // longer paths are cut (the hash is whole)
 
@@ -41,8 +44,15 @@ static_assert(kMinBufferEvents >= 1 + kMaxPathBytes / sizeof(Slot));
 
 class ThreadBuffer {
  public:
-  // `capacity` slots, a power of two.
-  explicit ThreadBuffer(std::size_t capacity) : slots_(new Slot[capacity]), mask_(capacity - 1) {}
+  // `capacity` slots, a power of two, left uninitialized: the producer writes a slot whole before
+  // publishing it, so setting up a thread's buffer costs no stores, and its pages are mapped as
+  // the first lap reaches them (the memory in use grows with the events, up to the capacity).
+  // Initializing them here (`new Slot[capacity]`) wrote all of a 4 MiB buffer on a thread's first
+  // event (results/trace.md).
+  explicit ThreadBuffer(std::size_t capacity)
+      : slots_(static_cast<Slot*>(
+            ::operator new[](capacity * sizeof(Slot), std::align_val_t{alignof(Slot)}))),
+        mask_(capacity - 1) {}
 
   std::size_t capacity() const { return mask_ + 1; }
 
@@ -77,7 +87,12 @@ class ThreadBuffer {
   std::atomic<std::int64_t> blocked_ns{0};
 
  private:
-  std::unique_ptr<Slot[]> slots_;
+  struct FreeSlots {
+    void operator()(Slot* slots) const {
+      ::operator delete[](slots, std::align_val_t{alignof(Slot)});
+    }
+  };
+  std::unique_ptr<Slot[], FreeSlots> slots_;  // Slot is an implicit-lifetime aggregate
   std::size_t mask_;
   alignas(64) std::atomic<std::uint64_t> head_{0};
   std::uint64_t cached_tail_ = 0;  // producer's last view of tail_

@@ -4,13 +4,24 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <cerrno>
+
 namespace dlbench {
 
 bool LowerThisThread(ThreadPriority priority) {
   switch (priority) {
     case ThreadPriority::kLowest:
-      // PRIO_PROCESS with a thread id sets that thread's nice value only (Linux).
-      return ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 19) == 0;
+    case ThreadPriority::kLow: {
+      // PRIO_PROCESS with a thread id gets and sets that thread's nice value only (Linux). A
+      // thread already nicer than asked (dlbench started with `nice -n 15`) stays as it is:
+      // lowering never raises.
+      const auto tid = static_cast<id_t>(::gettid());
+      const int wanted = priority == ThreadPriority::kLowest ? 19 : 10;
+      errno = 0;
+      const int now = ::getpriority(PRIO_PROCESS, tid);
+      if (errno == 0 && now >= wanted) return true;
+      return ::setpriority(PRIO_PROCESS, tid, wanted) == 0;
+    }
     case ThreadPriority::kIdle: {
       // pid 0: the calling thread (Linux schedules threads, not processes).
       const sched_param param{};

@@ -65,6 +65,17 @@ RunTrace::RunTrace(const config::Config& config, const std::filesystem::path& fo
   options.buffer_events = static_cast<std::size_t>(p.trace_buffer_events);
   options.sample = static_cast<std::uint64_t>(p.trace_sample);
   options.compression_level = static_cast<int>(p.trace_compression_level);
+  switch (p.trace_writer_priority) {
+    case config::TraceWriterPriority::kIdle:
+      options.writer_priority = ThreadPriority::kIdle;
+      break;
+    case config::TraceWriterPriority::kLow:
+      options.writer_priority = ThreadPriority::kLow;
+      break;
+    case config::TraceWriterPriority::kNormal:
+      options.writer_priority = std::nullopt;
+      break;
+  }
   options.data_dirs = AbsoluteFolders(p.trace_data_dirs);
   options.version = "dlbench";
   mpi::AgreeOnFailure(comm, [&] { recorder_ = std::make_unique<trace::Recorder>(options); });
@@ -93,12 +104,16 @@ metrics::Json RunTrace::finish() {
   t["bytes"] = comm_.sum(stats.file_bytes);
   t["policy"] = options.policy == trace::OverflowPolicy::kDrop ? "drop" : "block";
   t["sample"] = options.sample;
+  const std::string priority = !options.writer_priority                           ? "normal"
+                               : *options.writer_priority == ThreadPriority::kLow ? "low"
+                                                                                  : "idle";
+  t["writer_priority"] = priority;
   const std::uint64_t dropped = t["dropped_events"];
   if (comm_.is_root() && dropped > 0) {
-    sink::Warning(
-        sink::Format("the trace dropped %llu event(s): its writer fell behind "
-                     "(profiling.trace_policy: drop); summary.json trace.dropped_events",
-                     static_cast<unsigned long long>(dropped)));
+    sink::Warning(sink::Format(
+        "the trace dropped %llu event(s): its writer (profiling.trace_writer_priority: %s) fell "
+        "behind (profiling.trace_policy: drop); summary.json trace.dropped_events",
+        static_cast<unsigned long long>(dropped), priority.c_str()));
   }
   return json;
 }

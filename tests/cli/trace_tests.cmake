@@ -40,3 +40,9 @@ dlbench_cli_test(trace_bad_compression 2 --once "profiling.trace_compression_lev
   -- ${DLBENCH} config show default ++workload.profiling.trace_compression_level=0)
 dlbench_cli_test(trace_bad_policy 2 --once "profiling.trace_policy"
   -- ${DLBENCH} config show default ++workload.profiling.trace_policy=sometimes)
+dlbench_cli_test(trace_bad_writer_priority 2 --once "profiling.trace_writer_priority: 'lowest' is not one of idle, low or normal"
+  -- ${DLBENCH} config show default ++workload.profiling.trace_writer_priority=lowest)
+# The writer's priority reaches the run: summary.json says which the writer ran at.
+set(dir ${SCRATCH}/trace_writer_priority)
+dlbench_cli_test(trace_writer_priority_low 0 --match "\"writer_priority\": \"low\"" -- /bin/sh -c
+  "rm -rf ${dir} && $<TARGET_FILE:dlbench> run ${TRAIN_YAML} --trace --quiet --output ${dir}/out ++workload.dataset.data_folder=${dir}/data ++workload.profiling.trace_writer_priority=low && cat ${dir}/out/summary.json")

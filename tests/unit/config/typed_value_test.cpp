@@ -37,6 +37,19 @@ TEST(TypedValue, UnknownEnumValueListsTheAllowedOnes) {
             "reader.read_type: 'lazy' is not one of on_demand or memory (w.yaml:2)");
 }
 
+TEST(TypedValue, TraceWriterPriorityIsIdleUnlessAsked) {
+  EXPECT_EQ(LoadText("{}").config.profiling.trace_writer_priority, TraceWriterPriority::kIdle);
+  EXPECT_EQ(
+      LoadText("profiling:\n  trace_writer_priority: low\n").config.profiling.trace_writer_priority,
+      TraceWriterPriority::kLow);
+  EXPECT_EQ(LoadText("profiling:\n  trace_writer_priority: Normal\n")
+                .config.profiling.trace_writer_priority,
+            TraceWriterPriority::kNormal);
+  EXPECT_EQ(LoadError("profiling:\n  trace_writer_priority: lowest\n"),
+            "profiling.trace_writer_priority: 'lowest' is not one of idle, low or normal "
+            "(w.yaml:2)");
+}
+
 TEST(TypedValue, ShuffleOffInEveryYaml11Spelling) {
   for (const char* value :
        {"off", "Off", "OFF", "false", "False", "FALSE", "no", "No", "'off'", "\"off\""}) {

@@ -50,6 +50,12 @@ TEST(UnknownKey, TopLevelSection) {
             "datset: unknown key (w.yaml:1); did you mean dataset?");
 }
 
+TEST(UnknownKey, DlbenchProfilingKey) {
+  EXPECT_EQ(LoadError("profiling:\n  trace_writer_prio: low\n"),
+            "profiling.trace_writer_prio: unknown key (w.yaml:2); did you mean "
+            "trace_writer_priority?");
+}
+
 TEST(UnknownKey, NothingClose) {
   EXPECT_EQ(LoadError("reader:\n  completely_different: 1\n"),
             "reader.completely_different: unknown key (w.yaml:2)");

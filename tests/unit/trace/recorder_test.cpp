@@ -1,12 +1,17 @@
 #include "trace/recorder.h"
 
 #include <gtest/gtest.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <filesystem>
 #include <latch>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 #include <vector>
@@ -232,6 +237,60 @@ TEST(Recorder, BlockPolicyWaitsForTheWriterAndCountsTheWaits) {
   const auto compute = Named(ReadTrace(dir / "t.pfw.gz"), "compute");
   ASSERT_EQ(compute.size(), 1000u);
   for (int i = 0; i < 1000; ++i) EXPECT_EQ(compute[static_cast<std::size_t>(i)]["args"]["step"], i);
+}
+
+// The writer runs at the priority asked (profiling.trace_writer_priority) from the moment the
+// constructor returns, read back from the writer thread itself; the constructing thread keeps its
+// own.
+TEST(Recorder, TheWriterThreadRunsAtTheAskedPriority) {
+  test::TempDir dir;
+  errno = 0;
+  const int own_nice = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()));
+  const int own_policy = ::sched_getscheduler(0);
+  struct Case {
+    std::optional<ThreadPriority> asked;
+    int policy;
+    int nice;
+  };
+  for (const Case& c : {Case{ThreadPriority::kIdle, SCHED_IDLE, own_nice},
+                        Case{ThreadPriority::kLow, own_policy, std::max(own_nice, 10)},
+                        Case{std::nullopt, own_policy, own_nice}}) {
+    RecorderOptions options = TestRecorderOptions(dir / "t.pfw.gz");
+    options.writer_priority = c.asked;
+    Recorder recorder(options);
+    const auto writer = static_cast<pid_t>(recorder.writer_thread_id());
+    ASSERT_GT(writer, 0);
+    EXPECT_NE(writer, ::gettid());
+    EXPECT_EQ(::sched_getscheduler(writer), c.policy);
+    errno = 0;
+    EXPECT_EQ(::getpriority(PRIO_PROCESS, static_cast<id_t>(writer)), c.nice);
+    EXPECT_EQ(errno, 0);
+    recorder.finish();
+  }
+  EXPECT_EQ(::sched_getscheduler(0), own_policy);
+  EXPECT_EQ(::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid())), own_nice);
+}
+
+TEST(Recorder, FlushEmptiesTheBuffersSoAFullOneTakesEventsAgainWithoutWaiting) {
+  test::TempDir dir;
+  RecorderOptions options = TestRecorderOptions(dir / "t.pfw.gz");
+  options.buffer_events = kMinBufferEvents;
+  options.poll_interval = std::chrono::hours(1);  // only flush (or a blocked producer) wakes it
+  {
+    Recorder recorder(options);
+    for (int round = 0; round < 3; ++round) {
+      for (std::size_t i = 0; i < kMinBufferEvents; ++i) {
+        Record(Event::kCompute, 0, 1, {round, static_cast<std::int64_t>(i)});
+      }
+      recorder.flush();
+    }
+    const TraceStats stats = recorder.finish();
+    EXPECT_EQ(stats.events, 3 * kMinBufferEvents);
+    EXPECT_EQ(stats.blocked, 0u);  // each round found the buffer empty
+    EXPECT_EQ(stats.dropped, 0u);
+    recorder.flush();  // after finish: returns
+  }
+  EXPECT_EQ(Named(ReadTrace(dir / "t.pfw.gz"), "compute").size(), 3 * kMinBufferEvents);
 }
 
 TEST(Recorder, ATruncatedFileStillInflatesUpToItsLastCompleteMember) {

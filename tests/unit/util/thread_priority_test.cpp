@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <thread>
 
@@ -27,6 +28,22 @@ TEST(ThreadPriority, LowestIsNice19OfTheCallingThreadOnly) {
   }).join();
   EXPECT_TRUE(lowered);
   EXPECT_EQ(nice, 19);
+  EXPECT_EQ(OwnNice(), before);
+}
+
+TEST(ThreadPriority, LowIsNice10OfTheCallingThreadOnly) {
+  const int before = OwnNice();
+  int nice = 0;
+  int policy = -1;
+  bool lowered = false;
+  std::thread([&] {
+    lowered = LowerThisThread(ThreadPriority::kLow);
+    nice = OwnNice();
+    policy = ::sched_getscheduler(0);
+  }).join();
+  EXPECT_TRUE(lowered);
+  EXPECT_EQ(nice, std::max(before, 10));  // a test run under `nice -n 15` stays at 15
+  EXPECT_EQ(policy, SCHED_OTHER);
   EXPECT_EQ(OwnNice(), before);
 }
 
