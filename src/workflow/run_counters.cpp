@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "metrics/json_fields.h"
+#include "storage/counts_wire.h"
 #include "storage/io_counts.h"
 #include "util/sink.h"
 
@@ -22,22 +23,14 @@ Json RecordJson(const storage::FileCounts& record) {
   return json;
 }
 
-std::vector<storage::FileCounts> RecordsFromJson(const Json& rank_file) {
-  std::vector<storage::FileCounts> records;
-  for (const Json& record : rank_file.at("files")) {
-    records.push_back({record.at("file").get<std::string>(), record.at("rank").get<std::int64_t>(),
-                       storage::CountsFromJson(record.at("counters"))});
-  }
-  return records;
-}
-
-Json ReducedSummary(const std::vector<std::string>& rank_files) {
+// Every rank's records, as EncodeCounts made them, reduced as Darshan does.
+Json ReducedSummary(const std::vector<std::string>& encoded_ranks) {
   std::vector<std::vector<storage::FileCounts>> per_rank;
   storage::IoCounts totals;
-  for (const std::string& text : rank_files) {
-    const Json rank_file = Json::parse(text);
-    per_rank.push_back(RecordsFromJson(rank_file));
-    storage::MergeCounts(totals, storage::CountsFromJson(rank_file.at("totals")));
+  for (const std::string& encoded : encoded_ranks) {
+    storage::CountsOfRank rank = storage::DecodeCounts(encoded);
+    per_rank.push_back(std::move(rank.files));
+    storage::MergeCounts(totals, rank.totals);
   }
   std::vector<storage::FileCounts> reduced = storage::ReduceSharedFiles(per_rank);
   const storage::AggregatePerformance perf = storage::PerformanceBySlowest(reduced);
@@ -75,19 +68,18 @@ Json ReducedSummary(const std::vector<std::string>& rank_files) {
 
 void WriteRunCounters(const storage::CountingEnv& counting, const mpi::Communicator& comm,
                       RunResults& results, bool quiet) {
+  storage::CountsOfRank own{counting.counts(), counting.files()};
+  for (storage::FileCounts& record : own.files) record.rank = comm.rank();
   Json rank_file = Json::object();
   rank_file["rank"] = comm.rank();
-  rank_file["totals"] = storage::CountsToJson<Json>(counting.counts());
+  rank_file["totals"] = storage::CountsToJson<Json>(own.totals);
   Json files = Json::array();
-  for (storage::FileCounts& record : counting.files()) {
-    record.rank = comm.rank();
-    files.push_back(RecordJson(record));
-  }
+  for (const storage::FileCounts& record : own.files) files.push_back(RecordJson(record));
   rank_file["files"] = std::move(files);
-  const std::string text = rank_file.dump() + "\n";
   WriteFileAtomically(results.folder() / (std::to_string(comm.rank()) + "_posix_counters.json"),
-                      text);
-  const std::vector<std::string> all = comm.gather(text);
+                      rank_file.dump() + "\n");
+  // Rank 0 gets the records themselves, not the text: parsing it again cost more than the rest.
+  const std::vector<std::string> all = comm.gather(storage::EncodeCounts(own));
   if (!comm.is_root()) return;
   const Json summary = ReducedSummary(all);
   results.add(summary);
