@@ -89,6 +89,14 @@ class PrefetchQueue {
     std::lock_guard lock(mutex_);
     return closed_;
   }
+  // Whether a producer holds a slot it has not published yet (is filling a batch now).
+  bool filling() const {
+    std::lock_guard lock(mutex_);
+    for (const Slot& slot : slots_) {
+      if (slot.state == State::kFilling) return true;
+    }
+    return false;
+  }
   // Whether batch `seq` is published and not yet taken: take(seq) would not wait.
   bool complete(std::uint64_t seq) const {
     std::lock_guard lock(mutex_);

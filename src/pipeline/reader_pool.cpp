@@ -161,6 +161,8 @@ bool ReaderPool::behind() const {
   return !inline_reader_ && next_take_ < steps_ && !holding_ && !queue_.complete(next_take_);
 }
 
+bool ReaderPool::reading() const { return !inline_reader_ && queue_.filling(); }
+
 void ReaderPool::release() {
   if (!holding_) throw Error(ExitCode::kInternal, "reader pool: release() without next()");
   holding_ = false;

@@ -57,6 +57,8 @@ class ReaderPool {
   // Whether the reader threads are behind the consumer: a next step exists and its batch is not
   // read yet, so next() will wait for it. (False without threads: next() reads it itself.)
   bool behind() const;
+  // Whether a reader thread is reading a batch now (so it needs a core). False without threads.
+  bool reading() const;
 
   // Stops the threads (after their current batch) and joins them. Idempotent.
   void stop();

@@ -2,8 +2,10 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <thread>
 
 #include "util/sink.h"
 
@@ -27,6 +29,18 @@ void ApplyThreadPolicyOrWarn(config::ThreadPolicy policy) {
   sink::RaiseWarning("reader.thread_policy=batch not applied (" + why +
                      "); reader threads run at the normal policy and their wake-ups may delay the "
                      "emulated accelerator");
+}
+
+int CoresAvailable() {
+  cpu_set_t cpus;
+  if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0) return std::max(1, CPU_COUNT(&cpus));
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+bool SpareCoreForTrainer(int ranks_on_node, int read_threads, int cores) {
+  const long threads =
+      static_cast<long>(std::max(ranks_on_node, 1)) * (std::max(read_threads, 0) + 1);
+  return threads <= cores;
 }
 
 }  // namespace dlbench::pipeline

@@ -26,4 +26,10 @@ std::string ApplyThreadPolicy(config::ThreadPolicy policy);
 // delay the emulated accelerator.
 void ApplyThreadPolicyOrWarn(config::ThreadPolicy policy);
 
+// Cores this process may run on (its CPU affinity; at least 1).
+int CoresAvailable();
+// Whether a node running `ranks_on_node` ranks of `read_threads` reader threads each has a core
+// for every reader and trainer thread on `cores` (TrainerOptions::spare_core).
+bool SpareCoreForTrainer(int ranks_on_node, int read_threads, int cores = CoresAvailable());
+
 }  // namespace dlbench::pipeline

@@ -36,8 +36,9 @@ void TraceStep(const metrics::StepRecord& r, Seconds origin, int epoch, std::uin
 
 }  // namespace
 
-BarrierWait BarrierWait::For(bool readers_behind, Seconds previous_barrier) {
-  if (readers_behind) return {.spin = 0, .poll = kPollBehind};
+BarrierWait BarrierWait::For(bool readers_behind, Seconds previous_barrier,
+                             bool readers_need_the_cores) {
+  if (readers_behind || readers_need_the_cores) return {.spin = 0, .poll = kPollBehind};
   if (previous_barrier > kSpin) return {.spin = 0, .poll = kPoll};
   return {.spin = kSpin, .poll = kPoll};
 }
@@ -119,7 +120,8 @@ metrics::StepRecord Trainer::step(Pool& pool, TimeSampler& compute, bool barrier
   r.compute = compute_end - loaded;
   r.end = compute_end;
   if (barrier) {
-    const BarrierWait wait = BarrierWait::For(pool.behind(), previous_barrier_);
+    const BarrierWait wait =
+        BarrierWait::For(pool.behind(), previous_barrier_, !options_.spare_core && pool.reading());
     hooks_.barrier(wait.spin, wait.poll);
     r.end = now();
     r.barrier = r.end - compute_end;

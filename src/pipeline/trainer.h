@@ -36,6 +36,11 @@ namespace dlbench::pipeline {
 // ranks') need. So the trainer spins only when it pays:
 // - the reader threads are behind (the next batch is not read yet): it will wait for them
 //   anyway; no spin, slow polls (kPollBehind);
+// - the rank's reader threads are reading and the node has no core to spare for a spin
+//   (TrainerOptions::spare_core): the spin, and every wake-up of a fast poll, would preempt a
+//   reader; no spin, slow polls (kPollBehind) — the batches already read cover the delay. At
+//   computation 0 with 2 ranks on 2 cores the trainers' spins and 20 µs polls took about as much
+//   CPU as the reads themselves (results/read.md);
 // - the previous step's barrier outlasted the spin (a rank arriving that much later, e.g. one
 //   whose readers are slower at computation 0): spinning again would most likely end before the
 //   last rank arrives, so it would buy no latency; no spin, fast polls (kPoll);
@@ -46,13 +51,19 @@ struct BarrierWait {
   static constexpr Seconds kPollBehind = 200e-6;
   Seconds spin = 0;
   Seconds poll = kPoll;
-  static BarrierWait For(bool readers_behind, Seconds previous_barrier);
+  // `readers_need_the_cores`: a reader thread is reading and the node has no spare core.
+  static BarrierWait For(bool readers_behind, Seconds previous_barrier,
+                         bool readers_need_the_cores = false);
 };
 
 struct TrainerOptions {
   int epochs = 1;                             // train.epochs
   config::TimeDistribution computation_time;  // train.computation_time, per step
   bool step_barrier = true;                   // train.step_barrier: call hooks.barrier per step
+  // Whether this node has a core for each thread of its ranks (ranks on the node × (reader
+  // threads + trainer) ≤ cores), so that the barrier's spin takes no core a reader needs
+  // (BarrierWait). The workflow sets it (SpareCoreForTrainer); false assumes a full node.
+  bool spare_core = false;
   // Evaluation (workflow.evaluation): after epoch e when e ≥ eval_after_epoch and
   // (e − eval_after_epoch) is a multiple of epochs_between_evals; eval_time per eval step, no
   // barrier, the eval sampler's batch size (reader.batch_size_eval).

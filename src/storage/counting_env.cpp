@@ -344,11 +344,28 @@ double CountingEnv::now() const {
 CountingEnv::Record& CountingEnv::record(const std::string& path) {
   const std::uint64_t key = hash_(path);  // outside the lock
   std::lock_guard lock(mutex_);
-  auto [first, last] = records_.equal_range(key);
-  for (; first != last; ++first) {
-    if (first->second->path() == path) return *first->second;
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = key & mask; !slots_.empty() && slots_[i].record != nullptr;
+       i = (i + 1) & mask) {
+    if (slots_[i].key == key && slots_[i].record->path() == path) return *slots_[i].record;
   }
-  return *records_.emplace(key, std::make_unique<Record>(path))->second;
+  Record* added = records_.emplace_back(std::make_unique<Record>(path)).get();
+  if (2 * records_.size() > slots_.size()) {  // keep at least half the slots free
+    std::vector<Slot> old(std::max<std::size_t>(64, 2 * slots_.size()));
+    old.swap(slots_);
+    for (const Slot& slot : old) {
+      if (slot.record != nullptr) insert(slot.key, slot.record);
+    }
+  }
+  insert(key, added);
+  return *added;
+}
+
+void CountingEnv::insert(std::uint64_t key, Record* record) {
+  const std::size_t mask = slots_.size() - 1;
+  std::size_t i = key & mask;
+  while (slots_[i].record != nullptr) i = (i + 1) & mask;
+  slots_[i] = {key, record};
 }
 
 void CountingEnv::add_env_op(std::uint64_t IoCounts::*count) {
@@ -359,7 +376,7 @@ void CountingEnv::add_env_op(std::uint64_t IoCounts::*count) {
 IoCounts CountingEnv::counts() const {
   std::lock_guard lock(mutex_);
   IoCounts total = env_ops_;
-  for (const auto& [key, record] : records_) MergeCounts(total, record->snapshot());
+  for (const auto& record : records_) MergeCounts(total, record->snapshot());
   return total;
 }
 
@@ -367,7 +384,7 @@ std::vector<FileCounts> CountingEnv::files() const {
   std::vector<FileCounts> files;
   {
     std::lock_guard lock(mutex_);
-    for (const auto& [key, record] : records_) {
+    for (const auto& record : records_) {
       files.push_back({record->path(), 0, record->snapshot()});
     }
   }
@@ -379,7 +396,7 @@ std::vector<FileCounts> CountingEnv::files() const {
 void CountingEnv::reset() {
   std::lock_guard lock(mutex_);
   env_ops_ = {};
-  for (auto& [key, record] : records_) record->reset();
+  for (auto& record : records_) record->reset();
 }
 
 template <class Open>

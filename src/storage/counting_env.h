@@ -4,7 +4,10 @@
 // succeed are counted.
 //
 // Cost: a file's record is found when it is opened (one 8-byte hash of the path, then under the
-// wrapper's mutex a lookup by that hash and one comparison of the path); each read, write or sync
+// wrapper's mutex one probe of a flat open-addressing table of (hash, record) pairs — 16 bytes a
+// file, so 8,192 files fit in a core's cache; the node-based std::unordered_multimap it replaced
+// missed the cache two or three times per open, ~0.5 µs of the ~5.7 µs a 4 KiB sample cost — and
+// one comparison of the path); each read, write or sync
 // then updates that record through the pointer its file holds, under the record's own one-byte lock
 // (uncontended unless threads share the file), with two steady-clock reads and no allocation.
 // Records are compact (~0.7 KiB; a file's 5th to 32nd distinct access size or stride gets an array
@@ -19,7 +22,6 @@
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "storage/env_wrapper.h"
@@ -73,16 +75,20 @@ class CountingEnv final : public EnvWrapper {
   template <class Open>
   auto counted_open(const std::string& path, bool creates, Open&& open);
 
-  // The 8-byte hash is the key itself: no second hash of it, no cached hash codes.
-  struct IdentityHash {
-    std::size_t operator()(std::uint64_t key) const { return key; }
+  // One slot of the table: a path's hash and its record (null: the slot is free).
+  struct Slot {
+    std::uint64_t key = 0;
+    Record* record = nullptr;
   };
+  void insert(std::uint64_t key, Record* record);  // into a table with a free slot
 
   std::chrono::steady_clock::time_point origin_;
   PathHash hash_;
-  mutable std::mutex mutex_;  // guards records_ (the map, not the records) and env_ops_
-  // By hash_(path); records of paths with equal hashes share a key (their paths differ).
-  std::unordered_multimap<std::uint64_t, std::unique_ptr<Record>, IdentityHash> records_;
+  mutable std::mutex mutex_;  // guards records_ and slots_ (not the records) and env_ops_
+  std::vector<std::unique_ptr<Record>> records_;  // in creation order
+  // Linear probing from hash_(path) modulo the size (a power of two, at least twice the records):
+  // paths with equal hashes take the following slots.
+  std::vector<Slot> slots_;
   IoCounts env_ops_;
 };
 

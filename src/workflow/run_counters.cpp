@@ -1,11 +1,17 @@
 #include "workflow/run_counters.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <nlohmann/detail/conversions/to_chars.hpp>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "metrics/json_fields.h"
+#include "storage/counts_wire.h"
 #include "storage/io_counts.h"
 #include "util/sink.h"
 
@@ -22,22 +28,94 @@ Json RecordJson(const storage::FileCounts& record) {
   return json;
 }
 
-std::vector<storage::FileCounts> RecordsFromJson(const Json& rank_file) {
-  std::vector<storage::FileCounts> records;
-  for (const Json& record : rank_file.at("files")) {
-    records.push_back({record.at("file").get<std::string>(), record.at("rank").get<std::int64_t>(),
-                       storage::CountsFromJson(record.at("counters"))});
+// A JSON string as the JSON library dumps it (ensure_ascii off): ASCII is escaped here, text with
+// other bytes goes through the library (UTF-8 checks included).
+void AppendString(std::string& out, std::string_view text) {
+  if (std::any_of(text.begin(), text.end(), [](char c) { return (c & 0x80) != 0; })) {
+    out += Json(std::string(text)).dump();
+    return;
   }
-  return records;
+  out += '"';
+  for (const char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char escaped[8];
+          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+          out += escaped;
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
 }
 
-Json ReducedSummary(const std::vector<std::string>& rank_files) {
+// A counter's value as the JSON library dumps it (its shortest round-trip doubles; null for a
+// value that is not finite).
+template <class T>
+void AppendNumber(std::string& out, T value) {
+  char buffer[64];
+  char* end = buffer;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (!std::isfinite(value)) {
+      out += "null";
+      return;
+    }
+    end = nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, static_cast<double>(value));
+  } else {
+    end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
+  }
+  out.append(buffer, end);
+}
+
+void AppendCounts(std::string& out, const storage::IoCounts& counts, bool sparse) {
+  static const storage::IoCounts kDefaults;
+  out += '{';
+  bool first = true;
+  storage::VisitCounters(
+      [&](const char* name, const auto& value, const auto& default_value) {
+        if (sparse && value == default_value) return;
+        if (!first) out += ',';
+        first = false;
+        out += '"';
+        out += name;  // counter names need no escaping
+        out += "\":";
+        AppendNumber(out, value);
+      },
+      counts, kDefaults);
+  out += '}';
+}
+
+// Every rank's records, as EncodeCounts made them, reduced as Darshan does.
+Json ReducedSummary(const std::vector<std::string>& encoded_ranks) {
   std::vector<std::vector<storage::FileCounts>> per_rank;
   storage::IoCounts totals;
-  for (const std::string& text : rank_files) {
-    const Json rank_file = Json::parse(text);
-    per_rank.push_back(RecordsFromJson(rank_file));
-    storage::MergeCounts(totals, storage::CountsFromJson(rank_file.at("totals")));
+  for (const std::string& encoded : encoded_ranks) {
+    storage::CountsOfRank rank = storage::DecodeCounts(encoded);
+    per_rank.push_back(std::move(rank.files));
+    storage::MergeCounts(totals, rank.totals);
   }
   std::vector<storage::FileCounts> reduced = storage::ReduceSharedFiles(per_rank);
   const storage::AggregatePerformance perf = storage::PerformanceBySlowest(reduced);
@@ -73,21 +151,34 @@ Json ReducedSummary(const std::vector<std::string>& rank_files) {
 
 }  // namespace
 
+std::string RankCountersJson(const storage::CountsOfRank& counts, int rank) {
+  std::string out = "{\"rank\":";
+  AppendNumber(out, rank);
+  out += ",\"totals\":";
+  AppendCounts(out, counts.totals, /*sparse=*/false);
+  out += ",\"files\":[";
+  for (std::size_t i = 0; i < counts.files.size(); ++i) {
+    const storage::FileCounts& record = counts.files[i];
+    out += i == 0 ? "{\"file\":" : ",{\"file\":";
+    AppendString(out, record.path);
+    out += ",\"rank\":";
+    AppendNumber(out, record.rank);
+    out += ",\"counters\":";
+    AppendCounts(out, record.counts, /*sparse=*/true);
+    out += '}';
+  }
+  out += "]}\n";
+  return out;
+}
+
 void WriteRunCounters(const storage::CountingEnv& counting, const mpi::Communicator& comm,
                       RunResults& results, bool quiet) {
-  Json rank_file = Json::object();
-  rank_file["rank"] = comm.rank();
-  rank_file["totals"] = storage::CountsToJson<Json>(counting.counts());
-  Json files = Json::array();
-  for (storage::FileCounts& record : counting.files()) {
-    record.rank = comm.rank();
-    files.push_back(RecordJson(record));
-  }
-  rank_file["files"] = std::move(files);
-  const std::string text = rank_file.dump() + "\n";
+  storage::CountsOfRank own{counting.counts(), counting.files()};
+  for (storage::FileCounts& record : own.files) record.rank = comm.rank();
   WriteFileAtomically(results.folder() / (std::to_string(comm.rank()) + "_posix_counters.json"),
-                      text);
-  const std::vector<std::string> all = comm.gather(text);
+                      RankCountersJson(own, comm.rank()));
+  // Rank 0 gets the records themselves, not the text: parsing it again cost more than the rest.
+  const std::vector<std::string> all = comm.gather(storage::EncodeCounts(own));
   if (!comm.is_root()) return;
   const Json summary = ReducedSummary(all);
   results.add(summary);

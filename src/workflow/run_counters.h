@@ -4,8 +4,11 @@
 // Darshan's I/O rate by slowest rank in `metric`, beside dlbench's read rates.
 #pragma once
 
+#include <string>
+
 #include "mpi/communicator.h"
 #include "storage/counting_env.h"
+#include "storage/counts_wire.h"
 #include "workflow/run_results.h"
 
 namespace dlbench::workflow {
@@ -14,6 +17,13 @@ namespace dlbench::workflow {
 // prints one line: files, bytes and Darshan's rate.
 void WriteRunCounters(const storage::CountingEnv& counting, const mpi::Communicator& comm,
                       RunResults& results, bool quiet);
+
+// The text of <rank>_posix_counters.json (with its final newline): what
+// `{"rank", "totals" (every counter), "files": [{"file", "rank", "counters" (sparse)}]}` built as
+// a metrics::Json and dumped gives, byte for byte, written without building that tree (which
+// cost ~50 K instructions a file: most of a short run's end). Throws what the JSON library
+// throws for a path that is not UTF-8.
+std::string RankCountersJson(const storage::CountsOfRank& counts, int rank);
 
 // How many files summary.json lists in posix_counters.top_files (by bytes read + written).
 inline constexpr std::size_t kTopCounterFiles = 10;

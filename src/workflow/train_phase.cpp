@@ -12,6 +12,7 @@
 #include "metrics/summary.h"
 #include "pipeline/format_sample_source.h"
 #include "pipeline/options_from_config.h"
+#include "pipeline/thread_policy.h"
 #include "pipeline/trainer.h"
 #include "storage/file.h"
 #include "trace/record.h"
@@ -77,6 +78,8 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
       pipeline::TrainSamplerOptions(config, comm.size(), comm.rank(), run_seed));
   const Seconds origin = metrics::SynchronizedOrigin(comm);
   pipeline::TrainerOptions options = pipeline::TrainerOptionsFrom(config, comm.rank(), origin);
+  options.spare_core =
+      pipeline::SpareCoreForTrainer(comm.ranks_on_this_node(), options.reader.threads);
   std::optional<pipeline::Sampler> eval_sampler;
   if (options.evaluation) {
     eval_sampler.emplace(pipeline::EvalSamplerOptions(config, comm.size(), comm.rank(), run_seed));

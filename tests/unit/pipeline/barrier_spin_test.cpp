@@ -2,7 +2,8 @@
 // (the next batch is not read yet), as the trainer waits for them anyway, and not after a barrier
 // that outlasted the spin (the last rank is that late again, most likely); a spinning wait takes
 // the CPU the readers need (2 ranks x (trainer + reader) on 2 cores lost 20-30 % of their CPU to
-// it at computation_time 0, results/read.md).
+// it at computation_time 0, results/read.md); nor, on a node without a spare core, while a
+// reader thread is reading (the spin and fast polls would preempt it).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -11,6 +12,7 @@
 
 #include "fake_sample_source.h"
 #include "pipeline/reader_pool.h"
+#include "pipeline/thread_policy.h"
 #include "pipeline/trainer.h"
 #include "support/watchdog.h"
 
@@ -59,6 +61,7 @@ TEST(ReaderPool, BehindWhileTheNextBatchIsNotRead) {
 
 struct Barriers {
   std::vector<bool> spins;     // whether each step's barrier spun
+  std::vector<bool> reading;   // whether a read was in progress when it began
   std::vector<Seconds> waits;  // each step's recorded barrier wait
   // What BarrierWait asks of step i when the next batch is ready: spin unless the previous
   // step's wait outlasted the spin (a preempted trainer may make any wait long, so the tests
@@ -69,9 +72,11 @@ struct Barriers {
 };
 
 // The barrier of step `slow_barrier` (1-based; 0: none) lasts 5 ms.
-Barriers RunBarriers(FakeSource& source, double computation_seconds, int slow_barrier = 0) {
-  const Sampler sampler(Shape(4));
+Barriers RunBarriers(FakeSource& source, double computation_seconds, int slow_barrier = 0,
+                     bool spare_core = false, std::uint64_t files = 4) {
+  const Sampler sampler(Shape(files));
   TrainerOptions options;
+  options.spare_core = spare_core;
   options.computation_time.mean = computation_seconds;
   options.reader.threads = 1;
   options.reader.prefetch = 4;
@@ -79,6 +84,7 @@ Barriers RunBarriers(FakeSource& source, double computation_seconds, int slow_ba
   TrainerHooks hooks;
   hooks.barrier = [&](Seconds spin, Seconds poll) {
     result.spins.push_back(spin > 0);
+    result.reading.push_back(source.reading.load() > 0);
     EXPECT_GT(poll, 0.0);
     if (static_cast<int>(result.spins.size()) == slow_barrier) std::this_thread::sleep_for(5ms);
   };
@@ -118,6 +124,27 @@ TEST(Trainer, BarrierDoesNotSpinAfterABarrierThatOutlastedTheSpin) {
   for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(ready.spins[i], ready.spins_when_ready(i)) << i;
 }
 
+// Reads of 40 ms, 60 ms of compute: at each barrier the next batch is read and the reader thread
+// is reading a later one. On a full node (the default) the trainer must not spin then: it would
+// take the core that read needs; with a spare core it spins as when the readers are idle.
+TEST(Trainer, BarrierDoesNotSpinWhileAReaderReadsOnAFullNode) {
+  Watchdog watchdog(60s);
+  FakeSource source;
+  source.read_delay = 40ms;
+  const Barriers full = RunBarriers(source, 0.06, 0, /*spare_core=*/false, /*files=*/6);
+  ASSERT_EQ(full.spins.size(), 6u);
+  int while_reading = 0;
+  for (std::size_t i = 0; i < full.spins.size(); ++i) {
+    if (!full.reading[i]) continue;
+    ++while_reading;
+    EXPECT_FALSE(full.spins[i]) << "step " << i << " spun while a reader was reading";
+  }
+  EXPECT_GE(while_reading, 1);  // else the timing did not make the case (step 0 does)
+  const Barriers spare = RunBarriers(source, 0.06, 0, /*spare_core=*/true, /*files=*/6);
+  ASSERT_EQ(spare.spins.size(), 6u);
+  EXPECT_TRUE(spare.spins[0]);
+}
+
 TEST(BarrierWait, SpinsOnlyWhenReadyAndThePreviousWaitWasShort) {
   const BarrierWait behind = BarrierWait::For(true, 0);
   EXPECT_EQ(behind.spin, 0.0);
@@ -128,6 +155,18 @@ TEST(BarrierWait, SpinsOnlyWhenReadyAndThePreviousWaitWasShort) {
   const BarrierWait ready = BarrierWait::For(false, BarrierWait::kSpin);
   EXPECT_EQ(ready.spin, BarrierWait::kSpin);
   EXPECT_EQ(ready.poll, BarrierWait::kPoll);
+  const BarrierWait reading = BarrierWait::For(false, 0, /*readers_need_the_cores=*/true);
+  EXPECT_EQ(reading.spin, 0.0);
+  EXPECT_EQ(reading.poll, BarrierWait::kPollBehind);
+}
+
+TEST(BarrierWait, ASpareCoreIsOneCoreForEveryThreadOfTheNodesRanks) {
+  EXPECT_FALSE(SpareCoreForTrainer(2, 1, 2));  // 2 readers + 2 trainers on 2 cores
+  EXPECT_TRUE(SpareCoreForTrainer(2, 1, 4));
+  EXPECT_FALSE(SpareCoreForTrainer(8, 4, 32));
+  EXPECT_TRUE(SpareCoreForTrainer(8, 3, 32));
+  EXPECT_TRUE(SpareCoreForTrainer(1, 0, 1));  // reads on the trainer thread
+  EXPECT_GE(CoresAvailable(), 1);
 }
 
 }  // namespace

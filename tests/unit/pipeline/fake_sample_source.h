@@ -5,6 +5,7 @@
 
 #include <sched.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <mutex>
@@ -27,6 +28,7 @@ class FakeSource : public SampleSource {
   std::set<std::pair<FileIndex, std::uint64_t>> corrupt;  // (file, index) that throw kIo
   std::set<FileIndex> missing;                            // files whose open throws kIo
   bool throw_internal = false;                            // corrupt samples throw kInternal
+  std::atomic<int> reading{0};                            // reads in progress now
 
   std::unique_ptr<SampleFile> open(FileIndex file) override {
     {
@@ -58,7 +60,9 @@ class FakeSource : public SampleSource {
     Bytes open_bytes() const override { return source_.open_bytes; }
     Bytes read(std::uint64_t index, std::span<std::byte> buffer) override {
       if (buffer.size() < source_.sample_bytes) throw Error(ExitCode::kInternal, "short buffer");
+      ++source_.reading;
       if (source_.read_delay.count() > 0) std::this_thread::sleep_for(source_.read_delay);
+      --source_.reading;
       if (source_.corrupt.count({file_, index}) != 0) {
         if (source_.throw_internal) throw Error(ExitCode::kInternal, "bug");
         throw IoError("read", "file" + std::to_string(file_), 0, "corrupt sample");

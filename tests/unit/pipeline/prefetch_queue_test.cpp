@@ -45,6 +45,17 @@ TEST(PrefetchQueue, HandsOutSlotsInSequenceAndReusesThem) {
   EXPECT_EQ(*queue.take(1), 101);
 }
 
+TEST(PrefetchQueue, FillingWhileAProducerHoldsAnUnpublishedSlot) {
+  PrefetchQueue<int> queue(2);
+  EXPECT_FALSE(queue.filling());
+  ASSERT_NE(queue.acquire(0), nullptr);
+  EXPECT_TRUE(queue.filling());
+  queue.publish(0);
+  EXPECT_FALSE(queue.filling());
+  ASSERT_NE(queue.take(0), nullptr);
+  EXPECT_FALSE(queue.filling());
+}
+
 TEST(PrefetchQueue, CloseWakesWaitersAndKeepsPublishedBatches) {
   Watchdog watchdog(30s);
   PrefetchQueue<int> queue(1);

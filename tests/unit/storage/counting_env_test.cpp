@@ -125,6 +125,24 @@ TEST(CountingEnv, PathsWhoseHashesCollideKeepRecordsOfTheirOwn) {
   EXPECT_EQ(env.counts().opens, 6u);
 }
 
+// The table of records grows as files are added (from 64 slots, kept at most half full): every
+// path keeps its one record across the growths, with distinct and with colliding hashes.
+TEST(CountingEnv, RecordsSurviveTheTableGrowing) {
+  TempDir dir;
+  constexpr int kFiles = 300;
+  for (int f = 0; f < kFiles; ++f) PosixEnv().create(dir / std::to_string(f))->close();
+  for (const CountingEnv::PathHash hash : {&CountingEnv::HashPath, &CollidingHash}) {
+    CountingEnv env(PosixEnv(), std::chrono::steady_clock::now(), hash);
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int f = 0; f < kFiles; ++f) env.open_read(dir / std::to_string(f));
+    }
+    const std::vector<FileCounts> files = env.files();
+    ASSERT_EQ(files.size(), static_cast<std::size_t>(kFiles));
+    for (const FileCounts& file : files) EXPECT_EQ(file.counts.opens, 2u) << file.path;
+    EXPECT_EQ(env.counts().opens, 2u * kFiles);
+  }
+}
+
 TEST(CountingEnv, CountsFromManyThreads) {
   TempDir dir;
   CountingEnv env(PosixEnv());
