@@ -29,7 +29,8 @@ run() {  # label binary
   /usr/bin/python3 - "$dir/run.json" >>"$dir/$1" <<'PY'
 import json, sys
 for b in json.load(open(sys.argv[1]))["benchmarks"]:
-    print(b["name"].split("/")[0], b["ns_per_event"])
+    # A kIsRate|kInvert counter is written in seconds per event in the JSON.
+    print(b["name"].split("/")[0], b["ns_per_event"] * 1e9)
 PY
 }
 
