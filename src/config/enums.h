@@ -28,7 +28,7 @@ enum class Format {
 enum class Shuffle { kOff, kSeed, kRandom };
 enum class ReadType { kOnDemand, kMemory };
 enum class FileAccess { kMulti, kShared, kCollective, kMpio, kPosix };
-enum class Compression { kNone, kGzip, kLzf, kBz2, kZip, kXz };
+enum class Compression { kNone, kGzip, kLzf, kBz2, kZip, kXz, kSnappy, kLz4, kZstd };
 enum class StorageType { kLocalFs, kParallelFs, kS3, kAistore };
 enum class CheckpointType { kRankZero, kAllRanks };
 enum class CheckpointMode { kDefault, kSubset };
@@ -74,7 +74,9 @@ DLBENCH_ENUM_NAMES(FileAccess, {FileAccess::kMulti, "multi"}, {FileAccess::kShar
                    {FileAccess::kPosix, "posix"})
 DLBENCH_ENUM_NAMES(Compression, {Compression::kNone, "none"}, {Compression::kGzip, "gzip"},
                    {Compression::kLzf, "lzf"}, {Compression::kBz2, "bz2"},
-                   {Compression::kZip, "zip"}, {Compression::kXz, "xz"})
+                   {Compression::kZip, "zip"}, {Compression::kXz, "xz"},
+                   {Compression::kSnappy, "snappy"}, {Compression::kLz4, "lz4"},
+                   {Compression::kZstd, "zstd"})
 DLBENCH_ENUM_NAMES(StorageType, {StorageType::kLocalFs, "local_fs"},
                    {StorageType::kParallelFs, "parallel_fs"}, {StorageType::kS3, "s3"},
                    {StorageType::kAistore, "aistore"})

@@ -115,14 +115,24 @@ void CheckCompression(const Config& config, const Checker& check) {
       check.fail_combination(combination + ": hdf5 files support only gzip compression");
     }
   }
-  if (d.format == Format::kParquet && d.compression != Compression::kGzip) {
-    check.fail_combination(combination + ": parquet files support none or gzip compression");
+  const bool parquet_codec = d.compression == Compression::kSnappy ||
+                             d.compression == Compression::kGzip ||
+                             d.compression == Compression::kZstd;
+  if (d.format == Format::kParquet && !parquet_codec) {
+    check.fail_combination(combination +
+                           ": parquet files support none, snappy, gzip or zstd compression");
   }
   if (d.format == Format::kCsv && d.compression != Compression::kGzip) {
     check.fail_combination(combination +
                            ": csv files support only gzip compression (written as .csv.gz)");
   }
-  if (d.format == Format::kHdf5 || d.format == Format::kParquet || d.format == Format::kCsv) {
+  if (d.format == Format::kParquet && d.compression == Compression::kZstd) {
+    if (d.compression_level < 1 || d.compression_level > 22) {
+      check.fail("dataset.compression_level",
+                 "zstd levels are 1 to 22, got " + std::to_string(d.compression_level));
+    }
+  } else if (d.format == Format::kHdf5 || d.format == Format::kCsv ||
+             (d.format == Format::kParquet && d.compression == Compression::kGzip)) {
     if (d.compression_level < 0 || d.compression_level > 9) {
       check.fail("dataset.compression_level",
                  "gzip levels are 0 to 9, got " + std::to_string(d.compression_level));
@@ -135,10 +145,10 @@ void CheckCompression(const Config& config, const Checker& check) {
       check.fail("dataset.compression_level",
                  "zip (deflate) levels are 0 to 9, got " + std::to_string(d.compression_level));
     }
-  } else {
+  } else if (d.format != Format::kParquet) {  // parquet snappy has no level
     check.fail_combination(combination +
-                           ": compression applies only to hdf5 (gzip), parquet (gzip), npz (zip) "
-                           "and csv (gzip) datasets");
+                           ": compression applies only to hdf5 (gzip), parquet (snappy, gzip, "
+                           "zstd), npz (zip) and csv (gzip) datasets");
   }
 }
 

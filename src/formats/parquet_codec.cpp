@@ -70,6 +70,57 @@ void Unzstd(std::span<const std::byte> in, std::span<std::byte> out) {
   }
 }
 
+std::size_t CompressGzip(int level, std::span<const std::byte> in, std::vector<std::byte>& out) {
+  z_stream z{};
+  // windowBits 15 + 16: a gzip header and trailer around the deflate stream, as pyarrow writes.
+  if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    throw Error(ExitCode::kInternal,
+                "parquet: zlib refused compression_level " + std::to_string(level));
+  }
+  out.resize(deflateBound(&z, static_cast<uLong>(in.size())));
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int rc = deflate(&z, Z_FINISH);
+  const std::size_t length = z.total_out;
+  deflateEnd(&z);
+  if (rc != Z_STREAM_END) throw Error(ExitCode::kInternal, "parquet: deflate failed");
+  return length;
+}
+
+std::size_t CompressSnappy(std::span<const std::byte> in, std::vector<std::byte>& out) {
+  out.resize(snappy_max_compressed_length(in.size()));
+  std::size_t length = out.size();
+  if (snappy_compress(reinterpret_cast<const char*>(in.data()), in.size(),
+                      reinterpret_cast<char*>(out.data()), &length) != SNAPPY_OK) {
+    throw Error(ExitCode::kInternal, "parquet: snappy_compress failed");
+  }
+  return length;
+}
+
+// A compression context per thread, as ThreadZstdContext for decompression.
+ZSTD_CCtx* ThreadZstdCompressContext() {
+  struct Holder {
+    ZSTD_CCtx* context = ZSTD_createCCtx();
+    ~Holder() { ZSTD_freeCCtx(context); }
+  };
+  thread_local Holder holder;
+  if (holder.context == nullptr) throw Error(ExitCode::kInternal, "ZSTD_createCCtx failed");
+  return holder.context;
+}
+
+std::size_t CompressZstd(int level, std::span<const std::byte> in, std::vector<std::byte>& out) {
+  out.resize(ZSTD_compressBound(in.size()));
+  const std::size_t length = ZSTD_compressCCtx(ThreadZstdCompressContext(), out.data(), out.size(),
+                                               in.data(), in.size(), level);
+  if (ZSTD_isError(length)) {
+    throw Error(ExitCode::kInternal,
+                std::string("parquet: ZSTD_compressCCtx: ") + ZSTD_getErrorName(length));
+  }
+  return length;
+}
+
 }  // namespace
 
 const char* CodecName(std::int32_t codec) {
@@ -121,6 +172,21 @@ void Decompress(std::int32_t codec, std::span<const std::byte> in, std::span<std
       throw thrift::DecodeError(std::string("codec ") + std::to_string(codec) + " (" +
                                 CodecName(codec) +
                                 ") is not read by dlbench (UNCOMPRESSED, SNAPPY, GZIP, ZSTD)");
+  }
+}
+
+std::size_t Compress(std::int32_t codec, int level, std::span<const std::byte> in,
+                     std::vector<std::byte>& out) {
+  switch (codec) {
+    case kSnappy:
+      return CompressSnappy(in, out);
+    case kGzip:
+      return CompressGzip(level, in, out);
+    case kZstd:
+      return CompressZstd(level, in, out);
+    default:
+      throw Error(ExitCode::kInternal,
+                  std::string("parquet: dlbench does not compress ") + CodecName(codec) + " pages");
   }
 }
 

@@ -141,14 +141,21 @@ Layout MakeLayout(const FileSpec& spec) {
     case config::Compression::kNone:
       layout.codec = kUncompressed;
       break;
+    case config::Compression::kSnappy:
+      layout.codec = kSnappy;
+      break;
     case config::Compression::kGzip:
       layout.codec = kGzip;
       layout.compression_level = spec.compression_level;
       break;
-    default:  // config::Validate lets only none and gzip through
+    case config::Compression::kZstd:
+      layout.codec = kZstd;
+      layout.compression_level = spec.compression_level;
+      break;
+    default:  // config::Validate lets only none, snappy, gzip and zstd through
       throw InternalError(std::string("dataset.compression: ") +
                           config::ToString(spec.compression) +
-                          " is not available for parquet (none or gzip)");
+                          " is not available for parquet (none, snappy, gzip or zstd)");
   }
   return layout;
 }

@@ -11,7 +11,8 @@
 //   FLOAT16.
 // - Row groups of parquet.row_group_size rows; in each column chunk, PLAIN-encoded data pages v1
 //   of whole rows holding about kPageTargetBytes of values (at least one row); no dictionary, no
-//   statistics; codec UNCOMPRESSED or GZIP (dataset.compression none / gzip).
+//   statistics; codec UNCOMPRESSED, SNAPPY, GZIP or ZSTD (dataset.compression none / snappy /
+//   gzip / zstd).
 // - After the row groups, one OffsetIndex per column chunk (the "page index" that lets a reader
 //   find the page of a row without scanning), then the footer.
 //

@@ -1,13 +1,12 @@
 #include "formats/parquet_writer.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cstring>
 #include <memory>
 
 #include "dataset/content.h"
 #include "formats/little_endian.h"
+#include "formats/parquet_codec.h"
 #include "formats/parquet_layout.h"
 #include "storage/file.h"
 #include "util/error.h"
@@ -129,7 +128,7 @@ class Builder {
     if (file_ == nullptr) throw Error(ExitCode::kInternal, "parquet: sizing a compressed file");
     page_.resize(body);
     fill_body(c, row, rows, levels, page_.data());
-    const Bytes compressed = gzip(page_);
+    const Bytes compressed = Compress(layout_.codec, layout_.compression_level, page_, compressed_);
     header.compressed_page_size = static_cast<std::int32_t>(compressed);
     const std::string encoded = Encode(header);
     emit(encoded.data(), encoded.size());
@@ -151,27 +150,6 @@ class Builder {
                      {dst + row_values - c.row_bytes(), static_cast<std::size_t>(c.row_bytes())});
       if (c.value_bytes != c.itemsize) WidenInPlace(dst, c.size, c.itemsize, IsSigned(c));
     }
-  }
-
-  // Gzips `input` into compressed_; returns the compressed length.
-  Bytes gzip(const std::vector<std::byte>& input) {
-    z_stream z{};
-    if (deflateInit2(&z, layout_.compression_level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
-        Z_OK) {
-      // config::Validate holds the level to 0..9, which zlib takes.
-      throw InternalError("parquet: zlib refused compression_level " +
-                          std::to_string(layout_.compression_level));
-    }
-    compressed_.resize(deflateBound(&z, static_cast<uLong>(input.size())));
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(input.data()));
-    z.avail_in = static_cast<uInt>(input.size());
-    z.next_out = reinterpret_cast<Bytef*>(compressed_.data());
-    z.avail_out = static_cast<uInt>(compressed_.size());
-    const int rc = deflate(&z, Z_FINISH);
-    const Bytes length = z.total_out;
-    deflateEnd(&z);
-    if (rc != Z_STREAM_END) throw Error(ExitCode::kInternal, "parquet: deflate failed");
-    return length;
   }
 
   // Appends `n` bytes; pieces smaller than kCoalesce (magic, small pages, indexes, footer) are
@@ -212,7 +190,7 @@ class Builder {
   const dataset::ContentGenerator* content_;
   Bytes pos_ = 0;
   std::vector<std::byte> page_;           // one large page, header included when uncompressed
-  std::vector<std::byte> compressed_;     // a page's gzip form
+  std::vector<std::byte> compressed_;     // a page's compressed form
   std::unique_ptr<std::byte[]> pending_;  // kCoalesce bytes: small pieces not written yet
   Bytes pending_bytes_ = 0;
 };

@@ -11,7 +11,7 @@ namespace dlbench::formats {
 class ParquetWriter final : public FormatWriter {
  public:
   // Exact for uncompressed files (the metadata is a function of the spec); Error(kUsage) for
-  // gzip, whose size depends on the content.
+  // compressed files, whose size depends on the content.
   Bytes file_size(const FileSpec& spec) const override;
   WriteResult write(storage::Env& env, const FileSpec& spec,
                     const dataset::ContentGenerator& content,

@@ -3,7 +3,8 @@
 //
 //   interop_tool write <format> <path> <dtype> <samples> <dim>... [--zip|--gzip]
 //                      [--datasets K] [--dali-index PATH] [--column NAME:DTYPE:SIZE]...
-//                      [--row-group ROWS]   (--gzip: hdf5, csv or parquet)
+//                      [--row-group ROWS] [--snappy|--zstd]
+//                      (--gzip: hdf5, csv or parquet; --snappy, --zstd: parquet)
 //   interop_tool read  <format> <path> <dtype> <samples> <dim>... [--datasets K] [--verify]
 //                      [--column NAME:DTYPE:SIZE]...
 //   interop_tool payload <path> <bytes>
@@ -38,7 +39,7 @@ std::uint64_t Fnv1a(const std::vector<std::byte>& bytes) {
 int Usage() {
   std::fprintf(stderr,
                "usage: interop_tool write|read <format> <path> <dtype> <samples> <dim>... "
-               "[--zip|--gzip] [--datasets K] [--dali-index PATH] [--verify] "
+               "[--zip|--gzip|--snappy|--zstd] [--datasets K] [--dali-index PATH] [--verify] "
                "[--column NAME:DTYPE:SIZE]... [--row-group ROWS]\n       interop_tool payload "
                "<path> <bytes>\n");
   return 2;
@@ -80,6 +81,11 @@ int Run(int argc, char** argv) {
       spec.compression = dlbench::config::Compression::kZip;
     } else if (arg == "--gzip") {
       spec.compression = dlbench::config::Compression::kGzip;
+    } else if (arg == "--snappy") {
+      spec.compression = dlbench::config::Compression::kSnappy;
+    } else if (arg == "--zstd") {
+      spec.compression = dlbench::config::Compression::kZstd;
+      spec.compression_level = 1;  // pyarrow's default
     } else if (arg == "--datasets" && i + 1 < argc) {
       spec.num_dset_per_record = std::atoi(argv[++i]);
     } else if (arg == "--dali-index" && i + 1 < argc) {

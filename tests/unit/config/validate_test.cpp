@@ -233,7 +233,18 @@ const RuleCase kRules[] = {
      {},
      1,
      "dataset.compression = zip (w.yaml:1) with dataset.format = parquet (w.yaml:1): parquet "
-     "files support none or gzip compression"},
+     "files support none, snappy, gzip or zstd compression"},
+    {"ParquetLz4",
+     "dataset: {format: parquet, compression: lz4}\n",
+     {},
+     1,
+     "dataset.compression = lz4 (w.yaml:1) with dataset.format = parquet (w.yaml:1): parquet "
+     "files support none, snappy, gzip or zstd compression"},
+    {"ParquetZstdLevel",
+     "dataset: {format: parquet, compression: zstd, compression_level: 23}\n",
+     {},
+     1,
+     "dataset.compression_level: zstd levels are 1 to 22, got 23"},
     {"ParquetStringColumn",
      "dataset: {format: parquet, parquet: {columns: [{name: s, dtype: string}]}}\n",
      {},
@@ -274,7 +285,7 @@ const RuleCase kRules[] = {
      {},
      1,
      "dataset.compression = gzip (w.yaml:1) with dataset.format = tfrecord: compression applies "
-     "only to hdf5 (gzip), parquet (gzip), npz (zip) and csv (gzip) datasets"},
+     "only to hdf5 (gzip), parquet (snappy, gzip, zstd), npz (zip) and csv (gzip) datasets"},
     {"CsvWithXz",
      "dataset: {format: csv, compression: xz}\n",
      {},
@@ -515,6 +526,9 @@ TEST(Validation, ValidCombinationsPass) {
       LoadText("reader: {odirect: true}\ndataset: {format: jpeg, "
                "num_samples_per_file: 1}\n"));
   EXPECT_NO_THROW(LoadText("dataset: {format: csv, compression: gzip}\n"));
+  EXPECT_NO_THROW(LoadText("dataset: {format: parquet, compression: snappy}\n"));
+  EXPECT_NO_THROW(
+      LoadText("dataset: {format: parquet, compression: zstd, compression_level: 22}\n"));
   EXPECT_NO_THROW(LoadText("dataset: {format: png, num_samples_per_file: 1}\n"));
   EXPECT_NO_THROW(LoadText("checkpoint: {ksm: {}, randomize_tensor: false}\n"));
   EXPECT_NO_THROW(LoadText("checkpoint: {num_checkpoints_write: -1, num_checkpoints_read: 3}\n"));

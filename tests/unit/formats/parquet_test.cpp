@@ -3,12 +3,15 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "format_files_fixture.h"
 #include "format_test_support.h"
 #include "formats/little_endian.h"
+#include "formats/parquet_codec.h"
 #include "formats/parquet_layout.h"
+#include "formats/parquet_metadata.h"
 #include "formats/parquet_reader.h"
 #include "formats/parquet_writer.h"
 #include "support/expect_error.h"
@@ -86,6 +89,52 @@ TEST_F(ParquetFiles, RoundTripsGzip) {
   spec.compression_level = 1;
   expect_round_trip(spec);
   EXPECT_THROW(ParquetWriter().file_size(spec), Error);  // content decides the size
+}
+
+// The codecs every column chunk of the file at `path` names (from its footer).
+std::vector<std::int32_t> ChunkCodecs(const std::string& path) {
+  const std::string file = test::ReadAll(path);
+  const std::size_t footer = GetLe(file.data() + file.size() - 8, 4);
+  const auto metadata = parquet::DecodeFileMetaData(
+      {reinterpret_cast<const std::byte*>(file.data()) + file.size() - 8 - footer, footer});
+  std::vector<std::int32_t> codecs;
+  for (const auto& group : metadata.row_groups) {
+    for (const auto& chunk : group.columns) codecs.push_back(chunk.meta_data->codec);
+  }
+  return codecs;
+}
+
+TEST_F(ParquetFiles, RoundTripsSnappyAndZstd) {
+  // pyarrow's default codec and the one MLCommons DLIO YAMLs pick for size; the column chunks
+  // name them and the page sizes in the headers are what the reader checks the bodies against.
+  for (const auto& [compression, codec, level] :
+       {std::tuple{config::Compression::kSnappy, parquet::kSnappy, 4},
+        std::tuple{config::Compression::kZstd, parquet::kZstd, 1},
+        std::tuple{config::Compression::kZstd, parquet::kZstd, 19}}) {
+    FileSpec spec = columns(6, 5);
+    spec.compression = compression;
+    spec.compression_level = level;
+    expect_round_trip(spec);
+    EXPECT_EQ(ChunkCodecs(spec.path),
+              std::vector<std::int32_t>(12, codec))  // 6 columns, 2 row groups
+        << config::ToString(compression);
+    EXPECT_THROW(ParquetWriter().file_size(spec), Error);  // content decides the size
+  }
+}
+
+TEST(ParquetCodec, CompressRefusesTheCodecsDlbenchDoesNotWrite) {
+  // parquet::MakeLayout only asks for SNAPPY, GZIP and ZSTD; anything else is a bug, not input.
+  const std::vector<std::byte> page(100, std::byte{7});
+  std::vector<std::byte> out;
+  for (const std::int32_t codec : {parquet::kUncompressed, parquet::kLz4, parquet::kBrotli}) {
+    try {
+      parquet::Compress(codec, 1, page, out);
+      ADD_FAILURE() << parquet::CodecName(codec) << " compressed";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::kInternal);
+      EXPECT_NE(std::string(e.what()).find(parquet::CodecName(codec)), std::string::npos);
+    }
+  }
 }
 
 TEST_F(ParquetFiles, RoundTripsDlioLegacyDataColumn) {
