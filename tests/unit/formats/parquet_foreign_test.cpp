@@ -33,9 +33,10 @@ class ParquetForeign : public test::FormatFiles<ParquetReader> {
   // nullable elements, dictionary pages falling back to PLAIN, pages cut inside t5's rows.
   static ForeignFile Pyarrow(std::int32_t codec) {
     ForeignFile f;
-    f.columns = {{"t5", "float32", 250, true, "element", 0}, {"clip", "float32", 9, true, "element", 40},
-                 {"ts", "float32", 1, true, "element", 0},   {"i8", "int8", 3, true, "element", 5},
-                 {"half", "float16", 2, true, "element", 0}, {"u64", "uint64", 1, true, "element", 3}};
+    f.columns = {
+        {"t5", "float32", 250, true, "element", 0}, {"clip", "float32", 9, true, "element", 40},
+        {"ts", "float32", 1, true, "element", 0},   {"i8", "int8", 3, true, "element", 5},
+        {"half", "float16", 2, true, "element", 0}, {"u64", "uint64", 1, true, "element", 3}};
     f.row_groups = {7, 5};
     f.codec = codec;
     f.page_values = 100;
