@@ -19,7 +19,7 @@ std::uint64_t TailPoolFile(int mcus) { return kMainPoolFile - static_cast<std::u
 class SegmentChooser {
  public:
   SegmentChooser(const dataset::ContentGenerator& content, FileIndex file) {
-    std::array<std::byte, 8> seed{};
+    const std::span<std::byte> seed = std::span(comment_).subspan(4);
     content.fill(file, 0, seed);
     for (const std::byte b : seed) state_ = state_ << 8 | std::to_integer<std::uint64_t>(b);
     std::iota(order_.begin(), order_.end(), std::uint16_t{0});
@@ -35,6 +35,8 @@ class SegmentChooser {
     return order_[end - 1];
   }
   std::size_t below(std::size_t n) { return static_cast<std::size_t>(next() % n); }
+  // A COM marker segment holding the seed.
+  std::span<const std::byte> comment() const { return comment_; }
 
  private:
   std::uint64_t next() {
@@ -44,6 +46,8 @@ class SegmentChooser {
     return z ^ (z >> 31);
   }
 
+  std::array<std::byte, 12> comment_ = {std::byte{0xFF}, std::byte{0xFE}, std::byte{0},
+                                        std::byte{10}};  // COM, length 10, the seed
   std::uint64_t state_ = 0;
   std::array<std::uint16_t, kAssemblySegments> order_{};
   std::size_t left_ = 0;
@@ -94,7 +98,11 @@ WriteResult WriteAssembledJpeg(storage::Env& env, const FileSpec& spec, ImageSha
     const std::array<std::byte, 4> dimensions = {
         static_cast<std::byte>(shape.height >> 8), static_cast<std::byte>(shape.height & 0xFF),
         static_cast<std::byte>(shape.width >> 8), static_cast<std::byte>(shape.width & 0xFF)};
-    Append(out, header.first(at));
+    // COM right after SOI: 8 bytes of the file's content, so that files differ even when their
+    // few blocks come from one interval of a tail pool.
+    Append(out, header.first(2));
+    Append(out, chooser.comment());
+    Append(out, header.subspan(2, at - 2));
     Append(out, dimensions);
     Append(out, header.subspan(at + dimensions.size()));
     std::array<std::byte, 2> marker = {std::byte{0xFF}, std::byte{0xD0}};

@@ -1,7 +1,8 @@
 // Assembled jpeg files (dataset.content.encoding: assembled; docs/formats.md "Assembled jpeg
 // files"): a valid baseline jpeg of the file's size put together from pools of encoded noise
 // (jpeg_segment_pool.h) at the cost of copying bytes, instead of encoding the file's own pixels
-// (1.5 ms per 568 x 568 image). The header is the pool's with the file's height and width; the
+// (1.5 ms per 568 x 568 image). The header is the pool's with the file's height and width and a
+// COM marker holding 8 bytes of the file's content (so that every file differs); the
 // image's blocks, in raster order, are restart intervals of kAssemblyMcus blocks chosen by the
 // file's seeded generator, without repeats inside a file until the pool is used up, then a
 // shorter last interval from a pool of that length; RST0..RST7 between them, EOI at the end.
@@ -23,10 +24,10 @@ namespace dlbench::formats {
 
 // Blocks per restart interval: 32 (a 256-pixel run) keeps the markers to 0.2 % of a noise
 // file; the pools hold kAssemblySegments intervals of it (8,192 blocks, ~300 KB encoded) and
-// kAssemblyTailSegments of each shorter length a file ends with.
+// kAssemblyTailSegments of each shorter length a file ends with (at most 1,984 blocks each).
 inline constexpr int kAssemblyMcus = 32;
 inline constexpr int kAssemblySegments = 256;
-inline constexpr int kAssemblyTailSegments = 16;
+inline constexpr int kAssemblyTailSegments = 64;
 
 // The pools of one content generator: the main pool, built by the constructor, and one pool
 // per last-interval length, built on first use. Thread-safe; what pool() and tail() return lives

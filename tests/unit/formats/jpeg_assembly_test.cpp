@@ -102,6 +102,8 @@ TEST_F(AssembledJpegFiles, FilesDifferAndTheSameSeedAndFileGiveTheSameBytes) {
   const std::string file3 = write(writer, content, 3, {568, 568});
   EXPECT_NE(write(writer, content, 4, {568, 568}), file3);
   EXPECT_NE(write(writer, other_seed, 3, {568, 568}), file3);
+  // A one-block image differs too (its COM marker holds the file's content).
+  EXPECT_NE(write(writer, content, 8, {8, 8}), write(writer, content, 9, {8, 8}));
   // The writer's pools (built for other_seed last) do not change a file: a new writer, and the
   // first writer again, write the same bytes.
   EXPECT_EQ(write(JpegWriter(), content, 3, {568, 568}), file3);
