@@ -9,11 +9,14 @@
 # faults in every page, so its timed writes were overwrites while dlbench paid for new pages.
 #
 #   scripts/bench-generate.sh [--quick] [--reps N] [--writers "1 2"] [--threads T] [--dlbench PATH]
-#                             [--formats "jpeg png csv csv.gz parquet"] [DIR...]
+#                             [--formats "jpeg jpeg-assembled png csv csv.gz parquet"] [--files N]
+#                             [DIR...]
 #
-# --formats: instead of the npy cases, each listed format generating 128 files (--quick: 32) of
+# --formats: instead of the npy cases, each listed format generating 128 files (--quick: 32;
+# --files N: N, to spread a one-off set-up such as jpeg-assembled's pool over more files) of
 # one 568 x 568 uint8 sample (retinanet's image; csv: one line of 322,624 values; csv.gz: the same
-# as one gzip stream at dataset.compression_level, DLIO's default 4) against fio
+# as one gzip stream at dataset.compression_level, DLIO's default 4; jpeg-assembled: jpeg with
+# dataset.content.encoding: assembled, files put together from encoded noise) against fio
 # writing as many files of the mean size that format produced (learnt from one untimed dlbench
 # run first; jpeg/png/csv sizes depend on the pixels or values). jpeg and png generation is
 # bound by the encoder's CPU time, csv by number formatting. parquet runs the two cases below
@@ -38,7 +41,8 @@ quick=0
 formats=""
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 dirs=()
-parse_options "reps writers=writers_list threads quick! dlbench formats ..." "$@"
+format_files=""
+parse_options "reps writers=writers_list threads quick! dlbench formats files=format_files ..." "$@"
 dirs+=("${positional[@]}")
 [ ${#dirs[@]} -gt 0 ] || dirs=(/dev/shm/dlbench-genbench /var/tmp/dlbench-genbench)
 ensure_packages fio time python3 openmpi-bin
@@ -86,6 +90,9 @@ case_overrides() {  # side format
   if [ "$2" = csv.gz ]; then  # csv with DLIO's compression: gzip (level dataset.compression_level)
     echo "++workload.dataset.format=csv"
     echo "++workload.dataset.compression=gzip"
+  elif [ "$2" = jpeg-assembled ]; then  # jpeg files assembled from encoded noise (formats.md)
+    echo "++workload.dataset.format=jpeg"
+    echo "++workload.dataset.content.encoding=assembled"
   else
     echo "++workload.dataset.format=$2"
   fi
@@ -162,8 +169,10 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 result=$(mktemp)
 scratch=()
 trap 'rm -rf "$result" "${scratch[@]}"' EXIT
-format_files=128
-[ "$quick" = 1 ] && format_files=32
+if [ -z "$format_files" ]; then
+  format_files=128
+  [ "$quick" = 1 ] && format_files=32
+fi
 for root in "${dirs[@]}"; do
   mkdir -p "$root"
   dir=$(mktemp -d "$root/run.XXXXXX")  # concurrent runs of this script must not collide

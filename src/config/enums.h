@@ -37,6 +37,8 @@ enum class Profiler { kIostat, kDarshan, kTensorboard, kNone };
 enum class MultiprocessingContext { kFork, kSpawn, kForkserver };
 // dlbench additions.
 enum class ContentKind { kRandom, kCompressible, kZeros };
+// How encoded image files are produced (docs/formats.md, "Assembled jpeg files").
+enum class ContentEncoding { kPerFile, kAssembled };
 enum class DropCaches { kNone, kFadvise, kDrop };
 enum class OnError { kFail, kSkip };
 enum class ThreadPolicy { kBatch, kNormal };
@@ -94,6 +96,8 @@ DLBENCH_ENUM_NAMES(MultiprocessingContext, {MultiprocessingContext::kFork, "fork
                    {MultiprocessingContext::kForkserver, "forkserver"})
 DLBENCH_ENUM_NAMES(ContentKind, {ContentKind::kRandom, "random"},
                    {ContentKind::kCompressible, "compressible"}, {ContentKind::kZeros, "zeros"})
+DLBENCH_ENUM_NAMES(ContentEncoding, {ContentEncoding::kPerFile, "per_file"},
+                   {ContentEncoding::kAssembled, "assembled"})
 DLBENCH_ENUM_NAMES(DropCaches, {DropCaches::kNone, "none"}, {DropCaches::kFadvise, "fadvise"},
                    {DropCaches::kDrop, "drop"})
 DLBENCH_ENUM_NAMES(OnError, {OnError::kFail, "fail"}, {OnError::kSkip, "skip"})

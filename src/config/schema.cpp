@@ -391,6 +391,7 @@ std::vector<Field> BuildSchema() {
       DLBENCH_KEY(dataset.content, kind),
       DLBENCH_KEY(dataset.content, compress_ratio),
       DLBENCH_KEY(dataset.content, seed),
+      DLBENCH_KEY(dataset.content, encoding),
 
       DLBENCH_KEY(reader, data_loader),
       Rejected("reader.data_loader_classname", "custom data loader classes"),

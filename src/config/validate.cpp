@@ -274,6 +274,20 @@ void CheckDataset(const Config& config, const Checker& check, const PhasesRun& r
     check.fail("dataset.content.compress_ratio", "must be >= 1 (raw size / compressed size), got " +
                                                      Describe(ToNode(d.content.compress_ratio)));
   }
+  // Assembled files are put together from encoded noise: there is an encoder for jpeg only, and
+  // their pixels are noise whatever content.kind says, so only `random` describes them.
+  if (d.content.encoding == ContentEncoding::kAssembled) {
+    if (d.format != Format::kJpeg) {
+      check.fail_combination(check.is("dataset.content.encoding", d.content.encoding) + " with " +
+                             check.is("dataset.format", d.format) +
+                             ": only jpeg files can be assembled; use per_file");
+    }
+    if (d.content.kind != ContentKind::kRandom) {
+      check.fail_combination(check.is("dataset.content.encoding", d.content.encoding) + " with " +
+                             check.is("dataset.content.kind", d.content.kind) +
+                             ": assembled images are noise; use kind random or encoding per_file");
+    }
+  }
 }
 
 void CheckDistribution(const Checker& check, const std::string& key, const TimeDistribution& t) {

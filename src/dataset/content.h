@@ -22,6 +22,8 @@ class ContentGenerator {
   void fill(std::uint64_t file, Bytes offset, std::span<std::byte> out) const;
 
   config::ContentKind kind() const { return kind_; }
+  // Same kind, ratio and seed: the same bytes for every (file, offset).
+  bool operator==(const ContentGenerator&) const = default;
 
  private:
   config::ContentKind kind_;

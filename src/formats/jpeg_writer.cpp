@@ -5,7 +5,9 @@
 #include <vector>
 
 #include "formats/image_writing.h"
+#include "formats/jpeg_assembly.h"
 #include "formats/jpeg_errors.h"
+#include "formats/jpeg_parameters.h"
 #include "util/error.h"
 
 namespace dlbench::formats {
@@ -74,12 +76,7 @@ void EncodeJpeg(const std::string& path, ImageShape shape, RowBlocks& rows, Buff
   }
   jpeg_create_compress(&cinfo);
   cinfo.dest = &destination.manager;
-  cinfo.image_width = static_cast<JDIMENSION>(shape.width);
-  cinfo.image_height = static_cast<JDIMENSION>(shape.height);
-  cinfo.input_components = 1;
-  cinfo.in_color_space = JCS_GRAYSCALE;
-  jpeg_set_defaults(&cinfo);
-  jpeg_set_quality(&cinfo, kJpegQuality, TRUE);
+  SetJpegParameters(cinfo, shape);
   jpeg_start_compress(&cinfo, TRUE);
   for (std::span<std::byte> block = rows.next(); !block.empty(); block = rows.next()) {
     const std::int64_t n = rows.rows_in(block);
@@ -102,8 +99,11 @@ Bytes JpegWriter::file_size(const FileSpec& spec) const {
 WriteResult JpegWriter::write(storage::Env& env, const FileSpec& spec,
                               const dataset::ContentGenerator& content,
                               std::span<std::byte> buffer) const {
-  return WriteImage(env, spec, ImageShapeOf(spec, JPEG_MAX_DIMENSION, "jpeg"), content, buffer,
-                    EncodeJpeg);
+  const ImageShape shape = ImageShapeOf(spec, JPEG_MAX_DIMENSION, "jpeg");
+  if (spec.encoding == config::ContentEncoding::kAssembled) {
+    return WriteAssembledJpeg(env, spec, shape, *pools_.get(content), buffer);
+  }
+  return WriteImage(env, spec, shape, content, buffer, EncodeJpeg);
 }
 
 }  // namespace dlbench::formats

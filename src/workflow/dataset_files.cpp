@@ -46,6 +46,7 @@ void DatasetFiles::assign_spec(FileIndex g, formats::FileSpec& spec) const {
   spec.parquet_columns = dataset_.parquet.columns;
   spec.parquet_row_group_size = dataset_.parquet.row_group_size;
   spec.fsync = dataset_.fsync;
+  spec.encoding = dataset_.content.encoding;
   spec.dali_index_path.clear();
   spec.offsets_index_path.clear();
   spec.sizes_index_path.clear();

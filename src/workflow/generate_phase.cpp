@@ -308,7 +308,8 @@ metrics::Json GenerationPart(const metrics::Json& generation, const RankGenerati
   part["files_kept"] = root.files_kept;
   part["partial_files_removed"] = root.partials_removed;
   part["content"] = {{"kind", config::ToString(config.dataset.content.kind)},
-                     {"seed", ContentSeed(config)}};
+                     {"seed", ContentSeed(config)},
+                     {"encoding", config::ToString(config.dataset.content.encoding)}};
   return part;
 }
 

@@ -57,6 +57,11 @@ std::string DatasetFingerprint(const config::Config& config) {
   j["content"] = {{"kind", config::ToString(d.content.kind)},
                   {"compress_ratio", d.content.compress_ratio},
                   {"seed", ContentSeed(config)}};
+  // Only when not the default, so that the markers of datasets generated before the key existed
+  // still match.
+  if (d.content.encoding != config::ContentEncoding::kPerFile) {
+    j["content"]["encoding"] = config::ToString(d.content.encoding);
+  }
   return j.dump();
 }
 

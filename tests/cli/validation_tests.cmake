@@ -58,3 +58,12 @@ dlbench_validation_test(checkpoints_through_a_link_into_the_data
 dlbench_cli_test(output_links_to_root 2
   --once "output folder '${VALIDATION}/link_to_root' resolves to /, a system folder"
   -- ${DLBENCH} generate default --output ${VALIDATION}/link_to_root)
+# dataset.content.encoding: assembled exists for jpeg files of noise only.
+dlbench_validation_test(assembled_npz
+  "dataset.content.encoding = assembled \\(override .*\\) with dataset.format = npz \\(.*\\): only jpeg files can be assembled. use per_file"
+  generate ${DATA}/workloads/train/tiny_train.yaml ++workload.dataset.content.encoding=assembled)
+dlbench_validation_test(assembled_compressible
+  "dataset.content.encoding = assembled \\(override .*\\) with dataset.content.kind = compressible \\(override .*\\): assembled images are noise"
+  generate ${DATA}/workloads/train/tiny_train.yaml ++workload.dataset.format=jpeg
+  ++workload.dataset.num_samples_per_file=1 ++workload.dataset.content.encoding=assembled
+  ++workload.dataset.content.kind=compressible)

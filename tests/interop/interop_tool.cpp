@@ -3,8 +3,9 @@
 //
 //   interop_tool write <format> <path> <dtype> <samples> <dim>... [--zip|--gzip]
 //                      [--datasets K] [--dali-index PATH] [--column NAME:DTYPE:SIZE]...
-//                      [--row-group ROWS] [--snappy|--zstd]
-//                      (--gzip: hdf5, csv or parquet; --snappy, --zstd: parquet)
+//                      [--row-group ROWS] [--snappy|--zstd] [--assembled]
+//                      (--gzip: hdf5, csv or parquet; --snappy, --zstd: parquet; --assembled:
+//                      jpeg, dataset.content.encoding: assembled)
 //   interop_tool read  <format> <path> <dtype> <samples> <dim>... [--datasets K] [--verify]
 //                      [--column NAME:DTYPE:SIZE]...
 //   interop_tool payload <path> <bytes>
@@ -100,6 +101,8 @@ int Run(int argc, char** argv) {
                                       std::atoll(column.c_str() + second + 1), true});
     } else if (arg == "--row-group" && i + 1 < argc) {
       spec.parquet_row_group_size = std::atoll(argv[++i]);
+    } else if (arg == "--assembled") {
+      spec.encoding = dlbench::config::ContentEncoding::kAssembled;
     } else if (arg == "--verify") {
       options.verify_checksums = true;
     } else {

@@ -209,6 +209,13 @@ TEST(TypedValue, DatasetContent) {
   EXPECT_EQ(config.dataset.content.seed, 42u);
   EXPECT_EQ(config.dataset.generation_threads, 8);
   EXPECT_TRUE(config.dataset.fsync);
+  EXPECT_EQ(config.dataset.content.encoding, ContentEncoding::kPerFile);
+  EXPECT_EQ(LoadText("dataset:\n  format: jpeg\n  num_samples_per_file: 1\n"
+                     "  content: {encoding: assembled}\n")
+                .config.dataset.content.encoding,
+            ContentEncoding::kAssembled);
+  EXPECT_EQ(LoadError("dataset:\n  content: {encoding: per_image}\n"),
+            "dataset.content.encoding: 'per_image' is not one of per_file or assembled (w.yaml:2)");
 }
 
 TEST(TypedValue, CustomClassesAreRejected) {
