@@ -93,7 +93,7 @@ Recorder::Recorder(RecorderOptions options)
   last_flush_ = std::chrono::steady_clock::now();
   Recorder* expected = nullptr;
   if (!detail::active_recorder.compare_exchange_strong(expected, this)) {
-    throw Error(ExitCode::kInternal, "trace: a recorder is active already");
+    throw InternalError("trace: a recorder is active already");
   }
   if (!this_thread_name.empty()) name_thread(ThisThreadId(), this_thread_name);
   {
