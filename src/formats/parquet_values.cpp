@@ -20,9 +20,9 @@ thread_local std::vector<std::uint32_t> index_scratch;
 
 // Copies n values of `c` from their on-disk width to the sample's (8/16-bit integers are stored
 // as INT32: their low bytes, little-endian).
-template <int kItem>
+template <int Item>
 void NarrowValues(const std::byte* src, int value_bytes, std::int64_t n, std::byte* dst) {
-  for (std::int64_t i = 0; i < n; ++i) std::memcpy(dst + i * kItem, src + i * value_bytes, kItem);
+  for (std::int64_t i = 0; i < n; ++i) std::memcpy(dst + i * Item, src + i * value_bytes, Item);
 }
 
 void CopyValues(const Column& c, const std::byte* src, std::int64_t n, std::byte* dst) {
@@ -36,12 +36,12 @@ void CopyValues(const Column& c, const std::byte* src, std::int64_t n, std::byte
 }
 
 // dst[i] = dictionary entry index[i], narrowed like CopyValues.
-template <int kItem>
+template <int Item>
 void GatherValues(const std::byte* dictionary, int value_bytes, const std::uint32_t* index,
                   std::int64_t n, std::byte* dst) {
   for (std::int64_t i = 0; i < n; ++i) {
-    std::memcpy(dst + i * kItem, dictionary + static_cast<std::size_t>(index[i]) * value_bytes,
-                kItem);
+    std::memcpy(dst + i * Item, dictionary + static_cast<std::size_t>(index[i]) * value_bytes,
+                Item);
   }
 }
 
