@@ -8,7 +8,7 @@
 namespace dlbench::formats {
 
 ByteSink::ByteSink(std::span<std::byte> buffer) : buffer_(buffer) {
-  if (buffer_.empty()) throw Error(ExitCode::kInternal, "ByteSink: empty buffer");
+  if (buffer_.empty()) throw InternalError("ByteSink: empty buffer");
 }
 
 void ByteSink::append(const void* data, std::size_t length) {

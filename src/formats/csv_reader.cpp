@@ -21,7 +21,7 @@ bool IsGzip(std::span<const std::byte> bytes) {
 
 std::span<const char> Inflate(std::span<const std::byte> gzip, const std::string& path) {
   z_stream z{};
-  if (inflateInit2(&z, 15 + 16) != Z_OK) throw Error(ExitCode::kInternal, "zlib inflateInit2");
+  if (inflateInit2(&z, 15 + 16) != Z_OK) throw InternalError("zlib inflateInit2");
   z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(gzip.data()));
   z.avail_in = static_cast<uInt>(gzip.size());
   if (inflated.size() < 4 * gzip.size() + 4096) inflated.resize(4 * gzip.size() + 4096);

@@ -84,7 +84,7 @@ class TextSink {
       z_.next_out = reinterpret_cast<Bytef*>(space.data());
       z_.avail_out = static_cast<uInt>(space.size());
       status = deflate(&z_, flush);
-      if (status == Z_STREAM_ERROR) throw Error(ExitCode::kInternal, "zlib deflate failed");
+      if (status == Z_STREAM_ERROR) throw InternalError("zlib deflate failed");
       out_.commit(space.size() - z_.avail_out);
     } while (z_.avail_in > 0 || (flush == Z_FINISH && status != Z_STREAM_END));
     used_ = 0;
@@ -114,8 +114,8 @@ WriteResult CsvWriter::write(storage::Env& env, const FileSpec& spec,
   // A quarter of the buffer for generated values, a quarter for gzip's text, half for the file.
   const std::size_t quarter = buffer.size() / 4;
   if (quarter < csv::kMaxFieldChars) {
-    throw Error(ExitCode::kInternal,
-                "csv writer: a buffer of " + std::to_string(buffer.size()) + " bytes is too small");
+    throw InternalError("csv writer: a buffer of " + std::to_string(buffer.size()) +
+                        " bytes is too small");
   }
   const std::span<std::byte> values = buffer.first(quarter - quarter % item);
   auto file = env.create(spec.path);

@@ -7,14 +7,12 @@ namespace dlbench::formats {
 
 void FileReader::check_request(std::int64_t k, std::span<const std::byte> out) const {
   if (k < 0 || k >= samples()) {
-    throw Error(ExitCode::kInternal, path() + ": sample " + std::to_string(k) +
-                                         " asked of a file of " + std::to_string(samples()) +
-                                         " samples");
+    throw InternalError(path() + ": sample " + std::to_string(k) + " asked of a file of " +
+                        std::to_string(samples()) + " samples");
   }
   if (out.size() < sample_bytes()) {
-    throw Error(ExitCode::kInternal, path() + ": a " + std::to_string(out.size()) +
-                                         "-byte buffer for a " + std::to_string(sample_bytes()) +
-                                         "-byte sample");
+    throw InternalError(path() + ": a " + std::to_string(out.size()) + "-byte buffer for a " +
+                        std::to_string(sample_bytes()) + "-byte sample");
   }
 }
 

@@ -62,7 +62,7 @@ T Fail(const char* function, hid_t minor, T failure, T success) {
 }
 
 storage::WritableFile& Output(State& s) {
-  if (!s.writable) throw Error(ExitCode::kInternal, "hdf5 wrote to read-only " + s.path);
+  if (!s.writable) throw InternalError("hdf5 wrote to read-only " + s.path);
   if (!s.out) s.out = s.info.env->open_write(s.path);
   return *s.out;
 }
@@ -82,7 +82,7 @@ H5FD_t* OpenFile(const char* name, unsigned flags, hid_t fapl, haddr_t maxaddr) 
   try {
     const auto* info = static_cast<const EnvDriverInfo*>(H5Pget_driver_info(fapl));
     if (info == nullptr || name == nullptr || maxaddr == 0 || maxaddr == HADDR_UNDEF) {
-      throw Error(ExitCode::kInternal, "hdf5 env driver opened without its file-access list");
+      throw InternalError("hdf5 env driver opened without its file-access list");
     }
     auto state = std::make_unique<State>();
     state->info = *info;

@@ -245,7 +245,7 @@ class SharedHdf5 {
 Bytes Hdf5SharedWriter::write(const mpi::Communicator& comm, storage::Env& env,
                               const FileSpec& spec, const dataset::ContentGenerator& content,
                               std::span<std::byte> buffer) const {
-  if (buffer.empty()) throw Error(ExitCode::kInternal, "shared write without a buffer");
+  if (buffer.empty()) throw InternalError("shared write without a buffer");
   SharedHdf5 write(comm, spec, content, buffer);
   Bytes bytes = 0;
   {

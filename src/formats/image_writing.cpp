@@ -46,7 +46,7 @@ RowBlocks::RowBlocks(const FileSpec& spec, ImageShape shape,
     rows_ = own_;
     output_ = buffer;
   }
-  if (output_.empty()) throw Error(ExitCode::kInternal, "image writer: empty buffer");
+  if (output_.empty()) throw InternalError("image writer: empty buffer");
 }
 
 std::span<std::byte> RowBlocks::next() {

@@ -72,7 +72,7 @@ void EncodeJpeg(const std::string& path, ImageShape shape, RowBlocks& rows, Buff
   if (setjmp(errors.jump)) {
     jpeg_destroy_compress(&cinfo);
     if (destination.error) std::rethrow_exception(destination.error);
-    throw Error(ExitCode::kInternal, "write " + path + ": libjpeg: " + errors.message);
+    throw InternalError("write " + path + ": libjpeg: " + errors.message);
   }
   jpeg_create_compress(&cinfo);
   cinfo.dest = &destination.manager;

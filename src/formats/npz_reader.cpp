@@ -189,7 +189,7 @@ NpzRegions Regions(const FileSpec& spec) {
 struct RawInflater {
   z_stream z{};
   RawInflater() {
-    if (inflateInit2(&z, -15) != Z_OK) throw Error(ExitCode::kInternal, "inflateInit2 failed");
+    if (inflateInit2(&z, -15) != Z_OK) throw InternalError("inflateInit2 failed");
   }
   ~RawInflater() { inflateEnd(&z); }
   RawInflater(const RawInflater&) = delete;

@@ -63,7 +63,7 @@ class MemberWriter {
     m.compressed = file_.appended() - data_start;
     const std::string header = zip::LocalHeader(m);
     if (header.size() != placeholder.size()) {
-      throw Error(ExitCode::kInternal, "npz local header changed size");
+      throw InternalError("npz local header changed size");
     }
     file_.write_at(m.local_offset, header.data(), header.size());
     return m;
@@ -90,7 +90,7 @@ class MemberWriter {
                                const ArrayFill& fill) {
     // Half the buffer stages input, half collects compressed output.
     const std::size_t half = buffer_.size() / 2;
-    if (half < 64) throw Error(ExitCode::kInternal, "npz writer: buffer too small");
+    if (half < 64) throw InternalError("npz writer: buffer too small");
     std::span<std::byte> input = buffer_.first(half);
     BufferedAppender out(file_, buffer_.subspan(half));
     z_stream z{};
@@ -110,7 +110,7 @@ class MemberWriter {
         z.avail_out = static_cast<uInt>(std::min<std::size_t>(space.size(), 1u << 30));
         const uInt before = z.avail_out;
         const int rc = deflate(&z, flush);
-        if (rc == Z_STREAM_ERROR) throw Error(ExitCode::kInternal, "npz: deflate failed");
+        if (rc == Z_STREAM_ERROR) throw InternalError("npz: deflate failed");
         out.commit(before - z.avail_out);
         if (flush == Z_FINISH && rc == Z_STREAM_END) break;
       } while (z.avail_in > 0 || (flush == Z_FINISH));

@@ -20,7 +20,7 @@ namespace {
 
 void Gunzip(std::span<const std::byte> in, std::span<std::byte> out) {
   z_stream z{};
-  if (inflateInit2(&z, 15 + 32) != Z_OK) throw Error(ExitCode::kInternal, "inflateInit2");
+  if (inflateInit2(&z, 15 + 32) != Z_OK) throw InternalError("inflateInit2");
   z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(in.data()));
   z.avail_in = static_cast<uInt>(in.size());
   z.next_out = reinterpret_cast<Bytef*>(out.data());
@@ -57,7 +57,7 @@ ZSTD_DCtx* ThreadZstdContext() {
     ~Holder() { ZSTD_freeDCtx(context); }
   };
   thread_local Holder holder;
-  if (holder.context == nullptr) throw Error(ExitCode::kInternal, "ZSTD_createDCtx failed");
+  if (holder.context == nullptr) throw InternalError("ZSTD_createDCtx failed");
   return holder.context;
 }
 
@@ -74,8 +74,7 @@ std::size_t CompressGzip(int level, std::span<const std::byte> in, std::vector<s
   z_stream z{};
   // windowBits 15 + 16: a gzip header and trailer around the deflate stream, as pyarrow writes.
   if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-    throw Error(ExitCode::kInternal,
-                "parquet: zlib refused compression_level " + std::to_string(level));
+    throw InternalError("parquet: zlib refused compression_level " + std::to_string(level));
   }
   out.resize(deflateBound(&z, static_cast<uLong>(in.size())));
   z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(in.data()));
@@ -85,7 +84,7 @@ std::size_t CompressGzip(int level, std::span<const std::byte> in, std::vector<s
   const int rc = deflate(&z, Z_FINISH);
   const std::size_t length = z.total_out;
   deflateEnd(&z);
-  if (rc != Z_STREAM_END) throw Error(ExitCode::kInternal, "parquet: deflate failed");
+  if (rc != Z_STREAM_END) throw InternalError("parquet: deflate failed");
   return length;
 }
 
@@ -94,7 +93,7 @@ std::size_t CompressSnappy(std::span<const std::byte> in, std::vector<std::byte>
   std::size_t length = out.size();
   if (snappy_compress(reinterpret_cast<const char*>(in.data()), in.size(),
                       reinterpret_cast<char*>(out.data()), &length) != SNAPPY_OK) {
-    throw Error(ExitCode::kInternal, "parquet: snappy_compress failed");
+    throw InternalError("parquet: snappy_compress failed");
   }
   return length;
 }
@@ -106,7 +105,7 @@ ZSTD_CCtx* ThreadZstdCompressContext() {
     ~Holder() { ZSTD_freeCCtx(context); }
   };
   thread_local Holder holder;
-  if (holder.context == nullptr) throw Error(ExitCode::kInternal, "ZSTD_createCCtx failed");
+  if (holder.context == nullptr) throw InternalError("ZSTD_createCCtx failed");
   return holder.context;
 }
 
@@ -115,8 +114,7 @@ std::size_t CompressZstd(int level, std::span<const std::byte> in, std::vector<s
   const std::size_t length = ZSTD_compressCCtx(ThreadZstdCompressContext(), out.data(), out.size(),
                                                in.data(), in.size(), level);
   if (ZSTD_isError(length)) {
-    throw Error(ExitCode::kInternal,
-                std::string("parquet: ZSTD_compressCCtx: ") + ZSTD_getErrorName(length));
+    throw InternalError(std::string("parquet: ZSTD_compressCCtx: ") + ZSTD_getErrorName(length));
   }
   return length;
 }
@@ -185,8 +183,8 @@ std::size_t Compress(std::int32_t codec, int level, std::span<const std::byte> i
     case kZstd:
       return CompressZstd(level, in, out);
     default:
-      throw Error(ExitCode::kInternal,
-                  std::string("parquet: dlbench does not compress ") + CodecName(codec) + " pages");
+      throw InternalError(std::string("parquet: dlbench does not compress ") + CodecName(codec) +
+                          " pages");
   }
 }
 

@@ -19,6 +19,30 @@ constexpr std::uint64_t kMaxRunValues = 1ull << 40;
   throw thrift::DecodeError(std::string(what) + ": " + why);
 }
 
+// Walks the runs of a page's levels: exactly `count` values, numbered from the chunk's `first`.
+// Calls rle(p, value, n) for an RLE run of n values from position p, and packed(p, run, n) for
+// the first n values of a bit-packed run (the rest is the last group's padding). An RLE run past
+// the last value, and bytes after the run holding it, are errors.
+template <class Rle, class Packed>
+void VisitLevelRuns(HybridRuns& runs, std::int64_t first, std::int64_t count, const Rle& rle,
+                    const Packed& packed) {
+  std::int64_t p = first;
+  const std::int64_t end = first + count;
+  while (p < end) {
+    const HybridRuns::Run run = runs.next();
+    const auto left = static_cast<std::uint64_t>(end - p);
+    const auto take = static_cast<std::int64_t>(std::min(run.count, left));
+    if (!run.packed) {
+      if (run.count > left) runs.fail("an RLE run past the page's last value");
+      rle(p, run.value, take);
+    } else {
+      packed(p, run, take);
+    }
+    p += take;
+  }
+  if (!runs.done()) runs.fail("bytes after the last level");
+}
+
 }  // namespace
 
 int LevelBitWidth(int max_level) {
@@ -107,30 +131,22 @@ void CheckRepetitionLevels(std::span<const std::byte> data, std::int64_t first, 
                    " of the column chunk, where rows of " + std::to_string(size) + " values need " +
                    (at % size == 0 ? "0" : "1"));
   };
-  std::int64_t p = first;
-  const std::int64_t end = first + count;
-  while (p < end) {
-    const HybridRuns::Run run = runs.next();
-    const auto left = static_cast<std::uint64_t>(end - p);
-    const auto take = static_cast<std::int64_t>(std::min(run.count, left));
-    if (!run.packed) {
-      if (run.count > left) runs.fail("an RLE run past the page's last value");
-      const std::int64_t phase = p % size;
-      if (run.value == 0 ? (phase != 0 || (take > 1 && size > 1))
-                         : (phase == 0 || phase + take > size)) {
-        bad(p, run.value);
-      }
-    } else {
-      std::int64_t phase = p % size;
-      for (std::int64_t i = 0; i < take; ++i) {
-        const std::uint32_t level = runs.unpack(run, static_cast<std::uint64_t>(i));
-        if (level != (phase == 0 ? 0u : 1u)) bad(p + i, level);
-        if (++phase == size) phase = 0;
-      }
-    }
-    p += take;
-  }
-  if (!runs.done()) runs.fail("bytes after the last level");
+  VisitLevelRuns(
+      runs, first, count,
+      [&](std::int64_t p, std::uint32_t level, std::int64_t n) {
+        const std::int64_t phase = p % size;
+        if (level == 0 ? (phase != 0 || (n > 1 && size > 1)) : (phase == 0 || phase + n > size)) {
+          bad(p, level);
+        }
+      },
+      [&](std::int64_t p, const HybridRuns::Run& run, std::int64_t n) {
+        std::int64_t phase = p % size;
+        for (std::int64_t i = 0; i < n; ++i) {
+          const std::uint32_t level = runs.unpack(run, static_cast<std::uint64_t>(i));
+          if (level != (phase == 0 ? 0u : 1u)) bad(p + i, level);
+          if (++phase == size) phase = 0;
+        }
+      });
 }
 
 void CheckDefinitionLevels(std::span<const std::byte> data, std::int64_t first, std::int64_t count,
@@ -142,25 +158,18 @@ void CheckDefinitionLevels(std::span<const std::byte> data, std::int64_t first, 
                    " (a null or an empty list) in row " + std::to_string(at / size) +
                    " of the row group; DLIO samples have no nulls");
   };
-  std::int64_t p = first;
-  const std::int64_t end = first + count;
   const auto want = static_cast<std::uint32_t>(max_definition);
-  while (p < end) {
-    const HybridRuns::Run run = runs.next();
-    const auto left = static_cast<std::uint64_t>(end - p);
-    const auto take = static_cast<std::int64_t>(std::min(run.count, left));
-    if (!run.packed) {
-      if (run.count > left) runs.fail("an RLE run past the page's last value");
-      if (run.value != want) null(p, run.value);
-    } else {
-      for (std::int64_t i = 0; i < take; ++i) {
-        const std::uint32_t level = runs.unpack(run, static_cast<std::uint64_t>(i));
-        if (level != want) null(p + i, level);
-      }
-    }
-    p += take;
-  }
-  if (!runs.done()) runs.fail("bytes after the last level");
+  VisitLevelRuns(
+      runs, first, count,
+      [&](std::int64_t p, std::uint32_t level, std::int64_t) {
+        if (level != want) null(p, level);
+      },
+      [&](std::int64_t p, const HybridRuns::Run& run, std::int64_t n) {
+        for (std::int64_t i = 0; i < n; ++i) {
+          const std::uint32_t level = runs.unpack(run, static_cast<std::uint64_t>(i));
+          if (level != want) null(p + i, level);
+        }
+      });
 }
 
 void DecodeDictionaryIndices(std::span<const std::byte> data, std::int64_t from,

@@ -3,14 +3,15 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <optional>
 
 #include "formats/direct_file.h"
 #include "formats/little_endian.h"
 #include "formats/parquet_codec.h"
+#include "formats/parquet_dictionary.h"
 #include "formats/parquet_layout.h"
-#include "formats/parquet_levels.h"
+#include "formats/parquet_pages.h"
 #include "formats/parquet_schema.h"
+#include "formats/parquet_values.h"
 #include "formats/thrift_compact.h"
 #include "util/error.h"
 
@@ -21,115 +22,18 @@ using namespace parquet;  // NOLINT(google-build-using-namespace): the file is a
 
 // Bytes read from the end at open: the footer and, in dlbench's files, the offset indexes.
 constexpr Bytes kTailRead = 64 * KiB;
-// Header scan: the first read of a page header, grown (×4) while it does not decode, up to
-// kMaxPageHeader (statistics of numeric columns keep real headers under 100 bytes).
-constexpr Bytes kHeaderRead = 256;
-constexpr Bytes kMaxPageHeader = 1 * MiB;
 
-// A page read, its decompressed body and a row's dictionary indices, per thread: with read_type
-// on_demand a file is opened for every sample, and page-sized allocations per open would cost
-// more than the read.
+// A page read, per thread: with read_type on_demand a file is opened for every sample, and
+// page-sized allocations per open would cost more than the read.
 thread_local std::vector<std::byte> page_scratch;
-thread_local std::vector<std::byte> body_scratch;
-thread_local std::vector<std::uint32_t> index_scratch;
 
 std::string Quote(const std::string& name) { return "'" + name + "'"; }
-
-bool IsDictionaryEncoding(std::int32_t encoding) {
-  return encoding == kPlainDictionary || encoding == kRleDictionary;
-}
-
-// One page of a column chunk: where it is and which of the chunk's value slots (levels: rows ·
-// size, nulls included) it holds.
-struct PageRef {
-  Bytes offset = 0;        // of the page header
-  Bytes length = 0;        // header + body
-  std::int64_t first = 0;  // its first value slot in the chunk
-  std::int64_t count = 0;  // its value slots
-};
-
-// One column chunk (a column in a row group). Its data pages come from the chunk's offset index
-// at open, or else from scanning page headers from the chunk's start, lazily, as far as the
-// samples asked for need (what a reader without a page index does).
-struct Chunk {
-  Bytes begin = 0;  // first page: the dictionary page when there is one
-  Bytes end = 0;
-  Bytes first_data_page = 0;  // ColumnMetaData.data_page_offset
-  std::int32_t codec = kUncompressed;
-  std::int64_t values = 0;  // value slots: rows · size
-  std::optional<PageRef> dictionary;
-  std::vector<PageRef> pages;  // the data pages found so far
-  Bytes scan = 0;              // where the next page header is; end once every page is found
-
-  std::int64_t found() const { return pages.empty() ? 0 : pages.back().first + pages.back().count; }
-};
 
 // What the reader keeps per column of the layout.
 struct ColumnState {
   FileColumn file;
-  // The dictionary (PLAIN values) of chunk `dictionary_chunk`, kept while samples come from it.
-  std::vector<std::byte> dictionary;
-  std::uint64_t dictionary_size = 0;
-  std::size_t dictionary_chunk = SIZE_MAX;
+  DictionaryCache dictionary;  // of the chunk samples came from last
 };
-
-// Copies n values of `c` from their on-disk width to the sample's (8/16-bit integers are stored
-// as INT32: their low bytes, little-endian).
-template <int kItem>
-void NarrowValues(const std::byte* src, int value_bytes, std::int64_t n, std::byte* dst) {
-  for (std::int64_t i = 0; i < n; ++i) std::memcpy(dst + i * kItem, src + i * value_bytes, kItem);
-}
-
-void CopyValues(const Column& c, const std::byte* src, std::int64_t n, std::byte* dst) {
-  if (c.value_bytes == c.itemsize) {
-    std::memcpy(dst, src, static_cast<std::size_t>(n) * static_cast<std::size_t>(c.itemsize));
-  } else if (c.itemsize == 1) {
-    NarrowValues<1>(src, c.value_bytes, n, dst);
-  } else {
-    NarrowValues<2>(src, c.value_bytes, n, dst);
-  }
-}
-
-// dst[i] = dictionary entry index[i], narrowed like CopyValues.
-template <int kItem>
-void GatherValues(const std::byte* dictionary, int value_bytes, const std::uint32_t* index,
-                  std::int64_t n, std::byte* dst) {
-  for (std::int64_t i = 0; i < n; ++i) {
-    std::memcpy(dst + i * kItem, dictionary + static_cast<std::size_t>(index[i]) * value_bytes,
-                kItem);
-  }
-}
-
-void GatherValues(const Column& c, const std::byte* dictionary, const std::uint32_t* index,
-                  std::int64_t n, std::byte* dst) {
-  switch (c.itemsize) {
-    case 1:
-      return GatherValues<1>(dictionary, c.value_bytes, index, n, dst);
-    case 2:
-      return GatherValues<2>(dictionary, c.value_bytes, index, n, dst);
-    case 4:
-      return GatherValues<4>(dictionary, c.value_bytes, index, n, dst);
-    default:
-      return GatherValues<8>(dictionary, c.value_bytes, index, n, dst);
-  }
-}
-
-// The 4-byte length prefix of a data page v1's level section at `*pos`, and the section.
-std::span<const std::byte> V1LevelSection(std::span<const std::byte> page, std::size_t* pos,
-                                          const char* what) {
-  if (page.size() - *pos < 4) {
-    throw thrift::DecodeError(std::string("page too short for its ") + what + " levels");
-  }
-  const std::uint64_t length = GetLe(page.data() + *pos, 4);
-  *pos += 4;
-  if (length > page.size() - *pos) {
-    throw thrift::DecodeError(std::string(what) + " levels of " + std::to_string(length) +
-                              " bytes run past the page");
-  }
-  const std::span<const std::byte> section = page.subspan(*pos, length);
-  *pos += length;
-  return section;
-}
 
 class ParquetFileReader final : public FileReader {
  public:
@@ -263,8 +167,8 @@ class ParquetFileReader final : public FileReader {
     }
   }
 
-  Chunk make_chunk(std::size_t ci, const ColumnChunk& chunk, std::int64_t rows,
-                   Bytes footer_start) const {
+  ChunkPages make_chunk(std::size_t ci, const ColumnChunk& chunk, std::int64_t rows,
+                        Bytes footer_start) const {
     const Column& c = layout_.columns[ci];
     const std::string where = label(ci);
     if (chunk.file_path) corrupt(footer_start, where + "data in another file is not supported");
@@ -297,7 +201,7 @@ class ParquetFileReader final : public FileReader {
                                 std::to_string(m.total_compressed_size) +
                                 ") lie outside the data region");
     }
-    Chunk k;
+    ChunkPages k;
     k.begin = begin;
     k.end = begin + static_cast<Bytes>(m.total_compressed_size);
     k.first_data_page = static_cast<Bytes>(m.data_page_offset);
@@ -346,47 +250,14 @@ class ParquetFileReader final : public FileReader {
         } catch (const thrift::DecodeError& e) {
           corrupt(offset, label(ci) + "corrupted offset index: " + e.what());
         }
-        index_pages(ci, chunks_[g * layout_.columns.size() + ci], group.num_rows, pages, offset);
+        try {
+          IndexPages(chunks_[g * layout_.columns.size() + ci], layout_.columns[ci].size,
+                     group.num_rows, pages, offset);
+        } catch (const PageError& e) {
+          corrupt(e.offset(), label(ci) + e.what());
+        }
       }
     }
-  }
-
-  // Checks an offset index's pages (contiguous from the first data page to the chunk's end,
-  // first rows increasing from 0) and takes them as the chunk's pages. Pages that start rows
-  // (what writers of page indexes guarantee) of `size` values each hold (rows · size) slots;
-  // each page's header confirms its count when read.
-  void index_pages(std::size_t ci, Chunk& chunk, std::int64_t rows,
-                   const std::vector<PageLocation>& pages, Bytes index_offset) {
-    const std::int64_t size = layout_.columns[ci].size;
-    Bytes next = chunk.first_data_page;
-    for (std::size_t p = 0; p < pages.size(); ++p) {
-      const PageLocation& loc = pages[p];
-      const bool rows_ok =
-          p == 0 ? loc.first_row_index == 0
-                 : loc.first_row_index > pages[p - 1].first_row_index && loc.first_row_index < rows;
-      if (!rows_ok || loc.offset < 0 || static_cast<Bytes>(loc.offset) != next ||
-          loc.compressed_page_size <= 0) {
-        corrupt(index_offset, label(ci) + "page " + std::to_string(p) +
-                                  " of the offset index (offset " + std::to_string(loc.offset) +
-                                  ", " + std::to_string(loc.compressed_page_size) +
-                                  " bytes, first row " + std::to_string(loc.first_row_index) +
-                                  ") does not follow the pages before it");
-      }
-      next += static_cast<Bytes>(loc.compressed_page_size);
-    }
-    if (pages.empty() || next != chunk.end) {
-      corrupt(index_offset, label(ci) + "the offset index's pages do not cover the column chunk");
-    }
-    for (std::size_t p = 0; p < pages.size(); ++p) {
-      const std::int64_t last = p + 1 < pages.size() ? pages[p + 1].first_row_index : rows;
-      chunk.pages.push_back(
-          {static_cast<Bytes>(pages[p].offset), static_cast<Bytes>(pages[p].compressed_page_size),
-           pages[p].first_row_index * size, (last - pages[p].first_row_index) * size});
-    }
-    if (chunk.begin < chunk.first_data_page) {
-      chunk.dictionary = PageRef{chunk.begin, chunk.first_data_page - chunk.begin, 0, 0};
-    }
-    chunk.scan = chunk.end;
   }
 
   // [offset, offset + length) of the file, in the thread's page buffer (or, with O_DIRECT, in
@@ -410,76 +281,18 @@ class ParquetFileReader final : public FileReader {
   // The page holding value slot `at` of chunk `chunk_index`, scanning page headers as far as
   // needed.
   PageRef locate(std::size_t ci, std::size_t chunk_index, std::int64_t at, Bytes* read) {
-    Chunk& chunk = chunks_[chunk_index];
-    while (chunk.found() <= at) {
-      if (chunk.scan >= chunk.end) {
-        corrupt(chunk.begin,
-                label(ci) + "the column chunk's pages end before value " + std::to_string(at));
-      }
-      scan_page(ci, chunk, read);
-    }
-    const auto it = std::upper_bound(chunk.pages.begin(), chunk.pages.end(), at,
-                                     [](std::int64_t v, const PageRef& p) { return v < p.first; });
-    return *(it - 1);
-  }
-
-  // Decodes the page header at chunk.scan and records the page.
-  void scan_page(std::size_t ci, Chunk& chunk, Bytes* read) {
-    const Bytes at = chunk.scan;
-    const Bytes left = chunk.end - at;
-    Bytes window = std::min(kHeaderRead, left);
-    PageHeader h;
-    std::size_t header_length = 0;
-    for (;;) {
-      const std::span<const std::byte> bytes = fetch(at, window, ci);
-      *read += window;
-      try {
-        h = DecodePageHeader(bytes, &header_length);
-        break;
-      } catch (const thrift::DecodeError& e) {
-        if (window == left || window >= kMaxPageHeader) {
-          corrupt(at, label(ci) + "corrupted page header: " + e.what());
-        }
-        window = std::min({window * 4, left, kMaxPageHeader});
-      }
-    }
-    if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0 ||
-        static_cast<Bytes>(h.compressed_page_size) > left - header_length) {
-      corrupt(at, label(ci) + "a page of " + std::to_string(header_length) + " + " +
-                      std::to_string(h.compressed_page_size) +
-                      " bytes runs past the column chunk's end at " + std::to_string(chunk.end));
-    }
-    const Bytes length = header_length + static_cast<Bytes>(h.compressed_page_size);
-    if (h.type == kDictionaryPage) {
-      if (!h.dictionary_page_header || chunk.dictionary || !chunk.pages.empty()) {
-        corrupt(at, label(ci) + "a dictionary page without its header or after data pages");
-      }
-      chunk.dictionary = PageRef{at, length, 0, h.dictionary_page_header->num_values};
-    } else if (h.type == kDataPage || h.type == kDataPageV2) {
-      const std::int64_t count = h.data_page_header      ? h.data_page_header->num_values
-                                 : h.data_page_header_v2 ? h.data_page_header_v2->num_values
-                                                         : -1;
-      const std::int64_t first = chunk.found();
-      if (count <= 0 || count > chunk.values - first) {
-        corrupt(at, label(ci) + "a data page of " + std::to_string(count) + " values after " +
-                        std::to_string(first) + " of the column chunk's " +
-                        std::to_string(chunk.values));
-      }
-      chunk.pages.push_back({at, length, first, count});
-    } else if (h.type != kIndexPage) {
-      corrupt(at, label(ci) + "page type " + std::to_string(h.type));
-    }
-    chunk.scan = at + length;
-    if (chunk.scan == chunk.end && chunk.found() != chunk.values) {
-      corrupt(at, label(ci) + "the column chunk's pages hold " + std::to_string(chunk.found()) +
-                      " values, its metadata " + std::to_string(chunk.values));
+    try {
+      return LocatePage(
+          chunks_[chunk_index], at,
+          [this, ci](Bytes offset, Bytes length) { return fetch(offset, length, ci); }, read);
+    } catch (const PageError& e) {
+      corrupt(e.offset(), label(ci) + e.what());
     }
   }
 
-  // Reads and decodes the dictionary page of chunk `chunk_index` into the column's state.
+  // Reads and decodes the dictionary page of chunk `chunk_index` into the column's cache.
   void load_dictionary(std::size_t ci, std::size_t chunk_index, Bytes data_page, Bytes* read) {
-    ColumnState& state = columns_[ci];
-    const Chunk& chunk = chunks_[chunk_index];
+    const ChunkPages& chunk = chunks_[chunk_index];
     if (!chunk.dictionary) {
       corrupt(data_page, label(ci) + "a dictionary-encoded page in a column chunk without a " +
                              "dictionary page");
@@ -487,178 +300,32 @@ class ParquetFileReader final : public FileReader {
     const PageRef& ref = *chunk.dictionary;
     const std::span<const std::byte> page = fetch(ref.offset, ref.length, ci);
     *read += ref.length;
-    state.dictionary_chunk = SIZE_MAX;
     try {
-      std::size_t header_length = 0;
-      const PageHeader h = DecodePageHeader(page, &header_length);
-      if (h.type != kDictionaryPage || !h.dictionary_page_header) {
-        throw thrift::DecodeError("page type " + std::to_string(h.type) +
-                                  " where the dictionary page should be");
-      }
-      const DictionaryPageHeader& d = *h.dictionary_page_header;
-      const Column& c = layout_.columns[ci];
-      if (h.compressed_page_size < 0 ||
-          header_length + static_cast<Bytes>(h.compressed_page_size) != ref.length) {
-        throw thrift::DecodeError("dictionary page header says " + std::to_string(header_length) +
-                                  " + " + std::to_string(h.compressed_page_size) +
-                                  " bytes, the column chunk " + std::to_string(ref.length));
-      }
-      if (d.encoding != kPlain && d.encoding != kPlainDictionary) {
-        throw thrift::DecodeError("dictionary encoding " + std::to_string(d.encoding) +
-                                  " (PLAIN expected)");
-      }
-      // No more entries than the chunk has values: the bound keeps a corrupt header from
-      // allocating gigabytes.
-      if (d.num_values < 0 || d.num_values > chunk.values || h.uncompressed_page_size < 0 ||
-          static_cast<Bytes>(h.uncompressed_page_size) !=
-              static_cast<Bytes>(d.num_values) * static_cast<Bytes>(c.value_bytes)) {
-        throw thrift::DecodeError("a dictionary of " + std::to_string(d.num_values) +
-                                  " values in " + std::to_string(h.uncompressed_page_size) +
-                                  " bytes");
-      }
-      state.dictionary.resize(static_cast<std::size_t>(h.uncompressed_page_size));
-      Decompress(chunk.codec, page.subspan(header_length), state.dictionary);
-      state.dictionary_size = static_cast<std::uint64_t>(d.num_values);
+      columns_[ci].dictionary.load(chunk_index, page, chunk.codec, chunk.values,
+                                   layout_.columns[ci].value_bytes);
     } catch (const thrift::DecodeError& e) {
       corrupt(ref.offset, label(ci) + e.what());
     }
-    state.dictionary_chunk = chunk_index;
   }
 
   // Decodes the data page `ref` (header, codec, levels) and copies its value slots [from, to)
   // (chunk positions) into `dst`.
   void read_values(std::size_t ci, std::size_t chunk_index, const PageRef& ref, std::int64_t from,
                    std::int64_t to, std::byte* dst, Bytes* read) {
-    const Column& c = layout_.columns[ci];
-    const ColumnState& state = columns_[ci];
-    std::span<const std::byte> page = fetch(ref.offset, ref.length, ci);
-    *read += ref.length;
-    PageHeader h;
-    std::size_t header_length = 0;
+    ColumnState& state = columns_[ci];
     try {
-      h = DecodePageHeader(page, &header_length);
-    } catch (const thrift::DecodeError& e) {
-      corrupt(ref.offset, label(ci) + "corrupted page header: " + e.what());
-    }
-    const bool v2 = h.type == kDataPageV2 && h.data_page_header_v2;
-    if (!v2 && !(h.type == kDataPage && h.data_page_header)) {
-      corrupt(ref.offset,
-              label(ci) + "page type " + std::to_string(h.type) + " where a data page should be");
-    }
-    const std::int32_t count =
-        v2 ? h.data_page_header_v2->num_values : h.data_page_header->num_values;
-    const std::int32_t encoding =
-        v2 ? h.data_page_header_v2->encoding : h.data_page_header->encoding;
-    if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0 ||
-        header_length + static_cast<Bytes>(h.compressed_page_size) != ref.length) {
-      corrupt(ref.offset, label(ci) + "page header says " + std::to_string(header_length) + " + " +
-                              std::to_string(h.compressed_page_size) + " bytes, expected " +
-                              std::to_string(ref.length) + " in all");
-    }
-    if (count != ref.count) {
-      corrupt(ref.offset, label(ci) + "page of " + std::to_string(count) + " values, expected " +
-                              std::to_string(ref.count));
-    }
-    if (encoding != kPlain && !IsDictionaryEncoding(encoding)) {
-      corrupt(ref.offset, label(ci) + "value encoding " + std::to_string(encoding) +
-                              " (dlbench reads PLAIN and dictionary-encoded pages)");
-    }
-    if (IsDictionaryEncoding(encoding) && state.dictionary_chunk != chunk_index) {
-      load_dictionary(ci, chunk_index, ref.offset, read);
-      page = fetch(ref.offset, ref.length, ci);  // the dictionary's read took the buffer
+      DataPage page = DecodeDataPageHeader(fetch(ref.offset, ref.length, ci), ref);
       *read += ref.length;
-    }
-    // Values, at most 16 bytes of levels or indices per value and the length prefixes: a larger
-    // size is corrupt (and would make the decompression buffer grow to it).
-    const Bytes most = static_cast<Bytes>(count) * (static_cast<Bytes>(c.value_bytes) + 16) + 64;
-    if (static_cast<Bytes>(h.uncompressed_page_size) > most) {
-      corrupt(ref.offset, label(ci) + "uncompressed page size " +
-                              std::to_string(h.uncompressed_page_size) + " exceeds the " +
-                              std::to_string(most) + " bytes " + std::to_string(count) +
-                              " values can take");
-    }
-    const FileColumn& f = state.file;
-    try {
-      const std::span<const std::byte> body = page.subspan(header_length);
-      std::span<const std::byte> repetition, definition, values;
-      if (v2) {
-        const DataPageHeaderV2& d = *h.data_page_header_v2;
-        const auto rl = static_cast<std::int64_t>(d.repetition_levels_byte_length);
-        const auto dl = static_cast<std::int64_t>(d.definition_levels_byte_length);
-        if (rl < 0 || dl < 0 || rl + dl > h.compressed_page_size ||
-            rl + dl > h.uncompressed_page_size || (f.max_repetition == 0 && rl != 0) ||
-            (f.max_definition == 0 && dl != 0)) {
-          throw thrift::DecodeError("levels of " + std::to_string(rl) + " + " + std::to_string(dl) +
-                                    " bytes in a page of " +
-                                    std::to_string(h.compressed_page_size));
-        }
-        if (d.num_nulls != 0) {
-          throw thrift::DecodeError("a page of " + std::to_string(d.num_nulls) +
-                                    " nulls; DLIO samples have none");
-        }
-        repetition = body.subspan(0, static_cast<std::size_t>(rl));
-        definition = body.subspan(static_cast<std::size_t>(rl), static_cast<std::size_t>(dl));
-        values = decompressed(chunk_index, d.is_compressed,
-                              body.subspan(static_cast<std::size_t>(rl + dl)),
-                              static_cast<Bytes>(h.uncompressed_page_size - rl - dl));
-      } else {
-        const DataPageHeader& d = *h.data_page_header;
-        const bool bad_repetition = f.max_repetition > 0 && d.repetition_level_encoding != kRle;
-        if (bad_repetition || (f.max_definition > 0 && d.definition_level_encoding != kRle)) {
-          throw thrift::DecodeError("level encoding " +
-                                    std::to_string(bad_repetition ? d.repetition_level_encoding
-                                                                  : d.definition_level_encoding) +
-                                    " (dlbench reads RLE levels)");
-        }
-        const std::span<const std::byte> all =
-            decompressed(chunk_index, true, body, static_cast<Bytes>(h.uncompressed_page_size));
-        std::size_t pos = 0;
-        if (f.max_repetition > 0) repetition = V1LevelSection(all, &pos, "repetition");
-        if (f.max_definition > 0) definition = V1LevelSection(all, &pos, "definition");
-        values = all.subspan(pos);
+      if (page.dictionary_encoded() && !state.dictionary.holds(chunk_index)) {
+        load_dictionary(ci, chunk_index, ref.offset, read);
+        page.bytes = fetch(ref.offset, ref.length, ci);  // the dictionary's read took the buffer
+        *read += ref.length;
       }
-      if (f.max_repetition > 0) CheckRepetitionLevels(repetition, ref.first, count, c.size);
-      if (f.max_definition > 0) {
-        CheckDefinitionLevels(definition, ref.first, count, f.max_definition, c.size);
-      }
-      const std::int64_t n = to - from;
-      const std::int64_t skip = from - ref.first;
-      if (encoding == kPlain) {
-        const Bytes want = static_cast<Bytes>(count) * static_cast<Bytes>(c.value_bytes);
-        if (values.size() != want) {
-          throw thrift::DecodeError(std::to_string(values.size()) + " bytes of values, expected " +
-                                    std::to_string(want));
-        }
-        CopyValues(c, values.data() + skip * c.value_bytes, n, dst);
-      } else {
-        if (index_scratch.size() < static_cast<std::size_t>(n)) {
-          index_scratch.resize(static_cast<std::size_t>(n));
-        }
-        const std::span<std::uint32_t> indices(index_scratch.data(), static_cast<std::size_t>(n));
-        DecodeDictionaryIndices(values, skip, indices, state.dictionary_size);
-        GatherValues(c, state.dictionary.data(), indices.data(), n, dst);
-      }
+      CopyPageValues(page, chunks_[chunk_index].codec, layout_.columns[ci], state.file,
+                     state.dictionary, from, to, dst);
     } catch (const thrift::DecodeError& e) {
       corrupt(ref.offset, label(ci) + e.what());
     }
-  }
-
-  // A page body (or v2's values) after the chunk's codec: in place when stored uncompressed,
-  // else decompressed into the thread's body buffer.
-  std::span<const std::byte> decompressed(std::size_t chunk_index, bool compressed,
-                                          std::span<const std::byte> in, Bytes size) {
-    const std::int32_t codec = chunks_[chunk_index].codec;
-    if (!compressed || codec == kUncompressed) {
-      if (in.size() != size) {
-        throw thrift::DecodeError("an uncompressed page body of " + std::to_string(in.size()) +
-                                  " bytes, its header says " + std::to_string(size));
-      }
-      return in;
-    }
-    if (body_scratch.size() < size) body_scratch.resize(size);
-    const std::span<std::byte> out(body_scratch.data(), static_cast<std::size_t>(size));
-    Decompress(codec, in, out);
-    return out;
   }
 
   std::unique_ptr<storage::ReadableFile> file_;
@@ -669,7 +336,7 @@ class ParquetFileReader final : public FileReader {
   Bytes open_bytes_ = 0;
   std::vector<std::int64_t> group_first_;  // first row of each group, then the row count
   std::vector<ColumnState> columns_;       // per layout column
-  std::vector<Chunk> chunks_;              // [group · columns + column]
+  std::vector<ChunkPages> chunks_;         // [group · columns + column]
 };
 
 }  // namespace

@@ -125,7 +125,7 @@ class Builder {
       }
       return size;
     }
-    if (file_ == nullptr) throw Error(ExitCode::kInternal, "parquet: sizing a compressed file");
+    if (file_ == nullptr) throw InternalError("parquet: sizing a compressed file");
     page_.resize(body);
     fill_body(c, row, rows, levels, page_.data());
     const Bytes compressed = Compress(layout_.codec, layout_.compression_level, page_, compressed_);

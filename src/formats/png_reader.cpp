@@ -45,7 +45,7 @@ class PngDecoder final : public SampleDecoder {
     png_infop info = png ? png_create_info_struct(png) : nullptr;
     if (info == nullptr) {
       png_destroy_read_struct(&png, nullptr, nullptr);
-      throw Error(ExitCode::kInternal, "read " + path + ": libpng could not allocate its state");
+      throw InternalError("read " + path + ": libpng could not allocate its state");
     }
     if (setjmp(png_jmpbuf(png))) {
       png_destroy_read_struct(&png, &info, nullptr);

@@ -38,12 +38,12 @@ void EncodePng(const std::string& path, ImageShape shape, RowBlocks& rows, Buffe
   png_infop info = png ? png_create_info_struct(png) : nullptr;
   if (info == nullptr) {
     png_destroy_write_struct(&png, nullptr);
-    throw Error(ExitCode::kInternal, "write " + path + ": libpng could not allocate its state");
+    throw InternalError("write " + path + ": libpng could not allocate its state");
   }
   if (setjmp(png_jmpbuf(png))) {
     png_destroy_write_struct(&png, &info);
     if (output.errors.error) std::rethrow_exception(output.errors.error);
-    throw Error(ExitCode::kInternal, "write " + path + ": libpng: " + output.errors.message);
+    throw InternalError("write " + path + ": libpng: " + output.errors.message);
   }
   png_set_write_fn(png, &output, WriteBytes, Flush);
   png_set_IHDR(png, info, static_cast<png_uint_32>(shape.width),

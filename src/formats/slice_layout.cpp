@@ -39,8 +39,8 @@ void StreamPayload(const FileSpec& spec, Bytes begin, Bytes end,
 
 SampleSlice SharedFileSlice(std::int64_t samples, int ranks, int rank) {
   if (ranks <= 0 || rank < 0 || rank >= ranks || samples < 0) {
-    throw Error(ExitCode::kInternal, "SharedFileSlice: bad rank " + std::to_string(rank) + " of " +
-                                         std::to_string(ranks));
+    throw InternalError("SharedFileSlice: bad rank " + std::to_string(rank) + " of " +
+                        std::to_string(ranks));
   }
   const std::int64_t q = samples / ranks;
   const std::int64_t rem = samples % ranks;

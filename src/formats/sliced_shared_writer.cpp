@@ -23,9 +23,8 @@ class CollectiveStream final : public ByteSink {
     flush();
     for (; calls_ < rounds; ++calls_) file_.write_at_all(offset_, buffer().data(), 0);
     if (calls_ != rounds) {
-      throw Error(ExitCode::kInternal, "shared write of " + file_.path() + " made " +
-                                           std::to_string(calls_) + " collective calls, not " +
-                                           std::to_string(rounds));
+      throw InternalError("shared write of " + file_.path() + " made " + std::to_string(calls_) +
+                          " collective calls, not " + std::to_string(rounds));
     }
   }
   Bytes written() const { return written_; }
@@ -49,7 +48,7 @@ class CollectiveStream final : public ByteSink {
 Bytes SlicedSharedWriter::write(const mpi::Communicator& comm, storage::Env& env,
                                 const FileSpec& spec, const dataset::ContentGenerator& content,
                                 std::span<std::byte> buffer) const {
-  if (buffer.empty()) throw Error(ExitCode::kInternal, "shared write without a buffer");
+  if (buffer.empty()) throw InternalError("shared write without a buffer");
   const SampleSlice slice = SharedFileSlice(spec.samples, comm.size(), comm.rank());
   const std::vector<std::string> parts = layout_->parts(spec);
   mpi::MpiIoOpener opener(comm);
@@ -66,9 +65,9 @@ Bytes SlicedSharedWriter::write(const mpi::Communicator& comm, storage::Env& env
     layout_->stream(spec, part, slice.first, slice.end(), content, out);
     out.finish(rounds);
     if (out.written() != range.end - range.begin) {
-      throw Error(ExitCode::kInternal,
-                  "shared write of " + file->path() + " streamed " + std::to_string(out.written()) +
-                      " bytes for a range of " + std::to_string(range.end - range.begin));
+      throw InternalError("shared write of " + file->path() + " streamed " +
+                          std::to_string(out.written()) + " bytes for a range of " +
+                          std::to_string(range.end - range.begin));
     }
     bytes += out.written();
     if (spec.fsync) file->sync();

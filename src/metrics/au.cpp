@@ -20,9 +20,9 @@ StepRange MeasuredSteps(std::size_t block_steps, std::uint64_t steps_per_epoch,
 BlockTiming MeasureBlock(const BlockRecord& block, std::uint64_t steps_per_epoch,
                          Exclusion exclusion) {
   if (block.end < block.start) {
-    throw Error(ExitCode::kInternal, "metrics: block " + std::to_string(block.number) +
-                                         " ends before it starts (" + std::to_string(block.end) +
-                                         " < " + std::to_string(block.start) + ")");
+    throw InternalError("metrics: block " + std::to_string(block.number) +
+                        " ends before it starts (" + std::to_string(block.end) + " < " +
+                        std::to_string(block.start) + ")");
   }
   const StepRange range = MeasuredSteps(block.steps.size(), steps_per_epoch, exclusion);
   BlockTiming timing;
@@ -39,10 +39,9 @@ BlockTiming MeasureBlock(const BlockRecord& block, std::uint64_t steps_per_epoch
     }
   }
   if (timing.total_compute > 0 && timing.total_time <= 0) {
-    throw Error(ExitCode::kInternal,
-                "metrics: block " + std::to_string(block.number) +
-                    " has compute time but no wall time left after exclusions; step times are "
-                    "outside the block's start/end");
+    throw InternalError("metrics: block " + std::to_string(block.number) +
+                        " has compute time but no wall time left after exclusions; step times are "
+                        "outside the block's start/end");
   }
   return timing;
 }

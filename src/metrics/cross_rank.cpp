@@ -13,8 +13,8 @@ namespace dlbench::metrics {
 
 Span SpanOf(const std::vector<Seconds>& starts, const std::vector<Seconds>& ends) {
   if (starts.empty() || starts.size() != ends.size()) {
-    throw Error(ExitCode::kInternal, "metrics: span over " + std::to_string(starts.size()) +
-                                         " starts and " + std::to_string(ends.size()) + " ends");
+    throw InternalError("metrics: span over " + std::to_string(starts.size()) + " starts and " +
+                        std::to_string(ends.size()) + " ends");
   }
   return {*std::min_element(starts.begin(), starts.end()),
           *std::max_element(ends.begin(), ends.end())};
@@ -32,9 +32,8 @@ CheckpointOpReduction ReduceCheckpointOp(const std::vector<Seconds>& starts,
                                          const std::vector<Bytes>& bytes, double nominal_size_GiB) {
   const Span span = SpanOf(starts, ends);
   if (bytes.size() != starts.size()) {
-    throw Error(ExitCode::kInternal, "metrics: checkpoint bytes for " +
-                                         std::to_string(bytes.size()) + " ranks, times for " +
-                                         std::to_string(starts.size()));
+    throw InternalError("metrics: checkpoint bytes for " + std::to_string(bytes.size()) +
+                        " ranks, times for " + std::to_string(starts.size()));
   }
   std::vector<double> durations(starts.size());
   for (std::size_t r = 0; r < starts.size(); ++r) durations[r] = ends[r] - starts[r];
@@ -53,9 +52,9 @@ CheckpointOpReduction ReduceCheckpointOp(const std::vector<Seconds>& starts,
 Seconds OriginAmong(std::size_t rank, const std::vector<std::uint64_t>& clock_ids,
                     const std::vector<Seconds>& barrier_exits) {
   if (rank >= clock_ids.size() || clock_ids.size() != barrier_exits.size()) {
-    throw Error(ExitCode::kInternal, "metrics: origin of rank " + std::to_string(rank) + " among " +
-                                         std::to_string(clock_ids.size()) + " clock ids and " +
-                                         std::to_string(barrier_exits.size()) + " times");
+    throw InternalError("metrics: origin of rank " + std::to_string(rank) + " among " +
+                        std::to_string(clock_ids.size()) + " clock ids and " +
+                        std::to_string(barrier_exits.size()) + " times");
   }
   if (clock_ids[rank] == 0) return barrier_exits[rank];
   for (std::size_t r = 0; r < rank; ++r) {
@@ -89,9 +88,8 @@ std::vector<Seconds> BarrierArrivals(const RankRecord& record) {
 void SetBarrierSkew(RankRecord& record, const std::vector<Seconds>& last_arrivals) {
   const std::size_t steps = BarrierArrivals(record).size();
   if (steps != last_arrivals.size()) {
-    throw Error(ExitCode::kInternal, "metrics: " + std::to_string(last_arrivals.size()) +
-                                         " barrier arrivals for " + std::to_string(steps) +
-                                         " steps");
+    throw InternalError("metrics: " + std::to_string(last_arrivals.size()) +
+                        " barrier arrivals for " + std::to_string(steps) + " steps");
   }
   std::size_t i = 0;
   ForEachTrainingStep(record, [&](StepRecord& step) {
@@ -128,9 +126,8 @@ void ReduceBarrierSkew(const mpi::Communicator& comm, RankRecord& record) {
   const std::vector<Seconds> arrivals = BarrierArrivals(record);
   const std::uint64_t steps = arrivals.size();
   if (comm.min(steps) != comm.max(steps)) {
-    throw Error(ExitCode::kInternal,
-                "metrics: ranks recorded different numbers of training steps (rank " +
-                    std::to_string(comm.rank()) + ": " + std::to_string(steps) + ")");
+    throw InternalError("metrics: ranks recorded different numbers of training steps (rank " +
+                        std::to_string(comm.rank()) + ": " + std::to_string(steps) + ")");
   }
   SetBarrierSkew(record, comm.max(arrivals));
 }
@@ -155,10 +152,9 @@ template <typename T>
 std::vector<T> Gather(const mpi::Communicator& comm, const std::vector<T>& values) {
   const std::uint64_t length = values.size();
   if (comm.min(length) != comm.max(length)) {
-    throw Error(ExitCode::kInternal,
-                "metrics: ranks gathered vectors of different lengths (rank " +
-                    std::to_string(comm.rank()) + " has " + std::to_string(length) +
-                    "); the ranks recorded different numbers of epochs, blocks or checkpoints");
+    throw InternalError("metrics: ranks gathered vectors of different lengths (rank " +
+                        std::to_string(comm.rank()) + " has " + std::to_string(length) +
+                        "); the ranks recorded different numbers of epochs, blocks or checkpoints");
   }
   const auto ranks = static_cast<std::size_t>(comm.size());
   std::vector<T> all(ranks * values.size());

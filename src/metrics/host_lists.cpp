@@ -11,9 +11,8 @@ namespace dlbench::metrics {
 std::vector<double> PerHost(const std::vector<std::uint64_t>& host_keys,
                             const std::vector<double>& values) {
   if (host_keys.size() != values.size()) {
-    throw Error(ExitCode::kInternal, "metrics: " + std::to_string(host_keys.size()) +
-                                         " host keys for " + std::to_string(values.size()) +
-                                         " values");
+    throw InternalError("metrics: " + std::to_string(host_keys.size()) + " host keys for " +
+                        std::to_string(values.size()) + " values");
   }
   std::vector<double> per_host;
   std::unordered_set<std::uint64_t> seen;

@@ -60,9 +60,8 @@ void LatencyHistogram::merge(const LatencyHistogram& other) {
 
 LatencyHistogram LatencyHistogram::FromCounts(std::vector<std::uint64_t> counts, Seconds max) {
   if (counts.size() != BucketCount()) {
-    throw Error(ExitCode::kInternal, "metrics: latency histogram with " +
-                                         std::to_string(counts.size()) + " buckets, expected " +
-                                         std::to_string(BucketCount()));
+    throw InternalError("metrics: latency histogram with " + std::to_string(counts.size()) +
+                        " buckets, expected " + std::to_string(BucketCount()));
   }
   LatencyHistogram histogram;
   histogram.counts_ = std::move(counts);

@@ -136,8 +136,7 @@ class Decoder {
 
  private:
   [[noreturn]] static void Corrupt() {
-    throw Error(ExitCode::kInternal,
-                "metrics: gathered per-rank values are shorter than their shape says");
+    throw InternalError("metrics: gathered per-rank values are shorter than their shape says");
   }
 
   const std::uint64_t* ints_;

@@ -20,8 +20,8 @@ RankValues::Block BlockValues(const BlockRecord& block) {
 }
 
 [[noreturn]] void Mismatch(const std::string& what) {
-  throw Error(ExitCode::kInternal,
-              "metrics: ranks recorded different " + what + "; cannot reduce them together");
+  throw InternalError("metrics: ranks recorded different " + what +
+                      "; cannot reduce them together");
 }
 
 const RankValues::Phase* PhaseOf(const RankValues::Epoch& epoch, bool eval) {

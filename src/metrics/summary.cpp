@@ -220,8 +220,7 @@ Json BuildSummary(const RunMetrics& run) {
 double DataSizePerHostGiB(int ranks_per_node, int ranks, std::uint64_t samples_per_file,
                           std::uint64_t files_train, double record_length_bytes) {
   if (ranks <= 0) {
-    throw Error(ExitCode::kInternal,
-                "metrics: data size per host for " + std::to_string(ranks) + " ranks");
+    throw InternalError("metrics: data size per host for " + std::to_string(ranks) + " ranks");
   }
   // Python's left-to-right evaluation: (npernode * spf * N_t) // P, then * record_length.
   const std::uint64_t samples = static_cast<std::uint64_t>(ranks_per_node) * samples_per_file *

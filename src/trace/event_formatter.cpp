@@ -5,6 +5,7 @@
 
 #include "trace/record.h"
 #include "trace/recorder.h"
+#include "util/json_string.h"
 
 namespace dlbench::trace {
 namespace {
@@ -43,36 +44,6 @@ class Line {
 };
 
 }  // namespace
-
-void AppendJsonString(std::string& out, std::string_view text) {
-  out += '"';
-  for (const char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          static const char* const kHex = "0123456789abcdef";
-          out += "\\u00";
-          out += kHex[(c >> 4) & 0xf];
-          out += kHex[c & 0xf];
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
 
 std::int64_t FloorToGrid(std::int64_t ns) {
   const std::int64_t rest = ns % kGridNs;

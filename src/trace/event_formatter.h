@@ -79,8 +79,6 @@ class EventFormatter {
   std::string complete_args_;
 };
 
-// Appends `text` as a JSON string (quotes, escapes).
-void AppendJsonString(std::string& out, std::string_view text);
 // The resolution of ts and dur.
 inline constexpr std::int64_t kGridNs = 100;
 // `ns` floored to a multiple of kGridNs (towards minus infinity).

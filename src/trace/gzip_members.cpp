@@ -17,7 +17,7 @@ GzipMembers::GzipMembers(const std::string& path, bool compress, int level) {
   }
   if (compress) {
     compressor_.reset(libdeflate_alloc_compressor(level));
-    if (!compressor_) throw Error(ExitCode::kInternal, "libdeflate: no memory for a compressor");
+    if (!compressor_) throw InternalError("libdeflate: no memory for a compressor");
   }
   file_ = storage::PosixEnv().create(path);
 }
@@ -25,7 +25,7 @@ GzipMembers::GzipMembers(const std::string& path, bool compress, int level) {
 GzipMembers::~GzipMembers() = default;
 
 void GzipMembers::write(std::string_view text) {
-  if (!file_) throw Error(ExitCode::kInternal, "trace file written after close");
+  if (!file_) throw InternalError("trace file written after close");
   if (!compressor_) {
     file_->append(text.data(), text.size());
     bytes_ += text.size();
@@ -35,7 +35,7 @@ void GzipMembers::write(std::string_view text) {
   out_.resize(libdeflate_gzip_compress_bound(compressor_.get(), text.size()));
   const std::size_t n = libdeflate_gzip_compress(compressor_.get(), text.data(), text.size(),
                                                  out_.data(), out_.size());
-  if (n == 0) throw Error(ExitCode::kInternal, "libdeflate: a trace member did not fit its bound");
+  if (n == 0) throw InternalError("libdeflate: a trace member did not fit its bound");
   file_->append(out_.data(), n);
   bytes_ += n;
   ++members_;
@@ -53,7 +53,7 @@ Inflated InflateMembers(std::string_view data) {
   std::vector<char> out(1 << 16);
   while (at < data.size()) {
     z_stream z{};
-    if (inflateInit2(&z, 15 + 16) != Z_OK) throw Error(ExitCode::kInternal, "zlib: inflateInit2");
+    if (inflateInit2(&z, 15 + 16) != Z_OK) throw InternalError("zlib: inflateInit2");
     z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data() + at));
     z.avail_in = static_cast<uInt>(data.size() - at);
     std::string member;

@@ -93,27 +93,38 @@ Recorder::Recorder(RecorderOptions options)
   last_flush_ = std::chrono::steady_clock::now();
   Recorder* expected = nullptr;
   if (!detail::active_recorder.compare_exchange_strong(expected, this)) {
-    throw Error(ExitCode::kInternal, "trace: a recorder is active already");
+    throw InternalError("trace: a recorder is active already");
   }
-  if (!this_thread_name.empty()) name_thread(ThisThreadId(), this_thread_name);
-  {
-    std::lock_guard lock(registry_mutex);
-    live_generation = generation_;
-    live_recorder = this;
+  // From here on a throw must undo the registration: no destructor runs for this object.
+  try {
+    if (!this_thread_name.empty()) name_thread(ThisThreadId(), this_thread_name);
+    {
+      std::lock_guard lock(registry_mutex);
+      live_generation = generation_;
+      live_recorder = this;
+    }
+    std::function<void()> loop = [this] { writer_loop(); };
+    writer_ = options_.start_writer ? options_.start_writer(std::move(loop)) : std::thread(loop);
+  } catch (...) {
+    unregister();
+    throw;
   }
-  writer_ = std::thread([this] { writer_loop(); });
   std::unique_lock lock(mutex_);
   started_.wait(lock, [&] { return writer_tid_ != 0; });
 }
 
-Recorder::~Recorder() {
-  {
-    std::lock_guard lock(registry_mutex);
-    if (live_recorder == this) {
-      live_generation = 0;
-      live_recorder = nullptr;
-    }
+void Recorder::unregister() noexcept {
+  Recorder* self = this;
+  detail::active_recorder.compare_exchange_strong(self, nullptr);
+  std::lock_guard lock(registry_mutex);
+  if (live_recorder == this) {
+    live_generation = 0;
+    live_recorder = nullptr;
   }
+}
+
+Recorder::~Recorder() {
+  unregister();
   try {
     finish();
   } catch (...) {  // NOLINT(bugprone-empty-catch): the destructor of a failed run

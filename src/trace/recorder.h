@@ -61,6 +61,9 @@ struct RecorderOptions {
   // writer falls behind"): kIdle takes only CPU nothing else wants, kLow is nice 10; nullopt
   // leaves it at the process's own.
   std::optional<ThreadPriority> writer_priority = ThreadPriority::kIdle;
+  // Starts the writer thread running its argument; empty: std::thread. A seam for tests, which
+  // make it throw as std::thread does when the system refuses a thread (std::system_error).
+  std::function<std::thread(std::function<void()>)> start_writer;
 };
 
 struct TraceStats {
@@ -82,7 +85,8 @@ class Recorder {
   // Creates the file and writes "[" and the process metadata; starts the writer thread (running
   // at options.writer_priority when this returns) and becomes the active recorder. Throws
   // Error(kIo) naming the file, Error(kUsage) for a bad option, Error(kInternal) when another
-  // recorder is active.
+  // recorder is active, and what starting the thread throws; after a throw no recorder is
+  // active.
   explicit Recorder(RecorderOptions options);
   ~Recorder();
   Recorder(const Recorder&) = delete;
@@ -113,6 +117,8 @@ class Recorder {
   std::uint64_t generation() const { return generation_; }
 
  private:
+  // Stops being the active recorder and the registry's (threads that exit then hand nothing back).
+  void unregister() noexcept;
   ThreadBuffer* this_thread_buffer();
   bool wait_for_room(ThreadBuffer& buffer, std::size_t slots) noexcept;
   void wake_writer();

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <nlohmann/detail/conversions/to_chars.hpp>
 #include <string>
 #include <string_view>
@@ -13,6 +12,7 @@
 #include "metrics/json_fields.h"
 #include "storage/counts_wire.h"
 #include "storage/io_counts.h"
+#include "util/json_string.h"
 #include "util/sink.h"
 
 namespace dlbench::workflow {
@@ -28,48 +28,14 @@ Json RecordJson(const storage::FileCounts& record) {
   return json;
 }
 
-// A JSON string as the JSON library dumps it (ensure_ascii off): ASCII is escaped here, text with
-// other bytes goes through the library (UTF-8 checks included).
+// A JSON string as the JSON library dumps it (ensure_ascii off): util/json_string.h escapes as it
+// does; text with bytes beyond ASCII goes through the library, for its UTF-8 checks.
 void AppendString(std::string& out, std::string_view text) {
   if (std::any_of(text.begin(), text.end(), [](char c) { return (c & 0x80) != 0; })) {
     out += Json(std::string(text)).dump();
     return;
   }
-  out += '"';
-  for (const char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char escaped[8];
-          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-          out += escaped;
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
+  AppendJsonString(out, text);
 }
 
 // A counter's value as the JSON library dumps it (its shortest round-trip doubles; null for a

@@ -13,24 +13,15 @@
 // so every page body is decoded by code other than dlbench's. Prints "parquet_interop: OK" or the
 // mismatches.
 import { execFileSync } from 'node:child_process'
-import { readFileSync, mkdirSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 
-const [tool, npmFolder, scratch] = process.argv.slice(2)
-const require = createRequire(join(npmFolder, 'package.json'))
-const { parquetMetadata, parquetReadObjects } = await import(require.resolve('hyparquet'))
-const { compressors } = await import(require.resolve('hyparquet-compressors'))
-mkdirSync(scratch, { recursive: true })
+import { check, finish, half, interopArgs } from './parquet_interop_support.mjs'
 
-const failures = []
-function check(condition, message) {
-  if (!condition) {
-    failures.push(message)
-    console.log('FAIL:', message)
-  }
-}
+const { tool, scratch, load } = interopArgs()
+const { parquetMetadata, parquetReadObjects } = await load('hyparquet')
+const { compressors } = await load('hyparquet-compressors')
 
 const itemsize = { int8: 1, uint8: 1, int16: 2, uint16: 2, float16: 2, int32: 4, uint32: 4,
   float32: 4, int64: 8, uint64: 8, float64: 8 }
@@ -52,16 +43,6 @@ function expected(view, dtype, i) {
     case 'float16': return half(view.getUint16(o, true))
   }
   throw new Error('dtype ' + dtype)
-}
-
-// IEEE 754 binary16 to a number, written here (not hyparquet's).
-function half(bits) {
-  const sign = bits & 0x8000 ? -1 : 1
-  const exponent = (bits >> 10) & 0x1f
-  const fraction = bits & 0x3ff
-  if (exponent === 0) return sign * fraction * 2 ** -24
-  if (exponent === 31) return fraction ? NaN : sign * Infinity
-  return sign * (1 + fraction / 1024) * 2 ** (exponent - 15)
 }
 
 function same(got, want) {
@@ -165,8 +146,4 @@ for (const codec of ['snappy', 'zstd']) {
 }
 await runCase('dlio_legacy_data_column', { rows: 3, legacy: { dtype: 'uint8', dims: [22, 22] } })
 
-if (failures.length) {
-  console.log(`parquet_interop: ${failures.length} failure(s)`)
-  process.exit(1)
-}
-console.log('parquet_interop: OK')
+finish('parquet_interop')

@@ -23,34 +23,17 @@
 // "parquet_read_interop: OK" or the mismatches.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 
-const [tool, npmFolder, scratch, dlbench, trainYaml] = process.argv.slice(2)
-const require = createRequire(join(npmFolder, 'package.json'))
-const { parquetWriteBuffer } = await import(require.resolve('hyparquet-writer'))
-const { parquetMetadata } = await import(require.resolve('hyparquet'))
+import { check, finish, half, interopArgs } from './parquet_interop_support.mjs'
+
+const { tool, scratch, rest: [dlbench, trainYaml], require, load } = interopArgs()
+const { parquetWriteBuffer } = await load('hyparquet-writer')
+const { parquetMetadata } = await load('hyparquet')
 const arrow = require('apache-arrow')
 const pw = require('parquet-wasm')
-mkdirSync(scratch, { recursive: true })
-
-const failures = []
-function check(condition, message) {
-  if (!condition) {
-    failures.push(message)
-    console.log('FAIL:', message)
-  }
-}
 
 const itemsize = { int8: 1, int16: 2, uint64: 8, float16: 2, float32: 4 }
-
-// IEEE 754 binary16 bits to a number (exact).
-function half(bits) {
-  const exponent = (bits >> 10) & 0x1f
-  const fraction = bits & 0x3ff
-  if (exponent === 0) return fraction * 2 ** -24
-  return (1 + fraction / 1024) * 2 ** (exponent - 15)
-}
 
 // Element e of row r of column c: its value for the writer and its bytes for the sample.
 function value(c, r, e) {
@@ -340,8 +323,4 @@ if (dlbench) {
   console.log(`dlbench train: ${decoded} bytes decoded from ${files} hyparquet-writer files`)
 }
 
-if (failures.length) {
-  console.log(`parquet_read_interop: ${failures.length} failure(s)`)
-  process.exit(1)
-}
-console.log('parquet_read_interop: OK')
+finish('parquet_read_interop')

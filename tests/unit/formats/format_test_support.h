@@ -54,6 +54,13 @@ inline void WriteAll(const std::filesystem::path& path, const std::string& bytes
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
+// Sets the byte at `offset` of the file to `value`, in place.
+inline void PutByte(const std::filesystem::path& path, std::size_t offset, char value) {
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  file.seekp(static_cast<std::streamoff>(offset));
+  file.put(value);
+}
+
 // Runs `writer` on `spec` with a small buffer, so multi-chunk paths are exercised.
 inline WriteResult WriteFile(const FormatWriter& writer, const FileSpec& spec,
                              const dataset::ContentGenerator& content, std::size_t buffer = 4096) {

@@ -1,7 +1,6 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -14,7 +13,6 @@
 #include "formats/parquet_metadata.h"
 #include "formats/parquet_reader.h"
 #include "formats/parquet_writer.h"
-#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -65,12 +63,6 @@ class ParquetFiles : public test::FormatFiles<ParquetReader> {
       EXPECT_GE(reader->read_sample(k, out), reader->sample_bytes()) << k;
       ASSERT_EQ(out, Expected(content, spec, k)) << "sample " << k;
     }
-  }
-
-  static void PutByte(const std::string& path, std::size_t offset, char value) {
-    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
-    file.seekp(static_cast<std::streamoff>(offset));
-    file.put(value);
   }
 
   // The file with `n` bytes at `offset` replaced by `bytes`.
@@ -274,32 +266,14 @@ TEST_F(ParquetFiles, ReadsTheCodecTheFileSaysWhateverTheConfiguration) {
 }
 
 TEST_F(ParquetFiles, AnyDamagedMetadataByteIsAnIoErrorOrHarmless) {
-  // Every byte of a gzip file (page headers, compressed bodies, offset indexes, footer, tail)
-  // set to three values in turn: opening and reading every sample either works (the byte did
-  // not matter, e.g. created_by) or ends in Error(kIo); never a crash, a hang or another error.
+  // Every byte of a gzip file: page headers, compressed bodies, offset indexes, footer (some, e.g.
+  // created_by, do not matter), tail.
   FileSpec spec = make_spec({}, 5);
   spec.parquet_columns = {{"v", "float32", 6, true}, {"s", "int16", 1, true}};
   spec.parquet_row_group_size = 3;
   spec.compression = config::Compression::kGzip;
   test::WriteFile(ParquetWriter(), spec, test::RandomContent());
-  const std::string good = test::ReadAll(spec.path);
-  int errors = 0;
-  for (std::size_t at = 0; at < good.size(); ++at) {
-    for (const char value : {'\x00', '\x7f', '\xff'}) {
-      if (good[at] == value) continue;
-      PutByte(spec.path, at, value);  // in place: a truncating rewrite makes ext4 flush
-      try {
-        auto reader = ParquetReader().open(storage::PosixEnv(), spec, {});
-        std::vector<std::byte> out(reader->sample_bytes());
-        for (std::int64_t k = 0; k < reader->samples(); ++k) reader->read_sample(k, out);
-      } catch (const Error& e) {
-        ASSERT_EQ(e.code(), ExitCode::kIo) << "byte " << at << ": " << e.what();
-        ++errors;
-      }
-    }
-    PutByte(spec.path, at, good[at]);
-  }
-  EXPECT_GT(errors, static_cast<int>(good.size()));  // most damage is detected
+  ExpectDamageIsAnIoErrorOrHarmless(spec);
 }
 
 }  // namespace

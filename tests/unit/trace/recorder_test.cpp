@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -439,6 +440,31 @@ TEST(Recorder, EachEventCarriesItsOwnFilesIdWhenThreadsInterleaveFiles) {
   ASSERT_EQ(compute.size(), 1u);
   EXPECT_FALSE(compute[0]["args"].contains("fhash"));
 }
+// A writer thread that cannot start (std::thread throws std::system_error when the system refuses
+// one) leaves no recorder registered: nothing records into the object that was never built, and
+// the next recorder starts.
+TEST(Recorder, AWriterThreadThatFailsToStartLeavesNoRecorderActive) {
+  test::TempDir dir;
+  RecorderOptions options = TestRecorderOptions(dir / "t.pfw.gz");
+  options.start_writer = [](std::function<void()>) -> std::thread {
+    throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
+                            "thread");
+  };
+  NameThread("main");  // registered before the thread starts: undone as well
+  EXPECT_THROW(Recorder{options}, std::system_error);
+  EXPECT_EQ(Active(), nullptr);
+  Record(Event::kCompute, 1000, 2000, {1, 1});                              // a no-op
+  std::thread([] { Record(Event::kCompute, 1000, 2000, {1, 2}); }).join();  // hands nothing back
+  {
+    Recorder recorder(TestRecorderOptions(dir / "u.pfw.gz"));
+    EXPECT_EQ(Active(), &recorder);
+    Record(Event::kCompute, 3000, 4000, {1, 3});
+    EXPECT_EQ(recorder.finish().events, 1u);
+  }
+  EXPECT_EQ(Active(), nullptr);
+  NameThread("");
+}
+
 // The smallest buffer holds one event with the longest path: under the block policy a buffer
 // smaller than that event (64 slots held one, a 4 KiB path needs 65) waited forever.
 TEST(Recorder, TheSmallestBufferHoldsAnEventWithTheLongestPath) {

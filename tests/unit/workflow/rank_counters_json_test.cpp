@@ -71,7 +71,7 @@ TEST(RankCountersJson, IsTheTextTheJsonTreeDumped) {
   storage::CountsOfRank counts;
   counts.totals = Varied(0);
   counts.files.push_back({"/data/train/img_1_of_8.npy", 3, Varied(1)});
-  counts.files.push_back({"quote\" back\\slash\ttab\nnl\x01\x1f\x7f", 3, Varied(2)});
+  counts.files.push_back({"quote\" back\\slash\ttab\nnl\x01\x1f\x7f\b\f\r cr", 3, Varied(2)});
   counts.files.push_back({"/données/été/ファイル.npz", -1, Varied(3)});
   counts.files.push_back({"", 0, storage::IoCounts{}});
   storage::IoCounts odd;
