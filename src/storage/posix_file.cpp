@@ -10,6 +10,7 @@
 #include <string>
 
 #include "storage/aligned_buffer.h"
+#include "storage/raw_syscalls.h"
 #include "util/error.h"
 
 namespace dlbench::storage {
@@ -92,7 +93,7 @@ Bytes PosixReadableFile::size() const {
   return size;
 }
 
-PosixReadableFile::~PosixReadableFile() { ::close(fd_); }
+PosixReadableFile::~PosixReadableFile() { RawClose(fd_); }
 
 Bytes PosixReadableFile::read_at(Bytes offset, void* buffer, Bytes length) {
   if (direct_ && !(IsAligned(offset) && IsAligned(length) && IsAligned(buffer))) {
@@ -104,8 +105,8 @@ Bytes PosixReadableFile::read_at(Bytes offset, void* buffer, Bytes length) {
   while (done < length) {
     const Bytes chunk = std::min(length - done, kMaxTransfer);
     const ssize_t n = Interrupted() ? -1
-                                    : ::pread(fd_, data + done, static_cast<std::size_t>(chunk),
-                                              static_cast<off_t>(offset + done));
+                                    : RawPread(fd_, data + done, static_cast<std::size_t>(chunk),
+                                               static_cast<off_t>(offset + done));
     if (n < 0) {
       if (errno == EINTR) {
         CountInterruption();
