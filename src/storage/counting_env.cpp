@@ -6,6 +6,8 @@
 #include <thread>
 #include <utility>
 
+#include "storage/recycled.h"
+
 namespace dlbench::storage {
 
 namespace {
@@ -224,7 +226,8 @@ namespace {
 
 using Record = CountingEnv::Record;
 
-class CountingReadableFile final : public ReadableFileWrapper {
+class CountingReadableFile final : public ReadableFileWrapper,
+                                   public Recycled<CountingReadableFile> {
  public:
   CountingReadableFile(std::unique_ptr<ReadableFile> target, const CountingEnv& env, Record& record)
       : ReadableFileWrapper(std::move(target)), env_(env), record_(record) {}
