@@ -2,29 +2,17 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <string_view>
 #include <thread>
 #include <utility>
 
 #include "storage/recycled.h"
+#include "storage/spin_lock.h"
 
 namespace dlbench::storage {
 
 namespace {
-
-// A lock for one record: taken for a handful of instructions by the thread that uses the file
-// (another thread only when two handles of one path are used at once, or a snapshot runs), so
-// an uncontended test-and-set, one byte instead of a std::mutex's forty.
-class SpinLock {
- public:
-  void lock() {
-    while (flag_.test_and_set(std::memory_order_acquire)) std::this_thread::yield();
-  }
-  void unlock() { flag_.clear(std::memory_order_release); }
-
- private:
-  std::atomic_flag flag_ = ATOMIC_FLAG_INIT;
-};
 
 // Up to 32 distinct non-zero values with their counts (DARSHAN_COMMON_VAL_MAX_RUNTIME_COUNT);
 // later new values are not tracked. The first four live in the record (a file's reads rarely
@@ -207,6 +195,8 @@ class CountingEnv::Record {
     end = std::max(end, t2);
   }
 
+  // Taken for a handful of instructions by the thread that uses the file (another thread only when
+  // two handles of one path are used at once, or a snapshot runs): one byte, not a mutex.
   mutable SpinLock lock_;
   struct State {
     Direction last_direction = kNone;
