@@ -334,8 +334,13 @@ double CountingEnv::now() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - origin_).count();
 }
 
-CountingEnv::Record& CountingEnv::record(const std::string& path) {
-  const std::uint64_t key = hash_(path);  // outside the lock
+void CountingEnv::prefetch_slot(std::uint64_t key) const {
+  const Slot* table = prefetch_table_.load(std::memory_order_relaxed);
+  if (table != nullptr)
+    __builtin_prefetch(table + (key & prefetch_mask_.load(std::memory_order_relaxed)));
+}
+
+CountingEnv::Record& CountingEnv::record(const std::string& path, std::uint64_t key) {
   std::lock_guard lock(mutex_);
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t i = key & mask; !slots_.empty() && slots_[i].record != nullptr;
@@ -349,6 +354,8 @@ CountingEnv::Record& CountingEnv::record(const std::string& path) {
     for (const Slot& slot : old) {
       if (slot.record != nullptr) insert(slot.key, slot.record);
     }
+    prefetch_table_.store(slots_.data(), std::memory_order_relaxed);
+    prefetch_mask_.store(slots_.size() - 1, std::memory_order_relaxed);
   }
   insert(key, added);
   return *added;
@@ -394,10 +401,12 @@ void CountingEnv::reset() {
 
 template <class Open>
 auto CountingEnv::counted_open(const std::string& path, bool creates, Open&& open) {
+  const std::uint64_t key = hash_(path);
+  prefetch_slot(key);  // fetched while the file opens
   const double t1 = now();
   auto file = open();
   const double t2 = now();
-  Record& counted = record(path);
+  Record& counted = record(path, key);
   counted.open(t1, t2, creates);
   using Counting = std::conditional_t<std::is_same_v<decltype(file), std::unique_ptr<ReadableFile>>,
                                       CountingReadableFile, CountingWritableFile>;
