@@ -13,20 +13,41 @@
 
 #include <cstddef>
 
+// The sanitizers intercept the libc functions (ThreadSanitizer follows each descriptor from open
+// to close, AddressSanitizer checks pread's buffer): their builds keep them, as do 32-bit ABIs,
+// where pread's offset is split over registers differently per ABI.
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__) || !defined(__LP64__)
+#define DLBENCH_LIBC_SYSCALLS 1
+#elif defined(__has_feature)  // clang
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define DLBENCH_LIBC_SYSCALLS 1
+#endif
+#endif
+
 namespace dlbench::storage {
 
 inline int RawOpen(const char* path, int flags, mode_t mode) {
+#ifdef DLBENCH_LIBC_SYSCALLS
+  return ::open(path, flags, mode);
+#else
   return static_cast<int>(::syscall(SYS_openat, AT_FDCWD, path, flags, mode));
-}
-
-inline ssize_t RawPread(int fd, void* buffer, std::size_t length, off_t offset) {
-#if defined(__LP64__)
-  return ::syscall(SYS_pread64, fd, buffer, length, offset);
-#else  // the offset is split over two registers, differently per ABI: let glibc do it
-  return ::pread(fd, buffer, length, offset);
 #endif
 }
 
-inline int RawClose(int fd) { return static_cast<int>(::syscall(SYS_close, fd)); }
+inline ssize_t RawPread(int fd, void* buffer, std::size_t length, off_t offset) {
+#ifdef DLBENCH_LIBC_SYSCALLS
+  return ::pread(fd, buffer, length, offset);
+#else
+  return ::syscall(SYS_pread64, fd, buffer, length, offset);
+#endif
+}
+
+inline int RawClose(int fd) {
+#ifdef DLBENCH_LIBC_SYSCALLS
+  return ::close(fd);
+#else
+  return static_cast<int>(::syscall(SYS_close, fd));
+#endif
+}
 
 }  // namespace dlbench::storage

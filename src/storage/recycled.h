@@ -38,6 +38,8 @@ class Recycled {
   // AddressSanitizer must see every free to find a use after it: no reuse in its builds.
 #if defined(__SANITIZE_ADDRESS__)
   static constexpr bool kRecycle = false;
+#elif defined(__has_feature)  // clang
+  static constexpr bool kRecycle = !__has_feature(address_sanitizer);
 #else
   static constexpr bool kRecycle = true;
 #endif

@@ -11,6 +11,8 @@ namespace {
 
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kAsan = true;
+#elif defined(__has_feature)  // clang
+constexpr bool kAsan = __has_feature(address_sanitizer);
 #else
 constexpr bool kAsan = false;
 #endif
