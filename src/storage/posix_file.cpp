@@ -79,8 +79,10 @@ std::string OffsetDetail(Bytes offset, Bytes length) {
   return "offset " + std::to_string(offset) + ", length " + std::to_string(length);
 }
 
-PosixReadableFile::PosixReadableFile(std::string path, int fd, bool direct)
-    : path_(std::move(path)), fd_(fd), direct_(direct) {}
+PosixReadableFile::PosixReadableFile(const std::string& path, int fd, bool direct)
+    : path_(SpareString::Take()), fd_(fd), direct_(direct) {
+  path_ = path;  // into the spare's buffer: no allocation per file
+}
 
 Bytes PosixReadableFile::size() const {
   Bytes size = size_.load(std::memory_order_relaxed);
@@ -93,7 +95,10 @@ Bytes PosixReadableFile::size() const {
   return size;
 }
 
-PosixReadableFile::~PosixReadableFile() { RawClose(fd_); }
+PosixReadableFile::~PosixReadableFile() {
+  RawClose(fd_);
+  SpareString::Keep(std::move(path_));
+}
 
 Bytes PosixReadableFile::read_at(Bytes offset, void* buffer, Bytes length) {
   if (direct_ && !(IsAligned(offset) && IsAligned(length) && IsAligned(buffer))) {

@@ -17,7 +17,8 @@ class PosixReadableFile final : public ReadableFile, public Recycled<PosixReadab
   // Takes ownership of `fd`. The size is asked of the file system (fstat) the first time size()
   // is called, not at open: a reader that never needs it (one that reads a small file to its
   // end) saves that system call per file.
-  PosixReadableFile(std::string path, int fd, bool direct);
+  // The path is copied into a buffer recycled per thread (SpareString).
+  PosixReadableFile(const std::string& path, int fd, bool direct);
   ~PosixReadableFile() override;
   PosixReadableFile(const PosixReadableFile&) = delete;
   PosixReadableFile& operator=(const PosixReadableFile&) = delete;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <thread>
 
 namespace dlbench::storage {
@@ -79,6 +80,29 @@ TEST(Recycled, EachThreadKeepsItsOwnBlockAndFreesItAtExit) {
   EXPECT_EQ(other_second, other_first);
   const auto back = std::make_unique<Small>();
   EXPECT_EQ(back.get(), main_block);
+}
+
+TEST(SpareString, TakeGivesTheBufferOfTheLargestStringKeptOnTheThread) {
+  if (kAsan) GTEST_SKIP() << "no reuse under AddressSanitizer, so that it sees every free";
+  (void)SpareString::Take();  // whatever an earlier test left
+  std::string path(200, 'p');
+  const char* buffer = path.data();
+  SpareString::Keep(std::move(path));
+  SpareString::Keep(std::string(50, 'q'));  // smaller: the spare keeps the 200-byte buffer
+  std::string taken = SpareString::Take();
+  EXPECT_TRUE(taken.empty());
+  EXPECT_GE(taken.capacity(), 200u);
+  const std::string path2(180, 'r');
+  taken = path2;  // copied within the capacity (as PosixReadableFile does): the same buffer
+  EXPECT_EQ(static_cast<const void*>(taken.data()), static_cast<const void*>(buffer));
+  EXPECT_EQ(SpareString::Take().capacity(), std::string().capacity());  // taken: none left
+}
+
+TEST(SpareString, ThreadsDoNotShareTheirSpare) {
+  SpareString::Keep(std::string(300, 'm'));
+  std::size_t other = 0;
+  std::thread([&] { other = SpareString::Take().capacity(); }).join();
+  EXPECT_EQ(other, std::string().capacity());
 }
 
 }  // namespace
