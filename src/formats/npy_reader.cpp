@@ -13,6 +13,7 @@
 #include "formats/sample_last_array.h"
 #include "storage/aligned_buffer.h"
 #include "storage/file.h"
+#include "storage/recycled.h"
 #include "util/error.h"
 
 namespace dlbench::formats {
@@ -34,7 +35,7 @@ std::uint64_t NextReaderId() {
   return next.fetch_add(1, std::memory_order_relaxed);
 }
 
-class NpyFileReader final : public FileReader {
+class NpyFileReader final : public FileReader, public storage::Recycled<NpyFileReader> {
  public:
   // `direct`: `file` is a DirectFile.
   NpyFileReader(std::unique_ptr<storage::ReadableFile> file, DirectFile* direct,

@@ -2,27 +2,17 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <string_view>
 #include <thread>
 #include <utility>
 
+#include "storage/recycled.h"
+#include "storage/spin_lock.h"
+
 namespace dlbench::storage {
 
 namespace {
-
-// A lock for one record: taken for a handful of instructions by the thread that uses the file
-// (another thread only when two handles of one path are used at once, or a snapshot runs), so
-// an uncontended test-and-set, one byte instead of a std::mutex's forty.
-class SpinLock {
- public:
-  void lock() {
-    while (flag_.test_and_set(std::memory_order_acquire)) std::this_thread::yield();
-  }
-  void unlock() { flag_.clear(std::memory_order_release); }
-
- private:
-  std::atomic_flag flag_ = ATOMIC_FLAG_INIT;
-};
 
 // Up to 32 distinct non-zero values with their counts (DARSHAN_COMMON_VAL_MAX_RUNTIME_COUNT);
 // later new values are not tracked. The first four live in the record (a file's reads rarely
@@ -205,6 +195,8 @@ class CountingEnv::Record {
     end = std::max(end, t2);
   }
 
+  // Taken for a handful of instructions by the thread that uses the file (another thread only when
+  // two handles of one path are used at once, or a snapshot runs): one byte, not a mutex.
   mutable SpinLock lock_;
   struct State {
     Direction last_direction = kNone;
@@ -224,7 +216,8 @@ namespace {
 
 using Record = CountingEnv::Record;
 
-class CountingReadableFile final : public ReadableFileWrapper {
+class CountingReadableFile final : public ReadableFileWrapper,
+                                   public Recycled<CountingReadableFile> {
  public:
   CountingReadableFile(std::unique_ptr<ReadableFile> target, const CountingEnv& env, Record& record)
       : ReadableFileWrapper(std::move(target)), env_(env), record_(record) {}
@@ -341,8 +334,13 @@ double CountingEnv::now() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - origin_).count();
 }
 
-CountingEnv::Record& CountingEnv::record(const std::string& path) {
-  const std::uint64_t key = hash_(path);  // outside the lock
+void CountingEnv::prefetch_slot(std::uint64_t key) const {
+  const Slot* table = prefetch_table_.load(std::memory_order_relaxed);
+  if (table != nullptr)
+    __builtin_prefetch(table + (key & prefetch_mask_.load(std::memory_order_relaxed)));
+}
+
+CountingEnv::Record& CountingEnv::record(const std::string& path, std::uint64_t key) {
   std::lock_guard lock(mutex_);
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t i = key & mask; !slots_.empty() && slots_[i].record != nullptr;
@@ -356,6 +354,8 @@ CountingEnv::Record& CountingEnv::record(const std::string& path) {
     for (const Slot& slot : old) {
       if (slot.record != nullptr) insert(slot.key, slot.record);
     }
+    prefetch_table_.store(slots_.data(), std::memory_order_relaxed);
+    prefetch_mask_.store(slots_.size() - 1, std::memory_order_relaxed);
   }
   insert(key, added);
   return *added;
@@ -401,10 +401,12 @@ void CountingEnv::reset() {
 
 template <class Open>
 auto CountingEnv::counted_open(const std::string& path, bool creates, Open&& open) {
+  const std::uint64_t key = hash_(path);
+  prefetch_slot(key);  // fetched while the file opens
   const double t1 = now();
   auto file = open();
   const double t2 = now();
-  Record& counted = record(path);
+  Record& counted = record(path, key);
   counted.open(t1, t2, creates);
   using Counting = std::conditional_t<std::is_same_v<decltype(file), std::unique_ptr<ReadableFile>>,
                                       CountingReadableFile, CountingWritableFile>;

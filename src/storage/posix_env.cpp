@@ -15,6 +15,7 @@
 #include "storage/fault_environment.h"
 #include "storage/file.h"
 #include "storage/posix_file.h"
+#include "storage/raw_syscalls.h"
 #include "util/error.h"
 
 namespace dlbench::storage {
@@ -27,7 +28,7 @@ constexpr const char* kDirectUnsupported =
 int OpenRetrying(const std::string& path, int flags, mode_t mode = 0644) {
   int fd;
   do {
-    fd = ::open(path.c_str(), flags | O_CLOEXEC, mode);
+    fd = RawOpen(path.c_str(), flags | O_CLOEXEC, mode);
   } while (fd < 0 && errno == EINTR);
   return fd;
 }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "storage/aligned_buffer.h"
+#include "storage/raw_syscalls.h"
 #include "util/error.h"
 
 namespace dlbench::storage {
@@ -78,8 +79,10 @@ std::string OffsetDetail(Bytes offset, Bytes length) {
   return "offset " + std::to_string(offset) + ", length " + std::to_string(length);
 }
 
-PosixReadableFile::PosixReadableFile(std::string path, int fd, bool direct)
-    : path_(std::move(path)), fd_(fd), direct_(direct) {}
+PosixReadableFile::PosixReadableFile(const std::string& path, int fd, bool direct)
+    : path_(SpareString::Take()), fd_(fd), direct_(direct) {
+  path_ = path;  // into the spare's buffer: no allocation per file
+}
 
 Bytes PosixReadableFile::size() const {
   Bytes size = size_.load(std::memory_order_relaxed);
@@ -92,7 +95,10 @@ Bytes PosixReadableFile::size() const {
   return size;
 }
 
-PosixReadableFile::~PosixReadableFile() { ::close(fd_); }
+PosixReadableFile::~PosixReadableFile() {
+  RawClose(fd_);
+  SpareString::Keep(std::move(path_));
+}
 
 Bytes PosixReadableFile::read_at(Bytes offset, void* buffer, Bytes length) {
   if (direct_ && !(IsAligned(offset) && IsAligned(length) && IsAligned(buffer))) {
@@ -104,8 +110,8 @@ Bytes PosixReadableFile::read_at(Bytes offset, void* buffer, Bytes length) {
   while (done < length) {
     const Bytes chunk = std::min(length - done, kMaxTransfer);
     const ssize_t n = Interrupted() ? -1
-                                    : ::pread(fd_, data + done, static_cast<std::size_t>(chunk),
-                                              static_cast<off_t>(offset + done));
+                                    : RawPread(fd_, data + done, static_cast<std::size_t>(chunk),
+                                               static_cast<off_t>(offset + done));
     if (n < 0) {
       if (errno == EINTR) {
         CountInterruption();

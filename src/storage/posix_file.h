@@ -7,15 +7,18 @@
 #include <string>
 
 #include "storage/file.h"
+#include "storage/recycled.h"
 
 namespace dlbench::storage {
 
-class PosixReadableFile final : public ReadableFile {
+// Recycled: with on_demand reads one is opened and closed per sample.
+class PosixReadableFile final : public ReadableFile, public Recycled<PosixReadableFile> {
  public:
   // Takes ownership of `fd`. The size is asked of the file system (fstat) the first time size()
   // is called, not at open: a reader that never needs it (one that reads a small file to its
   // end) saves that system call per file.
-  PosixReadableFile(std::string path, int fd, bool direct);
+  // The path is copied into a buffer recycled per thread (SpareString).
+  PosixReadableFile(const std::string& path, int fd, bool direct);
   ~PosixReadableFile() override;
   PosixReadableFile(const PosixReadableFile&) = delete;
   PosixReadableFile& operator=(const PosixReadableFile&) = delete;
