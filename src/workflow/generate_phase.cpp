@@ -227,6 +227,10 @@ class Generation {
       try {
         storage::AlignedBuffer buffer(buffer_bytes_);
         RenamedFolders& mine = renamed[static_cast<std::size_t>(thread)];
+        // Whether a size cannot be predicted depends on the format and the compression, which
+        // every file of the dataset shares: once the writer said so, it is not asked again (a
+        // thrown and caught exception per csv, jpeg or png file).
+        bool sizes_unknown = false;
         FileIndex g = 0;
         for (std::uint64_t step = 0;
              !stop.load(std::memory_order_relaxed) &&
@@ -234,7 +238,9 @@ class Generation {
              ++step) {
           DatasetFile file = files_.file(g);
           CheckSize(file);
-          const std::optional<Bytes> expected = ExpectedSize(*writer_, file.spec);
+          const std::optional<Bytes> expected =
+              sizes_unknown ? std::nullopt : ExpectedSize(*writer_, file.spec);
+          sizes_unknown = !expected;
           if (IsFileComplete(env_, file, expected, policy_)) {
             kept.fetch_add(1, std::memory_order_relaxed);
             continue;
