@@ -423,6 +423,17 @@ std::unique_ptr<WritableFile> CountingEnv::create(const std::string& path,
   return counted_open(path, true, [&] { return target().create(path, options); });
 }
 
+std::unique_ptr<WritableFile> CountingEnv::create_unnamed(const std::string& path,
+                                                          const OpenOptions& options) {
+  const double t1 = now();
+  auto file = target().create_unnamed(path, options);
+  if (!file) return nullptr;
+  const double t2 = now();
+  Record& counted = record(path);
+  counted.open(t1, t2, /*creates=*/true);
+  return std::make_unique<CountingWritableFile>(std::move(file), *this, counted);
+}
+
 std::unique_ptr<WritableFile> CountingEnv::open_write(const std::string& path,
                                                       const OpenOptions& options) {
   return counted_open(path, true, [&] { return target().open_write(path, options); });

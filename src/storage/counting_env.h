@@ -53,6 +53,9 @@ class CountingEnv final : public EnvWrapper {
                                           const OpenOptions& options = {}) override;
   std::unique_ptr<WritableFile> create(const std::string& path,
                                        const OpenOptions& options = {}) override;
+  // Counted as a create of `path` (its record), as Darshan would count the open of the name.
+  std::unique_ptr<WritableFile> create_unnamed(const std::string& path,
+                                               const OpenOptions& options = {}) override;
   std::unique_ptr<WritableFile> open_write(const std::string& path,
                                            const OpenOptions& options = {}) override;
   std::unique_ptr<SharedFile> open_shared(const std::string& path,

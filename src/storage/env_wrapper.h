@@ -2,7 +2,10 @@
 // files): each forwards every method to its target, so a wrapper (counting, throttling, tiers,
 // fault injection, a test's recorder) overrides only what it changes, and a method added to Env or
 // to a file reaches every wrapper's target without touching the wrapper. A wrapper that must see
-// every operation (to count or to fail it) overrides each one; its tests prove it does.
+// every operation (to count or to fail it) overrides each one; its tests prove it does. The
+// exception is Env::create_unnamed, which a wrapper takes part in only by overriding it: not
+// forwarded, it returns null and the caller falls back to create and rename, which the wrapper
+// sees (a file the wrapper never saw created would escape it).
 //
 // An EnvWrapper refers to its target Env, which must outlive it. A file wrapper owns its target
 // file. Wrappers keep the thread-safety contract of storage/file.h.
@@ -92,6 +95,7 @@ class WritableFileWrapper : public WritableFile {
   void truncate(Bytes size) override { target_->truncate(size); }
   void sync() override { target_->sync(); }
   void close() override { target_->close(); }
+  void link(const std::string& path) override { target_->link(path); }
 
  private:
   std::unique_ptr<WritableFile> target_;

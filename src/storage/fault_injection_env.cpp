@@ -84,6 +84,10 @@ class FaultyWritableFile final : public WritableFileWrapper {
     }
     WritableFileWrapper::close();
   }
+  void link(const std::string& name) override {
+    env_.check(FaultOp::kRename, path(), "", name);
+    WritableFileWrapper::link(name);
+  }
 
  private:
   FaultInjectionEnv& env_;
@@ -268,6 +272,14 @@ std::unique_ptr<WritableFile> FaultInjectionEnv::create(const std::string& path,
                                                         const OpenOptions& options) {
   check(FaultOp::kCreate, path, "");
   return std::make_unique<FaultyWritableFile>(target().create(path, options), *this);
+}
+
+std::unique_ptr<WritableFile> FaultInjectionEnv::create_unnamed(const std::string& path,
+                                                                const OpenOptions& options) {
+  check(FaultOp::kCreate, path, "");
+  auto file = target().create_unnamed(path, options);
+  if (!file) return nullptr;
+  return std::make_unique<FaultyWritableFile>(std::move(file), *this);
 }
 
 std::unique_ptr<WritableFile> FaultInjectionEnv::open_write(const std::string& path,

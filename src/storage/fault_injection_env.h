@@ -23,13 +23,13 @@ namespace dlbench::storage {
 
 enum class FaultOp {
   kOpenRead,
-  kCreate,     // Env::create
+  kCreate,     // Env::create and Env::create_unnamed
   kOpenWrite,  // Env::open_write and Env::open_shared
   kRead,
   kWrite,  // write_at and append (a shared file's write_at_all and write_at)
   kSync,
   kClose,
-  kRename,  // matches the path of either side
+  kRename,  // matches the path of either side; also WritableFile::link (the file's path, the name)
   kCreateDirectories,
   kRemove,
   kSyncDirectory,
@@ -133,6 +133,8 @@ class FaultInjectionEnv final : public EnvWrapper {
                                           const OpenOptions& options = {}) override;
   std::unique_ptr<WritableFile> create(const std::string& path,
                                        const OpenOptions& options = {}) override;
+  std::unique_ptr<WritableFile> create_unnamed(const std::string& path,
+                                               const OpenOptions& options = {}) override;
   std::unique_ptr<WritableFile> open_write(const std::string& path,
                                            const OpenOptions& options = {}) override;
   std::unique_ptr<SharedFile> open_shared(const std::string& path,

@@ -71,6 +71,10 @@ class WritableFile {
   // Closes the descriptor, reporting a failed close. Called by the destructor if needed (which
   // then swallows errors), so call it explicitly on the success path.
   virtual void close() = 0;
+  // Gives a file made by Env::create_unnamed the name `path`, in the folder it was created in
+  // (linkat), before close(). `path` must not exist: Error(kIo) with EEXIST then, and the file
+  // stays unnamed. Any other file throws Error(kIo) (EINVAL).
+  virtual void link(const std::string& path) = 0;
 };
 
 // One entry of a folder listing.
@@ -90,6 +94,14 @@ class Env {
   // Creates or truncates `path` for writing.
   virtual std::unique_ptr<WritableFile> create(const std::string& path,
                                                const OpenOptions& options = {}) = 0;
+  // Creates a file without a name in the folder of `path` (O_TMPFILE), to be named by
+  // WritableFile::link once complete: until then no reader can see it, and a crash leaves
+  // nothing behind. `path` names it in errors and counters. Returns null where there are no such
+  // files (the file system or kernel has none, no /proc/self/fd to link through, O_DIRECT, or an
+  // Env wrapper that does not take part: env_wrapper.h); the caller then writes under a temporary
+  // name and renames it (storage/atomic_file.h). Throws Error(kIo) for other failures.
+  virtual std::unique_ptr<WritableFile> create_unnamed(const std::string& path,
+                                                       const OpenOptions& options = {});
   // Opens `path` for writing without truncating it, creating it if absent (shared files written
   // in parts by several ranks, which may open it in any order).
   virtual std::unique_ptr<WritableFile> open_write(const std::string& path,
@@ -128,6 +140,11 @@ struct IoRetries {
   std::uint64_t short_transfers = 0;
 };
 IoRetries PosixRetries();
+
+inline std::unique_ptr<WritableFile> Env::create_unnamed(const std::string& /*path*/,
+                                                         const OpenOptions& /*options*/) {
+  return nullptr;
+}
 
 // The process-wide POSIX Env (stateless; safe to share between threads). When DLBENCH_FAULTS is
 // set (tests: storage/fault_environment.h), it is wrapped in the faults that variable asks for.

@@ -17,6 +17,7 @@
 #include "storage/posix_file.h"
 #include "storage/raw_syscalls.h"
 #include "util/error.h"
+#include "util/path_text.h"
 
 namespace dlbench::storage {
 namespace {
@@ -125,6 +126,23 @@ class PosixEnvImpl final : public Env {
     // O_NOFOLLOW: a symbolic link under a name dlbench writes is never written through (the
     // file it points to is not dlbench's); the open fails with ELOOP instead.
     return OpenForWriting(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, options);
+  }
+
+  std::unique_ptr<WritableFile> create_unnamed(const std::string& path,
+                                               const OpenOptions& options) override {
+    // PosixWritableFile::link goes through /proc/self/fd; O_DIRECT would need a second
+    // descriptor opened by name.
+    static const bool proc = ::access("/proc/self/fd", X_OK) == 0;
+    if (!proc || options.direct) return nullptr;
+    const std::string folder(ParentFolder(path));
+    const int fd = OpenRetrying(folder, O_WRONLY | O_TMPFILE);
+    if (fd < 0) {
+      // EOPNOTSUPP: the file system has no unnamed files; EISDIR: the kernel does not know
+      // O_TMPFILE (it read O_DIRECTORY); EINVAL: either, as some file systems say it.
+      if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) return nullptr;
+      throw IoError("open for writing", path, errno, "an unnamed file in " + folder);
+    }
+    return std::make_unique<PosixWritableFile>(path, fd, -1, /*unnamed=*/true);
   }
 
   std::unique_ptr<WritableFile> open_write(const std::string& path,

@@ -130,8 +130,8 @@ Bytes PosixReadableFile::read_at(Bytes offset, void* buffer, Bytes length) {
 
 void PosixReadableFile::drop_cache() { ::posix_fadvise(fd_, 0, 0, POSIX_FADV_DONTNEED); }
 
-PosixWritableFile::PosixWritableFile(std::string path, int fd, int direct_fd)
-    : path_(std::move(path)), fd_(fd), direct_fd_(direct_fd) {}
+PosixWritableFile::PosixWritableFile(std::string path, int fd, int direct_fd, bool unnamed)
+    : path_(std::move(path)), fd_(fd), direct_fd_(direct_fd), unnamed_(unnamed) {}
 
 PosixWritableFile::~PosixWritableFile() {
   if (direct_fd_ >= 0) ::close(direct_fd_);
@@ -171,6 +171,19 @@ void PosixWritableFile::sync() {
   while (::fsync(fd_) != 0) {
     if (errno != EINTR) throw IoError("fsync", path_, errno);
   }
+}
+
+void PosixWritableFile::link(const std::string& path) {
+  if (fd_ < 0) throw IoError("link", path_, EBADF, "file closed");
+  if (!unnamed_) throw IoError("link", path_, EINVAL, "the file has a name already");
+  // Through /proc (linkat with AT_EMPTY_PATH would need CAP_DAC_READ_SEARCH): the documented way
+  // to name an O_TMPFILE file.
+  const std::string self = "/proc/self/fd/" + std::to_string(fd_);
+  while (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+    if (errno != EINTR) throw IoError("link", path, errno);
+  }
+  unnamed_ = false;
+  path_ = path;
 }
 
 void PosixWritableFile::close() {

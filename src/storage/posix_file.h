@@ -42,8 +42,8 @@ class PosixWritableFile final : public WritableFile {
  public:
   // Takes ownership of both descriptors. `direct_fd` is -1 unless opened with O_DIRECT; then
   // aligned parts of writes go through it and unaligned tails (a file's last partial block)
-  // through the buffered `fd`.
-  PosixWritableFile(std::string path, int fd, int direct_fd);
+  // through the buffered `fd`. `unnamed`: `fd` is an O_TMPFILE file, which link() names.
+  PosixWritableFile(std::string path, int fd, int direct_fd, bool unnamed = false);
   ~PosixWritableFile() override;
   PosixWritableFile(const PosixWritableFile&) = delete;
   PosixWritableFile& operator=(const PosixWritableFile&) = delete;
@@ -56,12 +56,14 @@ class PosixWritableFile final : public WritableFile {
   void truncate(Bytes size) override;
   void sync() override;
   void close() override;
+  void link(const std::string& path) override;
 
  private:
   std::string path_;
   int fd_;
   int direct_fd_;
   Bytes appended_ = 0;
+  bool unnamed_;
 };
 
 // "offset N, length M": the detail every I/O error carries.

@@ -104,6 +104,14 @@ std::unique_ptr<WritableFile> ThrottledEnv::create(const std::string& path,
   return std::make_unique<ThrottledWritableFile>(target().create(path, options), *this);
 }
 
+std::unique_ptr<WritableFile> ThrottledEnv::create_unnamed(const std::string& path,
+                                                           const OpenOptions& options) {
+  throttle(0);
+  auto file = target().create_unnamed(path, options);
+  if (!file) return nullptr;
+  return std::make_unique<ThrottledWritableFile>(std::move(file), *this);
+}
+
 std::unique_ptr<WritableFile> ThrottledEnv::open_write(const std::string& path,
                                                        const OpenOptions& options) {
   throttle(0);

@@ -84,6 +84,11 @@ std::unique_ptr<WritableFile> TierEnv::create(const std::string& path, const Ope
   return env_for(path).create(path, options);
 }
 
+std::unique_ptr<WritableFile> TierEnv::create_unnamed(const std::string& path,
+                                                      const OpenOptions& options) {
+  return env_for(path).create_unnamed(path, options);
+}
+
 std::unique_ptr<WritableFile> TierEnv::open_write(const std::string& path,
                                                   const OpenOptions& options) {
   return env_for(path).open_write(path, options);

@@ -52,6 +52,8 @@ class TierEnv final : public EnvWrapper {
                                           const OpenOptions& options = {}) override;
   std::unique_ptr<WritableFile> create(const std::string& path,
                                        const OpenOptions& options = {}) override;
+  std::unique_ptr<WritableFile> create_unnamed(const std::string& path,
+                                               const OpenOptions& options = {}) override;
   std::unique_ptr<WritableFile> open_write(const std::string& path,
                                            const OpenOptions& options = {}) override;
   std::unique_ptr<SharedFile> open_shared(const std::string& path,

@@ -29,6 +29,7 @@
 #include "workflow/dataset_files.h"
 #include "workflow/generation_plan.h"
 #include "workflow/generation_resume.h"
+#include "workflow/unnamed_data_file.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -93,8 +94,10 @@ class RenamedFolders {
   std::set<std::string, std::less<>> folders_;
 };
 
-// Writes one whole file under partial names, then renames the companions and, last, the data
-// file into place (recording their folders in `renamed`). Returns the bytes written.
+// Writes one whole file, its companions under partial names and the data file without a name
+// where the file system allows it (workflow/unnamed_data_file.h), else under its partial name;
+// then renames the companions and, last, names the data file (recording their folders in
+// `renamed`). Returns the bytes written.
 Bytes WriteWholeFile(storage::Env& env, const formats::FormatWriter& writer, DatasetFile& file,
                      std::optional<Bytes> expected, const dataset::ContentGenerator& content,
                      std::span<std::byte> buffer, RenamedFolders& renamed) {
@@ -108,7 +111,8 @@ Bytes WriteWholeFile(storage::Env& env, const formats::FormatWriter& writer, Dat
     spec.sizes_index_path = storage::PartialPathFor(spec.sizes_index_path);
   }
   try {
-    const formats::WriteResult result = writer.write(env, spec, content, buffer);
+    UnnamedDataFile data_file(env, spec.path, file.path);
+    const formats::WriteResult result = writer.write(data_file, spec, content, buffer);
     if (expected && result.data_bytes != *expected) {
       throw InternalError("the writer produced " + std::to_string(result.data_bytes) +
                           " bytes, not the predicted " + std::to_string(*expected));
@@ -119,7 +123,7 @@ Bytes WriteWholeFile(storage::Env& env, const formats::FormatWriter& writer, Dat
       env.rename(written, final_path);
       renamed.add(final_path);
     }
-    env.rename(spec.path, file.path);
+    data_file.publish();
     renamed.add(file.path);
     return result.data_bytes + result.companion_bytes;
   } catch (const Error& e) {
@@ -223,6 +227,10 @@ class Generation {
       try {
         storage::AlignedBuffer buffer(buffer_bytes_);
         RenamedFolders& mine = renamed[static_cast<std::size_t>(thread)];
+        // Whether a size cannot be predicted depends on the format and the compression, which
+        // every file of the dataset shares: once the writer said so, it is not asked again (a
+        // thrown and caught exception per csv, jpeg or png file).
+        bool sizes_unknown = false;
         FileIndex g = 0;
         for (std::uint64_t step = 0;
              !stop.load(std::memory_order_relaxed) &&
@@ -230,7 +238,9 @@ class Generation {
              ++step) {
           DatasetFile file = files_.file(g);
           CheckSize(file);
-          const std::optional<Bytes> expected = ExpectedSize(*writer_, file.spec);
+          const std::optional<Bytes> expected =
+              sizes_unknown ? std::nullopt : ExpectedSize(*writer_, file.spec);
+          sizes_unknown = !expected;
           if (IsFileComplete(env_, file, expected, policy_)) {
             kept.fetch_add(1, std::memory_order_relaxed);
             continue;

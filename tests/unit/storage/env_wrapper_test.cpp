@@ -39,6 +39,7 @@ class Recorder final : public Env {
     void truncate(Bytes) override { calls_.push_back("truncate"); }
     void sync() override { calls_.push_back("sync"); }
     void close() override { calls_.push_back("close"); }
+    void link(const std::string& name) override { calls_.push_back("link " + name); }
 
    private:
     std::string path_;
@@ -51,6 +52,11 @@ class Recorder final : public Env {
   }
   std::unique_ptr<WritableFile> create(const std::string& path, const OpenOptions&) override {
     calls.push_back("create " + path);
+    return std::make_unique<File>(path, calls);
+  }
+  std::unique_ptr<WritableFile> create_unnamed(const std::string& path,
+                                               const OpenOptions&) override {
+    calls.push_back("create_unnamed " + path);
     return std::make_unique<File>(path, calls);
   }
   std::unique_ptr<WritableFile> open_write(const std::string& path, const OpenOptions&) override {
@@ -112,6 +118,15 @@ TEST(EnvWrapper, ForwardsEveryEnvMethodToItsTarget) {
   EXPECT_EQ(target.calls, expected);
 }
 
+// A file the wrapper did not see created would escape it: create_unnamed is declined (callers
+// then create and rename, which it sees) unless the wrapper overrides it.
+TEST(EnvWrapper, DeclinesUnnamedFilesUnlessItTakesPart) {
+  Recorder target;
+  EnvWrapper env(target);
+  EXPECT_EQ(env.create_unnamed("u"), nullptr);
+  EXPECT_TRUE(target.calls.empty());
+}
+
 TEST(EnvWrapper, FileWrappersForwardEveryMethod) {
   Recorder target;
   ReadableFileWrapper in(target.open_read("r", {}));
@@ -128,10 +143,11 @@ TEST(EnvWrapper, FileWrappersForwardEveryMethod) {
   EXPECT_EQ(out.appended(), 3u);
   out.truncate(2);
   out.sync();
+  out.link("named");
   out.close();
-  const std::vector<std::string> expected = {"size",     "read_at", "drop_cache",
-                                             "write_at", "append",  "appended",
-                                             "truncate", "sync",    "close"};
+  const std::vector<std::string> expected = {"size",       "read_at",  "drop_cache", "write_at",
+                                             "append",     "appended", "truncate",   "sync",
+                                             "link named", "close"};
   EXPECT_EQ(target.calls, expected);
 }
 

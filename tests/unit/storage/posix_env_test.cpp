@@ -156,6 +156,62 @@ TEST(PosixEnv, CloseTwiceAndUseAfterCloseAreReported) {
   ExpectError([&] { out->sync(); }, ExitCode::kIo, {"fsync", "closed.bin"});
 }
 
+std::string Contents(const std::string& path) {
+  auto in = PosixEnv().open_read(path);
+  std::string text(in->size(), '\0');
+  in->read_at(0, text.data(), text.size());
+  return text;
+}
+
+// The folders tests write in (ext4, tmpfs) have O_TMPFILE files: a null here means the Env lost
+// them, not a file system without them.
+TEST(PosixEnv, UnnamedFileIsInvisibleUntilLinkedAndGoneIfNever) {
+  TempDir dir;
+  const std::string path = dir / "u.bin";
+  Env& env = PosixEnv();
+  {
+    auto out = env.create_unnamed(path);
+    ASSERT_NE(out, nullptr);
+    EXPECT_EQ(out->path(), path);
+    out->append("abc", 3);
+    out->sync();
+    EXPECT_TRUE(env.list_directory(dir.path().string()).empty());
+    out->link(path);
+    out->close();
+  }
+  EXPECT_EQ(Contents(path), "abc");
+  {
+    auto abandoned = env.create_unnamed(dir / "never.bin");
+    ASSERT_NE(abandoned, nullptr);
+    abandoned->append("x", 1);
+    abandoned->close();  // closed unnamed: the file is gone
+  }
+  const std::vector<DirectoryEntry> entries = env.list_directory(dir.path().string());
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].name, "u.bin");
+  EXPECT_EQ(env.create_unnamed(dir / "d.bin", {.direct = true}), nullptr);  // needs a name
+}
+
+TEST(PosixEnv, LinkOverAnExistingNameOrOfANamedFileFails) {
+  TempDir dir;
+  const std::string taken = dir.write("taken.bin", "old").string();
+  auto out = PosixEnv().create_unnamed(taken);
+  ASSERT_NE(out, nullptr);
+  out->append("new", 3);
+  ExpectError([&] { out->link(taken); }, ExitCode::kIo,
+              {"link", taken, "errno " + std::to_string(EEXIST)});
+  EXPECT_EQ(Contents(taken), "old");
+  out->link(dir / "free.bin");  // still unnamed after the failure
+  ExpectError([&] { out->link(dir / "again.bin"); }, ExitCode::kIo,
+              {"link", "free.bin", "has a name already"});
+  auto named = PosixEnv().create(dir / "named.bin");
+  ExpectError([&] { named->link(dir / "other.bin"); }, ExitCode::kIo, {"has a name already"});
+  out->close();
+  ExpectError([&] { out->link(dir / "late.bin"); }, ExitCode::kIo, {"link", "file closed"});
+  ExpectError([&] { PosixEnv().create_unnamed(dir / "missing" / "x.bin"); }, ExitCode::kIo,
+              {"x.bin", "errno " + std::to_string(ENOENT)});
+}
+
 TEST(PosixEnv, DirectoriesExistsRemove) {
   TempDir dir;
   Env& env = PosixEnv();

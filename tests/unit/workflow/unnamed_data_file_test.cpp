@@ -1,0 +1,124 @@
+// UnnamedDataFile: the data file has no name until publish(), replaces an older file of its name,
+// leaves nothing behind without publish(), falls back to partial name and rename where the Env
+// has no unnamed files, and refuses a writer that touches the data file by name.
+#include "workflow/unnamed_data_file.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "storage/atomic_file.h"
+#include "storage/counting_env.h"
+#include "storage/fault_injection_env.h"
+#include "storage/file.h"
+#include "support/expect_error.h"
+#include "support/test_support.h"
+
+namespace dlbench::workflow {
+namespace {
+
+std::vector<std::string> Names(const test::TempDir& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : storage::PosixEnv().list_directory(dir.path().string())) {
+    names.push_back(entry.name);
+  }
+  return names;
+}
+
+std::string Contents(const std::string& path) {
+  auto in = storage::PosixEnv().open_read(path);
+  std::string text(in->size(), '\0');
+  in->read_at(0, text.data(), text.size());
+  return text;
+}
+
+// What a format writer does: create the data file under its partial name, write, sync, close.
+void WriteLikeAWriter(storage::Env& env, const std::string& partial, const std::string& text) {
+  auto file = env.create(partial);
+  file->append(text.data(), text.size());
+  file->sync();
+  file->close();
+}
+
+TEST(UnnamedDataFile, HasNoNameUntilPublishedAndReplacesAnOlderFile) {
+  test::TempDir dir;
+  const std::string final_path = dir.write("a.npy", "old, incomplete").string();
+  const std::string partial = storage::PartialPathFor(final_path);
+  storage::CountingEnv counting(storage::PosixEnv());
+  {
+    UnnamedDataFile data(counting, partial, final_path);
+    WriteLikeAWriter(data, partial, "complete");
+    EXPECT_EQ(Names(dir), std::vector<std::string>{"a.npy"});  // no partial name, old file kept
+    EXPECT_EQ(Contents(final_path), "old, incomplete");
+    data.publish();
+  }
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"a.npy"});
+  EXPECT_EQ(Contents(final_path), "complete");
+  const storage::IoCounts counts = counting.counts();
+  EXPECT_EQ(counts.creates, 1u);
+  EXPECT_EQ(counts.syncs, 1u);
+  EXPECT_EQ(counts.closes, 1u);
+  EXPECT_EQ(counts.renames, 0u);
+  EXPECT_EQ(counts.bytes_written, 8u);
+}
+
+TEST(UnnamedDataFile, WithoutPublishNothingIsLeft) {
+  test::TempDir dir;
+  const std::string final_path = (dir / "b.npy").string();
+  {
+    UnnamedDataFile data(storage::PosixEnv(), storage::PartialPathFor(final_path), final_path);
+    WriteLikeAWriter(data, storage::PartialPathFor(final_path), "half");
+  }
+  EXPECT_TRUE(Names(dir).empty());
+}
+
+TEST(UnnamedDataFile, AnEnvWithoutUnnamedFilesGetsThePartialNameAndARename) {
+  test::TempDir dir;
+  const std::string final_path = (dir / "c.npy").string();
+  const std::string partial = storage::PartialPathFor(final_path);
+  storage::EnvWrapper declining(storage::PosixEnv());  // does not take part: create_unnamed null
+  UnnamedDataFile data(declining, partial, final_path);
+  WriteLikeAWriter(data, partial, "text");
+  EXPECT_EQ(Names(dir), std::vector<std::string>{".c.npy.dlbench-partial"});
+  data.publish();
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"c.npy"});
+  EXPECT_EQ(Contents(final_path), "text");
+}
+
+TEST(UnnamedDataFile, AFailedLinkNamesTheFileAndLeavesNothing) {
+  test::TempDir dir;
+  const std::string final_path = (dir / "d.npy").string();
+  const std::string partial = storage::PartialPathFor(final_path);
+  storage::FaultInjectionEnv faults(storage::PosixEnv());
+  faults.inject(storage::Fault(storage::FaultOp::kRename)
+                    .error(EIO)
+                    .on_paths_containing("d.npy")
+                    .keep_failing());
+  {
+    UnnamedDataFile data(faults, partial, final_path);
+    WriteLikeAWriter(data, partial, "text");
+    test::ExpectError([&] { data.publish(); }, ExitCode::kIo, {final_path});
+  }
+  EXPECT_TRUE(Names(dir).empty());
+}
+
+TEST(UnnamedDataFile, AWriterTouchingItsDataFileByNameIsABug) {
+  test::TempDir dir;
+  const std::string final_path = (dir / "e.npy").string();
+  const std::string partial = storage::PartialPathFor(final_path);
+  UnnamedDataFile data(storage::PosixEnv(), partial, final_path);
+  auto file = data.create(partial, {});
+  test::ExpectError([&] { data.exists(partial); }, ExitCode::kInternal, {"exists", partial});
+  test::ExpectError([&] { data.file_size(partial); }, ExitCode::kInternal, {"file_size"});
+  test::ExpectError([&] { data.open_read(partial, {}); }, ExitCode::kInternal, {"open_read"});
+  test::ExpectError([&] { data.create(partial, {}); }, ExitCode::kInternal, {"create"});
+  test::ExpectError([&] { data.remove(partial); }, ExitCode::kInternal, {"remove"});
+  test::ExpectError([&] { file->link(final_path); }, ExitCode::kInternal, {"named its data file"});
+  EXPECT_FALSE(data.exists(dir / "other"));  // other paths pass through
+  UnnamedDataFile untouched(storage::PosixEnv(), partial, final_path);
+  test::ExpectError([&] { untouched.publish(); }, ExitCode::kInternal, {"did not create"});
+}
+
+}  // namespace
+}  // namespace dlbench::workflow
