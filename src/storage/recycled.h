@@ -33,20 +33,20 @@ template <class Derived>
 class Recycled {
  public:
   static void* operator new(std::size_t size) {
-    if (size == sizeof(Derived) && block_ != nullptr) {
-      void* block = block_;
-      block_ = nullptr;
+    if (size == sizeof(Derived) && cached_block != nullptr) {
+      void* block = cached_block;
+      cached_block = nullptr;
       return block;
     }
     return ::operator new(size);
   }
   static void operator delete(void* block, std::size_t size) noexcept {
-    if (kRecycle && size == sizeof(Derived) && block_ == nullptr && !exited_) {
-      block_ = block;
+    if (kRecycle && size == sizeof(Derived) && cached_block == nullptr && !thread_exited) {
+      cached_block = block;
       HoldUntilExit();
       return;
     }
-    ::operator delete(block, size);
+    ::operator delete(block);  // unsized: clang enables sized deallocation only on request
   }
 
  private:
@@ -54,51 +54,51 @@ class Recycled {
   // destructor freeing a Derived) blocks are not cached.
   struct Releaser {
     ~Releaser() {
-      exited_ = true;
-      ::operator delete(block_, sizeof(Derived));
-      block_ = nullptr;
+      thread_exited = true;
+      ::operator delete(cached_block);
+      cached_block = nullptr;
     }
   };
   static void HoldUntilExit() { thread_local Releaser releaser; }
 
   // Trivially destructible, so they stay usable while the thread's other thread-local objects
   // are destroyed.
-  static thread_local inline void* block_ = nullptr;
-  static thread_local inline bool exited_ = false;
+  static thread_local inline void* cached_block = nullptr;
+  static thread_local inline bool thread_exited = false;
 };
 
 class SpareString {
  public:
   // The thread's spare string (empty, with its capacity), or an empty one.
   static std::string Take() {
-    if (spare_ == nullptr) return {};
-    std::string taken = std::move(*spare_);
+    if (spare_string == nullptr) return {};
+    std::string taken = std::move(*spare_string);
     taken.clear();
     return taken;
   }
   // Keeps `string`'s buffer for the next Take() on this thread if it is larger than the spare's.
   static void Keep(std::string&& string) noexcept {
-    if (!kRecycle || exited_) return;
-    if (spare_ == nullptr) {
-      spare_ = new (std::nothrow) std::string();
-      if (spare_ == nullptr) return;
+    if (!kRecycle || thread_exited) return;
+    if (spare_string == nullptr) {
+      spare_string = new (std::nothrow) std::string();
+      if (spare_string == nullptr) return;
       HoldUntilExit();
     }
-    if (string.capacity() > spare_->capacity()) spare_->swap(string);
+    if (string.capacity() > spare_string->capacity()) spare_string->swap(string);
   }
 
  private:
   struct Releaser {
     ~Releaser() {
-      exited_ = true;
-      delete spare_;
-      spare_ = nullptr;
+      thread_exited = true;
+      delete spare_string;
+      spare_string = nullptr;
     }
   };
   static void HoldUntilExit() { thread_local Releaser releaser; }
 
-  static thread_local inline std::string* spare_ = nullptr;
-  static thread_local inline bool exited_ = false;
+  static thread_local inline std::string* spare_string = nullptr;
+  static thread_local inline bool thread_exited = false;
 };
 
 }  // namespace dlbench::storage
