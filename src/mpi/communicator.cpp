@@ -32,9 +32,7 @@ int Communicator::fortran_handle() const {
   return handle_;
 }
 
-void Communicator::barrier() const {
-  if (uses_mpi_) MPI_Barrier(Comm(handle_));
-}
+void Communicator::barrier() const { step_barrier(kBarrierSpin, kBarrierPoll); }
 
 void Communicator::step_barrier(double spin_seconds, double poll_seconds) const {
   if (size_ == 1) return;

@@ -23,6 +23,13 @@ class Communicator {
   int size() const { return size_; }
   bool is_root() const { return rank_ == 0; }
 
+  // A barrier between phases (after generation, a checkpoint save, staging). The rank that
+  // arrives first must not take a core from a rank still writing: MPI_Barrier under
+  // oversubscription polls with sched_yield, a full core while a rank of the same node works (a
+  // 2-rank generate measured it). So it is step_barrier with a short spin and sleeping polls of
+  // kBarrierPoll: at most that much later than MPI_Barrier once the last rank arrives.
+  static constexpr double kBarrierSpin = 50e-6;
+  static constexpr double kBarrierPoll = 100e-6;
   void barrier() const;
   // The training step loop's barrier: spins on MPI_Test for `spin_seconds`, then polls every
   // `poll_seconds` while sleeping (pipeline::BarrierWait chooses them). MPI_Barrier under

@@ -2,7 +2,9 @@
 // leaves it before the last rank has entered, whatever the spin-then-sleep polling does; the last
 // rank to enter must not wait for a sleeping rank's next poll; and the element-wise maximum the
 // trainer's barrier split uses after the run (Communicator::max of a vector) is one reduction.
+// The barrier between phases (Communicator::barrier) waits the same way, without taking a core.
 #include <gtest/gtest.h>
+#include <time.h>
 
 #include <chrono>
 #include <thread>
@@ -61,6 +63,30 @@ TEST(StepBarrier, TheLastRankDoesNotWaitForASleepingRanksPoll) {
   EXPECT_LT(exits[1], entries[0] + 0.5)
       << "the last rank left " << exits[1] - entries[1] << " s after entering";
   EXPECT_GE(exits[0], entries[1]);
+}
+
+double ThreadCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// The barrier between phases (Communicator::barrier): the rank that arrives first waits 300 ms
+// for the other, and must not burn its core meanwhile (MPI_Barrier's sched_yield polling used a
+// whole core: ~0.3 s of CPU here), yet must not leave before the last rank enters.
+TEST(PhaseBarrier, WaitsWithoutTakingACore) {
+  const mpi::Communicator comm = test::World();
+  if (comm.rank() != 0) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const double cpu_before = ThreadCpuSeconds();
+  const double entered = MonotonicNow();
+  comm.barrier();
+  const double left = MonotonicNow();
+  const double cpu = ThreadCpuSeconds() - cpu_before;
+  const auto entries = comm.all_gather(entered);
+  for (double e : entries) EXPECT_GE(left, e);
+  if (comm.rank() == 0) {
+    EXPECT_LT(cpu, 0.1) << "rank 0 used " << cpu << " s of CPU in the barrier";
+  }
 }
 
 TEST(StepBarrier, ElementWiseMaximumOverRanks) {
