@@ -26,7 +26,7 @@
 namespace dlbench::formats {
 
 // Inflated bytes of a main-pool segment at most (a power-of-two number of rows, at least one);
-// the main pool holds kPngMainSegments of them (256 KB: ~10 ms of zlib, once per width and
+// the main pool holds kPngMainSegments of them (at most 256 KB, deflated once per width and
 // rank), the pool of each smaller power of two rows kPngTailSegments.
 inline constexpr std::int64_t kPngSegmentBytes = 8192;
 inline constexpr int kPngMainSegments = 32;
