@@ -9,14 +9,16 @@
 # faults in every page, so its timed writes were overwrites while dlbench paid for new pages.
 #
 #   scripts/bench-generate.sh [--quick] [--reps N] [--writers "1 2"] [--threads T] [--dlbench PATH]
-#                             [--formats "jpeg jpeg-assembled png csv csv.gz parquet"] [--files N]
+#                             [--formats "jpeg jpeg-assembled png png-assembled csv csv.gz parquet"]
+#                             [--files N]
 #                             [DIR...]
 #
 # --formats: instead of the npy cases, each listed format generating 128 files (--quick: 32;
 # --files N: N, to spread a one-off set-up such as jpeg-assembled's pool over more files) of
 # one 568 x 568 uint8 sample (retinanet's image; csv: one line of 322,624 values; csv.gz: the same
 # as one gzip stream at dataset.compression_level, DLIO's default 4; jpeg-assembled: jpeg with
-# dataset.content.encoding: assembled, files put together from encoded noise) against fio
+# dataset.content.encoding: assembled, files put together from encoded noise; png-assembled: the
+# same for png, from deflated noise rows) against fio
 # writing as many files of the mean size that format produced (learnt from one untimed dlbench
 # run first; jpeg/png/csv sizes depend on the pixels or values). jpeg and png generation is
 # bound by the encoder's CPU time, csv by number formatting. parquet runs the two cases below
@@ -90,8 +92,8 @@ case_overrides() {  # side format
   if [ "$2" = csv.gz ]; then  # csv with DLIO's compression: gzip (level dataset.compression_level)
     echo "++workload.dataset.format=csv"
     echo "++workload.dataset.compression=gzip"
-  elif [ "$2" = jpeg-assembled ]; then  # jpeg files assembled from encoded noise (formats.md)
-    echo "++workload.dataset.format=jpeg"
+  elif [ "$2" = jpeg-assembled ] || [ "$2" = png-assembled ]; then  # assembled (formats.md)
+    echo "++workload.dataset.format=${2%-assembled}"
     echo "++workload.dataset.content.encoding=assembled"
   else
     echo "++workload.dataset.format=$2"

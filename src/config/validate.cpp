@@ -274,13 +274,13 @@ void CheckDataset(const Config& config, const Checker& check, const PhasesRun& r
     check.fail("dataset.content.compress_ratio", "must be >= 1 (raw size / compressed size), got " +
                                                      Describe(ToNode(d.content.compress_ratio)));
   }
-  // Assembled files are put together from encoded noise: there is an encoder for jpeg only, and
+  // Assembled files are put together from encoded noise: there are assemblers for jpeg and png, and
   // their pixels are noise whatever content.kind says, so only `random` describes them.
   if (d.content.encoding == ContentEncoding::kAssembled) {
-    if (d.format != Format::kJpeg) {
+    if (d.format != Format::kJpeg && d.format != Format::kPng) {
       check.fail_combination(check.is("dataset.content.encoding", d.content.encoding) + " with " +
                              check.is("dataset.format", d.format) +
-                             ": only jpeg files can be assembled; use per_file");
+                             ": only jpeg and png files can be assembled; use per_file");
     }
     if (d.content.kind != ContentKind::kRandom) {
       check.fail_combination(check.is("dataset.content.encoding", d.content.encoding) + " with " +

@@ -54,8 +54,8 @@ struct FileSpec {
   std::vector<config::ParquetColumn> parquet_columns;
   std::int64_t parquet_row_group_size = 1024;
   bool fsync = false;  // writers: fsync every file before closing it (dataset.fsync)
-  // jpeg writer: encode the image's own pixels (per_file) or assemble the file from a pool of
-  // encoded noise (assembled, jpeg_assembly.h); the other writers ignore it.
+  // jpeg and png writers: encode the image's own pixels (per_file) or assemble the file from a
+  // pool of encoded noise (assembled, jpeg_assembly.h, png_assembly.h); the others ignore it.
   config::ContentEncoding encoding = config::ContentEncoding::kPerFile;
 
   bool operator==(const FileSpec&) const = default;

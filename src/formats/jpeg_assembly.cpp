@@ -1,9 +1,9 @@
 #include "formats/jpeg_assembly.h"
 
-#include <numeric>
 #include <string>
 
 #include "formats/buffered_appender.h"
+#include "formats/segment_chooser.h"
 #include "storage/file.h"
 #include "util/error.h"
 
@@ -14,44 +14,6 @@ namespace {
 // file indexes.
 constexpr std::uint64_t kMainPoolFile = ~std::uint64_t{0};
 std::uint64_t TailPoolFile(int mcus) { return kMainPoolFile - static_cast<std::uint64_t>(mcus); }
-
-// splitmix64: the file's generator of segment choices, seeded from the file's content.
-class SegmentChooser {
- public:
-  SegmentChooser(const dataset::ContentGenerator& content, FileIndex file) {
-    const std::span<std::byte> seed = std::span(comment_).subspan(4);
-    content.fill(file, 0, seed);
-    for (const std::byte b : seed) state_ = state_ << 8 | std::to_integer<std::uint64_t>(b);
-    std::iota(order_.begin(), order_.end(), std::uint16_t{0});
-  }
-
-  // The next main-pool segment: a partial Fisher-Yates shuffle, so no segment comes twice
-  // before all have come once.
-  std::size_t next_main() {
-    if (left_ == 0) left_ = order_.size();
-    const std::size_t end = left_--;
-    const std::size_t j = below(end);
-    std::swap(order_[j], order_[end - 1]);
-    return order_[end - 1];
-  }
-  std::size_t below(std::size_t n) { return static_cast<std::size_t>(next() % n); }
-  // A COM marker segment holding the seed.
-  std::span<const std::byte> comment() const { return comment_; }
-
- private:
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-
-  std::array<std::byte, 12> comment_ = {std::byte{0xFF}, std::byte{0xFE}, std::byte{0},
-                                        std::byte{10}};  // COM, length 10, the seed
-  std::uint64_t state_ = 0;
-  std::array<std::uint16_t, kAssemblySegments> order_{};
-  std::size_t left_ = 0;
-};
 
 void Append(BufferedAppender& out, std::span<const std::byte> bytes) {
   out.append(bytes.data(), bytes.size());
@@ -88,7 +50,7 @@ WriteResult WriteAssembledJpeg(storage::Env& env, const FileSpec& spec, ImageSha
                                static_cast<std::uint64_t>((shape.height + 7) / 8);
   const std::uint64_t full = blocks / kAssemblyMcus;
   const int last = static_cast<int>(blocks % kAssemblyMcus);
-  SegmentChooser chooser(pools.content(), spec.file_index);
+  SegmentChooser chooser(pools.content(), spec.file_index, pool.size());
 
   auto file = env.create(spec.path);
   {
@@ -100,8 +62,11 @@ WriteResult WriteAssembledJpeg(storage::Env& env, const FileSpec& spec, ImageSha
         static_cast<std::byte>(shape.width >> 8), static_cast<std::byte>(shape.width & 0xFF)};
     // COM right after SOI: 8 bytes of the file's content, so that files differ even when their
     // few blocks come from one interval of a tail pool.
+    const std::array<std::byte, 4> comment = {std::byte{0xFF}, std::byte{0xFE}, std::byte{0},
+                                              std::byte{10}};  // COM, length 10, the seed
     Append(out, header.first(2));
-    Append(out, chooser.comment());
+    Append(out, comment);
+    Append(out, chooser.seed());
     Append(out, header.subspan(2, at - 2));
     Append(out, dimensions);
     Append(out, header.subspan(at + dimensions.size()));

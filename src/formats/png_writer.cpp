@@ -77,7 +77,11 @@ Bytes PngWriter::file_size(const FileSpec& spec) const {
 WriteResult PngWriter::write(storage::Env& env, const FileSpec& spec,
                              const dataset::ContentGenerator& content,
                              std::span<std::byte> buffer) const {
-  return WriteImage(env, spec, ImageShapeOf(spec, kPngMaxSide, "png"), content, buffer, EncodePng);
+  const ImageShape shape = ImageShapeOf(spec, kPngMaxSide, "png");
+  if (spec.encoding == config::ContentEncoding::kAssembled) {
+    return WriteAssembledPng(env, spec, shape, content, pools_, buffer);
+  }
+  return WriteImage(env, spec, shape, content, buffer, EncodePng);
 }
 
 }  // namespace dlbench::formats

@@ -58,9 +58,9 @@ dlbench_validation_test(checkpoints_through_a_link_into_the_data
 dlbench_cli_test(output_links_to_root 2
   --once "output folder '${VALIDATION}/link_to_root' resolves to /, a system folder"
   -- ${DLBENCH} generate default --output ${VALIDATION}/link_to_root)
-# dataset.content.encoding: assembled exists for jpeg files of noise only.
+# dataset.content.encoding: assembled exists for jpeg and png files of noise only.
 dlbench_validation_test(assembled_npz
-  "dataset.content.encoding = assembled \\(override .*\\) with dataset.format = npz \\(.*\\): only jpeg files can be assembled. use per_file"
+  "dataset.content.encoding = assembled \\(override .*\\) with dataset.format = npz \\(.*\\): only jpeg and png files can be assembled. use per_file"
   generate ${DATA}/workloads/train/tiny_train.yaml ++workload.dataset.content.encoding=assembled)
 dlbench_validation_test(assembled_compressible
   "dataset.content.encoding = assembled \\(override .*\\) with dataset.content.kind = compressible \\(override .*\\): assembled images are noise"

@@ -247,6 +247,23 @@ def ours_to_pil_and_pandas(tmp):
         if pixels.size >= 4096:
             check(abs(pixels.mean() - 127.5) < 3 and pixels.std() > 60,
                   "%s: not noise (mean %.1f, deviation %.1f)" % (path, pixels.mean(), pixels.std()))
+    # Assembled png files: PIL verifies every chunk's CRC, opens and decodes every size (widths
+    # 1 and 7, odd heights) to dlbench's pixels, and sees the tEXt chunk that makes files differ.
+    for dims in ([568, 568], [37, 300], [1, 1], [9, 1], [1, 1000], [7, 13], [13, 7]):
+        path = os.path.join(tmp, "ours_assembled_%dx%d.png" % tuple(dims))
+        tool("write", "png", path, "uint8", 1, *dims, "--assembled")
+        ours = tool_checksums("png", path, "uint8", 1, *dims)
+        with Image.open(path) as image:
+            image.verify()
+        with Image.open(path) as image:
+            check(image.format == "PNG" and image.mode == "L" and image.size == (dims[1], dims[0]),
+                  "%s: PIL sees %s %s %s" % (path, image.format, image.mode, image.size))
+            pixels = np.asarray(image)
+            check(len(image.info.get("dlbench", "")) == 16, path + ": no dlbench tEXt chunk")
+        check([fnv1a(pixels.tobytes())] == ours, path + ": PIL's pixels differ from dlbench's")
+        if pixels.size >= 4096:
+            check(abs(pixels.mean() - 127.5) < 3 and pixels.std() > 70,
+                  "%s: not noise (mean %.1f, deviation %.1f)" % (path, pixels.mean(), pixels.std()))
     for dtype, n, dims, gzip in (("uint8", 3, [4, 5], False), ("int16", 2, [7], False),
                                  ("float32", 3, [2, 3], False), ("float64", 2, [5], False),
                                  ("uint8", 4, [16, 16], True), ("uint8", 2, [40, 30], False),

@@ -334,12 +334,12 @@ const RuleCase kRules[] = {
      {},
      1,
      "dataset.content.compress_ratio: must be >= 1 (raw size / compressed size), got 0.5"},
-    {"AssembledPng",
-     "dataset: {format: png, num_samples_per_file: 1, content: {encoding: assembled}}\n",
+    {"AssembledCsv",
+     "dataset: {format: csv, content: {encoding: assembled}}\n",
      {},
      1,
-     "dataset.content.encoding = assembled (w.yaml:1) with dataset.format = png (w.yaml:1): only "
-     "jpeg files can be assembled; use per_file"},
+     "dataset.content.encoding = assembled (w.yaml:1) with dataset.format = csv (w.yaml:1): only "
+     "jpeg and png files can be assembled; use per_file"},
     {"AssembledZeros",
      "dataset:\n  format: jpeg\n  num_samples_per_file: 1\n  content: {kind: zeros, encoding: "
      "assembled}\n",
@@ -546,6 +546,8 @@ TEST(Validation, ValidCombinationsPass) {
   EXPECT_NO_THROW(LoadText("dataset: {format: png, num_samples_per_file: 1}\n"));
   EXPECT_NO_THROW(LoadText(
       "dataset: {format: jpeg, num_samples_per_file: 1, content: {encoding: assembled}}\n"));
+  EXPECT_NO_THROW(LoadText(
+      "dataset: {format: png, num_samples_per_file: 1, content: {encoding: assembled}}\n"));
   EXPECT_NO_THROW(LoadText("checkpoint: {ksm: {}, randomize_tensor: false}\n"));
   EXPECT_NO_THROW(LoadText("checkpoint: {num_checkpoints_write: -1, num_checkpoints_read: 3}\n"));
   EXPECT_NO_THROW(

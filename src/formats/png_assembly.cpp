@@ -1,0 +1,181 @@
+#include "formats/png_assembly.h"
+
+#include <zlib.h>
+
+#include <string>
+
+#include "formats/buffered_appender.h"
+#include "formats/segment_chooser.h"
+#include "storage/file.h"
+#include "util/error.h"
+
+namespace dlbench::formats {
+namespace {
+
+// Pseudo-files of the content generator whose bytes are the pools' pixels: above any dataset's
+// file indexes and the jpeg pools'.
+std::uint64_t PngPoolFile(std::int64_t width, int level) {
+  return ~std::uint64_t{0} - (std::uint64_t{1} << 32) - static_cast<std::uint64_t>(width) * 64 -
+         static_cast<std::uint64_t>(level);
+}
+
+constexpr std::uint32_t kMaxChunk = 0x7FFFFFFF;
+
+void PutU32(std::byte* at, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) at[i] = static_cast<std::byte>(v >> (24 - 8 * i));
+}
+
+// crc32 of `bytes` continuing `crc` (zlib's crc32 returns 0 for a null buffer: an empty span's).
+std::uint32_t Crc(std::uint32_t crc, std::span<const std::byte> bytes) {
+  if (bytes.empty()) return crc;
+  return static_cast<std::uint32_t>(
+      crc32(crc, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size())));
+}
+
+// Appends a whole chunk (length, type and data, CRC) that is small enough to checksum here.
+void AppendChunk(BufferedAppender& out, const char (&type)[5], std::span<const std::byte> data) {
+  std::array<std::byte, 8> head{};
+  PutU32(head.data(), static_cast<std::uint32_t>(data.size()));
+  for (int i = 0; i < 4; ++i) head[4 + i] = static_cast<std::byte>(type[i]);
+  std::array<std::byte, 4> crc{};
+  PutU32(crc.data(), Crc(Crc(0, std::span(head).subspan(4)), data));
+  out.append(head.data(), head.size());
+  out.append(data.data(), data.size());
+  out.append(crc.data(), crc.size());
+}
+
+}  // namespace
+
+std::int64_t PngSegmentRows(std::int64_t width) {
+  std::int64_t rows = 1;
+  while (2 * rows * (width + 1) <= kPngSegmentBytes) rows *= 2;
+  return rows;
+}
+
+PngWidthPools::PngWidthPools(const dataset::ContentGenerator& content, std::int64_t width)
+    : width_(width) {
+  const std::int64_t main_rows = PngSegmentRows(width);
+  int level = 0;
+  for (std::int64_t rows = 1; rows < main_rows; rows *= 2, ++level) {
+    pools_.push_back(std::make_unique<const PngSegmentPool>(content, PngPoolFile(width, level),
+                                                            width, rows, kPngTailSegments));
+  }
+  pools_.push_back(std::make_unique<const PngSegmentPool>(content, PngPoolFile(width, level), width,
+                                                          main_rows, kPngMainSegments));
+}
+
+std::shared_ptr<const PngWidthPools> PngPoolCache::get(const dataset::ContentGenerator& content,
+                                                       std::int64_t width) {
+  const std::lock_guard lock(mutex_);
+  if (!content_ || !(*content_ == content)) {
+    pools_.clear();
+    content_ = content;
+  }
+  for (auto it = pools_.begin(); it != pools_.end(); ++it) {
+    if ((*it)->width() == width) {
+      pools_.splice(pools_.begin(), pools_, it);
+      return pools_.front();
+    }
+  }
+  if (pools_.size() >= kPngCachedWidths) pools_.pop_back();
+  pools_.push_front(std::make_shared<const PngWidthPools>(content, width));
+  return pools_.front();
+}
+
+WriteResult WriteAssembledPng(storage::Env& env, const FileSpec& spec, ImageShape shape,
+                              const dataset::ContentGenerator& content, PngPoolCache& pools,
+                              std::span<std::byte> buffer) {
+  const std::shared_ptr<const PngWidthPools> width_pools = pools.get(content, shape.width);
+  const PngSegmentPool& main = width_pools->main();
+  SegmentChooser chooser(content, spec.file_index, main.size());
+
+  // The segments, top to bottom: whole main segments, then one of each power of two rows the
+  // remainder holds, largest first.
+  struct Choice {
+    const PngSegmentPool* pool;
+    const PngSegment* segment;
+  };
+  std::vector<Choice> chosen;
+  chosen.reserve(static_cast<std::size_t>(shape.height / main.rows() + width_pools->levels()));
+  for (std::int64_t k = 0; k < shape.height / main.rows(); ++k) {
+    chosen.push_back({&main, &main.segment(chooser.next_main())});
+  }
+  const std::int64_t rest = shape.height % main.rows();
+  for (int level = width_pools->levels() - 2; level >= 0; --level) {
+    if ((rest >> level & 1) == 0) continue;
+    const PngSegmentPool& pool = width_pools->pool(level);
+    chosen.push_back({&pool, &pool.segment(chooser.below(pool.size()))});
+  }
+
+  // IDAT's data: zlib header (deflate, 32 KB window, default level), the segments, a final
+  // empty fixed-Huffman block, adler32 of the rows.
+  const std::array<std::byte, 2> zlib_header = {std::byte{0x78}, std::byte{0x9C}};
+  std::array<std::byte, 6> zlib_end = {std::byte{0x03}, std::byte{0x00}};
+  std::uint64_t idat = zlib_header.size() + zlib_end.size();
+  std::uint32_t adler = 1;
+  for (const Choice& c : chosen) {
+    idat += c.segment->size;
+    adler = static_cast<std::uint32_t>(
+        adler32_combine(adler, c.segment->adler, static_cast<z_off_t>(c.segment->inflated)));
+  }
+  if (idat > kMaxChunk) {
+    throw UsageError(spec.path + ": an assembled png of " + std::to_string(shape.height) + " x " +
+                     std::to_string(shape.width) +
+                     " pixels does not fit one IDAT chunk; use dataset.content.encoding per_file");
+  }
+  PutU32(zlib_end.data() + 2, adler);
+
+  std::array<std::byte, 4 + 4 + 2> idat_head{};  // length, type, zlib header
+  PutU32(idat_head.data(), static_cast<std::uint32_t>(idat));
+  idat_head[4] = std::byte{'I'};
+  idat_head[5] = std::byte{'D'};
+  idat_head[6] = std::byte{'A'};
+  idat_head[7] = std::byte{'T'};
+  idat_head[8] = zlib_header[0];
+  idat_head[9] = zlib_header[1];
+  std::uint32_t crc = Crc(0, std::span(idat_head).subspan(4, 6));
+  for (const Choice& c : chosen) {
+    crc = static_cast<std::uint32_t>(crc32_combine_op(crc, c.segment->crc, c.segment->crc_op));
+  }
+  crc = Crc(crc, zlib_end);
+  std::array<std::byte, 4> idat_crc{};
+  PutU32(idat_crc.data(), crc);
+
+  std::array<std::byte, 13> ihdr{};  // 8-bit grayscale, deflate, adaptive filters, no interlace
+  PutU32(ihdr.data(), static_cast<std::uint32_t>(shape.width));
+  PutU32(ihdr.data() + 4, static_cast<std::uint32_t>(shape.height));
+  ihdr[8] = std::byte{8};
+  // tEXt "dlbench": the seed's 16 hex digits (text chunks hold Latin-1 without NUL).
+  std::array<std::byte, 8 + 16> text{};
+  const char keyword[] = "dlbench";
+  for (std::size_t i = 0; i < 7; ++i) text[i] = static_cast<std::byte>(keyword[i]);
+  const char* hex = "0123456789abcdef";
+  for (std::size_t i = 0; i < 8; ++i) {
+    const auto b = std::to_integer<unsigned>(chooser.seed()[i]);
+    text[8 + 2 * i] = static_cast<std::byte>(hex[b >> 4]);
+    text[9 + 2 * i] = static_cast<std::byte>(hex[b & 15]);
+  }
+  const std::array<std::byte, 8> signature = {std::byte{0x89}, std::byte{'P'},  std::byte{'N'},
+                                              std::byte{'G'},  std::byte{'\r'}, std::byte{'\n'},
+                                              std::byte{0x1A}, std::byte{'\n'}};
+
+  auto file = env.create(spec.path);
+  {
+    BufferedAppender out(*file, buffer);
+    out.append(signature.data(), signature.size());
+    AppendChunk(out, "IHDR", ihdr);
+    AppendChunk(out, "tEXt", text);
+    out.append(idat_head.data(), idat_head.size());
+    for (const Choice& c : chosen) {
+      const std::span<const std::byte> bytes = c.pool->bytes(*c.segment);
+      out.append(bytes.data(), bytes.size());
+    }
+    out.append(zlib_end.data(), zlib_end.size());
+    out.append(idat_crc.data(), idat_crc.size());
+    AppendChunk(out, "IEND", {});
+    out.flush();
+  }
+  return FinishDataFile(*file, spec);
+}
+
+}  // namespace dlbench::formats

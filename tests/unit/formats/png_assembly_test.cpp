@@ -1,0 +1,203 @@
+// Assembled png files (dataset.content.encoding: assembled): every size decodes with libpng
+// (dlbench's reader, which checks the IDAT and zlib checksums) to an image of that size full of
+// noise; files differ from each other and are the same for the same seed and file whatever else
+// the writer wrote before (other widths, evicted pools) or at the same time.
+#include "formats/png_assembly.h"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "format_files_fixture.h"
+#include "format_test_support.h"
+#include "formats/png_reader.h"
+#include "formats/png_segment_pool.h"
+#include "formats/png_writer.h"
+#include "storage/file.h"
+
+namespace dlbench::formats {
+namespace {
+
+// Main segments only, main segments and a remainder, one pixel, one row, one column (a
+// one-dimensional sample), widths 1 and 7, odd heights, retinanet's image, a width whose main
+// segments are one row.
+const std::vector<std::vector<std::int64_t>> kAssembledPngShapes = {
+    {64, 32}, {37, 300}, {1, 1},   {1, 1000},  {1000, 1}, {9},
+    {7, 13},  {13, 7},   {255, 7}, {568, 568}, {3, 9000}};
+
+FileSpec AssembledPngSpec(const std::string& path, std::vector<std::int64_t> dims, FileIndex file) {
+  FileSpec spec;
+  spec.path = path;
+  spec.file_index = file;
+  spec.sample_dims = std::move(dims);
+  spec.encoding = config::ContentEncoding::kAssembled;
+  return spec;
+}
+
+class AssembledPngFiles : public test::FormatFiles<PngReader> {
+ protected:
+  AssembledPngFiles() : FormatFiles("img_0_of_1.png", 3) {}
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  // The decoded pixels, through dlbench's reader.
+  static std::vector<std::byte> Decode(const FileSpec& spec) {
+    auto reader = PngReader().open(storage::PosixEnv(), spec, {});
+    std::vector<std::byte> out(spec.sample_bytes());
+    reader->read_sample(0, out);
+    return out;
+  }
+};
+
+TEST_F(AssembledPngFiles, EverySizeDecodesToNoiseOfThatSize) {
+  const PngWriter writer;  // one writer: its pools are reused across files and widths
+  for (const auto& dims : kAssembledPngShapes) {
+    FileSpec spec = make_spec(dims, 1);
+    spec.encoding = config::ContentEncoding::kAssembled;
+    const WriteResult written = test::WriteFile(writer, spec, test::RandomContent());
+    const std::string bytes = test::ReadAll(spec.path);
+    EXPECT_EQ(written.data_bytes, bytes.size());
+    EXPECT_EQ(bytes.substr(0, 8), "\x89PNG\r\n\x1A\n");
+    EXPECT_EQ(bytes.substr(bytes.size() - 8, 4), "IEND");
+    std::vector<std::byte> pixels;
+    ASSERT_NO_THROW(pixels = Decode(spec)) << dims[0];  // the reader checks height and width
+    // Noise is incompressible: the file is the rows and little more.
+    const double raw = static_cast<double>(spec.sample_bytes() + spec.sample_bytes() / dims.back());
+    if (raw > 4096) {
+      EXPECT_LT(static_cast<double>(bytes.size()), raw * 1.005 + 256) << dims[0];
+    }
+    if (pixels.size() < 4096) continue;
+    double sum = 0;
+    double squares = 0;
+    for (const std::byte b : pixels) {
+      sum += static_cast<double>(b);
+      squares += static_cast<double>(b) * static_cast<double>(b);
+    }
+    const double n = static_cast<double>(pixels.size());
+    const double mean = sum / n;
+    EXPECT_NEAR(mean, 127.5, 3.0) << dims[0];
+    EXPECT_NEAR(std::sqrt(squares / n - mean * mean), 73.9, 2.0) << dims[0];  // uniform bytes
+  }
+}
+
+TEST_F(AssembledPngFiles, FilesDifferAndTheSameSeedAndFileGiveTheSameBytes) {
+  const auto content = test::RandomContent();
+  const dataset::ContentGenerator other_seed(config::ContentKind::kRandom, 2.0, 99);
+  const PngWriter writer;
+  auto write = [&](const PngWriter& w, const dataset::ContentGenerator& c, FileIndex file,
+                   std::vector<std::int64_t> dims) {
+    const FileSpec spec = AssembledPngSpec(path("f.png"), std::move(dims), file);
+    test::WriteFile(w, spec, c);
+    return test::ReadAll(spec.path);
+  };
+  const std::string file3 = write(writer, content, 3, {568, 568});
+  EXPECT_NE(write(writer, content, 4, {568, 568}), file3);
+  EXPECT_NE(write(writer, other_seed, 3, {568, 568}), file3);
+  // A one-pixel image differs too (its tEXt chunk holds the file's content).
+  EXPECT_NE(write(writer, content, 8, {1, 1}), write(writer, content, 9, {1, 1}));
+  EXPECT_EQ(write(PngWriter(), content, 3, {568, 568}), file3);
+  EXPECT_EQ(write(writer, content, 3, {568, 568}), file3);
+  // More widths than the writer keeps pools for: the first one's pools are rebuilt, the same.
+  for (std::int64_t width = 1; width <= static_cast<std::int64_t>(kPngCachedWidths) + 2; ++width) {
+    write(writer, content, 5, {11, width});
+  }
+  EXPECT_EQ(write(writer, content, 3, {568, 568}), file3);
+}
+
+TEST_F(AssembledPngFiles, ThreadsSharingAWriterWriteWhatOneThreadWrites) {
+  const auto content = test::RandomContent();
+  const std::vector<std::vector<std::int64_t>> shapes = {{37, 300}, {64, 64}, {100, 7}, {3, 3}};
+  auto spec_of = [&](int thread, std::size_t i) {
+    return AssembledPngSpec(path("t" + std::to_string(thread) + "_" + std::to_string(i) + ".png"),
+                            shapes[i],
+                            10 * static_cast<FileIndex>(i) + static_cast<FileIndex>(thread));
+  };
+  const PngWriter shared;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 2; ++t) {
+    threads.emplace_back([&, t] {
+      for (std::size_t i = 0; i < shapes.size(); ++i)
+        test::WriteFile(shared, spec_of(t, i), content);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < 2; ++t) {
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      const FileSpec spec = spec_of(t, i);
+      FileSpec alone = spec;
+      alone.path = path("alone.png");
+      test::WriteFile(PngWriter(), alone, content);
+      EXPECT_EQ(test::ReadAll(alone.path), test::ReadAll(spec.path)) << spec.path;
+    }
+  }
+}
+
+TEST_F(AssembledPngFiles, RefusesAnImageBeyondOneIdatChunk) {
+  const FileSpec spec = AssembledPngSpec(path("big.png"), {46341, 46341}, 1);
+  dlbench::test::ExpectError([&] { test::WriteFile(PngWriter(), spec, test::RandomContent()); },
+                             ExitCode::kUsage,
+                             {"big.png: an assembled png of 46341 x 46341 pixels does not fit one "
+                              "IDAT chunk; use dataset.content.encoding per_file"});
+  EXPECT_FALSE(std::filesystem::exists(spec.path));
+}
+
+TEST(PngPoolCache, KeepsThePoolsOfAWidthUntilEvicted) {
+  PngPoolCache cache;
+  const auto content = test::RandomContent();
+  const auto first = cache.get(content, 568);
+  EXPECT_EQ(cache.get(content, 568), first);
+  EXPECT_EQ(first->main().rows(), PngSegmentRows(568));
+  for (std::int64_t width = 1; width < static_cast<std::int64_t>(kPngCachedWidths); ++width) {
+    cache.get(content, width);
+  }
+  EXPECT_EQ(cache.get(content, 568), first);  // still among the last kPngCachedWidths
+  for (std::int64_t width = 100; width < 100 + static_cast<std::int64_t>(kPngCachedWidths);
+       ++width) {
+    cache.get(content, width);
+  }
+  EXPECT_NE(cache.get(content, 568), first);  // evicted and rebuilt
+  const dataset::ContentGenerator other(config::ContentKind::kRandom, 2.0, 99);
+  EXPECT_NE(cache.get(other, 1), cache.get(content, 1));
+}
+
+TEST(PngSegmentPool, SegmentsInflateAloneToUnfilteredRowsWithTheirChecksums) {
+  const std::int64_t width = 7;
+  const std::int64_t rows = 5;
+  const PngSegmentPool pool(test::RandomContent(), 1u << 20, width, rows, 6);
+  ASSERT_EQ(pool.size(), 6u);
+  EXPECT_EQ(PngSegmentRows(width), 1024);
+  EXPECT_EQ(PngSegmentRows(8191), 1);
+  EXPECT_EQ(PngSegmentRows(4095), 2);
+  for (std::size_t i = 0; i < pool.size(); ++i) {
+    const PngSegment& s = pool.segment(i);
+    const auto bytes = pool.bytes(s);
+    EXPECT_EQ(s.crc, crc32(0, reinterpret_cast<const Bytef*>(bytes.data()),
+                           static_cast<uInt>(bytes.size())));
+    // Each segment inflates by itself (no reference to an earlier one), ending byte-aligned.
+    std::vector<unsigned char> out(static_cast<std::size_t>(rows * (width + 1)) + 16);
+    z_stream z{};
+    ASSERT_EQ(inflateInit2(&z, -15), Z_OK);
+    z.next_in = const_cast<Bytef*>(reinterpret_cast<const Bytef*>(bytes.data()));
+    z.avail_in = static_cast<uInt>(bytes.size());
+    z.next_out = out.data();
+    z.avail_out = static_cast<uInt>(out.size());
+    EXPECT_EQ(inflate(&z, Z_SYNC_FLUSH), Z_OK);
+    EXPECT_EQ(z.avail_in, 0u);
+    const std::size_t inflated = z.total_out;
+    inflateEnd(&z);
+    ASSERT_EQ(inflated, s.inflated);
+    EXPECT_EQ(s.adler, adler32(1, out.data(), static_cast<uInt>(inflated)));
+    for (std::int64_t r = 0; r < rows; ++r)
+      EXPECT_EQ(out[static_cast<std::size_t>(r * (width + 1))], 0);
+  }
+  dlbench::test::ExpectError([] { PngSegmentPool(test::RandomContent(), 1, 0, 1, 1); },
+                             ExitCode::kInternal, {"at least one pixel, row and segment"});
+}
+
+}  // namespace
+}  // namespace dlbench::formats
