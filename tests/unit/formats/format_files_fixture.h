@@ -52,12 +52,17 @@ class FormatFiles : public ::testing::Test {
                                       ExitCode::kIo, {}, where);
   }
 
-  // Opens the file and reads its first sample.
-  static void ReadFirst(const FileSpec& spec) {
+  // `name` in the temporary folder.
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  // Opens the file and returns its first sample (decoded pixels for images).
+  static std::vector<std::byte> FirstSample(const FileSpec& spec) {
     const auto reader = Reader().open(storage::PosixEnv(), spec, {});
     std::vector<std::byte> sample(reader->sample_bytes());
     reader->read_sample(0, sample);
+    return sample;
   }
+  static void ReadFirst(const FileSpec& spec) { FirstSample(spec); }
   // The I/O error (naming the file) that reading the first sample throws.
   std::string read_error(const FileSpec& spec,
                          std::source_location where = std::source_location::current()) {

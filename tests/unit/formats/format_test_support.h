@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config/enums.h"
@@ -17,6 +18,17 @@ namespace dlbench::formats::test {
 
 inline dataset::ContentGenerator RandomContent() {
   return dataset::ContentGenerator(config::ContentKind::kRandom, 2.0, 1234);
+}
+
+// A one-sample image file at `path` whose content is assembled (dataset.content.encoding).
+inline FileSpec AssembledSpec(const std::string& path, std::vector<std::int64_t> dims,
+                              FileIndex file) {
+  FileSpec spec;
+  spec.path = path;
+  spec.file_index = file;
+  spec.sample_dims = std::move(dims);
+  spec.encoding = config::ContentEncoding::kAssembled;
+  return spec;
 }
 
 // The bytes the generator gives a sample-first file's sample k.

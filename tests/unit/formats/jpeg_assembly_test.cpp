@@ -29,28 +29,9 @@ const std::vector<std::vector<std::int64_t>> kAssembledShapes = {
     {64, 32},  {37, 300}, {8, 8},  {1, 1},     {1, 1000},
     {1000, 1}, {9},       {7, 13}, {568, 568}, {1100, 1024}};
 
-FileSpec AssembledSpec(const std::string& path, std::vector<std::int64_t> dims, FileIndex file) {
-  FileSpec spec;
-  spec.path = path;
-  spec.file_index = file;
-  spec.sample_dims = std::move(dims);
-  spec.encoding = config::ContentEncoding::kAssembled;
-  return spec;
-}
-
 class AssembledJpegFiles : public test::FormatFiles<JpegReader> {
  protected:
   AssembledJpegFiles() : FormatFiles("img_0_of_1.jpeg", 3) {}
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  // The decoded pixels, through dlbench's reader.
-  static std::vector<std::byte> Decode(const FileSpec& spec) {
-    auto reader = JpegReader().open(storage::PosixEnv(), spec, {});
-    std::vector<std::byte> out(spec.sample_bytes());
-    reader->read_sample(0, out);
-    return out;
-  }
 };
 
 TEST_F(AssembledJpegFiles, EverySizeDecodesToNoiseOfThatSize) {
@@ -64,7 +45,7 @@ TEST_F(AssembledJpegFiles, EverySizeDecodesToNoiseOfThatSize) {
     EXPECT_EQ(bytes.substr(0, 2), "\xFF\xD8");
     EXPECT_EQ(bytes.substr(bytes.size() - 2), "\xFF\xD9");
     std::vector<std::byte> pixels;
-    ASSERT_NO_THROW(pixels = Decode(spec)) << dims[0];  // the reader checks height and width
+    ASSERT_NO_THROW(pixels = FirstSample(spec)) << dims[0];  // the reader checks height and width
     if (pixels.size() < 4096) continue;
     double sum = 0;
     double squares = 0;
@@ -95,7 +76,7 @@ TEST_F(AssembledJpegFiles, FilesDifferAndTheSameSeedAndFileGiveTheSameBytes) {
   const JpegWriter writer;
   auto write = [&](const JpegWriter& w, const dataset::ContentGenerator& c, FileIndex file,
                    std::vector<std::int64_t> dims) {
-    const FileSpec spec = AssembledSpec(path("f.jpeg"), std::move(dims), file);
+    const FileSpec spec = test::AssembledSpec(path("f.jpeg"), std::move(dims), file);
     test::WriteFile(w, spec, c);
     return test::ReadAll(spec.path);
   };
@@ -119,9 +100,9 @@ TEST_F(AssembledJpegFiles, ThreadsSharingAWriterWriteWhatOneThreadWrites) {
   const auto content = test::RandomContent();
   const std::vector<std::vector<std::int64_t>> shapes = {{37, 300}, {64, 64}, {100, 7}, {3, 3}};
   auto spec_of = [&](int thread, std::size_t i) {
-    return AssembledSpec(path("t" + std::to_string(thread) + "_" + std::to_string(i) + ".jpeg"),
-                         shapes[i],
-                         10 * static_cast<FileIndex>(i) + static_cast<FileIndex>(thread));
+    return test::AssembledSpec(
+        path("t" + std::to_string(thread) + "_" + std::to_string(i) + ".jpeg"), shapes[i],
+        10 * static_cast<FileIndex>(i) + static_cast<FileIndex>(thread));
   };
   const JpegWriter shared;
   std::vector<std::thread> threads;

@@ -30,28 +30,9 @@ const std::vector<std::vector<std::int64_t>> kAssembledPngShapes = {
     {64, 32}, {37, 300}, {1, 1},   {1, 1000},  {1000, 1}, {9},
     {7, 13},  {13, 7},   {255, 7}, {568, 568}, {3, 9000}};
 
-FileSpec AssembledPngSpec(const std::string& path, std::vector<std::int64_t> dims, FileIndex file) {
-  FileSpec spec;
-  spec.path = path;
-  spec.file_index = file;
-  spec.sample_dims = std::move(dims);
-  spec.encoding = config::ContentEncoding::kAssembled;
-  return spec;
-}
-
 class AssembledPngFiles : public test::FormatFiles<PngReader> {
  protected:
   AssembledPngFiles() : FormatFiles("img_0_of_1.png", 3) {}
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  // The decoded pixels, through dlbench's reader.
-  static std::vector<std::byte> Decode(const FileSpec& spec) {
-    auto reader = PngReader().open(storage::PosixEnv(), spec, {});
-    std::vector<std::byte> out(spec.sample_bytes());
-    reader->read_sample(0, out);
-    return out;
-  }
 };
 
 TEST_F(AssembledPngFiles, EverySizeDecodesToNoiseOfThatSize) {
@@ -65,7 +46,7 @@ TEST_F(AssembledPngFiles, EverySizeDecodesToNoiseOfThatSize) {
     EXPECT_EQ(bytes.substr(0, 8), "\x89PNG\r\n\x1A\n");
     EXPECT_EQ(bytes.substr(bytes.size() - 8, 4), "IEND");
     std::vector<std::byte> pixels;
-    ASSERT_NO_THROW(pixels = Decode(spec)) << dims[0];  // the reader checks height and width
+    ASSERT_NO_THROW(pixels = FirstSample(spec)) << dims[0];  // the reader checks height and width
     // Noise is incompressible: the file is the rows and little more.
     const double raw = static_cast<double>(spec.sample_bytes() + spec.sample_bytes() / dims.back());
     if (raw > 4096) {
@@ -91,7 +72,7 @@ TEST_F(AssembledPngFiles, FilesDifferAndTheSameSeedAndFileGiveTheSameBytes) {
   const PngWriter writer;
   auto write = [&](const PngWriter& w, const dataset::ContentGenerator& c, FileIndex file,
                    std::vector<std::int64_t> dims) {
-    const FileSpec spec = AssembledPngSpec(path("f.png"), std::move(dims), file);
+    const FileSpec spec = test::AssembledSpec(path("f.png"), std::move(dims), file);
     test::WriteFile(w, spec, c);
     return test::ReadAll(spec.path);
   };
@@ -113,9 +94,9 @@ TEST_F(AssembledPngFiles, ThreadsSharingAWriterWriteWhatOneThreadWrites) {
   const auto content = test::RandomContent();
   const std::vector<std::vector<std::int64_t>> shapes = {{37, 300}, {64, 64}, {100, 7}, {3, 3}};
   auto spec_of = [&](int thread, std::size_t i) {
-    return AssembledPngSpec(path("t" + std::to_string(thread) + "_" + std::to_string(i) + ".png"),
-                            shapes[i],
-                            10 * static_cast<FileIndex>(i) + static_cast<FileIndex>(thread));
+    return test::AssembledSpec(
+        path("t" + std::to_string(thread) + "_" + std::to_string(i) + ".png"), shapes[i],
+        10 * static_cast<FileIndex>(i) + static_cast<FileIndex>(thread));
   };
   const PngWriter shared;
   std::vector<std::thread> threads;
@@ -138,7 +119,7 @@ TEST_F(AssembledPngFiles, ThreadsSharingAWriterWriteWhatOneThreadWrites) {
 }
 
 TEST_F(AssembledPngFiles, RefusesAnImageBeyondOneIdatChunk) {
-  const FileSpec spec = AssembledPngSpec(path("big.png"), {46341, 46341}, 1);
+  const FileSpec spec = test::AssembledSpec(path("big.png"), {46341, 46341}, 1);
   dlbench::test::ExpectError([&] { test::WriteFile(PngWriter(), spec, test::RandomContent()); },
                              ExitCode::kUsage,
                              {"big.png: an assembled png of 46341 x 46341 pixels does not fit one "
