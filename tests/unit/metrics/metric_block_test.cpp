@@ -101,6 +101,19 @@ TEST(TerminalTable, ShowsBothDefinitionsWithUnits) {
   EXPECT_EQ(table.find("latency"), std::string::npos);  // absent values are not printed
 }
 
+// An epoch of at most 2 steps gets 0 from DLIO's (steps − 2) formula: the table says why.
+TEST(TerminalTable, SaysWhyDliosThroughputIsZero) {
+  RunMetrics run = TrainingRun();
+  for (PhaseEpoch& epoch : run.train->epochs) epoch.dlio_samples_per_second = 0;
+  const std::string table = TerminalTable(run);
+  EXPECT_NE(table.find("0.00  samples/s (DLIO counts steps - 2 per block: 0 here)"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("0.00  MiB/s (DLIO counts steps - 2 per block: 0 here)"), std::string::npos)
+      << table;
+  EXPECT_EQ(TerminalTable(TrainingRun()).find("steps - 2"), std::string::npos);
+}
+
 TEST(TerminalTable, BurstBufferSavesShowTheirBackpressure) {
   RunMetrics run = TrainingRun();
   CheckpointOp save;
