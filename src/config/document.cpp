@@ -2,11 +2,15 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "config/scalar_parser.h"
+#include "config/utf8.h"
 #include "util/error.h"
 
 namespace dlbench::config {
@@ -258,9 +262,36 @@ void CheckQuotesClosed(const YAML::Node& node, const std::string& text, const st
   }
 }
 
+// A UTF-16 or UTF-32 file (with its byte order mark, or NULs among the first bytes, YAML 1.2
+// section 5.2) is decoded to UTF-8 by yaml-cpp; every other text must already be UTF-8.
+bool EncodedAsUtf8(const std::string& text) {
+  if (text.size() >= 2 &&
+      ((text[0] == '\xFE' && text[1] == '\xFF') || (text[0] == '\xFF' && text[1] == '\xFE'))) {
+    return false;
+  }
+  return !(text.size() >= 2 && (text[0] == '\0' || text[1] == '\0'));
+}
+
+void CheckUtf8(const std::string& text, const std::string& name) {
+  if (!EncodedAsUtf8(text)) return;
+  const auto bad = FirstInvalidUtf8(text);
+  if (!bad) return;
+  const std::string_view before(text.data(), *bad);
+  const std::size_t newline = before.rfind('\n');
+  const std::size_t column = newline == std::string_view::npos ? *bad + 1 : *bad - newline;
+  const auto line = 1 + std::count(before.begin(), before.end(), '\n');
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(text[*bad]));
+  throw UsageError(name + ":" + std::to_string(line) + ": not valid YAML: byte " + hex +
+                   " at column " + std::to_string(column) +
+                   " is not UTF-8 (a workload file must be UTF-8; re-save it, e.g. with "
+                   "iconv -f latin1 -t utf-8)");
+}
+
 }  // namespace
 
 DocNode ParseYaml(const std::string& text, const std::string& name) {
+  CheckUtf8(text, name);
   YAML::Node root;
   try {
     root = YAML::Load(text);

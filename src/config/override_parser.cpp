@@ -5,6 +5,7 @@
 
 #include "config/scalar_parser.h"
 #include "config/schema.h"
+#include "config/utf8.h"
 #include "util/error.h"
 
 namespace dlbench::config {
@@ -201,6 +202,10 @@ DocNode ParseOverrideValue(const std::string& value, const std::string& origin) 
 }
 
 Override ParseOverride(const std::string& text) {
+  if (const auto bad = FirstInvalidUtf8(text)) {
+    throw UsageError("override at character " + std::to_string(*bad + 1) +
+                     " is not UTF-8: overrides, like workload files, must be UTF-8 text");
+  }
   Override result;
   result.text = text;
   std::string rest = text;

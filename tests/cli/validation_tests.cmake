@@ -67,3 +67,8 @@ dlbench_validation_test(assembled_compressible
   generate ${DATA}/workloads/train/tiny_train.yaml ++workload.dataset.format=jpeg
   ++workload.dataset.num_samples_per_file=1 ++workload.dataset.content.encoding=assembled
   ++workload.dataset.content.kind=compressible)
+# A workload file that is not UTF-8 (here Latin-1) ran, and ended with an internal error (exit 1)
+# when summary.json was written; now it is refused when loaded, naming the line and the byte.
+dlbench_validation_test(workload_not_utf8
+  "latin1_model_name.yaml:3: not valid YAML: byte 0xE9 at column 12 is not UTF-8"
+  run ${DATA}/bad/latin1_model_name.yaml ++workload.dataset.data_folder=${VALIDATION}/latin1_data)

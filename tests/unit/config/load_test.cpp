@@ -131,6 +131,32 @@ TEST(Load, UnclosedQuoteIsAnError) {
   EXPECT_EQ(LoadText("model:\n  name: \"two\n    lines\"\n").config.model.name, "two lines");
 }
 
+// A workload file or override that is not UTF-8 (a Latin-1 model name) is refused when loaded,
+// naming the line and byte; before, the run went on and ended with an internal error (exit 1)
+// when summary.json was written. UTF-8 text, UTF-16 with its byte order mark, is read.
+TEST(Load, TextThatIsNotUtf8IsRefusedWithItsLine) {
+  std::string message = LoadError("model:\n  name: caf\xE9\n");
+  EXPECT_NE(message.find("w.yaml:2: not valid YAML: byte 0xE9 at column 12 is not UTF-8"),
+            std::string::npos)
+      << message;
+  for (const char* text : {"model:\n  name: \xC0\xAF\n",          // overlong '/'
+                           "model:\n  name: \xED\xA0\x80\n",      // a surrogate
+                           "model:\n  name: \xF4\x90\x80\x80\n",  // above U+10FFFF
+                           "model:\n  name: \xE6\x97\n"}) {       // cut short
+    message = LoadError(text);
+    EXPECT_NE(message.find("w.yaml:2: not valid YAML: byte 0x"), std::string::npos) << message;
+  }
+  message = LoadError("{}", {"++workload.model.name=caf\xE9"});
+  EXPECT_NE(message.find("override at character 26 is not UTF-8"), std::string::npos) << message;
+  EXPECT_EQ(
+      LoadText("model:\n  name: caf\xC3\xA9 \xE6\x97\xA5 \xF0\x9F\x98\x80\n").config.model.name,
+      "caf\xC3\xA9 \xE6\x97\xA5 \xF0\x9F\x98\x80");
+  EXPECT_EQ(LoadText("{}", {"++workload.model.name=\xE6\x97\xA5"}).config.model.name,
+            "\xE6\x97\xA5");
+  constexpr char kUtf16[] = "\xFF\xFEm\0o\0d\0e\0l\0:\0 \0{\0n\0a\0m\0e\0:\0 \0x\0}\0\n\0";
+  EXPECT_EQ(LoadText(std::string(kUtf16, sizeof kUtf16 - 1)).config.model.name, "x");
+}
+
 TEST(Load, EmptySectionsKeepDefaults) {
   const Config config = LoadText("train:\nreader:\n").config;
   EXPECT_EQ(config.train.epochs, 1);
