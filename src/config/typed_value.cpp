@@ -35,6 +35,12 @@ std::int64_t Integer(const DocNode& node, const std::string& path) {
       if (std::isfinite(*value) && *value == std::floor(*value) && std::fabs(*value) < 9.2e18) {
         return static_cast<std::int64_t>(*value);
       }
+      // 99999999999999999999 is integral, just beyond 64 bits: say so, not "non-integral".
+      if (std::isinf(*value) || *value == std::floor(*value)) {
+        FailAt(path, node,
+               "integer " + *text + " is out of range (a 64-bit integer holds at most " +
+                   std::to_string(std::numeric_limits<std::int64_t>::max()) + ")");
+      }
       FailAt(path, node, "expected an integer, got the non-integral number " + *text);
     }
   }

@@ -90,6 +90,13 @@ TEST(TypedValue, IntegersRejectNonIntegralFloats) {
             "reader.read_threads: integer 3000000000 is out of range (w.yaml:2)");
   EXPECT_EQ(LoadError("reader:\n  batch_size: '4'\n"),
             "reader.batch_size: expected an integer, got '4' (w.yaml:2)");
+  // Integral, but beyond 64 bits: out of range, not "non-integral" as it was called before.
+  EXPECT_EQ(LoadError("reader:\n  batch_size: 99999999999999999999999\n"),
+            "reader.batch_size: integer 99999999999999999999999 is out of range (a 64-bit "
+            "integer holds at most 9223372036854775807) (w.yaml:2)");
+  EXPECT_EQ(LoadError("reader:\n  batch_size: 1e400\n"),
+            "reader.batch_size: integer 1e400 is out of range (a 64-bit integer holds at most "
+            "9223372036854775807) (w.yaml:2)");
 }
 
 TEST(TypedValue, RecordLengthsMayBeFloats) {
