@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <set>
+#include <utility>
 
 #include "config/checker.h"
 #include "config/distribution_parser.h"
@@ -190,6 +191,46 @@ void CheckParquet(const Config& config, const Checker& check) {
   }
 }
 
+// Bytes per element of a type IsElementType accepts (the number in its name, bool 1).
+double ElementBytes(const std::string& name) {
+  if (name.ends_with("64")) return 8;
+  if (name.ends_with("32")) return 4;
+  if (name.ends_with("16")) return 2;
+  return 1;
+}
+
+// Sizes are computed in 64-bit integers, and DLIO's in doubles, exact up to 2^53. Beyond that
+// they wrapped round without a word: record_length_bytes: 18446744073709551616 (2^64) or
+// record_dims [4294967296, 4294967296] generated files of a few hundred bytes and exited 0.
+void CheckSizesFit(const Config& config, const Checker& check) {
+  const DatasetConfig& d = config.dataset;
+  constexpr double kMaxSampleBytes = 9007199254740992.0;  // 2^53
+  const std::string limit = "at most 2^53 = 9007199254740992 bytes per sample";
+  if (d.record_dims.empty()) {
+    if (d.record_length_bytes > kMaxSampleBytes) {
+      check.fail("dataset.record_length_bytes",
+                 "must be " + limit + ", got " + Describe(ToNode(d.record_length_bytes)));
+    }
+  } else {
+    double bytes = ElementBytes(d.record_element_type);
+    for (const std::int64_t dim : d.record_dims) bytes *= static_cast<double>(dim);
+    if (bytes > kMaxSampleBytes) {
+      check.fail_combination(check.is("dataset.record_dims", d.record_dims) + " of " +
+                             check.is("dataset.record_element_type", d.record_element_type) +
+                             " make a sample of " + Describe(ToNode(bytes)) + " bytes; " + limit);
+    }
+  }
+  for (const auto& [key, files] : {std::pair{"dataset.num_files_train", d.num_files_train},
+                                   std::pair{"dataset.num_files_eval", d.num_files_eval}}) {
+    std::int64_t samples = 0;
+    if (__builtin_mul_overflow(files, d.num_samples_per_file, &samples)) {
+      check.fail_combination(check.is(key, files) + " x " +
+                             check.is("dataset.num_samples_per_file", d.num_samples_per_file) +
+                             " samples is more than a 64-bit count holds");
+    }
+  }
+}
+
 void CheckDataset(const Config& config, const Checker& check, const PhasesRun& run) {
   const DatasetConfig& d = config.dataset;
   const WorkflowConfig& w = config.workflow;
@@ -265,6 +306,7 @@ void CheckDataset(const Config& config, const Checker& check, const PhasesRun& r
   check.all_positive("dataset.hdf5.chunk_dims", d.hdf5.chunk_dims);
   check.all_positive("dataset.hdf5.max_shape", d.hdf5.max_shape);
   check.at_least<std::int64_t>("dataset.chunk_size", d.chunk_size, 0);
+  CheckSizesFit(config, check);
   CheckCompression(config, check);
   if (d.format == Format::kParquet) CheckParquet(config, check);
   if (d.generation_buffer_size == 0) check.fail("dataset.generation_buffer_size", "must be > 0");

@@ -45,10 +45,20 @@ MlperfDatasetSize ComputeMlperfDatasetSize(const config::Config& config, const C
         std::to_string(dataset.record_length_bytes) + " x dataset.num_samples_per_file " +
         std::to_string(dataset.num_samples_per_file) + "); set dataset.record_length_bytes");
   }
-  const auto per_host = static_cast<Bytes>(std::llround(hosts.memory_gib * 1024.0 * 1024 * 1024));
+  // Integer counts up to 2^62; beyond, the conversions below wrapped round (a record of 1e30
+  // bytes became 0 and was divided by: SIGFPE).
+  constexpr double kMaxCount = 4611686018427387904.0;  // 2^62
+  const double gib = 1024.0 * 1024 * 1024;
+  if (hosts.memory_gib * gib * hosts.hosts * kMlperfMemoryMultiple >= kMaxCount) {
+    throw UsageError(
+        "datasize: --hosts x --host-memory-gib is more memory than dlbench counts "
+        "(5 x memory must be below 2^62 bytes)");
+  }
+  const auto per_host = static_cast<Bytes>(std::llround(hosts.memory_gib * gib));
   size.memory_bytes = per_host * static_cast<Bytes>(hosts.hosts);
   const Bytes needed = kMlperfMemoryMultiple * size.memory_bytes;
-  if (size.file_bytes == std::floor(size.file_bytes)) {  // exact: no rounding error at a multiple
+  if (size.file_bytes < kMaxCount &&
+      size.file_bytes == std::floor(size.file_bytes)) {  // exact: no rounding error at a multiple
     const auto file = static_cast<Bytes>(size.file_bytes);
     size.files_by_memory = static_cast<std::int64_t>((needed + file - 1) / file);
   } else {
@@ -57,8 +67,14 @@ MlperfDatasetSize ComputeMlperfDatasetSize(const config::Config& config, const C
   }
   const std::int64_t accelerators =
       static_cast<std::int64_t>(hosts.hosts) * hosts.accelerators_per_host;
-  size.files_by_steps =
-      kMlperfMinimumSteps * accelerators * config.reader.batch_size / dataset.num_samples_per_file;
+  std::int64_t step_samples = 0;
+  if (__builtin_mul_overflow(accelerators, std::int64_t{kMlperfMinimumSteps}, &step_samples) ||
+      __builtin_mul_overflow(step_samples, config.reader.batch_size, &step_samples)) {
+    throw UsageError("datasize: 500 steps x " + std::to_string(accelerators) +
+                     " accelerators x reader.batch_size " +
+                     std::to_string(config.reader.batch_size) + " samples overflows 64 bits");
+  }
+  size.files_by_steps = step_samples / dataset.num_samples_per_file;
   size.files = std::max(size.files_by_memory, size.files_by_steps);
   size.total_bytes = static_cast<double>(size.files) * size.file_bytes;
   return size;

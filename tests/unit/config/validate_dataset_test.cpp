@@ -270,6 +270,25 @@ const RuleCase kDatasetRules[] = {
      "dataset.content.encoding = assembled (w.yaml:4) with dataset.content.kind = zeros "
      "(w.yaml:4): "
      "assembled images are noise; use kind random or encoding per_file"},
+    // Sizes that wrapped round 64 bits: 2^64-byte samples generated files of a few bytes.
+    {"SampleBeyondTwoTo53Bytes",
+     "dataset: {record_length_bytes: 18446744073709551616}\n",
+     {},
+     1,
+     "dataset.record_length_bytes: must be at most 2^53 = 9007199254740992 bytes per sample, got "},
+    {"SampleDimsBeyondTwoTo53Bytes",
+     "dataset: {record_dims: [4294967296, 4294967296], record_element_type: float32}\n",
+     {},
+     1,
+     "dataset.record_dims = [4294967296, 4294967296] (w.yaml:1) of "
+     "dataset.record_element_type = 'float32' (w.yaml:1) make a sample of 73786976294838206464.0 "
+     "bytes; at most 2^53"},
+    {"SampleCountBeyond64Bits",
+     "dataset: {num_files_train: 4611686018427387904, num_samples_per_file: 4}\n",
+     {},
+     1,
+     "dataset.num_files_train = 4611686018427387904 (w.yaml:1) x dataset.num_samples_per_file = "
+     "4 (w.yaml:1) samples is more than a 64-bit count holds"},
 };
 
 INSTANTIATE_TEST_SUITE_P(DatasetRules, DatasetValidationRule, ::testing::ValuesIn(kDatasetRules),

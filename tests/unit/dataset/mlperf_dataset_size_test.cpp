@@ -100,5 +100,26 @@ TEST(MlperfDatasetSize, BadClientHostsAreUsageErrors) {
       ExitCode::kUsage, {"dataset.record_length_bytes"});
 }
 
+// Sizes beyond 64-bit counts: a file of 1e30 bytes (Parquet columns are not bounded by the
+// sample-size rule) took the integer path and divided by 0 (SIGFPE); memory and steps that
+// overflow are usage errors naming the flags.
+TEST(MlperfDatasetSize, SizesBeyond64BitsDoNotWrapRound) {
+  const MlperfDatasetSize huge =
+      ComputeMlperfDatasetSize(Workload(config::Format::kNpz, 1e30, 1, 1), {1, 1, 64});
+  EXPECT_EQ(huge.files_by_memory, 1);
+  EXPECT_EQ(huge.files, 500);
+  dlbench::test::ExpectError(
+      [] {
+        ComputeMlperfDatasetSize(kUnet3d, {2147483647, 8, 1e300});
+      },
+      ExitCode::kUsage, {"more memory than dlbench counts"});
+  dlbench::test::ExpectError(
+      [] {
+        ComputeMlperfDatasetSize(Workload(config::Format::kNpz, 4096, 1, 4611686018427387904),
+                                 {1, 1, 64});
+      },
+      ExitCode::kUsage, {"samples overflows 64 bits"});
+}
+
 }  // namespace
 }  // namespace dlbench::dataset
