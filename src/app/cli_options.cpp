@@ -33,4 +33,9 @@ void AddWorkloadOptions(CLI::App& command, WorkloadOptions& options, bool with_o
   }
 }
 
+void AddRanksOption(CLI::App& command, int& ranks, const std::string& what) {
+  command.add_option("--ranks,-n", ranks, what + " (default: the job's size, 1 without mpirun)")
+      ->check(CLI::PositiveNumber);
+}
+
 }  // namespace dlbench::app

@@ -34,4 +34,8 @@ struct WorkloadOptions {
 // `with_output`, also --output, --quiet, --progress and --trace.
 void AddWorkloadOptions(CLI::App& command, WorkloadOptions& options, bool with_output);
 
+// Adds --ranks,-n N (N >= 1; `ranks` stays 0 when not given) to a command that works for a job
+// size without starting one (`checkpoint plan`, `config show`, `config query`).
+void AddRanksOption(CLI::App& command, int& ranks, const std::string& what);
+
 }  // namespace dlbench::app

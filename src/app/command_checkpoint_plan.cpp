@@ -19,9 +19,7 @@ void AddCheckpointPlanCommand(CLI::App& checkpoint, CommandAction& action) {
   CLI::App* plan = checkpoint.add_subcommand(
       "plan", "Print the per-rank checkpoint files and bytes of a workload without writing them");
   AddWorkloadOptions(*plan, *options, /*with_output=*/false);
-  plan->add_option("--ranks,-n", *ranks,
-                   "Plan for this many ranks (default: the job's size, 1 without mpirun)")
-      ->check(CLI::PositiveNumber);
+  AddRanksOption(*plan, *ranks, "Plan for this many ranks");
   plan->callback([options, ranks, &action] {
     if (options->workload.empty()) throw CLI::RequiredError("workload");
     action.parallelism = Parallelism::kLocal;

@@ -19,9 +19,12 @@ void AddConfigCommand(CLI::App& app, CommandAction& action) {
   CLI::App* show = config->add_subcommand(
       "show", "Print the fully resolved configuration (defaults and overrides applied) as YAML");
   AddWorkloadOptions(*show, *show_options, /*with_output=*/false);
-  show->callback([show_options, &action] {
+  auto show_ranks = std::make_shared<int>(0);
+  AddRanksOption(*show, *show_ranks, "Validate for this many ranks");
+  show->callback([show_options, show_ranks, &action] {
     action.parallelism = Parallelism::kLocal;
-    action.run = [show_options](const mpi::Communicator& comm) {
+    action.run = [show_options, show_ranks](const mpi::Communicator& comm) {
+      if (*show_ranks > 0) show_options->world_size = *show_ranks;
       const config::Config resolved = LoadWorkload(*show_options, comm);
       sink::Result(config::ToYaml(resolved));
       return 0;
@@ -39,9 +42,12 @@ void AddConfigCommand(CLI::App& app, CommandAction& action) {
   query->add_option("--config-dir", query_options->config_dirs, "Extra workload folder");
   query->add_flag("--allow-unknown-keys", query_options->allow_unknown_keys,
                   "Warn about unknown YAML keys instead of failing");
-  query->callback([query_options, key, &action] {
+  auto query_ranks = std::make_shared<int>(0);
+  AddRanksOption(*query, *query_ranks, "Validate for this many ranks");
+  query->callback([query_options, query_ranks, key, &action] {
     action.parallelism = Parallelism::kLocal;
-    action.run = [query_options, key](const mpi::Communicator& comm) {
+    action.run = [query_options, query_ranks, key](const mpi::Communicator& comm) {
+      if (*query_ranks > 0) query_options->world_size = *query_ranks;
       const config::Config resolved = LoadWorkload(*query_options, comm);
       sink::Result(config::Query(resolved, *key) + "\n");
       return 0;

@@ -64,9 +64,11 @@ void AddDatasizeCommand(CLI::App& app, CommandAction& action) {
     if (options->workload.empty()) throw CLI::RequiredError("workload");
     action.parallelism = Parallelism::kLocal;
     action.run = [options, hosts](const mpi::Communicator& comm) {
-      // Validated as for one rank: the workload's own num_files_train may be too small for the
-      // cluster, which is what this command is asked about.
+      // Validated as for generating the data on one rank: the workload's own num_files_train
+      // may be too small for the cluster, which is what this command is asked about, and the
+      // rank-count rules of checkpoints (TP x PP) are not about the dataset.
       options->world_size = 1;
+      options->forced = config::Phase::kGenerate;
       const config::Config config = LoadWorkload(*options, comm);
       Print(config, *hosts, dataset::ComputeMlperfDatasetSize(config, *hosts));
       return 0;

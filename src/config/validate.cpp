@@ -18,8 +18,12 @@ std::string Product(std::int64_t a, std::int64_t b) {
   return std::to_string(a) + " x " + std::to_string(b) + " = " + std::to_string(a * b);
 }
 
-void CheckModel(const Config& config, const Checker& check, int world) {
+// The rank-count rules hold only where checkpoints are written: generating or reading a dataset
+// does not split ranks into tensor x pipeline groups, so `dlbench generate megatron_deepspeed`
+// on one node (and `config show llama3_405b` alone) used to be refused for a rule of checkpoints.
+void CheckModel(const Config& config, const Checker& check, int world, const PhasesRun& run) {
   const ModelConfig& model = config.model;
+  const bool checkpoints = run.checkpoint || (run.train && config.workflow.checkpoint);
   const ParallelismConfig& p = model.parallelism;
   check.at_least("model.parallelism.tensor", p.tensor, 1);
   check.at_least("model.parallelism.pipeline", p.pipeline, 1);
@@ -50,7 +54,7 @@ void CheckModel(const Config& config, const Checker& check, int world) {
                              "it is derived as ranks / (tensor x pipeline)" +
                              check.at("checkpoint.mode"));
     }
-    if (world % tp_pp != 0) {
+    if (checkpoints && world % tp_pp != 0) {
       check.fail_combination("the rank count " + std::to_string(world) + " is not a multiple of " +
                              check.is("model.parallelism.tensor", p.tensor) + " x " +
                              check.is("model.parallelism.pipeline", p.pipeline) + " = " +
@@ -63,7 +67,7 @@ void CheckModel(const Config& config, const Checker& check, int world) {
                              " requires model.parallelism.data >= 1: the data-parallel size of "
                              "the full job this run is a subset of");
     }
-    if (p.data * tp_pp < world) {
+    if (checkpoints && p.data * tp_pp < world) {
       check.fail_combination(
           "checkpoint.mode: subset: the full job (" + check.is("model.parallelism.data", p.data) +
           " x tensor x pipeline " + std::to_string(tp_pp) + " = " + std::to_string(p.data * tp_pp) +
@@ -547,7 +551,7 @@ void Validate(const Config& config, const KeyOrigins& origins, int world_size,
   if (world_size < 1) {
     throw UsageError("the rank count must be >= 1, got " + std::to_string(world_size));
   }
-  CheckModel(config, check, world_size);
+  CheckModel(config, check, world_size, run);
   CheckStorage(config, check);
   CheckDataset(config, check, run);
   CheckReader(config, check, run);

@@ -6,6 +6,9 @@
 // code (kUsage).
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <utility>
+
 #include "config_test_util.h"
 
 namespace dlbench::config {
@@ -61,7 +64,7 @@ const RuleCase kRules[] = {
      1,
      "model.parallelism.data = 4 (w.yaml:1) is only allowed with checkpoint.mode: subset"},
     {"WorldNotAMultipleOfTpTimesPp",
-     "model: {parallelism: {tensor: 4, pipeline: 2}}\n",
+     "model: {parallelism: {tensor: 4, pipeline: 2}}\nworkflow: {checkpoint: true}\n",
      {},
      12,
      "the rank count 12 is not a multiple of model.parallelism.tensor = 4 (w.yaml:1) x "
@@ -72,7 +75,8 @@ const RuleCase kRules[] = {
      1,
      "checkpoint.mode: subset (w.yaml:1) requires model.parallelism.data >= 1"},
     {"SubsetSmallerThanTheRun",
-     "checkpoint: {mode: subset}\nmodel: {parallelism: {data: 1, tensor: 2}}\n",
+     "checkpoint: {mode: subset}\nmodel: {parallelism: {data: 1, tensor: 2}}\n"
+     "workflow: {checkpoint: true}\n",
      {},
      4,
      "is smaller than this run's 4 ranks"},
@@ -341,6 +345,28 @@ TEST(Validation, ImagesAreForcedToUint8) {
   EXPECT_EQ(result.config.dataset.record_element_type, "uint8");
   ASSERT_EQ(result.notices.size(), 1u);
   EXPECT_NE(result.notices[0].find("replaced by uint8"), std::string::npos);
+}
+
+// Ranks are split into tensor x pipeline groups only to write checkpoints: generating or reading
+// the dataset of a TP 4 x PP 8 workload on fewer ranks is allowed (it was refused before), and
+// the rule holds as soon as checkpoints are written, in training or alone.
+TEST(Validation, RankCountRulesHoldOnlyWhereCheckpointsAreWritten) {
+  const std::string tp_pp = "model: {parallelism: {tensor: 4, pipeline: 8}}\n";
+  EXPECT_NO_THROW(
+      LoadText(tp_pp + "workflow: {checkpoint: true}\n", {}, 1, false, Phase::kGenerate));
+  EXPECT_NO_THROW(LoadText(tp_pp + "workflow: {generate_data: true, train: true}\n", {}, 3));
+  EXPECT_NO_THROW(LoadText("checkpoint: {mode: subset}\nmodel: {parallelism: {data: 1}}\n", {}, 4,
+                           false, Phase::kGenerate));
+  for (const auto& [workflow, forced] :
+       {std::pair{"workflow: {train: true, checkpoint: true}\n", std::optional<Phase>()},
+        std::pair{"workflow: {train: true, checkpoint: true}\n", std::optional(Phase::kTrain)},
+        std::pair{"workflow: {train: false}\n", std::optional(Phase::kCheckpoint)}}) {
+    EXPECT_NE(UsageMessage([&] {
+                LoadText(tp_pp + workflow, {}, 3, false, forced);
+              }).find("the rank count 3 is not a multiple of"),
+              std::string::npos)
+        << workflow;
+  }
 }
 
 TEST(Validation, WorldSizeMustBePositive) {
