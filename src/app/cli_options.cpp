@@ -1,6 +1,7 @@
 #include "app/cli_options.h"
 
 #include <CLI/CLI.hpp>
+#include <limits>
 
 namespace dlbench::app {
 
@@ -35,7 +36,7 @@ void AddWorkloadOptions(CLI::App& command, WorkloadOptions& options, bool with_o
 
 void AddRanksOption(CLI::App& command, int& ranks, const std::string& what) {
   command.add_option("--ranks,-n", ranks, what + " (default: the job's size, 1 without mpirun)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
 }
 
 }  // namespace dlbench::app

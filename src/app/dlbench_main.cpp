@@ -3,10 +3,13 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "app/commands.h"
 #include "app/error_reporting.h"
 #include "app/version.h"
+#include "config/workload_catalog.h"
 #include "mpi/communicator.h"
 #include "mpi/launch.h"
 #include "storage/fault_environment.h"
@@ -26,6 +29,36 @@ constexpr const char* kFooter = R"(Examples:
 
 Exit codes: 0 ok, 1 internal error, 2 usage or configuration error, 3 I/O or data error,
 4 regression found. Documentation: docs/ (start with README.md).)";
+
+// "unknown command 'rnu' (did you mean run?)" for a word where `app`, or a subcommand that needs
+// one of its own (`config`, `trace`), expects a subcommand name; CLI11 says only "A subcommand is
+// required". Nothing for a command line whose command names are all known.
+std::optional<std::string> UnknownCommand(CLI::App& app, int argc, char** argv) {
+  CLI::App* current = &app;
+  std::string path = "dlbench";
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word.empty() || word[0] == '-') continue;
+    const std::vector<CLI::App*> subs = current->get_subcommands([](CLI::App*) { return true; });
+    std::vector<std::string> names;
+    CLI::App* match = nullptr;
+    for (CLI::App* sub : subs) {
+      names.push_back(sub->get_name());
+      if (sub->get_name() == word) match = sub;
+    }
+    if (match) {
+      current = match;
+      path += " " + word;
+      continue;
+    }
+    if (current->get_require_subcommand_min() == 0) return std::nullopt;  // a positional
+    const auto closest = config::ClosestMatch(word, names);
+    return "unknown command '" + path + " " + word + "'" +
+           (closest ? " (did you mean " + *closest + "?)" : "") + "; `" + path +
+           " --help` lists the commands";
+  }
+  return std::nullopt;
+}
 
 // Parses the command line, without MPI, and fills `action` with the chosen command. Returns the
 // exit code of a parse that ends the program (help, version, usage error) or nothing.
@@ -54,12 +87,29 @@ std::optional<int> Parse(int argc, char** argv, const mpi::Launch& launch, Comma
     if (launch.rank == 0) sink::Error(error.what());
     return static_cast<int>(error.code());
   }
+  if (const auto unknown = UnknownCommand(app, argc, argv)) {
+    if (launch.rank == 0) sink::Error(*unknown);
+    return static_cast<int>(ExitCode::kUsage);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    // Every rank parses the same arguments; only rank 0 speaks.
-    const int code = launch.rank == 0 ? app.exit(error) : error.get_exit_code();
-    return code == 0 ? 0 : static_cast<int>(ExitCode::kUsage);
+    // Every rank parses the same arguments; only rank 0 speaks. Help and version are printed by
+    // CLI11; a usage error is one diagnostic line like every other (docs/cli.md "Messages"),
+    // where CLI11 printed two lines without the "dlbench: error: " prefix.
+    if (error.get_exit_code() == 0) {
+      if (launch.rank == 0) app.exit(error);
+      return 0;
+    }
+    if (launch.rank == 0) {
+      std::string command = "dlbench";
+      for (const CLI::App* sub = &app; !sub->get_subcommands().empty();) {
+        sub = sub->get_subcommands().front();
+        command += " " + sub->get_name();
+      }
+      sink::Error(std::string(error.what()) + " (see `" + command + " --help`)");
+    }
+    return static_cast<int>(ExitCode::kUsage);
   }
   if (!action.run) return static_cast<int>(ExitCode::kUsage);
   return std::nullopt;
