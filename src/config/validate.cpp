@@ -493,6 +493,9 @@ void CheckOutput(const Config& config, const Checker& check) {
   check.at_least("output.metric.exclude_start_steps", config.output.metric.exclude_start_steps, 0);
   check.at_least("output.metric.exclude_end_steps", config.output.metric.exclude_end_steps, 0);
   if (config.output.log_file.empty()) check.fail("output.log_file", "must not be empty");
+  if (config.output.folder && config.output.folder->empty()) {
+    check.fail("output.folder", "must not be empty; leave it out for output/<model.name>/<time>/");
+  }
   const double au = config.metric.au;
   if (!(au > 0 && au <= 1)) {
     check.fail("metric.au", "must be in (0, 1], got " + Describe(ToNode(au)));

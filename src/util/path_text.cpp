@@ -58,6 +58,8 @@ bool IsSymbolicLink(const std::string& path) {
 }
 
 std::string UnsafeFolderReason(const std::string& folder) {
+  // std::filesystem::absolute("") throws: `--output ""` ended in an internal error (exit 1).
+  if (folder.empty()) return "'' is an empty path";
   static const std::array<const char*, 12> kSystem = {"/",     "/bin", "/boot", "/dev",
                                                       "/etc",  "/lib", "/proc", "/root",
                                                       "/sbin", "/sys", "/usr",  "/var"};

@@ -270,6 +270,12 @@ const RuleCase kRules[] = {
      1,
      "output.metric.exclude_end_steps: must be >= 0, got -1"},
     {"EmptyLogFile", "output: {log_file: ''}\n", {}, 1, "output.log_file: must not be empty"},
+    {"EmptyOutputFolder",
+     "{}\n",
+     {"hydra.run.dir="},
+     1,
+     "output.folder: must not be empty; leave it out for output/<model.name>/<time>/ (override "
+     "hydra.run.dir=)"},
     {"AuAboveOne",
      "metric: {au: 90}\n",
      {},

@@ -41,6 +41,7 @@ TEST(PathText, FolderContainsComparesWholeComponents) {
 TEST(PathText, UnsafeFoldersFollowSymbolicLinks) {
   EXPECT_EQ(UnsafeFolderReason("/"), "'/' is a system folder");
   EXPECT_EQ(UnsafeFolderReason("/usr/"), "'/usr/' is a system folder");
+  EXPECT_EQ(UnsafeFolderReason(""), "'' is an empty path");  // threw (an internal error) before
   const test::TempDir dir;
   EXPECT_EQ(UnsafeFolderReason(dir.path().string()), "");
   std::filesystem::create_directory_symlink("/etc", dir / "etc");
