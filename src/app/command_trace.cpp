@@ -3,11 +3,14 @@
 // files.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
+#include <system_error>
 
 #include "app/commands.h"
 #include "trace_summary/summary_format.h"
 #include "trace_summary/trace_summary.h"
+#include "util/error.h"
 #include "util/sink.h"
 
 namespace dlbench::app {
@@ -19,6 +22,14 @@ struct TraceSummaryOptions {
 };
 
 int RunTraceSummary(const TraceSummaryOptions& options) {
+  // A run's summary.json or trace given instead of its folder was an I/O error (exit 3) "list
+  // X: Not a directory"; it is a usage error naming what to give.
+  std::error_code error;
+  if (std::filesystem::is_regular_file(options.folder, error)) {
+    throw UsageError("trace summary: " + options.folder +
+                     " is a file; give the run folder that holds it (" +
+                     std::filesystem::path(options.folder).parent_path().string() + ")");
+  }
   const trace_summary::TraceSummary summary =
       trace_summary::SummarizeRun(storage::PosixEnv(), options.folder);
   if (options.json) {

@@ -46,3 +46,8 @@ dlbench_cli_test(trace_bad_writer_priority 2 --once "profiling.trace_writer_prio
 set(dir ${SCRATCH}/trace_writer_priority)
 dlbench_cli_test(trace_writer_priority_low 0 --match "\"writer_priority\": \"low\"" -- /bin/sh -c
   "rm -rf ${dir} && $<TARGET_FILE:dlbench> run ${TRAIN_YAML} --trace --quiet --output ${dir}/out ++workload.dataset.data_folder=${dir}/data ++workload.profiling.trace_writer_priority=low && cat ${dir}/out/summary.json")
+# A run's file given instead of its folder: a usage error naming the folder (was exit 3, "list
+# X: Not a directory").
+dlbench_cli_test(trace_summary_of_a_file 2
+  --once "trace summary: ${DATA}/bad/unknown_key.yaml is a file. give the run folder that holds it \\(${DATA}/bad\\)"
+  -- ${DLBENCH} trace summary ${DATA}/bad/unknown_key.yaml)
