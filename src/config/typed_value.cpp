@@ -2,9 +2,12 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "config/scalar_parser.h"
 #include "config/units_parser.h"
+#include "config/workload_catalog.h"
 
 namespace dlbench::config {
 
@@ -19,6 +22,18 @@ std::string AllowedNames(const char* const* names, std::size_t count) {
     out += names[i];
   }
   return out;
+}
+
+std::string NotOneOf(const DocNode& node, const char* const* names, std::size_t count) {
+  std::string message = "'" + Describe(node) + "' is not one of " + AllowedNames(names, count);
+  if (node.is_scalar()) {
+    std::string lower = node.text;
+    for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    if (const auto close = ClosestMatch(lower, std::vector<std::string>(names, names + count))) {
+      message += "; did you mean " + *close + "?";
+    }
+  }
+  return message;
 }
 
 namespace {

@@ -40,6 +40,9 @@ void Convert(const DocNode& node, const std::string& path, Shuffle& out);
 std::int64_t ConvertFlooredInteger(const DocNode& node, const std::string& path);
 
 std::string AllowedNames(const char* const* names, std::size_t count);
+// "'npzz' is not one of tfrecord, ..., npz, ...; did you mean npz?" (the closest name when it is a
+// plausible typo, as for unknown keys and workloads).
+std::string NotOneOf(const DocNode& node, const char* const* names, std::size_t count);
 
 template <typename E>
 requires std::is_enum_v<E>
@@ -55,7 +58,7 @@ void Convert(const DocNode& node, const std::string& path, E& out) {
       return;
     }
   }
-  FailAt(path, node, "'" + Describe(node) + "' is not one of " + AllowedNames(names, kCount));
+  FailAt(path, node, NotOneOf(node, names, kCount));
 }
 
 template <typename E>

@@ -35,6 +35,11 @@ TEST(TypedValue, UnknownEnumValueListsTheAllowedOnes) {
             "indexed_binary, mmap_indexed_binary, synthetic or parquet (w.yaml:2)");
   EXPECT_EQ(LoadError("reader:\n  read_type: lazy\n"),
             "reader.read_type: 'lazy' is not one of on_demand or memory (w.yaml:2)");
+  // A typo gets the closest name, as an unknown key or workload does.
+  EXPECT_EQ(LoadError("{}", {"++workload.dataset.format=NPZZ"}),
+            "dataset.format: 'NPZZ' is not one of tfrecord, hdf5, csv, npz, npy, jpeg, png, "
+            "indexed_binary, mmap_indexed_binary, synthetic or parquet; did you mean npz? "
+            "(override ++workload.dataset.format=NPZZ)");
 }
 
 TEST(TypedValue, TraceWriterPriorityIsIdleUnlessAsked) {
@@ -46,8 +51,8 @@ TEST(TypedValue, TraceWriterPriorityIsIdleUnlessAsked) {
                 .config.profiling.trace_writer_priority,
             TraceWriterPriority::kNormal);
   EXPECT_EQ(LoadError("profiling:\n  trace_writer_priority: lowest\n"),
-            "profiling.trace_writer_priority: 'lowest' is not one of idle, low or normal "
-            "(w.yaml:2)");
+            "profiling.trace_writer_priority: 'lowest' is not one of idle, low or normal; did "
+            "you mean low? (w.yaml:2)");
 }
 
 TEST(TypedValue, ShuffleOffInEveryYaml11Spelling) {
