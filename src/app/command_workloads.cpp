@@ -26,7 +26,10 @@ void AddWorkloadsCommand(CLI::App& app, CommandAction& action) {
                    entry.description + "\n";
       }
       sink::Result(listing);
-      if (entries.empty()) sink::Note("no workloads found");
+      if (entries.empty()) {
+        sink::Note("no workloads found in " + config::DefaultWorkloadsDir() +
+                   " (the shipped folder; DLBENCH_WORKLOADS_DIR sets another)");
+      }
       return 0;
     };
   });

@@ -41,6 +41,12 @@ bool IsYaml(const fs::path& path) {
 
 WorkloadCatalog::WorkloadCatalog(std::vector<std::string> config_dirs, std::string workloads_dir) {
   for (const auto& dir : config_dirs) {
+    // A mistyped --config-dir fell through to the shipped workload of the same name: the run
+    // used another file than the one the user edited, without a word.
+    std::error_code error;
+    if (!fs::is_directory(dir, error)) {
+      throw UsageError("--config-dir " + dir + ": no such folder");
+    }
     folders_.emplace_back(dir);
     folders_.emplace_back(fs::path(dir) / "workload");
   }
@@ -58,6 +64,10 @@ fs::path WorkloadCatalog::resolve(const std::string& workload) const {
     throw UsageError("workload file '" + name +
                      "' is a folder; give a YAML file or a workload name");
   }
+  if (fs::exists(name, error)) {  // /dev/null, a FIFO: said "does not exist" before
+    throw UsageError("workload file '" + name +
+                     "' is not a regular file (a device, FIFO or socket); give a YAML file");
+  }
   if (name.find('/') != std::string::npos || IsYaml(name)) {
     throw UsageError("workload file '" + name + "' does not exist");
   }
@@ -71,11 +81,20 @@ fs::path WorkloadCatalog::resolve(const std::string& workload) const {
   for (const auto& entry : list()) names.push_back(entry.name);
   std::string message = "unknown workload '" + name + "'";
   if (auto close = ClosestMatch(name, names)) message += "; did you mean " + *close + "?";
-  message += " Looked in:";
+  std::string looked;
   for (const auto& folder : folders_) {
-    if (fs::is_directory(folder, error)) message += " " + folder.string();
+    if (fs::is_directory(folder, error)) looked += " " + folder.string();
   }
-  message += ". `dlbench workloads` lists them; a path to a YAML file also works.";
+  if (looked.empty()) {  // was "Looked in:." with DLBENCH_WORKLOADS_DIR set to a missing folder
+    message += ": there is no workload folder";
+    if (const char* env = std::getenv("DLBENCH_WORKLOADS_DIR"); env && *env) {
+      message += " (DLBENCH_WORKLOADS_DIR=" + std::string(env) + " is not a folder)";
+    }
+    message += "; give a path to a YAML file or --config-dir DIR.";
+  } else {
+    message += " Looked in:" + looked +
+               ". `dlbench workloads` lists them; a path to a YAML file also works.";
+  }
   throw UsageError(message);
 }
 

@@ -13,6 +13,7 @@ namespace {
 
 using testing::LoadError;
 using testing::LoadText;
+using testing::UsageMessage;
 
 constexpr const char* kUnet = R"(model:
   name: unet3d
@@ -95,6 +96,27 @@ TEST(Load, FindsAWorkloadByNameOrPathAndRecordsSourceAndOverrides) {
   EXPECT_EQ(by_path.dataset.num_files_train, 4);
   const Config selected = Load("workload=mini", {}, options).config;
   EXPECT_EQ(selected.dataset.num_files_train, 4);
+}
+
+// A mistyped --config-dir used to fall through to the shipped workload of the same name (another
+// file than the one edited, silently); /dev/null or a FIFO "did not exist"; with no workload
+// folder at all the message listed none ("Looked in:.").
+TEST(Load, WorkloadFoldersAndFilesThatCannotBeUsedAreNamed) {
+  test::TempDir dir;
+  dir.write("mini.yaml", "dataset:\n  num_files_train: 4\n");
+  LoadOptions options;
+  options.workloads_dir = dir.path().string();
+  options.config_dirs = {(dir / "no_such_folder").string()};
+  EXPECT_EQ(UsageMessage([&] { Load("mini", {}, options); }),
+            "--config-dir " + (dir / "no_such_folder").string() + ": no such folder");
+  options.config_dirs = {};
+  EXPECT_EQ(UsageMessage([&] { Load("/dev/null", {}, options); }),
+            "workload file '/dev/null' is not a regular file (a device, FIFO or socket); give a "
+            "YAML file");
+  options.workloads_dir = (dir / "no_such_folder").string();
+  EXPECT_EQ(UsageMessage([&] { Load("mini", {}, options); }),
+            "unknown workload 'mini': there is no workload folder; give a path to a YAML file or "
+            "--config-dir DIR.");
 }
 
 TEST(Load, HydraConfigRootedAtWorkloadIsUnwrapped) {
