@@ -39,6 +39,15 @@ int RunOnce(const WorkloadOptions& options, const std::vector<workflow::Phase>& 
 int RunRepeated(const WorkloadOptions& options, const config::Config& base,
                 const std::vector<workflow::Phase>& phases, const RepeatOptions& repeat,
                 const mpi::Communicator& comm) {
+  // A rerun of staging copies only what is missing: runs 2..N copied nothing and reported
+  // 0 GiB/s, and the set's median staging rate was meaningless.
+  if (phases.size() == 1 && phases[0] == workflow::Phase::kStage) {
+    throw UsageError("stage --repeat: a rerun copies only what is missing, so runs 2.." +
+                     std::to_string(repeat.count) +
+                     " would copy nothing; run `dlbench stage` once per measurement, removing "
+                     "the staged copy in between")
+        .mark_collective();
+  }
   const std::filesystem::path folder = workflow::ResolveOutputFolder(base, options.output, comm);
   workflow::ClaimOutputFolder(folder, options.force, comm);  // aggregate.json goes there
   std::vector<workflow::Phase> each = phases;

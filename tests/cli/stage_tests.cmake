@@ -71,3 +71,11 @@ add_test(NAME cli.stage_node_local_np2 COMMAND env DLBENCH=${DLBENCH} "MPIEXEC_L
   TINY=${STAGE_YAML} EMULATE=${PROJECT_SOURCE_DIR}/scripts/slurm/emulate-nodes.sh
   ${CMAKE_CURRENT_LIST_DIR}/stage_node_local.sh ${SCRATCH}/stage_node_local)
 set_tests_properties(cli.stage_node_local_np2 PROPERTIES LABELS "cli;mpi" TIMEOUT 90)
+# Staging reruns copy only what is missing: `stage --repeat 3` reported 0 GiB/s for runs 2 and 3
+# and a meaningless median; it is refused before anything is copied or written.
+stage_overrides(repeat_tiers ${SCRATCH}/stage_repeat)
+separate_arguments(repeat_tiers)
+dlbench_cli_test(stage_repeat 2
+  --once "stage --repeat: a rerun copies only what is missing, so runs 2..3 would copy nothing"
+  --no-file ${SCRATCH}/stage_repeat/out
+  -- ${DLBENCH} stage ${STAGE_YAML} ${repeat_tiers} --repeat 3 --output ${SCRATCH}/stage_repeat/out)
