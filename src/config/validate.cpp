@@ -59,7 +59,8 @@ void CheckModel(const Config& config, const Checker& check, int world, const Pha
                              check.is("model.parallelism.tensor", p.tensor) + " x " +
                              check.is("model.parallelism.pipeline", p.pipeline) + " = " +
                              std::to_string(tp_pp) + "; run with a multiple of " +
-                             std::to_string(tp_pp) + " ranks");
+                             std::to_string(tp_pp) + " ranks (`config show`, `config query` and " +
+                             "`checkpoint plan` take --ranks " + std::to_string(tp_pp) + ")");
     }
   } else {
     if (p.data <= 0) {

@@ -68,7 +68,8 @@ const RuleCase kRules[] = {
      {},
      12,
      "the rank count 12 is not a multiple of model.parallelism.tensor = 4 (w.yaml:1) x "
-     "model.parallelism.pipeline = 2 (w.yaml:1) = 8; run with a multiple of 8 ranks"},
+     "model.parallelism.pipeline = 2 (w.yaml:1) = 8; run with a multiple of 8 ranks (`config "
+     "show`, `config query` and `checkpoint plan` take --ranks 8)"},
     {"SubsetWithoutData",
      "checkpoint: {mode: subset}\n",
      {},
