@@ -1,6 +1,7 @@
 #include "storage/counting_env.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <mutex>
 #include <string_view>
@@ -71,8 +72,17 @@ struct Side {
 // touches is in the first cache lines. Every method takes the record's lock.
 class CountingEnv::Record {
  public:
-  explicit Record(std::string path) : path_(std::move(path)) {}
-  const std::string& path() const { return path_; }
+  explicit Record(std::string_view path) : path_size_(path.size()) {
+    if (path.size() <= kInlinePath) {
+      path.copy(inline_path_.data(), path.size());
+    } else {
+      long_path_ = path;
+    }
+  }
+  std::string_view path() const {
+    return path_size_ <= kInlinePath ? std::string_view(inline_path_.data(), path_size_)
+                                     : std::string_view(long_path_);
+  }
 
   void open(double t1, double t2, bool creates) {
     std::lock_guard lock(lock_);
@@ -198,9 +208,14 @@ class CountingEnv::Record {
 
   // Taken for a handful of instructions by the thread that uses the file (another thread only when
   // two handles of one path are used at once, or a snapshot runs): one byte, not a mutex.
-  // The path first: the lookup compares it right after the table's probe, while the rest of what
-  // an open, a read and a close touch (everything before `write`, ~8 cache lines) is prefetched.
-  const std::string path_;
+  // The path first, in the record when it is short: the lookup compares it right after the
+  // table's probe, while the rest of what an open, a read and a close touch (everything before
+  // `write`, ~10 cache lines) is prefetched. A path in its own heap block cost a second dependent
+  // cache miss per open (~0.1 us of the comparison, perf, 8,192 files).
+  static constexpr std::size_t kInlinePath = 112;
+  std::size_t path_size_;
+  std::array<char, kInlinePath> inline_path_;
+  std::string long_path_;  // a longer path
   mutable SpinLock lock_;
   struct State {
     Direction last_direction = kNone;
@@ -399,7 +414,7 @@ std::vector<FileCounts> CountingEnv::files() const {
     std::lock_guard lock(mutex_);
     const TickClock::Scale scale = clock_.scale();
     for (const auto& record : records_) {
-      files.push_back({record->path(), 0, record->snapshot(scale)});
+      files.push_back({std::string(record->path()), 0, record->snapshot(scale)});
     }
   }
   std::sort(files.begin(), files.end(),

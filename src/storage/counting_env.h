@@ -12,10 +12,10 @@
 // (uncontended unless threads share the file), with two reads of the counters' clock (TickClock:
 // the time-stamp counter where the kernel uses it, ~20 ns cheaper a read than the steady clock)
 // and no allocation. Records keep clock ticks; snapshots convert them to seconds.
-// Records are compact (~0.7 KiB; a file's 5th to 32nd distinct access size or stride gets an array
-// of its own) and never freed while the wrapper lives (reset() zeroes them); files it opens refer
-// to it and to their record, so it must outlive them. Thread-safe: any thread may use the files
-// while another takes a snapshot.
+// Records are compact (~0.85 KiB with a path of up to 112 bytes; a file's 5th to 32nd distinct
+// access size or stride gets an array of its own) and never freed while the wrapper lives (reset()
+// zeroes them); files it opens refer to it and to their record, so it must outlive them.
+// Thread-safe: any thread may use the files while another takes a snapshot.
 #pragma once
 
 #include <atomic>
