@@ -1,6 +1,7 @@
 #include "storage/counting_env.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <mutex>
 #include <string_view>
@@ -71,8 +72,17 @@ struct Side {
 // touches is in the first cache lines. Every method takes the record's lock.
 class CountingEnv::Record {
  public:
-  explicit Record(std::string path) : path_(std::move(path)) {}
-  const std::string& path() const { return path_; }
+  explicit Record(std::string_view path) : path_size_(path.size()) {
+    if (path.size() <= kInlinePath) {
+      path.copy(inline_path_.data(), path.size());
+    } else {
+      long_path_ = path;
+    }
+  }
+  std::string_view path() const {
+    return path_size_ <= kInlinePath ? std::string_view(inline_path_.data(), path_size_)
+                                     : std::string_view(long_path_);
+  }
 
   void open(double t1, double t2, bool creates) {
     std::lock_guard lock(lock_);
@@ -107,7 +117,8 @@ class CountingEnv::Record {
     access(kWrite, s_.write, offset, buffer, length, t1, t2);
   }
 
-  IoCounts snapshot() const {
+  // The counters, times in seconds (`scale` converts the clock ticks the record keeps).
+  IoCounts snapshot(const TickClock::Scale& scale) const {
     std::lock_guard lock(lock_);
     IoCounts c;
     c.opens = s_.opens;
@@ -120,21 +131,21 @@ class CountingEnv::Record {
     c.rw_switches = s_.rw_switches;
     c.mem_not_aligned = s_.mem_not_aligned;
     c.file_not_aligned = s_.file_not_aligned;
-    c.open_start = s_.open_start;
-    c.open_end = s_.open_end;
-    c.close_start = s_.close_start;
-    c.close_end = s_.close_end;
-    c.meta_time = s_.meta_time;
+    c.open_start = scale.time(s_.open_start);
+    c.open_end = scale.time(s_.open_end);
+    c.close_start = scale.time(s_.close_start);
+    c.close_end = scale.time(s_.close_end);
+    c.meta_time = scale.duration(s_.meta_time);
     c.reads = s_.read.ops;
     c.bytes_read = s_.read.bytes;
     c.max_byte_read = s_.read.max_byte;
     c.seq_reads = s_.read.seq;
     c.consec_reads = s_.read.consec;
     c.size_read = s_.read.sizes;
-    c.read_start = s_.read.start;
-    c.read_end = s_.read.end;
-    c.read_time = s_.read.time;
-    c.max_read_time = s_.read.slowest;
+    c.read_start = scale.time(s_.read.start);
+    c.read_end = scale.time(s_.read.end);
+    c.read_time = scale.duration(s_.read.time);
+    c.max_read_time = scale.duration(s_.read.slowest);
     c.max_read_time_size = s_.read.slowest_size;
     c.writes = s_.write.ops;
     c.bytes_written = s_.write.bytes;
@@ -142,10 +153,10 @@ class CountingEnv::Record {
     c.seq_writes = s_.write.seq;
     c.consec_writes = s_.write.consec;
     c.size_write = s_.write.sizes;
-    c.write_start = s_.write.start;
-    c.write_end = s_.write.end;
-    c.write_time = s_.write.time;
-    c.max_write_time = s_.write.slowest;
+    c.write_start = scale.time(s_.write.start);
+    c.write_end = scale.time(s_.write.end);
+    c.write_time = scale.duration(s_.write.time);
+    c.max_write_time = scale.duration(s_.write.slowest);
     c.max_write_time_size = s_.write.slowest_size;
     c.accesses = s_.accesses.top();
     c.strides = s_.strides.top();
@@ -195,21 +206,37 @@ class CountingEnv::Record {
     end = std::max(end, t2);
   }
 
+  // The path first, in the record when it is short: the lookup compares it right after the
+  // table's probe, while the rest of what an open, a read and a close touch (everything before
+  // `write`, ~9 cache lines) is prefetched; the open's and close's counters come next, as the
+  // open updates them at once. A path in its own heap block cost a second dependent cache miss
+  // per open (~0.1 us of the comparison, perf, 8,192 files).
+  static constexpr std::size_t kInlinePath = 112;
+  std::size_t path_size_;
+  std::array<char, kInlinePath> inline_path_;
   // Taken for a handful of instructions by the thread that uses the file (another thread only when
   // two handles of one path are used at once, or a snapshot runs): one byte, not a mutex.
   mutable SpinLock lock_;
   struct State {
     Direction last_direction = kNone;
-    std::uint64_t rw_switches = 0, mem_not_aligned = 0, file_not_aligned = 0;
-    Side read;
-    Tracked accesses, strides;
-    Side write;
     std::uint64_t opens = 0, creates = 0, closes = 0, stats = 0, syncs = 0, renames = 0,
                   rename_targets = 0;
     double open_start = 0, open_end = 0, close_start = 0, close_end = 0;
     double meta_time = 0, last_meta_end = 0;
+    std::uint64_t rw_switches = 0, mem_not_aligned = 0, file_not_aligned = 0;
+    Side read;
+    Tracked accesses, strides;
+    Side write;
   } s_;
-  const std::string path_;
+  std::string long_path_;  // a path longer than kInlinePath
+
+ public:
+  // Starts fetching what a read-only file's open, reads and close touch into the cache.
+  void prefetch() const {
+    const char* first = reinterpret_cast<const char*>(this);
+    const char* end = reinterpret_cast<const char*>(&s_.write);
+    for (const char* line = first; line < end; line += 64) __builtin_prefetch(line);
+  }
 };
 
 namespace {
@@ -222,13 +249,13 @@ class CountingReadableFile final : public ReadableFileWrapper,
   CountingReadableFile(std::unique_ptr<ReadableFile> target, const CountingEnv& env, Record& record)
       : ReadableFileWrapper(std::move(target)), env_(env), record_(record) {}
   ~CountingReadableFile() override {
-    const double t = env_.now();
+    const double t = env_.ticks();
     record_.close(t, t);  // the descriptor closes with the wrapped file, just after
   }
   Bytes read_at(Bytes offset, void* buffer, Bytes length) override {
-    const double t1 = env_.now();
+    const double t1 = env_.ticks();
     const Bytes n = ReadableFileWrapper::read_at(offset, buffer, length);
-    record_.read(offset, buffer, n, t1, env_.now());
+    record_.read(offset, buffer, n, t1, env_.ticks());
     return n;
   }
 
@@ -247,35 +274,35 @@ class CountingWrites : public Wrapper {
       : Wrapper(std::move(target)), env_(env), record_(record) {}
   ~CountingWrites() override {
     if (closed_) return;
-    const double t = env_.now();
+    const double t = env_.ticks();
     record_.close(t, t);  // the wrapped file's destructor closes it, just after
   }
   void sync() override {
-    const double t1 = env_.now();
+    const double t1 = env_.ticks();
     Wrapper::sync();
-    record_.sync(t1, env_.now());
+    record_.sync(t1, env_.ticks());
   }
   void close() override {
-    const double t1 = env_.now();
+    const double t1 = env_.ticks();
     Wrapper::close();
     closed_ = true;
-    record_.close(t1, env_.now());
+    record_.close(t1, env_.ticks());
   }
 
  protected:
   // Times `write()` (which writes `length` bytes at `offset`) and counts it.
   template <class Write>
   void counted_write(Bytes offset, const void* data, Bytes length, Write&& write) {
-    const double t1 = env_.now();
+    const double t1 = env_.ticks();
     write();
-    record_.write(offset, data, length, t1, env_.now());
+    record_.write(offset, data, length, t1, env_.ticks());
   }
   // Times `read()` (which returns the bytes it read at `offset`) and counts it.
   template <class Read>
   Bytes counted_read(Bytes offset, void* data, Read&& read) {
-    const double t1 = env_.now();
+    const double t1 = env_.ticks();
     const Bytes n = read();
-    record_.read(offset, data, n, t1, env_.now());
+    record_.read(offset, data, n, t1, env_.ticks());
     return n;
   }
 
@@ -321,8 +348,9 @@ class CountingSharedFile final : public CountingWrites<SharedFileWrapper> {
 
 }  // namespace
 
-CountingEnv::CountingEnv(Env& target, std::chrono::steady_clock::time_point origin, PathHash hash)
-    : EnvWrapper(target), origin_(origin), hash_(hash) {}
+CountingEnv::CountingEnv(Env& target, std::chrono::steady_clock::time_point origin, PathHash hash,
+                         TickClock::Source clock)
+    : EnvWrapper(target), clock_(origin, clock), hash_(hash) {}
 
 std::uint64_t CountingEnv::HashPath(std::string_view path) {
   return std::hash<std::string_view>()(path);
@@ -330,9 +358,7 @@ std::uint64_t CountingEnv::HashPath(std::string_view path) {
 
 CountingEnv::~CountingEnv() = default;
 
-double CountingEnv::now() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - origin_).count();
-}
+double CountingEnv::now() const { return clock_.scale().time(clock_.now()); }
 
 void CountingEnv::prefetch_slot(std::uint64_t key) const {
   const Slot* table = prefetch_table_.load(std::memory_order_relaxed);
@@ -345,7 +371,9 @@ CountingEnv::Record& CountingEnv::record(const std::string& path, std::uint64_t 
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t i = key & mask; !slots_.empty() && slots_[i].record != nullptr;
        i = (i + 1) & mask) {
-    if (slots_[i].key == key && slots_[i].record->path() == path) return *slots_[i].record;
+    if (slots_[i].key != key) continue;
+    slots_[i].record->prefetch();  // overlaps the path's comparison
+    if (slots_[i].record->path() == path) return *slots_[i].record;
   }
   Record* added = records_.emplace_back(std::make_unique<Record>(path)).get();
   if (2 * records_.size() > slots_.size()) {  // keep at least half the slots free
@@ -376,7 +404,8 @@ void CountingEnv::add_env_op(std::uint64_t IoCounts::*count) {
 IoCounts CountingEnv::counts() const {
   std::lock_guard lock(mutex_);
   IoCounts total = env_ops_;
-  for (const auto& record : records_) MergeCounts(total, record->snapshot());
+  const TickClock::Scale scale = clock_.scale();
+  for (const auto& record : records_) MergeCounts(total, record->snapshot(scale));
   return total;
 }
 
@@ -384,8 +413,9 @@ std::vector<FileCounts> CountingEnv::files() const {
   std::vector<FileCounts> files;
   {
     std::lock_guard lock(mutex_);
+    const TickClock::Scale scale = clock_.scale();
     for (const auto& record : records_) {
-      files.push_back({record->path(), 0, record->snapshot()});
+      files.push_back({std::string(record->path()), 0, record->snapshot(scale)});
     }
   }
   std::sort(files.begin(), files.end(),
@@ -403,9 +433,9 @@ template <class Open>
 auto CountingEnv::counted_open(const std::string& path, bool creates, Open&& open) {
   const std::uint64_t key = hash_(path);
   prefetch_slot(key);  // fetched while the file opens
-  const double t1 = now();
+  const double t1 = ticks();
   auto file = open();
-  const double t2 = now();
+  const double t2 = ticks();
   Record& counted = record(path, key);
   counted.open(t1, t2, creates);
   using Counting = std::conditional_t<std::is_same_v<decltype(file), std::unique_ptr<ReadableFile>>,
@@ -425,10 +455,10 @@ std::unique_ptr<WritableFile> CountingEnv::create(const std::string& path,
 
 std::unique_ptr<WritableFile> CountingEnv::create_unnamed(const std::string& path,
                                                           const OpenOptions& options) {
-  const double t1 = now();
+  const double t1 = ticks();
   auto file = target().create_unnamed(path, options);
   if (!file) return nullptr;
-  const double t2 = now();
+  const double t2 = ticks();
   Record& counted = record(path);
   counted.open(t1, t2, /*creates=*/true);
   return std::make_unique<CountingWritableFile>(std::move(file), *this, counted);
@@ -441,18 +471,18 @@ std::unique_ptr<WritableFile> CountingEnv::open_write(const std::string& path,
 
 std::unique_ptr<SharedFile> CountingEnv::open_shared(const std::string& path,
                                                      SharedFileOpener& opener) {
-  const double t1 = now();
+  const double t1 = ticks();
   auto file = target().open_shared(path, opener);
-  const double t2 = now();
+  const double t2 = ticks();
   Record& counted = record(path);
   counted.open(t1, t2, /*creates=*/true);
   return std::make_unique<CountingSharedFile>(std::move(file), *this, counted);
 }
 
 void CountingEnv::rename(const std::string& from, const std::string& to) {
-  const double t1 = now();
+  const double t1 = ticks();
   target().rename(from, to);
-  const double t2 = now();
+  const double t2 = ticks();
   record(from).meta(Record::Meta::kRename, t1, t2);
   record(to).meta(Record::Meta::kRenameTarget, 0, 0);  // the time is the source's
 }
@@ -490,17 +520,17 @@ Bytes CountingEnv::free_space(const std::string& path) {
 }
 
 bool CountingEnv::exists(const std::string& path) {
-  const double t1 = now();
+  const double t1 = ticks();
   const bool found = target().exists(path);
   // Darshan records a stat only when it succeeds: an absent path gets no record.
-  if (found) record(path).meta(Record::Meta::kStat, t1, now());
+  if (found) record(path).meta(Record::Meta::kStat, t1, ticks());
   return found;
 }
 
 Bytes CountingEnv::file_size(const std::string& path) {
-  const double t1 = now();
+  const double t1 = ticks();
   const Bytes size = target().file_size(path);
-  record(path).meta(Record::Meta::kStat, t1, now());
+  record(path).meta(Record::Meta::kStat, t1, ticks());
   return size;
 }
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -123,6 +124,33 @@ TEST(CountingEnv, PathsWhoseHashesCollideKeepRecordsOfTheirOwn) {
     EXPECT_EQ(files[i].counts.stats, i == 1 ? 1u : 0u);
   }
   EXPECT_EQ(env.counts().opens, 6u);
+}
+
+// Records keep short paths inline and longer ones on the heap: both kinds, around the boundary
+// and sharing a hash, keep their own records and report their whole paths.
+TEST(CountingEnv, ShortAndLongPathsKeepRecordsOfTheirOwn) {
+  TempDir dir;
+  const std::string base = (dir / "").string();
+  std::vector<std::string> paths;
+  for (const std::size_t length : {std::size_t{1}, std::size_t{100}, std::size_t{111},
+                                   std::size_t{112}, std::size_t{113}, std::size_t{200}}) {
+    if (length <= base.size()) continue;
+    paths.push_back(base + std::string(length - base.size(), 'x'));
+    PosixEnv().create(paths.back())->close();
+  }
+  ASSERT_GE(paths.size(), 4u);  // lengths on both sides of the inline limit
+  for (const CountingEnv::PathHash hash : {&CountingEnv::HashPath, &CollidingHash}) {
+    CountingEnv env(PosixEnv(), std::chrono::steady_clock::now(), hash);
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      for (std::size_t opens = 0; opens <= i; ++opens) env.open_read(paths[i]);
+    }
+    const std::vector<FileCounts> files = env.files();
+    ASSERT_EQ(files.size(), paths.size());
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      EXPECT_EQ(files[i].path, paths[i]);  // sorted by path: by length here
+      EXPECT_EQ(files[i].counts.opens, i + 1) << paths[i].size();
+    }
+  }
 }
 
 // The table of records grows as files are added (from 64 slots, kept at most half full): every
