@@ -1,6 +1,6 @@
 // Assembled jpeg files (dataset.content.encoding: assembled): every size decodes with
-// libjpeg-turbo (dlbench's reader, which takes libjpeg's warnings — a misnumbered restart marker,
-// a short interval — as errors) to an image of that size full of noise; files differ from each
+// libjpeg-turbo (dlbench's reader, which takes libjpeg's warnings — data past the last block, a
+// scan ending early — as errors) to an image of that size full of noise; files differ from each
 // other and are the same for the same seed and file whatever else the writer wrote before or at
 // the same time.
 #include "formats/jpeg_assembly.h"
@@ -15,7 +15,6 @@
 #include "format_files_fixture.h"
 #include "format_test_support.h"
 #include "formats/jpeg_reader.h"
-#include "formats/jpeg_segment_pool.h"
 #include "formats/jpeg_writer.h"
 #include "storage/file.h"
 
@@ -125,42 +124,9 @@ TEST_F(AssembledJpegFiles, ThreadsSharingAWriterWriteWhatOneThreadWrites) {
   }
 }
 
-TEST(JpegSegmentPool, SplitsTheEncodedNoiseAtItsRestartMarkers) {
-  const JpegSegmentPool pool(test::RandomContent(), 1u << 20, 5, 24);
-  EXPECT_EQ(pool.size(), 24u);
-  EXPECT_EQ(pool.mcus(), 5);
-  const auto header = pool.header();
-  ASSERT_GT(header.size(), pool.dimensions_offset() + 4);
-  EXPECT_EQ(std::to_integer<int>(header[0]), 0xFF);
-  EXPECT_EQ(std::to_integer<int>(header[1]), 0xD8);
-  // SOF0's height and width: 8 · segments x 8 · mcus.
-  auto u16 = [&](std::size_t at) {
-    return std::to_integer<int>(header[at]) << 8 | std::to_integer<int>(header[at + 1]);
-  };
-  EXPECT_EQ(u16(pool.dimensions_offset()), 8 * 24);
-  EXPECT_EQ(u16(pool.dimensions_offset() + 2), 8 * 5);
-  std::size_t total = 0;
-  for (std::size_t i = 0; i < pool.size(); ++i) {
-    const auto segment = pool.segment(i);
-    ASSERT_FALSE(segment.empty());
-    total += segment.size();
-    // Only stuffed 0xFF inside a segment: no marker.
-    for (std::size_t j = 0; j < segment.size(); ++j) {
-      if (std::to_integer<int>(segment[j]) != 0xFF) continue;
-      ASSERT_LT(j + 1, segment.size());
-      EXPECT_EQ(std::to_integer<int>(segment[++j]), 0x00);
-    }
-  }
-  EXPECT_EQ(pool.segment_bytes(), total);
-  // Noise at quality 75: about half a byte per pixel.
-  EXPECT_GT(total, 24u * 5 * 64 / 3);
-}
-
-TEST(JpegSegmentPool, RefusesAnEmptyPool) {
-  dlbench::test::ExpectError([] { JpegSegmentPool(test::RandomContent(), 1, 0, 4); },
-                             ExitCode::kInternal, {"at least one block"});
+TEST(JpegPools, HasNoTailPoolOfAWholeSegment) {
   JpegPools pools(test::RandomContent());
-  dlbench::test::ExpectError([&] { pools.tail(kAssemblyMcus); }, ExitCode::kInternal,
+  dlbench::test::ExpectError([&] { pools.tail(kJpegSegmentBlocks); }, ExitCode::kInternal,
                              {"no tail pool of 32 blocks"});
 }
 
