@@ -5,6 +5,7 @@
 #include <string>
 
 #include "dataset/content.h"
+#include "formats/png_row_filter.h"
 #include "formats/png_writer.h"
 #include "util/error.h"
 
@@ -26,10 +27,14 @@ PngSegmentPool::PngSegmentPool(const dataset::ContentGenerator& content, std::ui
   }
   const std::size_t row_bytes = static_cast<std::size_t>(width) + 1;
   const std::size_t segment_bytes = row_bytes * static_cast<std::size_t>(rows);
+  // The rows of one noise image, each filtered as libpng filters a per-file image's rows.
   std::vector<std::byte> raw(segment_bytes * static_cast<std::size_t>(count));
-  for (std::size_t r = 0; r < raw.size() / row_bytes; ++r) {  // filter byte 0, then noise
-    content.fill(pool_file, static_cast<Bytes>(r * (row_bytes - 1)),
-                 std::span(raw).subspan(r * row_bytes + 1, row_bytes - 1));
+  std::vector<std::byte> previous(row_bytes - 1);  // zeros above the first row
+  std::vector<std::byte> row(row_bytes - 1);
+  for (std::size_t r = 0; r < raw.size() / row_bytes; ++r) {
+    content.fill(pool_file, static_cast<Bytes>(r * (row_bytes - 1)), row);
+    FilterPngRow(previous, row, std::span(raw).subspan(r * row_bytes, row_bytes));
+    previous.swap(row);
   }
   z_stream z{};
   int rc = deflateInit2(&z, kPngZlibLevel, Z_DEFLATED, -15, 9, Z_FILTERED);  // raw deflate

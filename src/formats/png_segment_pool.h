@@ -1,11 +1,14 @@
 // Deflated noise rows that assembled png files are put together from (png_assembly.h,
-// docs/formats.md "Assembled image files"): `count` segments of `rows` rows of an image `width`
-// pixels wide, each row filter byte 0 (None) and noise, deflated once with zlib (PIL's level 6,
-// memLevel 9, Z_FILTERED) as one raw deflate stream with Z_FULL_FLUSH after every segment. A
-// segment is thus byte-aligned and refers to no byte before it (no filter refers to the
-// previous row, no match to the previous segment), so segments can follow each other in any
-// order inside a zlib stream. Kept per segment: the deflated bytes and their crc32 (with
-// zlib's crc32_combine operator for their length), the inflated length and its adler32.
+// docs/formats.md "Assembled png files"): `count` segments of `rows` rows of an image `width`
+// pixels wide — the rows of one noise image, each filtered as libpng filters a per-file image's
+// rows (png_row_filter.h: None, Sub, Up or Paeth, whichever the heuristic picks), deflated once
+// with zlib (PIL's level 6, memLevel 9, Z_FILTERED) as one raw deflate stream with Z_FULL_FLUSH
+// after every segment. A segment is thus byte-aligned and no match refers to the segment before
+// it, so segments can follow each other in any order inside a zlib stream; a segment's first row
+// filtered with Up or Paeth is then undone against another segment's last row, which gives other
+// noise than the pool's but costs the reader what it costs in a per-file image. Kept per segment:
+// the deflated bytes and their crc32 (with zlib's crc32_combine operator for their length), the
+// inflated length and its adler32.
 #pragma once
 
 #include <cstddef>
