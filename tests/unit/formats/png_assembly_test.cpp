@@ -1,7 +1,7 @@
 // Assembled png files (dataset.content.encoding: assembled): every size decodes with libpng
 // (dlbench's reader, which checks the IDAT and zlib checksums) to an image of that size full of
-// noise; files differ from each other and are the same for the same seed and file whatever else
-// the writer wrote before (other widths, evicted pools) or at the same time.
+// noise; the pools a writer keeps per width. Determinism and pool reuse across threads and
+// widths: assembled_image_test.cpp.
 #include "formats/png_assembly.h"
 
 #include <gtest/gtest.h>
@@ -11,7 +11,6 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "format_files_fixture.h"
@@ -65,58 +64,6 @@ TEST_F(AssembledPngFiles, EverySizeDecodesToNoiseOfThatSize) {
     const double mean = sum / n;
     EXPECT_NEAR(mean, 127.5, 3.0) << dims[0];
     EXPECT_NEAR(std::sqrt(squares / n - mean * mean), 73.9, 2.0) << dims[0];  // uniform bytes
-  }
-}
-
-TEST_F(AssembledPngFiles, FilesDifferAndTheSameSeedAndFileGiveTheSameBytes) {
-  const auto content = test::RandomContent();
-  const dataset::ContentGenerator other_seed(config::ContentKind::kRandom, 2.0, 99);
-  const PngWriter writer;
-  auto write = [&](const PngWriter& w, const dataset::ContentGenerator& c, FileIndex file,
-                   std::vector<std::int64_t> dims) {
-    const FileSpec spec = test::AssembledSpec(path("f.png"), std::move(dims), file);
-    test::WriteFile(w, spec, c);
-    return test::ReadAll(spec.path);
-  };
-  const std::string file3 = write(writer, content, 3, {568, 568});
-  EXPECT_NE(write(writer, content, 4, {568, 568}), file3);
-  EXPECT_NE(write(writer, other_seed, 3, {568, 568}), file3);
-  // A one-pixel image differs too (its tEXt chunk holds the file's content).
-  EXPECT_NE(write(writer, content, 8, {1, 1}), write(writer, content, 9, {1, 1}));
-  EXPECT_EQ(write(PngWriter(), content, 3, {568, 568}), file3);
-  EXPECT_EQ(write(writer, content, 3, {568, 568}), file3);
-  // More widths than the writer keeps pools for: the first one's pools are rebuilt, the same.
-  for (std::int64_t width = 1; width <= static_cast<std::int64_t>(kPngCachedWidths) + 2; ++width) {
-    write(writer, content, 5, {11, width});
-  }
-  EXPECT_EQ(write(writer, content, 3, {568, 568}), file3);
-}
-
-TEST_F(AssembledPngFiles, ThreadsSharingAWriterWriteWhatOneThreadWrites) {
-  const auto content = test::RandomContent();
-  const std::vector<std::vector<std::int64_t>> shapes = {{37, 300}, {64, 64}, {100, 7}, {3, 3}};
-  auto spec_of = [&](int thread, std::size_t i) {
-    return test::AssembledSpec(
-        path("t" + std::to_string(thread) + "_" + std::to_string(i) + ".png"), shapes[i],
-        10 * static_cast<FileIndex>(i) + static_cast<FileIndex>(thread));
-  };
-  const PngWriter shared;
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 2; ++t) {
-    threads.emplace_back([&, t] {
-      for (std::size_t i = 0; i < shapes.size(); ++i)
-        test::WriteFile(shared, spec_of(t, i), content);
-    });
-  }
-  for (std::thread& thread : threads) thread.join();
-  for (int t = 0; t < 2; ++t) {
-    for (std::size_t i = 0; i < shapes.size(); ++i) {
-      const FileSpec spec = spec_of(t, i);
-      FileSpec alone = spec;
-      alone.path = path("alone.png");
-      test::WriteFile(PngWriter(), alone, content);
-      EXPECT_EQ(test::ReadAll(alone.path), test::ReadAll(spec.path)) << spec.path;
-    }
   }
 }
 
