@@ -110,32 +110,41 @@ TEST(PngSegmentPool, SegmentsInflateAloneToFilteredRowsWithTheirChecksums) {
     previous.swap(row);
   }
   ASSERT_EQ(pool.size(), 6u);
-  EXPECT_EQ(PngSegmentRows(width), 1024);
-  EXPECT_EQ(PngSegmentRows(8191), 1);
-  EXPECT_EQ(PngSegmentRows(4095), 2);
+  EXPECT_EQ(PngSegmentRows(width), 4096);
+  EXPECT_EQ(PngSegmentRows(32767), 1);
+  EXPECT_EQ(PngSegmentRows(8191), 4);
   for (std::size_t i = 0; i < pool.size(); ++i) {
     const PngSegment& s = pool.segment(i);
-    const auto bytes = pool.bytes(s);
-    EXPECT_EQ(s.crc, crc32(0, reinterpret_cast<const Bytef*>(bytes.data()),
-                           static_cast<uInt>(bytes.size())));
-    // Each segment inflates by itself (no reference to an earlier one), ending byte-aligned.
-    std::vector<unsigned char> out(static_cast<std::size_t>(rows * (width + 1)) + 16);
-    z_stream z{};
-    ASSERT_EQ(inflateInit2(&z, -15), Z_OK);
-    z.next_in = const_cast<Bytef*>(reinterpret_cast<const Bytef*>(bytes.data()));
-    z.avail_in = static_cast<uInt>(bytes.size());
-    z.next_out = out.data();
-    z.avail_out = static_cast<uInt>(out.size());
-    EXPECT_EQ(inflate(&z, Z_SYNC_FLUSH), Z_OK);
-    EXPECT_EQ(z.avail_in, 0u);
-    const std::size_t inflated = z.total_out;
-    inflateEnd(&z);
-    ASSERT_EQ(inflated, s.inflated);
-    EXPECT_EQ(s.adler, adler32(1, out.data(), static_cast<uInt>(inflated)));
-    EXPECT_EQ(0, std::memcmp(out.data(), filtered.data() + i * inflated, inflated)) << i;
+    // Coded: a dynamic-Huffman block, not final (as zlib codes noise in a per-file png), then an
+    // empty stored block; stored: one stored block, not final. Each inflates by itself to the
+    // segment's rows, ending byte-aligned.
+    EXPECT_EQ(std::to_integer<int>(pool.bytes(s.coded)[0]) & 7, 4);
+    EXPECT_EQ(std::to_integer<int>(pool.bytes(s.stored)[0]), 0);
+    EXPECT_EQ(s.stored.size, s.inflated + 5);
+    for (const PngDeflated* form : {&s.coded, &s.stored}) {
+      const auto bytes = pool.bytes(*form);
+      EXPECT_EQ(form->crc, crc32(0, reinterpret_cast<const Bytef*>(bytes.data()),
+                                 static_cast<uInt>(bytes.size())));
+      std::vector<unsigned char> out(static_cast<std::size_t>(rows * (width + 1)) + 16);
+      z_stream z{};
+      ASSERT_EQ(inflateInit2(&z, -15), Z_OK);
+      z.next_in = const_cast<Bytef*>(reinterpret_cast<const Bytef*>(bytes.data()));
+      z.avail_in = static_cast<uInt>(bytes.size());
+      z.next_out = out.data();
+      z.avail_out = static_cast<uInt>(out.size());
+      EXPECT_EQ(inflate(&z, Z_SYNC_FLUSH), Z_OK);
+      EXPECT_EQ(z.avail_in, 0u);
+      const std::size_t inflated = z.total_out;
+      inflateEnd(&z);
+      ASSERT_EQ(inflated, s.inflated);
+      EXPECT_EQ(s.adler, adler32(1, out.data(), static_cast<uInt>(inflated)));
+      EXPECT_EQ(0, std::memcmp(out.data(), filtered.data() + i * inflated, inflated)) << i;
+    }
   }
   dlbench::test::ExpectError([] { PngSegmentPool(test::RandomContent(), 1, 0, 1, 1); },
                              ExitCode::kInternal, {"at least one pixel, row and segment"});
+  dlbench::test::ExpectError([] { PngSegmentPool(test::RandomContent(), 1, 65535, 1, 1); },
+                             ExitCode::kInternal, {"at most 65,535 bytes a segment"});
 }
 
 }  // namespace
