@@ -70,15 +70,33 @@ void CopyTables(JpegTables* tables, char* message) {
   jpeg_destroy_compress(&cinfo);
 }
 
+// cos(jπ/16), j = 0 .. 8, written out (no libm: the same bits on every machine).
+constexpr std::array<double, 9> kCosPi16 = {1.0,
+                                            0.98078528040323044,
+                                            0.92387953251128674,
+                                            0.83146961230254524,
+                                            0.70710678118654752,
+                                            0.55557023301960218,
+                                            0.38268343236508977,
+                                            0.19509032201612826,
+                                            0.0};
+
+double CosPi16(int m) {  // cos(mπ/16), m >= 0
+  m %= 32;
+  if (m > 16) m = 32 - m;
+  return m <= 8 ? kCosPi16[m] : -kCosPi16[16 - m];
+}
+
 // kBasis[u][x] = C(u) / 2 · cos((2x + 1) u π / 16), C(0) = 1/√2, else 1: the 2-D DCT of T.81
 // is F = B S Bᵀ. Single precision: a coefficient is at most ~1,024, so its error (~1e-4) moves a
-// rounding only within 1e-5 of a half step.
+// rounding only within 1e-5 of a half step. The file is compiled without fused multiply-adds
+// (src/CMakeLists.txt), so that every machine computes the same coefficients from the same seed.
 const std::array<std::array<float, 8>, 8> kBasis = [] {
   std::array<std::array<float, 8>, 8> basis{};
   for (int u = 0; u < 8; ++u) {
     for (int x = 0; x < 8; ++x) {
-      basis[u][x] = static_cast<float>((u == 0 ? std::numbers::sqrt2 / 4 : 0.5) *
-                                       std::cos((2 * x + 1) * u * std::numbers::pi / 16));
+      basis[u][x] =
+          static_cast<float>((u == 0 ? std::numbers::sqrt2 / 4 : 0.5) * CosPi16((2 * x + 1) * u));
     }
   }
   return basis;
