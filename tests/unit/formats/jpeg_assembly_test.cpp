@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -44,17 +43,10 @@ TEST_F(AssembledJpegFiles, EverySizeDecodesToNoiseOfThatSize) {
     std::vector<std::byte> pixels;
     ASSERT_NO_THROW(pixels = FirstSample(spec)) << dims[0];  // the reader checks height and width
     if (pixels.size() < 4096) continue;
-    double sum = 0;
-    double squares = 0;
-    for (const std::byte b : pixels) {
-      sum += static_cast<double>(b);
-      squares += static_cast<double>(b) * static_cast<double>(b);
-    }
-    const double n = static_cast<double>(pixels.size());
-    const double mean = sum / n;
-    EXPECT_NEAR(mean, 127.5, 3.0) << dims[0];
+    const test::PixelStats stats = test::StatsOf(pixels);
+    EXPECT_NEAR(stats.mean, 127.5, 3.0) << dims[0];
     // Uniform noise has a deviation of 74; quality 75 keeps most of it.
-    EXPECT_GT(std::sqrt(squares / n - mean * mean), 60.0) << dims[0];
+    EXPECT_GT(stats.deviation, 60.0) << dims[0];
   }
 }
 

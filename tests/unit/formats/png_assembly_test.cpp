@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
-#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -54,16 +53,9 @@ TEST_F(AssembledPngFiles, EverySizeDecodesToNoiseOfThatSize) {
       EXPECT_LT(static_cast<double>(bytes.size()), raw * 1.005 + 256) << dims[0];
     }
     if (pixels.size() < 4096) continue;
-    double sum = 0;
-    double squares = 0;
-    for (const std::byte b : pixels) {
-      sum += static_cast<double>(b);
-      squares += static_cast<double>(b) * static_cast<double>(b);
-    }
-    const double n = static_cast<double>(pixels.size());
-    const double mean = sum / n;
-    EXPECT_NEAR(mean, 127.5, 3.0) << dims[0];
-    EXPECT_NEAR(std::sqrt(squares / n - mean * mean), 73.9, 2.0) << dims[0];  // uniform bytes
+    const test::PixelStats stats = test::StatsOf(pixels);
+    EXPECT_NEAR(stats.mean, 127.5, 3.0) << dims[0];
+    EXPECT_NEAR(stats.deviation, 73.9, 2.0) << dims[0];  // uniform bytes
   }
 }
 
