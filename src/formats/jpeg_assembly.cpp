@@ -13,7 +13,9 @@ namespace {
 // Pseudo-files of the content generator whose bytes are the pools' pixels: above any dataset's
 // file indexes.
 constexpr std::uint64_t kMainPoolFile = ~std::uint64_t{0};
-std::uint64_t TailPoolFile(int mcus) { return kMainPoolFile - static_cast<std::uint64_t>(mcus); }
+std::uint64_t TailPoolFile(int blocks) {
+  return kMainPoolFile - static_cast<std::uint64_t>(blocks);
+}
 
 void Append(BufferedAppender& out, std::span<const std::byte> bytes) {
   out.append(bytes.data(), bytes.size());
@@ -22,17 +24,17 @@ void Append(BufferedAppender& out, std::span<const std::byte> bytes) {
 }  // namespace
 
 JpegPools::JpegPools(const dataset::ContentGenerator& content)
-    : content_(content), main_(content, kMainPoolFile, kAssemblyMcus, kAssemblySegments) {}
+    : content_(content), main_(content, kMainPoolFile, kJpegSegmentBlocks, kJpegSegments) {}
 
-const JpegSegmentPool& JpegPools::tail(int mcus) {
-  if (mcus < 1 || mcus >= kAssemblyMcus) {
-    throw InternalError("jpeg assembly: no tail pool of " + std::to_string(mcus) + " blocks");
+const JpegSegmentPool& JpegPools::tail(int blocks) {
+  if (blocks < 1 || blocks >= kJpegSegmentBlocks) {
+    throw InternalError("jpeg assembly: no tail pool of " + std::to_string(blocks) + " blocks");
   }
   const std::lock_guard lock(mutex_);
-  auto& pool = tails_[static_cast<std::size_t>(mcus)];
+  auto& pool = tails_[static_cast<std::size_t>(blocks)];
   if (!pool) {
-    pool = std::make_unique<const JpegSegmentPool>(content_, TailPoolFile(mcus), mcus,
-                                                   kAssemblyTailSegments);
+    pool = std::make_unique<const JpegSegmentPool>(content_, TailPoolFile(blocks), blocks,
+                                                   kJpegTailSegments);
   }
   return *pool;
 }
@@ -48,8 +50,8 @@ WriteResult WriteAssembledJpeg(storage::Env& env, const FileSpec& spec, ImageSha
   const JpegSegmentPool& pool = pools.pool();
   const std::uint64_t blocks = static_cast<std::uint64_t>((shape.width + 7) / 8) *
                                static_cast<std::uint64_t>((shape.height + 7) / 8);
-  const std::uint64_t full = blocks / kAssemblyMcus;
-  const int last = static_cast<int>(blocks % kAssemblyMcus);
+  const std::uint64_t full = blocks / kJpegSegmentBlocks;
+  const int last = static_cast<int>(blocks % kJpegSegmentBlocks);
   SegmentChooser chooser(pools.content(), spec.file_index, pool.size());
 
   auto file = env.create(spec.path);
@@ -61,7 +63,7 @@ WriteResult WriteAssembledJpeg(storage::Env& env, const FileSpec& spec, ImageSha
         static_cast<std::byte>(shape.height >> 8), static_cast<std::byte>(shape.height & 0xFF),
         static_cast<std::byte>(shape.width >> 8), static_cast<std::byte>(shape.width & 0xFF)};
     // COM right after SOI: 8 bytes of the file's content, so that files differ even when their
-    // few blocks come from one interval of a tail pool.
+    // few blocks come from one segment of a tail pool.
     const std::array<std::byte, 4> comment = {std::byte{0xFF}, std::byte{0xFE}, std::byte{0},
                                               std::byte{10}};  // COM, length 10, the seed
     Append(out, header.first(2));
@@ -70,24 +72,14 @@ WriteResult WriteAssembledJpeg(storage::Env& env, const FileSpec& spec, ImageSha
     Append(out, header.subspan(2, at - 2));
     Append(out, dimensions);
     Append(out, header.subspan(at + dimensions.size()));
-    std::array<std::byte, 2> marker = {std::byte{0xFF}, std::byte{0xD0}};
-    std::uint64_t written = 0;
-    auto restart = [&] {  // RSTn before every interval but the first
-      if (written++ == 0) return;
-      marker[1] = static_cast<std::byte>(0xD0 + (written - 2) % 8);
-      Append(out, marker);
-    };
-    for (std::uint64_t k = 0; k < full; ++k) {
-      restart();
-      Append(out, pool.segment(chooser.next_main()));
-    }
+    // Segments follow each other with nothing between them (jpeg_segment_pool.h).
+    for (std::uint64_t k = 0; k < full; ++k) Append(out, pool.segment(chooser.next_main()));
     if (last > 0) {
       const JpegSegmentPool& tail = pools.tail(last);
-      restart();
       Append(out, tail.segment(chooser.below(tail.size())));
     }
-    marker[1] = std::byte{0xD9};  // EOI
-    Append(out, marker);
+    const std::array<std::byte, 2> eoi = {std::byte{0xFF}, std::byte{0xD9}};
+    Append(out, eoi);
     out.flush();
   }
   return FinishDataFile(*file, spec);

@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <string>
 
 #include "formats/buffered_appender.h"
@@ -20,6 +21,24 @@ std::uint64_t PngPoolFile(std::int64_t width, int level) {
 }
 
 constexpr std::uint32_t kMaxChunk = 0x7FFFFFFF;
+
+// Whether zlib, as PIL runs it (level 6, memLevel 9), stores the byte at `at` of a png's `total`
+// bytes of filtered rows, or Huffman-codes it. It codes the rows in blocks of 32,767 literals and
+// may store a block (noise: it does) only if its 64 KB window has not slid during the block; the
+// window slides by 32 KB once 65,274 bytes (64 KB less MIN_LOOKAHEAD) have come in, and every
+// 32 KB after. So the first block is stored, the full blocks after it are coded (a slide falls in
+// each, the period being one byte longer than a block), until the last, shorter block, which is
+// stored when no slide falls in it (568 x 568: 32,767 bytes stored, 262,136 coded, 28,289
+// stored; a file of at most 65,274 bytes: all stored).
+bool ZlibStores(std::uint64_t at, std::uint64_t total) {
+  constexpr std::uint64_t kBlock = 32767;
+  constexpr std::uint64_t kFirstSlide = 65274;
+  constexpr std::uint64_t kSlide = 32768;
+  const std::uint64_t start = at / kBlock * kBlock;
+  const std::uint64_t end = std::min(total, start + kBlock);
+  const std::uint64_t slides_before = start < kFirstSlide ? 0 : (start - kFirstSlide) / kSlide + 1;
+  return kFirstSlide + slides_before * kSlide >= end;  // the next slide comes after the block
+}
 
 void PutU32(std::byte* at, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) at[i] = static_cast<std::byte>(v >> (24 - 8 * i));
@@ -94,6 +113,7 @@ WriteResult WriteAssembledPng(storage::Env& env, const FileSpec& spec, ImageShap
   struct Choice {
     const PngSegmentPool* pool;
     const PngSegment* segment;
+    const PngDeflated* form = nullptr;
   };
   std::vector<Choice> chosen;
   chosen.reserve(static_cast<std::size_t>(shape.height / main.rows() + width_pools->levels()));
@@ -107,6 +127,17 @@ WriteResult WriteAssembledPng(storage::Env& env, const FileSpec& spec, ImageShap
     chosen.push_back({&pool, &pool.segment(chooser.below(pool.size()))});
   }
 
+  // Each segment in the form zlib gives its rows in a per-file png: stored or Huffman-coded as
+  // the block its middle falls in.
+  const std::uint64_t rows_bytes =
+      static_cast<std::uint64_t>(shape.height) * (static_cast<std::uint64_t>(shape.width) + 1);
+  std::uint64_t before = 0;
+  for (Choice& c : chosen) {
+    const bool stored = ZlibStores(before + c.segment->inflated / 2, rows_bytes);
+    c.form = stored ? &c.segment->stored : &c.segment->coded;
+    before += c.segment->inflated;
+  }
+
   // IDAT's data: zlib header (deflate, 32 KB window, default level), the segments, a final
   // empty fixed-Huffman block, adler32 of the rows.
   const std::array<std::byte, 2> zlib_header = {std::byte{0x78}, std::byte{0x9C}};
@@ -114,7 +145,7 @@ WriteResult WriteAssembledPng(storage::Env& env, const FileSpec& spec, ImageShap
   std::uint64_t idat = zlib_header.size() + zlib_end.size();
   std::uint32_t adler = 1;
   for (const Choice& c : chosen) {
-    idat += c.segment->size;
+    idat += c.form->size;
     adler = static_cast<std::uint32_t>(
         adler32_combine(adler, c.segment->adler, static_cast<z_off_t>(c.segment->inflated)));
   }
@@ -135,7 +166,7 @@ WriteResult WriteAssembledPng(storage::Env& env, const FileSpec& spec, ImageShap
   idat_head[9] = zlib_header[1];
   std::uint32_t crc = Crc(0, std::span(idat_head).subspan(4, 6));
   for (const Choice& c : chosen) {
-    crc = static_cast<std::uint32_t>(crc32_combine_op(crc, c.segment->crc, c.segment->crc_op));
+    crc = static_cast<std::uint32_t>(crc32_combine_op(crc, c.form->crc, c.form->crc_op));
   }
   crc = Crc(crc, zlib_end);
   std::array<std::byte, 4> idat_crc{};
@@ -167,7 +198,7 @@ WriteResult WriteAssembledPng(storage::Env& env, const FileSpec& spec, ImageShap
     AppendChunk(out, "tEXt", text);
     out.append(idat_head.data(), idat_head.size());
     for (const Choice& c : chosen) {
-      const std::span<const std::byte> bytes = c.pool->bytes(*c.segment);
+      const std::span<const std::byte> bytes = c.pool->bytes(*c.form);
       out.append(bytes.data(), bytes.size());
     }
     out.append(zlib_end.data(), zlib_end.size());

@@ -5,7 +5,8 @@
 //
 // BM_BarePng/0 encodes with libpng's defaults (all five filters, zlib memLevel 8), /1 with PIL's
 // (None, Sub, Up and Paeth, memLevel 9: what PngWriter sets, png_writer.h); both zlib level 6 and
-// Z_FILTERED.
+// Z_FILTERED. BM_JpegPools, BM_JpegTailPool and BM_PngWidthPools: the set-up of
+// dataset.content.encoding: assembled, once per rank (and png width).
 #include <benchmark/benchmark.h>
 #include <png.h>
 #include <unistd.h>
@@ -23,7 +24,9 @@
 
 #include "bench_main.h"
 #include "dataset/content.h"
+#include "formats/jpeg_assembly.h"
 #include "formats/jpeg_writer.h"
+#include "formats/png_assembly.h"
 #include "formats/png_writer.h"
 #include "storage/file.h"
 
@@ -155,6 +158,26 @@ void BM_BarePng(benchmark::State& state) {
   state.counters["file_bytes"] = static_cast<double>(out.size());
 }
 
+// dataset.content.encoding: assembled — what a rank pays once before its first file: the jpeg
+// main pool (JpegPools), one jpeg tail pool of N blocks, the png pools of one width.
+void BM_JpegPools(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(JpegPools(Content()).pool().size());
+}
+
+void BM_JpegTailPool(benchmark::State& state) {
+  for (auto _ : state) {
+    JpegPools pools(Content());
+    benchmark::DoNotOptimize(pools.tail(static_cast<int>(state.range(0))).size());
+  }
+}
+
+void BM_PngWidthPools(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(PngWidthPools(Content(), state.range(0)).levels());
+}
+
+BENCHMARK(BM_JpegPools)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_JpegTailPool)->Arg(1)->Arg(31)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PngWidthPools)->Arg(224)->Arg(568)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_JpegWriter)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BareJpeg)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PngWriter)->Unit(benchmark::kMillisecond);

@@ -234,7 +234,7 @@ def ours_to_pil_and_pandas(tmp):
         # Both decode with libjpeg-turbo's default (islow) IDCT: the same pixels, not just close.
         check([fnv1a(pixels.tobytes())] == ours, path + ": PIL's pixels differ from dlbench's")
     # Assembled jpeg files (dataset.content.encoding: assembled): PIL opens and decodes every
-    # size, odd ones and those ending with a short restart interval included, to dlbench's pixels.
+    # size, odd ones and those ending with a short last segment included, to dlbench's pixels.
     for dims in ([568, 568], [37, 300], [1, 1], [9, 1], [1, 1000], [7, 13]):
         path = os.path.join(tmp, "ours_assembled_%dx%d.jpeg" % tuple(dims))
         tool("write", "jpeg", path, "uint8", 1, *dims, "--assembled")

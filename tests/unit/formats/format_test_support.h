@@ -1,6 +1,7 @@
 // Shared helpers of the formats tests: a content generator, expected sample bytes, file edits.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -18,6 +19,23 @@ namespace dlbench::formats::test {
 
 inline dataset::ContentGenerator RandomContent() {
   return dataset::ContentGenerator(config::ContentKind::kRandom, 2.0, 1234);
+}
+
+// The mean and standard deviation of decoded pixels (uniform noise: 127.5 and 73.9).
+struct PixelStats {
+  double mean = 0;
+  double deviation = 0;
+};
+inline PixelStats StatsOf(const std::vector<std::byte>& pixels) {
+  double sum = 0;
+  double squares = 0;
+  for (const std::byte b : pixels) {
+    sum += static_cast<double>(b);
+    squares += static_cast<double>(b) * static_cast<double>(b);
+  }
+  const double n = static_cast<double>(pixels.size());
+  const double mean = sum / n;
+  return {mean, std::sqrt(squares / n - mean * mean)};
 }
 
 // A one-sample image file at `path` whose content is assembled (dataset.content.encoding).

@@ -1,21 +1,21 @@
 // Assembled png files (dataset.content.encoding: assembled): every size decodes with libpng
 // (dlbench's reader, which checks the IDAT and zlib checksums) to an image of that size full of
-// noise; files differ from each other and are the same for the same seed and file whatever else
-// the writer wrote before (other widths, evicted pools) or at the same time.
+// noise; the pools a writer keeps per width. Determinism and pool reuse across threads and
+// widths: assembled_image_test.cpp.
 #include "formats/png_assembly.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
 
-#include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "format_files_fixture.h"
 #include "format_test_support.h"
 #include "formats/png_reader.h"
+#include "formats/png_row_filter.h"
 #include "formats/png_segment_pool.h"
 #include "formats/png_writer.h"
 #include "storage/file.h"
@@ -53,68 +53,9 @@ TEST_F(AssembledPngFiles, EverySizeDecodesToNoiseOfThatSize) {
       EXPECT_LT(static_cast<double>(bytes.size()), raw * 1.005 + 256) << dims[0];
     }
     if (pixels.size() < 4096) continue;
-    double sum = 0;
-    double squares = 0;
-    for (const std::byte b : pixels) {
-      sum += static_cast<double>(b);
-      squares += static_cast<double>(b) * static_cast<double>(b);
-    }
-    const double n = static_cast<double>(pixels.size());
-    const double mean = sum / n;
-    EXPECT_NEAR(mean, 127.5, 3.0) << dims[0];
-    EXPECT_NEAR(std::sqrt(squares / n - mean * mean), 73.9, 2.0) << dims[0];  // uniform bytes
-  }
-}
-
-TEST_F(AssembledPngFiles, FilesDifferAndTheSameSeedAndFileGiveTheSameBytes) {
-  const auto content = test::RandomContent();
-  const dataset::ContentGenerator other_seed(config::ContentKind::kRandom, 2.0, 99);
-  const PngWriter writer;
-  auto write = [&](const PngWriter& w, const dataset::ContentGenerator& c, FileIndex file,
-                   std::vector<std::int64_t> dims) {
-    const FileSpec spec = test::AssembledSpec(path("f.png"), std::move(dims), file);
-    test::WriteFile(w, spec, c);
-    return test::ReadAll(spec.path);
-  };
-  const std::string file3 = write(writer, content, 3, {568, 568});
-  EXPECT_NE(write(writer, content, 4, {568, 568}), file3);
-  EXPECT_NE(write(writer, other_seed, 3, {568, 568}), file3);
-  // A one-pixel image differs too (its tEXt chunk holds the file's content).
-  EXPECT_NE(write(writer, content, 8, {1, 1}), write(writer, content, 9, {1, 1}));
-  EXPECT_EQ(write(PngWriter(), content, 3, {568, 568}), file3);
-  EXPECT_EQ(write(writer, content, 3, {568, 568}), file3);
-  // More widths than the writer keeps pools for: the first one's pools are rebuilt, the same.
-  for (std::int64_t width = 1; width <= static_cast<std::int64_t>(kPngCachedWidths) + 2; ++width) {
-    write(writer, content, 5, {11, width});
-  }
-  EXPECT_EQ(write(writer, content, 3, {568, 568}), file3);
-}
-
-TEST_F(AssembledPngFiles, ThreadsSharingAWriterWriteWhatOneThreadWrites) {
-  const auto content = test::RandomContent();
-  const std::vector<std::vector<std::int64_t>> shapes = {{37, 300}, {64, 64}, {100, 7}, {3, 3}};
-  auto spec_of = [&](int thread, std::size_t i) {
-    return test::AssembledSpec(
-        path("t" + std::to_string(thread) + "_" + std::to_string(i) + ".png"), shapes[i],
-        10 * static_cast<FileIndex>(i) + static_cast<FileIndex>(thread));
-  };
-  const PngWriter shared;
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 2; ++t) {
-    threads.emplace_back([&, t] {
-      for (std::size_t i = 0; i < shapes.size(); ++i)
-        test::WriteFile(shared, spec_of(t, i), content);
-    });
-  }
-  for (std::thread& thread : threads) thread.join();
-  for (int t = 0; t < 2; ++t) {
-    for (std::size_t i = 0; i < shapes.size(); ++i) {
-      const FileSpec spec = spec_of(t, i);
-      FileSpec alone = spec;
-      alone.path = path("alone.png");
-      test::WriteFile(PngWriter(), alone, content);
-      EXPECT_EQ(test::ReadAll(alone.path), test::ReadAll(spec.path)) << spec.path;
-    }
+    const test::PixelStats stats = test::StatsOf(pixels);
+    EXPECT_NEAR(stats.mean, 127.5, 3.0) << dims[0];
+    EXPECT_NEAR(stats.deviation, 73.9, 2.0) << dims[0];  // uniform bytes
   }
 }
 
@@ -146,38 +87,56 @@ TEST(PngPoolCache, KeepsThePoolsOfAWidthUntilEvicted) {
   EXPECT_NE(cache.get(other, 1), cache.get(content, 1));
 }
 
-TEST(PngSegmentPool, SegmentsInflateAloneToUnfilteredRowsWithTheirChecksums) {
+TEST(PngSegmentPool, SegmentsInflateAloneToFilteredRowsWithTheirChecksums) {
   const std::int64_t width = 7;
   const std::int64_t rows = 5;
   const PngSegmentPool pool(test::RandomContent(), 1u << 20, width, rows, 6);
+  // The pool's rows: one noise image, each row filtered as libpng would (png_row_filter.h).
+  const auto row_bytes = static_cast<std::size_t>(width + 1);
+  std::vector<std::byte> filtered(row_bytes * static_cast<std::size_t>(rows) * 6);
+  std::vector<std::byte> previous(row_bytes - 1);
+  std::vector<std::byte> row(row_bytes - 1);
+  for (std::size_t r = 0; r < filtered.size() / row_bytes; ++r) {
+    test::RandomContent().fill(1u << 20, r * (row_bytes - 1), row);
+    FilterPngRow(previous, row, std::span(filtered).subspan(r * row_bytes, row_bytes));
+    previous.swap(row);
+  }
   ASSERT_EQ(pool.size(), 6u);
-  EXPECT_EQ(PngSegmentRows(width), 1024);
-  EXPECT_EQ(PngSegmentRows(8191), 1);
-  EXPECT_EQ(PngSegmentRows(4095), 2);
+  EXPECT_EQ(PngSegmentRows(width), 4096);
+  EXPECT_EQ(PngSegmentRows(32767), 1);
+  EXPECT_EQ(PngSegmentRows(8191), 4);
   for (std::size_t i = 0; i < pool.size(); ++i) {
     const PngSegment& s = pool.segment(i);
-    const auto bytes = pool.bytes(s);
-    EXPECT_EQ(s.crc, crc32(0, reinterpret_cast<const Bytef*>(bytes.data()),
-                           static_cast<uInt>(bytes.size())));
-    // Each segment inflates by itself (no reference to an earlier one), ending byte-aligned.
-    std::vector<unsigned char> out(static_cast<std::size_t>(rows * (width + 1)) + 16);
-    z_stream z{};
-    ASSERT_EQ(inflateInit2(&z, -15), Z_OK);
-    z.next_in = const_cast<Bytef*>(reinterpret_cast<const Bytef*>(bytes.data()));
-    z.avail_in = static_cast<uInt>(bytes.size());
-    z.next_out = out.data();
-    z.avail_out = static_cast<uInt>(out.size());
-    EXPECT_EQ(inflate(&z, Z_SYNC_FLUSH), Z_OK);
-    EXPECT_EQ(z.avail_in, 0u);
-    const std::size_t inflated = z.total_out;
-    inflateEnd(&z);
-    ASSERT_EQ(inflated, s.inflated);
-    EXPECT_EQ(s.adler, adler32(1, out.data(), static_cast<uInt>(inflated)));
-    for (std::int64_t r = 0; r < rows; ++r)
-      EXPECT_EQ(out[static_cast<std::size_t>(r * (width + 1))], 0);
+    // Coded: a dynamic-Huffman block, not final (as zlib codes noise in a per-file png), then an
+    // empty stored block; stored: one stored block, not final. Each inflates by itself to the
+    // segment's rows, ending byte-aligned.
+    EXPECT_EQ(std::to_integer<int>(pool.bytes(s.coded)[0]) & 7, 4);
+    EXPECT_EQ(std::to_integer<int>(pool.bytes(s.stored)[0]), 0);
+    EXPECT_EQ(s.stored.size, s.inflated + 5);
+    for (const PngDeflated* form : {&s.coded, &s.stored}) {
+      const auto bytes = pool.bytes(*form);
+      EXPECT_EQ(form->crc, crc32(0, reinterpret_cast<const Bytef*>(bytes.data()),
+                                 static_cast<uInt>(bytes.size())));
+      std::vector<unsigned char> out(static_cast<std::size_t>(rows * (width + 1)) + 16);
+      z_stream z{};
+      ASSERT_EQ(inflateInit2(&z, -15), Z_OK);
+      z.next_in = const_cast<Bytef*>(reinterpret_cast<const Bytef*>(bytes.data()));
+      z.avail_in = static_cast<uInt>(bytes.size());
+      z.next_out = out.data();
+      z.avail_out = static_cast<uInt>(out.size());
+      EXPECT_EQ(inflate(&z, Z_SYNC_FLUSH), Z_OK);
+      EXPECT_EQ(z.avail_in, 0u);
+      const std::size_t inflated = z.total_out;
+      inflateEnd(&z);
+      ASSERT_EQ(inflated, s.inflated);
+      EXPECT_EQ(s.adler, adler32(1, out.data(), static_cast<uInt>(inflated)));
+      EXPECT_EQ(0, std::memcmp(out.data(), filtered.data() + i * inflated, inflated)) << i;
+    }
   }
   dlbench::test::ExpectError([] { PngSegmentPool(test::RandomContent(), 1, 0, 1, 1); },
                              ExitCode::kInternal, {"at least one pixel, row and segment"});
+  dlbench::test::ExpectError([] { PngSegmentPool(test::RandomContent(), 1, 65535, 1, 1); },
+                             ExitCode::kInternal, {"at most 65,535 bytes a segment"});
 }
 
 }  // namespace
