@@ -33,6 +33,8 @@ namespace dlbench::formats {
 int CsvMainLevel(csv::ElementType type);
 inline constexpr int kCsvMainPieces = 16;
 inline constexpr std::int64_t kCsvHeadValues = 16;
+// Uncompressed pieces of at least this many bytes are written straight from the pool.
+inline constexpr std::size_t kCsvWriteThroughBytes = 16384;
 inline constexpr int kCsvTailPieces = 4;
 
 // The pools of one element type and compression: pool(k) has pieces of 2^k values,

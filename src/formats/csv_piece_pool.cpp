@@ -61,7 +61,8 @@ CsvPiecePool::CsvPiecePool(const dataset::ContentGenerator& content, std::uint64
   std::vector<char> text(n * csv::kMaxFieldChars);
   std::optional<PieceDeflater> deflater;
   if (deflate_level) deflater.emplace(*deflate_level);
-  const auto add = [&](std::span<const char> piece_text) {
+  // Stores `piece_text` (deflated with gzip) at the end of bytes_; returns its description.
+  const auto store = [&](std::span<const char> piece_text) {
     CsvPiece p;
     p.begin = bytes_.size();
     p.text = piece_text.size();
@@ -74,16 +75,21 @@ CsvPiecePool::CsvPiecePool(const dataset::ContentGenerator& content, std::uint64
       bytes_.insert(bytes_.end(), chars, chars + piece_text.size());
     }
     p.size = bytes_.size() - p.begin;
-    pieces_.push_back(p);
+    return p;
   };
-  pieces_.reserve(static_cast<std::size_t>(count) + 2);
+  const std::span<const char> comma(",", 1);
+  pieces_.reserve(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {
     content.fill(pool_file, static_cast<Bytes>(i) * values.size(), values);
     csv::ToStoredValues(type, values);
     // Without the ',' FormatElements writes after the last value.
-    add(std::span<const char>(text.data(), csv::FormatElements(type, values, text.data()) - 1));
+    CsvPiece p = store(
+        std::span<const char>(text.data(), csv::FormatElements(type, values, text.data()) - 1));
+    comma_ = store(comma);
+    p.comma = comma_.size;
+    pieces_.push_back(p);
   }
-  for (const char* separator : {",", "\n"}) add(std::span<const char>(separator, 1));
+  newline_ = store(std::span<const char>("\n", 1));
   bytes_.shrink_to_fit();
 }
 

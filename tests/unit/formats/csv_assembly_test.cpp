@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -238,49 +239,60 @@ TEST_F(AssembledCsvFiles, RefusesCompressionsOtherThanGzip) {
                              {"assembled csv files are uncompressed or gzip, not bz2"});
 }
 
-TEST(CsvPiecePool, DeflatedPiecesInflateAloneToTheirTextWithItsChecksum) {
+// The raw deflate stream `bytes` inflated by itself (no reference to earlier bytes), ending
+// byte-aligned; fails the test otherwise.
+std::string InflateRaw(std::span<const std::byte> bytes, std::size_t most) {
+  std::string out(most + 16, '\0');
+  z_stream z{};
+  EXPECT_EQ(inflateInit2(&z, -15), Z_OK);
+  z.next_in = const_cast<Bytef*>(reinterpret_cast<const Bytef*>(bytes.data()));
+  z.avail_in = static_cast<uInt>(bytes.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(inflate(&z, Z_SYNC_FLUSH), Z_OK);
+  EXPECT_EQ(z.avail_in, 0u);
+  out.resize(z.total_out);
+  inflateEnd(&z);
+  return out;
+}
+
+std::uint32_t CrcOf(const std::string& text) {
+  return static_cast<std::uint32_t>(
+      crc32(0, reinterpret_cast<const Bytef*>(text.data()), static_cast<uInt>(text.size())));
+}
+
+TEST(CsvPiecePool, PiecesAreTextsOfValuesAndDeflateAloneWithTheirChecksums) {
   const csv::ElementType type = csv::ElementTypeOf("int16");
   const CsvPiecePool plain(test::RandomContent(), 1u << 20, type, 100, 3, std::nullopt);
   const CsvPiecePool gz(test::RandomContent(), 1u << 20, type, 100, 3, 6);
   ASSERT_EQ(plain.size(), 3u);
   ASSERT_EQ(gz.size(), 3u);
   EXPECT_EQ(plain.elements(), 100);
-  std::vector<const CsvPiece*> pieces = {&plain.separator(false), &plain.separator(true)};
-  std::vector<const CsvPiece*> deflated = {&gz.separator(false), &gz.separator(true)};
+  const auto as_text = [](std::span<const std::byte> bytes) {
+    return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  };
   for (std::size_t i = 0; i < plain.size(); ++i) {
-    pieces.push_back(&plain.piece(i));
-    deflated.push_back(&gz.piece(i));
-  }
-  for (std::size_t i = 0; i < pieces.size(); ++i) {
-    const CsvPiece& p = *pieces[i];
-    const auto bytes = plain.bytes(p);
-    const std::string text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-    if (i < 2) {
-      EXPECT_EQ(text, i == 0 ? "," : "\n");
-    } else {  // 100 values, no separator after the last
-      EXPECT_EQ(std::count(text.begin(), text.end(), ','), 99);
-      EXPECT_NE(text.back(), ',');
-    }
+    const CsvPiece& p = plain.piece(i);
+    const std::string text = as_text(plain.bytes(p));
+    EXPECT_EQ(std::count(text.begin(), text.end(), ','), 99);  // 100 values
+    EXPECT_NE(text.back(), ',');
+    EXPECT_EQ(as_text(plain.bytes_and_comma(p)), text + ",");
     EXPECT_EQ(p.text, text.size());
-    EXPECT_EQ(p.crc, crc32(0, reinterpret_cast<const Bytef*>(text.data()),
-                           static_cast<uInt>(text.size())));
-    // Each deflated piece inflates by itself (no reference to an earlier one).
-    const CsvPiece& d = *deflated[i];
-    const auto stored = gz.bytes(d);
-    std::string out(text.size() + 16, '\0');
-    z_stream z{};
-    ASSERT_EQ(inflateInit2(&z, -15), Z_OK);
-    z.next_in = const_cast<Bytef*>(reinterpret_cast<const Bytef*>(stored.data()));
-    z.avail_in = static_cast<uInt>(stored.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    EXPECT_EQ(inflate(&z, Z_SYNC_FLUSH), Z_OK);
-    EXPECT_EQ(z.avail_in, 0u);
-    out.resize(z.total_out);
-    inflateEnd(&z);
-    EXPECT_EQ(out, text);
+    EXPECT_EQ(p.crc, CrcOf(text));
+    // Deflated: the piece alone, and with its "," after it.
+    const CsvPiece& d = gz.piece(i);
+    EXPECT_EQ(InflateRaw(gz.bytes(d), text.size()), text);
+    EXPECT_EQ(InflateRaw(gz.bytes_and_comma(d), text.size() + 1), text + ",");
     EXPECT_EQ(d.crc, p.crc);
     EXPECT_EQ(d.text, p.text);
+  }
+  EXPECT_EQ(as_text(plain.bytes(plain.newline())), "\n");
+  EXPECT_EQ(InflateRaw(gz.bytes(gz.newline()), 1), "\n");
+  for (const CsvPiecePool* pool : {&plain, &gz}) {
+    EXPECT_EQ(pool->comma().crc, CrcOf(","));
+    EXPECT_EQ(pool->comma().text, 1u);
+    EXPECT_EQ(pool->newline().crc, CrcOf("\n"));
+    EXPECT_EQ(pool->newline().text, 1u);
   }
   dlbench::test::ExpectError(
       [&] { CsvPiecePool(test::RandomContent(), 1, type, 0, 1, std::nullopt); },
