@@ -28,14 +28,17 @@ namespace dlbench::formats {
 // Values per main piece, 2^CsvMainLevel(type): 16,384 one-byte values, 8,192 two-byte ones,
 // and so on (~40-60 KB of text, so that deflate's 32 KB window warms up within a piece; gzip
 // files are then ~1 % larger than per-file ones at level 4). The main pool holds
-// kCsvMainPieces pieces, the pool of each smaller power of two kCsvTailPieces: ~1.2 MB of text
-// for uint8, formatted (and deflated) once per writer, element type and compression.
+// kCsvMainPieces pieces, the pool of each smaller power of two kCsvTailPieces: ~580 KB of text
+// for uint8, formatted (and deflated: ~15 ms at level 4) once per writer, element type and
+// compression — a one-off cost that bounds the pool's size.
 int CsvMainLevel(csv::ElementType type);
-inline constexpr int kCsvMainPieces = 16;
+inline constexpr int kCsvMainPieces = 8;
+inline constexpr int kCsvTailPieces = 2;
+// The values of the file's own that its first line starts with.
 inline constexpr std::int64_t kCsvHeadValues = 16;
-// Uncompressed pieces of at least this many bytes are written straight from the pool.
+// Uncompressed pieces of at least this many bytes are written straight from the pool (deflated
+// ones are copied into the buffer).
 inline constexpr std::size_t kCsvWriteThroughBytes = 16384;
-inline constexpr int kCsvTailPieces = 4;
 
 // The pools of one element type and compression: pool(k) has pieces of 2^k values,
 // k = 0 .. CsvMainLevel(type), the last being the main pool. Immutable once built.
