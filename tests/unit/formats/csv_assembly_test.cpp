@@ -31,7 +31,7 @@ namespace {
 
 // The text of a gzip file, inflated by zlib (which checks its crc32 and length); fails the test
 // when zlib does not accept the whole file as one gzip member.
-std::string Gunzip(const std::string& file) {
+std::string GunzipText(const std::string& file) {
   std::string text(64 * file.size() + 64, '\0');
   z_stream z{};
   EXPECT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
@@ -107,7 +107,7 @@ TEST_F(AssembledCsvFiles, EveryTypeReadsBackAsTheTextOfItsValues) {
     const WriteResult gz_written = test::WriteFile(writer, gz, content);
     const std::string file = test::ReadAll(gz.path);
     EXPECT_EQ(gz_written.data_bytes, file.size());
-    EXPECT_EQ(Gunzip(file), text) << dtype << " " << dims[0];
+    EXPECT_EQ(GunzipText(file), text) << dtype << " " << dims[0];
     EXPECT_NO_THROW(FirstSample(gz)) << dtype;  // the reader inflates it too
   }
 }
@@ -124,7 +124,7 @@ TEST_F(AssembledCsvFiles, GzipAtEveryLevelIsOneMemberAboutAsSmallAsPerFileGzip) 
     const FileSpec gz = assembled({568, 568}, 1, "uint8", level);
     test::WriteFile(CsvWriter(), gz, content);
     const std::string file = test::ReadAll(gz.path);
-    EXPECT_EQ(Gunzip(file), text) << level;
+    EXPECT_EQ(GunzipText(file), text) << level;
     // The header zlib writes: no name, time 0, XFL, OS 3.
     const char xfl = level == 9 ? 2 : (level < 2 ? 4 : 0);
     EXPECT_EQ(file.substr(0, 10), std::string("\x1f\x8b\x08\0\0\0\0\0", 8) + xfl + '\x03');
@@ -182,7 +182,7 @@ TEST_F(AssembledCsvFiles, StartWithTheFilesOwnFirstValuesSoThatShortFilesDifferT
       spec.file_index = file;
       test::WriteFile(writer, spec, content);
       const std::string bytes = test::ReadAll(spec.path);
-      const std::string text = level ? Gunzip(bytes) : bytes;
+      const std::string text = level ? GunzipText(bytes) : bytes;
       // The per-file writer's first kCsvHeadValues values, then the separator it writes.
       FileSpec per_file = spec;
       per_file.encoding = config::ContentEncoding::kPerFile;
