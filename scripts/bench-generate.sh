@@ -9,7 +9,8 @@
 # faults in every page, so its timed writes were overwrites while dlbench paid for new pages.
 #
 #   scripts/bench-generate.sh [--quick] [--reps N] [--writers "1 2"] [--threads T] [--dlbench PATH]
-#                             [--formats "jpeg jpeg-assembled png png-assembled csv csv.gz parquet"]
+#                             [--formats "jpeg jpeg-assembled png png-assembled csv csv.gz
+#                                         csv-assembled csv.gz-assembled parquet"]
 #                             [--files N]
 #                             [DIR...]
 #
@@ -18,7 +19,8 @@
 # one 568 x 568 uint8 sample (retinanet's image; csv: one line of 322,624 values; csv.gz: the same
 # as one gzip stream at dataset.compression_level, DLIO's default 4; jpeg-assembled: jpeg with
 # dataset.content.encoding: assembled, files put together from encoded noise; png-assembled: the
-# same for png, from deflated noise rows) against fio
+# same for png, from deflated noise rows; csv-assembled, csv.gz-assembled: csv and csv.gz put
+# together from pre-formatted, pre-deflated pieces of values) against fio
 # writing as many files of the mean size that format produced (learnt from one untimed dlbench
 # run first; jpeg/png/csv sizes depend on the pixels or values). jpeg and png generation is
 # bound by the encoder's CPU time, csv by number formatting. parquet runs the two cases below
@@ -89,14 +91,15 @@ EOF
 # 4096 is the large case, 63 the small one) flux_b200's columns or one small column.
 FLUX_COLUMNS='[{name: t5_encodings, size: 524328}, {name: clip_encodings, size: 409}, {name: mean, size: 8232}, {name: logvar, size: 8232}, {name: timestamp, size: 7}]'
 case_overrides() {  # side format
-  if [ "$2" = csv.gz ]; then  # csv with DLIO's compression: gzip (level dataset.compression_level)
+  local format=${2%-assembled}
+  if [ "$format" != "$2" ]; then  # assembled (formats.md): jpeg, png, csv, csv.gz
+    echo "++workload.dataset.content.encoding=assembled"
+  fi
+  if [ "$format" = csv.gz ]; then  # csv with DLIO's compression: gzip (dataset.compression_level)
     echo "++workload.dataset.format=csv"
     echo "++workload.dataset.compression=gzip"
-  elif [ "$2" = jpeg-assembled ] || [ "$2" = png-assembled ]; then  # assembled (formats.md)
-    echo "++workload.dataset.format=${2%-assembled}"
-    echo "++workload.dataset.content.encoding=assembled"
   else
-    echo "++workload.dataset.format=$2"
+    echo "++workload.dataset.format=$format"
   fi
   if [ "$2" != parquet ]; then
     printf '%s\n' ++workload.dataset.num_samples_per_file=1

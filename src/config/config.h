@@ -126,8 +126,9 @@ struct ContentConfig {
   ContentKind kind = ContentKind::kRandom;
   double compress_ratio = 2.0;  // kCompressible: target ratio of raw to compressed size
   std::uint64_t seed = 0;       // mixed with (file, offset); 0 = derived from train.seed
-  // per_file: each image encoded from its own pixels (DLIO); assembled: jpeg files put together
-  // from a pool of encoded noise (formats/jpeg_segment_pool.h), at file-writing speed.
+  // per_file: each file encoded from its own values (DLIO); assembled: jpeg, png and csv files
+  // put together from a pool of pre-encoded pieces (formats/jpeg_assembly.h, png_assembly.h,
+  // csv_assembly.h), at file-writing speed.
   ContentEncoding encoding = ContentEncoding::kPerFile;
 
   bool operator==(const ContentConfig&) const = default;

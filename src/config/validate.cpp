@@ -321,15 +321,18 @@ void CheckDataset(const Config& config, const Checker& check, const PhasesRun& r
     check.fail("dataset.content.compress_ratio", "must be >= 1 (raw size / compressed size), got " +
                                                      Describe(ToNode(d.content.compress_ratio)));
   }
-  // Assembled files are put together from encoded noise: there are assemblers for jpeg and png, and
-  // their pixels are noise whatever content.kind says, so only `random` describes them.
+  // Assembled files are put together from pre-encoded pieces: there are assemblers for jpeg, png
+  // and csv (plain or gzip; CheckCompression refuses csv's other compressions). Images are noise
+  // whatever content.kind says, so only `random` describes them; csv pieces are formatted from
+  // the content generator, of any kind.
   if (d.content.encoding == ContentEncoding::kAssembled) {
-    if (d.format != Format::kJpeg && d.format != Format::kPng) {
+    const bool image = d.format == Format::kJpeg || d.format == Format::kPng;
+    if (!image && d.format != Format::kCsv) {
       check.fail_combination(check.is("dataset.content.encoding", d.content.encoding) + " with " +
                              check.is("dataset.format", d.format) +
-                             ": only jpeg and png files can be assembled; use per_file");
+                             ": only jpeg, png and csv files can be assembled; use per_file");
     }
-    if (d.content.kind != ContentKind::kRandom) {
+    if (image && d.content.kind != ContentKind::kRandom) {
       check.fail_combination(check.is("dataset.content.encoding", d.content.encoding) + " with " +
                              check.is("dataset.content.kind", d.content.kind) +
                              ": assembled images are noise; use kind random or encoding per_file");

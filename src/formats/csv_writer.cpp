@@ -108,6 +108,9 @@ Bytes CsvWriter::file_size(const FileSpec& spec) const {
 WriteResult CsvWriter::write(storage::Env& env, const FileSpec& spec,
                              const dataset::ContentGenerator& content,
                              std::span<std::byte> buffer) const {
+  if (spec.encoding == config::ContentEncoding::kAssembled) {
+    return WriteAssembledCsv(env, spec, content, pools_, buffer);
+  }
   const csv::ElementType type = csv::ElementTypeOf(spec.dtype);
   const auto item = static_cast<std::size_t>(type.size);
   const Bytes sample = spec.sample_bytes();

@@ -54,8 +54,9 @@ struct FileSpec {
   std::vector<config::ParquetColumn> parquet_columns;
   std::int64_t parquet_row_group_size = 1024;
   bool fsync = false;  // writers: fsync every file before closing it (dataset.fsync)
-  // jpeg and png writers: encode the image's own pixels (per_file) or assemble the file from a
-  // pool of encoded noise (assembled, jpeg_assembly.h, png_assembly.h); the others ignore it.
+  // jpeg, png and csv writers: encode the file's own values (per_file) or assemble the file from
+  // a pool of pre-encoded pieces (assembled, jpeg_assembly.h, png_assembly.h, csv_assembly.h);
+  // the others ignore it.
   config::ContentEncoding encoding = config::ContentEncoding::kPerFile;
 
   bool operator==(const FileSpec&) const = default;

@@ -7,6 +7,7 @@
 
 #include "formats/buffered_appender.h"
 #include "formats/segment_chooser.h"
+#include "formats/zlib_crc.h"
 #include "storage/file.h"
 #include "util/error.h"
 
@@ -44,20 +45,13 @@ void PutU32(std::byte* at, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) at[i] = static_cast<std::byte>(v >> (24 - 8 * i));
 }
 
-// crc32 of `bytes` continuing `crc` (zlib's crc32 returns 0 for a null buffer: an empty span's).
-std::uint32_t Crc(std::uint32_t crc, std::span<const std::byte> bytes) {
-  if (bytes.empty()) return crc;
-  return static_cast<std::uint32_t>(
-      crc32(crc, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size())));
-}
-
 // Appends a whole chunk (length, type and data, CRC) that is small enough to checksum here.
 void AppendChunk(BufferedAppender& out, const char (&type)[5], std::span<const std::byte> data) {
   std::array<std::byte, 8> head{};
   PutU32(head.data(), static_cast<std::uint32_t>(data.size()));
   for (int i = 0; i < 4; ++i) head[4 + i] = static_cast<std::byte>(type[i]);
   std::array<std::byte, 4> crc{};
-  PutU32(crc.data(), Crc(Crc(0, std::span(head).subspan(4)), data));
+  PutU32(crc.data(), Crc32(Crc32(0, std::span(head).subspan(4)), data));
   out.append(head.data(), head.size());
   out.append(data.data(), data.size());
   out.append(crc.data(), crc.size());
@@ -164,11 +158,11 @@ WriteResult WriteAssembledPng(storage::Env& env, const FileSpec& spec, ImageShap
   idat_head[7] = std::byte{'T'};
   idat_head[8] = zlib_header[0];
   idat_head[9] = zlib_header[1];
-  std::uint32_t crc = Crc(0, std::span(idat_head).subspan(4, 6));
+  std::uint32_t crc = Crc32(0, std::span(idat_head).subspan(4, 6));
   for (const Choice& c : chosen) {
     crc = static_cast<std::uint32_t>(crc32_combine_op(crc, c.form->crc, c.form->crc_op));
   }
-  crc = Crc(crc, zlib_end);
+  crc = Crc32(crc, zlib_end);
   std::array<std::byte, 4> idat_crc{};
   PutU32(idat_crc.data(), crc);
 

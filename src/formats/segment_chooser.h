@@ -1,4 +1,5 @@
-// The choice of pool segments for one assembled image file (jpeg_assembly.h, png_assembly.h):
+// The choice of pool segments for one assembled file (jpeg_assembly.h, png_assembly.h,
+// csv_assembly.h):
 // a splitmix64 generator seeded with the first 8 bytes of the file's content, so that the same
 // seed and file give the same file whatever was written before.
 #pragma once

@@ -58,10 +58,15 @@ dlbench_validation_test(checkpoints_through_a_link_into_the_data
 dlbench_cli_test(output_links_to_root 2
   --once "output folder '${VALIDATION}/link_to_root' resolves to /, a system folder"
   -- ${DLBENCH} generate default --output ${VALIDATION}/link_to_root)
-# dataset.content.encoding: assembled exists for jpeg and png files of noise only.
+# dataset.content.encoding: assembled exists for jpeg and png files of noise and for csv.
 dlbench_validation_test(assembled_npz
-  "dataset.content.encoding = assembled \\(override .*\\) with dataset.format = npz \\(.*\\): only jpeg and png files can be assembled. use per_file"
+  "dataset.content.encoding = assembled \\(override .*\\) with dataset.format = npz \\(.*\\): only jpeg, png and csv files can be assembled. use per_file"
   generate ${DATA}/workloads/train/tiny_train.yaml ++workload.dataset.content.encoding=assembled)
+# Assembled csv is plain or gzip: csv's other compressions are refused as for per-file csv.
+dlbench_validation_test(assembled_csv_bz2
+  "dataset.compression = bz2 \\(override .*\\) with dataset.format = csv \\(override .*\\): csv files support only gzip compression"
+  generate ${DATA}/workloads/train/tiny_train.yaml ++workload.dataset.format=csv
+  ++workload.dataset.content.encoding=assembled ++workload.dataset.compression=bz2)
 dlbench_validation_test(assembled_compressible
   "dataset.content.encoding = assembled \\(override .*\\) with dataset.content.kind = compressible \\(override .*\\): assembled images are noise"
   generate ${DATA}/workloads/train/tiny_train.yaml ++workload.dataset.format=jpeg

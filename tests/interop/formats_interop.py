@@ -264,12 +264,30 @@ def ours_to_pil_and_pandas(tmp):
         if pixels.size >= 4096:
             check(abs(pixels.mean() - 127.5) < 3 and pixels.std() > 70,
                   "%s: not noise (mean %.1f, deviation %.1f)" % (path, pixels.mean(), pixels.std()))
-    for dtype, n, dims, gzip in (("uint8", 3, [4, 5], False), ("int16", 2, [7], False),
-                                 ("float32", 3, [2, 3], False), ("float64", 2, [5], False),
-                                 ("uint8", 4, [16, 16], True), ("uint8", 2, [40, 30], False),
-                                 ("int64", 2, [9], False)):
-        path = os.path.join(tmp, "ours_%s_%d.csv%s" % (dtype, n, ".gz" if gzip else ""))
-        tool("write", "csv", path, dtype, n, *dims, *(["--gzip"] if gzip else []))
+    # Assembled csv (dataset.content.encoding: assembled): lines put together from pre-formatted
+    # pieces, plain and gzip (pre-deflated pieces, one gzip member): the same checks, every type,
+    # lines shorter than, equal to and longer than a main piece (16,384 uint8 values), and
+    # `gzip -t` accepts the gzip files. (No uint64: pandas reads a column of values on both sides
+    # of 2^63 as floats, whatever wrote them.)
+    cases = [(dtype, n, dims, gzip, False) for dtype, n, dims, gzip in (
+        ("uint8", 3, [4, 5], False), ("int16", 2, [7], False), ("float32", 3, [2, 3], False),
+        ("float64", 2, [5], False), ("uint8", 4, [16, 16], True), ("uint8", 2, [40, 30], False),
+        ("int64", 2, [9], False))]
+    cases += [(dtype, n, dims, gzip, True) for dtype, n, dims, gzip in (
+        ("uint8", 1, [1], False), ("uint8", 3, [4, 5], True), ("uint8", 2, [128, 128], False),
+        ("uint8", 1, [170, 170], True), ("int8", 2, [20000], True), ("int16", 2, [9000], False),
+        ("uint16", 2, [7], True), ("int32", 2, [5000], False), ("uint32", 3, [4], True),
+        ("int64", 2, [3000], True), ("uint8", 2, [16384], False), ("float32", 2, [5000], True),
+        ("float64", 2, [3000], False), ("float64", 3, [2, 3], True))]
+    for dtype, n, dims, gzip, assembled in cases:
+        path = os.path.join(tmp, "ours_%s%s_%d_%d.csv%s" % ("assembled_" if assembled else "",
+                                                            dtype, n, dims[0],
+                                                            ".gz" if gzip else ""))
+        tool("write", "csv", path, dtype, n, *dims, *(["--gzip"] if gzip else []),
+             *(["--assembled"] if assembled else []))
+        if gzip:
+            result = subprocess.run(["gzip", "-t", path], capture_output=True, text=True)
+            check(result.returncode == 0, "%s: gzip -t: %s" % (path, result.stderr.strip()))
         ours = tool_checksums("csv", path, dtype, n, *dims)
         # DLIO's reader call (no header); round_trip because pandas' default float parser may
         # miss a float64 by an ulp, whatever wrote the text.

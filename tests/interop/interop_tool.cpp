@@ -5,7 +5,7 @@
 //                      [--datasets K] [--dali-index PATH] [--column NAME:DTYPE:SIZE]...
 //                      [--row-group ROWS] [--snappy|--zstd] [--assembled]
 //                      (--gzip: hdf5, csv or parquet; --snappy, --zstd: parquet; --assembled:
-//                      jpeg or png, dataset.content.encoding: assembled)
+//                      jpeg, png or csv, dataset.content.encoding: assembled)
 //   interop_tool read  <format> <path> <dtype> <samples> <dim>... [--datasets K] [--verify]
 //                      [--column NAME:DTYPE:SIZE]...
 //   interop_tool payload <path> <bytes>

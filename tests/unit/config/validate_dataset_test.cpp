@@ -256,12 +256,25 @@ const RuleCase kDatasetRules[] = {
      {},
      1,
      "dataset.content.compress_ratio: must be >= 1 (raw size / compressed size), got 0.5"},
-    {"AssembledCsv",
-     "dataset: {format: csv, content: {encoding: assembled}}\n",
+    {"AssembledNpz",
+     "dataset: {format: npz, content: {encoding: assembled}}\n",
      {},
      1,
-     "dataset.content.encoding = assembled (w.yaml:1) with dataset.format = csv (w.yaml:1): only "
-     "jpeg and png files can be assembled; use per_file"},
+     "dataset.content.encoding = assembled (w.yaml:1) with dataset.format = npz (w.yaml:1): only "
+     "jpeg, png and csv files can be assembled; use per_file"},
+    // Assembled csv is plain or gzip; csv's other compressions fail csv's compression rule.
+    {"AssembledCsvBz2",
+     "dataset: {format: csv, compression: bz2, content: {encoding: assembled}}\n",
+     {},
+     1,
+     "dataset.compression = bz2 (w.yaml:1) with dataset.format = csv (w.yaml:1): csv files "
+     "support only gzip compression (written as .csv.gz)"},
+    {"AssembledCsvXz",
+     "dataset: {format: csv, compression: xz, content: {encoding: assembled}}\n",
+     {},
+     1,
+     "dataset.compression = xz (w.yaml:1) with dataset.format = csv (w.yaml:1): csv files "
+     "support only gzip compression (written as .csv.gz)"},
     {"AssembledZeros",
      "dataset:\n  format: jpeg\n  num_samples_per_file: 1\n  content: {kind: zeros, encoding: "
      "assembled}\n",

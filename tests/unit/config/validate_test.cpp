@@ -307,6 +307,10 @@ TEST(Validation, ValidCombinationsPass) {
       "dataset: {format: jpeg, num_samples_per_file: 1, content: {encoding: assembled}}\n"));
   EXPECT_NO_THROW(LoadText(
       "dataset: {format: png, num_samples_per_file: 1, content: {encoding: assembled}}\n"));
+  EXPECT_NO_THROW(LoadText("dataset: {format: csv, content: {encoding: assembled}}\n"));
+  // csv pieces are formatted from the content generator, of any kind.
+  EXPECT_NO_THROW(LoadText(
+      "dataset: {format: csv, compression: gzip, content: {kind: zeros, encoding: assembled}}\n"));
   EXPECT_NO_THROW(LoadText("checkpoint: {ksm: {}, randomize_tensor: false}\n"));
   EXPECT_NO_THROW(LoadText("checkpoint: {num_checkpoints_write: -1, num_checkpoints_read: 3}\n"));
   EXPECT_NO_THROW(
