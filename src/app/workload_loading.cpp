@@ -20,6 +20,7 @@ config::Config LoadWorkload(const WorkloadOptions& options, const mpi::Communica
   load_options.allow_unknown_keys = options.allow_unknown_keys;
   load_options.world_size = options.world_size.value_or(JobSize(comm));
   load_options.forced = options.forced;
+  load_options.output_folder = options.output;
   std::vector<std::string> overrides = options.overrides;
   if (options.trace) overrides.emplace_back("++workload.workflow.profiling=True");
   config::LoadResult result;

@@ -8,6 +8,7 @@
 #include "config/validate.h"
 #include "config/workload_catalog.h"
 #include "util/error.h"
+#include "util/path_text.h"
 
 namespace dlbench::config {
 namespace {
@@ -69,7 +70,17 @@ LoadResult LoadDocument(DocNode root, const std::string& source_file,
   BuildConfig(root, options.allow_unknown_keys, result.config, origins, result.notices);
   Normalize(result.config, result.notices);
   ExpandNodePaths(result.config, options.node);
-  Validate(result.config, origins, options.world_size, options.forced, result.notices);
+  // An empty or unsafe --output (a system folder) is refused with its own message when the output
+  // folder is prepared (workflow::PrepareOutputFolder); here it is checked for the overlap.
+  if (options.output_folder && UnsafeFolderReason(*options.output_folder).empty()) {
+    // `-o DATA_FOLDER` passed where `output.folder: DATA_FOLDER` was refused for the overlap.
+    Config checked = result.config;
+    checked.output.folder = *options.output_folder;
+    origins["output.folder"] = "--output";
+    Validate(checked, origins, options.world_size, options.forced, result.notices);
+  } else {
+    Validate(result.config, origins, options.world_size, options.forced, result.notices);
+  }
   result.config.source_file = source_file;
   result.config.overrides = overrides;
   return result;

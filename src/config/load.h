@@ -27,6 +27,10 @@ struct LoadOptions {
   // `train`, `checkpoint`): the rules of the phases that will run are checked (a stage command
   // needs stage.to to be a tier even with workflow.stage false). Unset: the workflow's phases.
   std::optional<Phase> forced;
+  // The output folder given on the command line (--output), which wins over output.folder: the
+  // rules on output.folder (not a system folder, no overlap with the data or checkpoint folder)
+  // are checked for it too. The Config keeps what the workload says.
+  std::optional<std::string> output_folder;
 };
 
 struct LoadResult {

@@ -72,3 +72,10 @@ dlbench_validation_test(assembled_compressible
 dlbench_validation_test(workload_not_utf8
   "latin1_model_name.yaml:3: not valid YAML: byte 0xE9 at column 12 is not UTF-8"
   run ${DATA}/bad/latin1_model_name.yaml ++workload.dataset.data_folder=${VALIDATION}/latin1_data)
+# --output is held to output.folder's rules: `-o` the data folder was accepted (results and
+# dataset in one folder) where output.folder: the data folder was refused.
+dlbench_cli_test(output_is_the_data_folder 2
+  --once "dataset.data_folder = '${VALIDATION}/out_is_data' \\(override .*\\) and output.folder = '${VALIDATION}/out_is_data' \\(--output\\) overlap"
+  --no-file ${VALIDATION}/out_is_data
+  -- ${DLBENCH} run default --output ${VALIDATION}/out_is_data
+  ++workload.dataset.data_folder=${VALIDATION}/out_is_data)

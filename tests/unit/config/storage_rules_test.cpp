@@ -283,6 +283,25 @@ TEST(StorageRules, ASymbolicLinkToADedicatedFolderIsFine) {
                                   "++checkpoint.checkpoint_folder=" + (dir / "ckpt").string()}));
 }
 
+// --output is held to output.folder's rules: `-o DATA_FOLDER` was accepted where
+// `output.folder: DATA_FOLDER` was refused for the overlap. The Config keeps the workload's value.
+TEST(StorageRules, TheCommandLineOutputFolderIsHeldToTheOutputFolderRules) {
+  LoadOptions options;
+  options.output_folder = "run/data";
+  const std::string message = UsageMessage(
+      [&] { LoadYamlText("dataset: {data_folder: run/data}\n", "w.yaml", {}, options); });
+  EXPECT_EQ(message,
+            "dataset.data_folder = 'run/data' (w.yaml:1) and output.folder = 'run/data' "
+            "(--output) overlap; give them separate folders");
+  // An unsafe --output keeps the message of the output folder's own check (made when the run
+  // prepares the folder, tests/badinput safety_root_output).
+  options.output_folder = "/";
+  EXPECT_NO_THROW(LoadYamlText("{}", "w.yaml", {}, options));
+  options.output_folder = "run/out";
+  EXPECT_FALSE(LoadYamlText("dataset: {data_folder: run/data}\n", "w.yaml", {}, options)
+                   .config.output.folder.has_value());
+}
+
 TEST(StorageRules, ValidCombinationsPass) {
   // Each of these sits next to a rejected case above.
   EXPECT_NO_THROW(LoadText(STAGE_TIERS "workflow: {stage: true}\nstage: {to: nvme}\n"));
