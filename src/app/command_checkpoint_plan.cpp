@@ -15,6 +15,9 @@ namespace dlbench::app {
 
 void AddCheckpointPlanCommand(CLI::App& checkpoint, CommandAction& action) {
   auto options = std::make_shared<WorkloadOptions>();
+  // Validated for the checkpoint phase alone: a training workload's dataset rules (steps per
+  // epoch at N ranks) refused `checkpoint plan unet3d_h100 --ranks 64`, a plan of checkpoints.
+  options->forced = config::Phase::kCheckpoint;
   auto ranks = std::make_shared<int>(0);
   CLI::App* plan = checkpoint.add_subcommand(
       "plan", "Print the per-rank checkpoint files and bytes of a workload without writing them");
