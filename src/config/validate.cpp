@@ -197,7 +197,7 @@ void CheckParquet(const Config& config, const Checker& check) {
 }
 
 // Bytes per element of a type IsElementType accepts (the number in its name, bool 1).
-double ElementBytes(const std::string& name) {
+double ElementTypeBytes(const std::string& name) {
   if (name.ends_with("64")) return 8;
   if (name.ends_with("32")) return 4;
   if (name.ends_with("16")) return 2;
@@ -217,7 +217,7 @@ void CheckSizesFit(const Config& config, const Checker& check) {
                  "must be " + limit + ", got " + Describe(ToNode(d.record_length_bytes)));
     }
   } else {
-    double bytes = ElementBytes(d.record_element_type);
+    double bytes = ElementTypeBytes(d.record_element_type);
     for (const std::int64_t dim : d.record_dims) bytes *= static_cast<double>(dim);
     if (bytes > kMaxSampleBytes) {
       check.fail_combination(check.is("dataset.record_dims", d.record_dims) + " of " +
