@@ -391,8 +391,10 @@ void CheckReader(const Config& config, const Checker& check, const PhasesRun& ru
   check.at_least<std::int64_t>("reader.batch_size", r.batch_size, 1);
   check.at_least<std::int64_t>("reader.batch_size_eval", r.batch_size_eval, 1);
   check.at_least("reader.read_threads", r.read_threads, 0);
+  // Only where reader threads start: `checkpoint plan unet3d_h100` or `datasize` printed it too.
   cpu_set_t cpus;
-  if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0 && r.read_threads > CPU_COUNT(&cpus)) {
+  if (reads && sched_getaffinity(0, sizeof(cpus), &cpus) == 0 &&
+      r.read_threads > CPU_COUNT(&cpus)) {
     check.notice("reader.read_threads: " + std::to_string(r.read_threads) +
                  check.at("reader.read_threads") + " is more than the " +
                  std::to_string(CPU_COUNT(&cpus)) + " cores this process may run on");
