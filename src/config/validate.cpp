@@ -197,7 +197,7 @@ void CheckParquet(const Config& config, const Checker& check) {
 }
 
 // Bytes per element of a type IsElementType accepts (the number in its name, bool 1).
-double ElementBytes(const std::string& name) {
+double ElementTypeBytes(const std::string& name) {
   if (name.ends_with("64")) return 8;
   if (name.ends_with("32")) return 4;
   if (name.ends_with("16")) return 2;
@@ -217,7 +217,7 @@ void CheckSizesFit(const Config& config, const Checker& check) {
                  "must be " + limit + ", got " + Describe(ToNode(d.record_length_bytes)));
     }
   } else {
-    double bytes = ElementBytes(d.record_element_type);
+    double bytes = ElementTypeBytes(d.record_element_type);
     for (const std::int64_t dim : d.record_dims) bytes *= static_cast<double>(dim);
     if (bytes > kMaxSampleBytes) {
       check.fail_combination(check.is("dataset.record_dims", d.record_dims) + " of " +
@@ -394,8 +394,10 @@ void CheckReader(const Config& config, const Checker& check, const PhasesRun& ru
   check.at_least<std::int64_t>("reader.batch_size", r.batch_size, 1);
   check.at_least<std::int64_t>("reader.batch_size_eval", r.batch_size_eval, 1);
   check.at_least("reader.read_threads", r.read_threads, 0);
+  // Only where reader threads start: `checkpoint plan unet3d_h100` or `datasize` printed it too.
   cpu_set_t cpus;
-  if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0 && r.read_threads > CPU_COUNT(&cpus)) {
+  if (reads && sched_getaffinity(0, sizeof(cpus), &cpus) == 0 &&
+      r.read_threads > CPU_COUNT(&cpus)) {
     check.notice("reader.read_threads: " + std::to_string(r.read_threads) +
                  check.at("reader.read_threads") + " is more than the " +
                  std::to_string(CPU_COUNT(&cpus)) + " cores this process may run on");

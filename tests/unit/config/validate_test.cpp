@@ -351,6 +351,13 @@ TEST(Validation, MoreReadThreadsThanCoresIsOnlyANotice) {
       << result.notices[0];
 }
 
+// Only where reader threads start: a checkpoint plan or a generation printed it too.
+TEST(Validation, MoreReadThreadsThanCoresIsNotedOnlyWhenTraining) {
+  for (const Phase phase : {Phase::kCheckpoint, Phase::kGenerate}) {
+    EXPECT_TRUE(LoadText("reader: {read_threads: 100000}\n", {}, 1, false, phase).notices.empty());
+  }
+}
+
 TEST(Validation, ImagesAreForcedToUint8) {
   const auto result = LoadText("dataset: {format: png, record_element_type: float32}\n");
   EXPECT_EQ(result.config.dataset.record_element_type, "uint8");
