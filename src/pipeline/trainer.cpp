@@ -120,10 +120,8 @@ metrics::StepRecord Trainer::step(Pool& pool, TimeSampler& compute, bool barrier
   r.compute = compute_end - loaded;
   r.end = compute_end;
   if (barrier) {
-    const bool short_compute = r.compute_asked < BarrierWait::kShortCompute;
     const BarrierWait wait =
-        BarrierWait::For(pool.behind(), previous_barrier_,
-                         !options_.spare_core && (short_compute || pool.reading()));
+        BarrierWait::For(pool.behind(), previous_barrier_, !options_.spare_core && pool.reading());
     hooks_.barrier(wait.spin, wait.poll);
     r.end = now();
     r.barrier = r.end - compute_end;

@@ -41,13 +41,6 @@ namespace dlbench::pipeline {
 //   reader; no spin, slow polls (kPollBehind) — the batches already read cover the delay. At
 //   computation 0 with 2 ranks on 2 cores the trainers' spins and 20 µs polls took about as much
 //   CPU as the reads themselves (results/read.md);
-// - the node has no spare core and the step computes for less than kShortCompute: then the rank
-//   that arrives first waits for another rank that is still reading (its readers, not compute,
-//   set the pace), and each 20 µs poll — a timer wake-up and two context switches, a few µs of
-//   CPU on a VM — preempts that rank's reader, slowing the very rank it waits for: no spin, slow
-//   polls. At computation 0, 2 ranks × (reader + trainer) on 2 cores, the rank ahead polled every
-//   20 µs while its own queue was full: 2.4–2.8 trainer sleeps and 1.6–2.0 reader preemptions
-//   per step, against 1.2–1.4 and 0.7 with slow polls (results/read.md, 2026-11-27);
 // - the previous step's barrier outlasted the spin (a rank arriving that much later, e.g. one
 //   whose readers are slower at computation 0): spinning again would most likely end before the
 //   last rank arrives, so it would buy no latency; no spin, fast polls (kPoll);
@@ -56,12 +49,9 @@ struct BarrierWait {
   static constexpr Seconds kSpin = 100e-6;
   static constexpr Seconds kPoll = 20e-6;
   static constexpr Seconds kPollBehind = 200e-6;
-  // Steps that compute at least this long leave the readers time to idle at the barrier.
-  static constexpr Seconds kShortCompute = 1e-3;
   Seconds spin = 0;
   Seconds poll = kPoll;
-  // `readers_need_the_cores`: the node has no spare core, and a reader thread of the rank is
-  // reading or the step computes for less than kShortCompute.
+  // `readers_need_the_cores`: a reader thread is reading and the node has no spare core.
   static BarrierWait For(bool readers_behind, Seconds previous_barrier,
                          bool readers_need_the_cores = false);
 };

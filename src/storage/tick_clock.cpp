@@ -28,7 +28,7 @@ double SecondsBetween(TickClock::SteadyTime from, TickClock::SteadyTime to) {
 TickClock::TickClock(SteadyTime origin, Source source)
     : tsc_(source == Source::kBest && KernelClockIsTsc()), origin_(origin) {
   start_time_ = std::chrono::steady_clock::now();
-  start_ticks_ = Read();
+  start_ticks_ = read_ticks();
 }
 
 TickClock::Scale TickClock::scale() const {
@@ -36,9 +36,9 @@ TickClock::Scale TickClock::scale() const {
   scale.offset = SecondsBetween(origin_, start_time_);
   if (!tsc_) return scale;  // nanoseconds
   // The steady clock read between two counter readings, and matched with their mean.
-  const std::int64_t before = Read();
+  const std::int64_t before = read_ticks();
   const SteadyTime now = std::chrono::steady_clock::now();
-  const std::int64_t after = Read();
+  const std::int64_t after = read_ticks();
   const double ticks =
       static_cast<double>(before - start_ticks_) + static_cast<double>(after - before) / 2;
   const double seconds = SecondsBetween(start_time_, now);

@@ -32,7 +32,7 @@ class TickClock {
   explicit TickClock(SteadyTime origin, Source source = Source::kBest);
 
   // Ticks since construction plus one: never 0, which the counters' records keep for "no time".
-  double now() const { return static_cast<double>(Read() - start_ticks_ + 1); }
+  double now() const { return static_cast<double>(read_ticks() - start_ticks_ + 1); }
   bool counts_cycles() const { return tsc_; }  // whether readings come from the time-stamp counter
 
   // Readings to seconds: a reading t ≠ 0 is the time offset + (t − 1) × seconds_per_tick since
@@ -48,7 +48,7 @@ class TickClock {
   Scale scale() const;
 
  private:
-  std::int64_t Read() const;
+  std::int64_t read_ticks() const;
 
   bool tsc_ = false;
   SteadyTime origin_;
@@ -56,7 +56,7 @@ class TickClock {
   std::int64_t start_ticks_ = 0;
 };
 
-inline std::int64_t TickClock::Read() const {
+inline std::int64_t TickClock::read_ticks() const {
 #if defined(__x86_64__)
   if (tsc_) return static_cast<std::int64_t>(__rdtsc());
 #endif

@@ -3,8 +3,7 @@
 // that outlasted the spin (the last rank is that late again, most likely); a spinning wait takes
 // the CPU the readers need (2 ranks x (trainer + reader) on 2 cores lost 20-30 % of their CPU to
 // it at computation_time 0, results/read.md); nor, on a node without a spare core, while a
-// reader thread is reading (the spin and fast polls would preempt it), or at all when the step
-// computes for less than a millisecond (another rank's reads set the pace).
+// reader thread is reading (the spin and fast polls would preempt it).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -62,7 +61,6 @@ TEST(ReaderPool, BehindWhileTheNextBatchIsNotRead) {
 
 struct Barriers {
   std::vector<bool> spins;     // whether each step's barrier spun
-  std::vector<Seconds> polls;  // each step's poll interval
   std::vector<bool> reading;   // whether a read was in progress when it began
   std::vector<Seconds> waits;  // each step's recorded barrier wait
   // What BarrierWait asks of step i when the next batch is ready: spin unless the previous
@@ -86,7 +84,6 @@ Barriers RunBarriers(FakeSource& source, double computation_seconds, int slow_ba
   TrainerHooks hooks;
   hooks.barrier = [&](Seconds spin, Seconds poll) {
     result.spins.push_back(spin > 0);
-    result.polls.push_back(poll);
     result.reading.push_back(source.reading.load() > 0);
     EXPECT_GT(poll, 0.0);
     if (static_cast<int>(result.spins.size()) == slow_barrier) std::this_thread::sleep_for(5ms);
@@ -102,10 +99,10 @@ Barriers RunBarriers(FakeSource& source, double computation_seconds, int slow_ba
 TEST(Trainer, BarrierSpinsOnlyWhenTheNextBatchIsReady) {
   Watchdog watchdog(60s);
   // Reads of 300 ms, no compute: the readers are behind at every step but the last, which has
-  // no next batch to wait for (a spare core: on a full node no step that short spins at all).
+  // no next batch to wait for.
   FakeSource slow;
   slow.read_delay = 300ms;
-  const Barriers behind = RunBarriers(slow, 0, 0, /*spare_core=*/true);
+  const Barriers behind = RunBarriers(slow, 0);
   ASSERT_EQ(behind.spins.size(), 4u);
   for (std::size_t i = 0; i < 3; ++i) EXPECT_FALSE(behind.spins[i]) << i;
   EXPECT_EQ(behind.spins[3], behind.spins_when_ready(3));
@@ -146,31 +143,6 @@ TEST(Trainer, BarrierDoesNotSpinWhileAReaderReadsOnAFullNode) {
   const Barriers spare = RunBarriers(source, 0.06, 0, /*spare_core=*/true, /*files=*/6);
   ASSERT_EQ(spare.spins.size(), 6u);
   EXPECT_TRUE(spare.spins[0]);
-}
-
-// Instant reads: at each barrier the next batch is ready and no reader is reading. On a full node
-// a step computing for less than kShortCompute neither spins nor polls fast (another rank's reads
-// set the pace and would lose the core to it); from kShortCompute on, the rules of ready batches.
-TEST(Trainer, BarrierNeitherSpinsNorPollsFastForShortStepsOnAFullNode) {
-  Watchdog watchdog(60s);
-  FakeSource fast;
-  for (const double compute : {0.0, BarrierWait::kShortCompute / 2}) {
-    const Barriers full = RunBarriers(fast, compute, 0, /*spare_core=*/false, /*files=*/6);
-    ASSERT_EQ(full.spins.size(), 6u);
-    for (std::size_t i = 0; i < 6; ++i) {
-      EXPECT_FALSE(full.spins[i]) << "computation " << compute << ", step " << i;
-      EXPECT_EQ(full.polls[i], BarrierWait::kPollBehind) << "computation " << compute;
-    }
-  }
-  const Barriers longer =
-      RunBarriers(fast, 20 * BarrierWait::kShortCompute, 0, /*spare_core=*/false, /*files=*/6);
-  ASSERT_EQ(longer.spins.size(), 6u);
-  EXPECT_TRUE(longer.spins[0]);
-  for (std::size_t i = 0; i < 6; ++i) {
-    if (longer.reading[i]) continue;  // a reader preempted at the barrier: the reading rule
-    EXPECT_EQ(longer.spins[i], longer.spins_when_ready(i)) << i;
-    EXPECT_EQ(longer.polls[i], BarrierWait::kPoll) << i;
-  }
 }
 
 TEST(BarrierWait, SpinsOnlyWhenReadyAndThePreviousWaitWasShort) {
