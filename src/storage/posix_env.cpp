@@ -111,7 +111,9 @@ class PosixEnvImpl final : public Env {
  public:
   std::unique_ptr<ReadableFile> open_read(const std::string& path,
                                           const OpenOptions& options) override {
-    const int fd = OpenRetrying(path, O_RDONLY | (options.direct ? O_DIRECT : 0));
+    // O_NONBLOCK: a FIFO (or device) standing where a file should be opens at once instead of
+    // waiting for a writer, and its reads then fail; it changes nothing for regular files.
+    const int fd = OpenRetrying(path, O_RDONLY | O_NONBLOCK | (options.direct ? O_DIRECT : 0));
     if (fd < 0) {
       if (options.direct && errno == EINVAL) {
         throw IoError("open (O_DIRECT)", path, errno, kDirectUnsupported);

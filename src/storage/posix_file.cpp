@@ -89,6 +89,8 @@ Bytes PosixReadableFile::size() const {
   if (size == kUnknown) {
     struct stat st {};
     if (::fstat(fd_, &st) != 0) throw IoError("stat", path_, errno);
+    // A FIFO, socket or device where a file should be has no size to read up to.
+    if (!S_ISREG(st.st_mode)) throw IoError("read", path_, 0, "not a regular file");
     size = static_cast<Bytes>(st.st_size);
     size_.store(size, std::memory_order_relaxed);
   }
@@ -117,6 +119,8 @@ Bytes PosixReadableFile::read_at(Bytes offset, void* buffer, Bytes length) {
         CountInterruption();
         continue;
       }
+      // pread on a FIFO or socket standing where a file should be.
+      if (errno == ESPIPE) throw IoError("read", path_, 0, "not a regular file");
       throw IoError("read", path_, errno, OffsetDetail(offset + done, length - done));
     }
     if (n == 0) break;  // end of file

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -113,6 +114,19 @@ TEST(PosixEnv, OpenMissingFileNamesPathAndErrno) {
   const std::string path = dir / "missing.bin";
   ExpectError([&] { PosixEnv().open_read(path); }, ExitCode::kIo,
               {"open for reading", path, "errno " + std::to_string(ENOENT)});
+}
+
+// A FIFO where a file should be opens without waiting for a writer (the open used to block
+// forever), and its size and reads fail naming it.
+TEST(PosixEnv, AFifoOpensAtOnceAndIsNotARegularFile) {
+  TempDir dir;
+  const std::string path = dir / "fifo";
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0) << std::strerror(errno);
+  auto in = PosixEnv().open_read(path);
+  ExpectError([&] { in->size(); }, ExitCode::kIo, {"read", path, "not a regular file"});
+  char buffer[16];
+  ExpectError([&] { in->read_at(0, buffer, sizeof buffer); }, ExitCode::kIo,
+              {"read", path, "not a regular file"});
 }
 
 TEST(PosixEnv, CreateUnderARegularFileFailsWithENotDir) {
