@@ -2,6 +2,7 @@
 
 #include <exception>
 #include <string>
+#include <system_error>
 
 #include "pipeline/thread_policy.h"
 #include "trace/record.h"
@@ -49,6 +50,15 @@ ReaderPool::ReaderPool(SampleSource& source, const Sampler& sampler, const Epoch
     for (int i = 0; i < options_.threads; ++i) {
       threads_.emplace_back([this, i] { run_thread(static_cast<std::size_t>(i)); });
     }
+  } catch (const std::system_error& e) {
+    // The system's limit on threads (or their stacks' memory), not a bug: the value is too
+    // large for this machine.
+    const std::size_t started = threads_.size();
+    stop();
+    throw Error(ExitCode::kUsage, "reader.read_threads = " + std::to_string(options_.threads) +
+                                      ": could not start reader thread " +
+                                      std::to_string(started + 1) + " (" + e.code().message() +
+                                      "); use fewer reader threads");
   } catch (...) {
     stop();
     throw;
