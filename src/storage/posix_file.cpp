@@ -73,9 +73,9 @@ void WriteFully(int fd, const std::string& path, Bytes offset, const std::byte* 
 void WriteGathered(int fd, const std::string& path, Bytes offset,
                    std::span<const std::span<const std::byte>> pieces) {
   const Bytes total = GatheredBytes(pieces);
-  std::array<iovec, IOV_MAX> iov{};
-  std::size_t next = 0;  // the first piece not wholly written
-  Bytes skip = 0;        // bytes of pieces[next] written already
+  std::array<iovec, IOV_MAX> iov;  // not zeroed: filled before each call
+  std::size_t next = 0;            // the first piece not wholly written
+  Bytes skip = 0;                  // bytes of pieces[next] written already
   Bytes done = 0;
   while (done < total) {
     std::size_t count = 0;
