@@ -47,13 +47,6 @@ class BufferedAppender final : public ByteSink {
 
   // Bytes appended so far, buffered ones included.
   Bytes position() const { return file_.appended() + buffered(); }
-  // Flushes what is buffered, then hands `data` to the file as it is, without a copy into the
-  // buffer: for large blocks that the caller keeps in memory anyway (assembled csv's pieces),
-  // where the copy would cost more than the extra write.
-  void write_through(std::span<const std::byte> data) {
-    flush();
-    file_.append(data.data(), data.size());
-  }
 
  private:
   void write_out(std::span<const std::byte> bytes) override {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "formats/buffered_appender.h"
+#include "formats/gathered_appender.h"
 #include "formats/segment_chooser.h"
 #include "formats/zlib_crc.h"
 #include "storage/file.h"
@@ -82,7 +83,7 @@ WriteResult WriteAssembledCsv(storage::Env& env, const FileSpec& spec,
 
   auto file = env.create(spec.path);
   {
-    BufferedAppender out(*file, buffer);
+    GatheredAppender out(*file, buffer);
     if (level) {
       // The header zlib writes for a gzip stream without a gzip header of the caller's: no
       // name, time 0, XFL 2 for level 9 and 4 for levels 0-1, OS 3 (Unix).
@@ -90,7 +91,7 @@ WriteResult WriteAssembledCsv(storage::Env& env, const FileSpec& spec,
       const std::array<std::byte, 10> header = {
           std::byte{0x1F}, std::byte{0x8B}, std::byte{8}, std::byte{0}, std::byte{0},
           std::byte{0},    std::byte{0},    std::byte{0}, xfl,          std::byte{3}};
-      out.append(header.data(), header.size());
+      out.copy(header.data(), header.size());
     }
     std::uint32_t crc = 0;
     std::uint64_t text = 0;
@@ -99,23 +100,17 @@ WriteResult WriteAssembledCsv(storage::Env& env, const FileSpec& spec,
       text += piece.text;
     };
     // A piece, then its separator: "\n" after the line's last piece, "," after the others.
-    // Large uncompressed pieces go to the file without a copy into the buffer: on tmpfs the
-    // copy of 1.15 MB lines cost more than the extra writes; deflated pieces, 2.5x smaller,
-    // were faster copied into one write.
+    // Pool pieces go to the file without a copy (gathered writes).
     const auto append = [&](const CsvPiecePool& pool, std::size_t i, bool line_end) {
       const CsvPiece& piece = pool.piece(i);
       const std::span<const std::byte> bytes =
           line_end ? pool.bytes(piece) : pool.bytes_and_comma(piece);
-      if (!level && bytes.size() >= kCsvWriteThroughBytes) {
-        out.write_through(bytes);
-      } else {
-        out.append(bytes.data(), bytes.size());
-      }
+      out.keep(bytes);
       checksum(piece);
       const CsvPiece& separator = line_end ? pool.newline() : pool.comma();
       if (line_end) {
         const std::span<const std::byte> newline = pool.bytes(separator);
-        out.append(newline.data(), newline.size());
+        out.keep(newline);
       }
       checksum(separator);
     };
@@ -139,9 +134,9 @@ WriteResult WriteAssembledCsv(storage::Env& env, const FileSpec& spec,
         const std::array<std::byte, 5> stored = {
             std::byte{0}, static_cast<std::byte>(len & 0xFF), static_cast<std::byte>(len >> 8),
             static_cast<std::byte>(nlen & 0xFF), static_cast<std::byte>(nlen >> 8)};
-        out.append(stored.data(), stored.size());
+        out.copy(stored.data(), stored.size());
       }
-      out.append(head.data(), head.size());
+      out.copy(head.data(), head.size());
       crc = Crc32(crc, head);
       text += length;
     };
@@ -170,7 +165,7 @@ WriteResult WriteAssembledCsv(storage::Env& env, const FileSpec& spec,
       std::array<std::byte, 10> end = {std::byte{0x03}, std::byte{0x00}};
       PutLe32(end.data() + 2, crc);
       PutLe32(end.data() + 6, text);
-      out.append(end.data(), end.size());
+      out.copy(end.data(), end.size());
     }
     out.flush();
   }

@@ -36,9 +36,6 @@ inline constexpr int kCsvMainPieces = 8;
 inline constexpr int kCsvTailPieces = 2;
 // The values of the file's own that its first line starts with.
 inline constexpr std::int64_t kCsvHeadValues = 16;
-// Uncompressed pieces of at least this many bytes are written straight from the pool (deflated
-// ones are copied into the buffer).
-inline constexpr std::size_t kCsvWriteThroughBytes = 16384;
 
 // The pools of one element type and compression: pool(k) has pieces of 2^k values,
 // k = 0 .. CsvMainLevel(type), the last being the main pool. Immutable once built.

@@ -322,6 +322,19 @@ class CountingWritableFile final : public CountingWrites<WritableFileWrapper> {
   void append(const void* buffer, Bytes length) override {
     counted_write(appended(), buffer, length, [&] { WritableFileWrapper::append(buffer, length); });
   }
+  // One write of the pieces' total, as Darshan counts a writev; its memory is aligned when
+  // every piece is.
+  void append_gathered(std::span<const std::span<const std::byte>> pieces) override {
+    const void* address = pieces.empty() ? nullptr : pieces.front().data();
+    for (const std::span<const std::byte> piece : pieces) {
+      if (reinterpret_cast<std::uintptr_t>(piece.data()) % kMemAlignment != 0) {
+        address = piece.data();
+        break;
+      }
+    }
+    counted_write(appended(), address, GatheredBytes(pieces),
+                  [&] { WritableFileWrapper::append_gathered(pieces); });
+  }
 };
 
 // A shared file's writes and reads count as a file's (Darshan's cross-rank reduction then makes

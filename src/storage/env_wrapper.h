@@ -91,6 +91,9 @@ class WritableFileWrapper : public WritableFile {
     target_->write_at(offset, buffer, length);
   }
   void append(const void* buffer, Bytes length) override { target_->append(buffer, length); }
+  void append_gathered(std::span<const std::span<const std::byte>> pieces) override {
+    target_->append_gathered(pieces);
+  }
   Bytes appended() const override { return target_->appended(); }
   void truncate(Bytes size) override { target_->truncate(size); }
   void sync() override { target_->sync(); }

@@ -1,10 +1,12 @@
 #include "storage/fault_injection_env.h"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <optional>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "storage/posix_file.h"
 #include "util/error.h"
@@ -60,6 +62,25 @@ class FaultyWritableFile final : public WritableFileWrapper {
     std::optional<ScopedInterruption> interruption;
     if (how == Transfer::kInterrupted) interruption.emplace();
     WritableFileWrapper::append(buffer, length);
+  }
+  // A gathered write fails as one write: cut short, its first half of the bytes is written.
+  void append_gathered(std::span<const std::span<const std::byte>> pieces) override {
+    const Bytes offset = appended();
+    const Bytes length = GatheredBytes(pieces);
+    const Transfer how = env_.check(FaultOp::kWrite, path(), OffsetDetail(offset, length));
+    if (how == Transfer::kShort) {
+      std::vector<std::span<const std::byte>> half;
+      for (Bytes left = length / 2; const std::span<const std::byte> piece : pieces) {
+        if (left == 0) break;
+        half.push_back(piece.first(std::min<Bytes>(left, piece.size())));
+        left -= half.back().size();
+      }
+      WritableFileWrapper::append_gathered(half);
+      throw ShortWriteError(path(), offset, length, length / 2);
+    }
+    std::optional<ScopedInterruption> interruption;
+    if (how == Transfer::kInterrupted) interruption.emplace();
+    WritableFileWrapper::append_gathered(pieces);
   }
   void truncate(Bytes size) override {
     env_.check(FaultOp::kTruncate, path(), "to " + std::to_string(size));

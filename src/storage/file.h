@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,12 @@ class WritableFile {
   virtual void write_at(Bytes offset, const void* buffer, Bytes length) = 0;
   // Writes at the current end (the sum of previous appends). Throws Error(kIo).
   virtual void append(const void* buffer, Bytes length) = 0;
+  // Appends `pieces` one after the other at the current end without copying them together: one
+  // gathered write (pwritev, in chunks of IOV_MAX pieces, looping over short writes), counted as
+  // one write of their total. The pieces must stay unchanged until it returns. The default
+  // appends them one by one, so a wrapper that does not override it sees appends; so does an
+  // O_DIRECT file, each piece then aligned as append requires. Throws Error(kIo).
+  virtual void append_gathered(std::span<const std::span<const std::byte>> pieces);
   // Bytes appended so far.
   virtual Bytes appended() const = 0;
   // Sets the file's length to `size`, cutting it or extending it with zeros (ftruncate; the HDF5
@@ -140,6 +147,17 @@ struct IoRetries {
   std::uint64_t short_transfers = 0;
 };
 IoRetries PosixRetries();
+
+// The bytes of a gathered write.
+inline Bytes GatheredBytes(std::span<const std::span<const std::byte>> pieces) {
+  Bytes total = 0;
+  for (const std::span<const std::byte> piece : pieces) total += piece.size();
+  return total;
+}
+
+inline void WritableFile::append_gathered(std::span<const std::span<const std::byte>> pieces) {
+  for (const std::span<const std::byte> piece : pieces) append(piece.data(), piece.size());
+}
 
 inline std::unique_ptr<WritableFile> Env::create_unnamed(const std::string& /*path*/,
                                                          const OpenOptions& /*options*/) {

@@ -2,11 +2,14 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <string>
 
 #include "storage/aligned_buffer.h"
@@ -62,6 +65,50 @@ void WriteFully(int fd, const std::string& path, Bytes offset, const std::byte* 
     }
     done += static_cast<Bytes>(n);
     if (done < length) short_transfers.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+// Writes `pieces` at `offset` with pwritev, IOV_MAX pieces (and kMaxTransfer bytes) per call,
+// resuming a short write inside the piece it stopped in.
+void WriteGathered(int fd, const std::string& path, Bytes offset,
+                   std::span<const std::span<const std::byte>> pieces) {
+  const Bytes total = GatheredBytes(pieces);
+  std::array<iovec, IOV_MAX> iov;  // not zeroed: filled before each call
+  std::size_t next = 0;            // the first piece not wholly written
+  Bytes skip = 0;                  // bytes of pieces[next] written already
+  Bytes done = 0;
+  while (done < total) {
+    std::size_t count = 0;
+    Bytes chunk = 0;
+    for (std::size_t i = next; i < pieces.size() && count < iov.size() && chunk < kMaxTransfer;
+         ++i) {
+      const Bytes from = i == next ? skip : 0;
+      const Bytes length = std::min(pieces[i].size() - from, kMaxTransfer - chunk);
+      if (length == 0) continue;
+      // pwritev does not write through iov_base.
+      iov[count++] = {const_cast<std::byte*>(pieces[i].data() + from),  // NOLINT
+                      static_cast<std::size_t>(length)};
+      chunk += length;
+    }
+    const ssize_t n = Interrupted() ? -1
+                                    : ::pwritev(fd, iov.data(), static_cast<int>(count),
+                                                static_cast<off_t>(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) {
+        CountInterruption();
+        continue;
+      }
+      throw IoError("write", path, errno, OffsetDetail(offset + done, total - done));
+    }
+    if (n == 0) {  // never expected for a regular file; do not spin
+      throw IoError("write", path, 0,
+                    OffsetDetail(offset + done, total - done) + ": the write made no progress");
+    }
+    done += static_cast<Bytes>(n);
+    if (static_cast<Bytes>(n) < chunk) short_transfers.fetch_add(1, std::memory_order_relaxed);
+    Bytes left = skip + static_cast<Bytes>(n);
+    while (next < pieces.size() && left >= pieces[next].size()) left -= pieces[next++].size();
+    skip = left;
   }
 }
 
@@ -159,6 +206,19 @@ void PosixWritableFile::write_at(Bytes offset, const void* buffer, Bytes length)
 
 void PosixWritableFile::append(const void* buffer, Bytes length) {
   write_at(appended_, buffer, length);
+  appended_ += length;
+}
+
+void PosixWritableFile::append_gathered(std::span<const std::span<const std::byte>> pieces) {
+  if (direct_fd_ >= 0) {
+    WritableFile::append_gathered(pieces);
+    return;
+  }
+  const Bytes length = GatheredBytes(pieces);
+  if (fd_ < 0) {
+    throw IoError("write", path_, EBADF, OffsetDetail(appended_, length) + ": file closed");
+  }
+  WriteGathered(fd_, path_, appended_, pieces);
   appended_ += length;
 }
 

@@ -52,6 +52,8 @@ class PosixWritableFile final : public WritableFile {
   // With O_DIRECT, offset and buffer must be aligned; the length may end unaligned.
   void write_at(Bytes offset, const void* buffer, Bytes length) override;
   void append(const void* buffer, Bytes length) override;
+  // pwritev; with O_DIRECT, WritableFile's piece-by-piece appends.
+  void append_gathered(std::span<const std::span<const std::byte>> pieces) override;
   Bytes appended() const override { return appended_; }
   void truncate(Bytes size) override;
   void sync() override;

@@ -33,6 +33,10 @@ class ThrottledWritableFile final : public WritableFileWrapper {
     env_.throttle(length);
     WritableFileWrapper::append(buffer, length);
   }
+  void append_gathered(std::span<const std::span<const std::byte>> pieces) override {
+    env_.throttle(GatheredBytes(pieces));
+    WritableFileWrapper::append_gathered(pieces);
+  }
   void sync() override {
     env_.throttle(0);
     WritableFileWrapper::sync();

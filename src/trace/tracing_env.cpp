@@ -83,6 +83,14 @@ class TracingWritableFile final : public storage::WritableFileWrapper {
         Event::kAppend, hash_, {}, kAsInt(length), kAsInt(offset),
         [&] { target().append(buffer, length); }, [&] { return kAsInt(length); });
   }
+  // One append event of the pieces' total.
+  void append_gathered(std::span<const std::span<const std::byte>> pieces) override {
+    const Bytes offset = target().appended();
+    const Bytes length = storage::GatheredBytes(pieces);
+    Timed(
+        Event::kAppend, hash_, {}, kAsInt(length), kAsInt(offset),
+        [&] { target().append_gathered(pieces); }, [&] { return kAsInt(length); });
+  }
   void sync() override {
     Timed(
         Event::kFsync, hash_, {}, 0, 0, [&] { target().sync(); }, kZero);

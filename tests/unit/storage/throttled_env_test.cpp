@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -160,6 +161,20 @@ TEST(ThrottledEnv, TheLimitHoldsForATransferSmallerThanTheBurst) {
   out->append(data.data(), data.size());
   out->close();
   EXPECT_NEAR(clock.now() - 100.0, 1.0, 1e-9);
+}
+
+// A gathered write pays for all its pieces' bytes, and one latency.
+TEST(ThrottledEnv, AGatheredWritePaysItsTotalBytes) {
+  test::TempDir dir;
+  FakeClock clock;
+  ThrottledEnv env(PosixEnv(), {.bandwidth = 1.0 * MiB, .latency = 0, .burst = MiB}, clock);
+  std::vector<std::byte> data(MiB / 2, std::byte{'x'});
+  const std::vector<std::span<const std::byte>> pieces(4, std::span<const std::byte>(data));
+  auto out = env.create(dir / "f.bin");
+  out->append_gathered(pieces);
+  out->close();
+  EXPECT_NEAR(clock.now() - 100.0, 2.0, 1e-9);
+  EXPECT_EQ(PosixEnv().file_size(dir / "f.bin"), 2 * MiB);
 }
 
 TEST(ThrottledEnv, LatencyOnlyAddsPerOperation) {

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "support/expect_error.h"
 #include "support/test_support.h"
@@ -87,6 +89,28 @@ TEST(TracingEnv, AFailedOperationIsRecordedWithRetMinusOneAndStillThrows) {
   const auto opens = Named(ReadTrace(dir / "t.pfw.gz"), "open64");
   ASSERT_EQ(opens.size(), 1u);
   EXPECT_EQ(opens[0]["args"]["ret"], -1);
+}
+
+TEST(TracingEnv, AGatheredWriteIsOneWriteOfItsTotal) {
+  test::TempDir dir;
+  {
+    Recorder recorder(TestRecorderOptions(dir / "t.pfw.gz"));
+    TracingEnv env(storage::PosixEnv());
+    auto out = env.create((dir / "a.bin").string());
+    out->append("ab", 2);
+    const std::string text = "cdefghij";
+    const auto bytes = std::as_bytes(std::span(text));
+    const std::vector<std::span<const std::byte>> pieces = {bytes.first(3), bytes.subspan(3)};
+    out->append_gathered(pieces);
+    out->close();
+    recorder.finish();
+  }
+  const auto writes = Named(ReadTrace(dir / "t.pfw.gz"), "write");
+  ASSERT_EQ(writes.size(), 2u);
+  EXPECT_EQ(writes[1]["args"]["ret"], 8);
+  EXPECT_EQ(writes[1]["args"]["size"], 8);
+  EXPECT_EQ(writes[1]["args"]["offset"], 2);
+  EXPECT_EQ(storage::PosixEnv().file_size((dir / "a.bin").string()), 10u);
 }
 
 TEST(TracingEnv, TheDataDirFilterLeavesOtherPathsUntraced) {
