@@ -136,7 +136,8 @@ Bytes PosixReadableFile::size() const {
   if (size == kUnknown) {
     struct stat st {};
     if (::fstat(fd_, &st) != 0) throw IoError("stat", path_, errno);
-    // A FIFO, socket or device where a file should be has no size to read up to.
+    // A folder, FIFO, socket or device where a file should be has no size to read up to.
+    if (S_ISDIR(st.st_mode)) throw IoError("read", path_, EISDIR);
     if (!S_ISREG(st.st_mode)) throw IoError("read", path_, 0, "not a regular file");
     size = static_cast<Bytes>(st.st_size);
     size_.store(size, std::memory_order_relaxed);
