@@ -23,6 +23,7 @@
 #include "formats/csv_reader.h"
 #include "formats/csv_text.h"
 #include "formats/csv_writer.h"
+#include "raw_inflate.h"
 #include "storage/file.h"
 #include "support/expect_error.h"
 
@@ -239,23 +240,6 @@ TEST_F(AssembledCsvFiles, RefusesCompressionsOtherThanGzip) {
                              {"assembled csv files are uncompressed or gzip, not bz2"});
 }
 
-// The raw deflate stream `bytes` inflated by itself (no reference to earlier bytes), ending
-// byte-aligned; fails the test otherwise.
-std::string InflateRaw(std::span<const std::byte> bytes, std::size_t most) {
-  std::string out(most + 16, '\0');
-  z_stream z{};
-  EXPECT_EQ(inflateInit2(&z, -15), Z_OK);
-  z.next_in = const_cast<Bytef*>(reinterpret_cast<const Bytef*>(bytes.data()));
-  z.avail_in = static_cast<uInt>(bytes.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(inflate(&z, Z_SYNC_FLUSH), Z_OK);
-  EXPECT_EQ(z.avail_in, 0u);
-  out.resize(z.total_out);
-  inflateEnd(&z);
-  return out;
-}
-
 std::uint32_t CrcOf(const std::string& text) {
   return static_cast<std::uint32_t>(
       crc32(0, reinterpret_cast<const Bytef*>(text.data()), static_cast<uInt>(text.size())));
@@ -281,13 +265,13 @@ TEST(CsvPiecePool, PiecesAreTextsOfValuesAndDeflateAloneWithTheirChecksums) {
     EXPECT_EQ(p.crc, CrcOf(text));
     // Deflated: the piece alone, and with its "," after it.
     const CsvPiece& d = gz.piece(i);
-    EXPECT_EQ(InflateRaw(gz.bytes(d), text.size()), text);
-    EXPECT_EQ(InflateRaw(gz.bytes_and_comma(d), text.size() + 1), text + ",");
+    EXPECT_EQ(test::InflateRaw<std::string>(gz.bytes(d), text.size()), text);
+    EXPECT_EQ(test::InflateRaw<std::string>(gz.bytes_and_comma(d), text.size() + 1), text + ",");
     EXPECT_EQ(d.crc, p.crc);
     EXPECT_EQ(d.text, p.text);
   }
   EXPECT_EQ(as_text(plain.bytes(plain.newline())), "\n");
-  EXPECT_EQ(InflateRaw(gz.bytes(gz.newline()), 1), "\n");
+  EXPECT_EQ(test::InflateRaw<std::string>(gz.bytes(gz.newline()), 1), "\n");
   for (const CsvPiecePool* pool : {&plain, &gz}) {
     EXPECT_EQ(pool->comma().crc, CrcOf(","));
     EXPECT_EQ(pool->comma().text, 1u);

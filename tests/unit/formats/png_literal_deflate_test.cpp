@@ -8,26 +8,12 @@
 #include <vector>
 
 #include "format_test_support.h"
+#include "raw_inflate.h"
 #include "support/expect_error.h"
 #include "util/error.h"
 
 namespace dlbench::formats {
 namespace {
-
-std::vector<std::byte> Inflate(const std::vector<std::byte>& deflated, std::size_t size) {
-  std::vector<std::byte> out(size + 16);
-  z_stream z{};
-  EXPECT_EQ(inflateInit2(&z, -15), Z_OK);
-  z.next_in = const_cast<Bytef*>(reinterpret_cast<const Bytef*>(deflated.data()));
-  z.avail_in = static_cast<uInt>(deflated.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(inflate(&z, Z_SYNC_FLUSH), Z_OK);
-  EXPECT_EQ(z.avail_in, 0u);
-  out.resize(z.total_out);
-  inflateEnd(&z);
-  return out;
-}
 
 TEST(DeflateLiterals, InflatesBackWithZlib) {
   std::vector<std::byte> noise(40000);
@@ -39,13 +25,13 @@ TEST(DeflateLiterals, InflatesBackWithZlib) {
     DeflateLiterals(bytes, deflated);
     EXPECT_EQ(deflated[0], std::byte{0x42});
     deflated.erase(deflated.begin());
-    EXPECT_EQ(Inflate(deflated, bytes.size()), bytes) << bytes.size();
+    EXPECT_EQ(test::InflateRaw(deflated, bytes.size()), bytes) << bytes.size();
     // Two in a row inflate too (each ends byte-aligned, not final).
     std::vector<std::byte> twice = deflated;
     twice.insert(twice.end(), deflated.begin(), deflated.end());
     std::vector<std::byte> expected = bytes;
     expected.insert(expected.end(), bytes.begin(), bytes.end());
-    EXPECT_EQ(Inflate(twice, expected.size()), expected);
+    EXPECT_EQ(test::InflateRaw(twice, expected.size()), expected);
   }
   // Noise: ~8 bits a byte, the block's header and the empty stored block ~50 bytes.
   std::vector<std::byte> deflated;
