@@ -44,6 +44,23 @@ bool Interrupted() {
 
 void CountInterruption() { interrupted_calls.fetch_add(1, std::memory_order_relaxed); }
 
+// What a write call's result `n` means for the loop around it, `left` bytes of the file's write
+// at `at` still to go: false to call again (EINTR, counted); true when it wrote something.
+// Throws for an error, and for a call that wrote nothing (never expected for a regular file: do
+// not spin).
+bool WriteProgressed(ssize_t n, const std::string& path, Bytes at, Bytes left) {
+  if (n < 0) {
+    if (errno == EINTR) {
+      CountInterruption();
+      return false;
+    }
+    throw IoError("write", path, errno, OffsetDetail(at, left));
+  }
+  if (n == 0)
+    throw IoError("write", path, 0, OffsetDetail(at, left) + ": the write made no progress");
+  return true;
+}
+
 void WriteFully(int fd, const std::string& path, Bytes offset, const std::byte* data,
                 Bytes length) {
   Bytes done = 0;
@@ -52,17 +69,7 @@ void WriteFully(int fd, const std::string& path, Bytes offset, const std::byte* 
     const ssize_t n = Interrupted() ? -1
                                     : ::pwrite(fd, data + done, static_cast<std::size_t>(chunk),
                                                static_cast<off_t>(offset + done));
-    if (n < 0) {
-      if (errno == EINTR) {
-        CountInterruption();
-        continue;
-      }
-      throw IoError("write", path, errno, OffsetDetail(offset + done, length - done));
-    }
-    if (n == 0) {  // never expected for a regular file; do not spin
-      throw IoError("write", path, 0,
-                    OffsetDetail(offset + done, length - done) + ": the write made no progress");
-    }
+    if (!WriteProgressed(n, path, offset + done, length - done)) continue;
     done += static_cast<Bytes>(n);
     if (done < length) short_transfers.fetch_add(1, std::memory_order_relaxed);
   }
@@ -93,17 +100,7 @@ void WriteGathered(int fd, const std::string& path, Bytes offset,
     const ssize_t n = Interrupted() ? -1
                                     : ::pwritev(fd, iov.data(), static_cast<int>(count),
                                                 static_cast<off_t>(offset + done));
-    if (n < 0) {
-      if (errno == EINTR) {
-        CountInterruption();
-        continue;
-      }
-      throw IoError("write", path, errno, OffsetDetail(offset + done, total - done));
-    }
-    if (n == 0) {  // never expected for a regular file; do not spin
-      throw IoError("write", path, 0,
-                    OffsetDetail(offset + done, total - done) + ": the write made no progress");
-    }
+    if (!WriteProgressed(n, path, offset + done, total - done)) continue;
     done += static_cast<Bytes>(n);
     if (static_cast<Bytes>(n) < chunk) short_transfers.fetch_add(1, std::memory_order_relaxed);
     Bytes left = skip + static_cast<Bytes>(n);
