@@ -8,6 +8,7 @@
 
 #include "formats/buffered_appender.h"
 #include "formats/gathered_appender.h"
+#include "formats/little_endian.h"
 #include "formats/segment_chooser.h"
 #include "formats/zlib_crc.h"
 #include "storage/file.h"
@@ -20,10 +21,6 @@ namespace {
 // file indexes, below the jpeg pools' (~0 - pieces) and the png pools' (~0 - 2^32 - ...).
 std::uint64_t CsvPoolFile(int level) {
   return ~std::uint64_t{0} - (std::uint64_t{1} << 34) - static_cast<std::uint64_t>(level);
-}
-
-void PutLe32(std::byte* at, std::uint64_t v) {
-  for (int i = 0; i < 4; ++i) at[i] = static_cast<std::byte>(v >> (8 * i));
 }
 
 bool SameType(csv::ElementType a, csv::ElementType b) {
@@ -163,8 +160,8 @@ WriteResult WriteAssembledCsv(storage::Env& env, const FileSpec& spec,
       // A final empty fixed-Huffman block (BFINAL 1, BTYPE 01, end-of-block), then crc32 and
       // the text's length mod 2^32, little-endian.
       std::array<std::byte, 10> end = {std::byte{0x03}, std::byte{0x00}};
-      PutLe32(end.data() + 2, crc);
-      PutLe32(end.data() + 6, text);
+      StoreLe(end.data() + 2, crc, 4);
+      StoreLe(end.data() + 6, text, 4);
       out.copy(end.data(), end.size());
     }
     out.flush();
