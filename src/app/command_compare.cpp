@@ -39,6 +39,7 @@ int RunCompare(const CompareOptions& options) {
   const compare::RunSet baseline = compare::LoadRunSet(options.baseline);
   const compare::RunSet current = compare::LoadRunSet(options.current);
   const compare::Comparison comparison = compare::Compare(baseline, current, settings);
+  for (const std::string& note : compare::OneSidedNotes(comparison)) sink::Note(note);
   const compare::Format format = options.format == "json"       ? compare::Format::kJson
                                  : options.format == "markdown" ? compare::Format::kMarkdown
                                                                 : compare::Format::kTerminal;

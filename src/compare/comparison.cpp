@@ -27,35 +27,71 @@ double Median(std::vector<double> values) {
   return metrics::SortedQuantile(values, 0.5);
 }
 
-// Every run's value; nullopt when no run of either side has the metric.
-std::optional<MetricRow> Collect(const MetricSpec& spec, const RunSet& baseline,
-                                 const RunSet& current) {
-  MetricRow row;
-  row.spec = spec;
-  const Run* with = nullptr;
-  const Run* without = nullptr;
-  for (const RunSet* side : {&baseline, &current}) {
-    for (const Run& run : side->runs) {
-      const std::optional<double> value = MetricValue(run.summary, spec.path, run.source);
-      if (!value) {
-        without = without ? without : &run;
-        continue;
-      }
-      with = with ? with : &run;
-      (side == &baseline ? row.baseline : row.current).push_back(*value);
+std::string Join(const std::vector<std::string>& words) {
+  std::string text;
+  for (const std::string& word : words) text += (text.empty() ? "" : ", ") + word;
+  return text;
+}
+
+// Which runs of a side have a metric.
+struct Presence {
+  std::vector<double> values;
+  const Run* with = nullptr;     // the first run that has it
+  const Run* without = nullptr;  // the first run that does not
+};
+
+Presence PresenceIn(const MetricSpec& spec, const RunSet& side) {
+  Presence presence;
+  for (const Run& run : side.runs) {
+    const std::optional<double> value = MetricValue(run.summary, spec.path, run.source);
+    if (!value) {
+      presence.without = presence.without ? presence.without : &run;
+      continue;
+    }
+    presence.with = presence.with ? presence.with : &run;
+    presence.values.push_back(*value);
+  }
+  return presence;
+}
+
+// What one metric adds to `comparison`: a row when every run of both sides has it, a skipped
+// label when no run has it, a one-sided entry when all the runs of one side have it and none of
+// the other's.
+void Collect(const MetricSpec& spec, const RunSet& baseline, const RunSet& current,
+             Comparison& comparison) {
+  const Presence in_baseline = PresenceIn(spec, baseline);
+  const Presence in_current = PresenceIn(spec, current);
+  if (!in_baseline.with && !in_current.with) {
+    if (spec.required) {
+      throw UsageError("metric " + spec.path + " is in none of the runs compared (first run: " +
+                       baseline.runs.front().source + ")");
+    }
+    comparison.skipped.push_back(spec.label);
+    return;
+  }
+  for (const Presence* side : {&in_baseline, &in_current}) {
+    if (side->with && side->without) {
+      throw UsageError("metric " + spec.path + " is missing from " + side->without->source +
+                       " but present in " + side->with->source +
+                       " (runs of one side that ran different phases, or failed part-way)");
     }
   }
-  if (!with) {
-    if (!spec.required) return std::nullopt;
-    throw UsageError("metric " + spec.path + " is in none of the runs compared (first run: " +
-                     baseline.runs.front().source + ")");
+  if (!in_baseline.with || !in_current.with) {
+    const Presence& with = in_baseline.with ? in_baseline : in_current;
+    const Presence& without = in_baseline.with ? in_current : in_baseline;
+    if (spec.required) {
+      throw UsageError("metric " + spec.path + " is missing from " + without.without->source +
+                       " but present in " + with.with->source +
+                       " (asked by --metric or a tolerance file, it must be on both sides)");
+    }
+    comparison.one_sided.push_back({spec, in_baseline.with != nullptr, with.with->source});
+    return;
   }
-  if (without) {
-    throw UsageError("metric " + spec.path + " is missing from " + without->source +
-                     " but present in " + with->source +
-                     " (did one side run a different phase or fail part-way?)");
-  }
-  return row;
+  MetricRow row;
+  row.spec = spec;
+  row.baseline = in_baseline.values;
+  row.current = in_current.values;
+  comparison.rows.push_back(std::move(row));
 }
 
 // How much worse `current` is than `baseline` in the metric's direction, relative to baseline
@@ -159,14 +195,36 @@ Comparison Compare(const RunSet& baseline, const RunSet& current, const CompareS
   comparison.baseline_runs = baseline.runs.size();
   comparison.current_runs = current.runs.size();
   for (const MetricSpec& spec : settings.metrics) {
-    std::optional<MetricRow> row = Collect(spec, baseline, current);
-    if (!row) {
-      comparison.skipped.push_back(spec.label);
-      continue;
+    Collect(spec, baseline, current, comparison);
+  }
+  for (MetricRow& row : comparison.rows) {
+    row.tolerance = settings.tolerance_of(row.spec);
+    Decide(row, settings.alpha);
+  }
+  if (comparison.rows.empty()) {
+    if (comparison.one_sided.empty()) {
+      throw UsageError(
+          "no metric to compare: no headline metric is in the runs compared (first "
+          "run: " +
+          baseline.runs.front().source + ")");
     }
-    row->tolerance = settings.tolerance_of(spec);
-    Decide(*row, settings.alpha);
-    comparison.rows.push_back(std::move(*row));
+    // "baseline ran train, checkpoint (base/run-1/summary.json)", per side that has any.
+    std::string ran;
+    for (const bool in_baseline : {true, false}) {
+      std::vector<std::string> phases;
+      const OneSidedMetric* example = nullptr;
+      for (const OneSidedMetric& metric : comparison.one_sided) {
+        if (metric.in_baseline != in_baseline) continue;
+        example = example ? example : &metric;
+        const std::string phase = metric.spec.phase.empty() ? metric.spec.label : metric.spec.phase;
+        if (std::find(phases.begin(), phases.end(), phase) == phases.end()) phases.push_back(phase);
+      }
+      if (!example) continue;
+      ran += std::string(ran.empty() ? "" : "; ") + (in_baseline ? "baseline" : "current") +
+             " ran " + Join(phases) + " (" + example->example + ")";
+    }
+    throw UsageError("no metric to compare: " + baseline.argument + " and " + current.argument +
+                     " ran no phase in common (" + ran + ")");
   }
   return comparison;
 }

@@ -43,9 +43,19 @@ struct MetricRow {
   Verdict verdict = Verdict::kSame;
 };
 
+// A headline metric every run of one side measured and no run of the other: that phase ran on
+// one side only (a single run that also generated its dataset, against a `--repeat` set whose
+// runs did not), so it is left out of the decision, with a note.
+struct OneSidedMetric {
+  MetricSpec spec;
+  bool in_baseline = false;  // which side has it
+  std::string example;       // a run that has it (its summary.json)
+};
+
 struct Comparison {
   std::vector<MetricRow> rows;
   std::vector<std::string> skipped;  // headline metrics neither side measured
+  std::vector<OneSidedMetric> one_sided;
   double alpha = 0.05;
   std::size_t baseline_runs = 0;
   std::size_t current_runs = 0;
@@ -54,9 +64,10 @@ struct Comparison {
 };
 
 // Throws a usage error (exit 2) naming the file when a run is incomplete (CheckComplete, even
-// with settings.force), when a metric is in some runs and not in others,
-// when a metric asked by name is nowhere, and when the two sides ran different workloads (unless
-// settings.force).
+// with settings.force), when a metric is in some runs of a side and not in others, when a metric
+// asked by name is not in every run, when the two sides ran different workloads (unless
+// settings.force), and when no metric is in both (nothing left to decide on: a CI job must not
+// pass on an empty table).
 Comparison Compare(const RunSet& baseline, const RunSet& current, const CompareSettings& settings);
 
 // The run's identity as summary.json records it (workload name, dataset shape, ranks, epochs):

@@ -74,6 +74,14 @@ std::string Outcome(const Comparison& comparison) {
     for (const std::string& label : comparison.skipped) text += " " + label + ";";
     text.back() = ')';
   }
+  if (!comparison.one_sided.empty()) {
+    text += " (measured on one side only, not compared:";
+    for (const OneSidedMetric& metric : comparison.one_sided) {
+      text += " " + metric.spec.label + " in the " + (metric.in_baseline ? "baseline" : "current") +
+              " runs;";
+    }
+    text.back() = ')';
+  }
   return text + "\n";
 }
 
@@ -162,11 +170,43 @@ std::string JsonText(const Comparison& comparison, const RunSet& baseline, const
     json["metrics"].push_back(std::move(entry));
   }
   json["skipped"] = comparison.skipped;
+  json["one_sided"] = metrics::Json::array();
+  for (const OneSidedMetric& metric : comparison.one_sided) {
+    json["one_sided"].push_back({{"path", metric.spec.path},
+                                 {"label", metric.spec.label},
+                                 {"phase", metric.spec.phase},
+                                 {"side", metric.in_baseline ? "baseline" : "current"},
+                                 {"example", metric.example}});
+  }
   json["regression"] = comparison.regression();
   return json.dump(2) + "\n";
 }
 
 }  // namespace
+
+std::vector<std::string> OneSidedNotes(const Comparison& comparison) {
+  // Grouped by (side, phase), in the order the metrics come.
+  std::vector<std::pair<const OneSidedMetric*, std::string>> groups;
+  for (const OneSidedMetric& metric : comparison.one_sided) {
+    const auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& group) {
+      return group.first->in_baseline == metric.in_baseline &&
+             group.first->spec.phase == metric.spec.phase;
+    });
+    if (same == groups.end()) {
+      groups.emplace_back(&metric, metric.spec.label);
+    } else {
+      same->second += ", " + metric.spec.label;
+    }
+  }
+  std::vector<std::string> notes;
+  for (const auto& [first, labels] : groups) {
+    const std::string what =
+        first->spec.phase.empty() ? "metric " + labels : "phase " + first->spec.phase;
+    notes.push_back(what + " ran only in the " + (first->in_baseline ? "baseline" : "current") +
+                    " run(s) (e.g. " + first->example + "): " + labels + " not compared");
+  }
+  return notes;
+}
 
 std::string FormatComparison(const Comparison& comparison, const RunSet& baseline,
                              const RunSet& current, Format format) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "compare/comparison.h"
 #include "compare/run_set.h"
@@ -15,5 +16,10 @@ enum class Format { kTerminal, kMarkdown, kJson };
 // was decided (rank test, or tolerance alone and why).
 std::string FormatComparison(const Comparison& comparison, const RunSet& baseline,
                              const RunSet& current, Format format);
+
+// One line per phase that only one side ran (Comparison::one_sided), for `dlbench: note:`:
+// "phase generation ran only in the current run(s) (e.g. cur/summary.json): generation MiB/s
+// not compared". Empty when both sides ran the same phases.
+std::vector<std::string> OneSidedNotes(const Comparison& comparison);
 
 }  // namespace dlbench::compare

@@ -19,8 +19,13 @@ struct MetricSpec {
   // unset: the comparison's default.
   std::optional<double> tolerance;
   // Asked for by name: it must be in every run on both sides. Headline metrics that neither side
-  // measured (no checkpoint in a training run) are skipped instead.
+  // measured (no checkpoint in a training run) are skipped instead, and those only one side
+  // measured (a single run that also generated its dataset, against a `--repeat` set that
+  // generated it once, outside its runs) are left out with a note.
   bool required = false;
+  // The phase that measures it (generation, train, checkpoint), named in that note; empty for a
+  // metric asked by name.
+  std::string phase;
 };
 
 struct CompareSettings {

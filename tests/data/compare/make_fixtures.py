@@ -3,8 +3,10 @@
 
 Five baseline runs of a training workload with checkpoints, and sets derived from them: other
 noise of the same size (same), 20 % fewer samples/s (slow), a 30 % longer checkpoint stall
-(stall), a run without the stall metric (missing), a truncated file (malformed) and another
-workload (other)."""
+(stall), a run without the stall metric (missing), a truncated file (malformed), another
+workload (other), a single run that also generated its dataset (generated: the CI flow of a
+`--repeat` baseline, whose runs do not generate, against one run that does) and a generation-only
+run (generation_only: no phase in common with base)."""
 import json, os
 
 WORKLOAD = {"name": "ci_fixture", "train": True, "checkpoint": True, "format": "npz",
@@ -41,3 +43,8 @@ write("missing/run-1", missing)
 write("missing/run-2", summary(101, 2.0))
 write("malformed", json.dumps(summary(100, 2.0))[:-40])
 write("other", summary(100, 2.0, dict(WORKLOAD, name="another_model")))
+generated = summary(100, 2.0)
+generated["generation"] = {"total": {"MiB_per_second": 250.0}}
+write("generated", generated)
+write("generation_only", {"workload": WORKLOAD, "num_accelerators": 2, "num_files_train": 64,
+                          "epochs": 2, "generation": {"total": {"MiB_per_second": 250.0}}})

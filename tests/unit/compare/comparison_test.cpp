@@ -129,6 +129,45 @@ TEST(Compare, MetricMissingOnOneSideIsAUsageError) {
                               "run2/summary.json"});
 }
 
+// A phase one side ran and the other did not (a single run that also generated its dataset,
+// against a --repeat set whose runs did not) is left out: the phases in common decide.
+TEST(Compare, APhaseOnOneSideIsLeftOutWithANote) {
+  RunSet current = MakeSet(kNoisy, 0.8);
+  for (auto& run : current.runs) run.summary["generation"]["total"]["MiB_per_second"] = 250.0;
+  const Comparison c = Compare(MakeSet(kNoisy), current, Settings());
+  EXPECT_TRUE(c.regression());
+  EXPECT_EQ(c.rows.size(), 2u);
+  ASSERT_EQ(c.one_sided.size(), 1u);
+  EXPECT_EQ(c.one_sided[0].spec.phase, "generation");
+  EXPECT_FALSE(c.one_sided[0].in_baseline);
+  EXPECT_EQ(c.one_sided[0].example, "run0/summary.json");
+}
+
+TEST(Compare, NoPhaseInCommonIsAUsageError) {
+  RunSet current = MakeSet({100});
+  current.runs[0].summary.erase("metric");
+  current.runs[0].summary["generation"]["total"]["MiB_per_second"] = 250.0;
+  dlbench::test::ExpectError([&] { Compare(MakeSet(kNoisy), current, Settings()); },
+                             ExitCode::kUsage,
+                             {"no metric to compare", "ran no phase in common",
+                              "(baseline ran train, checkpoint (run0/summary.json); current ran "
+                              "generation (run0/summary.json))"});
+  RunSet empty = MakeSet({100});
+  empty.runs[0].summary.erase("metric");
+  dlbench::test::ExpectError([&] { Compare(empty, empty, Settings()); }, ExitCode::kUsage,
+                             {"no headline metric is in the runs compared"});
+}
+
+TEST(Compare, AMetricAskedByNameOnOneSideIsAUsageError) {
+  CompareSettings settings = Settings();
+  AddOrUpdate(settings, NamedMetric("metric.train_batch_wait_p99_seconds"));
+  RunSet current = MakeSet(kNoisy);
+  for (auto& run : current.runs) run.summary["metric"]["train_batch_wait_p99_seconds"] = 0.1;
+  dlbench::test::ExpectError(
+      [&] { Compare(MakeSet(kNoisy), current, settings); }, ExitCode::kUsage,
+      {"train_batch_wait_p99_seconds is missing from run0/summary.json", "must be on both sides"});
+}
+
 TEST(Compare, MetricAskedByNameMustExist) {
   CompareSettings settings = Settings();
   AddOrUpdate(settings, NamedMetric("metric.train_batch_wait_p99_seconds"));
