@@ -1,5 +1,6 @@
 #include "pipeline/reader_pool.h"
 
+#include <algorithm>
 #include <exception>
 #include <string>
 #include <system_error>
@@ -30,7 +31,12 @@ ReaderPool::ReaderPool(SampleSource& source, const Sampler& sampler, const Epoch
       order_(order),
       steps_(steps),
       options_(options),
-      queue_(options.threads > 0 ? options.queue_capacity() : 1, Prototype(sampler.batch_size())),
+      // Never more slots than the epoch has batches: the slots are allocated here, and
+      // reader.prefetch_size = 100000000 took 14 GiB, or ended "out of memory" (issue 15).
+      queue_(options.threads > 0 ? std::min<std::uint64_t>(options.queue_capacity(),
+                                                           std::max<std::uint64_t>(steps, 1))
+                                 : 1,
+             Prototype(sampler.batch_size())),
       own_buffers_(buffers ? nullptr : std::make_unique<SampleBuffers>(options.threads)),
       buffers_(buffers ? *buffers : *own_buffers_) {
   if (buffers_.size() < static_cast<std::size_t>(std::max(options_.threads, 1))) {

@@ -15,8 +15,9 @@ struct ReaderPoolOptions {
   // it asks for a batch (no overlap with compute, as PyTorch with num_workers = 0).
   int threads = 1;
   // reader.prefetch_size: batches read ahead. The queue holds max(prefetch, threads, 1) batches
-  // in flight (being read or ready), so that no thread idles by construction; PyTorch's
-  // equivalent is workers × ceil(prefetch / workers).
+  // in flight (being read or ready), so that no thread idles by construction, and never more
+  // than the epoch's steps (ReaderPool); PyTorch's equivalent is workers × ceil(prefetch /
+  // workers).
   int prefetch = 2;
   // on_demand: open, read and close the file for every sample (DLIO's on_demand; formats with a
   // header or index re-read it each time). memory: keep files open per thread (an LRU of
