@@ -8,11 +8,11 @@
 
 #include "app/commands.h"
 #include "app/error_reporting.h"
-#include "app/version.h"
 #include "config/workload_catalog.h"
 #include "mpi/communicator.h"
 #include "mpi/launch.h"
 #include "storage/fault_environment.h"
+#include "util/build_info.h"
 #include "util/error.h"
 #include "util/sink.h"
 
@@ -68,7 +68,8 @@ std::optional<int> Parse(int argc, char** argv, const mpi::Launch& launch, Comma
       "generates datasets, replays training reads and checkpoints, and reports what the "
       "storage delivered.",
       "dlbench"};
-  app.set_version_flag("--version", std::string("dlbench ") + kVersion);
+  app.set_version_flag(
+      "--version", std::string("dlbench ") + build::Info().version + "\n" + build::Description());
   app.footer(kFooter);
   app.require_subcommand(1);
 

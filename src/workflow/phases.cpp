@@ -8,6 +8,7 @@
 #include "mpi/agreement.h"
 #include "staging/tier_counts.h"
 #include "storage/counting_env.h"
+#include "util/build_info.h"
 #include "util/error.h"
 #include "util/sink.h"
 #include "workflow/checkpoint_phase.h"
@@ -154,6 +155,8 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
   if (comm.is_root()) {
     log.emplace((request.output_folder / config.output.log_file).string());
     sink::Log("INFO", RunningLine(request.phases, comm.size()));
+    // A line of its own, so that DLIO's first line keeps its form for the scripts that read it.
+    sink::Log("INFO", build::Description());
   }
   // summary.json says from its first write that the run is incomplete, and in which phase; a
   // failure seen by rank 0 adds its exit code and message, and only a run that got to the end

@@ -5,6 +5,7 @@
 
 #include "storage/atomic_file.h"
 #include "storage/file.h"
+#include "util/build_info.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -31,6 +32,11 @@ RunResults::RunResults(std::filesystem::path folder, const mpi::Communicator& co
     : folder_(std::move(folder)), writer_(comm.is_root()), rank_(comm.rank()), ranks_(comm.size()) {
   summary_[kRunStatusKey] = {
       {"complete", false}, {"phase", kSetupPhase}, {"exit_code", nullptr}, {"error", nullptr}};
+  const build::BuildInfo& build = build::Info();
+  summary_[kBuildKey] = {{"version", build.version},
+                         {"git_commit", build.git_commit},
+                         {"compiler", build.compiler},
+                         {"build_type", build.build_type}};
   write();
 }
 

@@ -7,6 +7,8 @@
 //   {"complete": false, "phase": P, "exit_code": C, "error": "..."} after a failure in P (the
 //       error prefixed "rank R of N: " when a rank other than 0 failed alone),
 //   {"complete": true, "phase": "done", "exit_code": 0, "error": null} at the end.
+// and, next to it from the first write, `dlbench`: the version, git commit, compiler and build
+// type of the dlbench that wrote it (util/build_info.h).
 #pragma once
 
 #include <filesystem>
@@ -19,6 +21,7 @@
 namespace dlbench::workflow {
 
 inline constexpr const char* kRunStatusKey = "run_status";
+inline constexpr const char* kBuildKey = "dlbench";
 inline constexpr const char* kSetupPhase = "setup";    // before the first phase: claims, tiers
 inline constexpr const char* kFinishPhase = "finish";  // after the last: counters, trace
 inline constexpr const char* kDonePhase = "done";      // the run completed

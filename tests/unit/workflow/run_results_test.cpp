@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "support/test_support.h"
+#include "util/build_info.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -22,11 +23,18 @@ TEST(RunResults, TheFirstWriteSaysTheRunIsIncompleteAndReplacesAnEarlierSummary)
   test::TempDir dir;
   dir.write("summary.json", R"({"metric": {"train_au_mean_percentage": 99}})");  // an earlier run
   RunResults results(dir.path(), test::World());
-  EXPECT_EQ(ReadSummary(dir), (metrics::Json{{"run_status",
-                                              {{"complete", false},
-                                               {"phase", "setup"},
-                                               {"exit_code", nullptr},
-                                               {"error", nullptr}}}}));
+  const build::BuildInfo& build = build::Info();
+  EXPECT_EQ(
+      ReadSummary(dir),
+      (metrics::Json{
+          {"run_status",
+           {{"complete", false}, {"phase", "setup"}, {"exit_code", nullptr}, {"error", nullptr}}},
+          {"dlbench",
+           {{"version", build.version},
+            {"git_commit", build.git_commit},
+            {"compiler", build.compiler},
+            {"build_type", build.build_type}}}}));
+  EXPECT_FALSE(std::string(build.version).empty());
 }
 
 TEST(RunResults, EachPhaseIsRecordedAsItStartsAndAFailureKeepsItsCodeAndMessage) {
