@@ -15,6 +15,7 @@
 #include "workflow/dataset_removal.h"
 #include "workflow/folder_claim.h"
 #include "workflow/generate_phase.h"
+#include "workflow/interruption.h"
 #include "workflow/run_counters.h"
 #include "workflow/run_info.h"
 #include "workflow/run_results.h"
@@ -162,6 +163,8 @@ int Run(const config::Config& config, const RunRequest& request, const mpi::Comm
   // failure seen by rank 0 adds its exit code and message, and only a run that got to the end
   // says it is complete.
   RunResults results(request.output_folder, comm);
+  // From here, SIGINT / SIGTERM / SIGHUP are recorded in summary.json before the process ends.
+  const Interruption interruption(results, comm.is_root());
   try {
     RunPhases(config, request, comm, results);
     results.complete();

@@ -1,5 +1,6 @@
 #include "workflow/run_results.h"
 
+#include <csignal>
 #include <memory>
 #include <string>
 
@@ -18,6 +19,20 @@ void MergeInto(metrics::Json& target, const metrics::Json& part) {
       target[it.key()] = it.value();
     }
   }
+}
+
+metrics::Json ReadSummaryFile(const std::string& path) {
+  std::unique_ptr<storage::ReadableFile> file = storage::PosixEnv().open_read(path);
+  std::string text(file->size(), '\0');
+  text.resize(file->read_at(0, text.data(), text.size()));
+  return metrics::Json::parse(text);
+}
+
+// Whether a run_status holds a failure already.
+bool HoldsFailure(const metrics::Json& summary) {
+  const auto status = summary.find(kRunStatusKey);
+  return status != summary.end() && status->is_object() &&
+         !status->value("error", metrics::Json()).is_null();
 }
 
 }  // namespace
@@ -47,17 +62,23 @@ void RunResults::write() const {
 
 void RunResults::add(const metrics::Json& part) {
   if (!writer_) return;
+  const std::lock_guard lock(mutex_);
+  if (interrupted_) return;
   MergeInto(summary_, part);
   write();
 }
 
 void RunResults::begin_phase(const std::string& phase) {
+  const std::lock_guard lock(mutex_);
+  if (interrupted_) return;
   summary_[kRunStatusKey]["phase"] = phase;
   write();
 }
 
 void RunResults::fail(ExitCode code, const std::string& message, bool collective) noexcept {
   try {
+    const std::lock_guard lock(mutex_);
+    if (interrupted_) return;
     if (!writer_) {
       if (!collective) record_failure_of_this_rank(code, message);
       return;
@@ -73,11 +94,7 @@ void RunResults::fail(ExitCode code, const std::string& message, bool collective
 void RunResults::record_failure_of_this_rank(ExitCode code, const std::string& message) const {
   storage::Env& env = storage::PosixEnv();
   const std::string path = (folder_ / "summary.json").string();
-  std::unique_ptr<storage::ReadableFile> file = env.open_read(path);
-  std::string text(file->size(), '\0');
-  text.resize(file->read_at(0, text.data(), text.size()));
-  file.reset();
-  metrics::Json summary = metrics::Json::parse(text);
+  metrics::Json summary = ReadSummaryFile(path);
   metrics::Json& status = summary[kRunStatusKey];
   if (!status.is_object() || !status.value("error", metrics::Json()).is_null()) return;
   status["phase"] = summary_.at(kRunStatusKey).at("phase");
@@ -91,12 +108,49 @@ void RunResults::record_failure_of_this_rank(ExitCode code, const std::string& m
 }
 
 void RunResults::complete() {
+  const std::lock_guard lock(mutex_);
+  if (interrupted_) return;
   // Said only once written: if the write fails, fail() records that failure, not "complete".
   metrics::Json done = summary_;
   done[kRunStatusKey] = {
       {"complete", true}, {"phase", kDonePhase}, {"exit_code", 0}, {"error", nullptr}};
   if (writer_) WriteFileAtomically(folder_ / "summary.json", done.dump(2) + "\n");
   summary_ = std::move(done);
+}
+
+void RunResults::interrupt(int signal_number) noexcept {
+  try {
+    const std::lock_guard lock(mutex_);
+    if (interrupted_) return;
+    interrupted_ = true;
+    if (!writer_) return;
+    // A failure recorded before is the cause, the signal its consequence: a rank that failed
+    // alone recorded its error in the file and ended the job through MPI_Abort, which mpirun
+    // carries out by signalling the other ranks.
+    if (HoldsFailure(summary_) ||
+        HoldsFailure(ReadSummaryFile((folder_ / "summary.json").string())))
+      return;
+    const std::string name = SignalName(signal_number);
+    metrics::Json& status = summary_[kRunStatusKey];
+    status["exit_code"] = 128 + signal_number;
+    status["error"] = "interrupted by " + name;
+    status["signal"] = name;
+    write();
+  } catch (...) {  // NOLINT(bugprone-empty-catch): the process is ending on the signal anyway
+  }
+}
+
+std::string SignalName(int signal_number) {
+  switch (signal_number) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    default:
+      return "signal " + std::to_string(signal_number);
+  }
 }
 
 }  // namespace dlbench::workflow

@@ -6,12 +6,15 @@
 //       killed job leaves),
 //   {"complete": false, "phase": P, "exit_code": C, "error": "..."} after a failure in P (the
 //       error prefixed "rank R of N: " when a rank other than 0 failed alone),
+//   {"complete": false, "phase": P, "exit_code": 128 + S, "error": "interrupted by SIGTERM",
+//       "signal": "SIGTERM"} after the signal S that stopped the run (interruption.h),
 //   {"complete": true, "phase": "done", "exit_code": 0, "error": null} at the end.
 // and, next to it from the first write, `dlbench`: the version, git commit, compiler and build
 // type of the dlbench that wrote it (util/build_info.h).
 #pragma once
 
 #include <filesystem>
+#include <mutex>
 #include <string>
 
 #include "metrics/json_fields.h"
@@ -52,7 +55,17 @@ class RunResults {
   void fail(ExitCode code, const std::string& message, bool collective = false) noexcept;
   // run_status: the run completed.
   void complete();
+  // run_status: the run was stopped by signal `signal_number` in the phase that was running
+  // (exit code 128 + signal_number, the shell's convention, and the signal's name), unless a
+  // failure is recorded already (by this rank, or in the file by a rank that failed alone and
+  // ended the job through MPI_Abort, which mpirun does by signalling the others). Rank 0
+  // only: the signal reaches every rank of an mpirun job, and a rank signalled alone makes
+  // mpirun stop the others. Called from another thread than the one running the phases
+  // (interruption.h) and never throws; afterwards every other call here writes nothing, so
+  // that the status stays the interruption's while the process ends.
+  void interrupt(int signal_number) noexcept;
 
+  // Not to be used while another thread may call interrupt().
   const metrics::Json& summary() const { return summary_; }
   const std::filesystem::path& folder() const { return folder_; }
 
@@ -60,12 +73,18 @@ class RunResults {
   void write() const;
   void record_failure_of_this_rank(ExitCode code, const std::string& message) const;
 
+  // Guards summary_ and the writes: interrupt() comes from another thread.
+  mutable std::mutex mutex_;
+  bool interrupted_ = false;
   std::filesystem::path folder_;
   bool writer_;
   int rank_;
   int ranks_;
   metrics::Json summary_ = metrics::Json::object();
 };
+
+// "SIGINT", "SIGTERM", "SIGHUP", else "signal N".
+std::string SignalName(int signal_number);
 
 // Writes `text` to `path` through a temporary file and a rename (rank-local; no collective), with
 // storage::AtomicFileWriter on PosixEnv: result files are not the workload's I/O, so no tier

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -63,6 +64,51 @@ TEST(RunResults, CompleteAtTheEnd) {
   EXPECT_EQ(
       ReadSummary(dir)["run_status"],
       (metrics::Json{{"complete", true}, {"phase", "done"}, {"exit_code", 0}, {"error", nullptr}}));
+}
+
+TEST(RunResults, AnInterruptionSaysTheSignalAndStaysWhateverComesAfter) {
+  test::TempDir dir;
+  RunResults results(dir.path(), test::World());
+  results.begin_phase("train");
+  results.interrupt(SIGINT);
+  const metrics::Json interrupted = {{"complete", false},
+                                     {"phase", "train"},
+                                     {"exit_code", 130},
+                                     {"error", "interrupted by SIGINT"},
+                                     {"signal", "SIGINT"}};
+  EXPECT_EQ(ReadSummary(dir)["run_status"], interrupted);
+  // The phases' thread goes on until the signal ends the process: nothing it writes replaces
+  // the interruption, not even a second signal.
+  results.add({{"metric", {{"train_au_mean_percentage", 99}}}});
+  results.begin_phase(kFinishPhase);
+  results.fail(ExitCode::kIo, "a read cut short by the signal");
+  results.interrupt(SIGTERM);
+  results.complete();
+  EXPECT_EQ(ReadSummary(dir)["run_status"], interrupted);
+  EXPECT_FALSE(ReadSummary(dir).contains("metric"));
+  EXPECT_EQ(SignalName(SIGTERM), "SIGTERM");
+  EXPECT_EQ(SignalName(SIGHUP), "SIGHUP");
+}
+
+// mpirun carries out a rank's MPI_Abort by signalling the other ranks: the failure recorded
+// before (by rank 0, or in the file by the rank that failed alone) is the cause and stays.
+TEST(RunResults, ASignalAfterAFailureKeepsTheFailure) {
+  test::TempDir dir;
+  RunResults own(dir.path(), test::World());
+  own.begin_phase("train");
+  own.fail(ExitCode::kIo, "read error");
+  own.interrupt(SIGTERM);
+  EXPECT_EQ(ReadSummary(dir)["run_status"]["exit_code"], 3);
+
+  test::TempDir other;
+  RunResults results(other.path(), test::World());
+  results.begin_phase("train");
+  metrics::Json by_rank_1 = ReadSummary(other);
+  by_rank_1["run_status"]["exit_code"] = 3;
+  by_rank_1["run_status"]["error"] = "rank 1 of 2: read error";
+  other.write("summary.json", by_rank_1.dump());
+  results.interrupt(SIGTERM);
+  EXPECT_EQ(ReadSummary(other)["run_status"], by_rank_1["run_status"]);
 }
 
 TEST(RunResults, AFailureThatCannotBeWrittenDoesNotThrow) {

@@ -1,0 +1,105 @@
+#include "workflow/interruption.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <string>
+
+#include "util/error.h"
+#include "util/sink.h"
+
+namespace dlbench::workflow {
+namespace {
+
+constexpr std::array<int, 3> kStopSignals = {SIGINT, SIGTERM, SIGHUP};
+
+// What the handler may touch (async-signal-safe): the write end of the pipe to the watcher, and
+// whether a signal came already.
+int g_pipe[2] = {-1, -1};
+std::atomic<int> g_received{0};
+struct sigaction g_previous[kStopSignals.size()];
+bool g_installed[kStopSignals.size()] = {};
+
+void EndBySignal(int signal_number) {
+  struct sigaction action = {};
+  action.sa_handler = SIG_DFL;
+  sigemptyset(&action.sa_mask);
+  sigaction(signal_number, &action, nullptr);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, signal_number);
+  pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+  raise(signal_number);
+}
+
+void OnStopSignal(int signal_number) {
+  int expected = 0;
+  if (!g_received.compare_exchange_strong(expected, signal_number)) {
+    EndBySignal(signal_number);  // a second signal: no more waiting
+    return;
+  }
+  const int saved_errno = errno;
+  const auto byte = static_cast<unsigned char>(signal_number);
+  [[maybe_unused]] const ssize_t written = write(g_pipe[1], &byte, 1);
+  errno = saved_errno;
+}
+
+}  // namespace
+
+Interruption::Interruption(RunResults& results, bool speaks) : results_(results), speaks_(speaks) {
+  if (g_pipe[0] != -1) throw InternalError("two Interruptions at a time");
+  if (pipe2(g_pipe, O_CLOEXEC) != 0) {
+    throw InternalError("pipe for the signal watcher: " + std::to_string(errno));
+  }
+  g_received = 0;
+  watcher_ = std::thread([this] { watch(); });
+  for (std::size_t i = 0; i < kStopSignals.size(); ++i) {
+    struct sigaction current = {};
+    sigaction(kStopSignals[i], nullptr, &current);
+    if (current.sa_handler == SIG_IGN) continue;  // nohup, or a background job's SIGINT
+    struct sigaction action = {};
+    action.sa_handler = OnStopSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    g_installed[i] = sigaction(kStopSignals[i], &action, &g_previous[i]) == 0;
+  }
+}
+
+Interruption::~Interruption() {
+  for (std::size_t i = 0; i < kStopSignals.size(); ++i) {
+    if (g_installed[i]) sigaction(kStopSignals[i], &g_previous[i], nullptr);
+    g_installed[i] = false;
+  }
+  // Byte 0: no signal, stop watching. (A signal that came meanwhile is being recorded, and the
+  // watcher ends the process.)
+  const unsigned char stop = 0;
+  while (write(g_pipe[1], &stop, 1) < 0 && errno == EINTR) {
+  }
+  watcher_.join();
+  close(g_pipe[0]);
+  close(g_pipe[1]);
+  g_pipe[0] = g_pipe[1] = -1;
+}
+
+void Interruption::watch() {
+  unsigned char byte = 0;
+  ssize_t got = 0;
+  do {
+    got = read(g_pipe[0], &byte, 1);
+  } while (got < 0 && errno == EINTR);
+  if (got != 1 || byte == 0) return;
+  const int signal_number = byte;
+  results_.interrupt(signal_number);
+  if (speaks_) {
+    sink::Error("interrupted by " + SignalName(signal_number) + " (exit " +
+                std::to_string(128 + signal_number) + ")");
+  }
+  sink::CloseLog();
+  EndBySignal(signal_number);
+}
+
+}  // namespace dlbench::workflow
