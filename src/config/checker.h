@@ -76,6 +76,24 @@ class Checker {
     }
   }
 
+  // A name or path that dlbench prints (on the terminal and in dlio.log, one entry per line) or
+  // makes a folder of: no control character (a newline in model.name broke dlio.log's lines and
+  // made a folder "output/<first line>\n<second line>/").
+  void one_line(const std::string& key, const std::string& value) const {
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const auto byte = static_cast<unsigned char>(value[i]);
+      if (byte >= 0x20 && byte != 0x7F) continue;
+      const std::string what = byte == '\n'   ? "a newline"
+                               : byte == '\t' ? "a tab"
+                               : byte == '\r' ? "a carriage return"
+                                              : "control character " + std::to_string(byte);
+      fail(key,
+           "must be one line without control characters (it is printed in dlio.log and on "
+           "the terminal, one line per entry), got " +
+               what + " at character " + std::to_string(i + 1));
+    }
+  }
+
   void notice(const std::string& text) const { notices_.push_back(text); }
 
  private:

@@ -162,7 +162,11 @@ void CheckFolders(const Config& config, const Checker& check) {
       }
     }
   }
+  for (const TierConfig& tier : config.storage.tiers) {
+    check.one_line("storage.tiers." + tier.name + ".path", tier.path);
+  }
   for (const auto& [key, folder] : written) {
+    check.one_line(key, folder);
     const std::string reason = UnsafeFolderReason(folder);
     if (!reason.empty()) check.fail(key, reason + "; give a dedicated folder");
   }

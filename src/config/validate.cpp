@@ -25,6 +25,7 @@ void CheckModel(const Config& config, const Checker& check, int world, const Pha
   const ModelConfig& model = config.model;
   const bool checkpoints = run.checkpoint || (run.train && config.workflow.checkpoint);
   const ParallelismConfig& p = model.parallelism;
+  check.one_line("model.name", model.name);
   check.at_least("model.parallelism.tensor", p.tensor, 1);
   check.at_least("model.parallelism.pipeline", p.pipeline, 1);
   if (p.zero_stage < 0 || p.zero_stage > 3) {
@@ -499,6 +500,7 @@ void CheckOutput(const Config& config, const Checker& check) {
   check.at_least("output.metric.exclude_start_steps", config.output.metric.exclude_start_steps, 0);
   check.at_least("output.metric.exclude_end_steps", config.output.metric.exclude_end_steps, 0);
   if (config.output.log_file.empty()) check.fail("output.log_file", "must not be empty");
+  check.one_line("output.log_file", config.output.log_file);
   if (config.output.folder && config.output.folder->empty()) {
     check.fail("output.folder", "must not be empty; leave it out for output/<model.name>/<time>/");
   }

@@ -77,6 +77,16 @@ dlbench_validation_test(assembled_compressible
 dlbench_validation_test(workload_not_utf8
   "latin1_model_name.yaml:3: not valid YAML: byte 0xE9 at column 12 is not UTF-8"
   run ${DATA}/bad/latin1_model_name.yaml ++workload.dataset.data_folder=${VALIDATION}/latin1_data)
+# A control character in a name or path that dlbench prints (dlio.log: one entry per line) or
+# makes a folder of: refused when loaded, naming the key, the file and line.
+dlbench_validation_test(model_name_newline
+  "model.name: must be one line without control characters .*got a newline at character 5 \\(.*newline_model_name.yaml:4\\)"
+  run ${DATA}/bad/newline_model_name.yaml ++workload.dataset.data_folder=${VALIDATION}/newline_data)
+dlbench_validation_test(data_folder_tab
+  "dataset.data_folder: must be one line without control characters .*got a tab at character"
+  run ${DATA}/bad/newline_model_name.yaml ++workload.model.name=tiny
+  "++workload.dataset.data_folder=${VALIDATION}/a	b")
+
 # --output is held to output.folder's rules: `-o` the data folder was accepted (results and
 # dataset in one folder) where output.folder: the data folder was refused.
 dlbench_cli_test(output_is_the_data_folder 2

@@ -26,6 +26,23 @@ constexpr const char* kCheckpointOnly = "workflow: {train: false, checkpoint: tr
 
 const RuleCase kRules[] = {
     // model
+    {"ModelNameWithNewline",
+     "model: {name: \"a\\nb\"}\n",
+     {},
+     1,
+     "model.name: must be one line without control characters (it is printed in dlio.log and on "
+     "the terminal, one line per entry), got a newline at character 2 (w.yaml:1)"},
+    {"ModelNameWithControlCharacter",
+     "model: {name: \"a\\x01\"}\n",
+     {},
+     1,
+     "model.name: must be one line without control characters (it is printed in dlio.log and on "
+     "the terminal, one line per entry), got control character 1 at character 2"},
+    {"LogFileWithCarriageReturn",
+     "output: {log_file: \"x\\r.log\"}\n",
+     {},
+     1,
+     "output.log_file: must be one line without control characters"},
     {"TensorBelowOne",
      "model: {parallelism: {tensor: 0}}\n",
      {},
