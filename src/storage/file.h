@@ -131,6 +131,8 @@ class Env {
   // Error(kIo) naming it.
   virtual std::vector<DirectoryEntry> list_directory(const std::string& path) = 0;
   virtual bool exists(const std::string& path) = 0;
+  // The size of the regular file at `path`; Error(kIo) naming it when it is absent, or is a
+  // folder, FIFO, socket or device (posix_file.h RequireRegularFile, the read side's rule too).
   virtual Bytes file_size(const std::string& path) = 0;
   // fsync of a directory, so that a rename inside it is durable.
   virtual void sync_directory(const std::string& path) = 0;

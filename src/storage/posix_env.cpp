@@ -204,6 +204,9 @@ class PosixEnvImpl final : public Env {
   Bytes file_size(const std::string& path) override {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) throw IoError("stat", path, errno);
+    // A FIFO's size (0) compared with a data file's would pass for a file to rewrite, or, where
+    // the size is not predictable, for a complete one (generation kept it: issue 15).
+    RequireRegularFile(st.st_mode, "stat", path);
     return static_cast<Bytes>(st.st_size);
   }
 

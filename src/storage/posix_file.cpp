@@ -123,6 +123,11 @@ std::string OffsetDetail(Bytes offset, Bytes length) {
   return "offset " + std::to_string(offset) + ", length " + std::to_string(length);
 }
 
+void RequireRegularFile(unsigned mode, const std::string& op, const std::string& path) {
+  if (S_ISDIR(mode)) throw IoError(op, path, EISDIR);
+  if (!S_ISREG(mode)) throw IoError(op, path, 0, "not a regular file");
+}
+
 PosixReadableFile::PosixReadableFile(const std::string& path, int fd, bool direct)
     : path_(SpareString::Take()), fd_(fd), direct_(direct) {
   path_ = path;  // into the spare's buffer: no allocation per file
@@ -133,9 +138,7 @@ Bytes PosixReadableFile::size() const {
   if (size == kUnknown) {
     struct stat st {};
     if (::fstat(fd_, &st) != 0) throw IoError("stat", path_, errno);
-    // A folder, FIFO, socket or device where a file should be has no size to read up to.
-    if (S_ISDIR(st.st_mode)) throw IoError("read", path_, EISDIR);
-    if (!S_ISREG(st.st_mode)) throw IoError("read", path_, 0, "not a regular file");
+    RequireRegularFile(st.st_mode, "read", path_);
     size = static_cast<Bytes>(st.st_size);
     size_.store(size, std::memory_order_relaxed);
   }

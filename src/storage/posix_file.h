@@ -71,6 +71,11 @@ class PosixWritableFile final : public WritableFile {
 // "offset N, length M": the detail every I/O error carries.
 std::string OffsetDetail(Bytes offset, Bytes length);
 
+// The one rule on what stands where a file should be: a folder (EISDIR), FIFO, socket or device
+// ("not a regular file") has no size to read up to or to compare, so `op` on `path` is an I/O
+// error (exit 3) naming it. `mode` is stat's st_mode.
+void RequireRegularFile(unsigned mode, const std::string& op, const std::string& path);
+
 // Makes this thread's read and write system calls fail with EINTR, before transferring anything,
 // until the scope ends (or while one is being retried: each interrupted call is retried once
 // uninterrupted), as a signal would: FaultInjectionEnv's kInterrupt faults, to prove the retries

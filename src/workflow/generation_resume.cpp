@@ -103,8 +103,11 @@ bool IsFileComplete(storage::Env& env, const DatasetFile& file, std::optional<By
                     ExistingFiles policy) {
   if (policy == ExistingFiles::kNone) return false;
   if (!env.exists(file.path)) return false;
+  // Asked even when the size decides nothing: Env::file_size refuses a FIFO, folder or device
+  // under the file's name (exit 3 naming it), which a kept file would otherwise be.
+  const Bytes size = env.file_size(file.path);
   if (expected_size) {
-    if (env.file_size(file.path) != *expected_size) return false;
+    if (size != *expected_size) return false;
   } else if (policy != ExistingFiles::kTrusted) {
     return false;
   }
