@@ -167,12 +167,16 @@ void BurstBufferStore::resume() {
     found = Join(names);
   });
   for (const std::string& name : Lines(comm_.broadcast(found, 0))) resume_drain(name);
+  const std::uint64_t kept = comm_.sum(static_cast<std::uint64_t>(resumed_complete_files_));
   if (comm_.is_root() && !resumed_.empty()) {
     std::string names;
     for (const std::string& name : resumed_) names += " " + name;
     sink::Note("resuming the drain of " + std::to_string(resumed_.size()) +
                " checkpoint(s) complete on tier " + tier_name_ + " (" + tier_path_ +
-               ") but not durable in " + config_.checkpoint.checkpoint_folder + ":" + names);
+               ") but not durable in " + config_.checkpoint.checkpoint_folder + ":" + names +
+               (kept > 0 ? " (" + std::to_string(kept) +
+                               " file(s) the interrupted drain completed are not copied again)"
+                         : ""));
   }
 }
 
@@ -252,12 +256,34 @@ void BurstBufferStore::resume_drain(const std::string& name) {
     if (!mine[old]) job.marks.push_back(old);
   }
   for (const auto& [n, bytes] : node_bytes) job.total_bytes = std::max(job.total_bytes, bytes);
+  // Within a part not marked drained, a file the interrupted drain completed is not copied again:
+  // its rank's content marker vouches for the files under their final names (drain_engine.h).
+  std::map<Rank, std::vector<DrainFile>> rank_files;
+  for (const ManifestEntry& entry : manifest.files) {
+    rank_files[entry.rank].push_back({entry.name, entry.bytes});
+  }
+  std::map<Rank, bool> vouched;
+  for (const auto& [old, drained] : mine) {
+    if (drained) continue;
+    const std::string marker = JoinPath(job.capacity_folder, DrainContentMarkerName(old));
+    vouched[old] =
+        env_.exists(marker) &&
+        ReadMarkerText(env_, marker) == DrainContentText(manifest.content, name, rank_files[old]);
+  }
   Saved saved{name, {}};
+  std::size_t complete = 0;
   for (const ManifestEntry& entry : manifest.files) {
     if (!mine.contains(entry.rank)) continue;
     saved.own_files.push_back(entry.name);
-    if (!mine[entry.rank]) job.files.push_back({entry.name, entry.bytes});
+    if (mine[entry.rank]) continue;
+    const std::string copy = JoinPath(job.capacity_folder, entry.name);
+    if (vouched[entry.rank] && env_.exists(copy) && env_.file_size(copy) == entry.bytes) {
+      ++complete;
+      continue;
+    }
+    job.files.push_back({entry.name, entry.bytes});
   }
+  resumed_complete_files_ += complete;
   saved_.push_back(std::move(saved));
   resumed_.push_back(name);
   drains_->enqueue(std::move(job));
@@ -403,6 +429,7 @@ StoreOpResult BurstBufferStore::save(const std::string& name, const CheckpointPl
     job.total_bytes = share;
     job.feed = feed;
     job.token = token;
+    job.content = content;
     drains_->enqueue(std::move(job));
     try {
       io = writer_->write_rank(fast_folder(name), mine, [&](std::size_t file) {

@@ -123,6 +123,8 @@ class BurstBufferStore final : public CheckpointStore {
   std::unique_ptr<DrainEngine> drains_;
   std::unique_ptr<BackgroundRemover> remover_;  // evicted fast-tier files
   std::vector<std::string> resumed_;
+  // Files of the resumed drains found complete on the capacity side (not copied again).
+  std::size_t resumed_complete_files_ = 0;
   std::vector<Saved> saved_;                   // in drain order, not yet evicted or failed
   std::vector<DrainOutcome> finished_;         // collected from the engine, not yet returned
   std::vector<std::string> evicted_folders_;   // emptied on the fast tier, removed by Finish

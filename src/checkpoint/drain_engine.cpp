@@ -21,6 +21,7 @@ namespace {
 
 constexpr const char* kDrainedPrefix = ".dlbench_drained_rank";
 constexpr const char* kFailedPrefix = ".dlbench_drain_failed_rank";
+constexpr const char* kContentPrefix = ".dlbench_drain_content_rank";
 
 // A marker's first line: "dlbench-drain <token>"; a failure marker's error follows it.
 std::string MarkerText(const DrainJob& job, const std::string& body) {
@@ -43,7 +44,9 @@ struct Abandoned {};
 // Thrown inside the copy when the job's save failed.
 struct Cancelled {};
 
-std::string ReadSmallFile(storage::Env& env, const std::string& path) {
+}  // namespace
+
+std::string ReadMarkerText(storage::Env& env, const std::string& path) {
   std::unique_ptr<storage::ReadableFile> file = env.open_read(path);
   std::string text(static_cast<std::size_t>(file->size()), '\0');
   const Bytes n = file->read_at(0, text.data(), text.size());
@@ -54,15 +57,26 @@ std::string ReadSmallFile(storage::Env& env, const std::string& path) {
   return text;
 }
 
-}  // namespace
-
 std::string DrainedMarkerName(Rank rank) { return kDrainedPrefix + std::to_string(rank); }
 std::string DrainFailedMarkerName(Rank rank) { return kFailedPrefix + std::to_string(rank); }
+std::string DrainContentMarkerName(Rank rank) { return kContentPrefix + std::to_string(rank); }
+
+std::string DrainContentText(const ContentSettings& content, const std::string& checkpoint,
+                             const std::vector<DrainFile>& files) {
+  std::string text = "dlbench-drain-content 1\nseed " + std::to_string(content.seed) +
+                     "\nrandomize " + (content.randomize ? "1" : "0") + "\ncheckpoint " +
+                     checkpoint + "\n";
+  for (const DrainFile& file : files) {
+    text += "file " + std::to_string(file.bytes) + " " + file.name + "\n";
+  }
+  return text;
+}
 bool IsDrainFailedMarkerName(const std::string& file_name) {
   return file_name.starts_with(kFailedPrefix);
 }
 bool IsDrainMarkerName(const std::string& file_name) {
-  return file_name.starts_with(kDrainedPrefix) || file_name.starts_with(kFailedPrefix);
+  return file_name.starts_with(kDrainedPrefix) || file_name.starts_with(kFailedPrefix) ||
+         file_name.starts_with(kContentPrefix);
 }
 
 DrainFeed::DrainFeed(std::size_t files) : ready_(files, false) {}
@@ -232,6 +246,7 @@ DrainOutcome DrainEngine::drain(const DrainJob& job) {
       for (Rank rank = 0; rank < job.world; ++rank) {
         try {
           env_.remove(JoinPath(job.capacity_folder, DrainedMarkerName(rank)));
+          env_.remove(JoinPath(job.capacity_folder, DrainContentMarkerName(rank)));
         } catch (const Error&) {  // litter at worst: readers ignore hidden files
         }
       }
@@ -247,6 +262,13 @@ DrainOutcome DrainEngine::drain(const DrainJob& job) {
       if (!prepared) break;
       try {
         env_.remove(JoinPath(job.capacity_folder, f.name));
+      } catch (const std::exception&) {
+      }
+    }
+    for (Rank rank : job.marks) {
+      if (!prepared) break;
+      try {
+        env_.remove(JoinPath(job.capacity_folder, DrainContentMarkerName(rank)));
       } catch (const std::exception&) {
       }
     }
@@ -279,7 +301,17 @@ void DrainEngine::prepare_capacity_side(const DrainJob& job) {
   for (Rank rank : job.marks) {
     env_.remove(JoinPath(job.capacity_folder, DrainedMarkerName(rank)));
     env_.remove(JoinPath(job.capacity_folder, DrainFailedMarkerName(rank)));
+    env_.remove(JoinPath(job.capacity_folder, DrainContentMarkerName(rank)));
   }
+  // Earlier copies leave their final names (to be overwritten in place under the partial one):
+  // from here on, a file under its final name is one this drain completed.
+  for (const DrainFile& file : job.files) {
+    const std::string path = JoinPath(job.capacity_folder, file.name);
+    if (env_.exists(path)) env_.rename(path, storage::PartialPathFor(path));
+  }
+  if (!job.content) return;
+  const std::string text = DrainContentText(*job.content, job.name, job.files);
+  for (Rank rank : job.marks) write_marker(job, DrainContentMarkerName(rank), text);
 }
 
 void DrainEngine::copy_files(const DrainJob& job, DrainOutcome& outcome, bool& prepared) {
@@ -345,9 +377,9 @@ void DrainEngine::copy_files(const DrainJob& job, DrainOutcome& outcome, bool& p
           // place, not replaced: replacing it would free its pages, and on a memory-backed tier
           // in a VM a save allocating pages freed just before ran several times slower
           // (docs/checkpointing.md, "What a save does not wait for").
+          // (prepare_capacity_side moved it to its partial name.)
           const std::string to = JoinPath(job.capacity_folder, spec.name);
-          file.reused = !job.token.empty() && env_.exists(to);
-          if (file.reused) env_.rename(to, storage::PartialPathFor(to));
+          file.reused = !job.token.empty() && env_.exists(storage::PartialPathFor(to));
           file.target = std::make_unique<storage::AtomicFileWriter>(
               env_, to, storage::OpenOptions{}, file.reused);
         }
@@ -388,7 +420,7 @@ bool DrainEngine::has_marker(const DrainJob& job, const std::string& path, std::
   if (!env_.exists(path)) return false;
   std::string text;
   try {
-    text = ReadSmallFile(env_, path);
+    text = ReadMarkerText(env_, path);
   } catch (const std::exception&) {
     if (!job.token.empty()) {
       // Removed while read (an earlier save's, being cleared): look again later. One still there

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "checkpoint/checkpoint_writer.h"
+#include "checkpoint/manifest.h"
 #include "storage/file.h"
 #include "util/units.h"
 
@@ -41,7 +42,17 @@ namespace dlbench::checkpoint {
 // Hidden marker names inside the capacity-side checkpoint folder.
 std::string DrainedMarkerName(Rank rank);
 std::string DrainFailedMarkerName(Rank rank);
-// True for a file name made by one of the two functions above / by DrainFailedMarkerName.
+// The content marker of a saving rank's part: written by the drain of a new save once it has
+// moved every earlier copy of the rank's files away from their final names (to their partial
+// names, to be overwritten in place), it says that every file of the rank under its final name
+// in this folder was copied whole (fsync'd, renamed into place) for the content it names
+// (DrainContentText). A resumed drain skips such a file when its size is right, instead of
+// copying it again: size alone would not do, as an earlier save of the same name and size may
+// have held other bytes.
+std::string DrainContentMarkerName(Rank rank);
+// A marker's whole text; Error(kIo) naming `path` when it cannot be read whole.
+std::string ReadMarkerText(storage::Env& env, const std::string& path);
+// True for a file name made by one of the three functions above / by DrainFailedMarkerName.
 bool IsDrainMarkerName(const std::string& file_name);
 bool IsDrainFailedMarkerName(const std::string& file_name);
 
@@ -49,6 +60,11 @@ struct DrainFile {
   std::string name;  // relative to the checkpoint folder
   Bytes bytes = 0;
 };
+
+// What decides the bytes of a saving rank's files (tensor_content.h: the seed, randomize, the
+// checkpoint's name and each file's name and size), as the text of its content marker.
+std::string DrainContentText(const ContentSettings& content, const std::string& checkpoint,
+                             const std::vector<DrainFile>& files);
 
 // How a save still being written hands its files to its drain job. The saving thread marks each
 // file ready once it is complete under its final name on the fast tier, then either commits (the
@@ -98,6 +114,9 @@ struct DrainJob {
   // prepares the capacity side (see above) and whose finisher takes only markers with this
   // token. Empty: a resumed drain, whose markers of parts drained before the interruption count.
   std::string token;
+  // A new save: its content settings, for the content marker of each rank in `marks` (whose
+  // files are `files`). Unset for a resumed drain (the interrupted save wrote the marker).
+  std::optional<ContentSettings> content;
 };
 
 struct DrainOutcome {

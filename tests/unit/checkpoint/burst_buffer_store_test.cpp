@@ -407,19 +407,24 @@ INSTANTIATE_TEST_SUITE_P(
 TEST_F(BurstBufferStoreTest, AnInterruptedDrainIsResumedByTheNextStore) {
   const std::string name = "global_epoch2_step4";
   {
-    // The drain dies after one file: the second file's create fails.
+    // The drain dies after one file: the second file's create fails (the first create on the
+    // capacity side is the content marker's).
     FaultInjectionEnv faulty(PosixEnv());
-    faulty.inject(Fault(FaultOp::kCreate).nth(2).on_paths_containing("pfs/ckpt").keep_failing());
+    faulty.inject(Fault(FaultOp::kCreate).nth(3).on_paths_containing("pfs/ckpt").keep_failing());
     auto store = make(faulty);
     store->save(name, plan_);
     EXPECT_THROW(store->finish(), Error);
   }
-  ASSERT_GE(plan_.for_rank(0).files.size(), 2u);
-  EXPECT_TRUE(fs::exists(capacity(name) / plan_.for_rank(0).files.front().name));
+  const RankPlan mine = plan_.for_rank(0);
+  ASSERT_GE(mine.files.size(), 2u);
+  const fs::path first = capacity(name) / mine.files.front().name;
+  EXPECT_TRUE(fs::exists(first));
   EXPECT_FALSE(fs::exists(capacity(name) / kManifestFileName));
-  // A killed process would also leave a partial file behind; the drain must replace it.
+  const auto first_written = fs::last_write_time(first);
+  // A file under its final name that the drain did not complete (here of the wrong size) is
+  // copied again.
   {
-    auto junk = PosixEnv().create((capacity(name) / plan_.for_rank(0).files.back().name).string());
+    auto junk = PosixEnv().create((capacity(name) / mine.files.back().name).string());
     junk->append("junk", 4);
     junk->close();
   }
@@ -429,7 +434,9 @@ TEST_F(BurstBufferStoreTest, AnInterruptedDrainIsResumedByTheNextStore) {
   const std::vector<DrainResult> drains = store->finish();
   ASSERT_EQ(drains.size(), 1u);
   EXPECT_EQ(drains[0].name, name);
-  EXPECT_EQ(drains[0].bytes, plan_.for_rank(0).bytes);
+  // The first file, complete on the capacity tier, is not copied again (it was: issue 15).
+  EXPECT_EQ(drains[0].bytes, mine.bytes - mine.files.front().bytes);
+  EXPECT_EQ(fs::last_write_time(first), first_written);
   EXPECT_GT(drains[0].durable_at, 0.0);
   expect_durable(name);
   EXPECT_FALSE(fs::exists(fast(name)));
@@ -437,6 +444,39 @@ TEST_F(BurstBufferStoreTest, AnInterruptedDrainIsResumedByTheNextStore) {
 
   // Nothing is left to resume.
   EXPECT_TRUE(make(PosixEnv())->resumed().empty());
+}
+
+// Size alone does not make a file complete: a durable checkpoint of the same name and sizes but
+// other bytes (another content seed) is saved again and its drain interrupted after one file;
+// the resumed drain copies every file the interrupted one did not complete, whatever its size.
+TEST_F(BurstBufferStoreTest, AResumedDrainRecopiesAnEarlierSaveOfTheSameSizeAndOtherBytes) {
+  const std::string name = "global_epoch2_step4";
+  config_.train.seed = 1;
+  {
+    auto store = make(PosixEnv());
+    store->save(name, plan_);
+    store->finish();
+  }
+  expect_durable(name);
+  config_.train.seed = 2;
+  const RankPlan mine = plan_.for_rank(0);
+  {
+    // The last file's copy (over the earlier one, in place) fails.
+    FaultInjectionEnv faulty(PosixEnv());
+    faulty.inject(Fault(FaultOp::kWrite)
+                      .on_paths_containing("pfs/ckpt/" + name + "/." + mine.files.back().name)
+                      .keep_failing());
+    auto store = make(faulty);
+    store->save(name, plan_);
+    EXPECT_THROW(store->finish(), Error);
+  }
+  auto store = make(PosixEnv());
+  ASSERT_EQ(store->resumed(), std::vector<std::string>{name});
+  const std::vector<DrainResult> drains = store->finish();
+  ASSERT_EQ(drains.size(), 1u);
+  EXPECT_LT(drains[0].bytes, mine.bytes);  // the completed first file is kept
+  expect_durable(name);
+  EXPECT_EQ(store->load(name, plan_, 0).tier, "checkpoint_folder");  // verify: seed 2's bytes
 }
 
 TEST_F(BurstBufferStoreTest, AFastTierThatCannotBeListedFailsTheStoreNamingIt) {
