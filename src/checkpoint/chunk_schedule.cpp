@@ -1,5 +1,7 @@
 #include "checkpoint/chunk_schedule.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <mutex>
@@ -8,6 +10,7 @@
 
 #include "storage/aligned_buffer.h"
 #include "util/error.h"
+#include "util/size_text.h"
 
 namespace dlbench::checkpoint {
 
@@ -19,6 +22,20 @@ void RequireThreadsAndBuffer(int threads, Bytes buffer_bytes, const char* thread
     throw InternalError("checkpoint buffer size must be a positive multiple of " +
                         std::to_string(storage::kDirectAlignment) + " B, got " +
                         std::to_string(buffer_bytes));
+  }
+  // The buffers are allocated up front: drain_threads = 100000 asked for 781 GiB, and the kernel
+  // killed the process (exit 137) while they were touched.
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_bytes = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_bytes <= 0) return;  // unknown: nothing to hold it to
+  const double memory = static_cast<double>(pages) * static_cast<double>(page_bytes);
+  const double wanted = static_cast<double>(threads) * static_cast<double>(buffer_bytes);
+  if (wanted > memory / 2) {
+    throw UsageError(std::string(threads_key) + " = " + std::to_string(threads) +
+                     ": its buffers, one of " + DescribeBytes(buffer_bytes) + " per thread (" +
+                     DescribeBytes(static_cast<Bytes>(wanted)) +
+                     "), are more than half of this host's memory (" +
+                     DescribeBytes(static_cast<Bytes>(memory)) + "); use fewer threads");
   }
 }
 

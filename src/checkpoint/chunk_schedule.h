@@ -35,7 +35,9 @@ struct ChunkedFile {
 // Throws InternalError unless threads >= 1 (naming `threads_key`) and `buffer_bytes` is a
 // positive multiple of the O_DIRECT alignment (so chunk offsets stay aligned). The thread counts
 // come from keys config::Validate holds to >= 1 and the buffer sizes from dlbench's own
-// constants: a failure here is a bug, not a configuration error.
+// constants: a failure here is a bug, not a configuration error. A usage error (exit 2, naming
+// the key) when threads x buffer_bytes, allocated up front, is more than half of the host's
+// physical memory.
 void RequireThreadsAndBuffer(int threads, Bytes buffer_bytes, const char* threads_key);
 
 struct Chunk {

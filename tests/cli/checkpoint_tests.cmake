@@ -109,3 +109,20 @@ dlbench_cli_test(checkpoint_node_local_np3 0 --match "check_checkpoints: OK"
   --once "nothing to drain" -- /bin/sh -c
   "rm -rf ${dir} && mkdir -p ${dir} && ${DLBENCH} checkpoint plan ${CKPT_YAML} --ranks 3 ${NODE_LOCAL} > ${dir}/plan.txt && ${CKPT_MPIEXEC} 3 ${EMULATE} 2 ${DLBENCH} checkpoint ${CKPT_YAML} --output ${dir}/out ${NODE_LOCAL} && ${CHECK_CHECKPOINTS} ${dir}/out ${dir}/ckpt ${dir}/plan.txt 3 ${TWO_WRITTEN} && ${DLBENCH_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_mlperf_fields.py ${dir}/out 3 && test -f ${dir}/local/n0/${MANIFEST} && test -f ${dir}/local/n1/${MANIFEST} && ${CKPT_MPIEXEC} 3 ${EMULATE} 2 ${DLBENCH} checkpoint drain ${CKPT_YAML} ${NODE_LOCAL}")
 set_tests_properties(cli.checkpoint_node_local_np3 PROPERTIES LABELS "cli;mpi")
+
+# Writer and drain threads whose buffers (8 MiB each, allocated up front) exceed half of the
+# host's memory: exit 2 naming the key, once. drain_threads=100000 was killed by the kernel
+# (exit 137) while its 781 GiB of buffers were touched (issue 15).
+set(dir ${SCRATCH}/checkpoint_threads_beyond_memory)
+dlbench_cli_test(checkpoint_drain_threads_beyond_memory 2
+  --once "error.*checkpoint.burst_buffer.drain_threads = 1000000: its buffers, one of 8 MiB per thread .*more than half of this host's memory"
+  -- ${DLBENCH} checkpoint ${PROJECT_SOURCE_DIR}/tests/data/workloads/tiny_checkpoint.yaml -q
+  --output ${dir}/bb_out ++workload.storage.tiers.nvme.path=${dir}/nvme
+  ++workload.checkpoint.burst_buffer.tier=nvme ++workload.checkpoint.checkpoint_folder=${dir}/ckpt
+  ++workload.checkpoint.burst_buffer.drain_threads=1000000)
+dlbench_cli_test(checkpoint_write_threads_beyond_memory 2
+  --once "error.*checkpoint.write_threads = 1000000: its buffers, one of 8 MiB per thread"
+  -- ${MPIEXEC} 2 ${DLBENCH} checkpoint ${PROJECT_SOURCE_DIR}/tests/data/workloads/tiny_checkpoint.yaml -q
+  --output ${dir}/direct_out ++workload.checkpoint.checkpoint_folder=${dir}/ckpt_direct
+  ++workload.checkpoint.write_threads=1000000)
+set_tests_properties(cli.checkpoint_write_threads_beyond_memory PROPERTIES LABELS "cli;mpi")

@@ -369,6 +369,20 @@ TEST(CheckpointIo, CommitWritesTheManifestWhenEveryRankSucceeded) {
   EXPECT_FALSE(IsCheckpointComplete(PosixEnv(), second));
 }
 
+// Writer, reader and drain buffers are allocated up front: a thread count whose buffers exceed
+// half of the host's memory is a configuration error naming the key, not an out-of-memory kill.
+TEST(ChunkSchedule, ThreadsWhoseBuffersExceedHalfTheMemoryAreAUsageError) {
+  dlbench::test::ExpectError(
+      [] {
+        RequireThreadsAndBuffer(1 << 30, kDefaultCheckpointBufferBytes,
+                                "checkpoint.burst_buffer.drain_threads");
+      },
+      ExitCode::kUsage,
+      {"checkpoint.burst_buffer.drain_threads = 1073741824: its buffers, one of 8 MiB per thread",
+       "more than half of this host's memory", "use fewer threads"});
+  EXPECT_NO_THROW(RequireThreadsAndBuffer(2, kDefaultCheckpointBufferBytes, "t"));
+}
+
 TEST(ChunkSchedule, CoversEveryByteOnceInFileOrder) {
   const ChunkSchedule s({10, 0, 8192, 8193}, 4096);
   ASSERT_EQ(s.size(), 1u + 1u + 2u + 3u);
