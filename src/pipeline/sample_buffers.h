@@ -20,11 +20,15 @@ class SampleBuffer {
  public:
   static constexpr Bytes kHeadroom = 256;  // the npy header dlbench writes takes 128
   std::span<std::byte> get(Bytes need) {
-    if (need > size_) {
+    if (need > size_ || !data_) {
       data_.reset(new std::byte[kHeadroom + need]);  // default-initialised: no memset
       size_ = need;
     }
     return {data_.get() + kHeadroom, need};
+  }
+  // All the buffer has now (empty before the first get()), without growing it.
+  std::span<std::byte> available() {
+    return data_ ? std::span<std::byte>(data_.get() + kHeadroom, size_) : std::span<std::byte>();
   }
 
  private:

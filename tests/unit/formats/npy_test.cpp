@@ -158,6 +158,20 @@ TEST_F(NpyFiles, AOneSampleFileReadsItsSampleStraightIntoTheCallersBuffer) {
     EXPECT_EQ(env.reads.size(), 2u);
     EXPECT_EQ(other, sample);
   }
+  // A buffer larger than the sample: the sample lands at its start.
+  {
+    std::vector<std::byte> memory(256 + spec.sample_bytes() + 64);
+    FileReadOptions options;
+    options.sample_into = std::span(memory).subspan(256);
+    options.sample_into_headroom = 256;
+    test::RecordingEnv env(storage::PosixEnv());
+    auto reader = NpyReader().open(env, spec, options);
+    const std::span<std::byte> out = options.sample_into.first(spec.sample_bytes());
+    EXPECT_EQ(std::vector<std::byte>(out.begin(), out.end()), sample);
+    EXPECT_EQ(reader->read_sample(0, out), spec.sample_bytes());
+    EXPECT_EQ(env.reads.size(), 1u);
+    EXPECT_EQ(std::vector<std::byte>(out.begin(), out.end()), sample);
+  }
   // Landed, but delivered into another buffer: copied there.
   {
     std::vector<std::byte> memory(256 + spec.sample_bytes());

@@ -50,11 +50,6 @@ void SpecOf(FileIndex file, formats::FileSpec& spec) {
   spec.path = file == 9 ? "/data/missing" : "/data/f" + std::to_string(file);
   spec.samples = file == 5 ? 2 : 4;
 }
-void SizedSpecOf(FileIndex file, formats::FileSpec& spec) {
-  SpecOf(file, spec);
-  spec.sample_dims = {8};
-  spec.dtype = "uint8";
-}
 
 TEST(FormatSampleSource, OpensTheSpecOfTheFileAndReadsThroughTheFormat) {
   FakeFormat format;
@@ -109,20 +104,22 @@ TEST(FormatSampleSource, ReadOnceOpensReadsAndCountsTheOpenBytes) {
   EXPECT_EQ(open_bytes, 16u);
 }
 
-// read_once offers the thread's buffer to the format (a one-sample npy file reads its sample
-// straight into it), with SampleBuffer::kHeadroom writable bytes before it for the header; a
-// format that writes all of them stays inside the buffer (ASan checks it).
+// read_once offers the thread's buffer to the format as far as it has grown (a one-sample npy
+// file reads its sample straight into it), with SampleBuffer::kHeadroom writable bytes before it
+// for the header; a format that writes all of them stays inside the buffer (ASan checks it).
 TEST(FormatSampleSource, ReadOnceOffersTheBufferWithItsHeadroomToTheFormat) {
   FakeFormat format;
   formats::FileReadOptions configured;
   configured.transfer_size = 777;
-  FormatSampleSource source(format, storage::PosixEnv(), configured, SizedSpecOf);
+  FormatSampleSource source(format, storage::PosixEnv(), configured, SpecOf);
   SampleBuffer buffer;
   Bytes open_bytes = 0;
   source.read_once(3, 0, buffer, open_bytes);
+  EXPECT_TRUE(format.last_options.sample_into.empty());  // not grown yet
+  source.read_once(3, 1, buffer, open_bytes);
   const std::span<std::byte> into = format.last_options.sample_into;
   EXPECT_EQ(into.data(), buffer.get(8).data());
-  EXPECT_EQ(into.size(), 8u);  // the spec's sample bytes: 8 x uint8
+  EXPECT_EQ(into.size(), 8u);  // what the first sample grew it to
   EXPECT_EQ(format.last_options.sample_into_headroom, SampleBuffer::kHeadroom);
   EXPECT_EQ(format.last_options.transfer_size, 777u);  // the rest as configured
   std::fill(into.data() - SampleBuffer::kHeadroom, into.data() + into.size(), std::byte{7});
