@@ -100,6 +100,14 @@ struct FileReadOptions {
   // O_DIRECT, in aligned 4 KiB blocks (direct_file.h), and report the blocks read; the other
   // readers refuse it.
   bool direct = false;
+  // Where a file of one sample may read that sample while it opens, so that read_sample(0, out)
+  // with `out` starting where sample_into does has nothing to copy (npy does, when the sample
+  // fits, and the header is the one its writer puts there and fits in the `sample_into_headroom`
+  // writable bytes just before the span: header and sample come in one read, the sample straight
+  // into the caller's buffer). The caller keeps the buffer, headroom included, and leaves it alone
+  // until that read_sample. Empty: none.
+  std::span<std::byte> sample_into;
+  Bytes sample_into_headroom = 0;
 };
 
 // One open data file. Keeps what was parsed at open (headers, directories, indexes, handles) so

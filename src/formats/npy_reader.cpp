@@ -43,12 +43,15 @@ class NpyFileReader final : public FileReader, public storage::Recycled<NpyFileR
       : file_(std::move(file)),
         direct_(direct),
         samples_(spec.samples),
-        sample_bytes_(spec.sample_bytes()) {
+        sample_bytes_(spec.sample_bytes()),
+        transfer_size_(options.transfer_size) {
     // The first read fetches the header dlbench's (and numpy's) writer puts there for this
     // spec, or with O_DIRECT the first block, which holds any usual header; when those bytes
     // are that header, nothing needs parsing and the header took one read. A file of one small
     // sample is fetched whole by that read (as Python's buffered file gives np.load the header
-    // and the data in one read): read_sample then copies the sample out, one system call less.
+    // and the data in one read), one system call less: straight into the caller's buffer when it
+    // offers one with room for the header before it (FileReadOptions::sample_into), else into
+    // this thread's buffer, from which read_sample copies the sample.
     const std::string& expected = ExpectedArrayHeader(spec);
     Bytes first = std::max<Bytes>(expected.size(), npy::kProbeBytes);
     if (direct_) {
@@ -57,25 +60,29 @@ class NpyFileReader final : public FileReader, public storage::Recycled<NpyFileR
       first = expected.size() + sample_bytes_;
     }
     FirstBytes& head = ThreadFirstBytes();
-    if (head.bytes.size() < first) head.bytes.resize(first);
     head.reader = 0;  // the buffer is overwritten now, whatever it held
-    const Bytes got = file_->read_at(0, head.bytes.data(), first);
-    open_bytes_ = got;
     data_offset_ = expected.size();
-    if (std::string_view(head.bytes.data(), got).substr(0, expected.size()) != expected) {
-      data_offset_ = parse_header(head.bytes, got, spec);
-    }
     end_ = data_offset_ + static_cast<Bytes>(samples_) * sample_bytes_;
-    // A truncated file is found here with O_DIRECT (which knows the size anyway), else by the
-    // first read that comes back short, with the same message: asking the size of every file
-    // would cost a system call per sample.
-    if (direct_) check_size("open");
-    if (!direct_ && samples_ == 1 && got >= end_ && open_bytes_ == got) {  // no second read
-      head.reader = id_ = NextReaderId();  // the sample is in this thread's buffer
-      open_bytes_ -= sample_bytes_;        // its bytes count when read_sample delivers them
+    if (first == end_ && !direct_ && options.sample_into.size() >= sample_bytes_ &&
+        options.sample_into_headroom >= expected.size()) {
+      // The whole file into the caller's buffer, the header into the headroom before it.
+      char* const start = reinterpret_cast<char*>(options.sample_into.data()) - expected.size();
+      const Bytes got = file_->read_at(0, start, first);
+      if (got == first && std::string_view(start, expected.size()) == expected) {
+        open_bytes_ = got - sample_bytes_;  // the sample's bytes count when read_sample delivers it
+        sample_into_ = options.sample_into.data();
+        array_.emplace(data_offset_, samples_, sample_bytes_, spec.itemsize(),
+                       options.transfer_size, false);
+        return;
+      }
+      // Another header, or a short file: on from the thread's buffer, as without a landing.
+      if (head.bytes.size() < got) head.bytes.resize(got);
+      std::memcpy(head.bytes.data(), start, got);
+      read_first(got, expected, spec);
+    } else {
+      if (head.bytes.size() < first) head.bytes.resize(first);
+      read_first(file_->read_at(0, head.bytes.data(), first), expected, spec);
     }
-    array_.emplace(data_offset_, samples_, sample_bytes_, spec.itemsize(), options.transfer_size,
-                   direct_ != nullptr);
     if (direct_) open_bytes_ = direct_->bytes_read();
   }
 
@@ -85,6 +92,11 @@ class NpyFileReader final : public FileReader, public storage::Recycled<NpyFileR
   Bytes open_bytes() const override { return open_bytes_; }
   Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
     check_request(k, out);
+    if (sample_into_ != nullptr) {  // the one sample, read into the caller's buffer at open
+      if (out.data() != sample_into_) std::memcpy(out.data(), sample_into_, sample_bytes_);
+      sample_into_ = nullptr;
+      return sample_bytes_;
+    }
     FirstBytes& head = ThreadFirstBytes();
     if (id_ != 0 && head.reader == id_) {  // the one sample, fetched with the header
       std::memcpy(out.data(), head.bytes.data() + data_offset_, sample_bytes_);
@@ -101,6 +113,26 @@ class NpyFileReader final : public FileReader, public storage::Recycled<NpyFileR
   }
 
  private:
+  // The rest of opening once the first `got` bytes of the file are in this thread's buffer.
+  void read_first(Bytes got, const std::string& expected, const FileSpec& spec) {
+    FirstBytes& head = ThreadFirstBytes();
+    open_bytes_ = got;
+    if (std::string_view(head.bytes.data(), got).substr(0, expected.size()) != expected) {
+      data_offset_ = parse_header(head.bytes, got, spec);
+      end_ = data_offset_ + static_cast<Bytes>(samples_) * sample_bytes_;
+    }
+    // A truncated file is found here with O_DIRECT (which knows the size anyway), else by the
+    // first read that comes back short, with the same message: asking the size of every file
+    // would cost a system call per sample.
+    if (direct_) check_size("open");
+    if (!direct_ && samples_ == 1 && got >= end_ && open_bytes_ == got) {  // no second read
+      head.reader = id_ = NextReaderId();  // the sample is in this thread's buffer
+      open_bytes_ -= sample_bytes_;        // its bytes count when read_sample delivers them
+    }
+    array_.emplace(data_offset_, samples_, sample_bytes_, spec.itemsize(), transfer_size_,
+                   direct_ != nullptr);
+  }
+
   // Reads the rest of a header that is not the expected one (the first `have` bytes of `bytes`
   // hold the start of the file; bytes after the header stay) and checks it against `spec`;
   // returns its length.
@@ -146,6 +178,10 @@ class NpyFileReader final : public FileReader, public storage::Recycled<NpyFileR
   // fetched with the header is still there (read_sample on another thread, or after that thread
   // opened another file, reads it again); 0 otherwise.
   std::uint64_t id_ = 0;
+  // With one small sample read into FileReadOptions::sample_into at open: that buffer, until
+  // read_sample delivers it.
+  std::byte* sample_into_ = nullptr;
+  Bytes transfer_size_;
   Bytes open_bytes_ = 0;
   std::optional<StoredSampleLastArray> array_;
 };

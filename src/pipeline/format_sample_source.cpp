@@ -55,7 +55,13 @@ std::unique_ptr<SampleFile> FormatSampleSource::open(FileIndex file) {
 
 SampleSource::OnceRead FormatSampleSource::read_once(FileIndex file, std::uint64_t index,
                                                      SampleBuffer& buffer, Bytes& open_bytes) {
-  const std::unique_ptr<formats::FileReader> reader = reader_.open(env_, spec_of(file), options_);
+  const formats::FileSpec& spec = spec_of(file);
+  // A one-sample file may read its sample straight into the buffer while it opens (npy), if the
+  // buffer has grown to the sample's size already (by the thread's first sample).
+  formats::FileReadOptions options = options_;
+  options.sample_into = buffer.available();
+  options.sample_into_headroom = SampleBuffer::kHeadroom;
+  const std::unique_ptr<formats::FileReader> reader = reader_.open(env_, spec, options);
   open_bytes += reader->open_bytes();
   CheckSampleIndex(*reader, index);
   const Bytes need = reader->sample_bytes();

@@ -13,15 +13,22 @@
 
 namespace dlbench::pipeline {
 
-// One thread's buffer: grows to the largest sample asked for, never shrinks.
+// One thread's buffer: grows to the largest sample asked for, never shrinks. kHeadroom writable
+// bytes precede the span it hands out, so that a format can read a sample's header there and the
+// sample itself straight into the span in one read (FileReadOptions::sample_into).
 class SampleBuffer {
  public:
+  static constexpr Bytes kHeadroom = 256;  // the npy header dlbench writes takes 128
   std::span<std::byte> get(Bytes need) {
-    if (need > size_) {
-      data_.reset(new std::byte[need]);  // default-initialised: no memset
+    if (need > size_ || !data_) {
+      data_.reset(new std::byte[kHeadroom + need]);  // default-initialised: no memset
       size_ = need;
     }
-    return {data_.get(), need};
+    return {data_.get() + kHeadroom, need};
+  }
+  // All the buffer has now (empty before the first get()), without growing it.
+  std::span<std::byte> available() {
+    return data_ ? std::span<std::byte>(data_.get() + kHeadroom, size_) : std::span<std::byte>();
   }
 
  private:

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -117,6 +118,90 @@ TEST_F(NpyFiles, TheUsualHeaderTakesOneReadAndAnyOtherIsParsed) {
       }
     }
   }
+}
+
+// A file of one small sample read into the caller's buffer (FileReadOptions::sample_into): the
+// header goes into the headroom before it, the sample straight into it, in the one read; then
+// read_sample(0, that buffer) copies nothing and reads nothing. Without enough headroom, with
+// another header or with a short file, the reader reads as without a landing: the same bytes, the
+// same reads, the same truncation error.
+TEST_F(NpyFiles, AOneSampleFileReadsItsSampleStraightIntoTheCallersBuffer) {
+  const auto content = test::RandomContent();
+  const FileSpec spec = make_spec({16, 8}, 1, "uint8");
+  test::WriteFile(NpyWriter(), spec, content);
+  const std::vector<std::byte> sample = test::SampleLastBytes(content, spec, 0);
+  const std::string header = ExpectedArrayHeader(spec);
+  const std::string bytes = test::ReadAll(spec.path);
+  constexpr std::byte kUntouched{0xEE};
+  for (const Bytes headroom : {Bytes{256}, Bytes{128}, Bytes{127}}) {
+    std::vector<std::byte> memory(256 + spec.sample_bytes(), kUntouched);
+    const std::span<std::byte> into(memory.data() + 256, spec.sample_bytes());
+    FileReadOptions options;
+    options.sample_into = into;
+    options.sample_into_headroom = headroom;
+    test::RecordingEnv env(storage::PosixEnv());
+    auto reader = NpyReader().open(env, spec, options);
+    ASSERT_EQ(env.reads.size(), 1u);
+    EXPECT_EQ(env.reads[0].length, header.size() + spec.sample_bytes());
+    EXPECT_EQ(reader->open_bytes(), header.size());
+    const bool landed = headroom >= header.size();
+    EXPECT_EQ(std::vector<std::byte>(into.begin(), into.end()) == sample, landed) << headroom;
+    if (!landed) {
+      EXPECT_EQ(into[0], kUntouched);
+    }
+    EXPECT_EQ(reader->read_sample(0, into), spec.sample_bytes());
+    EXPECT_EQ(env.reads.size(), 1u);
+    EXPECT_EQ(std::vector<std::byte>(into.begin(), into.end()), sample) << headroom;
+    // Asked again (or into another buffer), the sample comes from storage.
+    std::vector<std::byte> other(spec.sample_bytes());
+    EXPECT_EQ(reader->read_sample(0, other), spec.sample_bytes());
+    EXPECT_EQ(env.reads.size(), 2u);
+    EXPECT_EQ(other, sample);
+  }
+  // A buffer larger than the sample: the sample lands at its start.
+  {
+    std::vector<std::byte> memory(256 + spec.sample_bytes() + 64);
+    FileReadOptions options;
+    options.sample_into = std::span(memory).subspan(256);
+    options.sample_into_headroom = 256;
+    test::RecordingEnv env(storage::PosixEnv());
+    auto reader = NpyReader().open(env, spec, options);
+    const std::span<std::byte> out = options.sample_into.first(spec.sample_bytes());
+    EXPECT_EQ(std::vector<std::byte>(out.begin(), out.end()), sample);
+    EXPECT_EQ(reader->read_sample(0, out), spec.sample_bytes());
+    EXPECT_EQ(env.reads.size(), 1u);
+    EXPECT_EQ(std::vector<std::byte>(out.begin(), out.end()), sample);
+  }
+  // Landed, but delivered into another buffer: copied there.
+  {
+    std::vector<std::byte> memory(256 + spec.sample_bytes());
+    FileReadOptions options;
+    options.sample_into = std::span(memory).subspan(256);
+    options.sample_into_headroom = 256;
+    auto reader = NpyReader().open(storage::PosixEnv(), spec, options);
+    std::vector<std::byte> other(spec.sample_bytes());
+    EXPECT_EQ(reader->read_sample(0, other), spec.sample_bytes());
+    EXPECT_EQ(other, sample);
+  }
+  // Another valid header (the dict's keys in another order): parsed, as without a landing.
+  std::string reordered = header;
+  reordered.replace(10, 41, "{'fortran_order': False, 'descr': '|u1', ");
+  test::WriteAll(spec.path, reordered + bytes.substr(header.size()));
+  std::vector<std::byte> memory(256 + spec.sample_bytes());
+  FileReadOptions options;
+  options.sample_into = std::span(memory).subspan(256);
+  options.sample_into_headroom = 256;
+  test::RecordingEnv env(storage::PosixEnv());
+  auto reader = NpyReader().open(env, spec, options);
+  EXPECT_EQ(env.reads.size(), 1u);
+  EXPECT_EQ(reader->read_sample(0, options.sample_into), spec.sample_bytes());
+  EXPECT_EQ(env.reads.size(), 1u);  // from the thread's buffer
+  EXPECT_EQ(std::vector<std::byte>(memory.begin() + 256, memory.end()), sample);
+  // A short file: the truncation error of a file read without a landing.
+  test::WriteAll(spec.path, bytes.substr(0, bytes.size() - 1));
+  auto short_reader = NpyReader().open(storage::PosixEnv(), spec, options);
+  dlbench::test::ExpectError([&] { short_reader->read_sample(0, options.sample_into); },
+                             ExitCode::kIo, {"truncated npy", spec.path});
 }
 
 // A version 3 header whose length field says 64 MiB, in a file of a few hundred bytes, is

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,9 +35,12 @@ class FakeFileReader final : public formats::FileReader {
 class FakeFormat final : public formats::FormatReader {
  public:
   mutable std::vector<std::string> opened;
-  std::unique_ptr<formats::FileReader> open(storage::Env&, const formats::FileSpec& spec,
-                                            const formats::FileReadOptions&) const override {
+  mutable formats::FileReadOptions last_options;
+  std::unique_ptr<formats::FileReader> open(
+      storage::Env&, const formats::FileSpec& spec,
+      const formats::FileReadOptions& options) const override {
     opened.push_back(spec.path);
+    last_options = options;
     if (spec.path == "/data/missing") throw IoError("open", spec.path, 2);
     return std::make_unique<FakeFileReader>(spec);
   }
@@ -97,6 +102,31 @@ TEST(FormatSampleSource, ReadOnceOpensReadsAndCountsTheOpenBytes) {
   EXPECT_EQ(open_bytes, 16u);
   EXPECT_THROW(source.read_once(9, 0, buffer, open_bytes), Error);
   EXPECT_EQ(open_bytes, 16u);
+}
+
+// read_once offers the thread's buffer to the format as far as it has grown (a one-sample npy
+// file reads its sample straight into it), with SampleBuffer::kHeadroom writable bytes before it
+// for the header; a format that writes all of them stays inside the buffer (ASan checks it).
+TEST(FormatSampleSource, ReadOnceOffersTheBufferWithItsHeadroomToTheFormat) {
+  FakeFormat format;
+  formats::FileReadOptions configured;
+  configured.transfer_size = 777;
+  FormatSampleSource source(format, storage::PosixEnv(), configured, SpecOf);
+  SampleBuffer buffer;
+  Bytes open_bytes = 0;
+  source.read_once(3, 0, buffer, open_bytes);
+  EXPECT_TRUE(format.last_options.sample_into.empty());  // not grown yet
+  source.read_once(3, 1, buffer, open_bytes);
+  const std::span<std::byte> into = format.last_options.sample_into;
+  EXPECT_EQ(into.data(), buffer.get(8).data());
+  EXPECT_EQ(into.size(), 8u);  // what the first sample grew it to
+  EXPECT_EQ(format.last_options.sample_into_headroom, SampleBuffer::kHeadroom);
+  EXPECT_EQ(format.last_options.transfer_size, 777u);  // the rest as configured
+  std::fill(into.data() - SampleBuffer::kHeadroom, into.data() + into.size(), std::byte{7});
+  EXPECT_EQ(buffer.get(8)[0], std::byte{7});
+  // The source's own open (the memory read type) offers no buffer.
+  source.open(3);
+  EXPECT_TRUE(format.last_options.sample_into.empty());
 }
 
 TEST(FormatSampleSource, OpenErrorsPropagate) {
