@@ -9,19 +9,20 @@
 # faults in every page, so its timed writes were overwrites while dlbench paid for new pages.
 #
 #   scripts/bench-generate.sh [--quick] [--reps N] [--writers "1 2"] [--threads T] [--dlbench PATH]
-#                             [--formats "jpeg jpeg-assembled png png-assembled csv csv.gz
-#                                         csv-assembled csv.gz-assembled parquet"]
+#                             [--formats "jpeg jpeg-assembled jpeg-per_file png ... csv csv.gz
+#                                         csv-assembled csv.gz-per_file ... parquet"]
 #                             [--files N]
 #                             [DIR...]
 #
 # --formats: instead of the npy cases, each listed format generating 128 files (--quick: 32;
 # --files N: N, to spread a one-off set-up such as jpeg-assembled's pool over more files) of
 # one 568 x 568 uint8 sample (retinanet's image; csv: one line of 322,624 values; csv.gz: the same
-# as one gzip stream at dataset.compression_level, DLIO's default 4; jpeg-assembled: jpeg with
-# dataset.content.encoding: assembled, files put together from encoded noise; png-assembled: the
-# same for png, from deflated noise rows; csv-assembled, csv.gz-assembled: csv and csv.gz put
-# together from pre-formatted, pre-deflated pieces of values) against fio
-# writing as many files of the mean size that format produced (learnt from one untimed dlbench
+# as one gzip stream at dataset.compression_level, DLIO's default 4) against fio. A bare format
+# name generates what a user gets by default (dataset.content.encoding: auto, which assembles
+# jpeg, png, csv and csv.gz); FORMAT-assembled and FORMAT-per_file set the encoding: assembled
+# (jpeg files put together from encoded noise, png from deflated noise rows, csv and csv.gz from
+# pre-formatted, pre-deflated pieces of values) or per_file (each file encoded, DLIO's way).
+# fio writes as many files of the mean size that format produced (learnt from one untimed dlbench
 # run first; jpeg/png/csv sizes depend on the pixels or values). jpeg and png generation is
 # bound by the encoder's CPU time, csv by number formatting. parquet runs the two cases below
 # instead: large, 8 rows of flux_b200's five float32 columns (17.3 MB files); small, 1 row of one
@@ -91,10 +92,12 @@ EOF
 # 4096 is the large case, 63 the small one) flux_b200's columns or one small column.
 FLUX_COLUMNS='[{name: t5_encodings, size: 524328}, {name: clip_encodings, size: 409}, {name: mean, size: 8232}, {name: logvar, size: 8232}, {name: timestamp, size: 7}]'
 case_overrides() {  # side format
-  local format=${2%-assembled}
-  if [ "$format" != "$2" ]; then  # assembled (formats.md): jpeg, png, csv, csv.gz
-    echo "++workload.dataset.content.encoding=assembled"
-  fi
+  local format=${2%-*}
+  case $2 in
+    *-assembled|*-per_file)  # formats.md: jpeg, png, csv, csv.gz; bare: the default (auto)
+      echo "++workload.dataset.content.encoding=${2##*-}" ;;
+    *) format=$2 ;;
+  esac
   if [ "$format" = csv.gz ]; then  # csv with DLIO's compression: gzip (dataset.compression_level)
     echo "++workload.dataset.format=csv"
     echo "++workload.dataset.compression=gzip"

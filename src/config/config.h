@@ -128,8 +128,10 @@ struct ContentConfig {
   std::uint64_t seed = 0;       // mixed with (file, offset); 0 = derived from train.seed
   // per_file: each file encoded from its own values (DLIO); assembled: jpeg, png and csv files
   // put together from a pool of pre-encoded pieces (formats/jpeg_assembly.h, png_assembly.h,
-  // csv_assembly.h), at file-writing speed.
-  ContentEncoding encoding = ContentEncoding::kPerFile;
+  // csv_assembly.h), at file-writing speed; auto (the default): assembled where the format and
+  // content allow it, else per_file, resolved by config::Load (ResolvedContentEncoding). A Config
+  // built without Load that keeps auto is generated per file.
+  ContentEncoding encoding = ContentEncoding::kAuto;
 
   bool operator==(const ContentConfig&) const = default;
 };

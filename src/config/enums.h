@@ -37,8 +37,10 @@ enum class Profiler { kIostat, kDarshan, kTensorboard, kNone };
 enum class MultiprocessingContext { kFork, kSpawn, kForkserver };
 // dlbench additions.
 enum class ContentKind { kRandom, kCompressible, kZeros };
-// How encoded image files are produced (docs/formats.md, "Assembled jpeg files").
-enum class ContentEncoding { kPerFile, kAssembled };
+// How jpeg, png and csv files are produced (docs/formats.md, "Assembled jpeg files"). kAuto is the
+// default, which config::Load resolves to kAssembled where an assembler exists and kPerFile
+// otherwise; a loaded Config never holds it.
+enum class ContentEncoding { kAuto, kPerFile, kAssembled };
 enum class DropCaches { kNone, kFadvise, kDrop };
 enum class OnError { kFail, kSkip };
 enum class ThreadPolicy { kBatch, kNormal };
@@ -96,7 +98,8 @@ DLBENCH_ENUM_NAMES(MultiprocessingContext, {MultiprocessingContext::kFork, "fork
                    {MultiprocessingContext::kForkserver, "forkserver"})
 DLBENCH_ENUM_NAMES(ContentKind, {ContentKind::kRandom, "random"},
                    {ContentKind::kCompressible, "compressible"}, {ContentKind::kZeros, "zeros"})
-DLBENCH_ENUM_NAMES(ContentEncoding, {ContentEncoding::kPerFile, "per_file"},
+DLBENCH_ENUM_NAMES(ContentEncoding, {ContentEncoding::kAuto, "auto"},
+                   {ContentEncoding::kPerFile, "per_file"},
                    {ContentEncoding::kAssembled, "assembled"})
 DLBENCH_ENUM_NAMES(DropCaches, {DropCaches::kNone, "none"}, {DropCaches::kFadvise, "fadvise"},
                    {DropCaches::kDrop, "drop"})

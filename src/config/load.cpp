@@ -34,6 +34,7 @@ void Normalize(Config& config, std::vector<std::string>& notices) {
                       ToString(config.dataset.format) + " images");
     config.dataset.record_element_type = "uint8";
   }
+  config.dataset.content.encoding = ResolvedContentEncoding(config.dataset);
 }
 
 // {node} in a tier's path becomes this process's node name; path_template keeps what was written.

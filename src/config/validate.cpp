@@ -341,6 +341,20 @@ void CheckDataset(const Config& config, const Checker& check, const PhasesRun& r
   }
 }
 
+}  // namespace
+
+ContentEncoding ResolvedContentEncoding(const DatasetConfig& d) {
+  if (d.content.encoding != ContentEncoding::kAuto) return d.content.encoding;
+  // The cases the assembled rule in CheckDataset accepts (and csv's compressions that exist).
+  const bool image = d.format == Format::kJpeg || d.format == Format::kPng;
+  const bool assembles = (image && d.content.kind == ContentKind::kRandom) ||
+                         (d.format == Format::kCsv && (d.compression == Compression::kNone ||
+                                                       d.compression == Compression::kGzip));
+  return assembles ? ContentEncoding::kAssembled : ContentEncoding::kPerFile;
+}
+
+namespace {
+
 void CheckDistribution(const Checker& check, const std::string& key, const TimeDistribution& t) {
   using Kind = TimeDistribution::Kind;
   const std::string type = std::string(" (") + DistributionTypeName(t.kind) + ")";

@@ -18,6 +18,11 @@ namespace dlbench::config {
 void Validate(const Config& config, const KeyOrigins& origins, int world_size,
               std::optional<Phase> forced, std::vector<std::string>& notices);
 
+// What dataset.content.encoding `auto` stands for (config::Load resolves it): `assembled` for the
+// files there is an assembler for — jpeg and png with content.kind random, csv uncompressed or
+// gzip — else `per_file`. Other values are returned as they are.
+ContentEncoding ResolvedContentEncoding(const DatasetConfig& dataset);
+
 // The rule for a DLIO time value (computation_time, preprocess_time, eval_time): throws
 // Error(kUsage) naming `key` when no draw can be made from `distribution`. Validate() applies it
 // to the configured values at load; pipeline::TimeSampler to the ones a caller hands it.

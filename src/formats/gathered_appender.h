@@ -4,6 +4,10 @@
 // the file's own (headers, checksums, a few values) are copied into a small caller-provided
 // buffer, each run of them one piece of the write.
 //
+// The piece slots (IOV_MAX of them, 16 KiB) are one vector per thread, which each appender takes
+// while it lives and gives back, so that writing a file allocates nothing (an appender made
+// while another lives on the same thread gets its own).
+//
 // What must outlive what: the buffer outlives the appender; a piece passed to keep() stays
 // unchanged until the next flush (the pools are immutable while files are written).
 #pragma once
@@ -30,7 +34,12 @@ class GatheredAppender {
   // `buffer` must be non-empty and outlive the appender.
   GatheredAppender(storage::WritableFile& file, std::span<std::byte> buffer)
       : file_(file), buffer_(buffer) {
+    pieces_.swap(ThreadPieces());
     pieces_.reserve(kMaxPieces);
+  }
+  ~GatheredAppender() {
+    pieces_.clear();
+    ThreadPieces().swap(pieces_);
   }
   GatheredAppender(const GatheredAppender&) = delete;
   GatheredAppender& operator=(const GatheredAppender&) = delete;
@@ -72,10 +81,16 @@ class GatheredAppender {
   }
 
  private:
+  using Pieces = std::vector<std::span<const std::byte>>;
+  static Pieces& ThreadPieces() {
+    thread_local Pieces pieces;
+    return pieces;
+  }
+
   storage::WritableFile& file_;
   std::span<std::byte> buffer_;
   std::size_t used_ = 0;
-  std::vector<std::span<const std::byte>> pieces_;
+  Pieces pieces_;
 };
 
 }  // namespace dlbench::formats

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "formats/buffered_appender.h"
+#include "formats/gathered_appender.h"
 #include "formats/segment_chooser.h"
 #include "storage/file.h"
 #include "util/error.h"
@@ -15,10 +15,6 @@ namespace {
 constexpr std::uint64_t kMainPoolFile = ~std::uint64_t{0};
 std::uint64_t TailPoolFile(int blocks) {
   return kMainPoolFile - static_cast<std::uint64_t>(blocks);
-}
-
-void Append(BufferedAppender& out, std::span<const std::byte> bytes) {
-  out.append(bytes.data(), bytes.size());
 }
 
 }  // namespace
@@ -56,7 +52,9 @@ WriteResult WriteAssembledJpeg(storage::Env& env, const FileSpec& spec, ImageSha
 
   auto file = env.create(spec.path);
   {
-    BufferedAppender out(*file, buffer);
+    // One gathered write: the pool's header parts and segments by reference, the file's own
+    // bytes (seed, dimensions, markers) copied into `buffer`.
+    GatheredAppender out(*file, buffer);
     const std::span<const std::byte> header = pool.header();
     const std::size_t at = pool.dimensions_offset();
     const std::array<std::byte, 4> dimensions = {
@@ -66,20 +64,20 @@ WriteResult WriteAssembledJpeg(storage::Env& env, const FileSpec& spec, ImageSha
     // few blocks come from one segment of a tail pool.
     const std::array<std::byte, 4> comment = {std::byte{0xFF}, std::byte{0xFE}, std::byte{0},
                                               std::byte{10}};  // COM, length 10, the seed
-    Append(out, header.first(2));
-    Append(out, comment);
-    Append(out, chooser.seed());
-    Append(out, header.subspan(2, at - 2));
-    Append(out, dimensions);
-    Append(out, header.subspan(at + dimensions.size()));
+    out.copy(header.first(2));
+    out.copy(comment);
+    out.copy(chooser.seed());
+    out.keep(header.subspan(2, at - 2));
+    out.copy(dimensions);
+    out.keep(header.subspan(at + dimensions.size()));
     // Segments follow each other with nothing between them (jpeg_segment_pool.h).
-    for (std::uint64_t k = 0; k < full; ++k) Append(out, pool.segment(chooser.next_main()));
+    for (std::uint64_t k = 0; k < full; ++k) out.keep(pool.segment(chooser.next_main()));
     if (last > 0) {
       const JpegSegmentPool& tail = pools.tail(last);
-      Append(out, tail.segment(chooser.below(tail.size())));
+      out.keep(tail.segment(chooser.below(tail.size())));
     }
     const std::array<std::byte, 2> eoi = {std::byte{0xFF}, std::byte{0xD9}};
-    Append(out, eoi);
+    out.copy(eoi);
     out.flush();
   }
   return FinishDataFile(*file, spec);

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "formats/buffered_appender.h"
+#include "formats/gathered_appender.h"
 #include "formats/segment_chooser.h"
 #include "formats/zlib_crc.h"
 #include "storage/file.h"
@@ -46,15 +46,15 @@ void PutU32(std::byte* at, std::uint32_t v) {
 }
 
 // Appends a whole chunk (length, type and data, CRC) that is small enough to checksum here.
-void AppendChunk(BufferedAppender& out, const char (&type)[5], std::span<const std::byte> data) {
+void AppendChunk(GatheredAppender& out, const char (&type)[5], std::span<const std::byte> data) {
   std::array<std::byte, 8> head{};
   PutU32(head.data(), static_cast<std::uint32_t>(data.size()));
   for (int i = 0; i < 4; ++i) head[4 + i] = static_cast<std::byte>(type[i]);
   std::array<std::byte, 4> crc{};
   PutU32(crc.data(), Crc32(Crc32(0, std::span(head).subspan(4)), data));
-  out.append(head.data(), head.size());
-  out.append(data.data(), data.size());
-  out.append(crc.data(), crc.size());
+  out.copy(head);
+  out.copy(data);
+  out.copy(crc);
 }
 
 }  // namespace
@@ -186,17 +186,16 @@ WriteResult WriteAssembledPng(storage::Env& env, const FileSpec& spec, ImageShap
 
   auto file = env.create(spec.path);
   {
-    BufferedAppender out(*file, buffer);
-    out.append(signature.data(), signature.size());
+    // One gathered write: the pools' segments by reference, the file's own chunks and
+    // checksums copied into `buffer`.
+    GatheredAppender out(*file, buffer);
+    out.copy(signature);
     AppendChunk(out, "IHDR", ihdr);
     AppendChunk(out, "tEXt", text);
-    out.append(idat_head.data(), idat_head.size());
-    for (const Choice& c : chosen) {
-      const std::span<const std::byte> bytes = c.pool->bytes(*c.form);
-      out.append(bytes.data(), bytes.size());
-    }
-    out.append(zlib_end.data(), zlib_end.size());
-    out.append(idat_crc.data(), idat_crc.size());
+    out.copy(idat_head);
+    for (const Choice& c : chosen) out.keep(c.pool->bytes(*c.form));
+    out.copy(zlib_end);
+    out.copy(idat_crc);
     AppendChunk(out, "IEND", {});
     out.flush();
   }

@@ -57,9 +57,10 @@ std::string DatasetFingerprint(const config::Config& config) {
   j["content"] = {{"kind", config::ToString(d.content.kind)},
                   {"compress_ratio", d.content.compress_ratio},
                   {"seed", ContentSeed(config)}};
-  // Only when not the default, so that the markers of datasets generated before the key existed
-  // still match.
-  if (d.content.encoding != config::ContentEncoding::kPerFile) {
+  // Only for assembled files, so that the markers of per-file datasets generated before the key
+  // existed still match; a dataset generated per file before `auto` became the default (which
+  // assembles jpeg, png and csv) does not match that default's fingerprint and is rewritten.
+  if (d.content.encoding == config::ContentEncoding::kAssembled) {
     j["content"]["encoding"] = config::ToString(d.content.encoding);
   }
   return j.dump();

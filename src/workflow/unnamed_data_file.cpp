@@ -1,5 +1,7 @@
 #include "workflow/unnamed_data_file.h"
 
+#include <cstddef>
+#include <span>
 #include <utility>
 
 #include "util/error.h"
@@ -17,6 +19,10 @@ class WriterHandle final : public storage::WritableFile {
     file_.write_at(offset, buffer, length);
   }
   void append(const void* buffer, Bytes length) override { file_.append(buffer, length); }
+  // One gathered write stays one (the base class would split it into a write per piece).
+  void append_gathered(std::span<const std::span<const std::byte>> pieces) override {
+    file_.append_gathered(pieces);
+  }
   Bytes appended() const override { return file_.appended(); }
   void truncate(Bytes size) override { file_.truncate(size); }
   void sync() override { file_.sync(); }

@@ -52,6 +52,8 @@ TEST(Load, EmptyDocumentGivesDlioDefaults) {
   const Config config = LoadText("{}").config;
   Config defaults;
   defaults.source_file = "w.yaml";
+  // dataset.content.encoding's default, auto, is resolved at load: per_file for tfrecord.
+  defaults.dataset.content.encoding = ContentEncoding::kPerFile;
   EXPECT_EQ(config, defaults);
   EXPECT_EQ(config.model.name, "default");
   EXPECT_EQ(config.dataset.num_files_train, 8);

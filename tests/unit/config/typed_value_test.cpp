@@ -221,13 +221,41 @@ TEST(TypedValue, DatasetContent) {
   EXPECT_EQ(config.dataset.content.seed, 42u);
   EXPECT_EQ(config.dataset.generation_threads, 8);
   EXPECT_TRUE(config.dataset.fsync);
-  EXPECT_EQ(config.dataset.content.encoding, ContentEncoding::kPerFile);
+  EXPECT_EQ(config.dataset.content.encoding, ContentEncoding::kPerFile);  // auto, tfrecord
   EXPECT_EQ(LoadText("dataset:\n  format: jpeg\n  num_samples_per_file: 1\n"
-                     "  content: {encoding: assembled}\n")
+                     "  content: {encoding: per_file}\n")
                 .config.dataset.content.encoding,
-            ContentEncoding::kAssembled);
+            ContentEncoding::kPerFile);
   EXPECT_EQ(LoadError("dataset:\n  content: {encoding: per_image}\n"),
-            "dataset.content.encoding: 'per_image' is not one of per_file or assembled (w.yaml:2)");
+            "dataset.content.encoding: 'per_image' is not one of auto, per_file or assembled "
+            "(w.yaml:2)");
+}
+
+// dataset.content.encoding: auto (the default) is resolved at load: assembled where an assembler
+// exists (jpeg and png of random content, csv plain or gzip), per_file otherwise.
+TEST(TypedValue, ContentEncodingAutoIsResolved) {
+  const auto encoding = [](const std::string& dataset) {
+    return LoadText("dataset:\n" + dataset).config.dataset.content.encoding;
+  };
+  const std::string image = "  num_samples_per_file: 1\n";
+  EXPECT_EQ(encoding("  format: jpeg\n" + image), ContentEncoding::kAssembled);
+  EXPECT_EQ(encoding("  format: png\n" + image + "  content: {encoding: auto}\n"),
+            ContentEncoding::kAssembled);
+  EXPECT_EQ(encoding("  format: csv\n"), ContentEncoding::kAssembled);
+  EXPECT_EQ(encoding("  format: csv\n  compression: gzip\n"), ContentEncoding::kAssembled);
+  // Assembled images are noise: other content kinds are encoded per file.
+  EXPECT_EQ(encoding("  format: jpeg\n" + image + "  content: {kind: zeros}\n"),
+            ContentEncoding::kPerFile);
+  EXPECT_EQ(encoding("  format: png\n" + image + "  content: {kind: compressible}\n"),
+            ContentEncoding::kPerFile);
+  EXPECT_EQ(encoding("  format: csv\n  content: {kind: zeros}\n"), ContentEncoding::kAssembled);
+  EXPECT_EQ(encoding("  format: npz\n"), ContentEncoding::kPerFile);
+  EXPECT_EQ(encoding("  format: parquet\n  content: {encoding: auto}\n"),
+            ContentEncoding::kPerFile);
+  // What config show prints is the resolved value, and loading it again gives the same Config.
+  const Config jpeg = LoadText("dataset:\n  format: jpeg\n" + image).config;
+  EXPECT_NE(ToYaml(jpeg).find("encoding: assembled"), std::string::npos);
+  EXPECT_EQ(LoadText(ToYaml(jpeg)).config.dataset.content, jpeg.dataset.content);
 }
 
 TEST(TypedValue, CustomClassesAreRejected) {

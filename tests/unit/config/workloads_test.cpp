@@ -362,6 +362,8 @@ TEST(ShippedWorkloadsTest, RetinanetAndFluxUseSupportedFormatsWithTheirSampleSiz
   EXPECT_EQ(retinanet.dataset.num_files_train, 1170301);
   EXPECT_EQ(retinanet.dataset.num_samples_per_file, 1);
   EXPECT_DOUBLE_EQ(retinanet.dataset.record_length_bytes, 322957);
+  // Generated assembled by default (content.encoding auto), as the workload file says.
+  EXPECT_EQ(retinanet.dataset.content.encoding, ContentEncoding::kAssembled);
   EXPECT_EQ(retinanet.reader.batch_size, 24);
   EXPECT_EQ(retinanet.reader.read_threads, 8);
   EXPECT_DOUBLE_EQ(retinanet.train.computation_time.mean, 0.04755);

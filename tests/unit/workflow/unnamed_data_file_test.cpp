@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,29 @@ TEST(UnnamedDataFile, HasNoNameUntilPublishedAndReplacesAnOlderFile) {
   EXPECT_EQ(counts.closes, 1u);
   EXPECT_EQ(counts.renames, 0u);
   EXPECT_EQ(counts.bytes_written, 8u);
+}
+
+// The assembled formats write a file as one gathered write (formats/gathered_appender.h): it
+// reaches the file as one write, not one per piece.
+TEST(UnnamedDataFile, AGatheredWriteStaysOneWrite) {
+  test::TempDir dir;
+  const std::string final_path = dir.path().string() + "/a.jpeg";
+  const std::string partial = storage::PartialPathFor(final_path);
+  storage::CountingEnv counting(storage::PosixEnv());
+  {
+    UnnamedDataFile data(counting, partial, final_path);
+    storage::Env& env = data;
+    auto file = env.create(partial);
+    const std::string a = "gath", b = "ered ", c = "write";
+    const std::vector<std::span<const std::byte>> pieces = {
+        std::as_bytes(std::span(a)), std::as_bytes(std::span(b)), std::as_bytes(std::span(c))};
+    file->append_gathered(pieces);
+    file->close();
+    data.publish();
+  }
+  EXPECT_EQ(Contents(final_path), "gathered write");
+  EXPECT_EQ(counting.counts().writes, 1u);
+  EXPECT_EQ(counting.counts().bytes_written, 14u);
 }
 
 TEST(UnnamedDataFile, WithoutPublishNothingIsLeft) {
