@@ -63,7 +63,8 @@ class NpyFileReader final : public FileReader, public storage::Recycled<NpyFileR
     head.reader = 0;  // the buffer is overwritten now, whatever it held
     data_offset_ = expected.size();
     end_ = data_offset_ + static_cast<Bytes>(samples_) * sample_bytes_;
-    if (first == end_ && !direct_ && options.sample_into.size() >= sample_bytes_ &&
+    if (first == end_ && !direct_ && options.sample_into.data() != nullptr &&
+        options.sample_into.size() >= sample_bytes_ &&
         options.sample_into_headroom >= expected.size()) {
       // The whole file into the caller's buffer, the header into the headroom before it.
       char* const start = reinterpret_cast<char*>(options.sample_into.data()) - expected.size();
