@@ -6,6 +6,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <string>
 
@@ -93,6 +94,12 @@ void Interruption::watch() {
   } while (got < 0 && errno == EINTR);
   if (got != 1 || byte == 0) return;
   const int signal_number = byte;
+  if (!speaks_) {
+    // The other ranks of an mpirun job get the signal too. One that ended at once would make
+    // mpirun kill rank 0 while it records the interruption (seen: summary.json written, the
+    // log's line not): rank 0's end ends this rank first, or this rank ends after the grace.
+    std::this_thread::sleep_for(std::chrono::seconds(5));
+  }
   results_.interrupt(signal_number);
   if (speaks_) {
     sink::Error("interrupted by " + SignalName(signal_number) + " (exit " +

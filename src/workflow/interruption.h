@@ -4,7 +4,9 @@
 // thread of its own record the interruption in summary.json (RunResults::interrupt: exit code
 // 128 + signal, the signal's name) and in the run's log and on the terminal (one error line),
 // then end the process by the same signal (its default action), so that the shell and mpirun
-// see what they would have seen without dlbench's handler (exit status 130, 143, 129). A second
+// see what they would have seen without dlbench's handler (exit status 130, 143, 129). The other
+// ranks, which record nothing, give rank 0 up to 5 s before they end (mpirun ends the job when
+// one rank dies). A second
 // signal while that is recorded ends the process at once. Files already written stay as they
 // are: every result file is written through a rename, and a data or checkpoint file cut short is
 // a temporary name that a rerun removes.
