@@ -14,14 +14,19 @@
 #                             [--files N]
 #                             [DIR...]
 #
-# --formats: instead of the npy cases, each listed format generating 128 files (--quick: 32;
-# --files N: N, to spread a one-off set-up such as jpeg-assembled's pool over more files) of
+# --formats: instead of the npy cases, each listed format generating files of
 # one 568 x 568 uint8 sample (retinanet's image; csv: one line of 322,624 values; csv.gz: the same
 # as one gzip stream at dataset.compression_level, DLIO's default 4) against fio. A bare format
 # name generates what a user gets by default (dataset.content.encoding: auto, which assembles
 # jpeg, png, csv and csv.gz); FORMAT-assembled and FORMAT-per_file set the encoding: assembled
 # (jpeg files put together from encoded noise, png from deflated noise rows, csv and csv.gz from
 # pre-formatted, pre-deflated pieces of values) or per_file (each file encoded, DLIO's way).
+# Files per case (--files N sets every case's): 8192 (--quick: 1024) for the default and
+# assembled encodings — a dataset's worth, as the workloads have 10^4-10^6 files
+# (retinanet_b200: 1,170,301), over which each rank's one-off pools (~12 ms for jpeg, 13-20 ms
+# for png, 21 ms for csv.gz: results/generate.md) are spread as in real use; with 1,024 files they
+# are a fifth of fio's time at 2 writers, with 128 about all of it — and 128 (--quick: 32) for
+# per_file, whose encoder's time per file is the same at any count.
 # fio writes as many files of the mean size that format produced (learnt from one untimed dlbench
 # run first; jpeg/png/csv sizes depend on the pixels or values). jpeg and png generation is
 # bound by the encoder's CPU time, csv by number formatting. parquet runs the two cases below
@@ -177,10 +182,13 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 result=$(mktemp)
 scratch=()
 trap 'rm -rf "$result" "${scratch[@]}"' EXIT
-if [ -z "$format_files" ]; then
-  format_files=128
-  [ "$quick" = 1 ] && format_files=32
-fi
+# Files of a --formats case (the header: why the default and assembled encodings write more).
+case_files() {  # format
+  if [ -n "$format_files" ]; then echo "$format_files"
+  elif [[ "$1" == *-per_file ]]; then echo $(( quick ? 32 : 128 ))
+  else echo $(( quick ? 1024 : 8192 ))
+  fi
+}
 for root in "${dirs[@]}"; do
   mkdir -p "$root"
   dir=$(mktemp -d "$root/run.XXXXXX")  # concurrent runs of this script must not collide
@@ -204,11 +212,12 @@ for root in "${dirs[@]}"; do
         continue
       fi
       # The mean file size this format produces, from one untimed run.
-      run_dlbench "$dir" "$format_files" 568 1 "$format" >"$result"
+      files=$(case_files "$format")
+      run_dlbench "$dir" "$files" 568 1 "$format" >"$result"
       read -r _ _ _ _ size <"$result"
       for procs in $writers_list; do
-        compare "$dir" "$format_files" "$size" 568 "$procs" "$format"
-        report_row "$fs" "$format: $format_files x 568x568 image, mean $size B" "$procs"
+        compare "$dir" "$files" "$size" 568 "$procs" "$format"
+        report_row "$fs" "$format: $files x 568x568 image, mean $size B" "$procs"
       done
     done
   else
