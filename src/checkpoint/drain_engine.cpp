@@ -44,6 +44,15 @@ struct Abandoned {};
 // Thrown inside the copy when the job's save failed.
 struct Cancelled {};
 
+// Removes what a drain leaves on the capacity side and no longer needs: litter at worst if that
+// fails (readers ignore hidden files, and a copy without a manifest is never read).
+void RemoveLeftover(storage::Env& env, const std::string& path) {
+  try {
+    env.remove(path);
+  } catch (const std::exception&) {
+  }
+}
+
 }  // namespace
 
 std::string ReadMarkerText(storage::Env& env, const std::string& path) {
@@ -244,11 +253,8 @@ DrainOutcome DrainEngine::drain(const DrainJob& job) {
       outcome.durable_at = now();
       // The markers only served the finisher; the manifest now says it all.
       for (Rank rank = 0; rank < job.world; ++rank) {
-        try {
-          env_.remove(JoinPath(job.capacity_folder, DrainedMarkerName(rank)));
-          env_.remove(JoinPath(job.capacity_folder, DrainContentMarkerName(rank)));
-        } catch (const Error&) {  // litter at worst: readers ignore hidden files
-        }
+        RemoveLeftover(env_, JoinPath(job.capacity_folder, DrainedMarkerName(rank)));
+        RemoveLeftover(env_, JoinPath(job.capacity_folder, DrainContentMarkerName(rank)));
       }
     }
   } catch (const Cancelled&) {
@@ -258,18 +264,12 @@ DrainOutcome DrainEngine::drain(const DrainJob& job) {
     // Every rank's save failed together (the commit is agreed), so no rank waits for markers;
     // the copies made so far are removed (best effort: without a manifest they are never read).
     // Unprepared, the capacity side was not touched: its files may be an earlier durable copy.
-    for (const DrainFile& f : job.files) {
-      if (!prepared) break;
-      try {
-        env_.remove(JoinPath(job.capacity_folder, f.name));
-      } catch (const std::exception&) {
+    if (prepared) {
+      for (const DrainFile& f : job.files) {
+        RemoveLeftover(env_, JoinPath(job.capacity_folder, f.name));
       }
-    }
-    for (Rank rank : job.marks) {
-      if (!prepared) break;
-      try {
-        env_.remove(JoinPath(job.capacity_folder, DrainContentMarkerName(rank)));
-      } catch (const std::exception&) {
+      for (Rank rank : job.marks) {
+        RemoveLeftover(env_, JoinPath(job.capacity_folder, DrainContentMarkerName(rank)));
       }
     }
   } catch (const Abandoned&) {
