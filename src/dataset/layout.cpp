@@ -21,6 +21,13 @@ void AppendPadded(std::string& out, std::uint64_t value, int digits) {
   out.append(text, end);
 }
 
+// Writes `value` as `digits` decimal digits (zero-padded; value < 10^digits) at out[at...].
+void WriteDigits(std::string& out, std::size_t at, int digits, std::uint64_t value) {
+  for (std::size_t i = at + static_cast<std::size_t>(digits); i > at; value /= 10) {
+    out[--i] = static_cast<char>('0' + value % 10);
+  }
+}
+
 std::uint64_t NonNegative(std::int64_t value, const char* key) {
   if (value < 0) {
     throw UsageError(std::string("dataset.") + key + " must not be negative, got " +
@@ -62,6 +69,16 @@ DatasetLayout::DatasetLayout(const config::DatasetConfig& dataset)
     AppendPadded(side.name_tail, files, 0);
     side.name_tail += '.';
     side.name_tail += extension_;
+    side.path_template = side.folder;
+    if (side.subfolders > 0) {
+      side.subfolder_at = side.path_template.size();
+      AppendPadded(side.path_template, 0, side.subfolder_digits);
+      side.path_template += '/';
+    }
+    side.path_template += name_head_;
+    side.index_at = side.path_template.size();
+    AppendPadded(side.path_template, 0, side.index_digits);
+    side.path_template += side.name_tail;
     return side;
   };
   train_ = make_side(Split::kTrain, NonNegative(dataset.num_files_train, "num_files_train"),
@@ -122,13 +139,11 @@ std::string DatasetLayout::file_path(Split split, FileIndex file) const {
 }
 
 void DatasetLayout::assign_file_path(Split split, FileIndex file, std::string& out) const {
+  check_file(split, file);
   const Side& s = side(split);
-  out.assign(s.folder);
-  if (s.subfolders > 0) {
-    AppendPadded(out, file % s.subfolders, s.subfolder_digits);
-    out += '/';
-  }
-  append_file_name(out, split, file);
+  out.assign(s.path_template);
+  if (s.subfolders > 0) WriteDigits(out, s.subfolder_at, s.subfolder_digits, file % s.subfolders);
+  WriteDigits(out, s.index_at, s.index_digits, file);
 }
 
 std::string DatasetLayout::dali_index_folder(Split split) const {

@@ -86,10 +86,16 @@ class DatasetLayout {
     int index_digits = 1;
     int subfolder_digits = 1;
     Bytes payload = 0;
-    // What every file path of the split starts and ends with, kept so that a path is built
-    // by appending: "<data_folder>/<split>/" and "_of_<N>.<extension>".
+    // What every file path of the split starts and ends with: "<data_folder>/<split>/" and
+    // "_of_<N>.<extension>".
     std::string folder;
     std::string name_tail;
+    // Every path of the split has the same length (i < N and k < num_subfolders are padded to
+    // the digits of N and num_subfolders): the path of file 0, whose digits assign_file_path
+    // overwrites in place — a copy and a few digits per sample read, not a string built up.
+    std::string path_template;
+    std::size_t subfolder_at = 0;  // offset of k's digits in path_template (with subfolders)
+    std::size_t index_at = 0;      // offset of i's digits
   };
   const Side& side(Split split) const { return split == Split::kTrain ? train_ : eval_; }
   void check_file(Split split, FileIndex file) const;

@@ -86,6 +86,26 @@ TEST(DatasetLayout, SubfolderPaddingFollowsTheSubfolderCount) {
   EXPECT_EQ(layout.folders(Split::kTrain).back(), "/data/train/09");
 }
 
+TEST(DatasetLayout, AssignedPathsOverwriteWhateverTheStringHeld) {
+  // assign_file_path writes the digits into a copy of the split's path pattern: whatever the
+  // reused string held before (another split's path, a longer text), the result is file_path().
+  auto d = Dataset(config::Format::kNpy, 1000, 10);
+  d.num_subfolders_train = 12;
+  DatasetLayout layout(d);
+  std::string out(300, 'x');
+  for (const Split split : {Split::kTrain, Split::kEval}) {
+    for (FileIndex f = 0; f < layout.num_files(split); ++f) {
+      layout.assign_file_path(split, f, out);
+      ASSERT_EQ(out, layout.file_path(split, f));
+    }
+  }
+  layout.assign_file_path(Split::kTrain, 999, out);
+  EXPECT_EQ(out, "/data/train/03/img_0999_of_1000.npy");
+  layout.assign_file_path(Split::kEval, 7, out);
+  EXPECT_EQ(out, "/data/valid/img_07_of_10.npy");
+  EXPECT_THROW(layout.assign_file_path(Split::kTrain, 1000, out), Error);
+}
+
 TEST(DatasetLayout, ZeroAndOneSubfoldersAreBothFlat) {
   for (std::int64_t subfolders : {0, 1}) {
     auto d = Dataset(config::Format::kHdf5, 4);
