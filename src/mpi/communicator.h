@@ -31,7 +31,8 @@ class Communicator {
   static constexpr double kBarrierSpin = 50e-6;
   static constexpr double kBarrierPoll = 100e-6;
   void barrier() const;
-  // The training step loop's barrier: spins on MPI_Test for `spin_seconds`, then polls every
+  // The training step loop's barrier across nodes (mpi::StepBarrier uses shared memory when every
+  // rank is on one node): spins on MPI_Test for `spin_seconds`, then polls every
   // `poll_seconds` while sleeping (pipeline::BarrierWait chooses them). MPI_Barrier under
   // oversubscription polls with sched_yield, which hands the core to the rank's reader threads
   // for whole timeslices (milliseconds per step); this wait costs at most a poll interval once

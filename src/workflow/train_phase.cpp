@@ -10,6 +10,7 @@
 #include "metrics/host_info.h"
 #include "metrics/run_reduction.h"
 #include "metrics/summary.h"
+#include "mpi/step_barrier.h"
 #include "pipeline/format_sample_source.h"
 #include "pipeline/options_from_config.h"
 #include "pipeline/thread_policy.h"
@@ -93,8 +94,10 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   bool evaluating = false;
 
   pipeline::TrainerHooks hooks;
+  std::optional<mpi::StepBarrier> step_barrier;
   if (config.train.step_barrier) {
-    hooks.barrier = [&](Seconds spin, Seconds poll) { comm.step_barrier(spin, poll); };
+    step_barrier.emplace(comm);
+    hooks.barrier = [&](Seconds spin, Seconds poll) { step_barrier->wait(spin, poll); };
   }
   hooks.before_epoch = [&](int) {
     evaluating = false;

@@ -1,11 +1,15 @@
-// The training loop's step barrier (Communicator::step_barrier) must be a real barrier: no rank
+// The training loop's step barrier (mpi::StepBarrier: a futex in a shared-memory segment when the
+// ranks share the node, else Communicator::step_barrier) must be a real barrier: no rank
 // leaves it before the last rank has entered, whatever the spin-then-sleep polling does; the last
 // rank to enter must not wait for a sleeping rank's next poll; and the element-wise maximum the
 // trainer's barrier split uses after the run (Communicator::max of a vector) is one reduction.
 // The barrier between phases (Communicator::barrier) waits the same way, without taking a core.
+#include "mpi/step_barrier.h"
+
 #include <gtest/gtest.h>
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 #include <vector>
@@ -86,6 +90,59 @@ TEST(PhaseBarrier, WaitsWithoutTakingACore) {
   for (double e : entries) EXPECT_GE(left, e);
   if (comm.rank() == 0) {
     EXPECT_LT(cpu, 0.1) << "rank 0 used " << cpu << " s of CPU in the barrier";
+  }
+}
+
+// Many rounds, each with a different late rank: sleeping (futex) and spinning waits, in both modes.
+TEST(SharedMemoryStepBarrier, NoRankLeavesBeforeTheLastOneEnters) {
+  const mpi::Communicator comm = test::World();
+  for (const auto mode : {mpi::StepBarrier::Mode::kAuto, mpi::StepBarrier::Mode::kMpiPolls}) {
+    mpi::StepBarrier barrier(comm, mode);
+    for (int round = 0; round < 600; ++round) {
+      const int late = round % comm.size();
+      if (comm.rank() == late && round % 3 == 0) {
+        std::this_thread::sleep_for(std::chrono::microseconds(300 + 100 * (round % 7)));
+      }
+      const double entered = MonotonicNow();
+      barrier.wait(/*spin_seconds=*/round % 2 == 0 ? 0 : 50e-6, /*poll_seconds=*/20e-6);
+      const double left = MonotonicNow();
+      const auto entries = comm.all_gather(entered);
+      for (const double e : entries) {
+        ASSERT_GE(left, e) << "round " << round << ": rank " << comm.rank()
+                           << " left before every rank entered (mode "
+                           << (barrier.shared_memory() ? "shared memory" : "MPI polls") << ")";
+      }
+    }
+  }
+}
+
+TEST(SharedMemoryStepBarrier, IsUsedWhenEveryRankSharesTheNode) {
+  const mpi::Communicator comm = test::World();
+  ASSERT_EQ(comm.ranks_on_this_node(), comm.size()) << "the MPI tests run on one node";
+  EXPECT_TRUE(mpi::StepBarrier(comm).shared_memory());
+  EXPECT_FALSE(mpi::StepBarrier(comm, mpi::StepBarrier::Mode::kMpiPolls).shared_memory());
+}
+
+// Rank 0 arrives first, and as a poll interval asks for a whole second; the others arrive 50 ms
+// later. The sleeping rank must leave when the last one arrives, not at its next poll (which the
+// MPI-poll barrier would wait for: at computation 0 that delay let the prefetch queues fill and
+// a core idle), and must not spin meanwhile.
+TEST(SharedMemoryStepBarrier, TheSleeperLeavesWhenTheLastRankArrives) {
+  const mpi::Communicator comm = test::World();
+  mpi::StepBarrier barrier(comm);
+  if (comm.rank() != 0) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const double cpu_before = ThreadCpuSeconds();
+  const double entered = MonotonicNow();
+  barrier.wait(/*spin_seconds=*/0, /*poll_seconds=*/1.0);
+  const double left = MonotonicNow();
+  const double cpu = ThreadCpuSeconds() - cpu_before;
+  const auto entries = comm.all_gather(entered);
+  const double last_entry = *std::max_element(entries.begin(), entries.end());
+  EXPECT_GE(left, last_entry);
+  EXPECT_LT(left, last_entry + 0.5) << "rank " << comm.rank() << " left " << left - last_entry
+                                    << " s after the last rank entered";
+  if (comm.rank() == 0) {
+    EXPECT_LT(cpu, 0.03) << "rank 0 used " << cpu << " s of CPU waiting";
   }
 }
 
