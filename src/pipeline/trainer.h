@@ -45,6 +45,8 @@ namespace dlbench::pipeline {
 //   whose readers are slower at computation 0): spinning again would most likely end before the
 //   last rank arrives, so it would buy no latency; no spin, fast polls (kPoll);
 // - else: spin, then fast polls (20 ms steps: the ranks arrive within tens of microseconds).
+// When every rank is on one node the barrier sleeps on a futex that the last rank wakes
+// (mpi::StepBarrier): the spin rules hold, the poll interval is not used.
 struct BarrierWait {
   static constexpr Seconds kSpin = 100e-6;
   static constexpr Seconds kPoll = 20e-6;
