@@ -56,6 +56,19 @@ std::string FormatSeconds(Seconds value) {
   return text;
 }
 
+// True when the capacity folder holds, durable, the checkpoint whose fast-tier copy is `fast`:
+// complete with the same manifest (names, sizes, content seed: the same bytes). A durable copy of
+// an earlier save of the name with other settings is not this save's.
+bool DurableCopyMatches(storage::Env& env, const std::string& fast, const std::string& capacity) {
+  if (!IsCheckpointComplete(env, capacity)) return false;
+  const std::string text = ManifestText(ReadManifest(env, fast));
+  try {
+    return ManifestText(ReadManifest(env, capacity)) == text;
+  } catch (const Error&) {  // a capacity manifest that cannot be read is no durable copy
+    return false;
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<CheckpointStore> MakeBurstBufferStore(const config::Config& config,
@@ -134,15 +147,21 @@ Bytes BurstBufferStore::largest_node_share(const CheckpointPlan& plan) const {
 }
 
 void BurstBufferStore::resume() {
-  // Each node's leader lists its own folder; rank 0 keeps the names not yet durable (the capacity
-  // side is shared) and clears their stale failure markers before anyone's drain can look.
+  // Each node's leader lists its own folder and keeps the names not yet durable as saved there
+  // (the capacity side is shared; its manifest is compared with the node's own); rank 0 clears
+  // their stale failure markers before anyone's drain can look. A capacity copy of an earlier save
+  // of the name with other settings (another train.seed or model) once counted as durable: the
+  // interrupted run's save stayed on the fast tier, undrained, and `checkpoint drain` said nothing.
   std::string complete;
   mpi::AgreeOnFailure(comm_, [&] {  // a folder a leader cannot list fails every rank
     if (!leads()) return;
     // Listed sorted: global_epoch..._step... names sort by time.
     for (const storage::DirectoryEntry& entry : env_.list_directory(tier_path_)) {
       if (!entry.is_directory) continue;
-      if (IsCheckpointComplete(env_, fast_folder(entry.name))) complete += entry.name + "\n";
+      const std::string fast = fast_folder(entry.name);
+      if (!IsCheckpointComplete(env_, fast)) continue;
+      if (DurableCopyMatches(env_, fast, capacity_folder(entry.name))) continue;
+      complete += entry.name + "\n";
     }
   });
   std::set<std::string> candidates;
@@ -152,11 +171,7 @@ void BurstBufferStore::resume() {
   std::string found;
   mpi::AgreeOnFailure(comm_, [&] {
     if (!comm_.is_root()) return;
-    std::vector<std::string> names;
-    for (const std::string& name : candidates) {
-      if (IsCheckpointComplete(env_, capacity_folder(name))) continue;  // durable already
-      names.push_back(name);
-    }
+    const std::vector<std::string> names(candidates.begin(), candidates.end());
     for (const std::string& name : names) {
       for (const storage::DirectoryEntry& entry : env_.list_directory(capacity_folder(name))) {
         if (IsDrainFailedMarkerName(entry.name)) {

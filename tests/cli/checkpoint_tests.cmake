@@ -126,3 +126,16 @@ dlbench_cli_test(checkpoint_write_threads_beyond_memory 2
   --output ${dir}/direct_out ++workload.checkpoint.checkpoint_folder=${dir}/ckpt_direct
   ++workload.checkpoint.write_threads=1000000)
 set_tests_properties(cli.checkpoint_write_threads_beyond_memory PROPERTIES LABELS "cli;mpi")
+
+# A checkpoint complete on the burst buffer whose name is durable in the checkpoint folder from an
+# earlier save with other settings (train.seed 123 there, 7 on the fast tier) is not durable: it
+# is drained. It used to count as durable ("nothing to drain", exit 0), so the save of a run
+# stopped before its drain stayed on the fast tier and the folder kept the other run's bytes
+# (issue 15).
+set(dir ${SCRATCH}/ckpt_drain_other_settings)
+set(OTHER_BB "++workload.storage.tiers.nvme.path=${dir}/bb ++workload.checkpoint.burst_buffer.tier=nvme")
+dlbench_cli_test(checkpoint_drain_durable_copy_of_other_settings 0
+  --once "note: resuming the drain of 2 checkpoint\\(s\\) complete on tier nvme .* global_epoch1_step1 global_epoch1_step2"
+  --no-match "nothing to drain" --match "drained: OK" -- /bin/sh -c
+  "rm -rf ${dir} && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} ${OTHER_BB} ++workload.checkpoint.checkpoint_folder=${dir}/ckpt --output ${dir}/a --quiet && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} ${OTHER_BB} ++workload.checkpoint.checkpoint_folder=${dir}/seed7 ++workload.train.seed=7 ++workload.checkpoint.burst_buffer.evict_after_drain=False --output ${dir}/b --quiet && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint drain ${CKPT_YAML} ${OTHER_BB} ++workload.checkpoint.checkpoint_folder=${dir}/ckpt ++workload.train.seed=7 && diff -r -x .dlbench-folder ${dir}/seed7 ${dir}/ckpt && echo 'drained: OK'")
+set_tests_properties(cli.checkpoint_drain_durable_copy_of_other_settings PROPERTIES LABELS "cli;mpi")
