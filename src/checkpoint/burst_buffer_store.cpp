@@ -69,6 +69,21 @@ bool DurableCopyMatches(storage::Env& env, const std::string& fast, const std::s
   }
 }
 
+// Removes a fast-tier copy that is durable already (its manifest first, so that no reader takes
+// it for complete, then the files it names, then the folder if that left it empty).
+void RemoveDurableLeftover(storage::Env& env, const std::string& fast) {
+  const Manifest manifest = ReadManifest(env, fast);
+  env.remove(JoinPath(fast, kManifestFileName));
+  for (const ManifestEntry& entry : manifest.files) {
+    const std::string path = JoinPath(fast, entry.name);
+    if (env.exists(path)) env.remove(path);
+  }
+  try {
+    env.remove(fast);
+  } catch (const Error&) {  // only if empty: someone else's file keeps it
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<CheckpointStore> MakeBurstBufferStore(const config::Config& config,
@@ -153,6 +168,7 @@ void BurstBufferStore::resume() {
   // of the name with other settings (another train.seed or model) once counted as durable: the
   // interrupted run's save stayed on the fast tier, undrained, and `checkpoint drain` said nothing.
   std::string complete;
+  std::uint64_t evicted = 0;
   mpi::AgreeOnFailure(comm_, [&] {  // a folder a leader cannot list fails every rank
     if (!leads()) return;
     // Listed sorted: global_epoch..._step... names sort by time.
@@ -160,10 +176,25 @@ void BurstBufferStore::resume() {
       if (!entry.is_directory) continue;
       const std::string fast = fast_folder(entry.name);
       if (!IsCheckpointComplete(env_, fast)) continue;
-      if (DurableCopyMatches(env_, fast, capacity_folder(entry.name))) continue;
+      if (DurableCopyMatches(env_, fast, capacity_folder(entry.name))) {
+        // Drained, but the run stopped before evicting it (or before its own drain of a name
+        // saved alike): with eviction, a finished run leaves nothing on the fast tier.
+        if (config_.checkpoint.burst_buffer->evict_after_drain) {
+          RemoveDurableLeftover(env_, fast);
+          ++evicted;
+        }
+        continue;
+      }
       complete += entry.name + "\n";
     }
   });
+  const std::uint64_t leftovers = comm_.sum(evicted);
+  if (comm_.is_root() && leftovers > 0) {
+    sink::Note("removed " + std::to_string(leftovers) + " fast-tier cop" +
+               (leftovers == 1 ? "y" : "ies") + " on tier " + tier_name_ + " (" + tier_path_ +
+               ") of checkpoints durable already in " + config_.checkpoint.checkpoint_folder +
+               " (evict_after_drain), left by a run that stopped");
+  }
   std::set<std::string> candidates;
   for (const std::string& names : comm_.all_gather(complete)) {
     for (const std::string& name : Lines(names)) candidates.insert(name);
