@@ -56,6 +56,34 @@ std::string FormatSeconds(Seconds value) {
   return text;
 }
 
+// True when the capacity folder holds, durable, the checkpoint whose fast-tier copy is `fast`:
+// complete with the same manifest (names, sizes, content seed: the same bytes). A durable copy of
+// an earlier save of the name with other settings is not this save's.
+bool DurableCopyMatches(storage::Env& env, const std::string& fast, const std::string& capacity) {
+  if (!IsCheckpointComplete(env, capacity)) return false;
+  const std::string text = ManifestText(ReadManifest(env, fast));
+  try {
+    return ManifestText(ReadManifest(env, capacity)) == text;
+  } catch (const Error&) {  // a capacity manifest that cannot be read is no durable copy
+    return false;
+  }
+}
+
+// Removes a fast-tier copy that is durable already (its manifest first, so that no reader takes
+// it for complete, then the files it names, then the folder if that left it empty).
+void RemoveDurableLeftover(storage::Env& env, const std::string& fast) {
+  const Manifest manifest = ReadManifest(env, fast);
+  env.remove(JoinPath(fast, kManifestFileName));
+  for (const ManifestEntry& entry : manifest.files) {
+    const std::string path = JoinPath(fast, entry.name);
+    if (env.exists(path)) env.remove(path);
+  }
+  try {
+    env.remove(fast);
+  } catch (const Error&) {  // only if empty: someone else's file keeps it
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<CheckpointStore> MakeBurstBufferStore(const config::Config& config,
@@ -134,17 +162,39 @@ Bytes BurstBufferStore::largest_node_share(const CheckpointPlan& plan) const {
 }
 
 void BurstBufferStore::resume() {
-  // Each node's leader lists its own folder; rank 0 keeps the names not yet durable (the capacity
-  // side is shared) and clears their stale failure markers before anyone's drain can look.
+  // Each node's leader lists its own folder and keeps the names not yet durable as saved there
+  // (the capacity side is shared; its manifest is compared with the node's own); rank 0 clears
+  // their stale failure markers before anyone's drain can look. A capacity copy of an earlier save
+  // of the name with other settings (another train.seed or model) once counted as durable: the
+  // interrupted run's save stayed on the fast tier, undrained, and `checkpoint drain` said nothing.
   std::string complete;
+  std::uint64_t evicted = 0;
   mpi::AgreeOnFailure(comm_, [&] {  // a folder a leader cannot list fails every rank
     if (!leads()) return;
     // Listed sorted: global_epoch..._step... names sort by time.
     for (const storage::DirectoryEntry& entry : env_.list_directory(tier_path_)) {
       if (!entry.is_directory) continue;
-      if (IsCheckpointComplete(env_, fast_folder(entry.name))) complete += entry.name + "\n";
+      const std::string fast = fast_folder(entry.name);
+      if (!IsCheckpointComplete(env_, fast)) continue;
+      if (DurableCopyMatches(env_, fast, capacity_folder(entry.name))) {
+        // Drained, but the run stopped before evicting it (or before its own drain of a name
+        // saved alike): with eviction, a finished run leaves nothing on the fast tier.
+        if (config_.checkpoint.burst_buffer->evict_after_drain) {
+          RemoveDurableLeftover(env_, fast);
+          ++evicted;
+        }
+        continue;
+      }
+      complete += entry.name + "\n";
     }
   });
+  const std::uint64_t leftovers = comm_.sum(evicted);
+  if (comm_.is_root() && leftovers > 0) {
+    sink::Note("removed " + std::to_string(leftovers) + " fast-tier cop" +
+               (leftovers == 1 ? "y" : "ies") + " on tier " + tier_name_ + " (" + tier_path_ +
+               ") of checkpoints durable already in " + config_.checkpoint.checkpoint_folder +
+               " (evict_after_drain), left by a run that stopped");
+  }
   std::set<std::string> candidates;
   for (const std::string& names : comm_.all_gather(complete)) {
     for (const std::string& name : Lines(names)) candidates.insert(name);
@@ -152,11 +202,7 @@ void BurstBufferStore::resume() {
   std::string found;
   mpi::AgreeOnFailure(comm_, [&] {
     if (!comm_.is_root()) return;
-    std::vector<std::string> names;
-    for (const std::string& name : candidates) {
-      if (IsCheckpointComplete(env_, capacity_folder(name))) continue;  // durable already
-      names.push_back(name);
-    }
+    const std::vector<std::string> names(candidates.begin(), candidates.end());
     for (const std::string& name : names) {
       for (const storage::DirectoryEntry& entry : env_.list_directory(capacity_folder(name))) {
         if (IsDrainFailedMarkerName(entry.name)) {

@@ -1,15 +1,15 @@
 #include "checkpoint/chunk_schedule.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
 #include "storage/aligned_buffer.h"
 #include "util/error.h"
+#include "util/host_memory.h"
 #include "util/size_text.h"
 
 namespace dlbench::checkpoint {
@@ -25,10 +25,9 @@ void RequireThreadsAndBuffer(int threads, Bytes buffer_bytes, const char* thread
   }
   // The buffers are allocated up front: drain_threads = 100000 asked for 781 GiB, and the kernel
   // killed the process (exit 137) while they were touched.
-  const long pages = ::sysconf(_SC_PHYS_PAGES);
-  const long page_bytes = ::sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page_bytes <= 0) return;  // unknown: nothing to hold it to
-  const double memory = static_cast<double>(pages) * static_cast<double>(page_bytes);
+  const std::optional<double> host_memory = PhysicalMemoryBytes();
+  if (!host_memory) return;  // unknown: nothing to hold it to
+  const double memory = *host_memory;
   const double wanted = static_cast<double>(threads) * static_cast<double>(buffer_bytes);
   if (wanted > memory / 2) {
     throw UsageError(std::string(threads_key) + " = " + std::to_string(threads) +

@@ -2,7 +2,9 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <set>
 #include <utility>
 
@@ -234,6 +236,31 @@ void CheckSizesFit(const Config& config, const Checker& check) {
                              check.is("dataset.num_samples_per_file", d.num_samples_per_file) +
                              " samples is more than a 64-bit count holds");
     }
+  }
+  // The dataset's bytes are counted in 64 bits too (generation, the data check, the summary's
+  // byte totals). num_files_train=9223372036854775807 passed the sample count with one sample
+  // per file and then generated files until the disk was full, or (unet3d) ended in an
+  // internal error.
+  const double sample_bytes =
+      d.record_dims.empty()
+          ? d.record_length_bytes
+          : std::accumulate(
+                d.record_dims.begin(), d.record_dims.end(), ElementTypeBytes(d.record_element_type),
+                [](double bytes, std::int64_t dim) { return bytes * static_cast<double>(dim); });
+  const double files = static_cast<double>(std::max<std::int64_t>(d.num_files_train, 0)) +
+                       static_cast<double>(std::max<std::int64_t>(d.num_files_eval, 0));
+  const double dataset_bytes = files * static_cast<double>(d.num_samples_per_file) * sample_bytes;
+  constexpr double kMaxDatasetBytes = 9223372036854775808.0;  // 2^63
+  if (dataset_bytes >= kMaxDatasetBytes) {
+    const std::string sample = d.record_dims.empty()
+                                   ? check.is("dataset.record_length_bytes", d.record_length_bytes)
+                                   : check.is("dataset.record_dims", d.record_dims);
+    check.fail_combination(check.is("dataset.num_files_train", d.num_files_train) + " and " +
+                           check.is("dataset.num_files_eval", d.num_files_eval) + " files x " +
+                           check.is("dataset.num_samples_per_file", d.num_samples_per_file) +
+                           " samples x " + sample + " make a dataset of " +
+                           Describe(ToNode(dataset_bytes)) +
+                           " bytes; at most 2^63 bytes (8 EiB) can be counted");
   }
 }
 

@@ -2,18 +2,29 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "dataset/legacy_normal.h"
 #include "util/error.h"
+#include "util/host_memory.h"
+#include "util/size_text.h"
 
 namespace dlbench::dataset {
 namespace {
 
 // DLIO seeds NumPy's global generator with 10 before drawing the sizes.
 constexpr std::uint32_t kSizeSeed = 10;
+
+// 100 rather than std::to_string's 100.000000.
+std::string ShortNumber(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", value);
+  return text;
+}
 
 }  // namespace
 
@@ -50,6 +61,21 @@ SampleSizeModel::SampleSizeModel(double record_length_bytes, double record_lengt
   dim_stdev_ = record_length_bytes_stdev / 2 / root;
   if (!(dim_stdev_ > 0)) return;
 
+  // Two dimensions per file, drawn up front (8 bytes a file): 2^32 unet3d files asked for 32 GiB
+  // and ended in "internal error: std::bad_alloc" (exit 1).
+  const double table_bytes = 2.0 * sizeof(std::uint32_t) * static_cast<double>(total_files_);
+  const std::optional<double> memory = PhysicalMemoryBytes();
+  if (total_files_ > drawn_.max_size() / 2 || (memory && table_bytes > *memory / 2)) {
+    throw UsageError(
+        "dataset.record_length_bytes_stdev " + ShortNumber(record_length_bytes_stdev) +
+        " > 0 draws each file's sample size up front, 8 bytes per file: " +
+        std::to_string(total_files_) + " files (dataset.num_files_train + num_files_eval) need " +
+        (table_bytes < 9e18 ? DescribeBytes(static_cast<Bytes>(table_bytes))
+                            : std::to_string(table_bytes) + " B") +
+        ", more than half of this host's memory" +
+        (memory ? " (" + DescribeBytes(static_cast<Bytes>(*memory)) + ")" : std::string()) +
+        "; use fewer files or record_length_bytes_stdev: 0");
+  }
   LegacyNormal normal(kSizeSeed);
   drawn_.resize(2 * total_files_);
   constexpr double kMax = std::numeric_limits<std::uint32_t>::max();

@@ -38,6 +38,7 @@ void EncodePhase(Flat& flat, const RankValues::Phase& phase) {
     flat.reals.push_back(phase.breakdown.*field);
   for (double StepBreakdown::*field : kBreakdownPoints)
     flat.reals.push_back(phase.breakdown.*field);
+  flat.ints.push_back(phase.breakdown.measured_steps);
 }
 
 Flat Encode(const RankValues& values) {
@@ -103,6 +104,7 @@ class Decoder {
     }
     for (Seconds StepBreakdown::*field : kBreakdownSeconds) phase.breakdown.*field = real();
     for (double StepBreakdown::*field : kBreakdownPoints) phase.breakdown.*field = real();
+    phase.breakdown.measured_steps = integer();
     return phase;
   }
 

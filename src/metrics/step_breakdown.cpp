@@ -20,7 +20,10 @@ StepBreakdown BreakDownBlock(const BlockRecord& block, std::uint64_t steps_per_e
     }
   }
   b.other = timing.total_time - timing.total_compute - b.load_wait - barrier;
-  if (timing.total_time > 0) {
+  b.measured_steps = timing.measured_steps;
+  // Without a measured step the denominator is what the exclusions left over (the loop's own
+  // time): points of it would read as AU lost, when no AU was measured.
+  if (timing.total_time > 0 && timing.measured_steps > 0) {
     const double to_points = 100.0 / timing.total_time;
     b.load_points = b.load_wait * to_points;
     b.barrier_skew_points = b.barrier_skew * to_points;
@@ -36,8 +39,10 @@ StepBreakdown BreakDownEpoch(const EpochRecord& epoch, std::uint64_t steps_per_e
   std::uint64_t steps = 0;
   for (const BlockRecord& block : epoch.blocks) {
     const StepBreakdown b = BreakDownBlock(block, steps_per_epoch, exclusion);
-    const auto weight = static_cast<double>(block.steps.size());
     for (Seconds StepBreakdown::*field : kBreakdownSeconds) sum.*field += b.*field;
+    sum.measured_steps += b.measured_steps;
+    if (b.measured_steps == 0) continue;  // no AU measured, so none lost
+    const auto weight = static_cast<double>(block.steps.size());
     for (double StepBreakdown::*field : kBreakdownPoints) sum.*field += b.*field * weight;
     steps += block.steps.size();
   }
@@ -52,6 +57,7 @@ StepBreakdown MeanOf(const std::vector<StepBreakdown>& values) {
   if (values.empty()) return mean;
   const auto n = static_cast<double>(values.size());
   for (const StepBreakdown& value : values) {
+    mean.measured_steps += value.measured_steps;
     for (Seconds StepBreakdown::*field : kBreakdownSeconds) mean.*field += value.*field / n;
     for (double StepBreakdown::*field : kBreakdownPoints) mean.*field += value.*field / n;
   }

@@ -23,8 +23,14 @@ struct StepBreakdown {
   Seconds barrier_skew = 0;       // barrier of every step: waiting for the last rank to arrive
   Seconds barrier_latency = 0;    // barrier of every step: after the last rank arrived
   Seconds other = 0;              // the rest of total_time: the loop's own time between steps
-  // AU points lost to each term, 100 · term / total_time per block, step-weighted over blocks as
-  // AU is, so that AU + the four add up to 100 (for blocks with measured compute).
+  // Steps whose compute AU counts (output.metric.exclude_*_steps left them in), summed over the
+  // epoch's blocks and, in the reduction over ranks, over ranks. 0: AU measured nothing (an
+  // epoch of one step with the default exclude_start_steps: 1).
+  std::uint64_t measured_steps = 0;
+  // AU points lost to each term, 100 · term / total_time per block, step-weighted over the blocks
+  // with measured steps as AU is, so that AU + the four add up to 100 (for blocks with measured
+  // compute); all 0 in a block without a measured step, whose time is only what the exclusions
+  // left over.
   double load_points = 0;
   double barrier_skew_points = 0;
   double barrier_latency_points = 0;
@@ -44,12 +50,13 @@ inline constexpr double StepBreakdown::*kBreakdownPoints[] = {
 StepBreakdown BreakDownBlock(const BlockRecord& block, std::uint64_t steps_per_epoch,
                              Exclusion exclusion);
 
-// An epoch's training blocks: seconds summed, points weighted by recorded steps (as
-// EpochAuPercent; all 0 when no block recorded a step).
+// An epoch's training blocks: seconds and measured steps summed, points weighted by recorded steps
+// over the blocks with a measured step (all 0 when none has one).
 StepBreakdown BreakDownEpoch(const EpochRecord& epoch, std::uint64_t steps_per_epoch,
                              Exclusion exclusion);
 
-// Field by field mean (the reduction over ranks, as AU's); all 0 for an empty vector.
+// Field by field mean (the reduction over ranks, as AU's), except measured_steps: summed; all 0
+// for an empty vector.
 StepBreakdown MeanOf(const std::vector<StepBreakdown>& values);
 
 }  // namespace dlbench::metrics

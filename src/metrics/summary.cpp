@@ -42,6 +42,12 @@ void AddBreakdown(Json& metric, const std::string& p, const std::vector<PhaseEpo
   add("_barrier_skew_seconds", &StepBreakdown::barrier_skew);
   add("_barrier_latency_seconds", &StepBreakdown::barrier_latency);
   add("_step_other_seconds", &StepBreakdown::other);
+  std::vector<std::uint64_t> measured;
+  for (const PhaseEpoch& epoch : epochs) measured.push_back(epoch.breakdown.measured_steps);
+  metric[p + "_au_measured_steps"] = measured;
+  // An epoch without a measured step has no AU to lose: its points would be of the time the
+  // exclusions left over. As for the exact throughput, the lists are left out, not partial.
+  if (std::find(measured.begin(), measured.end(), 0) != measured.end()) return;
   add("_au_loss_load_percentage", &StepBreakdown::load_points);
   add("_au_loss_barrier_skew_percentage", &StepBreakdown::barrier_skew_points);
   add("_au_loss_barrier_latency_percentage", &StepBreakdown::barrier_latency_points);

@@ -42,6 +42,17 @@ class Table {
   void add_text(const std::string& name, const std::string& key) {
     if (metric_.contains(key)) rows_.push_back({name, metric_[key].get<std::string>(), ""});
   }
+  // True when the list field holds a 0 (an epoch with none of it).
+  bool has_zero(const std::string& key) const {
+    if (!metric_.contains(key) || !metric_[key].is_array()) return false;
+    for (const auto& value : metric_[key]) {
+      if (value.is_number() && value.get<double>() == 0.0) return true;
+    }
+    return false;
+  }
+  void add_row(const std::string& name, const std::string& value, const std::string& unit) {
+    rows_.push_back({name, value, unit});
+  }
   void section(const std::string& title) { rows_.push_back({title, "", ""}); }
   void add_value(const std::string& name, double value, const std::string& unit, int decimals) {
     char text[64];
@@ -75,15 +86,31 @@ class Table {
 
 void AddPhase(Table& table, const std::string& p, const std::string& title) {
   table.section(title);
-  table.add("AU, mean over ranks and epochs", p + "_au_mean_percentage", "%");
-  table.add_text("AU meets expectation", p + "_au_meet_expectation");
-  table.add("throughput (dlbench: measured steps)", p + "_throughput_mean_samples_per_second_exact",
-            "samples/s");
+  // When the exclusions (output.metric.exclude_start_steps / exclude_end_steps) cover every step
+  // of an epoch, AU measured nothing: DLIO's 0 % and "fail" (kept in summary.json) would read as
+  // an accelerator that waited all the time.
+  const bool unmeasured = table.has_zero(p + "_au_measured_steps");
+  if (unmeasured) {
+    table.add_row("AU, mean over ranks and epochs", "n/a",
+                  "(no step measured in an epoch: output.metric.exclude_start_steps and "
+                  "exclude_end_steps cover all its steps)");
+    table.add_row("AU meets expectation", "n/a", "");
+  } else {
+    table.add("AU, mean over ranks and epochs", p + "_au_mean_percentage", "%");
+    table.add_text("AU meets expectation", p + "_au_meet_expectation");
+  }
+  if (unmeasured && std::isnan(table.value(p + "_throughput_mean_samples_per_second_exact"))) {
+    table.add_row("throughput (dlbench: measured steps)", "n/a", "");
+  } else {
+    table.add("throughput (dlbench: measured steps)",
+              p + "_throughput_mean_samples_per_second_exact", "samples/s");
+  }
   // DLIO counts (steps − 2) × batch per block (D11): 0 for blocks of at most 2 steps, which a
   // reader of the table would otherwise take for storage that delivered nothing.
   const std::string dlio_key = p + "_throughput_mean_samples_per_second";
-  const bool dlio_zero = table.value(dlio_key) == 0.0 &&
-                         table.value(p + "_throughput_mean_samples_per_second_exact") > 0.0;
+  const bool dlio_zero =
+      table.value(dlio_key) == 0.0 &&
+      (unmeasured || table.value(p + "_throughput_mean_samples_per_second_exact") > 0.0);
   const std::string why_zero = dlio_zero ? " (DLIO counts steps - 2 per block: 0 here)" : "";
   table.add("throughput (DLIO definition)", dlio_key, "samples/s" + why_zero);
   table.add("read rate, bytes actually read", p + "_read_MiB_per_second", "MiB/s");

@@ -4,12 +4,14 @@ namespace dlbench::metrics {
 
 double DlioBlockSamplesPerSecond(const BlockTiming& timing, std::uint64_t batch_size) {
   if (timing.total_time <= 0) return 0.0;
+  // A block of one step would give DLIO's formula a negative rate: no batch is counted.
+  if (timing.recorded_steps <= 2) return 0.0;
   const double steps = static_cast<double>(timing.recorded_steps) - 2.0;
   return steps * static_cast<double>(batch_size) / timing.total_time;
 }
 
 std::optional<double> ExactBlockSamplesPerSecond(const BlockTiming& timing) {
-  if (timing.total_time <= 0) return std::nullopt;
+  if (timing.total_time <= 0 || timing.measured_steps == 0) return std::nullopt;
   return static_cast<double>(timing.measured_samples) / timing.total_time;
 }
 
@@ -24,7 +26,7 @@ EpochThroughput EpochTrainThroughput(const EpochRecord& epoch, std::uint64_t ste
     weighted +=
         DlioBlockSamplesPerSecond(timing, batch_size) * static_cast<double>(timing.recorded_steps);
     steps += timing.recorded_steps;
-    if (timing.total_time > 0) {
+    if (timing.total_time > 0 && timing.measured_steps > 0) {
       samples += timing.measured_samples;
       time += timing.total_time;
     }

@@ -13,17 +13,20 @@ namespace dlbench::metrics {
 
 // DLIO's block throughput: (recorded steps - 2) * batch / total_time. The "-2" is hard-coded in
 // DLIO whatever the exclusions are (dlio-config.md D11); reproduced for the compatibility field
-// only. 0 when total_time is not positive (DLIO would divide by zero).
+// only. 0 when total_time is not positive (DLIO would divide by zero) and for a block of at most
+// 2 steps (DLIO's value is 0 at 2 steps and negative at 1, which no reader can take for a rate).
 double DlioBlockSamplesPerSecond(const BlockTiming& timing, std::uint64_t batch_size);
 
 // dlbench's block throughput: samples of exactly the steps whose compute is in AU's numerator
-// over the same total_time. nullopt when total_time is not positive.
+// over the same total_time. nullopt when total_time is not positive or no step is measured (the
+// exclusions cover the block: the time left is the loop's own, not a window of steps).
 std::optional<double> ExactBlockSamplesPerSecond(const BlockTiming& timing);
 
 // One rank's training throughput for an epoch.
 struct EpochThroughput {
   double dlio_samples_per_second = 0;  // DLIO: step-weighted mean of block values (0 if no steps)
-  // dlbench: sum of measured samples / sum of total_time over the blocks; nullopt when no time.
+  // dlbench: sum of measured samples / sum of total_time over the blocks with measured steps;
+  // nullopt when no block has one.
   std::optional<double> exact_samples_per_second;
 };
 EpochThroughput EpochTrainThroughput(const EpochRecord& epoch, std::uint64_t steps_per_epoch,

@@ -126,3 +126,27 @@ dlbench_cli_test(checkpoint_write_threads_beyond_memory 2
   --output ${dir}/direct_out ++workload.checkpoint.checkpoint_folder=${dir}/ckpt_direct
   ++workload.checkpoint.write_threads=1000000)
 set_tests_properties(cli.checkpoint_write_threads_beyond_memory PROPERTIES LABELS "cli;mpi")
+
+# A checkpoint complete on the burst buffer whose name is durable in the checkpoint folder from an
+# earlier save with other settings (train.seed 123 there, 7 on the fast tier) is not durable: it
+# is drained. It used to count as durable ("nothing to drain", exit 0), so the save of a run
+# stopped before its drain stayed on the fast tier and the folder kept the other run's bytes
+# (issue 15).
+set(dir ${SCRATCH}/ckpt_drain_other_settings)
+set(OTHER_BB "++workload.storage.tiers.nvme.path=${dir}/bb ++workload.checkpoint.burst_buffer.tier=nvme")
+dlbench_cli_test(checkpoint_drain_durable_copy_of_other_settings 0
+  --once "note: resuming the drain of 2 checkpoint\\(s\\) complete on tier nvme .* global_epoch1_step1 global_epoch1_step2"
+  --no-match "nothing to drain" --match "drained: OK" -- /bin/sh -c
+  "rm -rf ${dir} && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} ${OTHER_BB} ++workload.checkpoint.checkpoint_folder=${dir}/ckpt --output ${dir}/a --quiet && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} ${OTHER_BB} ++workload.checkpoint.checkpoint_folder=${dir}/seed7 ++workload.train.seed=7 ++workload.checkpoint.burst_buffer.evict_after_drain=False --output ${dir}/b --quiet && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint drain ${CKPT_YAML} ${OTHER_BB} ++workload.checkpoint.checkpoint_folder=${dir}/ckpt ++workload.train.seed=7 && diff -r -x .dlbench-folder ${dir}/seed7 ${dir}/ckpt && echo 'drained: OK'")
+set_tests_properties(cli.checkpoint_drain_durable_copy_of_other_settings PROPERTIES LABELS "cli;mpi")
+# A fast-tier copy of a checkpoint durable already (identical manifest), left by a run that
+# stopped before evicting it, is removed by the next store with evict_after_drain (the default),
+# as a finished run would have: it stayed on the burst buffer for good, 'checkpoint drain' said
+# "nothing to drain" (issue 15). Emulated by a run with evict_after_drain=False.
+set(dir ${SCRATCH}/ckpt_drain_durable_leftover)
+set(LEFT_BB "++workload.storage.tiers.nvme.path=${dir}/bb ++workload.checkpoint.burst_buffer.tier=nvme ++workload.checkpoint.checkpoint_folder=${dir}/ckpt")
+dlbench_cli_test(checkpoint_drain_removes_durable_leftover 0
+  --once "note: removed 2 fast-tier copies on tier nvme .* of checkpoints durable already in .*ckpt_drain_durable_leftover/ckpt \\(evict_after_drain\\), left by a run that stopped"
+  --once "nothing to drain" --match "leftover: OK" -- /bin/sh -c
+  "rm -rf ${dir} && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} ${LEFT_BB} ++workload.checkpoint.burst_buffer.evict_after_drain=False --output ${dir}/a --quiet && test -f ${dir}/bb/global_epoch1_step2/dlbench_checkpoint_manifest.json && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint drain ${CKPT_YAML} ${LEFT_BB} && test ! -e ${dir}/bb/global_epoch1_step1 && test ! -e ${dir}/bb/global_epoch1_step2 && test -f ${dir}/ckpt/global_epoch1_step2/dlbench_checkpoint_manifest.json && echo 'leftover: OK'")
+set_tests_properties(cli.checkpoint_drain_removes_durable_leftover PROPERTIES LABELS "cli;mpi")

@@ -94,3 +94,16 @@ dlbench_cli_test(output_is_the_data_folder 2
   --no-file ${VALIDATION}/out_is_data
   -- ${DLBENCH} run default --output ${VALIDATION}/out_is_data
   ++workload.dataset.data_folder=${VALIDATION}/out_is_data)
+
+# The dataset's bytes must fit the 64-bit counts (issue 15): num_files_train=9223372036854775807
+# passed the sample-count rule with one sample per file; generate wrote 632,000 files (4.9 GiB) in
+# 30 s on its way to 3.8e22 bytes, and unet3d (a size stdev) ended in "internal error:
+# vector::_M_default_append" (exit 1).
+dlbench_validation_test(generate_dataset_beyond_64_bits
+  "dataset.num_files_train = 9223372036854775807 \\(override .*\\) and dataset.num_files_eval = 8 \\(.*\\) files x .* make a dataset of 3.777893186295716e.22 bytes. at most 2\\^63 bytes \\(8 EiB\\) can be counted"
+  generate default ++workload.dataset.num_files_train=9223372036854775807
+  ++workload.dataset.data_folder=${VALIDATION}/generate_dataset_beyond_64_bits_data)
+dlbench_validation_test(train_dataset_beyond_64_bits
+  "dataset.num_files_train = 9223372036854775807 \\(override .*\\) and .* make a dataset of"
+  train unet3d_h100 ++workload.dataset.num_files_train=9223372036854775807
+  ++workload.dataset.data_folder=${VALIDATION}/train_dataset_beyond_64_bits_data)

@@ -302,6 +302,24 @@ const RuleCase kDatasetRules[] = {
      1,
      "dataset.num_files_train = 4611686018427387904 (w.yaml:1) x dataset.num_samples_per_file = "
      "4 (w.yaml:1) samples is more than a 64-bit count holds"},
+    // The dataset's bytes in 64 bits: num_files_train=9223372036854775807 of one 4 KiB sample
+    // generated files until the disk was full (issue 15).
+    {"DatasetBytesBeyondTwoTo63",
+     "dataset: {num_files_train: 9223372036854775807, num_files_eval: 0, num_samples_per_file: 1, "
+     "record_length_bytes: 4096}\n",
+     {},
+     1,
+     "dataset.num_files_train = 9223372036854775807 (w.yaml:1) and dataset.num_files_eval = 0 "
+     "(w.yaml:1) files x dataset.num_samples_per_file = 1 (w.yaml:1) samples x "
+     "dataset.record_length_bytes = 4096.0 (w.yaml:1) make a dataset of 3.777893186295716e+22 "
+     "bytes"},
+    {"DatasetBytesExactlyTwoTo63",
+     "dataset: {num_files_train: 4611686018427387903, num_files_eval: 1, num_samples_per_file: 1, "
+     "record_dims: [2], record_element_type: uint8}\n",
+     {},
+     1,
+     "dataset.record_dims = [2] (w.yaml:1) make a dataset of 9223372036854775808.0 bytes; at most "
+     "2^63 bytes (8 EiB) can be counted"},
 };
 
 INSTANTIATE_TEST_SUITE_P(DatasetRules, DatasetValidationRule, ::testing::ValuesIn(kDatasetRules),

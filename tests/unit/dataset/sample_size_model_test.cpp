@@ -170,6 +170,19 @@ TEST(SampleSizeModel, RejectsBadLengths) {
   EXPECT_THROW(Model(100, 1e12, 10), Error);  // dimensions beyond 32 bits
 }
 
+// The per-file size table (8 bytes a file) is checked against the host's memory before it is
+// allocated: 2^32 unet3d files ended in "internal error: std::bad_alloc" (exit 1). No test
+// machine has 2^45 bytes (32 TiB) of memory, and 2^62 files exceed what a vector can hold.
+TEST(SampleSizeModel, SizeTableBeyondMemoryIsAUsageError) {
+  dlbench::test::ExpectError(
+      [&] { Model(146600628, 68341808, std::uint64_t{1} << 42); }, ExitCode::kUsage,
+      {"dataset.record_length_bytes_stdev", "8 bytes per file", "4398046511104 files",
+       "more than half of this host's memory", "record_length_bytes_stdev: 0"});
+  dlbench::test::ExpectError([&] { Model(4096, 100, std::uint64_t{1} << 62); }, ExitCode::kUsage,
+                             {"4611686018427387904 files"});
+  EXPECT_NO_THROW(Model(4096, 0, std::uint64_t{1} << 62));  // fixed sizes need no table
+}
+
 TEST(ElementType, NamesCodesAndDescrs) {
   struct Case {
     const char* in;

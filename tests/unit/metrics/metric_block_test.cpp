@@ -20,6 +20,7 @@ RunMetrics TrainingRun() {
     epoch.exact_samples_per_second = epoch.dlio_samples_per_second + 4;
     epoch.read_bytes = 1000 * MiB;
     epoch.read_seconds = 1.0;
+    epoch.breakdown.measured_steps = 8;
     train.epochs.push_back(epoch);
   }
   run.train = train;
@@ -112,6 +113,36 @@ TEST(TerminalTable, SaysWhyDliosThroughputIsZero) {
   EXPECT_NE(table.find("0.00  MiB/s (DLIO counts steps - 2 per block: 0 here)"), std::string::npos)
       << table;
   EXPECT_EQ(TerminalTable(TrainingRun()).find("steps - 2"), std::string::npos);
+}
+
+// One step per epoch with the default exclude_start_steps: 1 measures no step: the table says
+// n/a and why, instead of DLIO's "0.00 % fail" (an accelerator that never computed), 100 AU
+// points lost to the loop, and DLIO's throughput of (1 - 2) steps, a negative rate.
+TEST(TerminalTable, NoMeasuredStepIsNotApplicableNotZeroPercent) {
+  RunMetrics run = TrainingRun();
+  for (PhaseEpoch& epoch : run.train->epochs) {
+    epoch.au_percent = 0;
+    epoch.dlio_samples_per_second = 0;
+    epoch.exact_samples_per_second.reset();
+    epoch.breakdown.measured_steps = 0;
+    epoch.breakdown.other_points = 100;
+  }
+  const std::string table = TerminalTable(run);
+  EXPECT_NE(table.find("AU, mean over ranks and epochs            n/a  (no step measured in an "
+                       "epoch: output.metric.exclude_start_steps and exclude_end_steps cover all "
+                       "its steps)"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("AU meets expectation                      n/a\n"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("throughput (dlbench: measured steps)      n/a\n"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("0.00  samples/s (DLIO counts steps - 2 per block: 0 here)"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("fail"), std::string::npos) << table;
+  EXPECT_EQ(table.find("AU lost"), std::string::npos) << table;
+  EXPECT_EQ(TerminalTable(TrainingRun()).find("n/a"), std::string::npos);
 }
 
 TEST(TerminalTable, BurstBufferSavesShowTheirBackpressure) {

@@ -93,13 +93,35 @@ TEST(BreakDownEpoch, NoStepsNoLosses) {
   EXPECT_EQ(b.first_batch_wait, 0.0);
 }
 
+// A block whose steps are all excluded has no AU, so no AU points: its total_time is only what
+// the exclusions left over (the loop's own), which read as 100 points "lost to the step loop".
+TEST(BreakDownEpoch, BlocksWithoutMeasuredStepLoseNoPoints) {
+  EpochRecord one;
+  one.blocks.push_back(MakeBlock(1, 0, {{0.5, 1.0, 0.1}}));
+  const StepBreakdown none = BreakDownEpoch(one, 1, Exclusion{});
+  EXPECT_EQ(none.measured_steps, 0u);
+  for (double StepBreakdown::*field : kBreakdownPoints) EXPECT_EQ(none.*field, 0.0);
+  EXPECT_NEAR(none.barrier_skew + none.barrier_latency, 0.1, 1e-12);  // the seconds stay
+  // Checkpoints split an epoch of K = 3 into blocks of 1 and 2 steps: only the second measures.
+  EpochRecord split;
+  split.blocks.push_back(MakeBlock(1, 0, {{0.5, 1.0, 0.0}}));
+  split.blocks.push_back(MakeBlock(2, 5, {{0.5, 1.0, 0.0}, {0.5, 1.0, 0.0}}));
+  const StepBreakdown b = BreakDownEpoch(split, 3, Exclusion{});
+  EXPECT_EQ(b.measured_steps, 1u);
+  // Block 2: total_time = 3 - 1.5 = 1.5 s, its measured load 0.5 s = 33.3 points, alone.
+  EXPECT_NEAR(b.load_points, 100.0 / 3, 1e-9);
+}
+
 TEST(MeanOf, FieldByField) {
   StepBreakdown a, b;
   a.load_wait = 1;
   b.load_wait = 3;
   a.barrier_skew_points = 2;
   b.other = 4;
+  a.measured_steps = 3;
+  b.measured_steps = 3;
   const StepBreakdown mean = MeanOf({a, b});
+  EXPECT_EQ(mean.measured_steps, 6u);  // summed over ranks, not averaged
   EXPECT_DOUBLE_EQ(mean.load_wait, 2);
   EXPECT_DOUBLE_EQ(mean.barrier_skew_points, 1);
   EXPECT_DOUBLE_EQ(mean.other, 2);

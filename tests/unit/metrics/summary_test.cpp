@@ -20,6 +20,7 @@ PhaseEpoch Epoch(int number, double au, double dlio, double exact) {
   e.read_bytes = 100 * MiB;
   e.nominal_bytes = 101 * MiB;
   e.read_seconds = 10;
+  e.breakdown.measured_steps = 6;  // AU measured some steps (the rank sum)
   return e;
 }
 
@@ -132,6 +133,26 @@ TEST(BuildSummary, StepBreakdownListsPerEpoch) {
   EXPECT_EQ(m["train_au_loss_barrier_skew_percentage"], Json::array({0.0, 2.5}));
   EXPECT_EQ(m["train_au_loss_barrier_latency_percentage"], Json::array({0.75, 0.0}));
   EXPECT_EQ(m["train_au_loss_other_percentage"], Json::array({0.0, 0.25}));
+}
+
+// An epoch where the exclusions cover every step (one step, exclude_start_steps: 1) measured no
+// AU: DLIO's 0 and "fail" stay for its tools, the count of measured steps says why, and no AU
+// points are charged to the time the exclusions left over (they read 100 points "lost").
+TEST(BuildSummary, EpochWithoutMeasuredStepHasNoAuLosses) {
+  RunMetrics run = TrainRun();
+  run.train->epochs[1].breakdown.measured_steps = 0;
+  run.train->epochs[1].breakdown.other_points = 100;
+  run.train->epochs[1].au_percent = 0;
+  const Json m = BuildSummary(run)["metric"];
+  EXPECT_EQ(m["train_au_measured_steps"], Json::array({6, 0}));
+  EXPECT_EQ(m["train_au_meet_expectation"], "fail");
+  for (const char* key :
+       {"train_au_loss_load_percentage", "train_au_loss_barrier_skew_percentage",
+        "train_au_loss_barrier_latency_percentage", "train_au_loss_other_percentage"}) {
+    EXPECT_FALSE(m.contains(key)) << key;
+  }
+  EXPECT_TRUE(m.contains("train_first_batch_wait_seconds"));
+  EXPECT_EQ(BuildSummary(TrainRun())["metric"]["train_au_measured_steps"], Json::array({6, 6}));
 }
 
 TEST(BuildSummary, AbsentPhasesAreOmitted) {

@@ -34,6 +34,21 @@ TEST(BlockThroughput, NoTimeLeftIsAbsentNotInfinite) {
   EXPECT_FALSE(ExactBlockSamplesPerSecond(t).has_value());
 }
 
+// A block of one step: DLIO's (1 - 2) would be a negative rate, and with exclude_start_steps: 1
+// no step is measured, so the time left (the loop's own) is no window for an exact rate.
+TEST(BlockThroughput, OneStepBlockIsZeroForDlioAndAbsentForExact) {
+  const BlockRecord block = MakeBlock(1, 0, {{0.5, 1.0, 0.1}});
+  const BlockTiming t = MeasureBlock(block, 1, Exclusion{});
+  EXPECT_EQ(t.measured_steps, 0u);
+  EXPECT_DOUBLE_EQ(DlioBlockSamplesPerSecond(t, 4), 0.0);
+  EXPECT_FALSE(ExactBlockSamplesPerSecond(t).has_value());
+  EpochRecord epoch;
+  epoch.blocks.push_back(block);
+  const EpochThroughput result = EpochTrainThroughput(epoch, 1, Exclusion{}, 4);
+  EXPECT_DOUBLE_EQ(result.dlio_samples_per_second, 0.0);
+  EXPECT_FALSE(result.exact_samples_per_second.has_value());
+}
+
 TEST(EpochTrainThroughput, WeightedDlioAndPooledExact) {
   EpochRecord epoch;
   epoch.blocks.push_back(MakeBlock(1, 0, {{0.5, 1.0, 0.0}, {0.5, 1.0, 0.0}}));  // 1.5 s left
