@@ -40,7 +40,7 @@ class DictParser {
         h.shape = tuple();
         have_shape = true;
       } else {
-        Bad(where_, "unexpected key '" + key + "'");
+        Bad(where_, "unexpected key '" + FileText(key) + "'");
       }
       skip_space();
       if (peek() == ',') ++pos_;

@@ -3,6 +3,12 @@
 phase in turn, through DLBENCH_FAULTS (storage/fault_environment.h).
 
   fault_sweep.py DLBENCH DATA_DIR SCRATCH [--phase NAME]... [--sample N] [--ranks R --mpiexec CMD]
+                 [--format F]
+
+--format F: the dataset of the generate, train, stage and trace phases in format F instead of
+their workloads' (npy for generate, npz for the others), so that each format's writer and reader
+meet the faults too (its writer's partial file and rename, its reader's handling of a failed or
+short read).
 
 For each phase: a clean run with DLBENCH_FAULTS=none gives the reference result and the number of
 storage operations N (summary.json fault_injection.max_operations_of_a_rank). Then, for each
@@ -48,7 +54,7 @@ class Phase:
                       f"++workload.storage.tiers.nvme.path={self.dir}/nvme",
                       f"++workload.dataset.data_folder={self.data}",
                       f"++workload.checkpoint.checkpoint_folder={self.ckpt}"]
-        self.args = args
+        self.args = args + format_overrides(opts.format, name)
 
     def command(self, out, subcommand=None):
         """The phase's command line (or `subcommand`'s on the same workload, without --output)."""
@@ -63,6 +69,7 @@ class Phase:
         os.makedirs(self.dir)
         if self.name in ("train", "stage", "trace"):
             code, out, _ = run([self.opts.dlbench, "generate", self.opts.train_yaml] + self.tiers +
+                               format_overrides(self.opts.format, self.name) +
                                ["--output", os.path.join(self.dir, "gen"), "-q"], None)
             if code != 0:
                 sys.exit(f"fault_sweep: FAIL: generating the dataset of {self.name}:\n{out}")
@@ -98,6 +105,18 @@ PHASES = {
               "++workload.workflow.profiling=True", "++workload.workflow.evaluation=False",
               "++workload.train.epochs=1"],
 }
+
+
+def format_overrides(dataset_format, phase):
+    """The overrides that give `phase`'s dataset the format `dataset_format` (None: its own)."""
+    if not dataset_format or phase in ("checkpoint", "drain"):
+        return []
+    overrides = [f"++workload.dataset.format={dataset_format}"]
+    if dataset_format == "tfrecord":
+        overrides += ["++workload.reader.data_loader=tensorflow", "++workload.framework=tensorflow"]
+    if dataset_format in ("jpeg", "png"):
+        overrides += ["++workload.dataset.num_samples_per_file=1"]
+    return overrides
 
 
 TRACE_FILES = ".pfw.gz"
@@ -268,6 +287,7 @@ def main():
     parser.add_argument("--sample", type=int, default=0,
                         help="faults at this many operation indices per phase (0: every index)")
     parser.add_argument("--ranks", type=int, default=1)
+    parser.add_argument("--format", help="the dataset format of the data phases")
     parser.add_argument("--mpiexec", default="mpiexec --allow-run-as-root --oversubscribe -n",
                         help="the launcher and its flag for the rank count")
     opts = parser.parse_args()
