@@ -12,7 +12,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-all_targets=(config tfrecord npy npz hdf5 jpeg png csv parquet trace_summary compare)
+all_targets=(config tfrecord npy npz hdf5 jpeg png csv parquet indexed_binary trace_summary compare)
 seconds="${1:-}"
 if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -eq 0 ]; then
   log "usage: scripts/fuzz.sh SECONDS [TARGET...]   (targets: ${all_targets[*]})"

@@ -1,7 +1,10 @@
 #include "checkpoint/manifest.h"
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "storage/atomic_file.h"
 #include "util/error.h"
@@ -12,6 +15,16 @@ namespace {
 
 constexpr const char* kFormat = "dlbench-checkpoint-manifest";
 constexpr int kVersion = 1;
+// The most ranks a manifest may name. A drain visits every rank of the saving world (its markers,
+// one stat each, polled until all are there): a damaged world of 2^31 - 1 hung the drain.
+constexpr int kMaxWorld = 1 << 20;
+
+// A manifest's count that must be a whole number >= 0 (nlohmann's get<Bytes> would wrap -5 and
+// truncate 1.5).
+Bytes Count(const nlohmann::json& value) {
+  if (!value.is_number_unsigned()) throw std::runtime_error("a size is not a whole number >= 0");
+  return value.get<Bytes>();
+}
 
 }  // namespace
 
@@ -110,13 +123,34 @@ Manifest ParseManifest(const std::string& text, const std::string& path) {
     if (json.at("format").get<std::string>() != kFormat) throw std::runtime_error("wrong format");
     if (json.at("version").get<int>() != kVersion) throw std::runtime_error("unknown version");
     manifest.checkpoint = json.at("checkpoint").get<std::string>();
-    manifest.world = json.at("world").get<int>();
+    const nlohmann::json& world = json.at("world");
+    if (!world.is_number_integer() || world.get<std::int64_t>() < 1 ||
+        world.get<std::int64_t>() > kMaxWorld) {
+      throw std::runtime_error("world " + world.dump() + " is not 1 to " +
+                               std::to_string(kMaxWorld) + " ranks");
+    }
+    manifest.world = world.get<int>();
     manifest.content.randomize = json.at("content").at("randomize").get<bool>();
     manifest.content.seed = json.at("content").at("seed").get<std::uint64_t>();
-    manifest.total_bytes = json.at("total_bytes").get<Bytes>();
+    manifest.total_bytes = Count(json.at("total_bytes"));
     for (const nlohmann::json& e : json.at("files")) {
-      manifest.files.push_back(
-          {e.at("name").get<std::string>(), e.at("bytes").get<Bytes>(), e.at("rank").get<Rank>()});
+      ManifestEntry entry{e.at("name").get<std::string>(), Count(e.at("bytes")), 0};
+      // A file of the checkpoint's own folder: a name with a '/' or a '..' would have a drain or
+      // an eviction reach outside it.
+      if (entry.name.empty() || entry.name == "." || entry.name == ".." ||
+          entry.name.find('/') != std::string::npos) {
+        throw std::runtime_error("file name '" + FileText(entry.name) +
+                                 "' is not a name in the checkpoint's folder");
+      }
+      const nlohmann::json& rank = e.at("rank");
+      if (!rank.is_number_integer() || rank.get<std::int64_t>() < 0 ||
+          rank.get<std::int64_t>() >= manifest.world) {
+        throw std::runtime_error("rank " + rank.dump() + " of " + entry.name +
+                                 " is not a rank of the world of " +
+                                 std::to_string(manifest.world));
+      }
+      entry.rank = rank.get<Rank>();
+      manifest.files.push_back(std::move(entry));
     }
   } catch (const std::exception& e) {
     throw IoError("read checkpoint manifest", path, 0, std::string("corrupt: ") + e.what());

@@ -24,7 +24,8 @@ metrics::Json ReadJson(const fs::path& file) {  // ReadJsonObject
   try {
     metrics::Json json = metrics::Json::parse(text.str());
     if (json.is_object()) return json;
-  } catch (const metrics::Json::parse_error& error) {
+  } catch (const metrics::Json::exception& error) {
+    // parse_error, and out_of_range for a number beyond double's range (1e400)
     throw UsageError(file.string() + " is not valid JSON (" + error.what() + ")");
   }
   throw UsageError(file.string() + " is not a dlbench result file (expected a JSON object)");

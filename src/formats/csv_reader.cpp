@@ -2,7 +2,9 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "formats/csv_text.h"
@@ -89,17 +91,10 @@ class CsvDecoder final : public SampleDecoder {
  private:
   [[noreturn]] void bad(const std::string& path, std::int64_t line, std::int64_t field,
                         const char* at, const char* end) const {
-    // Up to 12 bytes as they are, but a line break as \n: the message stays on one line.
-    std::string found = "the end of the file";
-    if (at != end) {
-      found = "'";
-      for (const char* c = at; c < at + std::min<long>(end - at, 12); ++c) {
-        found += *c == '\n'   ? std::string("\\n")
-                 : *c == '\r' ? std::string("\\r")
-                              : std::string(1, *c);
-      }
-      found += "'";
-    }
+    // Up to 12 bytes, escaped (FileText): the message stays on one line.
+    const std::string found =
+        at == end ? "the end of the file"
+                  : "'" + FileText(std::string_view(at, std::min<long>(end - at, 12)), 12) + "'";
     throw IoError("read", path, 0,
                   "bad csv: line " + std::to_string(line + 1) + ", field " +
                       std::to_string(field + 1) + ": found " + found + "; expected " +

@@ -64,6 +64,7 @@ class Hdf5FileReader final : public FileReader {
                                        npy::ShapeText(Signed(found)) + ", expected " +
                                        npy::ShapeText(Signed(shape)));
       }
+      check_storage_size(lock, dset.get(), name);
       datasets_.push_back(std::move(dset));
       names_.push_back(std::move(name));
       spaces_.push_back(std::move(space));
@@ -105,6 +106,20 @@ class Hdf5FileReader final : public FileReader {
   }
 
  private:
+  // A chunk index entry is the size HDF5 allocates to read that chunk: one claiming 4 GiB in a
+  // file of 6 KB made H5Dread allocate 4 GiB (the fuzzer's out-of-memory). The sizes of all the
+  // dataset's chunks together (one pass over its index, here at open) cannot exceed the file.
+  void check_storage_size(const hdf5::Lock& lock, hid_t dset, const std::string& name) {
+    hsize_t file_size = 0;
+    Check(lock, H5Fget_filesize(file_.get(), &file_size), "get file size", path_);
+    const hsize_t stored = H5Dget_storage_size(dset);
+    if (stored > file_size) {
+      throw Error(ExitCode::kIo, "hdf5 " + path_ + ": dataset '" + name + "' says its data takes " +
+                                     std::to_string(stored) + " bytes, more than the file's " +
+                                     std::to_string(file_size) + " (a damaged chunk index)");
+    }
+  }
+
   // HDF5 marks a dataset's sieve buffer as holding the bytes of a read that failed: reopened,
   // the dataset reads from storage again (reader.on_error: skip goes on with this file), instead
   // of serving stale bytes. Best effort: a dataset that does not reopen fails the next read.

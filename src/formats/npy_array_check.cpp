@@ -16,7 +16,7 @@ void CheckArrayHeader(const npy::Header& header, const FileSpec& spec, const std
   const DType& expected = LookupDType(spec.dtype);
   const auto found = DTypeFromDescr(header.descr);
   if (!found || found->name != expected.name) {
-    throw Error(ExitCode::kIo, where + ": dtype '" + header.descr + "', expected '" +
+    throw Error(ExitCode::kIo, where + ": dtype '" + FileText(header.descr) + "', expected '" +
                                    std::string(expected.descr) + "' (" + spec.dtype + ")");
   }
   const std::vector<std::int64_t> shape = SampleLastShape(spec);

@@ -40,7 +40,7 @@ class DictParser {
         h.shape = tuple();
         have_shape = true;
       } else {
-        Bad(where_, "unexpected key '" + key + "'");
+        Bad(where_, "unexpected key '" + FileText(key) + "'");
       }
       skip_space();
       if (peek() == ',') ++pos_;
@@ -164,7 +164,12 @@ Bytes HeaderLength(std::string_view probe, const std::string& where) {
   if (major == 1) return 10 + (byte(8) | byte(9) << 8);
   if (major == 2 || major == 3) {
     if (probe.size() < 12) Bad(where, "truncated preamble");
-    return 12 + (byte(8) | byte(9) << 8 | byte(10) << 16 | byte(11) << 24);
+    const Bytes length = 12 + (byte(8) | byte(9) << 8 | byte(10) << 16 | byte(11) << 24);
+    if (length > kMaxHeaderBytes) {
+      Bad(where, "its length field says " + std::to_string(length) + " bytes, more than the " +
+                     std::to_string(kMaxHeaderBytes) + " dlbench reads (a corrupt header)");
+    }
+    return length;
   }
   Bad(where, "unsupported format version " + std::to_string(major) + "." +
                  std::to_string(static_cast<int>(byte(7))));

@@ -27,7 +27,12 @@ struct Header {
 
 // Bytes needed to know the header's total length: the preamble of any version (12).
 inline constexpr Bytes kProbeBytes = 12;
-// The total header length from the first kProbeBytes bytes; throws Error(kIo) naming `where`.
+// The longest header accepted. A version 2.0/3.0 length field can claim 4 GiB, which readers
+// would otherwise read or inflate into memory; numpy's own reader refuses headers longer than
+// 10000 bytes by default, and numpy writes a header longer than 65535 only for a dict that size.
+inline constexpr Bytes kMaxHeaderBytes = Bytes{1} << 20;
+// The total header length from the first kProbeBytes bytes; throws Error(kIo) naming `where`,
+// also for a length beyond kMaxHeaderBytes.
 Bytes HeaderLength(std::string_view probe, const std::string& where);
 // Parses a complete header; throws Error(kIo) naming `where` and what was expected.
 Header Parse(std::string_view bytes, const std::string& where);

@@ -1,6 +1,7 @@
 #include "formats/parquet_schema.h"
 
 #include "formats/thrift_compact.h"
+#include "util/error.h"
 
 namespace dlbench::formats::parquet {
 namespace {
@@ -17,8 +18,8 @@ int OptionalLevels(const Column& c, const SchemaElement& e, const char* what) {
   const std::int32_t repetition = e.repetition.value_or(-1);
   if (repetition == kRequired) return 0;
   if (repetition == kOptional) return 1;
-  Differs(c, std::string(what) + " '" + e.name + "' has repetition " + std::to_string(repetition) +
-                 " (required or optional expected)");
+  Differs(c, std::string(what) + " '" + FileText(e.name) + "' has repetition " +
+                 std::to_string(repetition) + " (required or optional expected)");
 }
 
 std::string Annotation(const SchemaElement& e) {
@@ -71,7 +72,8 @@ FileColumn MatchColumn(const std::vector<SchemaElement>& schema, std::size_t* po
                        const Column& c) {
   if (*pos >= schema.size()) Differs(c, "is missing");
   const SchemaElement& top = schema[(*pos)++];
-  if (top.name != c.name) Differs(c, "is not there: the file has '" + top.name + "' in its place");
+  if (top.name != c.name)
+    Differs(c, "is not there: the file has '" + FileText(top.name) + "' in its place");
   FileColumn f;
   if (IsLeaf(top)) {
     f.max_definition = OptionalLevels(c, top, "the column");
@@ -94,7 +96,8 @@ FileColumn MatchColumn(const std::vector<SchemaElement>& schema, std::size_t* po
   const SchemaElement& middle = schema[(*pos)++];
   const SchemaElement& leaf = schema[(*pos)++];
   if (middle.repetition != kRepeated || middle.num_children != 1 || middle.type) {
-    Differs(c, "is a LIST whose '" + middle.name + "' is not a repeated group of one element");
+    Differs(c, "is a LIST whose '" + FileText(middle.name) +
+                   "' is not a repeated group of one element");
   }
   if (!IsLeaf(leaf)) Differs(c, "is a LIST of groups, not of values");
   f.max_repetition = 1;

@@ -1,8 +1,11 @@
 #include "report/html_report.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
+#include <string_view>
+#include <system_error>
 
 #include "compare/metric_spec.h"
 #include "metrics/json_fields.h"
@@ -72,9 +75,15 @@ std::vector<std::pair<int, Json>> RankOutputs(const compare::Run& run) {
     if (name.size() <= suffix.size() ||
         name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
       continue;
-    const std::string rank = name.substr(0, name.size() - suffix.size());
-    if (rank.empty() || !std::all_of(rank.begin(), rank.end(), ::isdigit)) continue;
-    outputs.emplace_back(std::stoi(rank), compare::ReadJsonObject(it->path().string()));
+    // "<rank>_output.json" with a rank that is an int: no other file is a rank's
+    const std::string_view digits(name.data(), name.size() - suffix.size());
+    int rank = 0;
+    const auto [end_of_rank, parsed] =
+        std::from_chars(digits.data(), digits.data() + digits.size(), rank);
+    if (digits.empty() || digits.front() == '-' || parsed != std::errc() ||
+        end_of_rank != digits.data() + digits.size())
+      continue;
+    outputs.emplace_back(rank, compare::ReadJsonObject(it->path().string()));
   }
   std::sort(outputs.begin(), outputs.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });

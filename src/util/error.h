@@ -2,8 +2,10 @@
 // the process ends with, so that `main` never has to guess.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace dlbench {
 
@@ -47,5 +49,12 @@ inline Error InternalError(const std::string& message) {
 // An I/O failure or corrupt data (exit 3). `errno_value` 0 means "no errno to report".
 Error IoError(const std::string& operation, const std::string& path, int errno_value,
               const std::string& detail = "");
+
+// Bytes of a data file as an error message shows them (a key of a damaged header, a name in a
+// hostile schema): printable ASCII as it is, a newline, return and tab as \n \r \t, any other
+// byte (control characters, 0x7F and above) as \xNN, and at most `most` bytes followed by "..."
+// when there are more. A message must stay one line on the terminal and in dlio.log, and valid
+// UTF-8 in summary.json's run_status (whose JSON writer refuses other bytes).
+std::string FileText(std::string_view bytes, std::size_t most = 64);
 
 }  // namespace dlbench

@@ -35,6 +35,13 @@ bool HoldsFailure(const metrics::Json& summary) {
          !status->value("error", metrics::Json()).is_null();
 }
 
+// summary.json's text. A message can hold bytes that are not UTF-8 (a file's name, or its bytes
+// in an error): they become U+FFFD rather than the dump throwing, which left the summary saying
+// the run was still in its phase, as if killed, instead of recording the failure.
+std::string SummaryText(const metrics::Json& summary) {
+  return summary.dump(2, ' ', false, metrics::Json::error_handler_t::replace) + "\n";
+}
+
 }  // namespace
 
 void WriteFileAtomically(const std::filesystem::path& path, const std::string& text) {
@@ -57,7 +64,7 @@ RunResults::RunResults(std::filesystem::path folder, const mpi::Communicator& co
 
 void RunResults::write() const {
   if (!writer_) return;
-  WriteFileAtomically(folder_ / "summary.json", summary_.dump(2) + "\n");
+  WriteFileAtomically(folder_ / "summary.json", SummaryText(summary_));
 }
 
 void RunResults::add(const metrics::Json& part) {
@@ -103,7 +110,7 @@ void RunResults::record_failure_of_this_rank(ExitCode code, const std::string& m
       "rank " + std::to_string(rank_) + " of " + std::to_string(ranks_) + ": " + message;
   // Written under a name of this rank's, then renamed over rank 0's file.
   const std::string own = (folder_ / ("summary.rank-" + std::to_string(rank_) + ".json")).string();
-  WriteFileAtomically(own, summary.dump(2) + "\n");
+  WriteFileAtomically(own, SummaryText(summary));
   env.rename(own, path);
 }
 
@@ -114,7 +121,7 @@ void RunResults::complete() {
   metrics::Json done = summary_;
   done[kRunStatusKey] = {
       {"complete", true}, {"phase", kDonePhase}, {"exit_code", 0}, {"error", nullptr}};
-  if (writer_) WriteFileAtomically(folder_ / "summary.json", done.dump(2) + "\n");
+  if (writer_) WriteFileAtomically(folder_ / "summary.json", SummaryText(done));
   summary_ = std::move(done);
 }
 

@@ -3,6 +3,13 @@
 phase in turn, through DLBENCH_FAULTS (storage/fault_environment.h).
 
   fault_sweep.py DLBENCH DATA_DIR SCRATCH [--phase NAME]... [--sample N] [--ranks R --mpiexec CMD]
+                 [--format F]...
+
+--format F: the dataset of the generate, train, stage and trace phases in format F instead of
+their workloads' (npy for generate, npz for the others), so that each format's writer and reader
+meet the faults too (its writer's partial file and rename, its reader's handling of a failed or
+short read); given several times, each phase is swept once per format. hdf5 is refused for
+generate: its files hold the time they were written, so no two runs give the same bytes.
 
 For each phase: a clean run with DLBENCH_FAULTS=none gives the reference result and the number of
 storage operations N (summary.json fault_injection.max_operations_of_a_rank). Then, for each
@@ -37,9 +44,11 @@ from fault_checks import (ANY_PATH, OPERATION_AND_PATH, TIMEOUT, checkpoint_prob
 class Phase:
     """A small run of one phase and what its result must be."""
 
-    def __init__(self, name, args, opts):
+    def __init__(self, name, args, opts, dataset_format=None):
         self.name = name
-        self.dir = os.path.join(opts.scratch, name)
+        self.format = dataset_format
+        self.label = name + (f" ({dataset_format})" if dataset_format else "")
+        self.dir = os.path.join(opts.scratch, name + (f"-{dataset_format}" if dataset_format else ""))
         self.opts = opts
         self.data = os.path.join(self.dir, "pfs", "data")
         self.ckpt = os.path.join(self.dir, "pfs", "ckpt")
@@ -48,7 +57,7 @@ class Phase:
                       f"++workload.storage.tiers.nvme.path={self.dir}/nvme",
                       f"++workload.dataset.data_folder={self.data}",
                       f"++workload.checkpoint.checkpoint_folder={self.ckpt}"]
-        self.args = args
+        self.args = args + format_overrides(dataset_format, name)
 
     def command(self, out, subcommand=None):
         """The phase's command line (or `subcommand`'s on the same workload, without --output)."""
@@ -63,6 +72,7 @@ class Phase:
         os.makedirs(self.dir)
         if self.name in ("train", "stage", "trace"):
             code, out, _ = run([self.opts.dlbench, "generate", self.opts.train_yaml] + self.tiers +
+                               format_overrides(self.format, self.name) +
                                ["--output", os.path.join(self.dir, "gen"), "-q"], None)
             if code != 0:
                 sys.exit(f"fault_sweep: FAIL: generating the dataset of {self.name}:\n{out}")
@@ -100,6 +110,18 @@ PHASES = {
 }
 
 
+def format_overrides(dataset_format, phase):
+    """The overrides that give `phase`'s dataset the format `dataset_format` (None: its own)."""
+    if not dataset_format or phase in ("checkpoint", "drain"):
+        return []
+    overrides = [f"++workload.dataset.format={dataset_format}"]
+    if dataset_format == "tfrecord":
+        overrides += ["++workload.reader.data_loader=tensorflow", "++workload.framework=tensorflow"]
+    if dataset_format in ("jpeg", "png"):
+        overrides += ["++workload.dataset.num_samples_per_file=1"]
+    return overrides
+
+
 TRACE_FILES = ".pfw.gz"
 MAX_TRACE_OPERATIONS = 60
 
@@ -124,7 +146,7 @@ def sweep_phase(phase, failures, stats):
     out = os.path.join(phase.dir, "out")
     code, text, _ = run(phase.command(out), "none")
     if code != 0:
-        failures.append(f"{phase.name}: the clean run exited {code}:\n{text}")
+        failures.append(f"{phase.label}: the clean run exited {code}:\n{text}")
         return
     with open(os.path.join(out, "summary.json")) as f:
         operations = json.load(f)["fault_injection"]["max_operations_of_a_rank"]
@@ -141,16 +163,16 @@ def sweep_phase(phase, failures, stats):
     only = TRACE_FILES if phase.name == "trace" else None
     indices = range(1, MAX_TRACE_OPERATIONS) if only else chosen_indices(operations,
                                                                         phase.opts.sample)
-    print(f"{phase.name}: {operations} storage operations (the most of one of "
+    print(f"{phase.label}: {operations} storage operations (the most of one of "
           f"{phase.opts.ranks} rank(s)); faults at " +
           (f"each operation on {only} files" if only else f"{len(indices)} of them"), flush=True)
-    stats[phase.name] = (operations, len(indices))
+    stats[phase.label] = (operations, len(indices))
 
     for k, index in enumerate(indices):
         phase.reset()
         faults, action = fault_text(index, k, only)
         code, text, seconds = run(phase.command(out), faults)
-        where = f"{phase.name} {faults}"
+        where = f"{phase.label} {faults}"
         problems = []
         errors = [line for line in text.splitlines() if "dlbench: error" in line]
         if code is None:
@@ -172,7 +194,7 @@ def sweep_phase(phase, failures, stats):
             # Operations vary a little between runs (threads): a fault may not be reached.
             hit = [line for line in text.splitlines() if "fault injected" in line]
             if only and not injected:
-                stats[phase.name] = (operations, index - 1)
+                stats[phase.label] = (operations, index - 1)
                 break
             stats.setdefault("tolerated" if injected else "not reached", []).append(
                 where + (": " + hit[0] if hit else ""))
@@ -253,10 +275,10 @@ def interrupted_run(phase, reference, failures):
                 for rel, path in result.items()):
             problems.append("the result differs from the clean run's")
         problems += checkpoint_problems(phase.ckpt)[0]
-        print(f"  {'FAIL' if problems else 'ok'} {phase.name} {faults}: {retries} retries",
+        print(f"  {'FAIL' if problems else 'ok'} {phase.label} {faults}: {retries} retries",
               flush=True)
     for p in problems:
-        failures.append(f"{phase.name} {faults}: {p}\n    output: {text[-600:]}")
+        failures.append(f"{phase.label} {faults}: {p}\n    output: {text[-600:]}")
 
 
 def main():
@@ -268,6 +290,8 @@ def main():
     parser.add_argument("--sample", type=int, default=0,
                         help="faults at this many operation indices per phase (0: every index)")
     parser.add_argument("--ranks", type=int, default=1)
+    parser.add_argument("--format", action="append",
+                        help="a dataset format of the data phases (repeatable)")
     parser.add_argument("--mpiexec", default="mpiexec --allow-run-as-root --oversubscribe -n",
                         help="the launcher and its flag for the rank count")
     opts = parser.parse_args()
@@ -279,7 +303,11 @@ def main():
     start = time.monotonic()
     for name in opts.phase or sorted(PHASES):
         args = [a.format(**vars(opts)) for a in PHASES[name]]
-        sweep_phase(Phase(name, args, opts), failures, stats)
+        for dataset_format in opts.format or [None]:
+            if name == "generate" and dataset_format == "hdf5":
+                sys.exit("fault_sweep: hdf5 files are not the same bytes twice (they hold their "
+                         "write time): no generate sweep of hdf5")
+            sweep_phase(Phase(name, args, opts, dataset_format), failures, stats)
     for where in stats.pop("tolerated", []):
         print(f"tolerated (exit 0 with the fault injected): {where}")
     for where in stats.pop("not reached", []):

@@ -1,5 +1,6 @@
 #include "fuzz/format_reader_target.h"
 
+#include <string_view>
 #include <vector>
 
 #include "formats/format.h"
@@ -17,7 +18,14 @@ void FuzzFormatReader(config::Format format, const std::uint8_t* data, std::size
   spec.dtype = "uint8";
   spec.samples = image ? 1 : 3;
   MemoryEnv env;
-  env.add(spec.path, AsText(data, size));
+  if (format == config::Format::kIndexedBinary) {
+    const std::vector<std::string_view> parts = SplitInput(AsText(data, size));
+    env.add(spec.path, parts[0]);
+    if (parts.size() > 1) env.add(spec.offsets_index(), parts[1]);
+    if (parts.size() > 2) env.add(spec.sizes_index(), parts[2]);
+  } else {
+    env.add(spec.path, AsText(data, size));
+  }
   formats::FileReadOptions options;
   options.transfer_size = 64;  // many refills of the streaming readers' buffers
   ExpectOnlyInputErrors([&] {

@@ -1,6 +1,7 @@
 // The fuzz targets of the dataset readers: the input is one data file, opened through a MemoryEnv
 // with the FileSpec that tests/fuzz/make_corpus.sh generates its seed files with, and every sample
-// is read.
+// is read. For indexed_binary the input holds three files (fuzz_target.h's SplitInput): the data
+// file, its offsets index and its sizes index; a part left out is a file that is not there.
 #pragma once
 
 #include <cstddef>

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the seed corpora of the fuzz targets (tests/fuzz/corpus/<target>/seed-*) from small
 # runs of a built dlbench: one real data file per format (the spec format_reader_target.h reads
-# them with), shipped workloads with overrides, a traced run's trace and counters, and run
-# summaries for compare. Inputs of crashes (crash-*) in the corpora are left alone, and so are the
+# them with; indexed_binary's with its two index files), shipped workloads with overrides, a
+# traced run's trace and counters, and run summaries for compare. Inputs of crashes (crash-*) in the corpora are left alone, and so are the
 # parquet corpus's foreign-pyarrow-* inputs: files shaped as pyarrow writes them (nullable LIST,
 # dictionary page, RLE_DICTIONARY then PLAIN pages cut inside rows, v1 and v2 pages, snappy or
 # uncompressed), built once with tests/unit/formats/parquet_file_builder.h for the fuzz spec
@@ -44,6 +44,15 @@ generate hdf5-gzip hdf5 3 ++workload.dataset.compression=gzip ++workload.dataset
 seed hdf5 gzip-chunked <"$work/data-hdf5-gzip/train/img_0_of_1.hdf5"
 generate csv-gzip csv 3 ++workload.dataset.compression=gzip
 seed csv gzip <"$work/data-csv-gzip/train/img_0_of_1.csv.gz"
+# indexed_binary: the data file, then its offsets and sizes indexes (fuzz_indexed_binary.cpp)
+generate indexed_binary indexed_binary 3
+{
+  cat "$work/data-indexed_binary/train/img_0_of_1.indexed_binary"
+  printf '%s' "$sep"
+  cat "$work/data-indexed_binary/train/img_0_of_1.indexed_binary.off.idx"
+  printf '%s' "$sep"
+  cat "$work/data-indexed_binary/train/img_0_of_1.indexed_binary.sz.idx"
+} | seed indexed_binary plain
 for format in jpeg png; do
   generate "$format" "$format" 1
   seed "$format" plain <"$work/data-$format/train/img_0_of_1.$format"

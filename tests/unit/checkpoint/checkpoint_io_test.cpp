@@ -275,6 +275,33 @@ TEST(CheckpointIo, CorruptManifestIsAnIoError) {
                              ExitCode::kIo, {"corrupt"});
 }
 
+// What a damaged or hostile manifest says is checked before a load, a drain or an eviction acts
+// on it: a world of 2^31 - 1 ranks hung `dlbench checkpoint drain` (a stat per rank, polled), a
+// negative size wrapped around, and a name with a '/' or '..' would have had a drain copy a file
+// from, and to, outside the checkpoint's folder.
+TEST(CheckpointIo, ManifestValuesOutOfTheirRangeAreCorrupt) {
+  const std::string good = R"({"format": "dlbench-checkpoint-manifest", "version": 1,
+    "checkpoint": "global_epoch1_step1", "content": {"randomize": true, "seed": 1},
+    "total_bytes": 10, "world": 2, "files": [{"name": "a.pt", "bytes": 10, "rank": 1}]})";
+  EXPECT_EQ(ParseManifest(good, "m.json").files.at(0).rank, 1);
+  const auto corrupt = [&](const std::string& from, const std::string& to, const std::string& why) {
+    std::string text = good;
+    text.replace(text.find(from), from.size(), to);
+    dlbench::test::ExpectError([&] { ParseManifest(text, "m.json"); }, ExitCode::kIo,
+                               {"m.json", "corrupt", why});
+  };
+  corrupt(R"("world": 2)", R"("world": 2147483647)", "world 2147483647 is not 1 to 1048576 ranks");
+  corrupt(R"("world": 2)", R"("world": 0)", "world 0 is not");
+  corrupt(R"("rank": 1)", R"("rank": 2)", "rank 2 of a.pt is not a rank of the world of 2");
+  corrupt(R"("rank": 1)", R"("rank": -1)", "rank -1 of a.pt");
+  corrupt(R"("bytes": 10)", R"("bytes": -5)", "a size is not a whole number");
+  corrupt(R"("bytes": 10)", R"("bytes": 1.5)", "a size is not a whole number");
+  corrupt(R"("total_bytes": 10)", R"("total_bytes": 1e400)", "number overflow");
+  corrupt(R"("a.pt")", R"("../../escaped")", "'../../escaped' is not a name in the checkpoint's");
+  corrupt(R"("a.pt")", R"("..")", "is not a name in the checkpoint's folder");
+  corrupt(R"("a.pt")", R"("")", "is not a name in the checkpoint's folder");
+}
+
 TEST(CheckpointIo, BufferMemoryIsFixedWhateverTheCheckpointSize) {
   dlbench::test::TempDir dir;
   CheckpointWriter writer(PosixEnv(), Options(3));

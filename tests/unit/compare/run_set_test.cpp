@@ -46,9 +46,15 @@ TEST(RunSet, UnreadableInputIsAUsageErrorNamingThePath) {
   test::TempDir dir;
   dir.write("bad/summary.json", "{\"metric\": {");
   dir.write("array/summary.json", "[1, 2]");
+  dir.write("overflow/summary.json", R"({"metric": {"train_au_mean_percentage": 1e400}})");
   dir.write("empty/nothing.txt", "");
   dir.write("no_runs/aggregate.json", R"({"runs": []})");
   EXPECT_NE(UsageMessage([&] { LoadRunSet((dir / "bad").string()); }).find("is not valid JSON"),
+            std::string::npos);
+  // A number beyond double's range is the JSON library's out_of_range, not its parse_error.
+  EXPECT_NE(UsageMessage([&] {
+              LoadRunSet((dir / "overflow").string());
+            }).find("overflow/summary.json is not valid JSON"),
             std::string::npos);
   EXPECT_NE(
       UsageMessage([&] { LoadRunSet((dir / "array").string()); }).find("expected a JSON object"),

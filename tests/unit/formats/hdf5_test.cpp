@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,29 @@ TEST_F(Hdf5Files, RejectsLzfAndReportsBadFiles) {
   EXPECT_NE(error.find("hdf5 open " + spec.path), std::string::npos) << error;
   test::WriteAll(spec.path, "not hdf5 at all");
   EXPECT_NE(open_error(spec).find(spec.path), std::string::npos);
+}
+
+// A chunk whose index entry claims 4 GiB in a file of a few KB (found by the fuzzer, corpus
+// hdf5/crash-chunk-size-beyond-file): refused at open, before H5Dread allocates the claimed size.
+TEST_F(Hdf5Files, AChunkIndexClaimingMoreThanTheFileIsRefusedAtOpen) {
+  FileSpec spec = make_spec({6, 6}, 3);
+  spec.compression = config::Compression::kGzip;
+  spec.chunk_dims = {1, 6, 6};
+  test::WriteFile(Hdf5Writer(), spec, test::RandomContent());
+  // The v1 B-tree key of chunk 0: its stored size, filter mask 0 and offsets (0, 0, 0, 0).
+  const std::string patch = "/usr/bin/python3 -c \"import h5py, struct; f = h5py.File('" +
+                            spec.path +
+                            "', 'r'); size = f['records_0'].id.get_chunk_info(0).size; f.close(); "
+                            "b = bytearray(open('" +
+                            spec.path +
+                            "', 'rb').read()); "
+                            "key = struct.pack('<II', size, 0) + bytes(32); at = b.index(key); "
+                            "b[at:at + 4] = struct.pack('<I', 0xFFFFFFF0); open('" +
+                            spec.path + "', 'wb').write(b)\"";
+  ASSERT_EQ(std::system(patch.c_str()), 0) << patch;
+  const std::string error = open_error(spec);
+  EXPECT_NE(error.find("dataset 'records_0' says its data takes"), std::string::npos) << error;
+  EXPECT_NE(error.find(spec.path), std::string::npos) << error;
 }
 
 }  // namespace

@@ -54,6 +54,22 @@ TEST(NpyHeader, RejectsGarbage) {
                              {"file.npy", "fortran_order"});
 }
 
+// A 2.0/3.0 length field can claim up to 4 GiB; beyond the longest header dlbench reads it is a
+// corrupt header, said before anything reads or inflates that much (npz: InflatedHeader...).
+TEST(NpyHeader, RejectsALengthBeyondTheLongestHeader) {
+  const auto probe = [](std::uint32_t hlen) {
+    std::string p = "\x93NUMPY\x02";
+    p += '\0';
+    for (int i = 0; i < 4; ++i) p += static_cast<char>(hlen >> (8 * i) & 0xff);
+    return p;
+  };
+  EXPECT_EQ(npy::HeaderLength(probe(npy::kMaxHeaderBytes - 12), "t"), npy::kMaxHeaderBytes);
+  dlbench::test::ExpectError([&] { npy::HeaderLength(probe(npy::kMaxHeaderBytes - 11), "f.npy"); },
+                             ExitCode::kIo, {"f.npy", "length field says 1048577 bytes"});
+  dlbench::test::ExpectError([&] { npy::HeaderLength(probe(0xFFFFFFFFu), "f.npy"); }, ExitCode::kIo,
+                             {"f.npy", "length field says 4294967307 bytes"});
+}
+
 class NpyFiles : public test::FormatFiles<NpyReader> {
  protected:
   NpyFiles() : FormatFiles("img_0_of_1.npy", 3) {}
@@ -204,19 +220,20 @@ TEST_F(NpyFiles, AOneSampleFileReadsItsSampleStraightIntoTheCallersBuffer) {
                              ExitCode::kIo, {"truncated npy", spec.path});
 }
 
-// A version 3 header whose length field says 64 MiB, in a file of a few hundred bytes, is
-// truncated: found before reading (the reader allocated and asked for the 64 MiB first; with a
-// length near 4 GiB the fuzzer's input timed out).
+// A version 3 header whose length field says 512 KiB, in a file of a few hundred bytes, is
+// truncated: found before reading (the reader allocated and asked for the length first; with a
+// length near 4 GiB the fuzzer's input timed out). Lengths beyond npy::kMaxHeaderBytes are
+// refused by HeaderLength itself (NpyHeader.RejectsALengthBeyondTheLongestHeader).
 TEST_F(NpyFiles, HeaderLongerThanTheFileIsRejectedBeforeReadingIt) {
   const FileSpec spec = make_spec({6, 6}, 2, "uint8");
   test::WriteFile(NpyWriter(), spec, test::RandomContent());
   std::string bytes = test::ReadAll(spec.path);
   bytes.replace(6, 4, std::string("\x03\x00\x00\x00", 4));
-  bytes.insert(10, std::string("\x00\x04", 2));  // HLEN (4 bytes in v3) = 0x04000000
+  bytes.insert(10, std::string("\x08\x00", 2));  // HLEN (4 bytes in v3) = 0x00080000
   test::WriteAll(spec.path, bytes);
   test::RecordingEnv env(storage::PosixEnv());
   dlbench::test::ExpectError([&] { NpyReader().open(env, spec, {}); }, ExitCode::kIo,
-                             {"truncated npy: header needs 67108876 bytes, file has", spec.path});
+                             {"truncated npy: header needs 524300 bytes, file has", spec.path});
   for (const auto& read : env.reads) EXPECT_LE(read.length, bytes.size());
 }
 

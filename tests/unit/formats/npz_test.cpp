@@ -10,6 +10,7 @@
 #include "formats/npz_reader.h"
 #include "formats/npz_writer.h"
 #include "recording_env.h"
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -136,6 +137,28 @@ TEST_F(NpzFiles, BadDirectoryAndMismatchesAreReported) {
   test::WriteAll(spec.path, bytes);
   error = open_error(make_spec({8, 9}, 2, "uint8"));
   EXPECT_NE(error.find("x.npy: shape (8, 8, 2), expected (8, 9, 2)"), std::string::npos) << error;
+}
+
+// A deflated x.npy whose header's length field claims 64 MiB, followed by 64 MiB of spaces (64 KB
+// compressed): refused from the length field, without inflating the claimed header into memory
+// (the reader appended inflated bytes until it held the length said, up to 4 GiB).
+TEST_F(NpzFiles, InflatedHeaderLongerThanTheLongestHeaderIsRejectedWithoutInflatingIt) {
+  FileSpec spec = make_spec({8, 8}, 2, "uint8");
+  spec.compression = config::Compression::kZip;
+  const std::string command =
+      "/usr/bin/python3 -c \"import zipfile; z = zipfile.ZipFile('" + spec.path +
+      "', 'w', zipfile.ZIP_DEFLATED); f = z.open('x.npy', 'w', force_zip64=True); "
+      "f.write(b'\\x93NUMPY\\x02\\x00\\x00\\x00\\x00\\x04'); "
+      "[f.write(b' ' * (1 << 20)) for i in range(64)]; f.close(); z.close()\"";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  test::RecordingEnv env(storage::PosixEnv());
+  FileReadOptions options;
+  options.transfer_size = 4096;
+  dlbench::test::ExpectError([&] { NpzReader().open(env, spec, options); }, ExitCode::kIo,
+                             {spec.path, "length field says 67108876 bytes"});
+  Bytes read = 0;
+  for (const auto& r : env.reads) read += r.got;
+  EXPECT_LT(read, 16384u);
 }
 
 }  // namespace

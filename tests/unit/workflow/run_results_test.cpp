@@ -111,6 +111,19 @@ TEST(RunResults, ASignalAfterAFailureKeepsTheFailure) {
   EXPECT_EQ(ReadSummary(other)["run_status"], by_rank_1["run_status"]);
 }
 
+// A message with bytes that are not UTF-8 (a file name, bytes of a damaged file) is recorded, those
+// bytes replaced: the JSON writer refused them, fail() swallowed that, and summary.json went on
+// saying the run was in its phase with no error, as a killed run's does.
+TEST(RunResults, AFailureMessageThatIsNotUtf8IsStillRecorded) {
+  test::TempDir dir;
+  RunResults results(dir.path(), test::World());
+  results.begin_phase("train");
+  results.fail(ExitCode::kIo, "read data/caf\xe9.npz: bad");
+  const metrics::Json status = ReadSummary(dir)["run_status"];
+  EXPECT_EQ(status["exit_code"], 3);
+  EXPECT_EQ(status["error"], "read data/caf\xef\xbf\xbd.npz: bad");
+}
+
 TEST(RunResults, AFailureThatCannotBeWrittenDoesNotThrow) {
   test::TempDir dir;
   const std::filesystem::path folder = dir / "out";
