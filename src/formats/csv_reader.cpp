@@ -21,16 +21,32 @@ bool IsGzip(std::span<const std::byte> bytes) {
   return bytes.size() >= 2 && bytes[0] == std::byte{0x1f} && bytes[1] == std::byte{0x8b};
 }
 
-std::span<const char> Inflate(std::span<const std::byte> gzip, const std::string& path) {
+// The most text a file of `rows` lines of `fields` numbers can hold, generously: 64 characters a
+// number (dlbench writes at most csv::kMaxFieldChars, pandas a float64 in 24), a line break of two.
+std::size_t MostText(std::int64_t rows, std::int64_t fields) {
+  return static_cast<std::size_t>(rows) * (static_cast<std::size_t>(fields) * 64 + 2) + 65536;
+}
+
+// `most`: the most text the file may inflate to (MostText); more is an error, not an allocation
+// (a few MB of gzip can inflate to gigabytes).
+std::span<const char> Inflate(std::span<const std::byte> gzip, std::size_t most,
+                              const std::string& path) {
   z_stream z{};
   if (inflateInit2(&z, 15 + 16) != Z_OK) throw InternalError("zlib inflateInit2");
   z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(gzip.data()));
   z.avail_in = static_cast<uInt>(gzip.size());
-  if (inflated.size() < 4 * gzip.size() + 4096) inflated.resize(4 * gzip.size() + 4096);
+  const std::size_t first = std::min(4 * gzip.size() + 4096, most + 1);
+  if (inflated.size() < first) inflated.resize(first);
   std::size_t produced = 0;
   int status = Z_OK;
   while (status != Z_STREAM_END) {
-    if (produced == inflated.size()) inflated.resize(2 * inflated.size());
+    if (produced > most) {
+      inflateEnd(&z);
+      throw IoError("read", path, 0,
+                    "bad csv: the gzip stream inflates to more than " + std::to_string(most) +
+                        " bytes, more than its lines of numbers can take");
+    }
+    if (produced == inflated.size()) inflated.resize(std::min(2 * inflated.size(), most + 1));
     z.next_out = reinterpret_cast<Bytef*>(inflated.data() + produced);
     z.avail_out = static_cast<uInt>(inflated.size() - produced);
     status = inflate(&z, Z_NO_FLUSH);
@@ -62,7 +78,7 @@ class CsvDecoder final : public SampleDecoder {
               const std::string& path) const override {
     const std::span<const char> text =
         IsGzip(encoded)
-            ? Inflate(encoded, path)
+            ? Inflate(encoded, MostText(rows_, fields_), path)
             : std::span<const char>(reinterpret_cast<const char*>(encoded.data()), encoded.size());
     const char* p = text.data();
     const char* const end = p + text.size();

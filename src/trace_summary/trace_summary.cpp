@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <regex>
 
@@ -201,7 +203,14 @@ TraceSummary SummarizeRun(storage::Env& env, const std::filesystem::path& folder
     text.resize(file->read_at(0, text.data(), text.size()));
     try {
       const nlohmann::json json = nlohmann::json::parse(text);
-      const int rank = json.at("rank").get<int>();
+      // get<int> would wrap 1e12 or -1 into some rank and truncate 1.5 silently.
+      const nlohmann::json& rank_value = json.at("rank");
+      if (!rank_value.is_number_integer() || rank_value.get<std::int64_t>() < 0 ||
+          rank_value.get<std::int64_t>() > std::numeric_limits<int>::max()) {
+        throw Error(ExitCode::kIo, path + ": not a dlbench counters file (rank " +
+                                       rank_value.dump() + " is not a rank)");
+      }
+      const int rank = rank_value.get<int>();
       RankSummary& rank_summary = summary.ranks[rank];
       rank_summary.rank = rank;
       rank_summary.counters = storage::CountsFromJson(json.at("totals"));

@@ -1,6 +1,7 @@
 // csv files: pandas' text layout (no header, no index, "\n"), every dtype's values back exactly,
 // gzip, and truncated or corrupt files as I/O errors naming the file and the line.
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <cstring>
 #include <source_location>
@@ -124,6 +125,28 @@ TEST_F(CsvFiles, TruncatedCorruptAndMismatchingFilesAreIoErrors) {
   corrupt[bytes.size() - 5] = static_cast<char>(corrupt[bytes.size() - 5] ^ 1);  // the CRC-32
   write(corrupt);
   test::ExpectContains(read_error(spec), "bad csv: corrupt gzip stream: incorrect data check");
+
+  // 64 MiB of digits in 64 KB of gzip: refused once the text outgrows what 3 lines of 4 numbers
+  // can take, instead of inflating it all into memory.
+  std::string bomb(1 << 20, '\0');
+  z_stream z{};
+  ASSERT_EQ(deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY), Z_OK);
+  const std::string digits(1 << 20, '7');
+  std::size_t out = 0;
+  for (int i = 0; i < 64; ++i) {
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(digits.data()));
+    z.avail_in = static_cast<uInt>(digits.size());
+    const int flush = i == 63 ? Z_FINISH : Z_NO_FLUSH;
+    do {
+      z.next_out = reinterpret_cast<Bytef*>(bomb.data() + out);
+      z.avail_out = static_cast<uInt>(bomb.size() - out);
+      deflate(&z, flush);
+      out = bomb.size() - z.avail_out;
+    } while (z.avail_in > 0 || (flush == Z_FINISH && z.avail_out == 0));
+  }
+  deflateEnd(&z);
+  write(bomb.substr(0, out));
+  test::ExpectContains(read_error(spec), "bad csv: the gzip stream inflates to more than 66310 bytes");
 }
 
 // uint8 texts come from a vector path (16 values at a time, where the CPU has AVX-512 VBMI2) and

@@ -212,6 +212,12 @@ TEST(TraceSummary, CountersFilesBecomeTheCountersTable) {
   dir.write("2_posix_counters.json", "{\"rank\":");
   test::ExpectError([&] { SummarizeRun(storage::PosixEnv(), dir.path()); }, ExitCode::kIo,
                     {"not a dlbench counters file"});
+  // A rank that is not an int >= 0 was wrapped (1e12, -1) or truncated (1.5) into some rank.
+  for (const std::string rank : {"1000000000000", "-1", "1.5"}) {
+    dir.write("2_posix_counters.json", R"({"rank":)" + rank + R"(,"totals":{"POSIX_OPENS":1}})");
+    test::ExpectError([&] { SummarizeRun(storage::PosixEnv(), dir.path()); }, ExitCode::kIo,
+                      {"2_posix_counters.json: not a dlbench counters file (rank " + rank});
+  }
 }
 
 }  // namespace
