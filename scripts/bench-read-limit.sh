@@ -2,14 +2,17 @@
 # The distance of dlbench's read path to the physical limit, and its start-up cost against the MPI
 # floor; prints Markdown. Run by scripts/bench-read.sh, or alone:
 #
-#   scripts/bench-read-limit.sh [--reps N] [--dlbench PATH]
+#   scripts/bench-read-limit.sh [--reps N] [--dlbench PATH] [--before PATH]
 #
 #  (g) sample pipeline vs the bare loop: 2 ranks, tmpfs (/dev/shm), computation 0, read_threads 1,
 #      8192 x 128 KiB npz and 8192 x 4 KiB npy, one sample per file, no shuffle (DLIO's default).
 #      dlbench's samples/s (all ranks, over the epochs' read spans) against
 #      tests/bench/bare_read_loop (2 processes that open / pread to the end / close the same files
 #      in the same shards and order, nothing else) over the same number of passes, runs
-#      alternating; medians, the ratio of medians and the paired ratios (target >= 0.85);
+#      alternating; medians, the ratio of medians and the paired ratios (target >= 0.85). With
+#      --before PATH, each repetition also runs that dlbench binary between the two, and a second
+#      row gives its ratios to the same bare-loop runs: a change's effect beside the machine's
+#      drift (on this VM the bare loop alone moves 20-30 % within minutes);
 #  (h) start-up: wall time of commands that do no parallel work (`--version`, `config show`)
 #      against the emptiest MPI program (tests/bench/mpi_floor: MPI_Init, barrier, MPI_Finalize),
 #      alone and under `mpirun -np 2`; and the time from launching `mpirun -np 2 dlbench train` to
@@ -21,7 +24,9 @@ source "$here/lib.sh"
 
 reps=3
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
-parse_options "reps dlbench" "$@"
+before=""
+parse_options "reps dlbench before" "$@"
+[ -z "$before" ] || [ -x "$before" ] || { echo "--before $before: not an executable" >&2; exit 2; }
 bench="$DLBENCH_BUILD_DIR/tests/bench"
 [ -x "$dlbench" ] && [ -x "$bench/bare_read_loop" ] && [ -x "$bench/mpi_floor" ] || build_dlbench
 mapfile -t mpi_flags < <(mpirun_flags)
@@ -41,31 +46,43 @@ workload() {  # folder format files bytes epochs
 }
 
 # Samples per second of all ranks over the epochs' read spans.
-dlbench_rate() {  # yaml
+dlbench_rate() {  # binary yaml
   rm -rf "$work/out"
-  "${mpi[@]}" "$dlbench" train "$1" --output "$work/out" --quiet >/dev/null
+  "${mpi[@]}" "$1" train "$2" --output "$work/out" --quiet >/dev/null
   py 'import json,sys; m=json.load(open(sys.argv[1]))["metric"]; print(m["train_sample_read_latency_count"]/m["train_read_seconds"])' "$work/out/summary.json"
 }
 
 echo "## Sample pipeline against the bare loop (2 ranks, tmpfs, computation 0, read_threads 1)"
 echo
-echo "| workload | dlbench samples/s | bare loop files/s | ratio of medians | paired ratios |"
-echo "|---|---|---|---|---|"
+echo "| workload | dlbench | dlbench samples/s | bare loop files/s | ratio of medians | median of paired ratios | paired ratios |"
+echo "|---|---|---|---|---|---|---|"
+# One table row: label, then the dlbench rates and the bare-loop rates of the same repetitions.
+row() {  # workload label rates... -- bare rates...
+  py '
+import statistics, sys
+workload, label, rest = sys.argv[1], sys.argv[2], sys.argv[3:]
+cut = rest.index("--")
+d, b = [float(x) for x in rest[:cut]], [float(x) for x in rest[cut + 1:]]
+paired = [x / y for x, y in zip(d, b)]
+print("| %s | %s | %.0f | %.0f | %.3f | %.3f | %s |" % (workload, label, statistics.median(d),
+      statistics.median(b), statistics.median(d) / statistics.median(b), statistics.median(paired),
+      " ".join("%.2f" % r for r in paired)))' "$@"
+}
 # About 1 s of reading per run for both.
 for spec in "npz 131072 8" "npy 4096 30"; do
   read -r format bytes epochs <<<"$spec"
   rm -rf "$work/data"
   workload "$work/data" "$format" 8192 "$bytes" "$epochs" >"$work/limit.yaml"
   "$dlbench" generate "$work/limit.yaml" --output "$work/out-gen" --quiet >/dev/null
-  d_runs=(); b_runs=(); ratios=()
+  d_runs=(); p_runs=(); b_runs=()
   for _ in $(seq "$reps"); do
-    d_runs+=("$(dlbench_rate "$work/limit.yaml")")
+    d_runs+=("$(dlbench_rate "$dlbench" "$work/limit.yaml")")
+    [ -z "$before" ] || p_runs+=("$(dlbench_rate "$before" "$work/limit.yaml")")
     b_runs+=("$("$bench/bare_read_loop" 2 "$epochs" "$work/data/train" | cut -d' ' -f1)")
-    ratios+=("$(py "print(${d_runs[-1]} / ${b_runs[-1]})")")
   done
-  d=$(median "${d_runs[@]}"); b=$(median "${b_runs[@]}")
-  printf '| 8192 x %s KiB %s | %.0f | %.0f | %.3f | %s |\n' "$((bytes / 1024))" "$format" "$d" "$b" \
-    "$(py "print($d / $b)")" "$(printf '%.2f ' "${ratios[@]}")"
+  name="8192 x $((bytes / 1024)) KiB $format"
+  row "$name" "this" "${d_runs[@]}" -- "${b_runs[@]}"
+  [ -z "$before" ] || row "$name" "before" "${p_runs[@]}" -- "${b_runs[@]}"
 done
 rm -rf "$work/data" "$work/out-gen"
 echo
