@@ -26,22 +26,30 @@ void CheckArrayHeader(const npy::Header& header, const FileSpec& spec, const std
   }
 }
 
-const std::string& ExpectedArrayHeader(const FileSpec& spec) {
+const ExpectedArray& ExpectedArrayOf(const FileSpec& spec) {
   struct Last {
     std::string dtype;
     std::vector<std::int64_t> sample_dims;
     std::int64_t samples = -1;
-    std::string header;
+    bool columns = false;  // parquet_columns set: then sample_bytes depends on them
+    ExpectedArray array;
   };
   thread_local Last last;
-  if (last.samples != spec.samples || last.dtype != spec.dtype ||
-      last.sample_dims != spec.sample_dims) {
-    last.header = npy::Encode(LookupDType(spec.dtype).descr, SampleLastShape(spec));
+  if (last.samples != spec.samples || last.columns || !spec.parquet_columns.empty() ||
+      last.dtype != spec.dtype || last.sample_dims != spec.sample_dims) {
+    last.array.header = npy::Encode(LookupDType(spec.dtype).descr, SampleLastShape(spec));
+    last.array.itemsize = spec.itemsize();
+    last.array.sample_bytes = spec.sample_bytes();
     last.dtype = spec.dtype;
     last.sample_dims = spec.sample_dims;
     last.samples = spec.samples;
+    last.columns = !spec.parquet_columns.empty();
   }
-  return last.header;
+  return last.array;
+}
+
+const std::string& ExpectedArrayHeader(const FileSpec& spec) {
+  return ExpectedArrayOf(spec).header;
 }
 
 }  // namespace dlbench::formats

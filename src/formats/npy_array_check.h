@@ -18,4 +18,13 @@ void CheckArrayHeader(const npy::Header& header, const FileSpec& spec, const std
 // the thread's next call.
 const std::string& ExpectedArrayHeader(const FileSpec& spec);
 
+// That header with the spec's element and sample sizes (FileSpec::itemsize, sample_bytes), kept
+// with it: a reader opening a file per sample needs all three, and each costs a dtype lookup.
+struct ExpectedArray {
+  std::string header;
+  int itemsize = 0;
+  Bytes sample_bytes = 0;
+};
+const ExpectedArray& ExpectedArrayOf(const FileSpec& spec);
+
 }  // namespace dlbench::formats

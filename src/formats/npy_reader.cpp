@@ -38,12 +38,14 @@ std::uint64_t NextReaderId() {
 class NpyFileReader final : public FileReader, public storage::Recycled<NpyFileReader> {
  public:
   // `direct`: `file` is a DirectFile.
+  // `array`: ExpectedArrayOf(spec).
   NpyFileReader(std::unique_ptr<storage::ReadableFile> file, DirectFile* direct,
-                const FileSpec& spec, const FileReadOptions& options)
+                const FileSpec& spec, const ExpectedArray& array, const FileReadOptions& options)
       : file_(std::move(file)),
         direct_(direct),
         samples_(spec.samples),
-        sample_bytes_(spec.sample_bytes()),
+        sample_bytes_(array.sample_bytes),
+        itemsize_(array.itemsize),
         transfer_size_(options.transfer_size) {
     // The first read fetches the header dlbench's (and numpy's) writer puts there for this
     // spec, or with O_DIRECT the first block, which holds any usual header; when those bytes
@@ -52,7 +54,7 @@ class NpyFileReader final : public FileReader, public storage::Recycled<NpyFileR
     // and the data in one read), one system call less: straight into the caller's buffer when it
     // offers one with room for the header before it (FileReadOptions::sample_into), else into
     // this thread's buffer, from which read_sample copies the sample.
-    const std::string& expected = ExpectedArrayHeader(spec);
+    const std::string& expected = array.header;
     Bytes first = std::max<Bytes>(expected.size(), npy::kProbeBytes);
     if (direct_) {
       first = storage::kDirectAlignment;
@@ -72,8 +74,8 @@ class NpyFileReader final : public FileReader, public storage::Recycled<NpyFileR
       if (got == first && std::string_view(start, expected.size()) == expected) {
         open_bytes_ = got - sample_bytes_;  // the sample's bytes count when read_sample delivers it
         sample_into_ = options.sample_into.data();
-        array_.emplace(data_offset_, samples_, sample_bytes_, spec.itemsize(),
-                       options.transfer_size, false);
+        array_.emplace(data_offset_, samples_, sample_bytes_, itemsize_, options.transfer_size,
+                       false);
         return;
       }
       // Another header, or a short file: on from the thread's buffer, as without a landing.
@@ -130,7 +132,7 @@ class NpyFileReader final : public FileReader, public storage::Recycled<NpyFileR
       head.reader = id_ = NextReaderId();  // the sample is in this thread's buffer
       open_bytes_ -= sample_bytes_;        // its bytes count when read_sample delivers them
     }
-    array_.emplace(data_offset_, samples_, sample_bytes_, spec.itemsize(), transfer_size_,
+    array_.emplace(data_offset_, samples_, sample_bytes_, itemsize_, transfer_size_,
                    direct_ != nullptr);
   }
 
@@ -170,6 +172,7 @@ class NpyFileReader final : public FileReader, public storage::Recycled<NpyFileR
   DirectFile* direct_;  // file_ when reading with O_DIRECT, else null
   std::int64_t samples_;
   Bytes sample_bytes_;
+  int itemsize_;
   // Files of one sample up to this size are read whole by the first read.
   static constexpr Bytes kWholeFileBytes = 64 * 1024;
 
@@ -192,7 +195,8 @@ class NpyFileReader final : public FileReader, public storage::Recycled<NpyFileR
 std::unique_ptr<FileReader> NpyReader::open(storage::Env& env, const FileSpec& spec,
                                             const FileReadOptions& options) const {
   OpenedFile opened = OpenForReading(env, spec.path, options.direct);
-  return std::make_unique<NpyFileReader>(std::move(opened.file), opened.direct_file, spec, options);
+  return std::make_unique<NpyFileReader>(std::move(opened.file), opened.direct_file, spec,
+                                         ExpectedArrayOf(spec), options);
 }
 
 }  // namespace dlbench::formats

@@ -6,6 +6,7 @@
 
 #include "format_files_fixture.h"
 #include "format_test_support.h"
+#include "formats/dtype.h"
 #include "formats/npy_array_check.h"
 #include "formats/npy_header.h"
 #include "formats/npy_reader.h"
@@ -100,6 +101,31 @@ TEST_F(NpyFiles, RoundTripsContiguousAndStridedSamples) {
       EXPECT_EQ(read, static_cast<Bytes>(samples) * spec.sample_bytes());
     }
   }
+}
+
+// ExpectedArrayOf keeps the last spec's header and sizes per thread: whatever specs alternate on
+// a thread (dtype, shape, sample count, parquet columns that decide sample_bytes), each answer is
+// the spec's own.
+TEST(ExpectedArray, EachSpecGetsItsOwnHeaderAndSizes) {
+  FileSpec a;
+  a.sample_dims = {16, 8};
+  a.dtype = "uint8";
+  FileSpec b = a;
+  b.dtype = "float32";
+  FileSpec c = a;
+  c.samples = 3;
+  FileSpec d = a;
+  d.parquet_columns = {config::ParquetColumn{"x", "float64", 5, true}};
+  for (int round = 0; round < 2; ++round) {
+    for (const FileSpec* spec : {&a, &b, &a, &c, &d, &d, &a}) {
+      const ExpectedArray& array = ExpectedArrayOf(*spec);
+      EXPECT_EQ(array.sample_bytes, spec->sample_bytes());
+      EXPECT_EQ(array.itemsize, spec->itemsize());
+      EXPECT_EQ(array.header, npy::Encode(LookupDType(spec->dtype).descr, SampleLastShape(*spec)));
+    }
+  }
+  EXPECT_EQ(ExpectedArrayOf(d).sample_bytes, 40u);
+  EXPECT_EQ(ExpectedArrayOf(b).sample_bytes, 512u);
 }
 
 // The header the writer puts there for the spec is fetched in one read and needs no parsing; any
