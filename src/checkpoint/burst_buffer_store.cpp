@@ -1,6 +1,7 @@
 #include "checkpoint/burst_buffer_store.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <map>
@@ -56,16 +57,27 @@ std::string FormatSeconds(Seconds value) {
   return text;
 }
 
-// True when the capacity folder holds, durable, the checkpoint whose fast-tier copy is `fast`:
-// complete with the same manifest (names, sizes, content seed: the same bytes). A durable copy of
-// an earlier save of the name with other settings is not this save's.
-bool DurableCopyMatches(storage::Env& env, const std::string& fast, const std::string& capacity) {
-  if (!IsCheckpointComplete(env, capacity)) return false;
+// What the checkpoint folder holds of a checkpoint complete on the fast tier at `fast`.
+enum class CapacityCopy {
+  kStale,  // missing, incomplete, unreadable, or an older save of the name: drain the fast copy
+  kSame,   // complete with the same manifest (names, sizes, content seed: the same bytes)
+  kNewer,  // complete, another save of the name, and newer: the fast copy is not drained
+};
+
+// Newer by the manifests' modification times: a drain writes the capacity manifest after the fast
+// tier's, so a drained copy is never older than its source, and a save made later straight to the
+// checkpoint folder (a run without burst buffer) is newer than the fast copy it must not lose to.
+CapacityCopy CompareCapacityCopy(storage::Env& env, const std::string& fast,
+                                 const std::string& capacity) {
+  if (!IsCheckpointComplete(env, capacity)) return CapacityCopy::kStale;
   const std::string text = ManifestText(ReadManifest(env, fast));
   try {
-    return ManifestText(ReadManifest(env, capacity)) == text;
+    if (ManifestText(ReadManifest(env, capacity)) == text) return CapacityCopy::kSame;
+    const std::int64_t saved = env.modified_ns(JoinPath(fast, kManifestFileName));
+    return env.modified_ns(JoinPath(capacity, kManifestFileName)) >= saved ? CapacityCopy::kNewer
+                                                                           : CapacityCopy::kStale;
   } catch (const Error&) {  // a capacity manifest that cannot be read is no durable copy
-    return false;
+    return CapacityCopy::kStale;
   }
 }
 
@@ -167,7 +179,10 @@ void BurstBufferStore::resume() {
   // their stale failure markers before anyone's drain can look. A capacity copy of an earlier save
   // of the name with other settings (another train.seed or model) once counted as durable: the
   // interrupted run's save stayed on the fast tier, undrained, and `checkpoint drain` said nothing.
+  // But the fast copy is not always the newest save of its name: a run without burst buffer may
+  // have saved it again straight to the checkpoint folder since. The newer copy is kept.
   std::string complete;
+  std::string newer;  // names whose checkpoint-folder copy is another, newer save
   std::uint64_t evicted = 0;
   mpi::AgreeOnFailure(comm_, [&] {  // a folder a leader cannot list fails every rank
     if (!leads()) return;
@@ -176,16 +191,21 @@ void BurstBufferStore::resume() {
       if (!entry.is_directory) continue;
       const std::string fast = fast_folder(entry.name);
       if (!IsCheckpointComplete(env_, fast)) continue;
-      if (DurableCopyMatches(env_, fast, capacity_folder(entry.name))) {
-        // Drained, but the run stopped before evicting it (or before its own drain of a name
-        // saved alike): with eviction, a finished run leaves nothing on the fast tier.
-        if (config_.checkpoint.burst_buffer->evict_after_drain) {
-          RemoveDurableLeftover(env_, fast);
-          ++evicted;
-        }
+      const CapacityCopy copy = CompareCapacityCopy(env_, fast, capacity_folder(entry.name));
+      if (copy == CapacityCopy::kStale) {
+        complete += entry.name + "\n";
         continue;
       }
-      complete += entry.name + "\n";
+      if (copy == CapacityCopy::kNewer) {
+        newer += entry.name + "\n";  // evicted below, once every node agrees it is newer
+        continue;
+      }
+      // Drained, but the run stopped before evicting it (or before its own drain of a name
+      // saved alike): with eviction, a finished run leaves nothing on the fast tier.
+      if (config_.checkpoint.burst_buffer->evict_after_drain) {
+        RemoveDurableLeftover(env_, fast);
+        ++evicted;
+      }
     }
   });
   const std::uint64_t leftovers = comm_.sum(evicted);
@@ -198,6 +218,31 @@ void BurstBufferStore::resume() {
   std::set<std::string> candidates;
   for (const std::string& names : comm_.all_gather(complete)) {
     for (const std::string& name : Lines(names)) candidates.insert(name);
+  }
+  // A name some node still has to drain is drained (each node compares with its own clock).
+  std::set<std::string> newer_kept;
+  for (const std::string& names : comm_.all_gather(newer)) {
+    for (const std::string& name : Lines(names)) {
+      if (!candidates.contains(name)) newer_kept.insert(name);
+    }
+  }
+  const bool evict = config_.checkpoint.burst_buffer->evict_after_drain;
+  mpi::AgreeOnFailure(comm_, [&] {
+    if (!leads() || !evict) return;
+    for (const std::string& name : Lines(newer)) {
+      if (newer_kept.contains(name)) RemoveDurableLeftover(env_, fast_folder(name));
+    }
+  });
+  if (comm_.is_root() && !newer_kept.empty()) {
+    std::string names;
+    for (const std::string& name : newer_kept) names += " " + name;
+    sink::Note("kept the checkpoint folder's copy of " + std::to_string(newer_kept.size()) +
+               " checkpoint(s) (" + config_.checkpoint.checkpoint_folder + "), not the tier " +
+               tier_name_ + " one: complete, saved later with other settings (its manifest is " +
+               "newer), so not drained over" +
+               (evict ? "; the fast-tier copy was removed (evict_after_drain):"
+                      : "; the fast-tier copy stays (evict_after_drain false):") +
+               names);
   }
   std::string found;
   mpi::AgreeOnFailure(comm_, [&] {

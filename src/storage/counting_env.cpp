@@ -547,4 +547,11 @@ Bytes CountingEnv::file_size(const std::string& path) {
   return size;
 }
 
+std::int64_t CountingEnv::modified_ns(const std::string& path) {
+  const double t1 = ticks();
+  const std::int64_t time = target().modified_ns(path);
+  record(path).meta(Record::Meta::kStat, t1, ticks());
+  return time;
+}
+
 }  // namespace dlbench::storage

@@ -51,6 +51,7 @@ class EnvWrapper : public Env {
   }
   bool exists(const std::string& path) override { return target_.exists(path); }
   Bytes file_size(const std::string& path) override { return target_.file_size(path); }
+  std::int64_t modified_ns(const std::string& path) override { return target_.modified_ns(path); }
   void sync_directory(const std::string& path) override { target_.sync_directory(path); }
   Bytes free_space(const std::string& path) override { return target_.free_space(path); }
 

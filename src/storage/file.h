@@ -134,6 +134,11 @@ class Env {
   // The size of the regular file at `path`; Error(kIo) naming it when it is absent, or is a
   // folder, FIFO, socket or device (posix_file.h RequireRegularFile, the read side's rule too).
   virtual Bytes file_size(const std::string& path) = 0;
+  // When the file or folder at `path` was last modified (stat's st_mtim), in nanoseconds since
+  // the epoch of the clock of the file system that holds it; Error(kIo) naming it when absent.
+  // Only comparable between files of one machine's clock (what decides which of two saves is
+  // newer: burst_buffer_store.cpp).
+  virtual std::int64_t modified_ns(const std::string& path) = 0;
   // fsync of a directory, so that a rename inside it is durable.
   virtual void sync_directory(const std::string& path) = 0;
   // Bytes an unprivileged user may still write on the file system holding `path` (statvfs:

@@ -210,6 +210,12 @@ class PosixEnvImpl final : public Env {
     return static_cast<Bytes>(st.st_size);
   }
 
+  std::int64_t modified_ns(const std::string& path) override {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) throw IoError("stat", path, errno);
+    return static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  }
+
   void sync_directory(const std::string& path) override {
     const int fd = OpenRetrying(path, O_RDONLY | O_DIRECTORY);
     if (fd < 0) throw IoError("open directory", path, errno);

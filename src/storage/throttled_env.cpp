@@ -163,6 +163,11 @@ Bytes ThrottledEnv::file_size(const std::string& path) {
   return target().file_size(path);
 }
 
+std::int64_t ThrottledEnv::modified_ns(const std::string& path) {
+  throttle(0);
+  return target().modified_ns(path);
+}
+
 void ThrottledEnv::sync_directory(const std::string& path) {
   throttle(0);
   target().sync_directory(path);

@@ -119,6 +119,10 @@ bool TierEnv::exists(const std::string& path) { return env_for(path).exists(path
 
 Bytes TierEnv::file_size(const std::string& path) { return env_for(path).file_size(path); }
 
+std::int64_t TierEnv::modified_ns(const std::string& path) {
+  return env_for(path).modified_ns(path);
+}
+
 void TierEnv::sync_directory(const std::string& path) { env_for(path).sync_directory(path); }
 
 Bytes TierEnv::free_space(const std::string& path) { return env_for(path).free_space(path); }

@@ -66,6 +66,7 @@ class TierEnv final : public EnvWrapper {
   std::vector<DirectoryEntry> list_directory(const std::string& path) override;
   bool exists(const std::string& path) override;
   Bytes file_size(const std::string& path) override;
+  std::int64_t modified_ns(const std::string& path) override;
   void sync_directory(const std::string& path) override;
   Bytes free_space(const std::string& path) override;
 

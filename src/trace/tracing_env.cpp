@@ -175,6 +175,11 @@ Bytes TracingEnv::file_size(const std::string& path) {
       Event::kStat, path, [&] { return target().file_size(path); }, kAsInt);
 }
 
+std::int64_t TracingEnv::modified_ns(const std::string& path) {
+  return PathOp(
+      Event::kStat, path, [&] { return target().modified_ns(path); }, kAsInt);
+}
+
 void TracingEnv::sync_directory(const std::string& path) {
   PathOp(Event::kFsync, path, [&] { target().sync_directory(path); });
 }

@@ -30,6 +30,7 @@ class TracingEnv final : public storage::EnvWrapper {
   std::vector<storage::DirectoryEntry> list_directory(const std::string& path) override;
   bool exists(const std::string& path) override;
   Bytes file_size(const std::string& path) override;
+  std::int64_t modified_ns(const std::string& path) override;
   void sync_directory(const std::string& path) override;
   Bytes free_space(const std::string& path) override;
 };

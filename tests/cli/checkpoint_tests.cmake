@@ -150,3 +150,16 @@ dlbench_cli_test(checkpoint_drain_removes_durable_leftover 0
   --once "nothing to drain" --match "leftover: OK" -- /bin/sh -c
   "rm -rf ${dir} && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} ${LEFT_BB} ++workload.checkpoint.burst_buffer.evict_after_drain=False --output ${dir}/a --quiet && test -f ${dir}/bb/global_epoch1_step2/dlbench_checkpoint_manifest.json && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint drain ${CKPT_YAML} ${LEFT_BB} && test ! -e ${dir}/bb/global_epoch1_step1 && test ! -e ${dir}/bb/global_epoch1_step2 && test -f ${dir}/ckpt/global_epoch1_step2/dlbench_checkpoint_manifest.json && echo 'leftover: OK'")
 set_tests_properties(cli.checkpoint_drain_removes_durable_leftover PROPERTIES LABELS "cli;mpi")
+# The counter-case: the fast-tier copy is not always the newest save of its name. A burst-buffer
+# run with evict_after_drain=False leaves its (drained) checkpoints on the fast tier; a later run
+# without burst buffer (train.seed 7) saves the same names straight to the checkpoint folder. The
+# drain keeps the folder's newer copies (it replaced them with the older fast-tier ones: 01c40ee),
+# leaves the fast copies while evict_after_drain is False and removes them once it is True.
+set(dir ${SCRATCH}/ckpt_drain_newer_direct_save)
+set(NEWER_BB "++workload.storage.tiers.nvme.path=${dir}/bb ++workload.checkpoint.burst_buffer.tier=nvme ++workload.checkpoint.checkpoint_folder=${dir}/ckpt")
+dlbench_cli_test(checkpoint_drain_keeps_newer_direct_save 0
+  --once "note: kept the checkpoint folder's copy of 2 checkpoint\\(s\\) .* newer.* stays .*global_epoch1_step1 global_epoch1_step2"
+  --once "note: kept the checkpoint folder's copy of 2 checkpoint\\(s\\) .* newer.* removed .*global_epoch1_step1 global_epoch1_step2"
+  --no-match "resuming the drain" --match "kept: OK" -- /bin/sh -c
+  "rm -rf ${dir} && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} ${NEWER_BB} ++workload.checkpoint.burst_buffer.evict_after_drain=False --output ${dir}/a --quiet && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} ++workload.checkpoint.checkpoint_folder=${dir}/ckpt ++workload.train.seed=7 --output ${dir}/b --quiet && cp -r ${dir}/ckpt ${dir}/direct && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint drain ${CKPT_YAML} ${NEWER_BB} ++workload.checkpoint.burst_buffer.evict_after_drain=False && diff -r ${dir}/direct ${dir}/ckpt && test -f ${dir}/bb/global_epoch1_step2/dlbench_checkpoint_manifest.json && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint drain ${CKPT_YAML} ${NEWER_BB} && diff -r ${dir}/direct ${dir}/ckpt && test ! -e ${dir}/bb/global_epoch1_step1 && test ! -e ${dir}/bb/global_epoch1_step2 && echo 'kept: OK'")
+set_tests_properties(cli.checkpoint_drain_keeps_newer_direct_save PROPERTIES LABELS "cli;mpi")

@@ -38,6 +38,7 @@ class MemoryFile final : public storage::ReadableFile {
 
 void MemoryEnv::add(const std::string& path, std::string_view bytes) {
   files_[path] = std::string(bytes);
+  added_[path] = static_cast<std::int64_t>(added_.size()) + 1;
 }
 
 std::unique_ptr<storage::ReadableFile> MemoryEnv::open_read(const std::string& path,
@@ -102,6 +103,12 @@ Bytes MemoryEnv::file_size(const std::string& path) {
   const auto it = files_.find(path);
   if (it == files_.end()) throw IoError("stat", path, ENOENT);
   return it->second.size();
+}
+
+std::int64_t MemoryEnv::modified_ns(const std::string& path) {
+  const auto it = added_.find(path);
+  if (it == added_.end()) throw IoError("stat", path, ENOENT);
+  return it->second;
 }
 
 }  // namespace dlbench::fuzz

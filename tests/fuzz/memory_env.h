@@ -5,6 +5,7 @@
 // from it refers to the bytes held here: the MemoryEnv outlives its files.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -36,6 +37,8 @@ class MemoryEnv final : public storage::Env {
   std::vector<storage::DirectoryEntry> list_directory(const std::string& path) override;
   bool exists(const std::string& path) override;
   Bytes file_size(const std::string& path) override;
+  // The order in which the file was added (a read-only file system has no clock).
+  std::int64_t modified_ns(const std::string& path) override;
   void sync_directory(const std::string& path) override;
   Bytes free_space(const std::string& path) override;
 
@@ -43,6 +46,7 @@ class MemoryEnv final : public storage::Env {
   bool is_folder(const std::string& path) const;
 
   std::map<std::string, std::string, std::less<>> files_;
+  std::map<std::string, std::int64_t, std::less<>> added_;  // path -> order of its add
 };
 
 }  // namespace dlbench::fuzz

@@ -88,6 +88,10 @@ class Recorder final : public Env {
     calls.push_back("file_size " + path);
     return 5;
   }
+  std::int64_t modified_ns(const std::string& path) override {
+    calls.push_back("modified_ns " + path);
+    return 11;
+  }
   void sync_directory(const std::string& path) override {
     calls.push_back("sync_directory " + path);
   }
@@ -111,10 +115,12 @@ TEST(EnvWrapper, ForwardsEveryEnvMethodToItsTarget) {
   env.remove("x");
   EXPECT_TRUE(env.exists("e"));
   EXPECT_EQ(env.file_size("s"), 5u);
+  EXPECT_EQ(env.modified_ns("t"), 11);
   env.sync_directory("f");
   const std::vector<std::string> expected = {
       "open_read r",          "create c", "open_write w", "open_shared m", "rename a b",
-      "create_directories d", "remove x", "exists e",     "file_size s",   "sync_directory f"};
+      "create_directories d", "remove x", "exists e",     "file_size s",   "modified_ns t",
+      "sync_directory f"};
   EXPECT_EQ(target.calls, expected);
 }
 

@@ -1,3 +1,4 @@
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -132,6 +133,21 @@ TEST(PosixEnv, AFifoOpensAtOnceAndIsNotARegularFile) {
               {"stat", path, "not a regular file"});
   ExpectError([&] { PosixEnv().file_size(dir.path().string()); }, ExitCode::kIo,
               {"stat", dir.path().string(), "errno " + std::to_string(EISDIR)});
+}
+
+// What tells which of two saves of a checkpoint is newer (burst_buffer_store.cpp): stat's
+// st_mtim, so a file set to a later time reads as later; an absent file is an I/O error naming it.
+TEST(PosixEnv, ModifiedTimeIsTheFilesAndAbsentIsAnIoError) {
+  TempDir dir;
+  const std::string older = dir.write("older", "x").string();
+  const std::string newer = dir.write("newer", "y").string();
+  const struct timespec times[2] = {{1000, 5}, {1000, 5}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, older.c_str(), times, 0), 0);
+  EXPECT_EQ(PosixEnv().modified_ns(older), 1000 * 1'000'000'000LL + 5);
+  EXPECT_GT(PosixEnv().modified_ns(newer), PosixEnv().modified_ns(older));
+  const std::string absent = (dir / "absent").string();
+  ExpectError([&] { PosixEnv().modified_ns(absent); }, ExitCode::kIo,
+              {"stat", absent, "errno " + std::to_string(ENOENT)});
 }
 
 TEST(PosixEnv, CreateUnderARegularFileFailsWithENotDir) {
