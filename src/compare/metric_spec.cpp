@@ -62,6 +62,9 @@ std::vector<MetricSpec> HeadlineMetrics() {
   metrics[1].unmeasured_when_zero = "metric.train_au_measured_steps";
   metrics[1].unmeasured_reason =
       "no step was measured in an epoch (the exclude_start/end_steps cover all its steps)";
+  // A run that found its whole dataset already there generated nothing: its rate is 0.
+  metrics[7].unmeasured_when_zero = "generation.total.files";
+  metrics[7].unmeasured_reason = "the run generated no file (it kept the dataset it found)";
   return metrics;
 }
 

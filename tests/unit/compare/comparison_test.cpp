@@ -225,6 +225,26 @@ TEST(Compare, AMetricUnmeasuredOnOneSideOrInOneRunIsLeftOut) {
   EXPECT_EQ(c.one_sided[1].example, "short0/summary.json");
 }
 
+TEST(Compare, AGenerationThatKeptEveryFileIsNotARate) {
+  // The current run found its dataset there and generated nothing (MiB/s 0): not a -100 %
+  // regression of the generation rate.
+  RunSet baseline = MakeSet(kNoisy);
+  RunSet current = MakeSet(kNoisy);
+  for (compare::Run& run : baseline.runs) {
+    run.summary["generation"]["total"] = {{"files", 8}, {"MiB_per_second", 250.0}};
+  }
+  for (compare::Run& run : current.runs) {
+    run.summary["generation"]["total"] = {{"files", 0}, {"MiB_per_second", 0.0}};
+  }
+  const Comparison c = Compare(baseline, current, Settings());
+  EXPECT_FALSE(c.regression());
+  EXPECT_EQ(c.rows.size(), 2u);
+  ASSERT_EQ(c.one_sided.size(), 1u);
+  EXPECT_EQ(c.one_sided[0].spec.label, "generation MiB/s");
+  EXPECT_FALSE(c.one_sided[0].in_baseline);
+  EXPECT_NE(c.one_sided[0].reason.find("generated no file"), std::string::npos);
+}
+
 TEST(Compare, NothingMeasuredIsTheNoMetricUsageError) {
   // A short run set from before the exact throughput: no headline metric remains.
   RunSet old = ShortRunSet({100, 101});
