@@ -75,7 +75,7 @@ const Run* FirstUnmeasured(const MetricSpec& spec, const RunSet& side) {
 // label when no run has it, a one-sided entry when all the runs of one side have it and none of
 // the other's.
 void Collect(const MetricSpec& spec, const RunSet& baseline, const RunSet& current,
-             Comparison& comparison) {
+             const CompareSettings& settings, Comparison& comparison) {
   if (!spec.required) {
     const Run* unmeasured = FirstUnmeasured(spec, baseline);
     const bool in_baseline = unmeasured != nullptr;
@@ -83,13 +83,17 @@ void Collect(const MetricSpec& spec, const RunSet& baseline, const RunSet& curre
     if (unmeasured) {
       comparison.one_sided.push_back(
           {spec, in_baseline, unmeasured->source, spec.unmeasured_reason});
-      if (spec.fallback_path.empty()) return;
+      // No fallback when it is asked for by name too: that row is its own.
+      const bool asked =
+          std::any_of(settings.metrics.begin(), settings.metrics.end(),
+                      [&](const MetricSpec& other) { return other.path == spec.fallback_path; });
+      if (spec.fallback_path.empty() || asked) return;
       MetricSpec fallback = spec;
       fallback.path = spec.fallback_path;
       fallback.label = spec.label + " exact";
       fallback.unmeasured_when_zero.clear();
       fallback.fallback_path.clear();
-      Collect(fallback, baseline, current, comparison);
+      Collect(fallback, baseline, current, settings, comparison);
       return;
     }
   }
@@ -229,7 +233,7 @@ Comparison Compare(const RunSet& baseline, const RunSet& current, const CompareS
   comparison.baseline_runs = baseline.runs.size();
   comparison.current_runs = current.runs.size();
   for (const MetricSpec& spec : settings.metrics) {
-    Collect(spec, baseline, current, comparison);
+    Collect(spec, baseline, current, settings, comparison);
   }
   for (MetricRow& row : comparison.rows) {
     row.tolerance = settings.tolerance_of(row.spec);

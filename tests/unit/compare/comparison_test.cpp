@@ -267,6 +267,15 @@ TEST(Compare, AnUnmeasuredMetricAskedByNameIsStillCompared) {
   EXPECT_EQ(c.rows[0].verdict, Verdict::kSame);
 }
 
+TEST(Compare, TheExactThroughputAskedByNameIsOneRow) {
+  CompareSettings settings = Settings();
+  AddOrUpdate(settings, NamedMetric("metric.train_throughput_mean_samples_per_second_exact"));
+  const Comparison c = Compare(ShortRunSet(kNoisy), ShortRunSet(kNoisy, 0.5), settings);
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rows[0].spec.label, "metric.train_throughput_mean_samples_per_second_exact");
+  EXPECT_EQ(c.rows[0].verdict, Verdict::kRegression);
+}
+
 TEST(Compare, AMetricAskedByNameOnOneSideIsAUsageError) {
   CompareSettings settings = Settings();
   AddOrUpdate(settings, NamedMetric("metric.train_batch_wait_p99_seconds"));
