@@ -54,11 +54,49 @@ Presence PresenceIn(const MetricSpec& spec, const RunSet& side) {
   return presence;
 }
 
+// The first run of either side that holds `spec` without having measured it (its
+// unmeasured_when_zero number, or any entry of that list, is 0), or nullptr.
+const Run* FirstUnmeasured(const MetricSpec& spec, const RunSet& side) {
+  if (spec.unmeasured_when_zero.empty()) return nullptr;
+  for (const Run& run : side.runs) {
+    const metrics::Json* node = FindPath(run.summary, spec.unmeasured_when_zero);
+    if (!node) continue;
+    const auto zero = [](const metrics::Json& value) {
+      return value.is_number() && value.get<double>() == 0;
+    };
+    if (zero(*node) || (node->is_array() && std::any_of(node->begin(), node->end(), zero))) {
+      return &run;
+    }
+  }
+  return nullptr;
+}
+
 // What one metric adds to `comparison`: a row when every run of both sides has it, a skipped
 // label when no run has it, a one-sided entry when all the runs of one side have it and none of
 // the other's.
 void Collect(const MetricSpec& spec, const RunSet& baseline, const RunSet& current,
-             Comparison& comparison) {
+             const CompareSettings& settings, Comparison& comparison) {
+  if (!spec.required) {
+    const Run* unmeasured = FirstUnmeasured(spec, baseline);
+    const bool in_baseline = unmeasured != nullptr;
+    unmeasured = unmeasured ? unmeasured : FirstUnmeasured(spec, current);
+    if (unmeasured) {
+      comparison.one_sided.push_back(
+          {spec, in_baseline, unmeasured->source, spec.unmeasured_reason});
+      // No fallback when it is asked for by name too: that row is its own.
+      const bool asked =
+          std::any_of(settings.metrics.begin(), settings.metrics.end(),
+                      [&](const MetricSpec& other) { return other.path == spec.fallback_path; });
+      if (spec.fallback_path.empty() || asked) return;
+      MetricSpec fallback = spec;
+      fallback.path = spec.fallback_path;
+      fallback.label = spec.label + " exact";
+      fallback.unmeasured_when_zero.clear();
+      fallback.fallback_path.clear();
+      Collect(fallback, baseline, current, settings, comparison);
+      return;
+    }
+  }
   const Presence in_baseline = PresenceIn(spec, baseline);
   const Presence in_current = PresenceIn(spec, current);
   if (!in_baseline.with && !in_current.with) {
@@ -84,7 +122,7 @@ void Collect(const MetricSpec& spec, const RunSet& baseline, const RunSet& curre
                        " but present in " + with.with->source +
                        " (asked by --metric or a tolerance file, it must be on both sides)");
     }
-    comparison.one_sided.push_back({spec, in_baseline.with != nullptr, with.with->source});
+    comparison.one_sided.push_back({spec, in_baseline.with != nullptr, with.with->source, ""});
     return;
   }
   MetricRow row;
@@ -195,13 +233,24 @@ Comparison Compare(const RunSet& baseline, const RunSet& current, const CompareS
   comparison.baseline_runs = baseline.runs.size();
   comparison.current_runs = current.runs.size();
   for (const MetricSpec& spec : settings.metrics) {
-    Collect(spec, baseline, current, comparison);
+    Collect(spec, baseline, current, settings, comparison);
   }
   for (MetricRow& row : comparison.rows) {
     row.tolerance = settings.tolerance_of(row.spec);
     Decide(row, settings.alpha);
   }
   if (comparison.rows.empty()) {
+    // "train samples/s: DLIO's rate is 0 ... (base/run-1/summary.json)", per metric left out so.
+    std::string unmeasured;
+    for (const OneSidedMetric& metric : comparison.one_sided) {
+      if (metric.reason.empty()) continue;
+      unmeasured += std::string(unmeasured.empty() ? "" : "; ") + metric.spec.label + ": " +
+                    metric.reason + " (" + metric.example + ")";
+    }
+    if (!unmeasured.empty()) {
+      throw UsageError("no metric to compare: the runs did not measure their headline metrics (" +
+                       unmeasured + ")");
+    }
     if (comparison.one_sided.empty()) {
       throw UsageError(
           "no metric to compare: no headline metric is in the runs compared (first "

@@ -43,13 +43,16 @@ struct MetricRow {
   Verdict verdict = Verdict::kSame;
 };
 
-// A headline metric every run of one side measured and no run of the other: that phase ran on
-// one side only (a single run that also generated its dataset, against a `--repeat` set whose
-// runs did not), so it is left out of the decision, with a note.
+// A headline metric left out of the decision, with a note. Without a reason: every run of one
+// side measured it and no run of the other, so that phase ran on one side only (a single run that
+// also generated its dataset, against a `--repeat` set whose runs did not). With a reason (the
+// spec's unmeasured_reason): a run holds it without having measured it (MetricSpec
+// unmeasured_when_zero), so its 0 is no number to compare.
 struct OneSidedMetric {
   MetricSpec spec;
-  bool in_baseline = false;  // which side has it
-  std::string example;       // a run that has it (its summary.json)
+  bool in_baseline = false;  // which side has it (with a reason: the side of `example`)
+  std::string example;       // a run that has it, or with a reason one that did not measure it
+  std::string reason;        // empty: measured on one side only
 };
 
 struct Comparison {

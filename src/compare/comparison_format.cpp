@@ -75,12 +75,23 @@ std::string Outcome(const Comparison& comparison) {
     text.back() = ')';
   }
   if (!comparison.one_sided.empty()) {
-    text += " (measured on one side only, not compared:";
+    std::string one_side, unmeasured;
     for (const OneSidedMetric& metric : comparison.one_sided) {
-      text += " " + metric.spec.label + " in the " + (metric.in_baseline ? "baseline" : "current") +
-              " runs;";
+      if (!metric.reason.empty()) {
+        unmeasured += " " + metric.spec.label + ";";
+        continue;
+      }
+      one_side += " " + metric.spec.label + " in the " +
+                  (metric.in_baseline ? "baseline" : "current") + " runs;";
     }
-    text.back() = ')';
+    if (!one_side.empty()) {
+      one_side.back() = ')';
+      text += " (measured on one side only, not compared:" + one_side;
+    }
+    if (!unmeasured.empty()) {
+      unmeasured.back() = ')';
+      text += " (not measured by the runs, not compared:" + unmeasured;
+    }
   }
   return text + "\n";
 }
@@ -176,7 +187,8 @@ std::string JsonText(const Comparison& comparison, const RunSet& baseline, const
                                  {"label", metric.spec.label},
                                  {"phase", metric.spec.phase},
                                  {"side", metric.in_baseline ? "baseline" : "current"},
-                                 {"example", metric.example}});
+                                 {"example", metric.example},
+                                 {"reason", metric.reason}});
   }
   json["regression"] = comparison.regression();
   return json.dump(2) + "\n";
@@ -187,7 +199,17 @@ std::string JsonText(const Comparison& comparison, const RunSet& baseline, const
 std::vector<std::string> OneSidedNotes(const Comparison& comparison) {
   // Grouped by (side, phase), in the order the metrics come.
   std::vector<std::pair<const OneSidedMetric*, std::string>> groups;
+  std::vector<std::string> notes;
   for (const OneSidedMetric& metric : comparison.one_sided) {
+    if (metric.reason.empty()) continue;
+    notes.push_back(metric.spec.label + " not compared: " + metric.reason + " (e.g. " +
+                    metric.example + ")" +
+                    (metric.spec.fallback_path.empty()
+                         ? std::string()
+                         : "; " + metric.spec.fallback_path + " is compared instead when present"));
+  }
+  for (const OneSidedMetric& metric : comparison.one_sided) {
+    if (!metric.reason.empty()) continue;
     const auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& group) {
       return group.first->in_baseline == metric.in_baseline &&
              group.first->spec.phase == metric.spec.phase;
@@ -198,7 +220,6 @@ std::vector<std::string> OneSidedNotes(const Comparison& comparison) {
       same->second += ", " + metric.spec.label;
     }
   }
-  std::vector<std::string> notes;
   for (const auto& [first, labels] : groups) {
     const std::string what =
         first->spec.phase.empty() ? "metric " + labels : "phase " + first->spec.phase;

@@ -19,7 +19,9 @@ std::string FormatComparison(const Comparison& comparison, const RunSet& baselin
 
 // One line per phase that only one side ran (Comparison::one_sided), for `dlbench: note:`:
 // "phase generation ran only in the current run(s) (e.g. cur/summary.json): generation MiB/s
-// not compared". Empty when both sides ran the same phases.
+// not compared". Before them, one line per headline metric a run did not measure (its reason):
+// "train AU % not compared: no step was measured ... (e.g. base/summary.json)". Empty when both
+// sides ran the same phases and measured every metric they hold.
 std::vector<std::string> OneSidedNotes(const Comparison& comparison);
 
 }  // namespace dlbench::compare

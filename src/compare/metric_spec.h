@@ -26,6 +26,16 @@ struct MetricSpec {
   // The phase that measures it (generation, train, checkpoint), named in that note; empty for a
   // metric asked by name.
   std::string phase;
+  // A headline metric a run can hold without having measured it: when the number at
+  // `unmeasured_when_zero` (a dotted path; a list: any of its entries) is 0 in a run, the metric is
+  // left out of the comparison with `unmeasured_reason` as the note, as a one-sided one is
+  // (DLIO's throughput is 0 for blocks of at most 2 steps; AU is 0 when no step was measured; the
+  // generation rate is 0 when the run kept every file it found).
+  std::string unmeasured_when_zero;
+  std::string unmeasured_reason;
+  // Compared in its place when the metric is left out as unmeasured (the exact throughput for
+  // DLIO's), so a short run still has that number to fail on; empty: nothing replaces it.
+  std::string fallback_path;
 };
 
 struct CompareSettings {

@@ -49,6 +49,22 @@ dlbench_cli_test(compare_phase_on_one_side_json 0 --match "\"side\": \"current\"
 dlbench_cli_test(compare_no_phase_in_common 2
   --once "no metric to compare: .*base and .*generation_only ran no phase in common \\(baseline ran train, checkpoint \\(.*base/run-1/summary.json\\). current ran generation \\(.*generation_only/summary.json\\)\\)$"
   -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/generation_only)
+# A short run (one block of 2 steps an epoch, as CI jobs make them): DLIO's samples/s and AU are
+# 0 unmeasured, so they are left out with a note and the exact samples/s decides: half of it is a
+# regression (exit 4). Before, 0 against 0 was "same" and the job passed (exit 0).
+dlbench_cli_test(compare_short_run_exact_halved 4
+  --once "^dlbench: note: train samples/s not compared: DLIO's rate is 0 for blocks of at most 2 steps"
+  --once "^dlbench: note: train AU % not compared: no step was measured"
+  --match "train samples/s exact +higher +100 +50 +-50.0% .* REGRESSION"
+  --match "Result: REGRESSION in 1 of 1 metrics .*not measured by the runs, not compared: train samples/s. train AU %"
+  -- ${DLBENCH} compare ${RUNS}/short ${RUNS}/short_slow)
+dlbench_cli_test(compare_short_run_json 0 --match "\"reason\": \"no step was measured"
+  --match "\"path\": \"metric.train_throughput_mean_samples_per_second_exact\""
+  -- ${DLBENCH} compare ${RUNS}/short ${RUNS}/short --format json)
+# Short runs without the exact rate: no headline metric remains, exit 2 naming the reasons.
+dlbench_cli_test(compare_short_run_nothing_measured 2
+  --once "no metric to compare: the runs did not measure their headline metrics \\(train samples/s: DLIO's rate is 0 .*short_old/summary.json\\)"
+  -- ${DLBENCH} compare ${RUNS}/short_old ${RUNS}/short_old)
 # A metric asked by name must be on both sides.
 dlbench_cli_test(compare_named_metric_one_side 2 --once "generation.total.MiB_per_second is missing from .*base/run-1/summary.json .*must be on both sides"
   -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/generated --metric generation.total.MiB_per_second)

@@ -6,7 +6,9 @@ noise of the same size (same), 20 % fewer samples/s (slow), a 30 % longer checkp
 (stall), a run without the stall metric (missing), a truncated file (malformed), another
 workload (other), a single run that also generated its dataset (generated: the CI flow of a
 `--repeat` baseline, whose runs do not generate, against one run that does) and a generation-only
-run (generation_only: no phase in common with base)."""
+run (generation_only: no phase in common with base). Short runs as a CI job makes them (one
+block of 2 steps an epoch: DLIO's samples/s is 0, AU measured no step), and the same with half
+the exact samples/s (short_slow); a short run of a dlbench without the exact rate (short_old)."""
 import json, os
 
 WORKLOAD = {"name": "ci_fixture", "train": True, "checkpoint": True, "format": "npz",
@@ -48,3 +50,20 @@ generated["generation"] = {"total": {"MiB_per_second": 250.0}}
 write("generated", generated)
 write("generation_only", {"workload": WORKLOAD, "num_accelerators": 2, "num_files_train": 64,
                           "epochs": 2, "generation": {"total": {"MiB_per_second": 250.0}}})
+
+def short(exact):
+    return {"workload": WORKLOAD, "num_accelerators": 2, "num_files_train": 64, "epochs": 2,
+            "metric": {"train_au_percentage": [0.0, 0.0], "train_au_mean_percentage": 0.0,
+                       "train_au_measured_steps": [0, 0],
+                       "train_throughput_samples_per_second": [0.0, 0.0],
+                       "train_throughput_mean_samples_per_second": 0.0,
+                       "train_throughput_samples_per_second_exact": [exact, exact],
+                       "train_throughput_mean_samples_per_second_exact": exact}}
+
+for i, (rate, _) in enumerate(base, 1):
+    write(f"short/run-{i}", short(rate))
+    write(f"short_slow/run-{i}", short(rate * 0.5))
+short_old = short(100)
+del short_old["metric"]["train_throughput_samples_per_second_exact"]
+del short_old["metric"]["train_throughput_mean_samples_per_second_exact"]
+write("short_old", short_old)

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "compare/comparison_format.h"
 #include "support/expect_error.h"
 #include "util/error.h"
 
@@ -156,6 +157,123 @@ TEST(Compare, NoPhaseInCommonIsAUsageError) {
   empty.runs[0].summary.erase("metric");
   dlbench::test::ExpectError([&] { Compare(empty, empty, Settings()); }, ExitCode::kUsage,
                              {"no headline metric is in the runs compared"});
+}
+
+// A short run (one block of 2 steps an epoch, exclude_start_steps 2): DLIO's throughput and AU
+// are 0, the exact throughput is `exact` samples/s.
+RunSet ShortRunSet(const std::vector<double>& exact, double scale = 1) {
+  RunSet set;
+  set.argument = "short";
+  for (std::size_t i = 0; i < exact.size(); ++i) {
+    Run run;
+    run.source = "short" + std::to_string(i) + "/summary.json";
+    run.summary = {{"workload", {{"name", "unet3d"}}},
+                   {"metric",
+                    {{"train_throughput_samples_per_second", {0.0, 0.0}},
+                     {"train_throughput_mean_samples_per_second", 0.0},
+                     {"train_throughput_mean_samples_per_second_exact", exact[i] * scale},
+                     {"train_au_measured_steps", {0, 0}},
+                     {"train_au_mean_percentage", 0.0}}}};
+    set.runs.push_back(std::move(run));
+  }
+  return set;
+}
+
+TEST(Compare, UnmeasuredHeadlinesAreLeftOutAndTheExactThroughputDecides) {
+  // Before: 0 against 0 was "same" for both, and halving the exact rate passed.
+  const Comparison c = Compare(ShortRunSet(kNoisy), ShortRunSet(kNoisy, 0.5), Settings());
+  EXPECT_TRUE(c.regression());
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rows[0].spec.path, "metric.train_throughput_mean_samples_per_second_exact");
+  EXPECT_EQ(c.rows[0].spec.label, "train samples/s exact");
+  EXPECT_EQ(c.rows[0].verdict, Verdict::kRegression);
+  ASSERT_EQ(c.one_sided.size(), 2u);
+  EXPECT_EQ(c.one_sided[0].spec.label, "train samples/s");
+  EXPECT_NE(c.one_sided[0].reason.find("at most 2 steps"), std::string::npos);
+  EXPECT_TRUE(c.one_sided[0].in_baseline);
+  EXPECT_EQ(c.one_sided[0].example, "short0/summary.json");
+  EXPECT_EQ(c.one_sided[1].spec.label, "train AU %");
+  EXPECT_NE(c.one_sided[1].reason.find("no step was measured"), std::string::npos);
+  const std::vector<std::string> notes = OneSidedNotes(c);
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[0],
+            "train samples/s not compared: DLIO's rate is 0 for blocks of at most 2 steps "
+            "((steps - 2) * batch) (e.g. short0/summary.json); "
+            "metric.train_throughput_mean_samples_per_second_exact is compared instead when "
+            "present");
+  EXPECT_FALSE(Compare(ShortRunSet(kNoisy), ShortRunSet(kNoisy), Settings()).regression());
+}
+
+TEST(Compare, AMetricUnmeasuredOnOneSideOrInOneRunIsLeftOut) {
+  // A long baseline against a short current run: DLIO's rate is not compared, not even the
+  // baseline's real one against the current 0 (that would be a false regression).
+  RunSet baseline = ShortRunSet(kNoisy);
+  for (compare::Run& run : baseline.runs) {
+    run.summary["metric"]["train_throughput_samples_per_second"] = {100.0, 100.0};
+    run.summary["metric"]["train_throughput_mean_samples_per_second"] = 100.0;
+    run.summary["metric"]["train_au_measured_steps"] = {8, 8};
+    run.summary["metric"]["train_au_mean_percentage"] = 90.0;
+  }
+  RunSet current = ShortRunSet(kNoisy);
+  current.runs[3].summary["metric"]["train_au_measured_steps"] = {8, 8};  // one run measured AU
+  const Comparison c = Compare(baseline, current, Settings());
+  EXPECT_FALSE(c.regression());
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rows[0].spec.label, "train samples/s exact");
+  ASSERT_EQ(c.one_sided.size(), 2u);
+  EXPECT_FALSE(c.one_sided[0].in_baseline);
+  EXPECT_EQ(c.one_sided[1].example, "short0/summary.json");
+}
+
+TEST(Compare, AGenerationThatKeptEveryFileIsNotARate) {
+  // The current run found its dataset there and generated nothing (MiB/s 0): not a -100 %
+  // regression of the generation rate.
+  RunSet baseline = MakeSet(kNoisy);
+  RunSet current = MakeSet(kNoisy);
+  for (compare::Run& run : baseline.runs) {
+    run.summary["generation"]["total"] = {{"files", 8}, {"MiB_per_second", 250.0}};
+  }
+  for (compare::Run& run : current.runs) {
+    run.summary["generation"]["total"] = {{"files", 0}, {"MiB_per_second", 0.0}};
+  }
+  const Comparison c = Compare(baseline, current, Settings());
+  EXPECT_FALSE(c.regression());
+  EXPECT_EQ(c.rows.size(), 2u);
+  ASSERT_EQ(c.one_sided.size(), 1u);
+  EXPECT_EQ(c.one_sided[0].spec.label, "generation MiB/s");
+  EXPECT_FALSE(c.one_sided[0].in_baseline);
+  EXPECT_NE(c.one_sided[0].reason.find("generated no file"), std::string::npos);
+}
+
+TEST(Compare, NothingMeasuredIsTheNoMetricUsageError) {
+  // A short run set from before the exact throughput: no headline metric remains.
+  RunSet old = ShortRunSet({100, 101});
+  for (compare::Run& run : old.runs) {
+    run.summary["metric"].erase("train_throughput_mean_samples_per_second_exact");
+  }
+  dlbench::test::ExpectError(
+      [&] { Compare(old, old, Settings()); }, ExitCode::kUsage,
+      {"no metric to compare", "did not measure", "train samples/s: DLIO's rate is 0",
+       "train AU %: no step", "(short0/summary.json)"});
+}
+
+TEST(Compare, AnUnmeasuredMetricAskedByNameIsStillCompared) {
+  // --metric asks for the number itself: it must be on both sides and is compared as it is.
+  CompareSettings settings;
+  settings.metrics = {NamedMetric("metric.train_au_mean_percentage")};
+  const Comparison c = Compare(ShortRunSet(kNoisy), ShortRunSet(kNoisy, 0.5), settings);
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_TRUE(c.one_sided.empty());
+  EXPECT_EQ(c.rows[0].verdict, Verdict::kSame);
+}
+
+TEST(Compare, TheExactThroughputAskedByNameIsOneRow) {
+  CompareSettings settings = Settings();
+  AddOrUpdate(settings, NamedMetric("metric.train_throughput_mean_samples_per_second_exact"));
+  const Comparison c = Compare(ShortRunSet(kNoisy), ShortRunSet(kNoisy, 0.5), settings);
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rows[0].spec.label, "metric.train_throughput_mean_samples_per_second_exact");
+  EXPECT_EQ(c.rows[0].verdict, Verdict::kRegression);
 }
 
 TEST(Compare, AMetricAskedByNameOnOneSideIsAUsageError) {
