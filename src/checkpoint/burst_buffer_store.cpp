@@ -7,7 +7,6 @@
 #include <map>
 #include <random>
 #include <set>
-#include <sstream>
 #include <utility>
 
 #include "checkpoint/background_remover.h"
@@ -16,7 +15,9 @@
 #include "checkpoint/checkpoint_writer.h"
 #include "checkpoint/direct_store.h"
 #include "checkpoint/drain_engine.h"
+#include "checkpoint/fast_tier_copy.h"
 #include "checkpoint/manifest.h"
+#include "checkpoint/name_lists.h"
 #include "metrics/clock.h"
 #include "mpi/agreement.h"
 #include "storage/tier_env.h"
@@ -27,21 +28,6 @@
 
 namespace dlbench::checkpoint {
 namespace {
-
-std::string Join(const std::vector<std::string>& lines) {
-  std::string text;
-  for (const std::string& line : lines) text += line + "\n";
-  return text;
-}
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) lines.push_back(line);
-  }
-  return lines;
-}
 
 // Drawn by rank 0 for each save: tells this save's drain markers from an earlier save's.
 std::string NewSaveToken() {
@@ -55,45 +41,6 @@ std::string FormatSeconds(Seconds value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.17g", value);
   return text;
-}
-
-// What the checkpoint folder holds of a checkpoint complete on the fast tier at `fast`.
-enum class CapacityCopy {
-  kStale,  // missing, incomplete, unreadable, or an older save of the name: drain the fast copy
-  kSame,   // complete with the same manifest (names, sizes, content seed: the same bytes)
-  kNewer,  // complete, another save of the name, and newer: the fast copy is not drained
-};
-
-// Newer by the manifests' modification times: a drain writes the capacity manifest after the fast
-// tier's, so a drained copy is never older than its source, and a save made later straight to the
-// checkpoint folder (a run without burst buffer) is newer than the fast copy it must not lose to.
-CapacityCopy CompareCapacityCopy(storage::Env& env, const std::string& fast,
-                                 const std::string& capacity) {
-  if (!IsCheckpointComplete(env, capacity)) return CapacityCopy::kStale;
-  const std::string text = ManifestText(ReadManifest(env, fast));
-  try {
-    if (ManifestText(ReadManifest(env, capacity)) == text) return CapacityCopy::kSame;
-    const std::int64_t saved = env.modified_ns(JoinPath(fast, kManifestFileName));
-    return env.modified_ns(JoinPath(capacity, kManifestFileName)) >= saved ? CapacityCopy::kNewer
-                                                                           : CapacityCopy::kStale;
-  } catch (const Error&) {  // a capacity manifest that cannot be read is no durable copy
-    return CapacityCopy::kStale;
-  }
-}
-
-// Removes a fast-tier copy that is durable already (its manifest first, so that no reader takes
-// it for complete, then the files it names, then the folder if that left it empty).
-void RemoveDurableLeftover(storage::Env& env, const std::string& fast) {
-  const Manifest manifest = ReadManifest(env, fast);
-  env.remove(JoinPath(fast, kManifestFileName));
-  for (const ManifestEntry& entry : manifest.files) {
-    const std::string path = JoinPath(fast, entry.name);
-    if (env.exists(path)) env.remove(path);
-  }
-  try {
-    env.remove(fast);
-  } catch (const Error&) {  // only if empty: someone else's file keeps it
-  }
 }
 
 }  // namespace
@@ -174,13 +121,11 @@ Bytes BurstBufferStore::largest_node_share(const CheckpointPlan& plan) const {
 }
 
 void BurstBufferStore::resume() {
-  // Each node's leader lists its own folder and keeps the names not yet durable as saved there
-  // (the capacity side is shared; its manifest is compared with the node's own); rank 0 clears
-  // their stale failure markers before anyone's drain can look. A capacity copy of an earlier save
-  // of the name with other settings (another train.seed or model) once counted as durable: the
-  // interrupted run's save stayed on the fast tier, undrained, and `checkpoint drain` said nothing.
-  // But the fast copy is not always the newest save of its name: a run without burst buffer may
-  // have saved it again straight to the checkpoint folder since. The newer copy is kept.
+  // Each node's leader lists its own folder and keeps the names whose capacity copy is missing,
+  // another or an older save (CompareCapacityCopy); rank 0 clears their stale failure markers
+  // before anyone's drain can look. A newer capacity copy (a run without burst buffer saved the
+  // name since) is kept, not drained over.
+  const bool evict = config_.checkpoint.burst_buffer->evict_after_drain;
   std::string complete;
   std::string newer;  // names whose checkpoint-folder copy is another, newer save
   std::uint64_t evicted = 0;
@@ -202,7 +147,7 @@ void BurstBufferStore::resume() {
       }
       // Drained, but the run stopped before evicting it (or before its own drain of a name
       // saved alike): with eviction, a finished run leaves nothing on the fast tier.
-      if (config_.checkpoint.burst_buffer->evict_after_drain) {
+      if (evict) {
         RemoveDurableLeftover(env_, fast);
         ++evicted;
       }
@@ -217,32 +162,29 @@ void BurstBufferStore::resume() {
   }
   std::set<std::string> candidates;
   for (const std::string& names : comm_.all_gather(complete)) {
-    for (const std::string& name : Lines(names)) candidates.insert(name);
+    for (const std::string& name : SplitNames(names)) candidates.insert(name);
   }
   // A name some node still has to drain is drained (each node compares with its own clock).
   std::set<std::string> newer_kept;
   for (const std::string& names : comm_.all_gather(newer)) {
-    for (const std::string& name : Lines(names)) {
+    for (const std::string& name : SplitNames(names)) {
       if (!candidates.contains(name)) newer_kept.insert(name);
     }
   }
-  const bool evict = config_.checkpoint.burst_buffer->evict_after_drain;
   mpi::AgreeOnFailure(comm_, [&] {
     if (!leads() || !evict) return;
-    for (const std::string& name : Lines(newer)) {
+    for (const std::string& name : SplitNames(newer)) {
       if (newer_kept.contains(name)) RemoveDurableLeftover(env_, fast_folder(name));
     }
   });
   if (comm_.is_root() && !newer_kept.empty()) {
-    std::string names;
-    for (const std::string& name : newer_kept) names += " " + name;
     sink::Note("kept the checkpoint folder's copy of " + std::to_string(newer_kept.size()) +
                " checkpoint(s) (" + config_.checkpoint.checkpoint_folder + "), not the tier " +
                tier_name_ + " one: complete, saved later with other settings (its manifest is " +
                "newer), so not drained over" +
                (evict ? "; the fast-tier copy was removed (evict_after_drain):"
                       : "; the fast-tier copy stays (evict_after_drain false):") +
-               names);
+               ListNames(newer_kept));
   }
   std::string found;
   mpi::AgreeOnFailure(comm_, [&] {
@@ -255,16 +197,15 @@ void BurstBufferStore::resume() {
         }
       }
     }
-    found = Join(names);
+    found = JoinNames(names);
   });
-  for (const std::string& name : Lines(comm_.broadcast(found, 0))) resume_drain(name);
+  for (const std::string& name : SplitNames(comm_.broadcast(found, 0))) resume_drain(name);
   const std::uint64_t kept = comm_.sum(static_cast<std::uint64_t>(resumed_complete_files_));
   if (comm_.is_root() && !resumed_.empty()) {
-    std::string names;
-    for (const std::string& name : resumed_) names += " " + name;
     sink::Note("resuming the drain of " + std::to_string(resumed_.size()) +
                " checkpoint(s) complete on tier " + tier_name_ + " (" + tier_path_ +
-               ") but not durable in " + config_.checkpoint.checkpoint_folder + ":" + names +
+               ") but not durable in " + config_.checkpoint.checkpoint_folder + ":" +
+               ListNames(resumed_) +
                (kept > 0 ? " (" + std::to_string(kept) +
                                " file(s) the interrupted drain completed are not copied again)"
                          : ""));
@@ -299,7 +240,7 @@ void BurstBufferStore::resume_drain(const std::string& name) {
   std::string problem;
   const std::vector<std::string> claims = comm_.all_gather(claimed);
   for (Rank r = 0; r < comm_.size(); ++r) {
-    for (const std::string& line : Lines(claims[r])) {
+    for (const std::string& line : SplitNames(claims[r])) {
       const Rank old = std::stoi(line);
       if (holder.contains(old)) problem = "rank " + line + "'s files are on two nodes";
       holder[old] = nodes_.node_of(r);
@@ -397,7 +338,7 @@ std::string BurstBufferStore::evict_durable() {
     }
   }
   std::vector<std::string> durable;
-  for (const std::string& line : Lines(comm_.broadcast(Join(lines), 0))) {
+  for (const std::string& line : SplitNames(comm_.broadcast(JoinNames(lines), 0))) {
     const std::size_t tab = line.find('\t');
     durable.push_back(line.substr(0, tab));
     durable_at_[durable.back()] = std::stod(line.substr(tab + 1));
@@ -419,7 +360,7 @@ std::string BurstBufferStore::evict_durable() {
       }
     }
     const int leader = nodes_.leader(nodes_.node_of(comm_.rank()));
-    for (const std::string& name : Lines(comm_.all_gather(failed)[leader])) kept.insert(name);
+    for (const std::string& name : SplitNames(comm_.all_gather(failed)[leader])) kept.insert(name);
   }
   for (const std::string& name : durable) {
     auto saved =

@@ -116,6 +116,9 @@ PhasesRun PhasesThatRun(const WorkflowConfig& workflow, std::optional<Phase> for
 // The rules on storage tiers, the burst buffer, staging and the folders dlbench writes into
 // (storage_rules.cpp).
 void CheckStorage(const Config& config, const Checker& check);
+// dataset_rules.cpp: the dataset's rules, and the element-type rule the reader's keys share.
+void CheckDataset(const Config& config, const Checker& check, const PhasesRun& run);
+void CheckElementType(const Checker& check, const std::string& key, const std::string& name);
 // stage.threads always; the tiers staging names and where the dataset is when staging runs.
 void CheckStage(const Config& config, const Checker& check, bool stages);
 void CheckBurstBuffer(const Config& config, const Checker& check);

@@ -86,26 +86,6 @@ TEST(DatasetLayout, SubfolderPaddingFollowsTheSubfolderCount) {
   EXPECT_EQ(layout.folders(Split::kTrain).back(), "/data/train/09");
 }
 
-TEST(DatasetLayout, AssignedPathsOverwriteWhateverTheStringHeld) {
-  // assign_file_path writes the digits into a copy of the split's path pattern: whatever the
-  // reused string held before (another split's path, a longer text), the result is file_path().
-  auto d = Dataset(config::Format::kNpy, 1000, 10);
-  d.num_subfolders_train = 12;
-  DatasetLayout layout(d);
-  std::string out(300, 'x');
-  for (const Split split : {Split::kTrain, Split::kEval}) {
-    for (FileIndex f = 0; f < layout.num_files(split); ++f) {
-      layout.assign_file_path(split, f, out);
-      ASSERT_EQ(out, layout.file_path(split, f));
-    }
-  }
-  layout.assign_file_path(Split::kTrain, 999, out);
-  EXPECT_EQ(out, "/data/train/03/img_0999_of_1000.npy");
-  layout.assign_file_path(Split::kEval, 7, out);
-  EXPECT_EQ(out, "/data/valid/img_07_of_10.npy");
-  EXPECT_THROW(layout.assign_file_path(Split::kTrain, 1000, out), Error);
-}
-
 TEST(DatasetLayout, ZeroAndOneSubfoldersAreBothFlat) {
   for (std::int64_t subfolders : {0, 1}) {
     auto d = Dataset(config::Format::kHdf5, 4);
@@ -159,26 +139,37 @@ TEST(DatasetLayout, EvalFilesContinueTheSizeDraw) {
   EXPECT_EQ(layout.total_payload_bytes(Split::kEval), 140750066u + 206626158u);
 }
 
+// assign_file_path writes the digits into a copy of the split's path pattern: whatever the reused
+// string held before, the result is file_path(), with one- and multi-digit subfolders.
 TEST(DatasetLayout, AssignWritesPathsAndDimsOverWhatTheBuffersHeld) {
   config::DatasetConfig d = Dataset(config::Format::kNpz, 12, 3);
   d.num_subfolders_train = 4;
   d.record_length_bytes_stdev = 512;
-  DatasetLayout layout(d);
+  config::DatasetConfig wide = Dataset(config::Format::kNpy, 1000, 10);
+  wide.num_subfolders_train = 12;
+  const DatasetLayout layout(d), wide_layout(wide);
   std::string path = "/an/earlier/and/much/longer/path/than/any/of/this/dataset.npz";
   std::vector<std::int64_t> dims{7, 7, 7};
-  for (const Split split : {Split::kTrain, Split::kEval}) {
-    for (FileIndex file = 0; file < layout.num_files(split); ++file) {
-      layout.assign_file_path(split, file, path);
-      EXPECT_EQ(path, layout.file_path(split, file));
-      layout.assign_sample_dims(split, file, dims);
-      EXPECT_EQ(dims, layout.sample_dims(split, file));
+  for (const DatasetLayout* l : {&layout, &wide_layout}) {
+    for (const Split split : {Split::kTrain, Split::kEval}) {
+      for (FileIndex file = 0; file < l->num_files(split); ++file) {
+        l->assign_file_path(split, file, path);
+        ASSERT_EQ(path, l->file_path(split, file));
+        l->assign_sample_dims(split, file, dims);
+        ASSERT_EQ(dims, l->sample_dims(split, file));
+      }
     }
   }
   layout.assign_file_path(Split::kTrain, 9, path);
   EXPECT_EQ(path, "/data/train/1/img_09_of_12.npz");
   layout.assign_file_path(Split::kEval, 2, path);
   EXPECT_EQ(path, "/data/valid/img_2_of_3.npz");
+  wide_layout.assign_file_path(Split::kTrain, 999, path);
+  EXPECT_EQ(path, "/data/train/03/img_0999_of_1000.npy");
+  wide_layout.assign_file_path(Split::kEval, 7, path);
+  EXPECT_EQ(path, "/data/valid/img_07_of_10.npy");
   EXPECT_THROW(layout.assign_file_path(Split::kEval, 3, path), Error);
+  EXPECT_THROW(wide_layout.assign_file_path(Split::kTrain, 1000, path), Error);
   EXPECT_THROW(layout.assign_sample_dims(Split::kEval, 3, dims), Error);
 }
 

@@ -146,7 +146,8 @@ TEST_F(CsvFiles, TruncatedCorruptAndMismatchingFilesAreIoErrors) {
   }
   deflateEnd(&z);
   write(bomb.substr(0, out));
-  test::ExpectContains(read_error(spec), "bad csv: the gzip stream inflates to more than 66310 bytes");
+  test::ExpectContains(read_error(spec),
+                       "bad csv: the gzip stream inflates to more than 66310 bytes");
 }
 
 // uint8 texts come from a vector path (16 values at a time, where the CPU has AVX-512 VBMI2) and
