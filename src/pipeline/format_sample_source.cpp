@@ -1,5 +1,6 @@
 #include "pipeline/format_sample_source.h"
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -41,12 +42,22 @@ class FormatSampleFile final : public SampleFile {
 
 FormatSampleSource::FormatSampleSource(const formats::FormatReader& reader, storage::Env& env,
                                        const formats::FileReadOptions& options, SpecFor spec_for)
-    : reader_(reader), env_(env), options_(options), spec_for_(std::move(spec_for)) {}
+    : reader_(reader), env_(env), options_(options), spec_for_(std::move(spec_for)), id_([] {
+        static std::atomic<std::uint64_t> next{1};
+        return next.fetch_add(1, std::memory_order_relaxed);
+      }()) {}
 
 const formats::FileSpec& FormatSampleSource::spec_of(FileIndex file) {
-  thread_local formats::FileSpec spec;  // a reader only reads it during open
-  spec_for_(file, spec);
-  return spec;
+  struct ThreadSpec {
+    formats::FileSpec spec;    // a reader only reads it during open
+    std::uint64_t source = 0;  // the id_ of the source that wrote it (0: none yet)
+  };
+  thread_local ThreadSpec last;
+  const bool again = last.source == id_;
+  last.source = 0;  // until spec_for_ returns: an exception may leave the spec half written
+  spec_for_(file, last.spec, again);
+  last.source = id_;
+  return last.spec;
 }
 
 std::unique_ptr<SampleFile> FormatSampleSource::open(FileIndex file) {

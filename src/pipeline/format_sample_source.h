@@ -3,6 +3,7 @@
 // that mapping; the pipeline never learns a concrete format or path rule).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 
@@ -14,11 +15,12 @@ namespace dlbench::pipeline {
 
 class FormatSampleSource final : public SampleSource {
  public:
-  // Writes the spec of file `file` of the split into `spec`, assigning every field: `spec` is
-  // the calling thread's, reused from file to file (no allocation per sample once its strings
-  // have grown), so it holds the previous file's spec. Called concurrently from reader threads,
-  // so it must only read shared state.
-  using SpecFor = std::function<void(FileIndex file, formats::FileSpec& spec)>;
+  // Writes the spec of file `file` of the split into `spec`: `spec` is the calling thread's,
+  // reused from file to file (no allocation per sample once its strings have grown). With `again`
+  // false, every field must be assigned; with `again` true, `spec` holds what this function wrote
+  // for an earlier file on this thread, so fields that every file of the source shares may be
+  // left as they are. Called concurrently from reader threads, so it must only read shared state.
+  using SpecFor = std::function<void(FileIndex file, formats::FileSpec& spec, bool again)>;
 
   FormatSampleSource(const formats::FormatReader& reader, storage::Env& env,
                      const formats::FileReadOptions& options, SpecFor spec_for);
@@ -36,6 +38,7 @@ class FormatSampleSource final : public SampleSource {
   storage::Env& env_;
   formats::FileReadOptions options_;
   SpecFor spec_for_;
+  std::uint64_t id_;  // tells apart the sources whose specs a thread's spec last held
 };
 
 }  // namespace dlbench::pipeline

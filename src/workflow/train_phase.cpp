@@ -61,16 +61,17 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   const formats::FileReadOptions read_options = pipeline::FileReadOptionsFrom(config);
   std::optional<TrainingStaging> staging;  // stage.policy per_epoch / on_demand
   pipeline::FormatSampleSource train_source(*reader, env, read_options,
-                                            [&](FileIndex f, formats::FileSpec& spec) {
+                                            [&](FileIndex f, formats::FileSpec& spec, bool again) {
                                               if (staging) {
                                                 staging->assign_spec(f, spec);
                                               } else {
-                                                files.assign_spec(f, spec);
+                                                files.assign_spec(f, spec, again);
                                               }
                                             });
-  pipeline::FormatSampleSource eval_source(
-      *reader, env, read_options,
-      [&](FileIndex f, formats::FileSpec& spec) { files.assign_spec(train_files + f, spec); });
+  pipeline::FormatSampleSource eval_source(*reader, env, read_options,
+                                           [&](FileIndex f, formats::FileSpec& spec, bool again) {
+                                             files.assign_spec(train_files + f, spec, again);
+                                           });
 
   // Shuffle::kRandom draws one seed per run, on rank 0, so every rank permutes alike.
   const std::uint64_t run_seed = std::stoull(

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/expect_error.h"
@@ -46,7 +47,7 @@ class FakeFormat final : public formats::FormatReader {
   }
 };
 
-void SpecOf(FileIndex file, formats::FileSpec& spec) {
+void SpecOf(FileIndex file, formats::FileSpec& spec, bool /*again*/) {
   spec.path = file == 9 ? "/data/missing" : "/data/f" + std::to_string(file);
   spec.samples = file == 5 ? 2 : 4;
 }
@@ -127,6 +128,38 @@ TEST(FormatSampleSource, ReadOnceOffersTheBufferWithItsHeadroomToTheFormat) {
   // The source's own open (the memory read type) offers no buffer.
   source.open(3);
   EXPECT_TRUE(format.last_options.sample_into.empty());
+}
+
+// `again` tells the spec function that the thread's spec holds what it wrote for an earlier
+// file: never on the thread's first call, nor after another source or a call that threw wrote it.
+TEST(FormatSampleSource, TheSpecFunctionLearnsWhetherTheThreadsSpecIsItsOwn) {
+  FakeFormat format;
+  std::vector<bool> calls_a, calls_b;
+  const auto recording = [](std::vector<bool>& calls) {
+    return [&calls](FileIndex file, formats::FileSpec& spec, bool again) {
+      calls.push_back(again);
+      SpecOf(file, spec, again);
+    };
+  };
+  FormatSampleSource a(format, storage::PosixEnv(), formats::FileReadOptions{}, recording(calls_a));
+  FormatSampleSource b(format, storage::PosixEnv(), formats::FileReadOptions{}, recording(calls_b));
+  std::thread([&] {
+    a.open(1);
+    a.open(2);
+    b.open(3);
+    a.open(4);
+    EXPECT_THROW(a.open(9), Error);  // written by `a`, but the format failed after
+    a.open(5);
+  }).join();
+  a.open(6);  // another thread: its own spec
+  EXPECT_EQ(calls_a, (std::vector<bool>{false, true, false, true, true, false}));
+  EXPECT_EQ(calls_b, std::vector<bool>{false});
+  FormatSampleSource throwing(
+      format, storage::PosixEnv(), formats::FileReadOptions{},
+      [](FileIndex, formats::FileSpec&, bool) { throw IoError("stat", "/data/x", 2); });
+  EXPECT_THROW(throwing.open(1), Error);
+  a.open(7);  // the spec `throwing` may have half written is not `a`'s
+  EXPECT_EQ(calls_a.back(), false);
 }
 
 TEST(FormatSampleSource, OpenErrorsPropagate) {

@@ -77,6 +77,22 @@ TEST(DatasetFiles, AssignSpecWritesTheFilesSpecOverAnyOtherSpec) {
   EXPECT_FALSE(spec.fsync);
 }
 
+// A reader thread's spec holds another file's spec of the same dataset: writing only what
+// differs from file to file gives the file's whole spec, for formats with and without companions.
+TEST(DatasetFiles, AssignSpecAgainOverAnotherFilesSpecGivesTheWholeSpec) {
+  config::DatasetConfig npy_config = IndexedBinary();
+  npy_config.format = config::Format::kNpy;
+  for (const config::DatasetConfig& config : {IndexedBinary(), Tfrecord(), npy_config}) {
+    const DatasetFiles files(config);
+    formats::FileSpec spec;
+    files.assign_spec(files.total() - 1, spec);
+    for (FileIndex g = 0; g < files.total(); ++g) {
+      files.assign_spec(g, spec, /*again=*/true);
+      EXPECT_EQ(spec, files.file(g).spec) << config.data_folder << " file " << g;
+    }
+  }
+}
+
 TEST(DatasetFiles, SpecsOfDifferentSizesFollowTheSizeModel) {
   const config::DatasetConfig config = IndexedBinary();
   const DatasetFiles files(config);
