@@ -20,6 +20,22 @@ Span SpanOf(const std::vector<Seconds>& starts, const std::vector<Seconds>& ends
           *std::max_element(ends.begin(), ends.end())};
 }
 
+Seconds CoveredSeconds(std::vector<Span> spans) {
+  std::sort(spans.begin(), spans.end(),
+            [](const Span& a, const Span& b) { return a.start < b.start; });
+  Seconds covered = 0;
+  std::optional<Span> run;  // the union of the spans so far that still reaches the next
+  for (const Span& span : spans) {
+    if (run && span.start <= run->end) {
+      run->end = std::max(run->end, span.end);
+      continue;
+    }
+    if (run) covered += run->duration();
+    run = span;
+  }
+  return run ? covered + run->duration() : covered;
+}
+
 std::optional<Spread> SpreadOf(const std::vector<double>& values) {
   if (values.empty()) return std::nullopt;
   const auto [low, high] = std::minmax_element(values.begin(), values.end());

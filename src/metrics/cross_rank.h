@@ -23,6 +23,9 @@ struct Span {
 };
 // Throws dlbench::Error (internal) when the vectors are empty or of different lengths.
 Span SpanOf(const std::vector<Seconds>& starts, const std::vector<Seconds>& ends);
+// The time covered by at least one of `spans` (any order): their sum when none overlap, and each
+// moment once when they do (blocks of ranks that drift apart without the step barrier).
+Seconds CoveredSeconds(std::vector<Span> spans);
 
 struct Spread {
   double min = 0;

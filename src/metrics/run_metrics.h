@@ -45,8 +45,8 @@ struct PhaseEpoch {
   Bytes read_bytes = 0;                            // returned by read calls, all ranks
   Bytes nominal_bytes = 0;                         // samples x record length, all ranks
   Bytes decoded_bytes = 0;                         // of the samples read, decoded, all ranks
-  Seconds read_seconds = 0;  // sum over blocks of (max end - min start) over ranks
-  StepBreakdown breakdown;   // mean over ranks
+  std::vector<Span> read_spans;                    // per block: min start .. max end over ranks
+  StepBreakdown breakdown;                         // mean over ranks
 };
 
 struct PhaseMetrics {

@@ -84,7 +84,7 @@ std::optional<PhaseMetrics> Combine(const std::vector<RankValues>& ranks, bool e
         out.nominal_bytes += block.nominal_bytes;
         out.decoded_bytes += block.decoded_bytes;
       }
-      out.read_seconds += SpanOf(starts, ends).duration();
+      out.read_spans.push_back(SpanOf(starts, ends));
     }
     metrics.epochs.push_back(out);
   }

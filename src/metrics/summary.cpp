@@ -60,7 +60,7 @@ void AddPhase(Json& metric, const std::string& p, const PhaseMetrics& phase,
   std::vector<double> au, au_min, au_max, dlio, exact;
   bool exact_everywhere = true;
   Bytes read_bytes = 0, nominal_bytes = 0, decoded_bytes = 0;
-  Seconds read_seconds = 0;
+  std::vector<Span> read_spans;
   for (const PhaseEpoch& epoch : phase.epochs) {
     au.push_back(epoch.au_percent);
     au_min.push_back(epoch.au_min_percent);
@@ -74,8 +74,9 @@ void AddPhase(Json& metric, const std::string& p, const PhaseMetrics& phase,
     read_bytes += epoch.read_bytes;
     nominal_bytes += epoch.nominal_bytes;
     decoded_bytes += epoch.decoded_bytes;
-    read_seconds += epoch.read_seconds;
+    read_spans.insert(read_spans.end(), epoch.read_spans.begin(), epoch.read_spans.end());
   }
+  const Seconds read_seconds = CoveredSeconds(std::move(read_spans));
   if (au.empty()) return;
   const double mib_per_sample = run.record_length_bytes / static_cast<double>(MiB);
 

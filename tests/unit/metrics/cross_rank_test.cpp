@@ -21,6 +21,14 @@ TEST(SpanOf, RejectsEmptyOrMismatchedInput) {
   EXPECT_THROW(SpanOf({1.0}, {2.0, 3.0}), Error);
 }
 
+TEST(CoveredSeconds, EachMomentOnceInWhateverOrder) {
+  EXPECT_DOUBLE_EQ(CoveredSeconds({}), 0);
+  EXPECT_DOUBLE_EQ(CoveredSeconds({{0, 1}, {2, 4}}), 3);              // disjoint: the sum
+  EXPECT_DOUBLE_EQ(CoveredSeconds({{5, 15}, {0, 10}}), 15);           // overlapping, unsorted
+  EXPECT_DOUBLE_EQ(CoveredSeconds({{0, 10}, {2, 3}, {11, 12}}), 11);  // nested, then a gap
+  EXPECT_DOUBLE_EQ(CoveredSeconds({{0, 1}, {1, 2}, {2, 2}}), 2);      // touching, empty
+}
+
 TEST(SpreadOf, MinMeanMax) {
   const auto spread = SpreadOf({80, 60, 70, 90});
   EXPECT_DOUBLE_EQ(spread->min, 60);

@@ -59,7 +59,8 @@ TEST(CombineTrain, UnequalRanks) {
   // Bytes: 3 steps * 4 samples * 1000 B per rank; window: min start 0 .. max end 0.2 + 7.5.
   EXPECT_EQ(e.read_bytes, 3u * 12000);
   EXPECT_EQ(e.nominal_bytes, 3u * 12 * 1024);
-  EXPECT_NEAR(e.read_seconds, 7.7, 1e-12);
+  ASSERT_EQ(e.read_spans.size(), 1u);
+  EXPECT_NEAR(e.read_spans[0].duration(), 7.7, 1e-12);
   EXPECT_FALSE(train->sample_read_latency.has_value());  // empty histograms: omitted
   // Step breakdown, mean over ranks: load waits of the 2 measured steps = 2 · wait; each rank
   // loses 100 · wait / (wait + 1) points to them, so AU + losses = 100 on the mean too.

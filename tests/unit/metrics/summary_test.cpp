@@ -19,7 +19,7 @@ PhaseEpoch Epoch(int number, double au, double dlio, double exact) {
   e.exact_samples_per_second = exact;
   e.read_bytes = 100 * MiB;
   e.nominal_bytes = 101 * MiB;
-  e.read_seconds = 10;
+  e.read_spans = {{100.0 * number, 100.0 * number + 10}};
   e.breakdown.measured_steps = 6;  // AU measured some steps (the rank sum)
   return e;
 }
@@ -82,6 +82,18 @@ TEST(BuildSummary, TrainingMetricsAsDlioComputesThem) {
   EXPECT_DOUBLE_EQ(m["train_throughput_stdev_samples_per_second"].get<double>(), 5.0);
   EXPECT_DOUBLE_EQ(m["train_io_mean_MB_per_second"].get<double>(), 210.0);  // x 2 MiB
   EXPECT_DOUBLE_EQ(m["train_io_stdev_MB_per_second"].get<double>(), 10.0);
+}
+
+// Without the step barrier ranks drift apart, so one epoch's blocks (min start .. max end over
+// ranks) overlap the next's: the read window counts each moment once, not the sum of the spans
+// (which made a 2-rank npy run's read MiB/s 2.4 times too low).
+TEST(BuildSummary, ReadSecondsCountOverlappingEpochsOnce) {
+  RunMetrics run = TrainRun();
+  run.train->epochs[0].read_spans = {{0, 10}};
+  run.train->epochs[1].read_spans = {{5, 15}};
+  const Json m = BuildSummary(run)["metric"];
+  EXPECT_DOUBLE_EQ(m["train_read_seconds"].get<double>(), 15.0);
+  EXPECT_DOUBLE_EQ(m["train_read_MiB_per_second"].get<double>(), 200.0 / 15);
 }
 
 TEST(BuildSummary, MeetExpectationAtTheThresholdIsSuccess) {
@@ -171,8 +183,8 @@ TEST(BuildSummary, NonFiniteValuesAreLeftOutAndTheJsonParses) {
   RunMetrics run = TrainRun();
   run.train->epochs[1].au_percent = std::nan("");
   run.train->epochs[1].exact_samples_per_second.reset();  // undefined in one epoch
-  run.train->epochs[0].read_seconds = 0;
-  run.train->epochs[1].read_seconds = 0;
+  run.train->epochs[0].read_spans.clear();
+  run.train->epochs[1].read_spans.clear();
   const Json s = BuildSummary(run);
   const Json m = s["metric"];
   EXPECT_FALSE(m.contains("train_au_percentage"));
