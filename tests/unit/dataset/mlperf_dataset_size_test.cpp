@@ -126,9 +126,11 @@ TEST(MlperfDatasetSize, CheckpointOnlyWorkloadHasNoDatasetToSize) {
   checkpoint_only.model.name = "llama_8b";
   checkpoint_only.workflow.train = false;
   checkpoint_only.workflow.checkpoint = true;
-  dlbench::test::ExpectError([&] { ComputeMlperfDatasetSize(checkpoint_only, {1, 8, 100}); },
-                             ExitCode::kUsage,
-                             {"workload llama_8b reads and generates no dataset"});
+  dlbench::test::ExpectError(
+      [&] {
+        ComputeMlperfDatasetSize(checkpoint_only, {1, 8, 100});
+      },
+      ExitCode::kUsage, {"workload llama_8b reads and generates no dataset"});
   // A generate-only workload sizes the dataset it writes.
   config::Config generate_only = checkpoint_only;
   generate_only.workflow.generate_data = true;
