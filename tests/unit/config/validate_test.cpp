@@ -129,14 +129,14 @@ const RuleCase kRules[] = {
      "reader: {data_loader: pytorch}\ndataset: {format: npz}\n",
      {},
      1,
-     "framework = tensorflow with reader.data_loader = pytorch (w.yaml:1): the data loader must "
-     "belong to the framework"},
+     "framework = tensorflow (the default) with reader.data_loader = pytorch (w.yaml:1): the data "
+     "loader must belong to the framework"},
     {"PytorchWithTensorflowLoader",
      "framework: pytorch\n",
      {},
      1,
-     "framework = pytorch (w.yaml:1) with reader.data_loader = tensorflow: the data loader must "
-     "belong to the framework"},
+     "framework = pytorch (w.yaml:1) with reader.data_loader = tensorflow (the default): the data "
+     "loader must belong to the framework"},
     {"BatchBelowOne",
      "reader: {batch_size: 0}\n",
      {},
@@ -192,7 +192,7 @@ const RuleCase kRules[] = {
      "reader: {odirect: true}\n",
      {},
      1,
-     "with dataset.format = tfrecord: O_DIRECT reading exists only for npz, npy, "
+     "with dataset.format = tfrecord (the default): O_DIRECT reading exists only for npz, npy, "
      "indexed_binary, csv, jpeg, png and parquet"},
     {"OdirectWithMmapIndexedBinary",  // its reads are page faults: O_DIRECT has no meaning
      "reader: {odirect: true}\ndataset: {format: mmap_indexed_binary}\n",
