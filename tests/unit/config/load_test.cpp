@@ -115,6 +115,10 @@ TEST(Load, WorkloadFoldersAndFilesThatCannotBeUsedAreNamed) {
   EXPECT_EQ(UsageMessage([&] { Load("/dev/null", {}, options); }),
             "workload file '/dev/null' is not a regular file (a device, FIFO or socket); give a "
             "YAML file");
+  // Without a suggestion the sentence ran on ("unknown workload 'zzz' Looked in: ...").
+  EXPECT_EQ(UsageMessage([&] { Load("zzzzzzzz", {}, options); }),
+            "unknown workload 'zzzzzzzz'; looked in: " + dir.path().string() +
+                ". `dlbench workloads` lists them; a path to a YAML file also works.");
   options.workloads_dir = (dir / "no_such_folder").string();
   EXPECT_EQ(UsageMessage([&] { Load("mini", {}, options); }),
             "unknown workload 'mini': there is no workload folder; give a path to a YAML file or "
