@@ -293,6 +293,24 @@ TEST(Query, UnknownKeySuggestsTheClosest) {
   EXPECT_EQ(message, "dataset.num_file_train: unknown key; did you mean num_files_train?");
 }
 
+// A time value's parameters: before, any one the value did not hold printed "null" (exit 0),
+// even the mean of a constant, which `++workload.train.computation_time.mean=` sets.
+TEST(Query, TimeValueParameters) {
+  const Config constant = LoadText("train: {computation_time: 0.323}\n").config;
+  EXPECT_EQ(Query(constant, "train.computation_time.mean"), "0.323");
+  EXPECT_EQ(testing::UsageMessage([&] { Query(constant, "train.computation_time.stdev"); }),
+            "train.computation_time.stdev: train.computation_time is 0.323, a constant, which has "
+            "no stdev; query train.computation_time for the whole value");
+  const Config uniform =
+      LoadText("train: {computation_time: {type: uniform, min: 0.1, max: 0.2}}\n").config;
+  EXPECT_EQ(Query(uniform, "train.computation_time.max"), "0.2");
+  EXPECT_EQ(testing::UsageMessage([&] { Query(uniform, "workload.train.computation_time.mean"); }),
+            "workload.train.computation_time.mean: train.computation_time is {type: uniform, min: "
+            "0.1, max: 0.2}, which has no mean; query train.computation_time for the whole value");
+  const Config normal = LoadText("train: {computation_time: {mean: 0.3, stdev: 0.01}}\n").config;
+  EXPECT_EQ(Query(normal, "train.computation_time.stdev"), "0.01");
+}
+
 TEST(OverridesYaml, ListsTheStringsVerbatim) {
   EXPECT_EQ(OverridesYaml({"++workload.dataset.data_folder=/x", "workload.reader.odirect=True"}),
             "- ++workload.dataset.data_folder=/x\n- workload.reader.odirect=True\n");
