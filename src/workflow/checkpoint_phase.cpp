@@ -37,7 +37,7 @@ void PauseThenSynchronize(const config::CheckpointConfig& checkpoint,
   comm.barrier();
 }
 
-std::string Shape(int ranks, std::uint64_t files, Bytes bytes) {
+std::string JobShape(int ranks, std::uint64_t files, Bytes bytes) {
   return std::to_string(ranks) + " rank(s), " + std::to_string(files) + " files, " +
          std::to_string(bytes) + " B";
 }
@@ -62,8 +62,8 @@ void RequireCompleteCheckpoints(const config::CheckpointConfig& checkpoint, stor
         }
         throw UsageError(
             "checkpoint " + folder + " was written by a job of " +
-            Shape(written.world, written.files.size(), written.total_bytes) + "; this job plans " +
-            Shape(plan.world(), planned.files, planned.total_bytes) +
+            JobShape(written.world, written.files.size(), written.total_bytes) +
+            "; this job plans " + JobShape(plan.world(), planned.files, planned.total_bytes) +
             ": read it back with the rank count and model keys that wrote it "
             "(`dlbench checkpoint plan` shows a plan), or write the checkpoints first");
       }
