@@ -8,6 +8,9 @@ source "$(dirname "$0")/lib.sh"
 
 workload="${1:-default}"
 [ $# -gt 0 ] && shift
+# A YAML file given by a relative path names it from here, not from the fresh folder the run
+# happens in (`scripts/run.sh configs/ci/ci_train_small.yaml` was "does not exist", exit 2).
+[ -f "$workload" ] && workload="$(realpath "$workload")"
 
 ensure_packages "${DLBENCH_PACKAGES[@]}"
 build_dlbench

@@ -9,6 +9,8 @@
 #include "app/commands.h"
 #include "app/repeated_runs.h"
 #include "app/workload_loading.h"
+#include "config/workload_catalog.h"
+#include "util/error.h"
 #include "workflow/output_folder.h"
 #include "workflow/phases.h"
 
@@ -23,6 +25,27 @@ int RunPhases(const WorkloadOptions& options, const std::vector<workflow::Phase>
   if (repeat.count > 1) return RunRepeated(options, config, phases, repeat, comm);
   return RunInFolder(config, phases, workflow::ResolveOutputFolder(config, options.output, comm),
                      options, comm);
+}
+
+// `dlbench checkpoint plna llama3_8b` read "plna" as the workload and suggested the workload
+// dlrm: a word that is no workload but close to one of the command's subcommands is named as
+// that subcommand's typo.
+void RefuseMistypedSubcommand(const CLI::App& command, const WorkloadOptions& options) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : command.get_subcommands([](const CLI::App*) { return true; })) {
+    names.push_back(sub->get_name());
+  }
+  const auto close = config::ClosestMatch(options.workload, names);
+  if (!close) return;
+  try {
+    config::WorkloadCatalog(options.config_dirs, config::DefaultWorkloadsDir())
+        .resolve(options.workload);
+  } catch (const Error&) {
+    // A parse error: printed once under mpirun (by the launcher's rank 0), with the help to read.
+    throw CLI::ValidationError("unknown workload '" + options.workload +
+                               "'; did you mean `dlbench " + command.get_name() + " " + *close +
+                               "`?");
+  }
 }
 
 // `flag_overrides`: overrides the command's own flags stand for, appended to the workload's.
@@ -44,6 +67,7 @@ CLI::App* AddPhaseCommand(CLI::App& app, const std::string& name, const std::str
   command->callback([options, repeat, phase, command, flag_overrides, &action] {
     if (command->get_subcommands().size() > 0) return;  // e.g. `checkpoint plan`
     if (options->workload.empty()) throw CLI::RequiredError("workload");
+    RefuseMistypedSubcommand(*command, *options);
     action.parallelism = Parallelism::kParallel;
     if (flag_overrides) {
       options->overrides.insert(options->overrides.end(), flag_overrides->begin(),

@@ -32,9 +32,9 @@ int RunTraceSummary(const TraceSummaryOptions& options) {
   }
   const trace_summary::TraceSummary summary =
       trace_summary::SummarizeRun(storage::PosixEnv(), options.folder);
-  if (options.json) {
-    for (const std::string& warning : summary.warnings) sink::Warning(warning);
-  }
+  // On stderr in both forms (docs/cli.md, Messages): in the text it went to stdout without the
+  // `dlbench: ` prefix, so `trace summary RUN > summary.txt` hid that a trace was cut.
+  for (const std::string& warning : summary.warnings) sink::Warning(warning);
   const std::string text =
       options.json ? trace_summary::FormatJson(summary) : trace_summary::FormatText(summary);
   sink::Result(text);

@@ -36,10 +36,13 @@ class Checker {
     }
   }
 
-  // "key = value (origin)", for messages that involve several keys.
+  // "key = value (origin)", for messages that involve several keys; "(the default)" for a key
+  // the workload does not set (a pytorch workload without reader.data_loader was told of a
+  // "reader.data_loader = tensorflow" it never wrote).
   template <typename T>
   std::string is(const std::string& key, const T& value) const {
-    return key + " = " + Describe(ToNode(value)) + at(key);
+    const std::string where = at(key);
+    return key + " = " + Describe(ToNode(value)) + (where.empty() ? " (the default)" : where);
   }
 
   [[noreturn]] void fail(const std::string& key, const std::string& what) const {

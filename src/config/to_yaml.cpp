@@ -1,5 +1,6 @@
 #include <yaml-cpp/yaml.h>
 
+#include "config/distribution_parser.h"
 #include "config/document.h"
 #include "config/load.h"
 #include "config/schema.h"
@@ -38,8 +39,18 @@ std::string Query(const Config& config, const std::string& dotted) {
   }
   const DocNode root = BuildDocument(config);
   const DocNode* node = &root;
-  for (const auto& segment : key) {
-    node = node->find(segment);
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    const DocNode* child = node->find(key[i]);
+    if (!child && lookup.field && lookup.field->subkeys == DistributionKeys()) {
+      // A parameter of a time value that its type does not have printed "null" (exit 0), even
+      // `train.computation_time.mean` of a constant, which `++...computation_time.mean=` sets.
+      if (node->kind == DocNode::Kind::kScalar && key[i] == "mean") return node->text;
+      throw UsageError(dotted + ": " + JoinKey(key, i) + " is " + Describe(*node) +
+                       (node->kind == DocNode::Kind::kScalar ? ", a constant" : "") +
+                       ", which has no " + key[i] + "; query " + JoinKey(key, i) +
+                       " for the whole value");
+    }
+    node = child;
     if (!node) return "null";  // a known key that is not set (no ksm map)
   }
   std::string text = EmitYaml(*node);

@@ -162,7 +162,8 @@ void CheckReader(const Config& config, const Checker& check, const PhasesRun& ru
       r.read_threads > CPU_COUNT(&cpus)) {
     check.notice("reader.read_threads: " + std::to_string(r.read_threads) +
                  check.at("reader.read_threads") + " is more than the " +
-                 std::to_string(CPU_COUNT(&cpus)) + " cores this process may run on");
+                 std::to_string(CPU_COUNT(&cpus)) + (CPU_COUNT(&cpus) == 1 ? " core" : " cores") +
+                 " this process may run on");
   }
   check.at_least("reader.computation_threads", r.computation_threads, 1);
   check.at_least("reader.prefetch_size", r.prefetch_size, 0);

@@ -80,7 +80,8 @@ fs::path WorkloadCatalog::resolve(const std::string& workload) const {
   std::vector<std::string> names;
   for (const auto& entry : list()) names.push_back(entry.name);
   std::string message = "unknown workload '" + name + "'";
-  if (auto close = ClosestMatch(name, names)) message += "; did you mean " + *close + "?";
+  const auto close = ClosestMatch(name, names);
+  if (close) message += "; did you mean " + *close + "?";
   std::string looked;
   for (const auto& folder : folders_) {
     if (fs::is_directory(folder, error)) looked += " " + folder.string();
@@ -92,7 +93,8 @@ fs::path WorkloadCatalog::resolve(const std::string& workload) const {
     }
     message += "; give a path to a YAML file or --config-dir DIR.";
   } else {
-    message += " Looked in:" + looked +
+    // Without a suggestion the sentence ran on: "unknown workload 'nosuch' Looked in: ...".
+    message += (close ? " Looked in:" : "; looked in:") + looked +
                ". `dlbench workloads` lists them; a path to a YAML file also works.";
   }
   throw UsageError(message);

@@ -35,6 +35,14 @@ MlperfDatasetSize ComputeMlperfDatasetSize(const config::Config& config, const C
     throw UsageError("datasize: --host-memory-gib must be a positive number of GiB, got " +
                      std::to_string(hosts.memory_gib));
   }
+  // A checkpoint-only workload (llama3_8b) has only the default dataset section: sizing it
+  // printed a file count for 64 KiB files nobody reads or writes.
+  if (!config.workflow.train && !config.workflow.generate_data) {
+    throw UsageError("datasize: workload " + config.model.name +
+                     " reads and generates no dataset (workflow.train and "
+                     "workflow.generate_data are false: a checkpoint-only workload); the rule "
+                     "sizes a training dataset");
+  }
   const config::DatasetConfig& dataset = config.dataset;
   MlperfDatasetSize size;
   size.record_bytes = MlperfRecordBytes(dataset);

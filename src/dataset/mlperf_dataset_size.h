@@ -35,8 +35,9 @@ inline constexpr int kMlperfMinimumSteps = 500;
 // bytes (float64/int64 8, uint8/bool 1, anything else 4); otherwise record_length_bytes.
 double MlperfRecordBytes(const config::DatasetConfig& dataset);
 
-// Throws Error(kUsage) naming the flag for hosts or accelerators < 1 or memory <= 0, and naming
-// the key when the workload's samples have no size.
+// Throws Error(kUsage) naming the flag for hosts or accelerators < 1 or memory <= 0, naming
+// the key when the workload's samples have no size, and for a workload that neither trains nor
+// generates (checkpoint-only).
 MlperfDatasetSize ComputeMlperfDatasetSize(const config::Config& config, const ClientHosts& hosts);
 
 }  // namespace dlbench::dataset

@@ -205,7 +205,6 @@ std::string FormatText(const TraceSummary& summary) {
   std::string out;
   out += Format("Trace summary of %s: %zu rank(s), %" PRIu64 " events\n",
                 summary.folder.string().c_str(), summary.ranks.size(), summary.events);
-  for (const std::string& warning : summary.warnings) out += "warning: " + warning + "\n";
   if (summary.has_traces) {
     out += "\nEvents, all ranks (sizes in bytes; quantiles within 1%)\n";
     AppendNames(out, summary.names());

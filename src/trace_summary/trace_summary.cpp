@@ -161,7 +161,10 @@ void SummarizeTrace(storage::Env& env, const std::string& path, RankSummary& ran
 RunFiles ListRunFiles(storage::Env& env, const std::filesystem::path& folder) {
   RunFiles files;
   for (const storage::DirectoryEntry& entry : env.list_directory(folder.string())) {
-    if (entry.is_directory) continue;
+    if (entry.is_directory) {
+      if (entry.name.rfind("run-", 0) == 0) files.run_folders.push_back(entry.name);
+      continue;
+    }
     if (EndsWith(entry.name, ".pfw") || EndsWith(entry.name, ".pfw.gz")) {
       files.traces.push_back(entry.name);
     } else if (EndsWith(entry.name, "_posix_counters.json")) {
@@ -177,11 +180,20 @@ TraceSummary SummarizeRun(storage::Env& env, const std::filesystem::path& folder
   }
   TraceSummary summary;
   summary.folder = folder;
-  const auto [traces, counters] = ListRunFiles(env, folder);
+  const auto [traces, counters, run_folders] = ListRunFiles(env, folder);
   if (traces.empty() && counters.empty()) {
+    // A `run --repeat` folder holds its runs in run-<i>/: say so rather than only "run with
+    // --trace", which the runs may well have been.
+    std::string hint;
+    if (!run_folders.empty()) {
+      hint = "; it holds " + std::to_string(run_folders.size()) +
+             " run folder(s) of `run --repeat`: summarise one, e.g. `dlbench trace summary " +
+             (folder / *std::min_element(run_folders.begin(), run_folders.end())).string() + "`";
+    }
     throw Error(ExitCode::kIo, "trace summary: " + folder.string() +
                                    " holds no traces (trace-*.pfw[.gz]; run with --trace) and no "
-                                   "counters files (*_posix_counters.json)");
+                                   "counters files (*_posix_counters.json)" +
+                                   hint);
   }
   for (std::size_t i = 0; i < traces.size(); ++i) {
     int rank = RankFromName(traces[i]);

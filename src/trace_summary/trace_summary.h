@@ -69,6 +69,7 @@ struct TraceSummary {
 struct RunFiles {
   std::vector<std::string> traces;
   std::vector<std::string> counters;
+  std::vector<std::string> run_folders;  // run-<i> subfolders: a `run --repeat` folder
 };
 RunFiles ListRunFiles(storage::Env& env, const std::filesystem::path& folder);
 

@@ -37,15 +37,36 @@ void PauseThenSynchronize(const config::CheckpointConfig& checkpoint,
   comm.barrier();
 }
 
+std::string JobShape(int ranks, std::uint64_t files, Bytes bytes) {
+  return std::to_string(ranks) + " rank(s), " + std::to_string(files) + " files, " +
+         std::to_string(bytes) + " B";
+}
+
 // A read-only run reads what an earlier invocation wrote: every checkpoint to read must be
-// complete (have its manifest) on every rank's view of the folder.
+// complete (have its manifest) on every rank's view of the folder, and be the one this job's plan
+// reads. A checkpoint written by another rank count or model was exit 3 on the first file whose
+// size differed ("manifest lists 106816 B, the plan 213632 B"), without saying why.
 void RequireCompleteCheckpoints(const config::CheckpointConfig& checkpoint, storage::Env& env,
-                                const mpi::Communicator& comm) {
+                                const mpi::Communicator& comm,
+                                const checkpoint::CheckpointPlan& plan) {
   mpi::AgreeOnFailure(comm, [&] {
+    const checkpoint::PlanSummary planned = plan.summarize();
     for (int i = 1; i <= checkpoint.num_checkpoints_read; ++i) {
       const std::string folder =
           JoinPath(checkpoint.checkpoint_folder, checkpoint::CheckpointFolderName(1, i));
-      if (checkpoint::IsCheckpointComplete(env, folder)) continue;
+      if (checkpoint::IsCheckpointComplete(env, folder)) {
+        const checkpoint::Manifest written = checkpoint::ReadManifest(env, folder);
+        if (written.world == plan.world() && written.total_bytes == planned.total_bytes &&
+            written.files.size() == planned.files) {
+          continue;
+        }
+        throw UsageError(
+            "checkpoint " + folder + " was written by a job of " +
+            JobShape(written.world, written.files.size(), written.total_bytes) +
+            "; this job plans " + JobShape(plan.world(), planned.files, planned.total_bytes) +
+            ": read it back with the rank count and model keys that wrote it "
+            "(`dlbench checkpoint plan` shows a plan), or write the checkpoints first");
+      }
       throw UsageError(
           "checkpoint.num_checkpoints_read is " + std::to_string(checkpoint.num_checkpoints_read) +
           " but checkpoint " + folder + " is " +
@@ -99,7 +120,7 @@ void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
               return store->save(checkpoint::CheckpointFolderName(1, i), *plan);
             }));
   }
-  if (settings.num_checkpoints_write <= 0) RequireCompleteCheckpoints(settings, env, comm);
+  if (settings.num_checkpoints_write <= 0) RequireCompleteCheckpoints(settings, env, comm, *plan);
   for (int i = 1; i <= settings.num_checkpoints_read; ++i) {
     PauseThenSynchronize(settings, comm);
     log.add(metrics::CheckpointKind::kLoad, 1, i, Traced(true, [&] {

@@ -55,8 +55,18 @@ std::filesystem::path ResolveOutputFolder(const config::Config& config,
                                           const mpi::Communicator& comm) {
   if (cli_output) return *cli_output;
   if (config.output.folder) return *config.output.folder;
-  const std::string stamp = comm.broadcast(comm.is_root() ? NowStamp() : std::string());
-  return std::filesystem::path("output") / config.model.name / stamp;
+  // Two runs started within one second (a loop of short runs) named the same folder, and the
+  // second replaced the first's results: a taken name gets -2, -3, ... (rank 0 looks).
+  const std::filesystem::path parent = std::filesystem::path("output") / config.model.name;
+  std::string name;
+  if (comm.is_root()) {
+    const std::string stamp = NowStamp();
+    name = stamp;
+    for (int n = 2; storage::PosixEnv().exists((parent / name).string()); ++n) {
+      name = stamp + "-" + std::to_string(n);
+    }
+  }
+  return parent / comm.broadcast(name);
 }
 
 void ClaimOutputFolder(const std::filesystem::path& folder, bool force,

@@ -11,7 +11,8 @@
 namespace dlbench::workflow {
 
 // --output DIR if given, else output.folder, else output/<model.name>/<YYYYmmdd-HHMMSS>/
-// (the time agreed by rank 0, so every rank names the same folder).
+// (the time agreed by rank 0, so every rank names the same folder; -2, -3, ... appended when a
+// run of the same second has the name).
 std::filesystem::path ResolveOutputFolder(const config::Config& config,
                                           const std::optional<std::string>& cli_output,
                                           const mpi::Communicator& comm);

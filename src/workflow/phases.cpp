@@ -50,6 +50,14 @@ std::vector<Phase> PhasesFromWorkflow(const config::WorkflowConfig& workflow,
   if (workflow.train) phases.push_back(Phase::kTrain);
   // With train on, checkpoints happen inside training; alone, they are checkpoint-only mode.
   if (workflow.checkpoint && !workflow.train) phases.push_back(Phase::kCheckpoint);
+  if (phases.empty()) {
+    // Every rank reads the same configuration: they all fail here together, before the output
+    // folder is made (it was made, with config.yaml, and the run refused after).
+    throw UsageError(
+        "the workload enables no phase (workflow.generate_data, workflow.train and "
+        "workflow.checkpoint are all false); nothing to run")
+        .mark_collective();
+  }
   return phases;
 }
 
@@ -143,13 +151,6 @@ void RunPhases(const config::Config& config, const RunRequest& request,
 }  // namespace
 
 int Run(const config::Config& config, const RunRequest& request, const mpi::Communicator& comm) {
-  if (request.phases.empty()) {
-    // Every rank reads the same configuration: they all fail here together.
-    throw UsageError(
-        "the workload enables no phase (workflow.generate_data, workflow.train and "
-        "workflow.checkpoint are all false); nothing to run")
-        .mark_collective();
-  }
   // Rank 0's log of the run in the output folder (DLIO's dlio.log): all it says from here on,
   // including the error that may end the run.
   std::optional<sink::RunLog> log;

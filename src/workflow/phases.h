@@ -17,7 +17,8 @@ using Phase = config::Phase;
 const char* PhaseName(Phase phase);
 
 // The phases the YAML's workflow section enables, in execution order (kStage for workflow.stage
-// with the before_training policy; the others stage during training).
+// with the before_training policy; the others stage during training). Throws Error(kUsage) when
+// it enables none.
 std::vector<Phase> PhasesFromWorkflow(
     const config::WorkflowConfig& workflow,
     config::StagePolicy policy = config::StagePolicy::kBeforeTraining);

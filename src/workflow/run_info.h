@@ -16,7 +16,8 @@ metrics::RunInfo GatherRunInfo(const config::Config& config, const mpi::Communic
 
 // {"workload": {...}}: what the run did, for `dlbench compare` to refuse comparing runs of
 // different workloads — model name, training and checkpointing on or off, dataset shape, batch
-// size, epochs, steps and checkpoint cadence. Leaves out what a comparison varies on purpose
+// size, epochs, steps, the emulated compute, eval and preprocessing times, and checkpoint
+// cadence. Leaves out what a comparison varies on purpose
 // (storage, paths, seeds, reader threads) and whether the dataset was generated in the same run
 // (`run --repeat` generates it once, apart from the runs).
 metrics::Json WorkloadIdentity(const config::Config& config);

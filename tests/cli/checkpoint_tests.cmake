@@ -88,12 +88,21 @@ dlbench_cli_test(checkpoint_read_incomplete 2
   --once "error: .*ckpt_incomplete/ckpt/global_epoch1_step2 is incomplete \\(no dlbench_checkpoint_manifest.json\\)"
   -- /bin/sh -c
   "rm -rf ${CKPT_INCOMPLETE_DIR} && ${CKPT_INCOMPLETE} --output ${CKPT_INCOMPLETE_DIR}/write ++workload.checkpoint.num_checkpoints_read=0 && rm ${CKPT_INCOMPLETE_DIR}/ckpt/global_epoch1_step2/dlbench_checkpoint_manifest.json && ${CKPT_INCOMPLETE} --output ${CKPT_INCOMPLETE_DIR}/read ++workload.checkpoint.num_checkpoints_write=-1")
+# Reading with another rank count than wrote the checkpoints (2 write, 1 reads): exit 2 naming
+# both shapes, before any load. Before, exit 3 "manifest lists N B, the plan M B" on the
+# first file, without the cause.
+set(CKPT_OTHER_DIR ${SCRATCH}/ckpt_other_ranks)
+set(CKPT_OTHER "${DLBENCH} checkpoint ${CKPT_YAML} ++workload.checkpoint.checkpoint_folder=${CKPT_OTHER_DIR}/ckpt -q")
+dlbench_cli_test(checkpoint_read_other_rank_count 2
+  --once "error: checkpoint .*ckpt_other_ranks/ckpt/global_epoch1_step1 was written by a job of 2 rank\\(s\\), [0-9]+ files, [0-9]+ B. this job plans 1 rank\\(s\\), [0-9]+ files, [0-9]+ B: read it back with the rank count and model keys that wrote it"
+  --no-file ${CKPT_OTHER_DIR}/read/0_per_epoch_stats.json -- /bin/sh -c
+  "rm -rf ${CKPT_OTHER_DIR} && ${CKPT_MPIEXEC} 2 ${CKPT_OTHER} --output ${CKPT_OTHER_DIR}/write ++workload.checkpoint.num_checkpoints_read=0 && ${CKPT_OTHER} --output ${CKPT_OTHER_DIR}/read ++workload.checkpoint.num_checkpoints_write=-1")
 # An unwritable checkpoint folder: an I/O error naming the path, once, exit 3.
 dlbench_cli_test(checkpoint_unwritable 3 --once "/proc/dlbench-no-such-folder"
   -- ${MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} --output ${SCRATCH}/ckpt_unwritable/out
   ++workload.checkpoint.checkpoint_folder=/proc/dlbench-no-such-folder)
 foreach(t checkpoint_read_only checkpoint_read_missing checkpoint_read_incomplete
-    checkpoint_unwritable)
+    checkpoint_read_other_rank_count checkpoint_unwritable)
   set_tests_properties(cli.${t} PROPERTIES LABELS "cli;mpi")
 endforeach()
 # A node-local burst buffer on 2 emulated nodes of 3 ranks (scripts/slurm/emulate-nodes.sh: ranks

@@ -107,3 +107,15 @@ dlbench_validation_test(train_dataset_beyond_64_bits
   "dataset.num_files_train = 9223372036854775807 \\(override .*\\) and .* make a dataset of"
   train unet3d_h100 ++workload.dataset.num_files_train=9223372036854775807
   ++workload.dataset.data_folder=${VALIDATION}/train_dataset_beyond_64_bits_data)
+# A key the workload does not set is named as the default in messages about several keys: a
+# pytorch workload without reader.data_loader was told of a "reader.data_loader = tensorflow" it
+# never wrote.
+dlbench_validation_test(default_loader_named_as_default
+  "framework = pytorch \\(.*tiny_train.yaml:[0-9]+\\) with reader.data_loader = tensorflow \\(the default\\): the data loader must belong to the framework"
+  train ${DATA}/workloads/train/tiny_train.yaml ~workload.reader.data_loader)
+# A workflow that enables no phase: refused before the output folder is made (it was made, with
+# config.yaml and overrides.yaml, and the run refused after).
+dlbench_validation_test(no_phase_enabled
+  "the workload enables no phase \\(workflow.generate_data, workflow.train and workflow.checkpoint are all false\\)"
+  run ${DATA}/workloads/train/tiny_train.yaml ++workload.workflow.train=False
+  ++workload.workflow.generate_data=False)

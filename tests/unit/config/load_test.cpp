@@ -115,6 +115,10 @@ TEST(Load, WorkloadFoldersAndFilesThatCannotBeUsedAreNamed) {
   EXPECT_EQ(UsageMessage([&] { Load("/dev/null", {}, options); }),
             "workload file '/dev/null' is not a regular file (a device, FIFO or socket); give a "
             "YAML file");
+  // Without a suggestion the sentence ran on ("unknown workload 'zzz' Looked in: ...").
+  EXPECT_EQ(UsageMessage([&] { Load("zzzzzzzz", {}, options); }),
+            "unknown workload 'zzzzzzzz'; looked in: " + dir.path().string() +
+                ". `dlbench workloads` lists them; a path to a YAML file also works.");
   options.workloads_dir = (dir / "no_such_folder").string();
   EXPECT_EQ(UsageMessage([&] { Load("mini", {}, options); }),
             "unknown workload 'mini': there is no workload folder; give a path to a YAML file or "
@@ -287,6 +291,24 @@ TEST(Query, UnknownKeySuggestsTheClosest) {
   const std::string message =
       testing::UsageMessage([&] { Query(config, "dataset.num_file_train"); });
   EXPECT_EQ(message, "dataset.num_file_train: unknown key; did you mean num_files_train?");
+}
+
+// A time value's parameters: before, any one the value did not hold printed "null" (exit 0),
+// even the mean of a constant, which `++workload.train.computation_time.mean=` sets.
+TEST(Query, TimeValueParameters) {
+  const Config constant = LoadText("train: {computation_time: 0.323}\n").config;
+  EXPECT_EQ(Query(constant, "train.computation_time.mean"), "0.323");
+  EXPECT_EQ(testing::UsageMessage([&] { Query(constant, "train.computation_time.stdev"); }),
+            "train.computation_time.stdev: train.computation_time is 0.323, a constant, which has "
+            "no stdev; query train.computation_time for the whole value");
+  const Config uniform =
+      LoadText("train: {computation_time: {type: uniform, min: 0.1, max: 0.2}}\n").config;
+  EXPECT_EQ(Query(uniform, "train.computation_time.max"), "0.2");
+  EXPECT_EQ(testing::UsageMessage([&] { Query(uniform, "workload.train.computation_time.mean"); }),
+            "workload.train.computation_time.mean: train.computation_time is {type: uniform, min: "
+            "0.1, max: 0.2}, which has no mean; query train.computation_time for the whole value");
+  const Config normal = LoadText("train: {computation_time: {mean: 0.3, stdev: 0.01}}\n").config;
+  EXPECT_EQ(Query(normal, "train.computation_time.stdev"), "0.01");
 }
 
 TEST(OverridesYaml, ListsTheStringsVerbatim) {

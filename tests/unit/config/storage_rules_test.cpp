@@ -121,7 +121,8 @@ const RuleCase kRules[] = {
      "output: {folder: ./data/}\n",
      {},
      1,
-     "dataset.data_folder = './data' and output.folder = './data/' (w.yaml:1) overlap"},
+     "dataset.data_folder = './data' (the default) and output.folder = './data/' (w.yaml:1) "
+     "overlap"},
     // staging: checked when it runs (workflow.stage, or `dlbench stage`)
     {"StageThreadsBelowOne",
      "stage: {threads: 0}\n",

@@ -206,7 +206,8 @@ const RuleCase kDatasetRules[] = {
      "dataset: {compression: gzip}\n",
      {},
      1,
-     "dataset.compression = gzip (w.yaml:1) with dataset.format = tfrecord: compression applies "
+     "dataset.compression = gzip (w.yaml:1) with dataset.format = tfrecord (the default): "
+     "compression applies "
      "only to hdf5 (gzip), parquet (snappy, gzip, zstd), npz (zip) and csv (gzip) datasets"},
     {"CsvWithXz",
      "dataset: {format: csv, compression: xz}\n",

@@ -5,6 +5,7 @@
 // one change, so the rule under test is the only one broken; UsageMessage also checks the exit
 // code (kUsage).
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <optional>
 #include <utility>
@@ -129,14 +130,14 @@ const RuleCase kRules[] = {
      "reader: {data_loader: pytorch}\ndataset: {format: npz}\n",
      {},
      1,
-     "framework = tensorflow with reader.data_loader = pytorch (w.yaml:1): the data loader must "
-     "belong to the framework"},
+     "framework = tensorflow (the default) with reader.data_loader = pytorch (w.yaml:1): the data "
+     "loader must belong to the framework"},
     {"PytorchWithTensorflowLoader",
      "framework: pytorch\n",
      {},
      1,
-     "framework = pytorch (w.yaml:1) with reader.data_loader = tensorflow: the data loader must "
-     "belong to the framework"},
+     "framework = pytorch (w.yaml:1) with reader.data_loader = tensorflow (the default): the data "
+     "loader must belong to the framework"},
     {"BatchBelowOne",
      "reader: {batch_size: 0}\n",
      {},
@@ -192,7 +193,7 @@ const RuleCase kRules[] = {
      "reader: {odirect: true}\n",
      {},
      1,
-     "with dataset.format = tfrecord: O_DIRECT reading exists only for npz, npy, "
+     "with dataset.format = tfrecord (the default): O_DIRECT reading exists only for npz, npy, "
      "indexed_binary, csv, jpeg, png and parquet"},
     {"OdirectWithMmapIndexedBinary",  // its reads are page faults: O_DIRECT has no meaning
      "reader: {odirect: true}\ndataset: {format: mmap_indexed_binary}\n",
@@ -364,6 +365,27 @@ TEST(Validation, MoreReadThreadsThanCoresIsOnlyANotice) {
   const auto result = LoadText("reader: {read_threads: 100000}\n");
   ASSERT_EQ(result.notices.size(), 1u);
   EXPECT_NE(result.notices[0].find("reader.read_threads: 100000 (w.yaml:1) is more than the"),
+            std::string::npos)
+      << result.notices[0];
+}
+
+// Under `mpirun -np 1` (bound to one core) the notice said "the 1 cores".
+TEST(Validation, MoreReadThreadsThanOneCoreSaysCore) {
+  cpu_set_t saved;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(saved), &saved), 0);
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &saved)) {
+      CPU_SET(cpu, &one);
+      break;
+    }
+  }
+  ASSERT_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+  const auto result = LoadText("reader: {read_threads: 2}\n");
+  ASSERT_EQ(sched_setaffinity(0, sizeof(saved), &saved), 0);
+  ASSERT_EQ(result.notices.size(), 1u);
+  EXPECT_NE(result.notices[0].find("is more than the 1 core this process may run on"),
             std::string::npos)
       << result.notices[0];
 }

@@ -121,5 +121,21 @@ TEST(MlperfDatasetSize, SizesBeyond64BitsDoNotWrapRound) {
       ExitCode::kUsage, {"samples overflows 64 bits"});
 }
 
+TEST(MlperfDatasetSize, CheckpointOnlyWorkloadHasNoDatasetToSize) {
+  config::Config checkpoint_only = kUnet3d;
+  checkpoint_only.model.name = "llama_8b";
+  checkpoint_only.workflow.train = false;
+  checkpoint_only.workflow.checkpoint = true;
+  dlbench::test::ExpectError(
+      [&] {
+        ComputeMlperfDatasetSize(checkpoint_only, {1, 8, 100});
+      },
+      ExitCode::kUsage, {"workload llama_8b reads and generates no dataset"});
+  // A generate-only workload sizes the dataset it writes.
+  config::Config generate_only = checkpoint_only;
+  generate_only.workflow.generate_data = true;
+  EXPECT_EQ(ComputeMlperfDatasetSize(generate_only, {1, 36, 251}).files, 126000);
+}
+
 }  // namespace
 }  // namespace dlbench::dataset
