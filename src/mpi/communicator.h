@@ -66,9 +66,8 @@ class Communicator {
   // on every rank when the strings total 2 GiB or more.
   std::vector<std::string> gather(const std::string& value, int root = 0) const;
 
-  // Number of ranks sharing this rank's node, and the number of distinct nodes.
+  // Number of ranks sharing this rank's node.
   int ranks_on_this_node() const;
-  int node_count() const;
   // The lowest rank of this communicator on this rank's node (shared-memory split).
   int lowest_rank_on_this_node() const;
 
@@ -104,11 +103,7 @@ class Session {
   Session& operator=(const Session&) = delete;
 
   Communicator world() const;
-  // A communicator of this rank alone (for tools and tests that must not talk to other ranks).
-  Communicator self() const;
 
-  // True when MPI is initialised and not yet finalised in this process.
-  static bool Active();
   // True once MPI_Init has run in this process, even if MPI was finalised since (MPI_Initialized
   // may be called at any time, without initialising anything).
   static bool Started();
