@@ -8,31 +8,25 @@
 namespace dlbench::compare {
 namespace {
 
-std::string Number(double value) {
+// `value` through a printf `format` that prints that one number (a few characters).
+std::string Printed(const char* format, double value) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
+  std::snprintf(text, sizeof text, format, value);
   return text;
 }
+
+std::string Number(double value) { return Printed("%.6g", value); }
 
 std::string Change(const MetricRow& row) {
   if (!row.ratio) return row.current_median == row.baseline_median ? "0%" : "n/a";
-  char text[32];
-  std::snprintf(text, sizeof text, "%+.1f%%", (*row.ratio - 1) * 100);
-  return text;
+  return Printed("%+.1f%%", (*row.ratio - 1) * 100);
 }
 
 std::string PValue(const MetricRow& row) {
-  if (!row.u_test) return "-";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", row.u_test->p_value);
-  return text;
+  return row.u_test ? Printed("%.3g", row.u_test->p_value) : "-";
 }
 
-std::string Percent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g%%", fraction * 100);
-  return text;
-}
+std::string Percent(double fraction) { return Printed("%g%%", fraction * 100); }
 
 std::string HowDecided(const MetricRow& row, double alpha) {
   switch (row.method) {

@@ -28,44 +28,55 @@ const char* DirectionName(Direction direction) {
 }
 
 std::vector<MetricSpec> HeadlineMetrics() {
+  // Each metric's whole rule is its entry: which way is better, the phase that measures it, and
+  // when a run holds it without having measured it (MetricSpec::unmeasured_when_zero).
   const Direction higher = Direction::kHigherIsBetter;
   const Direction lower = Direction::kLowerIsBetter;
-  const auto headline = [](const char* path, const char* label, Direction direction,
-                           const char* phase) {
-    MetricSpec spec;
-    spec.path = path;
-    spec.label = label;
-    spec.direction = direction;
-    spec.phase = phase;
-    return spec;
+  return {
+      {.path = "metric.train_throughput_mean_samples_per_second",
+       .label = "train samples/s",
+       .direction = higher,
+       .phase = "train",
+       // DLIO's (steps - 2) * batch rate is 0 in every epoch whose blocks have at most 2 steps.
+       .unmeasured_when_zero = "metric.train_throughput_samples_per_second",
+       .unmeasured_reason = "DLIO's rate is 0 for blocks of at most 2 steps ((steps - 2) * batch)",
+       .fallback_path = "metric.train_throughput_mean_samples_per_second_exact"},
+      {.path = "metric.train_au_mean_percentage",
+       .label = "train AU %",
+       .direction = higher,
+       .phase = "train",
+       // AU is 0 in an epoch whose steps the exclusions all cover (docs/metrics.md).
+       .unmeasured_when_zero = "metric.train_au_measured_steps",
+       .unmeasured_reason =
+           "no step was measured in an epoch (the exclude_start/end_steps cover all its steps)"},
+      {.path = "metric.train_read_MiB_per_second",
+       .label = "train read MiB/s",
+       .direction = higher,
+       .phase = "train"},
+      {.path = "metric.checkpoint_write_GiB_per_second",
+       .label = "checkpoint write GiB/s",
+       .direction = higher,
+       .phase = "checkpoint"},
+      {.path = "metric.load_checkpoint_GiB_per_second",
+       .label = "checkpoint read GiB/s",
+       .direction = higher,
+       .phase = "checkpoint"},
+      {.path = "metric.checkpoint_stall_mean_seconds",
+       .label = "checkpoint stall s",
+       .direction = lower,
+       .phase = "checkpoint"},
+      {.path = "metric.checkpoint_time_to_durable_mean_seconds",
+       .label = "time to durable s",
+       .direction = lower,
+       .phase = "checkpoint"},
+      {.path = "generation.total.MiB_per_second",
+       .label = "generation MiB/s",
+       .direction = higher,
+       .phase = "generation",
+       // A run that found its whole dataset already there generated nothing: its rate is 0.
+       .unmeasured_when_zero = "generation.total.files",
+       .unmeasured_reason = "the run generated no file (it kept the dataset it found)"},
   };
-  std::vector<MetricSpec> metrics = {
-      headline("metric.train_throughput_mean_samples_per_second", "train samples/s", higher,
-               "train"),
-      headline("metric.train_au_mean_percentage", "train AU %", higher, "train"),
-      headline("metric.train_read_MiB_per_second", "train read MiB/s", higher, "train"),
-      headline("metric.checkpoint_write_GiB_per_second", "checkpoint write GiB/s", higher,
-               "checkpoint"),
-      headline("metric.load_checkpoint_GiB_per_second", "checkpoint read GiB/s", higher,
-               "checkpoint"),
-      headline("metric.checkpoint_stall_mean_seconds", "checkpoint stall s", lower, "checkpoint"),
-      headline("metric.checkpoint_time_to_durable_mean_seconds", "time to durable s", lower,
-               "checkpoint"),
-      headline("generation.total.MiB_per_second", "generation MiB/s", higher, "generation"),
-  };
-  // DLIO's (steps - 2) * batch rate is 0 in every epoch whose blocks have at most 2 steps.
-  metrics[0].unmeasured_when_zero = "metric.train_throughput_samples_per_second";
-  metrics[0].unmeasured_reason =
-      "DLIO's rate is 0 for blocks of at most 2 steps ((steps - 2) * batch)";
-  metrics[0].fallback_path = "metric.train_throughput_mean_samples_per_second_exact";
-  // AU is 0 in an epoch whose steps the exclusions all cover (docs/metrics.md).
-  metrics[1].unmeasured_when_zero = "metric.train_au_measured_steps";
-  metrics[1].unmeasured_reason =
-      "no step was measured in an epoch (the exclude_start/end_steps cover all its steps)";
-  // A run that found its whole dataset already there generated nothing: its rate is 0.
-  metrics[7].unmeasured_when_zero = "generation.total.files";
-  metrics[7].unmeasured_reason = "the run generated no file (it kept the dataset it found)";
-  return metrics;
 }
 
 double ParseTolerance(const std::string& text, const std::string& what) {

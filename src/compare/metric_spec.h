@@ -11,13 +11,16 @@ enum class Direction { kHigherIsBetter, kLowerIsBetter };
 
 const char* DirectionName(Direction direction);  // "higher" or "lower"
 
+// An aggregate: HeadlineMetrics() declares each headline metric as one designated-initialiser
+// entry. The fields an entry may leave out have default member initialisers (GCC's
+// -Wmissing-field-initializers warns about omitted fields without one).
 struct MetricSpec {
   std::string path;   // dotted path in summary.json, e.g. metric.train_au_mean_percentage
   std::string label;  // what the table shows
   Direction direction = Direction::kHigherIsBetter;
   // Relative change in the bad direction that is tolerated (0.10: 10 % slower is still fine);
   // unset: the comparison's default.
-  std::optional<double> tolerance;
+  std::optional<double> tolerance{};
   // Asked for by name: it must be in every run on both sides. Headline metrics that neither side
   // measured (no checkpoint in a training run) are skipped instead, and those only one side
   // measured (a single run that also generated its dataset, against a `--repeat` set that
@@ -25,17 +28,17 @@ struct MetricSpec {
   bool required = false;
   // The phase that measures it (generation, train, checkpoint), named in that note; empty for a
   // metric asked by name.
-  std::string phase;
+  std::string phase{};
   // A headline metric a run can hold without having measured it: when the number at
   // `unmeasured_when_zero` (a dotted path; a list: any of its entries) is 0 in a run, the metric is
   // left out of the comparison with `unmeasured_reason` as the note, as a one-sided one is
   // (DLIO's throughput is 0 for blocks of at most 2 steps; AU is 0 when no step was measured; the
   // generation rate is 0 when the run kept every file it found).
-  std::string unmeasured_when_zero;
-  std::string unmeasured_reason;
+  std::string unmeasured_when_zero{};
+  std::string unmeasured_reason{};
   // Compared in its place when the metric is left out as unmeasured (the exact throughput for
   // DLIO's), so a short run still has that number to fail on; empty: nothing replaces it.
-  std::string fallback_path;
+  std::string fallback_path{};
 };
 
 struct CompareSettings {

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 namespace dlbench::mpi {
@@ -151,16 +152,6 @@ int Communicator::ranks_on_this_node() const {
   return count;
 }
 
-int Communicator::node_count() const {
-  if (!uses_mpi_) return 1;
-  MPI_Comm node;
-  MPI_Comm_split_type(Comm(handle_), MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
-  int node_rank = 0;
-  MPI_Comm_rank(node, &node_rank);
-  MPI_Comm_free(&node);
-  return sum(node_rank == 0 ? 1 : 0);
-}
-
 int Communicator::lowest_rank_on_this_node() const {
   if (!uses_mpi_) return rank_;
   MPI_Comm node;
@@ -204,21 +195,10 @@ Communicator Session::world() const {
   return Communicator(static_cast<int>(MPI_Comm_c2f(MPI_COMM_WORLD)), rank, size);
 }
 
-Communicator Session::self() const {
-  return Communicator(static_cast<int>(MPI_Comm_c2f(MPI_COMM_SELF)), 0, 1);
-}
-
 bool Session::Started() {
   int initialized = 0;
   MPI_Initialized(&initialized);
   return initialized != 0;
-}
-
-bool Session::Active() {
-  int initialized = 0, finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
-  return initialized && !finalized;
 }
 
 }  // namespace dlbench::mpi

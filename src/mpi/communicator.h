@@ -27,7 +27,10 @@ class Communicator {
   // arrives first must not take a core from a rank still writing: MPI_Barrier under
   // oversubscription polls with sched_yield, a full core while a rank of the same node works (a
   // 2-rank generate measured it). So it is step_barrier with a short spin and sleeping polls of
-  // kBarrierPoll: at most that much later than MPI_Barrier once the last rank arrives.
+  // kBarrierPoll: at most that much later than MPI_Barrier once the last rank arrives. While it
+  // waits, the polls cost the rank 3-4 % of a core (mpi::StepBarrier's futex: 0.02 %), which
+  // barriers as rare as these (a few per phase or save) can afford: the futex needs a segment set
+  // up collectively that outlives every use, which this copyable value (and Local()) cannot own.
   static constexpr double kBarrierSpin = 50e-6;
   static constexpr double kBarrierPoll = 100e-6;
   void barrier() const;
@@ -66,9 +69,8 @@ class Communicator {
   // on every rank when the strings total 2 GiB or more.
   std::vector<std::string> gather(const std::string& value, int root = 0) const;
 
-  // Number of ranks sharing this rank's node, and the number of distinct nodes.
+  // Number of ranks sharing this rank's node.
   int ranks_on_this_node() const;
-  int node_count() const;
   // The lowest rank of this communicator on this rank's node (shared-memory split).
   int lowest_rank_on_this_node() const;
 
@@ -104,11 +106,7 @@ class Session {
   Session& operator=(const Session&) = delete;
 
   Communicator world() const;
-  // A communicator of this rank alone (for tools and tests that must not talk to other ranks).
-  Communicator self() const;
 
-  // True when MPI is initialised and not yet finalised in this process.
-  static bool Active();
   // True once MPI_Init has run in this process, even if MPI was finalised since (MPI_Initialized
   // may be called at any time, without initialising anything).
   static bool Started();

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <optional>
+#include <system_error>
 
 namespace dlbench::mpi {
 namespace {

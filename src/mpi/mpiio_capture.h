@@ -18,7 +18,6 @@
 // ends (a failed write) is abandoned: its later calls go straight to MPI.
 #pragma once
 
-#include <cstdint>
 #include <exception>
 #include <functional>
 #include <string>
@@ -45,8 +44,6 @@ class MpiIoCapture {
   std::exception_ptr failure() const { return failure_; }
   // Bytes this process wrote through routed calls (write_at and write_at_all, metadata included).
   Bytes bytes_written() const { return bytes_written_; }
-  // Routed calls that succeeded (opens included).
-  std::uint64_t calls() const { return calls_; }
 
   // For the entry points: runs a routed call; returns true, or records its error (the first one
   // is kept) and returns false. add_written counts a routed write that succeeded.
@@ -58,7 +55,6 @@ class MpiIoCapture {
   std::string path_;
   std::exception_ptr failure_;
   Bytes bytes_written_ = 0;
-  std::uint64_t calls_ = 0;
 };
 
 }  // namespace dlbench::mpi

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <ctime>
 #include <new>
 #include <string>
 
@@ -36,7 +37,7 @@ constexpr bool kFutex = true;
 std::uint32_t* Word(std::atomic<std::uint32_t>& a) { return reinterpret_cast<std::uint32_t*>(&a); }
 void FutexWait(std::atomic<std::uint32_t>& word, std::uint32_t expected) {
   // Bounded, so that a wait never depends on one wake-up alone; a timeout just waits again.
-  const timespec timeout{0, 100'000'000};
+  const std::timespec timeout{0, 100'000'000};
   syscall(SYS_futex, Word(word), FUTEX_WAIT, expected, &timeout, nullptr, 0);
 }
 void FutexWakeAll(std::atomic<std::uint32_t>& word) {

@@ -13,8 +13,6 @@
 // communicator's handle: MPI must stay initialised while it is used.
 #pragma once
 
-#include <cstddef>
-
 #include "mpi/communicator.h"
 
 namespace dlbench::mpi {

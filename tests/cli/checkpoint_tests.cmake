@@ -136,39 +136,50 @@ dlbench_cli_test(checkpoint_write_threads_beyond_memory 2
   ++workload.checkpoint.write_threads=1000000)
 set_tests_properties(cli.checkpoint_write_threads_beyond_memory PROPERTIES LABELS "cli;mpi")
 
+# The `checkpoint drain` tests of a burst buffer: 2 ranks, tiny_checkpoint.yaml, fast tier nvme.
+# dlbench_drain_test(NAME FOLDER "FIRST_SAVE_OVERRIDES" "SCRIPT" expect...) registers
+# cli.checkpoint_NAME (labels cli, mpi): in an emptied ${SCRATCH}/FOLDER, a burst-buffer save
+# with FIRST_SAVE_OVERRIDES (--output FOLDER/a), then SCRIPT in /bin/sh. In SCRIPT, @dir@ is that
+# folder, @bb@ the overrides of the burst buffer (fast tier @dir@/bb, checkpoint folder
+# @dir@/ckpt), @checkpoint@ the 2-rank `dlbench checkpoint` without them and @drain@ the 2-rank
+# `dlbench checkpoint drain` with them.
+function(dlbench_drain_test name folder first_save script)
+  set(dir ${SCRATCH}/${folder})
+  set(bb "++workload.storage.tiers.nvme.path=${dir}/bb ++workload.checkpoint.burst_buffer.tier=nvme ++workload.checkpoint.checkpoint_folder=${dir}/ckpt")
+  set(checkpoint "${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML}")
+  set(drain "${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint drain ${CKPT_YAML} ${bb}")
+  string(CONFIGURE "${script}" script @ONLY)
+  dlbench_cli_test(checkpoint_${name} 0 ${ARGN} -- /bin/sh -c
+    "rm -rf ${dir} && ${checkpoint} ${bb} ${first_save} --output ${dir}/a --quiet && ${script}")
+  set_tests_properties(cli.checkpoint_${name} PROPERTIES LABELS "cli;mpi")
+endfunction()
+
 # A checkpoint complete on the burst buffer whose name is durable in the checkpoint folder from an
 # earlier save with other settings (train.seed 123 there, 7 on the fast tier) is not durable: it
 # is drained. It used to count as durable ("nothing to drain", exit 0), so the save of a run
 # stopped before its drain stayed on the fast tier and the folder kept the other run's bytes
-# (issue 15).
-set(dir ${SCRATCH}/ckpt_drain_other_settings)
-set(OTHER_BB "++workload.storage.tiers.nvme.path=${dir}/bb ++workload.checkpoint.burst_buffer.tier=nvme")
-dlbench_cli_test(checkpoint_drain_durable_copy_of_other_settings 0
+# (issue 15). The seed-7 save goes to its own folder (its override comes after @bb@'s: it wins).
+dlbench_drain_test(drain_durable_copy_of_other_settings ckpt_drain_other_settings ""
+  "@checkpoint@ @bb@ ++workload.checkpoint.checkpoint_folder=@dir@/seed7 ++workload.train.seed=7 ++workload.checkpoint.burst_buffer.evict_after_drain=False --output @dir@/b --quiet && @drain@ ++workload.train.seed=7 && diff -r -x .dlbench-folder @dir@/seed7 @dir@/ckpt && echo 'drained: OK'"
   --once "note: resuming the drain of 2 checkpoint\\(s\\) complete on tier nvme .* global_epoch1_step1 global_epoch1_step2"
-  --no-match "nothing to drain" --match "drained: OK" -- /bin/sh -c
-  "rm -rf ${dir} && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} ${OTHER_BB} ++workload.checkpoint.checkpoint_folder=${dir}/ckpt --output ${dir}/a --quiet && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} ${OTHER_BB} ++workload.checkpoint.checkpoint_folder=${dir}/seed7 ++workload.train.seed=7 ++workload.checkpoint.burst_buffer.evict_after_drain=False --output ${dir}/b --quiet && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint drain ${CKPT_YAML} ${OTHER_BB} ++workload.checkpoint.checkpoint_folder=${dir}/ckpt ++workload.train.seed=7 && diff -r -x .dlbench-folder ${dir}/seed7 ${dir}/ckpt && echo 'drained: OK'")
-set_tests_properties(cli.checkpoint_drain_durable_copy_of_other_settings PROPERTIES LABELS "cli;mpi")
+  --no-match "nothing to drain" --match "drained: OK")
 # A fast-tier copy of a checkpoint durable already (identical manifest), left by a run that
 # stopped before evicting it, is removed by the next store with evict_after_drain (the default),
 # as a finished run would have: it stayed on the burst buffer for good, 'checkpoint drain' said
 # "nothing to drain" (issue 15). Emulated by a run with evict_after_drain=False.
-set(dir ${SCRATCH}/ckpt_drain_durable_leftover)
-set(LEFT_BB "++workload.storage.tiers.nvme.path=${dir}/bb ++workload.checkpoint.burst_buffer.tier=nvme ++workload.checkpoint.checkpoint_folder=${dir}/ckpt")
-dlbench_cli_test(checkpoint_drain_removes_durable_leftover 0
+dlbench_drain_test(drain_removes_durable_leftover ckpt_drain_durable_leftover
+  "++workload.checkpoint.burst_buffer.evict_after_drain=False"
+  "test -f @dir@/bb/global_epoch1_step2/dlbench_checkpoint_manifest.json && @drain@ && test ! -e @dir@/bb/global_epoch1_step1 && test ! -e @dir@/bb/global_epoch1_step2 && test -f @dir@/ckpt/global_epoch1_step2/dlbench_checkpoint_manifest.json && echo 'leftover: OK'"
   --once "note: removed 2 fast-tier copies on tier nvme .* of checkpoints durable already in .*ckpt_drain_durable_leftover/ckpt \\(evict_after_drain\\), left by a run that stopped"
-  --once "nothing to drain" --match "leftover: OK" -- /bin/sh -c
-  "rm -rf ${dir} && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} ${LEFT_BB} ++workload.checkpoint.burst_buffer.evict_after_drain=False --output ${dir}/a --quiet && test -f ${dir}/bb/global_epoch1_step2/dlbench_checkpoint_manifest.json && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint drain ${CKPT_YAML} ${LEFT_BB} && test ! -e ${dir}/bb/global_epoch1_step1 && test ! -e ${dir}/bb/global_epoch1_step2 && test -f ${dir}/ckpt/global_epoch1_step2/dlbench_checkpoint_manifest.json && echo 'leftover: OK'")
-set_tests_properties(cli.checkpoint_drain_removes_durable_leftover PROPERTIES LABELS "cli;mpi")
+  --once "nothing to drain" --match "leftover: OK")
 # The counter-case: the fast-tier copy is not always the newest save of its name. A burst-buffer
 # run with evict_after_drain=False leaves its (drained) checkpoints on the fast tier; a later run
 # without burst buffer (train.seed 7) saves the same names straight to the checkpoint folder. The
 # drain keeps the folder's newer copies (it replaced them with the older fast-tier ones: 01c40ee),
 # leaves the fast copies while evict_after_drain is False and removes them once it is True.
-set(dir ${SCRATCH}/ckpt_drain_newer_direct_save)
-set(NEWER_BB "++workload.storage.tiers.nvme.path=${dir}/bb ++workload.checkpoint.burst_buffer.tier=nvme ++workload.checkpoint.checkpoint_folder=${dir}/ckpt")
-dlbench_cli_test(checkpoint_drain_keeps_newer_direct_save 0
+dlbench_drain_test(drain_keeps_newer_direct_save ckpt_drain_newer_direct_save
+  "++workload.checkpoint.burst_buffer.evict_after_drain=False"
+  "@checkpoint@ ++workload.checkpoint.checkpoint_folder=@dir@/ckpt ++workload.train.seed=7 --output @dir@/b --quiet && cp -r @dir@/ckpt @dir@/direct && @drain@ ++workload.checkpoint.burst_buffer.evict_after_drain=False && diff -r @dir@/direct @dir@/ckpt && test -f @dir@/bb/global_epoch1_step2/dlbench_checkpoint_manifest.json && @drain@ && diff -r @dir@/direct @dir@/ckpt && test ! -e @dir@/bb/global_epoch1_step1 && test ! -e @dir@/bb/global_epoch1_step2 && echo 'kept: OK'"
   --once "note: kept the checkpoint folder's copy of 2 checkpoint\\(s\\) .* newer.* stays .*global_epoch1_step1 global_epoch1_step2"
   --once "note: kept the checkpoint folder's copy of 2 checkpoint\\(s\\) .* newer.* removed .*global_epoch1_step1 global_epoch1_step2"
-  --no-match "resuming the drain" --match "kept: OK" -- /bin/sh -c
-  "rm -rf ${dir} && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} ${NEWER_BB} ++workload.checkpoint.burst_buffer.evict_after_drain=False --output ${dir}/a --quiet && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} ++workload.checkpoint.checkpoint_folder=${dir}/ckpt ++workload.train.seed=7 --output ${dir}/b --quiet && cp -r ${dir}/ckpt ${dir}/direct && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint drain ${CKPT_YAML} ${NEWER_BB} ++workload.checkpoint.burst_buffer.evict_after_drain=False && diff -r ${dir}/direct ${dir}/ckpt && test -f ${dir}/bb/global_epoch1_step2/dlbench_checkpoint_manifest.json && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint drain ${CKPT_YAML} ${NEWER_BB} && diff -r ${dir}/direct ${dir}/ckpt && test ! -e ${dir}/bb/global_epoch1_step1 && test ! -e ${dir}/bb/global_epoch1_step2 && echo 'kept: OK'")
-set_tests_properties(cli.checkpoint_drain_keeps_newer_direct_save PROPERTIES LABELS "cli;mpi")
+  --no-match "resuming the drain" --match "kept: OK")
