@@ -10,7 +10,7 @@
 namespace dlbench::compare {
 namespace {
 
-Run MakeRun(int i, double dlio, double exact, int measured_steps, double au) {
+Run AggregatedRun(int i, double dlio, double exact, int measured_steps, double au) {
   Run run;
   run.source = "out/run-" + std::to_string(i) + "/summary.json";
   run.summary = {{"metric",
@@ -25,7 +25,7 @@ Run MakeRun(int i, double dlio, double exact, int measured_steps, double au) {
 
 TEST(Aggregate, UnmeasuredHeadlineMetricsAreNotApplicableWithTheirReason) {
   RunSet runs;
-  runs.runs = {MakeRun(1, 0, 120, 6, 99), MakeRun(2, 0, 130, 0, 49)};
+  runs.runs = {AggregatedRun(1, 0, 120, 6, 99), AggregatedRun(2, 0, 130, 0, 49)};
   const metrics::Json aggregate = AggregateRuns(runs, "out");
   EXPECT_EQ(aggregate["unmeasured"],
             (metrics::Json{{"metric.train_throughput_mean_samples_per_second",
@@ -52,7 +52,7 @@ TEST(Aggregate, UnmeasuredHeadlineMetricsAreNotApplicableWithTheirReason) {
 
 TEST(Aggregate, MeasuredRunsHaveNothingUnmeasured) {
   RunSet runs;
-  runs.runs = {MakeRun(1, 100, 120, 6, 99), MakeRun(2, 110, 130, 6, 98)};
+  runs.runs = {AggregatedRun(1, 100, 120, 6, 99), AggregatedRun(2, 110, 130, 6, 98)};
   const metrics::Json aggregate = AggregateRuns(runs, "out");
   EXPECT_TRUE(aggregate["unmeasured"].empty());
   EXPECT_EQ(AggregateTable(aggregate),

@@ -23,7 +23,7 @@ namespace {
 constexpr Bytes kPage = 4096;
 constexpr Bytes kPages = 64;
 
-std::string Pattern() {
+std::string PagePattern() {
   std::string bytes(kPage * kPages, '\0');
   for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 7 + i / 4096);
   return bytes;
@@ -31,7 +31,7 @@ std::string Pattern() {
 
 TEST(MappedFile, CopiesWhatTheFileHolds) {
   const test::TempDir dir;
-  const std::string bytes = Pattern();
+  const std::string bytes = PagePattern();
   const std::string path = dir.write("data", bytes).string();
   const MappedFile file(path);
   EXPECT_EQ(file.size(), bytes.size());
@@ -50,7 +50,7 @@ TEST(MappedFile, CopiesWhatTheFileHolds) {
 // Before hardening3 the process died of SIGBUS at the first copy past the new end.
 TEST(MappedFile, ATruncationWhileMappedIsAnIoErrorInEveryThread) {
   const test::TempDir dir;
-  const std::string bytes = Pattern();
+  const std::string bytes = PagePattern();
   const std::string path = dir.write("data", bytes).string();
   const MappedFile file(path);
   ASSERT_EQ(::truncate(path.c_str(), static_cast<off_t>(kPages / 2 * kPage)), 0);
@@ -101,7 +101,7 @@ void FailACopyThenRaiseSigbus(const MappedFile& file) {
 TEST(MappedFileDeathTest, ASigbusOutsideACopyStillEndsTheProcess) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   const test::TempDir dir;
-  const MappedFile file(dir.write("data", Pattern()).string());  // installs the handler
+  const MappedFile file(dir.write("data", PagePattern()).string());  // installs the handler
   EXPECT_EXIT(FailACopyThenRaiseSigbus(file), ::testing::KilledBySignal(SIGBUS), "");
 }
 
