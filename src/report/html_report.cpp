@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <string_view>
 #include <system_error>
 
@@ -198,10 +199,14 @@ std::string RankCharts(const std::vector<std::pair<int, Json>>& outputs) {
          BarChart("Per-rank time in epoch 1", "seconds", rows, {load_time, compute, barrier});
 }
 
+// A run without a burst buffer drains nothing and has no drain time: its bar is left out (NaN),
+// not drawn as a drain of 0 s, and a note says so.
 std::string CheckpointChart(const std::vector<compare::Run>& runs) {
+  constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
   std::vector<std::string> names;
   Series stall{"stall (mean)", {}, {}}, drain{"drain (mean)", {}, {}},
       durable{"durable (mean)", {}, {}};
+  int without_drain = 0;
   for (const compare::Run& run : runs) {
     const auto s = List(run.summary, "metric.checkpoint_stall_mean_seconds");
     if (s.empty()) continue;
@@ -210,16 +215,22 @@ std::string CheckpointChart(const std::vector<compare::Run>& runs) {
     const auto drained = List(run.summary, "metric.checkpoint_drained_bytes");
     const auto rate = List(run.summary, "metric.checkpoint_drain_GiB_per_second");
     const auto saves = List(run.summary, "metric.save_checkpoint_duration_max_seconds");
-    drain.y.push_back(drained.empty() || rate.empty() || rate[0] <= 0 || saves.empty()
-                          ? 0.0
-                          : drained[0] / (rate[0] * 1073741824.0) /
-                                static_cast<double>(saves.size()));
+    const bool drains = !drained.empty() && !rate.empty() && rate[0] > 0 && !saves.empty();
+    without_drain += drains ? 0 : 1;
+    drain.y.push_back(drains ? drained[0] / (rate[0] * 1073741824.0) /
+                                   static_cast<double>(saves.size())
+                             : kNotMeasured);
     const auto d = List(run.summary, "metric.checkpoint_time_to_durable_mean_seconds");
-    durable.y.push_back(d.empty() ? 0.0 : d[0]);
+    durable.y.push_back(d.empty() ? kNotMeasured : d[0]);
   }
   if (names.empty()) return "";
-  return BarChart("Checkpoint: stall, drain and time to durable", "seconds", names,
-                  {stall, drain, durable});
+  std::string chart = BarChart("Checkpoint: stall, drain and time to durable", "seconds", names,
+                               {stall, drain, durable});
+  if (without_drain > 0) {
+    chart += "<p class=\"note\">Drain: not drawn for " + std::to_string(without_drain) +
+             " run(s) without a burst buffer (nothing drained).</p>";
+  }
+  return chart;
 }
 
 // One row of the headline table: the metric at `path` in each run, with the change against the

@@ -69,7 +69,7 @@ void InstallSigbusHandler() {
 
 // The guarded copy: nothing with a destructor lives in this frame (siglongjmp skips them).
 // Returns false when the mapping faulted.
-bool CopyOut(const std::byte* from, void* out, std::size_t n) {
+[[gnu::noinline]] bool CopyOut(const std::byte* from, void* out, std::size_t n) {
   sigjmp_buf jump;
   const CopyGuard guard{&jump, from, from + n};
   if (sigsetjmp(jump, 0) != 0) {

@@ -107,5 +107,26 @@ TEST(HtmlReport, ARunWithNoMeasuredEpochDrawsNoAuChart) {
   EXPECT_NE(html.find("DLIO throughput: 2 epoch(s) not drawn"), std::string::npos);
 }
 
+// A run without a burst buffer has no drain: no bar of 0 s for it (hardening3), a note instead.
+TEST(HtmlReport, ADirectCheckpointRunHasNoDrainBar) {
+  const TempDir burst, direct;
+  const std::string html =
+      BuildHtmlReport({WriteRun(burst, {{"checkpoint_stall_mean_seconds", 0.25},
+                                        {"checkpoint_drained_bytes", 4294967296.0},
+                                        {"checkpoint_drain_GiB_per_second", 2},
+                                        {"save_checkpoint_duration_max_seconds", {0.25, 0.25}},
+                                        {"checkpoint_time_to_durable_mean_seconds", 1.5}}),
+                       WriteRun(direct, {{"checkpoint_stall_mean_seconds", 2.5},
+                                         {"save_checkpoint_duration_max_seconds", {2.5, 2.5}},
+                                         {"checkpoint_time_to_durable_mean_seconds", 2.5}})});
+  std::set<std::string> drains;
+  for (const std::string& mark : MarkTitles(html, "Checkpoint: stall, drain and time to durable")) {
+    if (mark.starts_with("drain (mean)")) drains.insert(mark);
+  }
+  EXPECT_EQ(drains,
+            (std::set<std::string>{"drain (mean), " + burst.path().filename().string() + ": 1"}));
+  EXPECT_NE(html.find("Drain: not drawn for 1 run(s) without a burst buffer"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace dlbench::report
