@@ -79,7 +79,9 @@ ChunkInfo DatasetChunk(const Lock& lock, hid_t dset, std::uint64_t element_bytes
       others = true;
     }
   }
-  info.read_directly = deflates == 1 && !others && info.bytes < std::numeric_limits<uInt>::max();
+  // (A chunk dim of 0, which HDF5 itself refuses, is left to H5Dread to report.)
+  info.read_directly =
+      deflates == 1 && !others && info.bytes > 0 && info.bytes < std::numeric_limits<uInt>::max();
   if (info.filtered && bytes > std::max(dataset_bytes, kMaxFilteredChunkFloor)) {
     std::string dims;
     for (const hsize_t d : info.dims) dims += (dims.empty() ? "" : " x ") + std::to_string(d);
