@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "compare/metric_spec.h"
+#include "compare/unmeasured.h"
 #include "metrics/percentiles.h"
 #include "metrics/statistics.h"
 #include "util/error.h"
@@ -77,16 +78,36 @@ metrics::Json AggregateRuns(const RunSet& runs, const std::string& folder) {
     if (values.size() == runs.runs.size()) fields[path] = Statistics(std::move(values));
   }
   aggregate["metrics"] = std::move(fields);
+  // Headline metrics a run holds without having measured them: their entries above average a 0
+  // that is no number; the table shows them as n/a with the reason.
+  metrics::Json unmeasured = metrics::Json::object();
+  for (const MetricSpec& spec : HeadlineMetrics()) {
+    for (const Run& run : runs.runs) {
+      if (!IsUnmeasured(spec, run.summary)) continue;
+      unmeasured[spec.path] = {
+          {"reason", spec.unmeasured_reason},
+          {"run", std::filesystem::path(run.source).lexically_relative(folder).string()}};
+      break;
+    }
+  }
+  aggregate["unmeasured"] = std::move(unmeasured);
   return aggregate;
 }
 
 std::string AggregateTable(const metrics::Json& aggregate) {
   const metrics::Json& fields = aggregate["metrics"];
   std::string text = "Over " + aggregate["count"].dump() + " runs (median, min .. max, spread):\n";
-  char line[256];
-  for (const MetricSpec& spec : HeadlineMetrics()) {
-    if (!fields.contains(spec.path)) continue;
-    const metrics::Json& entry = fields[spec.path];
+  // Aggregates written before hardening3 have no "unmeasured".
+  const auto unmeasured_of = [&](const std::string& path) -> const metrics::Json* {
+    const auto list = aggregate.find("unmeasured");
+    if (list == aggregate.end() || !list->is_object()) return nullptr;
+    const auto entry = list->find(path);
+    return entry == list->end() ? nullptr : &*entry;
+  };
+  char line[512];
+  const auto row = [&](const std::string& label, const std::string& path) {
+    if (!fields.contains(path)) return;
+    const metrics::Json& entry = fields[path];
     const double median = entry["median"].get<double>();
     const std::string spread =
         entry.contains("relative_spread")
@@ -94,9 +115,24 @@ std::string AggregateTable(const metrics::Json& aggregate) {
                   static_cast<int>(std::lround(entry["relative_spread"].get<double>() * 100))) +
                   "%"
             : "n/a";
-    std::snprintf(line, sizeof line, "  %-24s %12.6g   %.6g .. %.6g   %s\n", spec.label.c_str(),
-                  median, entry["min"].get<double>(), entry["max"].get<double>(), spread.c_str());
+    std::snprintf(line, sizeof line, "  %-24s %12.6g   %.6g .. %.6g   %s\n", label.c_str(), median,
+                  entry["min"].get<double>(), entry["max"].get<double>(), spread.c_str());
     text += line;
+  };
+  for (const MetricSpec& spec : HeadlineMetrics()) {
+    if (!fields.contains(spec.path)) continue;
+    const metrics::Json* note = unmeasured_of(spec.path);
+    if (note == nullptr) {
+      row(spec.label, spec.path);
+      continue;
+    }
+    // As `compare` does: the reason instead of a median of 0s, then the number that replaces it.
+    const std::string run = note->at("run").get<std::string>();
+    const std::string reason = note->at("reason").get<std::string>();
+    std::snprintf(line, sizeof line, "  %-24s %12s   (%s: %s)\n", spec.label.c_str(), "n/a",
+                  run.c_str(), reason.c_str());
+    text += line;
+    if (!spec.fallback_path.empty()) row(spec.label + " exact", spec.fallback_path);
   }
   return text;
 }

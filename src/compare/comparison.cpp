@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "compare/unmeasured.h"
 #include "metrics/percentiles.h"
 #include "util/error.h"
 
@@ -54,19 +55,11 @@ Presence PresenceIn(const MetricSpec& spec, const RunSet& side) {
   return presence;
 }
 
-// The first run of either side that holds `spec` without having measured it (its
-// unmeasured_when_zero number, or any entry of that list, is 0), or nullptr.
+// The first run of either side that holds `spec` without having measured it (unmeasured.h), or
+// nullptr.
 const Run* FirstUnmeasured(const MetricSpec& spec, const RunSet& side) {
-  if (spec.unmeasured_when_zero.empty()) return nullptr;
   for (const Run& run : side.runs) {
-    const metrics::Json* node = FindPath(run.summary, spec.unmeasured_when_zero);
-    if (!node) continue;
-    const auto zero = [](const metrics::Json& value) {
-      return value.is_number() && value.get<double>() == 0;
-    };
-    if (zero(*node) || (node->is_array() && std::any_of(node->begin(), node->end(), zero))) {
-      return &run;
-    }
+    if (IsUnmeasured(spec, run.summary)) return &run;
   }
   return nullptr;
 }

@@ -93,7 +93,9 @@ class CsvDecoder final : public SampleDecoder {
         p = next;
         const char expected = field + 1 < fields_ ? ',' : '\n';
         if (p < end && *p == '\r' && expected == '\n') ++p;
-        if (p == end && expected == '\n' && line + 1 == rows_) break;  // no final newline
+        // pandas and dlbench end every line with a newline: a last line without one is a file
+        // cut short, maybe inside its last number, which would otherwise read as a smaller one.
+        if (p == end && expected == '\n') truncated(path, line);
         if (p == end || *p != expected) bad(path, line, field + 1, p, end);
         ++p;
       }
@@ -116,6 +118,13 @@ class CsvDecoder final : public SampleDecoder {
                       std::to_string(field + 1) + ": found " + found + "; expected " +
                       std::to_string(rows_) + " lines of " + std::to_string(fields_) +
                       " comma-separated numbers of the element type");
+  }
+
+  [[noreturn]] static void truncated(const std::string& path, std::int64_t line) {
+    throw IoError("read", path, 0,
+                  "bad csv: line " + std::to_string(line + 1) +
+                      " ends without its newline: the file is cut short (truncated), maybe "
+                      "inside its last number");
   }
 
   csv::ElementType type_;

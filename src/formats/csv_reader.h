@@ -2,9 +2,12 @@
 // sample the whole file is read (whole_file_reader.h), inflated when it is gzip (by its magic
 // bytes, whatever the name), and every line parsed — pandas' per-sample CPU cost — keeping line
 // k's values in the sample's dtype (csv_text.h). The file must hold exactly num_samples_per_file
-// lines of prod(sample_dims) numbers of the dtype; anything else (a short or corrupt file, a
-// bad number, a header line) is an Error(kIo) naming the file and the line. O_DIRECT reads the
-// 4 KiB blocks covering the file.
+// lines of prod(sample_dims) numbers of the dtype, each ending with a newline ("\n" or "\r\n"), as
+// pandas' to_csv and dlbench write them; anything else (a short or corrupt file, a last line
+// without its newline — a file cut inside its last number would otherwise read as a smaller
+// number —, a bad number, a header line) is an Error(kIo) naming the file and the line, which
+// reader.on_error: skip counts as a skipped sample. O_DIRECT reads the 4 KiB blocks covering the
+// file.
 #pragma once
 
 #include "formats/format.h"

@@ -1,17 +1,11 @@
 #include "formats/indexed_binary_reader.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <vector>
 
 #include "formats/direct_file.h"
 #include "formats/little_endian.h"
 #include "storage/file.h"
+#include "storage/mapped_file.h"
 #include "util/error.h"
 
 namespace dlbench::formats {
@@ -106,57 +100,26 @@ class IndexedBinaryFileReader final : public FileReader {
 class MmapIndexedBinaryFileReader final : public FileReader {
  public:
   MmapIndexedBinaryFileReader(storage::Env& env, const FileSpec& spec)
-      : path_(spec.path), samples_(spec.samples), sample_bytes_(spec.sample_bytes()) {
-    const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw IoError("open", path_, errno);
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-      const int err = errno;
-      ::close(fd);
-      throw IoError("stat", path_, err);
-    }
-    size_ = static_cast<Bytes>(st.st_size);
-    if (size_ > 0) {
-      void* map = ::mmap(nullptr, size_, PROT_READ, MAP_SHARED, fd, 0);
-      if (map == MAP_FAILED) {
-        const int err = errno;
-        ::close(fd);
-        throw IoError("mmap", path_, err);
-      }
-      data_ = static_cast<const std::byte*>(map);
-    }
-    ::close(fd);
-    try {
-      index_ = LoadAndValidate(env, spec, size_);
-    } catch (...) {
-      unmap();
-      throw;
-    }
-  }
-  ~MmapIndexedBinaryFileReader() override { unmap(); }
+      : file_(spec.path),
+        samples_(spec.samples),
+        sample_bytes_(spec.sample_bytes()),
+        index_(LoadAndValidate(env, spec, file_.size())) {}
 
-  const std::string& path() const override { return path_; }
+  const std::string& path() const override { return file_.path(); }
   std::int64_t samples() const override { return samples_; }
   Bytes sample_bytes() const override { return sample_bytes_; }
   Bytes open_bytes() const override { return index_.bytes_read; }
   Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
     check_request(k, out);
     const auto i = static_cast<std::size_t>(k);
-    std::memcpy(out.data(), data_ + index_.offsets[i], index_.sizes[i]);
+    file_.copy(index_.offsets[i], out.data(), index_.sizes[i]);
     return index_.sizes[i];
   }
 
  private:
-  void unmap() {
-    if (data_ != nullptr) ::munmap(const_cast<std::byte*>(data_), size_);
-    data_ = nullptr;
-  }
-
-  std::string path_;
+  storage::MappedFile file_;
   std::int64_t samples_;
   Bytes sample_bytes_;
-  Bytes size_ = 0;
-  const std::byte* data_ = nullptr;
   SampleIndex index_;
 };
 

@@ -4,10 +4,12 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <string_view>
 #include <system_error>
 
 #include "compare/metric_spec.h"
+#include "compare/unmeasured.h"
 #include "metrics/json_fields.h"
 #include "report/io_charts.h"
 #include "report/svg_charts.h"
@@ -90,26 +92,72 @@ std::vector<std::pair<int, Json>> RankOutputs(const compare::Run& run) {
   return outputs;
 }
 
+// The epochs whose `values` measured something: those of `spec`'s unmeasured_when_zero list that
+// are 0 (compare/unmeasured.h) are left out, and `left_out` gets their count.
+Series MeasuredEpochs(const std::string& name, const std::vector<double>& values,
+                      const compare::MetricSpec& spec, const Json& summary, int* left_out) {
+  const std::vector<bool> unmeasured = compare::UnmeasuredEntries(spec, summary);
+  Series series{name, {}, {}};
+  for (std::size_t e = 0; e < values.size(); ++e) {
+    if (e < unmeasured.size() && unmeasured[e]) {
+      ++*left_out;
+      continue;
+    }
+    series.x.push_back(static_cast<double>(e + 1));
+    series.y.push_back(values[e]);
+  }
+  return series;
+}
+
+// Per-epoch AU and throughput. An epoch's AU with no measured step, and DLIO's rate of an epoch of
+// blocks of at most 2 steps, are 0 in summary.json: drawn, they would read as an accelerator that
+// waited all the time or storage that delivered nothing, so they are left out with a note.
 std::string EpochCharts(const compare::Run& run) {
   const std::vector<double> au = List(run.summary, "metric.train_au_percentage");
   if (au.empty()) return "";
-  std::vector<double> epochs;
-  for (std::size_t e = 1; e <= au.size(); ++e) epochs.push_back(static_cast<double>(e));
-  std::vector<Series> au_series = {{"mean over ranks", epochs, au}};
-  const auto au_min = List(run.summary, "metric.train_au_min_percentage");
-  const auto au_max = List(run.summary, "metric.train_au_max_percentage");
-  if (au_min.size() == au.size()) au_series.push_back({"min rank", epochs, au_min});
-  if (au_max.size() == au.size()) au_series.push_back({"max rank", epochs, au_max});
-  std::vector<Series> rate;
-  for (const auto& [name, path] :
-       {std::pair{"DLIO", "metric.train_throughput_samples_per_second"},
-        std::pair{"measured steps", "metric.train_throughput_samples_per_second_exact"}}) {
+  const compare::MetricSpec au_spec = compare::HeadlineMetric("metric.train_au_mean_percentage");
+  const compare::MetricSpec dlio_spec =
+      compare::HeadlineMetric("metric.train_throughput_mean_samples_per_second");
+  int au_left_out = 0, rate_left_out = 0;
+  std::vector<Series> au_series;
+  for (const auto& [name, path] : {std::pair{"mean over ranks", "metric.train_au_percentage"},
+                                   std::pair{"min rank", "metric.train_au_min_percentage"},
+                                   std::pair{"max rank", "metric.train_au_max_percentage"}}) {
     const auto values = List(run.summary, path);
-    if (values.size() == epochs.size()) rate.push_back({name, epochs, values});
+    int left_out = 0;
+    if (values.size() == au.size())
+      au_series.push_back(MeasuredEpochs(name, values, au_spec, run.summary, &left_out));
+    au_left_out = std::max(au_left_out, left_out);
   }
-  std::string charts = LineChart("AU per epoch", "epoch", "AU %", au_series);
+  std::vector<Series> rate;
+  const auto dlio = List(run.summary, "metric.train_throughput_samples_per_second");
+  if (dlio.size() == au.size())
+    rate.push_back(MeasuredEpochs("DLIO", dlio, dlio_spec, run.summary, &rate_left_out));
+  const auto exact = List(run.summary, "metric.train_throughput_samples_per_second_exact");
+  if (exact.size() == au.size()) {
+    // The exact rates are listed only when every epoch measured a step (metrics/summary.cpp).
+    Series series{"measured steps", {}, {}};
+    for (std::size_t e = 0; e < exact.size(); ++e) {
+      series.x.push_back(static_cast<double>(e + 1));
+      series.y.push_back(exact[e]);
+    }
+    rate.push_back(std::move(series));
+  }
+  std::string charts;
+  if (!au_series.empty() && !au_series.front().x.empty())
+    charts += LineChart("AU per epoch", "epoch", "AU %", au_series);
+  if (au_left_out > 0) {
+    charts += "<p class=\"note\">AU: " + std::to_string(au_left_out) +
+              " epoch(s) not drawn, n/a: " + Escape(au_spec.unmeasured_reason) + ".</p>";
+  }
+  rate.erase(std::remove_if(rate.begin(), rate.end(), [](const Series& s) { return s.x.empty(); }),
+             rate.end());
   if (!rate.empty())
     charts += LineChart("Training throughput per epoch", "epoch", "samples/s", rate);
+  if (rate_left_out > 0) {
+    charts += "<p class=\"note\">DLIO throughput: " + std::to_string(rate_left_out) +
+              " epoch(s) not drawn, n/a: " + Escape(dlio_spec.unmeasured_reason) + ".</p>";
+  }
   return charts;
 }
 
@@ -151,10 +199,14 @@ std::string RankCharts(const std::vector<std::pair<int, Json>>& outputs) {
          BarChart("Per-rank time in epoch 1", "seconds", rows, {load_time, compute, barrier});
 }
 
+// A run without a burst buffer drains nothing and has no drain time: its bar is left out (NaN),
+// not drawn as a drain of 0 s, and a note says so.
 std::string CheckpointChart(const std::vector<compare::Run>& runs) {
+  constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
   std::vector<std::string> names;
   Series stall{"stall (mean)", {}, {}}, drain{"drain (mean)", {}, {}},
       durable{"durable (mean)", {}, {}};
+  int without_drain = 0;
   for (const compare::Run& run : runs) {
     const auto s = List(run.summary, "metric.checkpoint_stall_mean_seconds");
     if (s.empty()) continue;
@@ -163,50 +215,82 @@ std::string CheckpointChart(const std::vector<compare::Run>& runs) {
     const auto drained = List(run.summary, "metric.checkpoint_drained_bytes");
     const auto rate = List(run.summary, "metric.checkpoint_drain_GiB_per_second");
     const auto saves = List(run.summary, "metric.save_checkpoint_duration_max_seconds");
-    drain.y.push_back(drained.empty() || rate.empty() || rate[0] <= 0 || saves.empty()
-                          ? 0.0
-                          : drained[0] / (rate[0] * 1073741824.0) /
-                                static_cast<double>(saves.size()));
+    const bool drains = !drained.empty() && !rate.empty() && rate[0] > 0 && !saves.empty();
+    without_drain += drains ? 0 : 1;
+    drain.y.push_back(drains ? drained[0] / (rate[0] * 1073741824.0) /
+                                   static_cast<double>(saves.size())
+                             : kNotMeasured);
     const auto d = List(run.summary, "metric.checkpoint_time_to_durable_mean_seconds");
-    durable.y.push_back(d.empty() ? 0.0 : d[0]);
+    durable.y.push_back(d.empty() ? kNotMeasured : d[0]);
   }
   if (names.empty()) return "";
-  return BarChart("Checkpoint: stall, drain and time to durable", "seconds", names,
-                  {stall, drain, durable});
+  std::string chart = BarChart("Checkpoint: stall, drain and time to durable", "seconds", names,
+                               {stall, drain, durable});
+  if (without_drain > 0) {
+    chart += "<p class=\"note\">Drain: not drawn for " + std::to_string(without_drain) +
+             " run(s) without a burst buffer (nothing drained).</p>";
+  }
+  return chart;
+}
+
+// One row of the headline table: the metric at `path` in each run, with the change against the
+// first run. A run that holds it without having measured it (compare/unmeasured.h; `unmeasured`
+// set) shows "n/a" and its reason, never its 0. Empty when no run has the metric.
+std::string MetricsRow(const std::vector<compare::Run>& runs, const std::string& label,
+                       const std::string& path, compare::Direction direction,
+                       const compare::MetricSpec* unmeasured) {
+  std::string row =
+      "<tr><td>" + Escape(label) + "</td><td>" + compare::DirectionName(direction) + "</td>";
+  std::optional<double> first;
+  bool any = false;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto value = compare::MetricValue(runs[i].summary, path, runs[i].source);
+    if (!value) {
+      row += "<td>-</td>";
+      continue;
+    }
+    any = true;
+    if (unmeasured && compare::IsUnmeasured(*unmeasured, runs[i].summary)) {
+      row += "<td title=\"" + Escape(unmeasured->unmeasured_reason) + "\">n/a</td>";
+      continue;
+    }
+    std::string cell = Num(*value);
+    if (i == 0) first = value;
+    if (i > 0 && first && *first != 0) {
+      const double change = *value / *first - 1;
+      const bool worse = direction == compare::Direction::kHigherIsBetter ? change < 0 : change > 0;
+      char text[32];
+      std::snprintf(text, sizeof text, " (%+.1f%%)", change * 100);
+      cell += std::string(" <span class=\"") + (worse ? "bad" : "good") + "\">" + text + "</span>";
+    }
+    row += "<td>" + cell + "</td>";
+  }
+  return any ? row + "</tr>" : "";
 }
 
 std::string MetricsTable(const std::vector<compare::Run>& runs) {
   std::string html = "<table><tr><th>metric</th><th>better</th>";
   for (const compare::Run& run : runs) html += "<th>" + Escape(RunName(run)) + "</th>";
   html += "</tr>";
+  std::string notes;
   for (const compare::MetricSpec& spec : compare::HeadlineMetrics()) {
-    std::string row = "<tr><td>" + Escape(spec.label) + "</td><td>" +
-                      compare::DirectionName(spec.direction) + "</td>";
-    std::optional<double> first;
-    bool any = false;
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      const auto value = compare::MetricValue(runs[i].summary, spec.path, runs[i].source);
-      if (!value) {
-        row += "<td>-</td>";
-        continue;
-      }
-      any = true;
-      std::string cell = Num(*value);
-      if (i == 0) first = value;
-      if (i > 0 && first && *first != 0) {
-        const double change = *value / *first - 1;
-        const bool worse =
-            spec.direction == compare::Direction::kHigherIsBetter ? change < 0 : change > 0;
-        char text[32];
-        std::snprintf(text, sizeof text, " (%+.1f%%)", change * 100);
-        cell +=
-            std::string(" <span class=\"") + (worse ? "bad" : "good") + "\">" + text + "</span>";
-      }
-      row += "<td>" + cell + "</td>";
-    }
-    if (any) html += row + "</tr>";
+    html += MetricsRow(runs, spec.label, spec.path, spec.direction, &spec);
+    const bool unmeasured = std::any_of(runs.begin(), runs.end(), [&](const compare::Run& run) {
+      return compare::IsUnmeasured(spec, run.summary);
+    });
+    if (!unmeasured) continue;
+    // As `dlbench compare` does: the number that replaces it, when the runs have it.
+    const std::string fallback =
+        spec.fallback_path.empty()
+            ? ""
+            : MetricsRow(runs, spec.label + " exact", spec.fallback_path, spec.direction, nullptr);
+    html += fallback;
+    notes += "<li>" + Escape(spec.label) + ": n/a where " + Escape(spec.unmeasured_reason) +
+             (fallback.empty() ? "" : "; the exact rate of the measured steps instead") + ".</li>";
   }
-  return html + "</table>\n";
+  html += "</table>\n";
+  if (!notes.empty()) html += "<ul class=\"note\">" + notes + "</ul>\n";
+  return html;
 }
 
 }  // namespace

@@ -103,6 +103,16 @@ set(repeat_run "$<TARGET_FILE:dlbench> run ${PROJECT_SOURCE_DIR}/tests/data/work
 set(check_aggregate "${DLBENCH_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_aggregate.py ${dir}/out 3 123")
 dlbench_cli_test(run_repeat 0 --match "check_aggregate: OK" --match "Result: no regression"
   -- /bin/sh -c "rm -rf ${dir} && ${repeat_run} && ${check_aggregate} && $<TARGET_FILE:dlbench> compare ${dir}/out ${dir}/out")
+# --repeat of runs that measured neither DLIO's rate (blocks of 2 steps) nor AU (the exclusions
+# cover every step): the aggregate table and the HTML report show n/a with the reason, not a
+# median of 0 (hardening3), and aggregate.json lists them under "unmeasured".
+set(dir ${SCRATCH}/repeat_unmeasured)
+dlbench_cli_test(run_repeat_unmeasured 0
+  --once "^  train samples/s +n/a +.run-1/summary.json: DLIO's rate is 0 for blocks of at most 2 steps"
+  --once "^  train AU % +n/a +.run-1/summary.json: no step was measured in an epoch"
+  --no-match "^  train (samples/s|AU %) +0 " --match "check_aggregate: OK"
+  --match "<li>train AU %: n/a where no step was measured"
+  -- /bin/sh -c "rm -rf ${dir} && $<TARGET_FILE:dlbench> run ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml --output ${dir}/out --repeat 2 ++workload.dataset.data_folder=${dir}/data ++workload.workflow.evaluation=False ++workload.reader.batch_size=8 ++workload.output.metric.exclude_start_steps=2 && ${DLBENCH_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_aggregate.py ${dir}/out 2 123 && grep -q 'reason.: .no step was measured in an epoch' ${dir}/out/aggregate.json && $<TARGET_FILE:dlbench> report ${dir}/out -o ${dir}/report.html && grep -o '<li>[^<]*' ${dir}/report.html")
 # README's CI flow with real runs: a --repeat baseline (generation once, outside its runs) against
 # one run that generates its own dataset.
 set(dir ${SCRATCH}/repeat_vs_single)

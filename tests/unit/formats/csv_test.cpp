@@ -87,14 +87,29 @@ TEST_F(CsvFiles, RoundTripsEveryElementTypeAndGzip) {
   }
 }
 
-TEST_F(CsvFiles, AcceptsCrLfAndAMissingFinalNewline) {
+TEST_F(CsvFiles, AcceptsCrLf) {
   const FileSpec spec = make_spec({3}, 2, "int16");
-  test::WriteAll(spec.path, "1,-2,3\r\n4,5,-32768");
+  test::WriteAll(spec.path, "1,-2,3\r\n4,5,-32768\r\n");
   auto reader = CsvReader().open(storage::PosixEnv(), spec, {});
   std::vector<std::byte> out(spec.sample_bytes());
   reader->read_sample(1, out);
   const std::vector<std::int16_t> expected = {4, 5, -32768};
   EXPECT_EQ(std::memcmp(out.data(), expected.data(), out.size()), 0);
+}
+
+// A file cut inside its last number still parses as the right count of numbers: "-32768" cut to
+// "-327" would be a silently wrong sample. Writers end every line with a newline, so a last line
+// without one is the cut (hardening3), for whichever sample is read.
+TEST_F(CsvFiles, ALastLineWithoutItsNewlineIsATruncatedFile) {
+  const FileSpec spec = make_spec({3}, 2, "int16");
+  for (const std::string text : {"1,-2,3\n4,5,-327", "1,-2,3\r\n4,5,-32768\r", "1,-2,3"}) {
+    test::WriteAll(spec.path, text);
+    for (std::int64_t k : {0, 1}) {
+      test::ExpectContains(read_error(spec, k),
+                           "bad csv: line " + std::string(text.size() == 6 ? "1" : "2") +
+                               " ends without its newline: the file is cut short (truncated)");
+    }
+  }
 }
 
 TEST_F(CsvFiles, TruncatedCorruptAndMismatchingFilesAreIoErrors) {

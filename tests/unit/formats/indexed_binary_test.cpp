@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,28 @@ TEST_F(IndexedBinaryFiles, BrokenIndexesAreReported) {
       std::string::npos);
   std::filesystem::remove(spec.path + ".sz.idx");
   EXPECT_NE(open_error<IndexedBinaryReader>(spec).find(".sz.idx"), std::string::npos);
+}
+
+// Another process truncating the data file while it is mapped (hardening3): the mmap reader died
+// of SIGBUS; now the samples past the new end are an IoError naming the file, and those before it
+// still read.
+TEST_F(IndexedBinaryFiles, MmapReaderOfAFileTruncatedWhileMappedFailsTheLostSamples) {
+  const auto content = test::RandomContent();
+  const FileSpec spec = make_spec({64, 64}, 8);
+  test::WriteFile(IndexedBinaryWriter(), spec, content);
+  auto reader = MmapIndexedBinaryReader().open(storage::PosixEnv(), spec, {});
+  std::filesystem::resize_file(spec.path, 3 * 4096);
+  std::vector<std::byte> out(4096);
+  for (std::int64_t k : {2, 7, 3, 0}) {
+    if (k < 3) {
+      EXPECT_EQ(reader->read_sample(k, out), 4096u);
+      EXPECT_EQ(out, test::SampleFirstBytes(content, spec, k));
+    } else {
+      dlbench::test::ExpectError([&] { reader->read_sample(k, out); }, ExitCode::kIo,
+                                 {"read " + spec.path, "truncated while mapped",
+                                  "[" + std::to_string(k * 4096) + ", +4096)", "12288 bytes now"});
+    }
+  }
 }
 
 }  // namespace

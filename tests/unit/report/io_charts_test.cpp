@@ -10,6 +10,7 @@
 #include <string>
 
 #include "compare/run_set.h"
+#include "mark_titles.h"
 #include "report/html_report.h"
 #include "support/expect_error.h"
 #include "support/test_support.h"
@@ -49,19 +50,6 @@ void WriteSummary(const TempDir& dir, bool with_counters) {
 
 compare::Run LoadRun(const TempDir& dir) {
   return compare::LoadRunSet(dir.path().string()).runs[0];
-}
-
-// The values of the marks of the chart titled `title` in `html`, as the marks' tooltips say them.
-std::set<std::string> MarkTitles(const std::string& html, const std::string& title) {
-  const std::size_t start = html.find("<title>" + title + "</title>");
-  EXPECT_NE(start, std::string::npos) << "no chart " << title;
-  if (start == std::string::npos) return {};
-  const std::string figure = html.substr(start, html.find("</figure>", start) - start);
-  static const std::regex kMark(R"(class="mark"[^>]*><title>([^<]*)</title>)");
-  std::set<std::string> titles;
-  for (std::sregex_iterator it(figure.begin(), figure.end(), kMark), end; it != end; ++it)
-    titles.insert((*it)[1].str());
-  return titles;
 }
 
 TEST(IoCharts, HistogramsAndBandwidthInTheReportEqualTheCountersAndTrace) {

@@ -1,0 +1,246 @@
+#include "formats/hdf5_chunks.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "util/error.h"
+
+namespace dlbench::formats::hdf5 {
+namespace {
+
+std::string OffsetText(const std::vector<hsize_t>& offset) {
+  std::string text;
+  for (const hsize_t o : offset) text += (text.empty() ? "(" : ", ") + std::to_string(o);
+  return text + ")";
+}
+
+// Visits every point of the box [lo, hi) over dims [0, dims) (odometer order, last dim fastest).
+template <typename F>
+void ForEachPoint(const std::vector<hsize_t>& lo, const std::vector<hsize_t>& hi, std::size_t dims,
+                  F&& visit) {
+  std::vector<hsize_t> at(lo.begin(), lo.begin() + static_cast<std::ptrdiff_t>(dims));
+  for (std::size_t i = 0; i < dims; ++i) {
+    if (lo[i] >= hi[i]) return;
+  }
+  for (;;) {
+    visit(at);
+    std::size_t i = dims;
+    while (i > 0) {
+      --i;
+      if (++at[i] < hi[i]) break;
+      at[i] = lo[i];
+      if (i == 0) return;
+    }
+    if (dims == 0) return;
+  }
+}
+
+}  // namespace
+
+ChunkInfo DatasetChunk(const Lock& lock, hid_t dset, std::uint64_t element_bytes,
+                       std::uint64_t dataset_bytes, const std::string& name,
+                       const std::string& path) {
+  ChunkInfo info;
+  const Handle dcpl =
+      Open(lock, H5Dget_create_plist(dset), H5Pclose, "get creation properties", path);
+  const H5D_layout_t layout = H5Pget_layout(dcpl.get());
+  if (layout < 0) Check(lock, -1, "get layout", path);
+  if (layout != H5D_CHUNKED) return info;
+  info.dims.resize(H5S_MAX_RANK);
+  const int rank =
+      Check(lock, H5Pget_chunk(dcpl.get(), H5S_MAX_RANK, info.dims.data()), "get chunk", path);
+  info.dims.resize(static_cast<std::size_t>(std::max(rank, 0)));
+  std::uint64_t bytes = element_bytes;
+  for (const hsize_t d : info.dims) {
+    if (__builtin_mul_overflow(bytes, std::uint64_t{d}, &bytes)) {
+      bytes = std::numeric_limits<std::uint64_t>::max();
+    }
+  }
+  info.bytes = bytes;
+  const int filters = Check(lock, H5Pget_nfilters(dcpl.get()), "get filters", path);
+  info.filtered = filters > 0;
+  int deflates = 0;
+  bool others = false;
+  for (int i = 0; i < filters; ++i) {
+    unsigned flags = 0, config = 0, values[4] = {};
+    std::size_t count = 4;
+    const H5Z_filter_t id = H5Pget_filter2(dcpl.get(), static_cast<unsigned>(i), &flags, &count,
+                                           values, 0, nullptr, &config);
+    if (id < 0) Check(lock, -1, "get filter", path);
+    info.filters.push_back(id);
+    if (id == H5Z_FILTER_DEFLATE) {
+      ++deflates;
+    } else if (id == H5Z_FILTER_SHUFFLE && deflates == 0) {  // shuffled, then deflated
+      info.shuffle_bytes = count > 0 ? values[0] : static_cast<std::size_t>(element_bytes);
+    } else {
+      others = true;
+    }
+  }
+  // (A chunk dim of 0, which HDF5 itself refuses, is left to H5Dread to report.)
+  info.read_directly =
+      deflates == 1 && !others && info.bytes > 0 && info.bytes < std::numeric_limits<uInt>::max();
+  if (info.filtered && bytes > std::max(dataset_bytes, kMaxFilteredChunkFloor)) {
+    std::string dims;
+    for (const hsize_t d : info.dims) dims += (dims.empty() ? "" : " x ") + std::to_string(d);
+    throw Error(ExitCode::kIo, "hdf5 " + path + ": dataset '" + name + "' has filtered chunks of " +
+                                   dims + " elements (" + std::to_string(bytes) +
+                                   " bytes), more than the dataset (" +
+                                   std::to_string(dataset_bytes) + " bytes) and " +
+                                   std::to_string(kMaxFilteredChunkFloor >> 20) +
+                                   " MiB: every sample read would inflate a whole chunk");
+  }
+  return info;
+}
+
+ChunkReader::ChunkReader(ChunkInfo info, std::vector<hsize_t> shape, std::uint64_t element_bytes,
+                         std::string name, std::string path)
+    : info_(std::move(info)),
+      shape_(std::move(shape)),
+      element_bytes_(element_bytes),
+      name_(std::move(name)),
+      path_(std::move(path)) {
+  if (info_.dims.size() != shape_.size() || shape_.empty()) {
+    throw Error(ExitCode::kIo, "hdf5 " + path_ + ": dataset '" + name_ + "' has chunks of rank " +
+                                   std::to_string(info_.dims.size()) + ", the dataset rank " +
+                                   std::to_string(shape_.size()));
+  }
+}
+
+void ChunkReader::read(const Lock& lock, hid_t dset, std::int64_t k, std::span<std::byte> out) {
+  const std::size_t rank = shape_.size();
+  std::vector<hsize_t> start(rank, 0), end = shape_;
+  start[0] = static_cast<hsize_t>(k);
+  end[0] = start[0] + 1;
+  // Element strides of the sample in `out` and of a chunk.
+  std::vector<std::uint64_t> sample_stride(rank, 1), chunk_stride(rank, 1);
+  for (std::size_t i = rank - 1; i > 0; --i) {
+    sample_stride[i - 1] = sample_stride[i] * (end[i] - start[i]);
+    chunk_stride[i - 1] = chunk_stride[i] * info_.dims[i];
+  }
+  std::vector<hsize_t> first_tile(rank), last_tile(rank);
+  for (std::size_t i = 0; i < rank; ++i) {
+    first_tile[i] = start[i] / info_.dims[i];
+    last_tile[i] = (end[i] - 1) / info_.dims[i] + 1;
+  }
+  ForEachPoint(first_tile, last_tile, rank, [&](const std::vector<hsize_t>& tile) {
+    std::vector<hsize_t> offset(rank), lo(rank), hi(rank);
+    for (std::size_t i = 0; i < rank; ++i) {
+      offset[i] = tile[i] * info_.dims[i];
+      lo[i] = std::max(start[i], offset[i]);
+      hi[i] = std::min(end[i], offset[i] + info_.dims[i]);
+    }
+    load(lock, dset, offset, k);
+    const std::uint64_t run = (hi[rank - 1] - lo[rank - 1]) * element_bytes_;
+    ForEachPoint(lo, hi, rank - 1, [&](const std::vector<hsize_t>& row) {
+      std::uint64_t from = lo[rank - 1] - offset[rank - 1];
+      std::uint64_t to = lo[rank - 1] - start[rank - 1];
+      for (std::size_t i = 0; i + 1 < rank; ++i) {
+        from += (row[i] - offset[i]) * chunk_stride[i];
+        to += (row[i] - start[i]) * sample_stride[i];
+      }
+      std::memcpy(out.data() + to * element_bytes_, chunk_.data() + from * element_bytes_, run);
+    });
+  });
+}
+
+void ChunkReader::Buffer::resize(std::size_t n) {
+  if (n > capacity) {
+    bytes = std::make_unique_for_overwrite<unsigned char[]>(n);
+    capacity = n;
+  }
+  size = n;
+}
+
+void ChunkReader::load(const Lock& lock, hid_t dset, const std::vector<hsize_t>& offset,
+                       std::int64_t k) {
+  if (held_ == offset) return;
+  held_.clear();
+  const std::string where = path_ + " sample " + std::to_string(k);
+  const auto bad = [&](const std::string& what) {
+    throw Error(ExitCode::kIo, "hdf5 read " + where + ": dataset '" + name_ + "', chunk at " +
+                                   OffsetText(offset) + ": " + what);
+  };
+  hsize_t stored = 0;
+  Check(lock, H5Dget_chunk_storage_size(dset, offset.data(), &stored), "get chunk size", where);
+  if (stored == 0) bad("not stored in the file");
+  if (stored >= std::numeric_limits<uInt>::max()) bad(std::to_string(stored) + " bytes stored");
+  raw_.resize(stored);
+  std::uint32_t skipped = 0;  // bit i: filter i was not applied to this chunk
+  Check(lock, H5Dread_chunk(dset, H5P_DEFAULT, offset.data(), &skipped, raw_.data()), "read chunk",
+        where);
+  Buffer* data = &raw_;
+  chunk_.resize(info_.bytes);
+  for (std::size_t i = info_.filters.size(); i-- > 0;) {
+    if (i < 32 && (skipped >> i & 1u) != 0) continue;
+    if (info_.filters[i] == H5Z_FILTER_DEFLATE) {
+      z_stream z{};
+      z.next_in = data->data();
+      z.avail_in = static_cast<uInt>(data->size);
+      z.next_out = chunk_.data();
+      z.avail_out = static_cast<uInt>(chunk_.size);
+      if (inflateInit(&z) != Z_OK) throw InternalError("zlib inflateInit");
+      // Exactly the chunk's size: once it is full, one spare byte tells the stream's end from
+      // more data.
+      unsigned char spare = 0;
+      std::string error;
+      for (bool full = false;;) {
+        full = full || z.avail_out == 0;
+        if (full) {
+          z.next_out = &spare;
+          z.avail_out = 1;
+        }
+        const int status = inflate(&z, Z_NO_FLUSH);
+        if (full && z.avail_out == 0) {
+          error = "inflates to more than its " + std::to_string(info_.bytes) +
+                  " bytes (a damaged or hostile chunk)";
+          break;
+        }
+        if (status == Z_STREAM_END) break;
+        if (status == Z_OK) continue;
+        error = status == Z_BUF_ERROR && z.avail_in == 0
+                    ? "its deflate stream ends early (cut short after " +
+                          std::to_string(z.total_out) + " bytes)"
+                    : std::string("corrupt deflate stream, inflate says: ") +
+                          (z.msg != nullptr ? z.msg : "error " + std::to_string(status));
+        break;
+      }
+      const std::uint64_t produced = z.total_out;
+      inflateEnd(&z);
+      if (!error.empty()) bad(error);
+      if (produced != info_.bytes) {
+        bad("inflates to " + std::to_string(produced) + " bytes, not its " +
+            std::to_string(info_.bytes) + " (a damaged chunk)");
+      }
+      data = &chunk_;
+    } else {  // shuffle: element byte b of every element together (H5Zshuffle.c)
+      if (data->size != info_.bytes) {
+        bad("holds " + std::to_string(data->size) + " bytes to unshuffle, not its " +
+            std::to_string(info_.bytes));
+      }
+      const std::size_t width = info_.shuffle_bytes;
+      if (width <= 1) continue;
+      const std::size_t n = data->size / width;
+      unshuffled_.resize(data->size);
+      const unsigned char* from = data->data();
+      unsigned char* to = unshuffled_.data();
+      for (std::size_t b = 0; b < width; ++b) {
+        for (std::size_t e = 0; e < n; ++e) to[e * width + b] = from[b * n + e];
+      }
+      std::memcpy(to + n * width, from + n * width, data->size - n * width);
+      std::swap(chunk_, unshuffled_);
+      data = &chunk_;
+    }
+  }
+  if (data != &chunk_) {  // every filter skipped: the chunk is stored as it is
+    if (data->size != info_.bytes) {
+      bad("holds " + std::to_string(data->size) + " bytes, not its " + std::to_string(info_.bytes));
+    }
+    std::swap(chunk_, raw_);
+  }
+  held_ = offset;
+}
+
+}  // namespace dlbench::formats::hdf5
