@@ -9,10 +9,10 @@
 #      dlbench's samples/s (all ranks, over the epochs' read spans) against
 #      tests/bench/bare_read_loop (2 processes that open / pread to the end / close the same files
 #      in the same shards and order, nothing else) over the same number of passes, runs
-#      alternating; medians, the ratio of medians and the paired ratios (target >= 0.85). With
-#      --before PATH, each repetition also runs that dlbench binary between the two, and a second
-#      row gives its ratios to the same bare-loop runs: a change's effect beside the machine's
-#      drift (on this VM the bare loop alone moves 20-30 % within minutes);
+#      alternating, the order rotated every repetition; medians, the ratio of medians and the
+#      paired ratios (target >= 0.85). With --before PATH, each repetition also runs that dlbench
+#      binary, and a second row gives its ratios to the same bare-loop runs: a change's effect
+#      beside the machine's drift (on this VM the bare loop alone moves 20-30 % within minutes);
 #  (h) start-up: wall time of commands that do no parallel work (`--version`, `config show`)
 #      against the emptiest MPI program (tests/bench/mpi_floor: MPI_Init, barrier, MPI_Finalize),
 #      alone and under `mpirun -np 2`; and the time from launching `mpirun -np 2 dlbench train` to
@@ -75,10 +75,18 @@ for spec in "npz 131072 8" "npy 4096 30"; do
   workload "$work/data" "$format" 8192 "$bytes" "$epochs" >"$work/limit.yaml"
   "$dlbench" generate "$work/limit.yaml" --output "$work/out-gen" --quiet >/dev/null
   d_runs=(); p_runs=(); b_runs=()
-  for _ in $(seq "$reps"); do
-    d_runs+=("$(dlbench_rate "$dlbench" "$work/limit.yaml")")
-    [ -z "$before" ] || p_runs+=("$(dlbench_rate "$before" "$work/limit.yaml")")
-    b_runs+=("$("$bench/bare_read_loop" 2 "$epochs" "$work/data/train" | cut -d' ' -f1)")
+  # The runs of a repetition go in an order rotated from one repetition to the next: on this VM
+  # the run in second place read ~3 % faster than the one in first place (30 alternations of two
+  # builds each way, 10:37-10:40 UTC), so a fixed order biased the paired ratios by as much.
+  order=(this bare); [ -z "$before" ] || order=(this before bare)
+  for rep in $(seq "$reps"); do
+    for ((k = 0; k < ${#order[@]}; k++)); do
+      case ${order[(rep + k) % ${#order[@]}]} in
+        this) d_runs+=("$(dlbench_rate "$dlbench" "$work/limit.yaml")") ;;
+        before) p_runs+=("$(dlbench_rate "$before" "$work/limit.yaml")") ;;
+        bare) b_runs+=("$("$bench/bare_read_loop" 2 "$epochs" "$work/data/train" | cut -d' ' -f1)") ;;
+      esac
+    done
   done
   name="8192 x $((bytes / 1024)) KiB $format"
   row "$name" "this" "${d_runs[@]}" -- "${b_runs[@]}"
