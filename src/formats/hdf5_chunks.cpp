@@ -158,19 +158,24 @@ void ChunkReader::load(const Lock& lock, hid_t dset, const std::vector<hsize_t>&
                        std::int64_t k) {
   if (held_ == offset) return;
   held_.clear();
-  const std::string where = path_ + " sample " + std::to_string(k);
+  // For messages only: formatted when a call fails, not for every chunk read. Check() still runs
+  // after every call: it also takes the error the Env driver may have kept.
+  const auto where = [&] { return path_ + " sample " + std::to_string(k); };
+  const auto check = [&](herr_t status, const char* operation) {
+    if (status < 0) Check(lock, status, operation, where());
+    Check(lock, status, operation, path_);
+  };
   const auto bad = [&](const std::string& what) {
-    throw Error(ExitCode::kIo, "hdf5 read " + where + ": dataset '" + name_ + "', chunk at " +
+    throw Error(ExitCode::kIo, "hdf5 read " + where() + ": dataset '" + name_ + "', chunk at " +
                                    OffsetText(offset) + ": " + what);
   };
   hsize_t stored = 0;
-  Check(lock, H5Dget_chunk_storage_size(dset, offset.data(), &stored), "get chunk size", where);
+  check(H5Dget_chunk_storage_size(dset, offset.data(), &stored), "get chunk size");
   if (stored == 0) bad("not stored in the file");
   if (stored >= std::numeric_limits<uInt>::max()) bad(std::to_string(stored) + " bytes stored");
   raw_.resize(stored);
   std::uint32_t skipped = 0;  // bit i: filter i was not applied to this chunk
-  Check(lock, H5Dread_chunk(dset, H5P_DEFAULT, offset.data(), &skipped, raw_.data()), "read chunk",
-        where);
+  check(H5Dread_chunk(dset, H5P_DEFAULT, offset.data(), &skipped, raw_.data()), "read chunk");
   Buffer* data = &raw_;
   chunk_.resize(info_.bytes);
   for (std::size_t i = info_.filters.size(); i-- > 0;) {
