@@ -3,16 +3,19 @@
 // was really issued or that a reader moved exactly the bytes it claims. Only operations that
 // succeed are counted.
 //
-// Cost: a file's record is found when it is opened (one 8-byte hash of the path, then under the
-// wrapper's lock one probe of a flat open-addressing table of (hash, record) pairs — 16 bytes a
-// file, so 8,192 files fit in a core's cache; the node-based std::unordered_multimap it replaced
-// missed the cache two or three times per open, ~0.5 µs of the ~5.7 µs a 4 KiB sample cost —
-// before the open's system call, so that the record's lines arrive during it, and after it one
-// comparison of the path); each read, write or sync
-// then updates that record through the pointer its file holds, under the record's own one-byte lock
-// (uncontended unless threads share the file), with two reads of the counters' clock (TickClock:
-// the time-stamp counter where the kernel uses it, ~20 ns cheaper a read than the steady clock)
-// and no allocation. Records keep clock ticks; snapshots convert them to seconds.
+// Cost: a file's record is found when it is opened. A thread that opens the files in the order it
+// did before (a dataset read again without shuffling) finds it as the record that followed the
+// previous file's last time, whose lines were fetched into the cache during that file's I/O: one
+// comparison of the path. Otherwise, before the open's system call (so that the record's lines
+// arrive during it): one 8-byte hash of the path, then under the wrapper's lock one probe of a flat
+// open-addressing table of (hash, record) pairs, 16 bytes a file (the node-based
+// std::unordered_multimap it replaced missed the cache two or three times per open); after it,
+// one comparison of the path. A dataset that streams through the cache evicts the table between
+// epochs, so the probe is a miss on nearly every open: the prediction spares it. Each read,
+// write or sync then updates the record through the pointer its file holds, under the record's
+// own one-byte lock (uncontended unless threads share the file), with two reads of the counters'
+// clock (TickClock: the time-stamp counter where the kernel uses it, ~20 ns cheaper a read than
+// the steady clock) and no allocation. Records keep clock ticks; snapshots convert them to seconds.
 // Records are compact (~0.85 KiB with a path of up to 112 bytes; a file's 5th to 32nd distinct
 // access size or stride gets an array of its own) and never freed while the wrapper lives (reset()
 // zeroes them); files it opens refer to it and to their record, so it must outlive them.
@@ -101,6 +104,7 @@ class CountingEnv final : public EnvWrapper {
 
   TickClock clock_;
   PathHash hash_;
+  std::uint64_t id_;  // unique in the process: tells a thread's last-opened record apart
   // Guards records_ and slots_ (not the records) and env_ops_. Taken once per open for a probe of
   // the table, uncontended but for several reader threads opening at once: a spin lock (one
   // atomic exchange per lookup, where a std::mutex's lock and unlock cost two).

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <thread>
 #include <vector>
@@ -168,6 +169,89 @@ TEST(CountingEnv, RecordsSurviveTheTableGrowing) {
     ASSERT_EQ(files.size(), static_cast<std::size_t>(kFiles));
     for (const FileCounts& file : files) EXPECT_EQ(file.counts.opens, 2u) << file.path;
     EXPECT_EQ(env.counts().opens, 2u * kFiles);
+  }
+}
+
+// Counts the hashes taken, to tell a predicted record (no hash) from a looked-up one.
+thread_local int hashes = 0;
+std::uint64_t CountedHash(std::string_view path) {
+  ++hashes;
+  return CountingEnv::HashPath(path);
+}
+
+// A thread that opens the files again in the order it did (a dataset read without shuffling)
+// finds each one's record as the one that followed the previous file's: no hash, no lookup. Any
+// other order (a shuffle, a file read twice in a row, files that join) falls back to the lookup,
+// and every file keeps exactly its own counts either way.
+TEST(CountingEnv, FilesOpenedInTheirLastOrderAreFoundWithoutALookup) {
+  TempDir dir;
+  constexpr int kFiles = 50;
+  std::vector<std::string> paths;
+  for (int f = 0; f < kFiles; ++f) {
+    paths.push_back((dir / ("f" + std::to_string(f))).string());
+    PosixEnv().create(paths.back())->append("abcd", 1 + f % 4);
+  }
+  CountingEnv env(PosixEnv(), std::chrono::steady_clock::now(), CountedHash);
+  std::vector<int> opens(kFiles, 0);
+  char buffer[8];
+  const auto pass = [&](const std::vector<int>& order) {
+    hashes = 0;
+    for (const int f : order) {
+      env.open_read(paths[f])->read_at(0, buffer, sizeof buffer);
+      ++opens[f];
+    }
+    return hashes;
+  };
+  std::vector<int> order(kFiles);
+  for (int f = 0; f < kFiles; ++f) order[f] = f;
+  EXPECT_EQ(pass(order), kFiles);  // every record is new
+  EXPECT_EQ(pass(order), 1);       // the first file did not follow the last one before
+  EXPECT_EQ(pass(order), 0);
+  std::vector<int> shuffled = order;
+  std::reverse(shuffled.begin(), shuffled.end());
+  EXPECT_EQ(pass(shuffled), kFiles);
+  EXPECT_EQ(pass(shuffled), 1);
+  EXPECT_EQ(pass({3, 3, 3, 4}), 3);  // 3 after 3 is learnt once, 4 after 3 again
+  EXPECT_EQ(pass(order), kFiles - 1);  // only 4 after 3 was as last time
+  const std::vector<FileCounts> files = env.files();
+  ASSERT_EQ(files.size(), static_cast<std::size_t>(kFiles));
+  for (const FileCounts& file : files) {
+    const int f = std::stoi(file.path.substr(file.path.rfind('f') + 1));
+    EXPECT_EQ(file.counts.opens, static_cast<std::uint64_t>(opens[f])) << file.path;
+    EXPECT_EQ(file.counts.reads, static_cast<std::uint64_t>(opens[f])) << file.path;
+    EXPECT_EQ(file.counts.bytes_read, static_cast<Bytes>(opens[f] * (1 + f % 4))) << file.path;
+  }
+}
+
+// A wrapper built where a destroyed one was (here: the same stack slot, round after round) must
+// not follow the thread's last record of the old one (freed with it: ASan would see the use), and
+// threads that read the same files in the same order at once each learn and follow their own.
+TEST(CountingEnv, PredictionsStayWithTheirWrapperAndThread) {
+  TempDir dir;
+  std::vector<std::string> paths;
+  for (int f = 0; f < 20; ++f) {
+    paths.push_back((dir / std::to_string(f)).string());
+    PosixEnv().create(paths.back())->append("x", 1);
+  }
+  for (int round = 0; round < 3; ++round) {
+    CountingEnv env(PosixEnv());
+    char byte;
+    for (const std::string& path : paths) env.open_read(path)->read_at(0, &byte, 1);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 3; ++t) {
+      threads.emplace_back([&] {
+        char mine;
+        for (int pass = 0; pass < 4; ++pass) {
+          for (const std::string& path : paths) env.open_read(path)->read_at(0, &mine, 1);
+        }
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    for (const FileCounts& file : env.files()) {
+      EXPECT_EQ(file.counts.opens, 13u) << "round " << round << " " << file.path;
+      EXPECT_EQ(file.counts.bytes_read, 13u) << "round " << round << " " << file.path;
+    }
+    EXPECT_EQ(env.counts().opens, 260u) << "round " << round;
   }
 }
 
