@@ -69,6 +69,38 @@ TEST(LatencyHistogram, BoundHoldsOnBucketEdgesAndSmallSets) {
   EXPECT_DOUBLE_EQ(histogram.quantile(1.0), 3e-3);
 }
 
+// The bucket a value lands in, read back from the counts.
+std::size_t BucketOf(double value) {
+  LatencyHistogram histogram;
+  histogram.record(value);
+  const auto& counts = histogram.counts();
+  return static_cast<std::size_t>(std::find(counts.begin(), counts.end(), 1u) - counts.begin());
+}
+
+// Bucket i >= 1 is (kMinSeconds g^(i-1), kMinSeconds g^i], as documented, on both sides of every
+// edge; away from the edges it is the bucket of the logarithm's formula, ceil(log_g(v / min)).
+TEST(LatencyHistogram, BucketsAreTheDocumentedIntervals) {
+  const double g = (1 + LatencyHistogram::kRelativeError) / (1 - LatencyHistogram::kRelativeError);
+  const std::size_t regular = LatencyHistogram::BucketCount() - 2;
+  for (std::size_t i = 1; i < regular; ++i) {
+    const double edge = LatencyHistogram::kMinSeconds * std::pow(g, static_cast<double>(i));
+    ASSERT_EQ(BucketOf(edge), i) << "edge " << edge;
+    ASSERT_EQ(BucketOf(std::nextafter(edge, 1e300)), i + 1) << "above edge " << edge;
+  }
+  EXPECT_EQ(BucketOf(std::nextafter(LatencyHistogram::kMinSeconds, 1.0)), 1u);
+  EXPECT_EQ(BucketOf(LatencyHistogram::kMaxSeconds), regular);
+  EXPECT_EQ(BucketOf(std::nextafter(LatencyHistogram::kMaxSeconds, 1e300)), regular + 1);
+  std::mt19937_64 random(5);
+  std::uniform_real_distribution<double> exponent(std::log(LatencyHistogram::kMinSeconds),
+                                                  std::log(LatencyHistogram::kMaxSeconds));
+  for (int n = 0; n < 200000; ++n) {
+    const double v = std::exp(exponent(random));
+    const double index = std::log(v / LatencyHistogram::kMinSeconds) / std::log(g);
+    if (std::abs(index - std::round(index)) < 1e-9) continue;  // too near an edge to tell
+    ASSERT_EQ(BucketOf(v), static_cast<std::size_t>(std::ceil(index))) << v;
+  }
+}
+
 TEST(LatencyHistogram, MemoryIsFixed) {
   LatencyHistogram histogram;
   const std::size_t buckets = LatencyHistogram::BucketCount();

@@ -211,7 +211,7 @@ TEST(CountingEnv, FilesOpenedInTheirLastOrderAreFoundWithoutALookup) {
   std::reverse(shuffled.begin(), shuffled.end());
   EXPECT_EQ(pass(shuffled), kFiles);
   EXPECT_EQ(pass(shuffled), 1);
-  EXPECT_EQ(pass({3, 3, 3, 4}), 3);  // 3 after 3 is learnt once, 4 after 3 again
+  EXPECT_EQ(pass({3, 3, 3, 4}), 3);    // 3 after 3 is learnt once, 4 after 3 again
   EXPECT_EQ(pass(order), kFiles - 1);  // only 4 after 3 was as last time
   const std::vector<FileCounts> files = env.files();
   ASSERT_EQ(files.size(), static_cast<std::size_t>(kFiles));
