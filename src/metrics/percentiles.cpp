@@ -62,6 +62,8 @@ class BucketTables {
   std::vector<double> upper_;         // bucket i's upper bound, i = 0 .. RegularBuckets()
   std::vector<std::uint16_t> first_;  // per slot, the bucket of its smallest value
 };
+// Built at start-up (~0.1 ms): no initialisation guard on the recording path.
+const BucketTables kBucketTables;
 
 }  // namespace
 
@@ -89,8 +91,7 @@ void LatencyHistogram::record(Seconds value) {
   if (value > kMaxSeconds) {
     bucket = counts_.size() - 1;
   } else if (value > kMinSeconds) {
-    static const BucketTables tables;
-    bucket = tables.bucket(value);
+    bucket = kBucketTables.bucket(value);
   }
   ++counts_[bucket];
   ++count_;
