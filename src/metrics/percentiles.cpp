@@ -24,7 +24,7 @@ std::size_t RegularBuckets() {
 
 // The regular bucket of a value in (kMinSeconds, kMaxSeconds] without a logarithm: the trainer
 // records every sample's latency (~116 instructions a value with std::log, ~0.7 % of a 4 KiB npy
-// sample's CPU at computation 0; ~15 with the tables). A double's exponent and the top kSlotBits
+// sample's CPU at computation 0; ~30 with the tables). A double's exponent and the top kSlotBits
 // bits of its mantissa name a slot of relative width at most 2^-kSlotBits, under a bucket's
 // (kGamma − 1 ≈ 2 %): the slot's first bucket, then at most two comparisons with the buckets'
 // upper bounds kMinSeconds·g^i.
