@@ -207,12 +207,12 @@ class CountingEnv::Record {
     end = std::max(end, t2);
   }
 
-  // The path first (after the next record), in the record when it is short, then the open's and
-  // close's counters: with
-  // the rest of what an open, a read and a close touch (everything before `write`, ~9 cache
-  // lines) they are prefetched before the open's system call (CountingEnv::find). A path in its
-  // own heap block cost a second dependent cache miss per open (~0.1 us of the comparison, perf,
-  // 8,192 files).
+  // The next record, then the path, in the record when it is short, then the open's and close's
+  // counters: with the rest of what an open, a read and a close touch (everything before `write`,
+  // ~9 cache lines) they are prefetched before the open's system call (CountingEnv::find), or
+  // during the previous file's I/O when the record was predicted (CountingEnv::counted_open). A
+  // path in its own heap block cost a second dependent cache miss per open (~0.1 us of the
+  // comparison, perf, 8,192 files).
   static constexpr std::size_t kInlinePath = 112;
   std::atomic<Record*> next_{nullptr};  // see next()
   std::size_t path_size_;
