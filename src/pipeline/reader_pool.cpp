@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <exception>
 #include <string>
-#include <system_error>
 
 #include "pipeline/thread_policy.h"
 #include "trace/record.h"
@@ -25,7 +24,7 @@ Batch Prototype(std::uint64_t batch_size) {
 
 ReaderPool::ReaderPool(SampleSource& source, const Sampler& sampler, const EpochOrder& order,
                        std::uint64_t steps, const ReaderPoolOptions& options,
-                       SampleBuffers* buffers)
+                       SampleBuffers* buffers, ReaderThreads* threads)
     : source_(source),
       sampler_(sampler),
       order_(order),
@@ -51,24 +50,11 @@ ReaderPool::ReaderPool(SampleSource& source, const Sampler& sampler, const Epoch
     inline_reader_.emplace(source_, options_, order_.epoch(), buffers_.at(0));
     return;
   }
-  threads_.reserve(static_cast<std::size_t>(options_.threads));
-  try {
-    for (int i = 0; i < options_.threads; ++i) {
-      threads_.emplace_back([this, i] { run_thread(static_cast<std::size_t>(i)); });
-    }
-  } catch (const std::system_error& e) {
-    // The system's limit on threads (or their stacks' memory), not a bug: the value is too
-    // large for this machine.
-    const std::size_t started = threads_.size();
-    stop();
-    throw Error(ExitCode::kUsage, "reader.read_threads = " + std::to_string(options_.threads) +
-                                      ": could not start reader thread " +
-                                      std::to_string(started + 1) + " (" + e.code().message() +
-                                      "); use fewer reader threads");
-  } catch (...) {
-    stop();
-    throw;
-  }
+  if (threads == nullptr) own_threads_ = std::make_unique<ReaderThreads>(options_.threads);
+  threads_ = threads != nullptr ? threads : own_threads_.get();
+  threads_->start(static_cast<std::size_t>(options_.threads),
+                  [this](std::size_t index) { run_thread(index); });
+  running_ = true;
 }
 
 ReaderPool::~ReaderPool() { stop(); }
@@ -76,9 +62,8 @@ ReaderPool::~ReaderPool() { stop(); }
 void ReaderPool::stop() {
   stopping_.store(true);
   queue_.close();
-  for (std::thread& t : threads_) {
-    if (t.joinable()) t.join();
-  }
+  if (running_) threads_->wait();
+  running_ = false;
 }
 
 void ReaderPool::fill(Batch& batch, std::uint64_t step) {

@@ -1,4 +1,4 @@
-// The reader threads of one rank for one epoch (or one evaluation pass): `threads` threads take
+// The reads of one rank for one epoch (or one evaluation pass): `threads` reader threads take
 // the next unread step, ask the sampler for its samples, read them (BatchReader) into a free slot
 // of the prefetch queue, and the consumer takes the batches strictly in step order. Exactly
 // `steps` batches are read — never one more — so nothing is fetched after the last step
@@ -16,7 +16,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -24,6 +23,7 @@
 #include "pipeline/batch_reader.h"
 #include "pipeline/prefetch_queue.h"
 #include "pipeline/reader_pool_options.h"
+#include "pipeline/reader_threads.h"
 #include "pipeline/sample_buffers.h"
 #include "pipeline/sample_source.h"
 #include "pipeline/sampler.h"
@@ -34,11 +34,11 @@ class ReaderPool {
  public:
   // Starts reading right away. `steps` ≤ sampler.steps_per_epoch() (the workflow may stop
   // earlier); `source`, `sampler` and `options` must outlive the pool.
-  // `buffers` (at least max(options.threads, 1) of them) are the run's, reused across epochs;
-  // null: the pool allocates its own.
+  // `buffers` (at least max(options.threads, 1) of them) and `threads` (at least options.threads,
+  // idle) are the run's, reused across epochs; null: the pool makes its own.
   ReaderPool(SampleSource& source, const Sampler& sampler, const EpochOrder& order,
              std::uint64_t steps, const ReaderPoolOptions& options,
-             SampleBuffers* buffers = nullptr);
+             SampleBuffers* buffers = nullptr, ReaderThreads* threads = nullptr);
   ~ReaderPool();
   ReaderPool(const ReaderPool&) = delete;
   ReaderPool& operator=(const ReaderPool&) = delete;
@@ -60,7 +60,8 @@ class ReaderPool {
   // Whether a reader thread is reading a batch now (so it needs a core). False without threads.
   bool reading() const;
 
-  // Stops the threads (after their current batch) and joins them. Idempotent.
+  // Stops the threads' reading (after their current batch) and waits until each has returned
+  // from it. Idempotent.
   void stop();
 
  private:
@@ -83,7 +84,9 @@ class ReaderPool {
   std::mutex claim_mutex_;
   std::uint64_t next_claim_ = 0;  // guarded by claim_mutex_
   std::atomic<bool> stopping_{false};
-  std::vector<std::thread> threads_;
+  std::unique_ptr<ReaderThreads> own_threads_;  // when none were lent
+  ReaderThreads* threads_ = nullptr;            // null: threads == 0
+  bool running_ = false;                        // the threads run this pool's reads
   std::unique_ptr<SampleBuffers> own_buffers_;  // when none were lent
   SampleBuffers& buffers_;
   std::optional<BatchReader> inline_reader_;  // threads == 0

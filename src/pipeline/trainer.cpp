@@ -55,7 +55,9 @@ Trainer::Trainer(SampleSource& train_source, const Sampler& train_sampler,
       hooks_(std::move(hooks)),
       compute_time_(options.computation_time, options.seed, options.rank,
                     StreamPurpose::kComputeTime, 0, "train.computation_time"),
-      buffers_(options.reader.threads) {
+      buffers_(options.reader.threads),
+      readers_(options.reader.threads > 0 ? std::make_unique<ReaderThreads>(options.reader.threads)
+                                          : nullptr) {
   // Options come from a validated Config (config/validate.h: epochs, epochs_between_evals and
   // the time distributions are checked at load).
   if (options_.evaluation) {
@@ -140,7 +142,8 @@ void Trainer::train_epoch(int epoch, metrics::EpochRecord& record) {
   block->number = 1;
   block->steps.reserve(steps);
   block->start = now();
-  ReaderPool pool(train_source_, train_sampler_, order, steps, options_.reader, &buffers_);
+  ReaderPool pool(train_source_, train_sampler_, order, steps, options_.reader, &buffers_,
+                  readers_.get());
   Seconds start = block->start;
   for (std::uint64_t done = 1; done <= steps; ++done) {
     block->steps.push_back(step(pool, compute_time_, barrier, start));
@@ -173,7 +176,8 @@ void Trainer::evaluate(int epoch, metrics::EpochRecord& record) {
   block.number = 1;
   block.steps.reserve(steps);
   block.start = now();
-  ReaderPool pool(*eval_source_, *eval_sampler_, order, steps, eval_reader_, &buffers_);
+  ReaderPool pool(*eval_source_, *eval_sampler_, order, steps, eval_reader_, &buffers_,
+                  readers_.get());
   Seconds start = block.start;
   for (std::uint64_t done = 1; done <= steps; ++done) {
     block.steps.push_back(step(pool, *eval_time_, false, start));

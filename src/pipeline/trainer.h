@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -23,6 +24,7 @@
 #include "metrics/step_record.h"
 #include "pipeline/batch.h"
 #include "pipeline/reader_pool_options.h"
+#include "pipeline/reader_threads.h"
 #include "pipeline/sample_buffers.h"
 #include "pipeline/sample_source.h"
 #include "pipeline/sampler.h"
@@ -157,6 +159,8 @@ class Trainer {
   Seconds previous_barrier_ = 0;  // the last training step's barrier wait (BarrierWait::For)
   // Sample buffers of the reader threads, kept across epochs (train and eval take turns).
   SampleBuffers buffers_;
+  // The reader threads, kept across epochs likewise (null with reader.read_threads 0).
+  std::unique_ptr<ReaderThreads> readers_;
 };
 
 }  // namespace dlbench::pipeline

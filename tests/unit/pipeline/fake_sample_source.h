@@ -4,6 +4,7 @@
 #pragma once
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -47,6 +48,11 @@ class FakeSource : public SampleSource {
     std::lock_guard lock(mutex_);
     return opens_;
   }
+  // The kernel's ids (never reused soon, unlike std::thread::id) of the threads that read samples.
+  std::set<pid_t> read_threads() const {
+    std::lock_guard lock(mutex_);
+    return read_threads_;
+  }
   std::set<int> read_policies() const {  // sched_getscheduler() of the reading threads
     std::lock_guard lock(mutex_);
     return read_policies_;
@@ -71,6 +77,7 @@ class FakeSource : public SampleSource {
       std::lock_guard lock(source_.mutex_);
       source_.reads_.push_back(SampleRef{file_, index});
       source_.read_policies_.insert(sched_getscheduler(0));
+      source_.read_threads_.insert(gettid());
       return source_.sample_bytes;
     }
 
@@ -83,6 +90,7 @@ class FakeSource : public SampleSource {
   std::vector<SampleRef> reads_;
   std::uint64_t opens_ = 0;
   std::set<int> read_policies_;
+  std::set<pid_t> read_threads_;
 };
 
 }  // namespace dlbench::pipeline::test

@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "fake_sample_source.h"
@@ -243,6 +245,29 @@ TEST(ReaderPool, DestroyingAPoolMidEpochJoinsItsThreads) {
     pool.release();
   }
   EXPECT_LT(source.reads().size(), 200u);
+}
+
+// Pools lent the run's reader threads (one per epoch, as the trainer makes them) read on those
+// threads only, also after a pool was destroyed mid-epoch.
+TEST(ReaderPool, PoolsSharingTheRunsReaderThreadsReadOnThemAlone) {
+  Watchdog watchdog(60s);
+  const Sampler sampler(PoolShape(24, 1, 2));
+  FakeSource source;
+  ReaderPoolOptions options;
+  options.threads = 3;
+  ReaderThreads threads(3);
+  for (int epoch = 1; epoch <= 4; ++epoch) {
+    const EpochOrder order = sampler.epoch(epoch);
+    ReaderPool pool(source, sampler, order, sampler.steps_per_epoch(), options, nullptr, &threads);
+    if (epoch == 2) {  // abandoned after one batch
+      ASSERT_NE(pool.next_for(20s), nullptr);
+      pool.release();
+      continue;
+    }
+    EXPECT_EQ(Drain(pool, sampler, order).size(), 24u) << "epoch " << epoch;
+  }
+  EXPECT_LE(source.read_threads().size(), 3u);
+  EXPECT_EQ(source.read_threads().count(gettid()), 0u);
 }
 
 TEST(ReaderPool, PreprocessTimeIsSpentPerSample) {

@@ -1,8 +1,10 @@
 #include "pipeline/trainer.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <set>
 #include <string>
 #include <thread>
 #include <utility>
@@ -152,6 +154,29 @@ TEST(Trainer, HostBookkeepingOverlapsTheComputeAndNoTimeFallsBetweenSteps) {
     EXPECT_GE(host_work[i].first, delivered - 1e-9);
     EXPECT_LE(host_work[i].second, delivered + s.compute + 1e-9);
   }
+}
+
+// The reader threads persist over the run, as DLIO's loader workers: every epoch's and every
+// evaluation's reads come from the same reader.read_threads threads.
+TEST(Trainer, EveryEpochAndEvaluationReadsOnTheSameThreads) {
+  Watchdog watchdog(60s);
+  const Sampler sampler(Shape(12, 1, 2));
+  const Sampler eval_sampler(Shape(6, 1, 2));
+  FakeSource source, eval_source;
+  TrainerOptions options = Options(4);
+  options.computation_time.mean = 0;
+  options.reader.threads = 2;
+  options.evaluation = true;
+  options.eval_time.mean = 0;
+  Trainer trainer(source, sampler, &eval_source, &eval_sampler, options);
+  metrics::RankRecord record;
+  trainer.run(record);
+  std::set<pid_t> threads = source.read_threads();
+  const std::set<pid_t> eval_threads = eval_source.read_threads();
+  threads.insert(eval_threads.begin(), eval_threads.end());
+  EXPECT_LE(threads.size(), 2u);
+  EXPECT_EQ(source.reads().size(), 4u * 12);
+  EXPECT_EQ(eval_source.reads().size(), 4u * 6);
 }
 
 TEST(Trainer, NoBarrierWhenStepBarrierIsOff) {
