@@ -120,7 +120,11 @@ std::string Terminal(const Comparison& comparison, const RunSet& baseline, const
 
 std::string Markdown(const Comparison& comparison, const RunSet& baseline, const RunSet& current) {
   const auto cells = Cells(comparison);
-  std::string text = Header(comparison, baseline, current) + "\n";
+  // Markdown joins consecutive lines into one paragraph: the sides are list items.
+  std::string text = "- Baseline: " + std::to_string(comparison.baseline_runs) + " run(s) from " +
+                     baseline.argument + "\n- Current: " + std::to_string(comparison.current_runs) +
+                     " run(s) from " + current.argument +
+                     "\n\nValues are medians over the runs.\n\n";
   for (std::size_t i = 0; i < cells.size(); ++i) {
     text += "|";
     for (const std::string& cell : cells[i]) text += " " + cell + " |";

@@ -68,7 +68,7 @@ void ApplyOverride(DocNode& root, const Override& o, std::vector<std::string>& n
     case Override::Op::kAdd:
       if (existing) {
         throw UsageError("override '" + o.text + "': " + JoinKey(key) + " is already set" +
-                         Where(*existing) + "; use ++" + JoinKey(key) + "=... to replace a value");
+                         Where(*existing) + "; use +" + o.text + " to replace the value");
       }
       break;
     case Override::Op::kSet:

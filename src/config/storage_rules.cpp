@@ -1,15 +1,27 @@
 // The rules on storage tiers, the burst buffer, staging and the folders dlbench writes into.
 // Storage, checkpoint, staging and workflow code trusts a Config that passed them (they are
 // checked nowhere else; code that meets a broken one throws InternalError).
+#include <cstdio>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "config/checker.h"
+#include "config/units_parser.h"
 #include "util/path_text.h"
 
 namespace dlbench::config {
+namespace {
+
+// 400 and 1.5 as written, for a suggested spelling (FormatFloat gives 400.0).
+std::string PlainNumber(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", value);
+  return text;
+}
+
+}  // namespace
 
 void CheckStorage(const Config& config, const Checker& check) {
   const StorageConfig& storage = config.storage;
@@ -30,6 +42,21 @@ void CheckStorage(const Config& config, const Checker& check) {
     if (tier.capacity && *tier.capacity == 0) check.fail(key + ".capacity", "must be > 0");
     if (tier.bandwidth_limit) check.positive(key + ".bandwidth_limit", *tier.bandwidth_limit);
     check.non_negative(key + ".latency", tier.latency);
+    // A bare number is bytes per second or seconds: `bandwidth_limit: 400` meant as MiB/s
+    // emulates 400 B/s and `latency: 2` meant as ms sleeps 2 s per operation; either run looks
+    // hung, so the value is named with the spelling that has the unit.
+    if (tier.bandwidth_limit && *tier.bandwidth_limit > 0 && *tier.bandwidth_limit < 1048576.0) {
+      check.notice(key + ".bandwidth_limit: " + FormatRate(*tier.bandwidth_limit) +
+                   check.at(key + ".bandwidth_limit") +
+                   " is below 1 MiB/s, so slow that a run looks hung; a bare number is bytes per "
+                   "second: write " +
+                   PlainNumber(*tier.bandwidth_limit) + "MiB/s for MiB/s");
+    }
+    if (tier.latency >= 1.0) {
+      check.notice(key + ".latency: " + FormatDuration(tier.latency) + check.at(key + ".latency") +
+                   " is slept before every operation; a bare number is seconds: write " +
+                   PlainNumber(tier.latency) + "ms for milliseconds");
+    }
     // A path belongs to the tier of its deepest folder: two tiers on one folder would be
     // ambiguous.
     const auto [it, added] = tier_of_folder.emplace(AbsoluteFolder(tier.path), tier.name);

@@ -206,7 +206,9 @@ void CheckSteps(const Config& config, const Checker& check, int world, const Pha
     check.fail_combination(
         check.is("train.total_training_steps", cap) + " exceeds the steps of an epoch: at most " +
         std::to_string(steps) + " (" + std::to_string(samples) + " samples / (batch " +
-        Product(r.batch_size, world) + " per step)); as in DLIO it caps each epoch");
+        Product(r.batch_size, world) + " per step)); as in DLIO it caps each epoch: set it to at " +
+        "most " + std::to_string(steps) + " (++workload.train.total_training_steps=" +
+        std::to_string(steps) + ") or -1 for no cap, or add files");
   }
   if (config.workflow.evaluation && d.num_files_eval > 0) {
     const std::int64_t eval_samples = d.num_files_eval * d.num_samples_per_file;
@@ -217,7 +219,9 @@ void CheckSteps(const Config& config, const Checker& check, int world, const Pha
           check.is("dataset.num_files_eval", d.num_files_eval) + " x num_samples_per_file " +
           std::to_string(d.num_samples_per_file) + ") are fewer than one step needs (" +
           check.is("reader.batch_size_eval", r.batch_size_eval) + " x " + std::to_string(world) +
-          " ranks = " + std::to_string(eval_per_step) + ")");
+          " ranks = " + std::to_string(eval_per_step) +
+          "); lower the eval batch size or the rank count, add evaluation files, or set "
+          "workflow.evaluation: false");
     }
   }
 }

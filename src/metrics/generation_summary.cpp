@@ -64,7 +64,9 @@ std::string GenerationTable(const GenerationMetrics& generation) {
       static_cast<double>(totals.bytes) / static_cast<double>(MiB), generation.ranks.size(),
       totals.wall);
   std::string line = text;
-  if (const auto rate = MiBPerSecond(totals.bytes, totals.wall)) {
+  // A run that kept every file wrote nothing: a rate of 0 would read as storage that delivered
+  // nothing (summary.json keeps its 0, which compare leaves out by files == 0).
+  if (const auto rate = MiBPerSecond(totals.bytes, totals.wall); rate && totals.files > 0) {
     std::snprintf(text, sizeof(text), ": %.2f MiB/s, %.1f files/s", *rate,
                   static_cast<double>(totals.files) / totals.wall);
     line += text;

@@ -1,6 +1,8 @@
 #include "workflow/checkpoint_phase.h"
 
 #include <chrono>
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -21,6 +23,7 @@
 #include "util/error.h"
 #include "util/path_text.h"
 #include "util/sink.h"
+#include "util/size_text.h"
 #include "workflow/checkpoint_records.h"
 #include "workflow/run_info.h"
 
@@ -78,6 +81,47 @@ void RequireCompleteCheckpoints(const config::CheckpointConfig& checkpoint, stor
   });
 }
 
+// Checkpoint-only mode writes num_checkpoints_write checkpoints and keeps them all (as DLIO
+// does): when those not yet in the folder cannot fit in its file system's free space, the run is
+// refused before a byte is written (exit 3). `dlbench checkpoint llama3_8b` as shipped plans
+// 10 x 104.7 GiB; run in a folder on /dev/shm it wrote 22 GiB of the host's memory before it
+// was stopped. A checkpoint whose folder exists is a rerun's and is replaced file by file, so
+// it is not counted. Rank 0 asks; every rank gets its error.
+void RequireRoomForCheckpoints(const config::CheckpointConfig& checkpoint, storage::Env& env,
+                               const mpi::Communicator& comm,
+                               const checkpoint::CheckpointPlan& plan) {
+  mpi::AgreeOnFailure(comm, [&] {
+    if (!comm.is_root() || checkpoint.num_checkpoints_write <= 0) return;
+    const Bytes each = plan.summarize().total_bytes;
+    std::uint64_t fresh = 0;
+    for (int i = 1; i <= checkpoint.num_checkpoints_write; ++i) {
+      const std::string folder =
+          JoinPath(checkpoint.checkpoint_folder, checkpoint::CheckpointFolderName(1, i));
+      if (!env.exists(folder)) ++fresh;
+    }
+    Bytes needed = 0;
+    if (fresh == 0 || each == 0) return;
+    if (__builtin_mul_overflow(each, fresh, &needed)) needed = std::numeric_limits<Bytes>::max();
+    // The folder itself may not exist yet: its nearest existing ancestor is on the same file
+    // system unless a mount point lies between, which the writes would then meet.
+    std::string where = checkpoint.checkpoint_folder;
+    while (!env.exists(where)) {
+      const std::string parent(ParentFolder(where));
+      if (parent == where) break;
+      where = parent;
+    }
+    const Bytes free = env.free_space(where);
+    if (needed <= free) return;
+    throw Error(ExitCode::kIo,
+                "checkpoint: " + std::to_string(fresh) + " new checkpoint(s) of " +
+                    DescribeBytes(each) + " (checkpoint.num_checkpoints_write " +
+                    std::to_string(checkpoint.num_checkpoints_write) + ", `dlbench checkpoint " +
+                    "plan` shows one) need " + DescribeBytes(needed) + " but only " +
+                    DescribeBytes(free) + " is free at " + checkpoint.checkpoint_folder +
+                    "; write fewer, plan a smaller model, or set checkpoint.checkpoint_folder");
+  });
+}
+
 // The rank whose files this rank reads back.
 Rank SourceRank(const config::CheckpointConfig& checkpoint, const mpi::Communicator& comm) {
   if (!checkpoint.recovery_rank_shift) return comm.rank();
@@ -109,6 +153,7 @@ void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
         "checkpoint.num_checkpoints_write and checkpoint.num_checkpoints_read are both <= 0: "
         "nothing to write or read");
   }
+  RequireRoomForCheckpoints(settings, env, comm, *plan);
   const Rank source = SourceRank(settings, comm);
 
   const metrics::WallClockAnchor clock = metrics::WallClockAnchor::Capture(origin);

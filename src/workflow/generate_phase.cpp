@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -26,6 +28,7 @@
 #include "util/error.h"
 #include "util/path_text.h"
 #include "util/sink.h"
+#include "util/size_text.h"
 #include "workflow/dataset_files.h"
 #include "workflow/generation_plan.h"
 #include "workflow/generation_resume.h"
@@ -64,6 +67,42 @@ void CheckSize(const DatasetFile& file) {
                      "dataset.record_length_bytes/record_dims) overflows 64 bits for " +
                      file.path);
   }
+}
+
+// 68341808 rather than 6.83418e+07 or 68341808.000000.
+std::string ShortCount(double value) {
+  std::ostringstream text;
+  text.precision(15);
+  text << value;
+  return text.str();
+}
+
+// Bytes the dataset's data files take, counting only files whose size the writer can predict
+// (compressed formats, jpeg, png and hdf5 count 0: the sum is a lower bound); saturates at the
+// largest Bytes. With a size stdev every file has its own shape and is asked (one spec reused,
+// no allocation per file); otherwise every file has file 0's size.
+Bytes PredictableDatasetBytes(const DatasetFiles& files, const formats::FormatWriter* writer,
+                              const formats::SharedWriter* shared_writer) {
+  formats::FileSpec spec;
+  auto size_of = [&](FileIndex g, bool again) -> Bytes {
+    files.assign_spec(g, spec, again);
+    if (shared_writer != nullptr) return shared_writer->file_size(spec).value_or(0);
+    return ExpectedSize(*writer, spec).value_or(0);
+  };
+  constexpr Bytes kAll = std::numeric_limits<Bytes>::max();
+  const FileIndex total = files.total();
+  if (!files.layout().size_model().varies()) {
+    const Bytes each = size_of(0, false);
+    Bytes all = 0;
+    return __builtin_mul_overflow(each, static_cast<Bytes>(total), &all) ? kAll : all;
+  }
+  Bytes all = 0;
+  for (FileIndex g = 0; g < total; ++g) {
+    const Bytes size = size_of(g, g > 0);
+    if (size == 0 && g == 0) return 0;  // the format's sizes are not predictable
+    if (__builtin_add_overflow(all, size, &all)) return kAll;
+  }
+  return all;
 }
 
 void RemoveQuietly(storage::Env& env, const std::string& path) {
@@ -193,7 +232,10 @@ class Generation {
   // whether there are none to look for.
   void prepare() {
     std::string policy;
-    if (comm_.is_root()) {
+    // Agreed, so that a failure here (a folder that cannot be made, a dataset larger than the
+    // file system's free space) is printed once and no rank waits in the broadcast below.
+    mpi::AgreeOnFailure(comm_, [&] {
+      if (!comm_.is_root()) return;
       const std::string fingerprint = DatasetFingerprint(config_);
       env_.create_directories(config_.dataset.data_folder);
       for (const std::string& folder : files_.folders()) env_.create_directories(folder);
@@ -207,12 +249,38 @@ class Generation {
       std::vector<std::string> folders = files_.folders();
       folders.push_back(config_.dataset.data_folder);
       result_.partials_removed = RemovePartialFiles(env_, folders);
-      if (FoldersHoldNoDataFiles(env_, folders)) policy = "none";
-    }
+      if (FoldersHoldNoDataFiles(env_, folders)) {
+        policy = "none";
+        check_free_space();
+      }
+    });
     policy = comm_.broadcast(policy);
     policy_ = policy == "trusted" ? ExistingFiles::kTrusted
               : policy == "none"  ? ExistingFiles::kNone
                                   : ExistingFiles::kSizeOnly;
+  }
+
+  // A fresh dataset that cannot fit in the file system's free space is refused before a byte is
+  // written: unet3d shrunk with ++workload.dataset.record_length_bytes=4096 but its stdev of
+  // 68 MB kept drew files of gigabytes and filled /dev/shm (the host's memory) until ENOSPC.
+  // Existing files are not counted (a rerun keeps them), so only a folder holding none is checked.
+  void check_free_space() {
+    const Bytes needed = PredictableDatasetBytes(files_, writer_.get(), shared_writer_.get());
+    if (needed == 0) return;
+    const Bytes free = env_.free_space(config_.dataset.data_folder);
+    if (needed <= free) return;
+    const config::DatasetConfig& d = config_.dataset;
+    const std::string spread = d.record_length_bytes_stdev > 0
+                                   ? "; record_length_bytes_stdev " +
+                                         ShortCount(d.record_length_bytes_stdev) +
+                                         " draws each file's size around record_length_bytes " +
+                                         ShortCount(d.record_length_bytes)
+                                   : "";
+    throw Error(ExitCode::kIo, "generate: the dataset's " + std::to_string(files_.total()) +
+                                   " files (dataset.num_files_train + num_files_eval) take " +
+                                   DescribeBytes(needed) + " but only " + DescribeBytes(free) +
+                                   " is free at " + d.data_folder + spread +
+                                   "; use fewer or smaller files, or another dataset.data_folder");
   }
 
   void write_rank_files() {

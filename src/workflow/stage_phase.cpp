@@ -136,14 +136,20 @@ metrics::Json StageSummary(const config::Config& config, const staging::CopyStat
 std::string StageLine(const metrics::Json& stage) {
   char line[512];
   std::snprintf(line, sizeof line,
-                "staged (%s) %s in %llu files (%llu already there) to %s in %.3f s: %.3f GiB/s\n",
+                "staged (%s) %s in %llu files (%llu already there) to %s in %.3f s",
                 stage["policy"].get<std::string>().c_str(),
                 DescribeBytes(stage["bytes"].get<Bytes>()).c_str(),
                 static_cast<unsigned long long>(stage["files"].get<std::uint64_t>()),
                 static_cast<unsigned long long>(stage["skipped_files"].get<std::uint64_t>()),
-                stage["to"].get<std::string>().c_str(), stage["seconds"].get<double>(),
-                stage["GiB_per_second"].get<double>());
-  return line;
+                stage["to"].get<std::string>().c_str(), stage["seconds"].get<double>());
+  std::string text = line;
+  // Nothing copied (a rerun that found every file staged) is no measurement of the copy: a rate
+  // of 0 would read as tiers that delivered nothing.
+  if (stage["bytes"].get<Bytes>() > 0) {
+    std::snprintf(line, sizeof line, ": %.3f GiB/s", stage["GiB_per_second"].get<double>());
+    text += line;
+  }
+  return text + "\n";
 }
 
 metrics::Json TierCountsSummary(const std::map<std::string, storage::IoCounts>& before,

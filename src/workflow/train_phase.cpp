@@ -153,6 +153,13 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   const std::uint64_t dropped = train_sampler.shape().total_samples -
                                 train_sampler.steps_per_epoch() * train_sampler.batch_size() *
                                     static_cast<std::uint64_t>(comm.size());
+  // Evaluation shards alike (⌊N/P⌋ samples per rank, whole batches): its leftover was reported
+  // nowhere, so an evaluation over fewer samples than the dataset held looked complete.
+  const std::uint64_t eval_dropped = eval_sampler ? eval_sampler->shape().total_samples -
+                                                        eval_sampler->steps_per_epoch() *
+                                                            eval_sampler->batch_size() *
+                                                            static_cast<std::uint64_t>(comm.size())
+                                                  : 0;
   const metrics::Json checkpoint_fields =
       checkpoints ? checkpoints->summary_fields() : metrics::Json::object();
   const metrics::Json stage = staging ? staging->finish() : metrics::Json();
@@ -162,6 +169,9 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   metrics::Json summary = metrics::BuildSummary(run);
   summary["metric"]["train_samples_skipped_on_error"] = skipped;
   summary["metric"]["train_samples_unread_per_epoch"] = dropped;
+  if (eval_sampler && summary["metric"].contains("eval_au_percentage")) {
+    summary["metric"]["eval_samples_unread_per_evaluation"] = eval_dropped;
+  }
   summary["metric"].update(checkpoint_fields);
   if (staging) summary["stage"] = stage;
   results.add(summary);

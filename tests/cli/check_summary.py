@@ -420,6 +420,8 @@ def main():
         if phase == "train":
             want["train_samples_unread_per_epoch"] = n - read_per_pass
             want["train_samples_skipped_on_error"] = skipped or 0
+        else:
+            want["eval_samples_unread_per_evaluation"] = n - read_per_pass
         for key, value in want.items():
             got = metric.get(key)
             if got != value:

@@ -24,6 +24,18 @@ dlbench_cli_test(checkpoint_missing_workload 2 --once "workload is required" -- 
 dlbench_cli_test(checkpoint_plan_missing_workload 2 --once "workload is required"
   -- ${DLBENCH} checkpoint plan)
 
+# The shipped llama3_8b, run as is, plans 10 checkpoints of 104.7 GiB: more than any test
+# machine's free space, refused before a byte is written (exit 3, once), where it used to write
+# until the disk (or /dev/shm, the host's memory) was full. The file-size limit makes a run that
+# starts writing fail at once instead.
+set(dir ${SCRATCH}/checkpoint_beyond_free_space)
+string(JOIN " " MPIEXEC_TEXT ${MPIEXEC})
+dlbench_cli_test(checkpoint_beyond_free_space_np3 3
+  --once "^dlbench: error: checkpoint: 10 new checkpoint.s. of 104.7 GiB \\(checkpoint.num_checkpoints_write 10, `dlbench checkpoint plan` shows one\\) need 1.022 TiB but only [0-9.]+ [KMGT]?i?B is free at ${dir}/ckpt. write fewer, plan a smaller model, or set checkpoint.checkpoint_folder$"
+  --no-file ${dir}/ckpt/global_epoch1_step1
+  -- /bin/sh -c "rm -rf ${dir} && ulimit -f 20000 && ${MPIEXEC_TEXT} 3 ${DLBENCH} checkpoint llama3_8b --output ${dir}/out ++workload.checkpoint.checkpoint_folder=${dir}/ckpt")
+set_tests_properties(cli.checkpoint_beyond_free_space_np3 PROPERTIES LABELS "cli;mpi")
+
 # Checkpoint-only runs (`dlbench checkpoint`) and checkpoints during training, under mpiexec:
 # check_checkpoints.py holds every checkpoint folder to its manifest and to the totals of
 # `dlbench checkpoint plan` for the same workload and rank count, and summary.json and the

@@ -340,5 +340,19 @@ TEST(Compare, ZeroBaselineStall) {
   EXPECT_EQ(Row(c, "checkpoint stall s").verdict, Verdict::kRegression);
 }
 
+// Markdown joins lines that are not separated by a blank line: in a CI job summary the header
+// read "Baseline: 5 run(s) from set Current: 5 run(s) from set Values are ...". Each side is a
+// list item, the note its own paragraph.
+TEST(CompareFormat, MarkdownHeaderLinesStaySeparate) {
+  const Comparison c = Compare(MakeSet(kNoisy), MakeSet(kNoisy, 0.8), Settings());
+  const std::string text =
+      FormatComparison(c, MakeSet(kNoisy), MakeSet(kNoisy, 0.8), Format::kMarkdown);
+  EXPECT_EQ(text.rfind("- Baseline: 7 run(s) from set\n- Current: 7 run(s) from set\n\n"
+                       "Values are medians over the runs.\n\n| metric |",
+                       0),
+            0u)
+      << text;
+}
+
 }  // namespace
 }  // namespace dlbench::compare

@@ -46,7 +46,11 @@ TEST(OverrideForms, AddOnlyWhenAbsent) {
   EXPECT_EQ(With({"+workload.dataset.num_files_eval=2"}).dataset.num_files_eval, 2);
   EXPECT_EQ(OverrideError({"+workload.dataset.num_files_train=2"}),
             "override '+workload.dataset.num_files_train=2': dataset.num_files_train is already "
-            "set (w.yaml:2); use ++dataset.num_files_train=... to replace a value");
+            "set (w.yaml:2); use ++workload.dataset.num_files_train=2 to replace the value");
+  // The suggestion is the override as given, with the second '+': the short form stays short.
+  EXPECT_EQ(OverrideError({"+dataset.num_files_train=2"}),
+            "override '+dataset.num_files_train=2': dataset.num_files_train is already set "
+            "(w.yaml:2); use ++dataset.num_files_train=2 to replace the value");
 }
 
 TEST(OverrideForms, DeleteRevertsToTheDefault) {

@@ -335,6 +335,25 @@ TEST(StorageRules, PhasesThatDoNotRunAreNotHeldToTheirRules) {
             std::string::npos);
 }
 
+// A bare number is bytes per second or seconds (docs/configuration.md §3): `bandwidth_limit: 400`
+// written for MiB/s emulated 400 B/s and `latency: 2` for ms slept 2 s per operation, runs that
+// look hung and said nothing. Each gets a notice naming the value, where it was set and the
+// spelling with the unit; ordinary values get none.
+TEST(StorageRules, ARateOrLatencyThatLooksLikeAMissingUnitGetsANotice) {
+  const auto result =
+      LoadText("storage: {tiers: {pfs: {path: /scratch/pfs, bandwidth_limit: 400, latency: 2}}}\n");
+  ASSERT_EQ(result.notices.size(), 2u);
+  EXPECT_EQ(result.notices[0],
+            "storage.tiers.pfs.bandwidth_limit: 400B/s (w.yaml:1) is below 1 MiB/s, so slow that "
+            "a run looks hung; a bare number is bytes per second: write 400MiB/s for MiB/s");
+  EXPECT_EQ(result.notices[1],
+            "storage.tiers.pfs.latency: 2s (w.yaml:1) is slept before every operation; a bare "
+            "number is seconds: write 2ms for milliseconds");
+  EXPECT_TRUE(LoadText("storage: {tiers: {pfs: {path: /p, bandwidth_limit: 1MiB/s, latency: "
+                       "999ms}}}\n")
+                  .notices.empty());
+}
+
 #undef STAGE_TIERS
 
 }  // namespace

@@ -215,13 +215,20 @@ const RuleCase kRules[] = {
      {},
      1,
      "train.total_training_steps = 9 (w.yaml:1) exceeds the steps of an epoch: at most 8"},
+    {"TotalTrainingStepsAboveAnEpochSaysWhatToSet",
+     "train: {total_training_steps: 9}\n",
+     {},
+     1,
+     "as in DLIO it caps each epoch: set it to at most 8 "
+     "(++workload.train.total_training_steps=8) or -1 for no cap, or add files"},
     {"NoEvaluationStep",
      "workflow: {evaluation: true}\ndataset: {num_files_eval: 2}\nreader: {batch_size_eval: 3}\n",
      {},
      1,
      "no evaluation step: 2 evaluation samples (dataset.num_files_eval = 2 (w.yaml:2) x "
      "num_samples_per_file 1) are fewer than one step needs (reader.batch_size_eval = 3 "
-     "(w.yaml:3) x 1 ranks = 3)"},
+     "(w.yaml:3) x 1 ranks = 3); lower the eval batch size or the rank count, add evaluation "
+     "files, or set workflow.evaluation: false"},
     // train, evaluation
     {"NoEpochs", "train: {epochs: 0}\n", {}, 1, "train.epochs: must be >= 1, got 0"},
     {"NegativeEvalAfterEpoch",

@@ -58,6 +58,11 @@ TEST(Generation, NothingWrittenHasNoRates) {
   EXPECT_FALSE(total.contains("MiB_per_second"));
   EXPECT_FALSE(total.contains("files_per_second"));
   EXPECT_TRUE(Json::accept(BuildGenerationSummary(GenerationMetrics{}).dump()));
+  // A rerun that kept every file took time but wrote nothing: "0.00 MiB/s, 0.0 files/s" on the
+  // terminal read as a storage that delivered nothing.
+  generation.ranks = {{3.0, 3.5, 0, 0}, {3.0, 3.25, 0, 0}};
+  EXPECT_EQ(GenerationTable(generation),
+            "Generation: 0 files, 0 bytes (0.00 MiB) by 2 rank(s) in 0.500 s\n");
 }
 
 }  // namespace

@@ -159,6 +159,24 @@ TEST(TerminalTable, BurstBufferSavesShowTheirBackpressure) {
   EXPECT_NE(table.find("1.500  s", row), std::string::npos) << table;
 }
 
+// A read-only checkpoint run (MLPerf's second invocation) showed only rank 0's DLIO figures;
+// the loads' rate over all ranks (what `compare` calls checkpoint read GiB/s) was in
+// summary.json alone. Two loads of 1 GiB by two ranks, the slowest taking 1 s and 0.5 s: 1.5.
+TEST(TerminalTable, LoadsShowTheirReadRateOverAllRanks) {
+  RunMetrics run = TrainingRun();
+  CheckpointOp slow;
+  slow.io = ReduceCheckpointOp({0.0, 0.0}, {1.0, 0.5}, {GiB / 2, GiB / 2}, 1.0);
+  CheckpointOp fast;
+  fast.io = ReduceCheckpointOp({0.0, 0.0}, {0.5, 0.25}, {GiB / 2, GiB / 2}, 1.0);
+  run.checkpoint = CheckpointMetrics{1.0, {}, {slow, fast}};
+  const std::string table = TerminalTable(run);
+  const std::size_t row = table.find("load read rate, all ranks");
+  ASSERT_NE(row, std::string::npos) << table;
+  const std::string line = table.substr(row, table.find('\n', row) - row);
+  EXPECT_NE(line.find(" 1.500  GiB/s"), std::string::npos) << table;
+  EXPECT_EQ(table.find("save write rate"), std::string::npos) << table;  // no save, no row
+}
+
 TEST(TerminalTable, StepBreakdownMeansOverEpochs) {
   RunMetrics run = TrainingRun();
   run.train->epochs[0].breakdown.load_points = 0.5;

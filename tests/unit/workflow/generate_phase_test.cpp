@@ -196,6 +196,39 @@ TEST(GenerateDataset, UnwritableFolderIsAnIoErrorNamingIt) {
                              {config.dataset.data_folder});
 }
 
+// A file system with `free` bytes free.
+class FreeSpaceEnv final : public storage::EnvWrapper {
+ public:
+  FreeSpaceEnv(Env& target, Bytes free) : EnvWrapper(target), free_(free) {}
+  Bytes free_space(const std::string&) override { return free_; }
+
+ private:
+  Bytes free_;
+};
+
+// A fresh dataset beyond the free space is refused before a data file is written (exit 3,
+// naming both sizes and the folder); one byte more free and it is written. A rerun's folders
+// hold files already, which it keeps: they are not counted, so a full disk does not refuse it.
+TEST(GenerateDataset, AFreshDatasetBeyondTheFreeSpaceIsAnIoErrorBeforeAnyWrite) {
+  test::TempDir dir;
+  const config::Config config = TinyNpy(dir.path());
+  storage::Env& posix = storage::PosixEnv();
+  FreeSpaceEnv small(posix, 10000);
+  const std::string message =
+      dlbench::test::ExpectError([&] { GenerateDataset(config, test::World(), small); },
+                                 ExitCode::kIo, {"8 files", config.dataset.data_folder});
+  EXPECT_NE(message.find("take 17 KiB but only 9.766 KiB is free"), std::string::npos) << message;
+  EXPECT_EQ(CountEnding(Listing(dir.path()), ".npy"), 0u);
+  FreeSpaceEnv one_byte_short(posix, 8 * kNpyFileBytes - 1);
+  dlbench::test::ExpectError([&] { GenerateDataset(config, test::World(), one_byte_short); },
+                             ExitCode::kIo, {"is free at"});
+
+  FreeSpaceEnv enough(posix, 8 * kNpyFileBytes);
+  EXPECT_EQ(GenerateDataset(config, test::World(), enough).io.files, 8u);
+  FreeSpaceEnv full(posix, 0);
+  EXPECT_EQ(GenerateDataset(config, test::World(), full).files_kept, 8u);
+}
+
 TEST(GenerateDataset, ImpossibleSizesAreUsageErrors) {
   test::TempDir dir;
   config::Config config = TinyNpy(dir.path());

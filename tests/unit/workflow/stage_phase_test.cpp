@@ -36,6 +36,24 @@ class SmallDiskEnv final : public storage::EnvWrapper {
   Bytes free_;
 };
 
+// A rerun that finds every file staged copies nothing: "0 B in 0 files ... : 0.000 GiB/s" read
+// as storage that delivered nothing. The line keeps the counts and drops the rate.
+TEST(StageLine, NothingCopiedHasNoRate) {
+  metrics::Json stage = {{"policy", "before_training"}, {"to", "/nvme/ds"}, {"files", 0},
+                         {"skipped_files", 7},          {"bytes", 0},       {"seconds", 0.013},
+                         {"GiB_per_second", 0.0}};
+  EXPECT_EQ(StageLine(stage),
+            "staged (before_training) 0 B in 0 files (7 already there) to /nvme/ds in 0.013 s\n");
+  stage["files"] = 7;
+  stage["skipped_files"] = 0;
+  stage["bytes"] = GiB;
+  stage["seconds"] = 2.0;
+  stage["GiB_per_second"] = 0.5;
+  EXPECT_EQ(StageLine(stage),
+            "staged (before_training) 1 GiB in 7 files (0 already there) to /nvme/ds in 2.000 s: "
+            "0.500 GiB/s\n");
+}
+
 TEST(StagedDataFolder, IsTheDataFoldersPathUnderTheToTier) {
   test::TempDir dir;
   config::Config config = Tiered(dir.path());
