@@ -87,7 +87,16 @@ ChunkInfo DatasetChunk(const Lock& lock, hid_t dset, std::uint64_t element_bytes
       Open(lock, H5Dget_create_plist(dset), H5Pclose, "get creation properties", path);
   const H5D_layout_t layout = H5Pget_layout(dcpl.get());
   if (layout < 0) Check(lock, -1, "get layout", path);
-  if (layout != H5D_CHUNKED) return info;
+  if (layout != H5D_CHUNKED) {
+    // HDF5 puts filters only on chunked datasets (H5Pset_filter needs chunks); a compact one with
+    // a shuffle + fletcher32 pipeline made H5Dread copy from a null pointer (a segfault the
+    // fuzzer found).
+    if (Check(lock, H5Pget_nfilters(dcpl.get()), "get filters", path) > 0) {
+      throw Error(ExitCode::kIo, "hdf5 " + path + ": dataset '" + name +
+                                     "' has filters but is not chunked (a damaged file)");
+    }
+    return info;
+  }
   info.dims.resize(H5S_MAX_RANK);
   const int rank =
       Check(lock, H5Pget_chunk(dcpl.get(), H5S_MAX_RANK, info.dims.data()), "get chunk", path);

@@ -19,7 +19,8 @@
 // a size stored in the chunk; nbit and scaleoffset, which allocate an element count from the
 // file's filter message; plugins; deflate twice), and a filtered chunk larger than both its
 // dataset and kMaxFilteredChunkFloor (a chunk of 256 MiB over a dataset of 12 KiB would be
-// decoded whole for every sample).
+// decoded whole for every sample), and filters on a dataset that is not chunked (never written by
+// HDF5; H5Dread segfaulted on one).
 //
 // Everything here calls HDF5, so under the caller's hdf5::Lock.
 #pragma once

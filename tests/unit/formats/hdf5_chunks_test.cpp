@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -147,6 +148,19 @@ TEST_F(Hdf5Chunks, FiltersWithoutABoundAreRefusedAtOpen) {
               std::string::npos)
         << message;
   }
+}
+
+// A compact dataset with a filter pipeline (shuffle, fletcher32), which HDF5 never writes: the
+// fuzzer's input (tests/fuzz/corpus/hdf5) made H5Dread copy from a null pointer, a segfault.
+TEST_F(Hdf5Chunks, FiltersOnADatasetThatIsNotChunkedAreRefusedAtOpen) {
+  FileSpec spec = make_spec({6, 6}, 3);
+  std::filesystem::copy_file(
+      dlbench::test::SourceDir() / "tests/fuzz/corpus/hdf5/crash-filters-on-a-compact-dataset",
+      spec.path);
+  EXPECT_NE(open_error(spec).find("hdf5 " + spec.path +
+                                  ": dataset 'records_0' has filters but is not chunked"),
+            std::string::npos)
+      << open_error(spec);
 }
 
 TEST_F(Hdf5Chunks, FilteredChunksFarLargerThanTheDatasetAreRefusedAtOpen) {
