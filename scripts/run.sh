@@ -11,16 +11,25 @@ workload="${1:-default}"
 # A YAML file given by a relative path names it from here, not from the fresh folder the run
 # happens in (`scripts/run.sh configs/ci/ci_train_small.yaml` was "does not exist", exit 2).
 [ -f "$workload" ] && workload="$(realpath "$workload")"
+# Checked before the build: mpirun's -np 0 means "as many ranks as slots", and a word is an
+# mpirun usage error after minutes of building.
+ranks="${DLBENCH_RANKS:-2}"
+if ! [[ "$ranks" =~ ^[1-9][0-9]*$ ]]; then
+  log "DLBENCH_RANKS must be a whole number of ranks, 1 or more, not '$ranks'"
+  exit 2
+fi
+rank_noun=ranks
+[ "$ranks" = 1 ] && rank_noun=rank
 
 ensure_packages "${DLBENCH_PACKAGES[@]}"
 build_dlbench
 
 workdir="$(mktemp -d "${TMPDIR:-/tmp}/dlbench-run-XXXXXX")"
-log "running '$workload' on ${DLBENCH_RANKS:-2} ranks in $workdir"
+log "running '$workload' on $ranks $rank_noun in $workdir"
 cd "$workdir"
 mapfile -t flags < <(mpirun_flags)
 set +e
-mpirun "${flags[@]}" -np "${DLBENCH_RANKS:-2}" "$DLBENCH_BUILD_DIR/dlbench" run "$workload" "$@" \
+mpirun "${flags[@]}" -np "$ranks" "$DLBENCH_BUILD_DIR/dlbench" run "$workload" "$@" \
   --output "$workdir/output"
 status=$?
 set -e

@@ -447,6 +447,7 @@ void DrainEngine::await_markers(const DrainJob& job, Seconds own_duration) {
   const Seconds deadline = metrics::Now() + options_.marker_timeout + 2 * own_duration;
   std::set<Rank> waiting;
   for (Rank rank = 0; rank < job.world; ++rank) waiting.insert(rank);
+  Seconds poll = std::min(kFirstMarkerPoll, options_.poll_interval);
   while (true) {
     for (auto it = waiting.begin(); it != waiting.end();) {
       std::string reason;
@@ -469,9 +470,9 @@ void DrainEngine::await_markers(const DrainJob& job, Seconds own_duration) {
                         ") in time; the checkpoint is not durable");
     }
     std::unique_lock lock(mutex_);
-    changed_.wait_for(lock, std::chrono::duration<double>(options_.poll_interval),
-                      [&] { return stopping_.load(); });
+    changed_.wait_for(lock, std::chrono::duration<double>(poll), [&] { return stopping_.load(); });
     if (stopping_) throw Abandoned{};
+    poll = std::min(2 * poll, options_.poll_interval);
   }
 }
 

@@ -184,8 +184,16 @@ bool Comparison::regression() const {
 }
 
 void CheckSameWorkload(const Run& a, const Run& b) {
+  // Each differing key once, in a stable order: the workload block's keys in the baseline's
+  // order, then the top-level fields of kIdentityFields not already in it. The summary repeats
+  // num_files_train, num_samples_per_file and epochs at the top level for DLIO's readers, so
+  // without the check below one difference was listed twice.
   std::string differences;
-  const auto differ = [&](const std::string& name, const metrics::Json& x, const metrics::Json& y) {
+  std::vector<std::string> listed;
+  const auto differ = [&](const std::string& key, const std::string& name, const metrics::Json& x,
+                          const metrics::Json& y) {
+    if (std::find(listed.begin(), listed.end(), key) != listed.end()) return;
+    listed.push_back(key);
     if (x != y) differences += "\n  " + name + ": " + x.dump() + " vs " + y.dump();
   };
   for (const std::string& field : kIdentityFields) {
@@ -193,12 +201,12 @@ void CheckSameWorkload(const Run& a, const Run& b) {
     const metrics::Json* in_b = Find(b.summary, field);
     if (!in_a || !in_b) continue;
     if (!in_a->is_object() || !in_b->is_object()) {
-      differ(field, *in_a, *in_b);
+      differ(field, field, *in_a, *in_b);
       continue;
     }
     for (auto it = in_a->begin(); it != in_a->end(); ++it) {
       if (const metrics::Json* other = Find(*in_b, it.key()))
-        differ(field + "." + it.key(), it.value(), *other);
+        differ(it.key(), field + "." + it.key(), it.value(), *other);
     }
   }
   if (!differences.empty()) {

@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
 
@@ -38,6 +39,44 @@ void ForEachPoint(const std::vector<hsize_t>& lo, const std::vector<hsize_t>& hi
   }
 }
 
+std::string FilterName(H5Z_filter_t id) {
+  switch (id) {
+    case H5Z_FILTER_SZIP:
+      return "szip (id 4)";
+    case H5Z_FILTER_NBIT:
+      return "nbit (id 5)";
+    case H5Z_FILTER_SCALEOFFSET:
+      return "scaleoffset (id 6)";
+    default:  // a plugin: 32000 is h5py's lzf, 32001 blosc, 32004 lz4, 32015 zstd, ...
+      return "with id " + std::to_string(id) + " (a plugin)";
+  }
+}
+
+// HDF5's Fletcher-32 of a chunk (H5checksum.c: 16-bit big-endian words, an odd last byte as the
+// high byte of a word).
+std::uint32_t Fletcher32(const unsigned char* data, std::size_t bytes) {
+  std::uint32_t sum1 = 0, sum2 = 0;
+  for (std::size_t words = bytes / 2; words > 0;) {
+    const std::size_t run = std::min<std::size_t>(words, 360);
+    words -= run;
+    for (std::size_t i = 0; i < run; ++i, data += 2) {
+      sum1 += static_cast<std::uint32_t>(data[0]) << 8 | data[1];
+      sum2 += sum1;
+    }
+    sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+    sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+  }
+  if (bytes % 2 != 0) {
+    sum1 += static_cast<std::uint32_t>(data[0]) << 8;
+    sum2 += sum1;
+    sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+    sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+  }
+  sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+  sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+  return sum2 << 16 | sum1;
+}
+
 }  // namespace
 
 ChunkInfo DatasetChunk(const Lock& lock, hid_t dset, std::uint64_t element_bytes,
@@ -48,7 +87,16 @@ ChunkInfo DatasetChunk(const Lock& lock, hid_t dset, std::uint64_t element_bytes
       Open(lock, H5Dget_create_plist(dset), H5Pclose, "get creation properties", path);
   const H5D_layout_t layout = H5Pget_layout(dcpl.get());
   if (layout < 0) Check(lock, -1, "get layout", path);
-  if (layout != H5D_CHUNKED) return info;
+  if (layout != H5D_CHUNKED) {
+    // HDF5 puts filters only on chunked datasets (H5Pset_filter needs chunks); a compact one with
+    // a shuffle + fletcher32 pipeline made H5Dread copy from a null pointer (a segfault the
+    // fuzzer found).
+    if (Check(lock, H5Pget_nfilters(dcpl.get()), "get filters", path) > 0) {
+      throw Error(ExitCode::kIo, "hdf5 " + path + ": dataset '" + name +
+                                     "' has filters but is not chunked (a damaged file)");
+    }
+    return info;
+  }
   info.dims.resize(H5S_MAX_RANK);
   const int rank =
       Check(lock, H5Pget_chunk(dcpl.get(), H5S_MAX_RANK, info.dims.data()), "get chunk", path);
@@ -63,7 +111,7 @@ ChunkInfo DatasetChunk(const Lock& lock, hid_t dset, std::uint64_t element_bytes
   const int filters = Check(lock, H5Pget_nfilters(dcpl.get()), "get filters", path);
   info.filtered = filters > 0;
   int deflates = 0;
-  bool others = false;
+  std::string unsupported;  // the first filter ChunkReader cannot decode with a bound
   for (int i = 0; i < filters; ++i) {
     unsigned flags = 0, config = 0, values[4] = {};
     std::size_t count = 4;
@@ -72,16 +120,22 @@ ChunkInfo DatasetChunk(const Lock& lock, hid_t dset, std::uint64_t element_bytes
     if (id < 0) Check(lock, -1, "get filter", path);
     info.filters.push_back(id);
     if (id == H5Z_FILTER_DEFLATE) {
-      ++deflates;
-    } else if (id == H5Z_FILTER_SHUFFLE && deflates == 0) {  // shuffled, then deflated
+      if (++deflates > 1 && unsupported.empty()) unsupported = "deflate twice";
+    } else if (id == H5Z_FILTER_SHUFFLE) {
       info.shuffle_bytes = count > 0 ? values[0] : static_cast<std::size_t>(element_bytes);
-    } else {
-      others = true;
+    } else if (id != H5Z_FILTER_FLETCHER32 && unsupported.empty()) {
+      unsupported = FilterName(id);
     }
   }
+  if (!unsupported.empty()) {
+    throw Error(ExitCode::kIo,
+                "hdf5 " + path + ": dataset '" + name + "' is filtered with " + unsupported +
+                    ", which dlbench does not read (it reads chunks filtered with deflate, shuffle "
+                    "and fletcher32, decoded with a bound on their size; HDF5's other decoders "
+                    "allocate what the file says)");
+  }
   // (A chunk dim of 0, which HDF5 itself refuses, is left to H5Dread to report.)
-  info.read_directly =
-      deflates == 1 && !others && info.bytes > 0 && info.bytes < std::numeric_limits<uInt>::max();
+  info.read_directly = info.filtered && info.bytes > 0;
   if (info.filtered && bytes > std::max(dataset_bytes, kMaxFilteredChunkFloor)) {
     std::string dims;
     for (const hsize_t d : info.dims) dims += (dims.empty() ? "" : " x ") + std::to_string(d);
@@ -91,6 +145,11 @@ ChunkInfo DatasetChunk(const Lock& lock, hid_t dset, std::uint64_t element_bytes
                                    std::to_string(dataset_bytes) + " bytes) and " +
                                    std::to_string(kMaxFilteredChunkFloor >> 20) +
                                    " MiB: every sample read would inflate a whole chunk");
+  }
+  // HDF5 itself refuses chunks of 4 GiB or more; zlib's counts are 32 bits.
+  if (info.read_directly && bytes + 4u * info.filters.size() >= std::numeric_limits<uInt>::max()) {
+    throw Error(ExitCode::kIo, "hdf5 " + path + ": dataset '" + name + "' has filtered chunks of " +
+                                   std::to_string(bytes) + " bytes, 4 GiB or more");
   }
   return info;
 }
@@ -176,16 +235,56 @@ void ChunkReader::load(const Lock& lock, hid_t dset, const std::vector<hsize_t>&
   raw_.resize(stored);
   std::uint32_t skipped = 0;  // bit i: filter i was not applied to this chunk
   check(H5Dread_chunk(dset, H5P_DEFAULT, offset.data(), &skipped, raw_.data()), "read chunk");
+  // in[i]: the size of what entered writing filter i, for this chunk (0: not known, after a
+  // deflate). Each decoding step must give back exactly that, so nothing grows unbounded.
+  std::array<std::uint64_t, H5Z_MAX_NFILTERS + 1> in{};
+  const std::size_t filters = std::min<std::size_t>(info_.filters.size(), H5Z_MAX_NFILTERS);
+  in[0] = info_.bytes;
+  const auto skipped_filter = [&](std::size_t i) { return i < 32 && (skipped >> i & 1u) != 0; };
+  for (std::size_t i = 0; i < filters; ++i) {
+    const H5Z_filter_t id = info_.filters[i];
+    in[i + 1] = skipped_filter(i) || id == H5Z_FILTER_SHUFFLE ? in[i]
+                : id == H5Z_FILTER_FLETCHER32 && in[i] > 0    ? in[i] + 4
+                                                              : 0;
+  }
   Buffer* data = &raw_;
-  chunk_.resize(info_.bytes);
-  for (std::size_t i = info_.filters.size(); i-- > 0;) {
-    if (i < 32 && (skipped >> i & 1u) != 0) continue;
-    if (info_.filters[i] == H5Z_FILTER_DEFLATE) {
+  // A buffer other than `data` for a step's output.
+  const auto other = [&]() -> Buffer& { return data == &chunk_ ? unshuffled_ : chunk_; };
+  for (std::size_t i = filters; i-- > 0;) {
+    if (skipped_filter(i)) continue;
+    const H5Z_filter_t id = info_.filters[i];
+    if (id == H5Z_FILTER_FLETCHER32) {
+      // Checked (HDF5 also takes the checksum of older versions, with bytes swapped in each
+      // 16-bit half) and dropped.
+      if (data->size < 4) {
+        bad("holds " + std::to_string(data->size) + " bytes, less than its checksum");
+      }
+      const std::size_t body = data->size - 4;
+      const unsigned char* sum_bytes = data->data() + body;
+      const std::uint32_t expected = static_cast<std::uint32_t>(sum_bytes[0]) |
+                                     static_cast<std::uint32_t>(sum_bytes[1]) << 8 |
+                                     static_cast<std::uint32_t>(sum_bytes[2]) << 16 |
+                                     static_cast<std::uint32_t>(sum_bytes[3]) << 24;
+      const std::uint32_t sum = Fletcher32(data->data(), body);
+      const std::uint32_t swapped = (sum & 0x00ff00ffu) << 8 | (sum >> 8 & 0x00ff00ffu);
+      if (expected != sum && expected != swapped) {
+        bad("fails its Fletcher-32 checksum (a damaged chunk)");
+      }
+      data->size = body;
+      if (in[i] > 0 && body != in[i]) {
+        bad("holds " + std::to_string(body) + " bytes, not its " + std::to_string(in[i]));
+      }
+    } else if (id == H5Z_FILTER_DEFLATE) {
+      // DatasetChunk allows one deflate: what entered it is known (and < 4 GiB).
+      const std::uint64_t size = in[i];
+      Buffer& out = other();
+      out.resize(size);
       z_stream z{};
       z.next_in = data->data();
-      z.avail_in = static_cast<uInt>(data->size);
-      z.next_out = chunk_.data();
-      z.avail_out = static_cast<uInt>(chunk_.size);
+      z.avail_in =
+          static_cast<uInt>(std::min<std::size_t>(data->size, std::numeric_limits<uInt>::max()));
+      z.next_out = out.data();
+      z.avail_out = static_cast<uInt>(size);
       if (inflateInit(&z) != Z_OK) throw InternalError("zlib inflateInit");
       // Exactly the chunk's size: once it is full, one spare byte tells the stream's end from
       // more data.
@@ -199,7 +298,7 @@ void ChunkReader::load(const Lock& lock, hid_t dset, const std::vector<hsize_t>&
         }
         const int status = inflate(&z, Z_NO_FLUSH);
         if (full && z.avail_out == 0) {
-          error = "inflates to more than its " + std::to_string(info_.bytes) +
+          error = "inflates to more than its " + std::to_string(size) +
                   " bytes (a damaged or hostile chunk)";
           break;
         }
@@ -215,36 +314,34 @@ void ChunkReader::load(const Lock& lock, hid_t dset, const std::vector<hsize_t>&
       const std::uint64_t produced = z.total_out;
       inflateEnd(&z);
       if (!error.empty()) bad(error);
-      if (produced != info_.bytes) {
-        bad("inflates to " + std::to_string(produced) + " bytes, not its " +
-            std::to_string(info_.bytes) + " (a damaged chunk)");
+      if (produced != size) {
+        bad("inflates to " + std::to_string(produced) + " bytes, not its " + std::to_string(size) +
+            " (a damaged chunk)");
       }
-      data = &chunk_;
+      data = &out;
     } else {  // shuffle: element byte b of every element together (H5Zshuffle.c)
-      if (data->size != info_.bytes) {
+      if (in[i] > 0 && data->size != in[i]) {
         bad("holds " + std::to_string(data->size) + " bytes to unshuffle, not its " +
-            std::to_string(info_.bytes));
+            std::to_string(in[i]));
       }
       const std::size_t width = info_.shuffle_bytes;
       if (width <= 1) continue;
       const std::size_t n = data->size / width;
-      unshuffled_.resize(data->size);
+      Buffer& out = other();
+      out.resize(data->size);
       const unsigned char* from = data->data();
-      unsigned char* to = unshuffled_.data();
+      unsigned char* to = out.data();
       for (std::size_t b = 0; b < width; ++b) {
         for (std::size_t e = 0; e < n; ++e) to[e * width + b] = from[b * n + e];
       }
       std::memcpy(to + n * width, from + n * width, data->size - n * width);
-      std::swap(chunk_, unshuffled_);
-      data = &chunk_;
+      data = &out;
     }
   }
-  if (data != &chunk_) {  // every filter skipped: the chunk is stored as it is
-    if (data->size != info_.bytes) {
-      bad("holds " + std::to_string(data->size) + " bytes, not its " + std::to_string(info_.bytes));
-    }
-    std::swap(chunk_, raw_);
+  if (data->size != info_.bytes) {
+    bad("holds " + std::to_string(data->size) + " bytes, not its " + std::to_string(info_.bytes));
   }
+  if (data != &chunk_) std::swap(chunk_, *data);
   held_ = offset;
 }
 

@@ -1,22 +1,26 @@
-// Reading a sample out of a deflated HDF5 dataset with a bound on what its chunks inflate to.
+// Reading a sample out of a filtered HDF5 dataset with a bound on what its chunks decode to.
 //
-// Reading one sample of a filtered dataset inflates every chunk it touches whole. HDF5's deflate
+// Reading one sample of a filtered dataset decodes every chunk it touches whole. HDF5's deflate
 // filter doubles its buffer until the stream ends, and HDF5 does not let a program replace that
 // filter (H5Zregister refuses the predefined ids): a chunk of 2 MB holding 1 GiB of zeros made
 // dlbench allocate 2 GiB and spend 11 s per sample — then read the sample as good, HDF5 keeping
 // the chunk's first bytes; a chunk that inflates to less than its size was read with the rest of
-// HDF5's buffer as it was (heap garbage). So for datasets whose filters are deflate and shuffle
-// (what dlbench, DLIO and h5py's `compression="gzip"` write) dlbench reads the raw chunks itself
-// (H5Dread_chunk, through the same Env driver, so the bytes are counted as before), inflates each
-// into exactly its chunk's size — more or less is an Error(kIo) naming the file, dataset and chunk
-// —, undoes the shuffle and copies the sample's part out. Memory per read is one chunk plus its
-// stored bytes, time bounded by both. The last chunk read stays inflated, as HDF5's chunk cache
-// keeps it, for the next sample of the same chunk.
+// HDF5's buffer as it was (heap garbage). So dlbench reads the raw chunks of every filtered dataset
+// itself (H5Dread_chunk, through the same Env driver, so the bytes are counted as before) and
+// undoes its filters in reverse order, each into exactly the size that entered it when written —
+// more or less is an Error(kIo) naming the file, dataset and chunk: deflate (inflated with a
+// bound), shuffle and fletcher32 (its checksum checked, as HDF5 does), in any order, what
+// dlbench, DLIO and h5py's `compression="gzip"`, `shuffle=True`, `fletcher32=True` write. Then it
+// copies the sample's part out. Memory per read is one chunk plus its stored bytes, time bounded by
+// both. The last chunk read stays decoded, as HDF5's chunk cache keeps it, for the next sample of
+// the same chunk.
 //
-// DatasetChunk() also refuses, at open, a filtered chunk larger than both its dataset and
-// kMaxFilteredChunkFloor (a chunk of 256 MiB over a dataset of 12 KiB would be inflated whole for
-// every sample), whatever its filters. Datasets with other filters (fletcher32, szip, nbit,
-// scaleoffset, plugins) are read by H5Dread as before.
+// DatasetChunk() refuses, at open, a dataset with any other filter (szip, whose decoder allocates
+// a size stored in the chunk; nbit and scaleoffset, which allocate an element count from the
+// file's filter message; plugins; deflate twice), and a filtered chunk larger than both its
+// dataset and kMaxFilteredChunkFloor (a chunk of 256 MiB over a dataset of 12 KiB would be
+// decoded whole for every sample), and filters on a dataset that is not chunked (never written by
+// HDF5; H5Dread segfaulted on one).
 //
 // Everything here calls HDF5, so under the caller's hdf5::Lock.
 #pragma once
@@ -39,14 +43,15 @@ struct ChunkInfo {
   std::vector<hsize_t> dims;          // chunk dims; empty: the dataset is not chunked
   std::uint64_t bytes = 0;            // of one chunk
   bool filtered = false;              // its chunks go through filters
-  bool read_directly = false;         // shuffle (or not), then deflate: read by ChunkReader
+  bool read_directly = false;         // filtered (chunks of a size > 0): read by ChunkReader
   std::vector<H5Z_filter_t> filters;  // the pipeline, in writing order
   std::size_t shuffle_bytes = 0;      // the shuffle filter's element size
 };
 
 // The chunk layout and filters of dataset `dset` (named `name` in the file at `path`) with
 // elements of `element_bytes`. Throws Error(kIo) naming the file and dataset when its chunks are
-// filtered and larger than both `dataset_bytes` and kMaxFilteredChunkFloor.
+// filtered and larger than both `dataset_bytes` and kMaxFilteredChunkFloor, or filtered with
+// anything but deflate (once), shuffle and fletcher32 (naming the filter).
 ChunkInfo DatasetChunk(const Lock& lock, hid_t dset, std::uint64_t element_bytes,
                        std::uint64_t dataset_bytes, const std::string& name,
                        const std::string& path);
@@ -61,7 +66,7 @@ class ChunkReader {
   void read(const Lock& lock, hid_t dset, std::int64_t k, std::span<std::byte> out);
 
  private:
-  // Inflates and unshuffles the chunk at `offset` into chunk_, unless it is the one held.
+  // Decodes the chunk at `offset` into chunk_, unless it is the one held.
   void load(const Lock& lock, hid_t dset, const std::vector<hsize_t>& offset, std::int64_t k);
 
   ChunkInfo info_;

@@ -95,7 +95,7 @@ class Hdf5FileReader final : public FileReader {
     const Bytes before = io_.read;
     try {
       for (std::size_t j = 0; j < datasets_.size(); ++j) {
-        if (direct_[j]) {  // deflated chunks, inflated with a bound (hdf5_chunks.h)
+        if (direct_[j]) {  // filtered chunks, decoded with a bound (hdf5_chunks.h)
           direct_[j]->read(lock, datasets_[j].get(), k,
                            out.subspan(j * dataset_sample_bytes_, dataset_sample_bytes_));
           continue;

@@ -97,6 +97,10 @@ class DictParser {
       std::int64_t v = 0;
       const auto [end, ec] = std::from_chars(text_.data() + pos_, text_.data() + text_.size(), v);
       if (ec != std::errc() || v < 0) Bad(where_, "bad shape at byte " + std::to_string(pos_));
+      if (dims.size() == kMaxDims) {
+        Bad(where_, "its shape has more than " + std::to_string(kMaxDims) +
+                        " dimensions, numpy's limit (a corrupt header)");
+      }
       pos_ = static_cast<std::size_t>(end - text_.data());
       if (pos_ < text_.size() && text_[pos_] == 'L') ++pos_;  // Python 2 long
       dims.push_back(v);

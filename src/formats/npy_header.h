@@ -31,6 +31,10 @@ inline constexpr Bytes kProbeBytes = 12;
 // would otherwise read or inflate into memory; numpy's own reader refuses headers longer than
 // 10000 bytes by default, and numpy writes a header longer than 65535 only for a dict that size.
 inline constexpr Bytes kMaxHeaderBytes = Bytes{1} << 20;
+// The most dimensions a shape may have (numpy 2's NPY_MAXDIMS; numpy 1 allows 32). A header of
+// 1 MiB could list half a million, all of them printed in the error that its shape is not the
+// expected one (a message of 1.5 MB on one line).
+inline constexpr std::size_t kMaxDims = 64;
 // The total header length from the first kProbeBytes bytes; throws Error(kIo) naming `where`,
 // also for a length beyond kMaxHeaderBytes.
 Bytes HeaderLength(std::string_view probe, const std::string& where);

@@ -45,15 +45,27 @@ std::string LocalTimestamp() {
   return text;
 }
 
-// The caller holds the lock. A failed write closes the log, with a warning on the terminal.
+// The caller holds the lock. A failed write closes the log, with a warning on the terminal. Every
+// line of a multi-line text gets the entry's "[LEVEL] <time> " (a table's rows were written bare
+// and did not parse as log lines), except DLIO's own "[METRIC] " lines, kept as DLIO writes them.
 void AppendToLog(State& state, std::string_view level, std::string_view text) {
   if (state.log == nullptr) return;
   while (!text.empty() && text.back() == '\n') text.remove_suffix(1);
   if (text.empty()) return;
-  const std::string entry = "[" + std::string(level) + "] " + LocalTimestamp() + " ";
+  const std::string prefix = "[" + std::string(level) + "] " + LocalTimestamp() + " ";
+  std::string entry;
+  entry.reserve(text.size() + prefix.size() + 1);
+  for (std::size_t start = 0; start <= text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    if (start == 0 || !line.starts_with("[METRIC] ")) entry += prefix;
+    entry += line;
+    entry += '\n';
+    start = end + 1;
+  }
   const bool written = std::fwrite(entry.data(), 1, entry.size(), state.log) == entry.size() &&
-                       std::fwrite(text.data(), 1, text.size(), state.log) == text.size() &&
-                       std::fputc('\n', state.log) != EOF && std::fflush(state.log) == 0;
+                       std::fflush(state.log) == 0;
   if (written) return;
   const int error = errno;
   std::fclose(state.log);

@@ -15,7 +15,8 @@
 // The run's log (DLIO's `dlio.log` in the output folder): while one is open, every result and
 // diagnostic this process writes is also appended to it, one entry per call, as DLIO's logger
 // writes them: "[LEVEL] <local time, ISO 8601 with microseconds> <text>" (levels OUTPUT for
-// results, INFO, WARNING, ERROR), continuation lines of a multi-line text as they are.
+// results, INFO, WARNING, ERROR), on every line of a multi-line text — except lines that carry
+// DLIO's own "[METRIC] " tag (the end block's), kept as DLIO writes them.
 // Lifetime: the process starts with a terminal sink that lives until exit. A ScopedSink installs
 // another sink for its own lifetime; the sink it installs must outlive it, and ScopedSinks nest
 // like a stack (the innermost is destroyed first).

@@ -387,10 +387,15 @@ def python_to_ours(tmp):
 
         records = np.moveaxis(x, -1, 0).copy()  # sample-first for hdf5
         expected = [fnv1a(records[k].tobytes()) for k in range(n)]
-        for chunks, compression in ((None, None), ((1, *dims), "gzip")):
-            path = os.path.join(tmp, "h5py_%s_%d_%s.hdf5" % (dtype, n, compression))
+        # Shuffle and fletcher32 too: dlbench decodes them itself, with gzip (hdf5_chunks.h).
+        for chunks, compression, shuffle, fletcher32 in (
+                (None, None, False, False), ((1, *dims), "gzip", False, False),
+                ((1, *dims), "gzip", True, True), ((1, *dims), None, True, True)):
+            path = os.path.join(tmp, "h5py_%s_%d_%s_%d%d.hdf5" %
+                                (dtype, n, compression, shuffle, fletcher32))
             with h5py.File(path, "w", libver="latest") as f:
-                f.create_dataset("records_0", data=records, chunks=chunks, compression=compression)
+                f.create_dataset("records_0", data=records, chunks=chunks, compression=compression,
+                                 shuffle=shuffle, fletcher32=fletcher32)
                 f.create_dataset("labels", data=np.zeros(n, np.int64))
             check(tool_checksums("hdf5", path, dtype, n, *dims) == expected, path)
 

@@ -96,6 +96,35 @@ TEST_F(DrainEngineTest, TheFinisherWritesTheManifestOnceEveryRankIsDrained) {
   EXPECT_FALSE(fs::exists(capacity_ / DrainedMarkerName(1)));
 }
 
+// The finisher looks for the other ranks' markers again after 1 ms, then ever less often up to
+// poll_interval: with a fixed poll_interval, a marker written just after the first look waited a
+// whole interval (50 ms per save by default, most of a small checkpoint's drain time). Here the
+// interval is 60 s and rank 1 drains after rank 0 first looked: the finisher must notice its marker
+// long before one interval (the bound is loose; before, the test took the whole minute).
+TEST_F(DrainEngineTest, TheFinisherNoticesALateMarkerWithoutAWholePollInterval) {
+  DrainOptions slow = options();
+  slow.poll_interval = 60;
+  DrainEngine rank0(PosixEnv(), slow);
+  rank0.enqueue(make_job(0));
+  // Rank 0 writes its own marker just before it starts looking for rank 1's.
+  for (int i = 0; i < 10000 && !fs::exists(capacity_ / DrainedMarkerName(0)); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(fs::exists(capacity_ / DrainedMarkerName(0)));
+  std::vector<DrainOutcome> one;
+  {
+    DrainEngine rank1(PosixEnv(), options());
+    rank1.enqueue(make_job(1));
+    one = rank1.wait_all();
+  }
+  const std::vector<DrainOutcome> zero = rank0.wait_all();
+  ASSERT_EQ(zero.size(), 1u);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(zero[0].error, "");
+  ASSERT_TRUE(zero[0].durable_at.has_value());
+  EXPECT_LT(*zero[0].durable_at - one[0].end, 20.0);
+}
+
 TEST_F(DrainEngineTest, ARankThatFailsStopsTheFinisherWithItsError) {
   storage::FaultInjectionEnv faulty(PosixEnv());
   faulty.inject(storage::Fault(storage::FaultOp::kSync).error(EIO).on_paths_containing("pfs"));

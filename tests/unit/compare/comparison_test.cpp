@@ -310,6 +310,40 @@ TEST(Compare, DifferentWorkloadsAreRefusedUnlessForced) {
   EXPECT_NO_THROW(Compare(MakeSet(kNoisy), current, forced));
 }
 
+// summary.json repeats num_files_train, num_samples_per_file and epochs at the top level (DLIO's
+// fields) and in its workload block: a difference is listed once, under workload., in the
+// baseline's key order, with both values. Before, num_files_train and epochs were listed twice.
+TEST(Compare, EachDifferingKeyIsListedOnceInAStableOrder) {
+  const auto set_of = [](std::int64_t files, std::int64_t epochs, const std::string& name) {
+    RunSet set = MakeSet(kNoisy);
+    for (compare::Run& run : set.runs) {
+      run.summary["workload"] = {
+          {"name", name}, {"num_files_train", files}, {"epochs", epochs}, {"batch_size", 4}};
+      run.summary["num_files_train"] = files;
+      run.summary["epochs"] = epochs;
+    }
+    return set;
+  };
+  const std::string message = dlbench::test::ExpectError(
+      [&] { Compare(set_of(64, 2, "unet3d"), set_of(128, 3, "unet3d"), Settings()); },
+      ExitCode::kUsage, {});
+  EXPECT_NE(message.find("ran different workloads (use --force to compare them anyway):\n"
+                         "  workload.num_files_train: 64 vs 128\n"
+                         "  workload.epochs: 2 vs 3"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(message.find("num_files_train"), message.rfind("num_files_train")) << message;
+  EXPECT_EQ(message.find("epochs"), message.rfind("epochs")) << message;
+  EXPECT_EQ(message.find("name"), std::string::npos) << message;
+  // A top-level field that the workload block lacks (older summaries) is still compared.
+  RunSet old = MakeSet(kNoisy);
+  old.runs[0].summary["num_files_eval"] = 8;
+  RunSet other = MakeSet(kNoisy);
+  for (compare::Run& run : other.runs) run.summary["num_files_eval"] = 16;
+  dlbench::test::ExpectError([&] { Compare(old, other, Settings()); }, ExitCode::kUsage,
+                             {"\n  num_files_eval: 8 vs 16"});
+}
+
 TEST(Compare, AnIncompleteRunOnEitherSideIsRefusedEvenForced) {
   CompareSettings forced = Settings();
   forced.force = true;

@@ -71,6 +71,18 @@ TEST(NpyHeader, RejectsALengthBeyondTheLongestHeader) {
                              {"f.npy", "length field says 4294967307 bytes"});
 }
 
+// A shape of more dimensions than numpy allows is a corrupt header, said in a short message: a
+// header of 1 MiB could list half a million, all printed in the shape-mismatch error before.
+TEST(NpyHeader, RejectsAShapeOfMoreDimensionsThanNumpyAllows) {
+  const std::vector<std::int64_t> most(npy::kMaxDims, 1);
+  EXPECT_EQ(npy::Parse(npy::Encode("|u1", most), "t").shape, most);
+  std::vector<std::int64_t> many(50000, 1);
+  const std::string message = dlbench::test::ExpectError(
+      [&] { npy::Parse(npy::Encode("|u1", many), "f.npy"); }, ExitCode::kIo,
+      {"npy header of f.npy", "its shape has more than 64 dimensions, numpy's limit"});
+  EXPECT_LT(message.size(), 200u) << message.substr(0, 300);
+}
+
 class NpyFiles : public test::FormatFiles<NpyReader> {
  protected:
   NpyFiles() : FormatFiles("img_0_of_1.npy", 3) {}

@@ -98,7 +98,7 @@ TEST(SinkLog, EverythingSaidWhileOpenIsLoggedInDliosLineFormat) {
   CapturingSink capture;
   const ScopedSink scope(capture);
   ASSERT_TRUE(OpenLog((dir / "dlio.log").string()));
-  Result("table line 1\ntable line 2\n");
+  Result("table line 1\ntable line 2\n\n  indented row\n");
   Note("a note");
   Warning("a warning");
   Error("the end");
@@ -107,17 +107,23 @@ TEST(SinkLog, EverythingSaidWhileOpenIsLoggedInDliosLineFormat) {
   CloseLog();
   Note("after the log was closed");
   const std::vector<std::string> lines = Lines(ReadAll(dir / "dlio.log"));
-  ASSERT_EQ(lines.size(), 8u) << ReadAll(dir / "dlio.log");
+  ASSERT_EQ(lines.size(), 10u) << ReadAll(dir / "dlio.log");
+  // Every line of a multi-line entry has its level and time (the rows after the first were
+  // written bare), blank and indented ones too.
   EXPECT_EQ(WithoutTime(lines[0]), "[OUTPUT] table line 1");
-  EXPECT_EQ(lines[1], "table line 2");
-  EXPECT_EQ(WithoutTime(lines[2]), "[INFO] a note");
-  EXPECT_EQ(WithoutTime(lines[3]), "[WARNING] a warning");
-  EXPECT_EQ(WithoutTime(lines[4]), "[ERROR] the end");
-  EXPECT_EQ(WithoutTime(lines[5]), "[ERROR] rank 0 of 2: rank 0's end");
-  EXPECT_EQ(WithoutTime(lines[6]), "[OUTPUT] Averaged metric over all steps/epochs");
-  EXPECT_EQ(lines[7], "[METRIC] ====");
+  EXPECT_EQ(WithoutTime(lines[1]), "[OUTPUT] table line 2");
+  EXPECT_EQ(WithoutTime(lines[2]), "[OUTPUT] ");
+  EXPECT_EQ(WithoutTime(lines[3]), "[OUTPUT]   indented row");
+  EXPECT_EQ(lines[0].substr(0, 36), lines[3].substr(0, 36));  // one entry, one time
+  EXPECT_EQ(WithoutTime(lines[4]), "[INFO] a note");
+  EXPECT_EQ(WithoutTime(lines[5]), "[WARNING] a warning");
+  EXPECT_EQ(WithoutTime(lines[6]), "[ERROR] the end");
+  EXPECT_EQ(WithoutTime(lines[7]), "[ERROR] rank 0 of 2: rank 0's end");
+  // DLIO's end block: one OUTPUT entry whose lines after the first carry DLIO's [METRIC] tag.
+  EXPECT_EQ(WithoutTime(lines[8]), "[OUTPUT] Averaged metric over all steps/epochs");
+  EXPECT_EQ(lines[9], "[METRIC] ====");
   // The terminal got the same, and the log entry only its log.
-  EXPECT_EQ(capture.results(), "table line 1\ntable line 2\n");
+  EXPECT_EQ(capture.results(), "table line 1\ntable line 2\n\n  indented row\n");
   EXPECT_EQ(capture.messages().size(), 5u);
 }
 
