@@ -136,11 +136,17 @@ int Compare(const H5FD_t* a, const H5FD_t* b) {
   return std::less<const State*>()(x, y) ? -1 : (x == y ? 0 : 1);
 }
 
-herr_t Query(const H5FD_t*, unsigned long* flags) {
+herr_t Query(const H5FD_t* file, unsigned long* flags) {
   if (flags != nullptr) {
-    // sec2's, but for the POSIX descriptor handle and SWMR, which an Env file does not offer.
-    *flags = H5FD_FEAT_AGGREGATE_METADATA | H5FD_FEAT_ACCUMULATE_METADATA | H5FD_FEAT_DATA_SIEVE |
-             H5FD_FEAT_AGGREGATE_SMALLDATA | H5FD_FEAT_DEFAULT_VFD_COMPATIBLE;
+    // sec2's, but for the POSIX descriptor handle and SWMR, which an Env file does not offer,
+    // and without the metadata accumulator on a file opened for reading: on damaged metadata
+    // (a local heap of an absurd size) HDF5 1.10.8's accumulator copied into a buffer it had
+    // failed to allocate, a SIGSEGV in H5F__accum_read under H5Lexists (found by fuzzing; h5py,
+    // on sec2, dies on the same file). Without it the read goes to Read() below and HDF5 reports
+    // "bad local heap signature". Writers keep it: it gathers their small metadata writes.
+    *flags = H5FD_FEAT_AGGREGATE_METADATA | H5FD_FEAT_DATA_SIEVE | H5FD_FEAT_AGGREGATE_SMALLDATA |
+             H5FD_FEAT_DEFAULT_VFD_COMPATIBLE;
+    if (file == nullptr || Of(file).writable) *flags |= H5FD_FEAT_ACCUMULATE_METADATA;
   }
   return 0;
 }
