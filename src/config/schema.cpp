@@ -1,7 +1,9 @@
 #include "config/schema.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <map>
 #include <utility>
 
 #include "config/distribution_parser.h"
@@ -59,6 +61,24 @@ Field Rejected(std::string path, std::string what) {
     }
   };
   field.get = [](const Config&) -> std::optional<DocNode> { return std::nullopt; };
+  return field;
+}
+
+// storage.storage_options, whose credentials (secret_access_key, a session token, a password)
+// are never written back: config.yaml, `dlbench config` and queries show kHiddenSecret instead,
+// while the loaded Config keeps them for the storage that needs them.
+Field StorageOptionsField() {
+  Field field = WithSubkeys(
+      Leaf(
+          "storage.storage_options", [](auto& c) -> auto& { return c.storage.storage_options; }),
+      {"*"});
+  field.get = [](const Config& config) -> std::optional<DocNode> {
+    std::map<std::string, std::string> shown = config.storage.storage_options;
+    for (auto& [key, value] : shown) {
+      if (IsSecretOption(key)) value = kHiddenSecret;
+    }
+    return ToNode(shown);
+  };
   return field;
 }
 
@@ -345,7 +365,8 @@ std::vector<Field> BuildSchema() {
 
       DLBENCH_KEY(storage, storage_type),
       DLBENCH_KEY(storage, storage_root),
-      WithSubkeys(DLBENCH_KEY(storage, storage_options), {"*"}),
+      StorageOptionsField(),
+      DLBENCH_KEY(storage, storage_library),
       TiersField(),
 
       Folder(
@@ -515,6 +536,13 @@ std::size_t Matched(const Pattern& pattern, const std::vector<std::string>& key)
 }
 
 }  // namespace
+
+bool IsSecretOption(std::string_view key) {
+  std::string lower(key);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower.find("secret") != std::string::npos || lower.find("token") != std::string::npos ||
+         lower.find("password") != std::string::npos;
+}
 
 const std::vector<Field>& Schema() {
   static const std::vector<Field> kSchema = BuildSchema();
