@@ -8,10 +8,18 @@
 
 #include "s3/xml.h"
 #include "util/error.h"
+#include "util/xml_text.h"
 
 namespace dlbench::s3 {
 
 struct Client::Request {
+  Request(Operation operation_in, std::string method_in, std::string bucket_in,
+          std::string key_in = "")
+      : operation(operation_in),
+        method(std::move(method_in)),
+        bucket(std::move(bucket_in)),
+        key(std::move(key_in)) {}
+
   Operation operation = Operation::kGet;
   std::string method;
   std::string bucket;
@@ -193,9 +201,7 @@ HttpResponse Client::send(const Request& request) {
     return response;
   }
   ++counts.failures;
-  std::string what = std::string("S3 ") + OperationName(request.operation) + " of " +
-                     ObjectText(request.bucket, request.key) + " at " + options_.endpoint_url +
-                     " failed";
+  std::string what = "failed";
   if (response.status == 0) {
     what += ": " + response.transport_error;
   } else {
@@ -205,17 +211,20 @@ HttpResponse Client::send(const Request& request) {
     if (!error.message.empty()) what += ": " + FileText(error.message, 200);
   }
   what += " after " + std::to_string(attempt) + (attempt == 1 ? " attempt" : " attempts");
-  throw Error(ExitCode::kIo, what);
+  throw failure(request.operation, request.bucket, request.key, what);
+}
+
+Error Client::failure(Operation operation, const std::string& bucket, const std::string& key,
+                      const std::string& what) const {
+  return Error(ExitCode::kIo, std::string("S3 ") + OperationName(operation) + " of " +
+                                  ObjectText(bucket, key) + " at " + options_.endpoint_url + " " +
+                                  what);
 }
 
 GetResult Client::get(const std::string& bucket, const std::string& key, Bytes offset,
                       std::span<std::byte> into) {
   if (into.empty()) return {0, head(bucket, key).value_or(ObjectInfo{}).size};
-  Request request;
-  request.operation = Operation::kRangeGet;
-  request.method = "GET";
-  request.bucket = bucket;
-  request.key = key;
+  Request request(Operation::kRangeGet, "GET", bucket, key);
   request.into = into;
   request.headers.emplace_back(
       "range", "bytes=" + std::to_string(offset) + "-" + std::to_string(offset + into.size() - 1));
@@ -239,20 +248,12 @@ GetResult Client::get(const std::string& bucket, const std::string& key, Bytes o
 }
 
 std::string Client::get_object(const std::string& bucket, const std::string& key) {
-  Request request;
-  request.operation = Operation::kGet;
-  request.method = "GET";
-  request.bucket = bucket;
-  request.key = key;
+  Request request(Operation::kGet, "GET", bucket, key);
   return send(request).body;
 }
 
 std::optional<ObjectInfo> Client::head(const std::string& bucket, const std::string& key) {
-  Request request;
-  request.operation = Operation::kHead;
-  request.method = "HEAD";
-  request.bucket = bucket;
-  request.key = key;
+  Request request(Operation::kHead, "HEAD", bucket, key);
   request.absent_ok = true;
   const HttpResponse response = send(request);
   if (response.status == 404) return std::nullopt;
@@ -262,21 +263,13 @@ std::optional<ObjectInfo> Client::head(const std::string& bucket, const std::str
 
 void Client::put(const std::string& bucket, const std::string& key,
                  std::span<const std::byte> bytes) {
-  Request request;
-  request.operation = Operation::kPut;
-  request.method = "PUT";
-  request.bucket = bucket;
-  request.key = key;
+  Request request(Operation::kPut, "PUT", bucket, key);
   request.body = bytes;
   send(request);
 }
 
 std::string Client::create_multipart(const std::string& bucket, const std::string& key) {
-  Request request;
-  request.operation = Operation::kCreateMultipart;
-  request.method = "POST";
-  request.bucket = bucket;
-  request.key = key;
+  Request request(Operation::kCreateMultipart, "POST", bucket, key);
   request.query = {{"uploads", ""}};
   const HttpResponse response = send(request);
   std::string upload_id;
@@ -284,9 +277,8 @@ std::string Client::create_multipart(const std::string& bucket, const std::strin
     if (path == "InitiateMultipartUploadResult/UploadId") upload_id = text;
   });
   if (upload_id.empty()) {
-    throw Error(ExitCode::kIo, "S3 CreateMultipartUpload of " + ObjectText(bucket, key) + " at " +
-                                   options_.endpoint_url +
-                                   " returned no UploadId: " + FileText(response.body, 200));
+    throw failure(Operation::kCreateMultipart, bucket, key,
+                  "returned no UploadId: " + FileText(response.body, 200));
   }
   return upload_id;
 }
@@ -294,18 +286,13 @@ std::string Client::create_multipart(const std::string& bucket, const std::strin
 std::string Client::upload_part(const std::string& bucket, const std::string& key,
                                 const std::string& upload_id, int part_number,
                                 std::span<const std::byte> bytes) {
-  Request request;
-  request.operation = Operation::kUploadPart;
-  request.method = "PUT";
-  request.bucket = bucket;
-  request.key = key;
+  Request request(Operation::kUploadPart, "PUT", bucket, key);
   request.query = {{"partNumber", std::to_string(part_number)}, {"uploadId", upload_id}};
   request.body = bytes;
   const HttpResponse response = send(request);
   if (response.etag.empty()) {
-    throw Error(ExitCode::kIo, "S3 UploadPart " + std::to_string(part_number) + " of " +
-                                   ObjectText(bucket, key) + " at " + options_.endpoint_url +
-                                   " returned no ETag");
+    throw failure(Operation::kUploadPart, bucket, key,
+                  "returned no ETag for part " + std::to_string(part_number));
   }
   return response.etag;
 }
@@ -319,30 +306,21 @@ void Client::complete_multipart(const std::string& bucket, const std::string& ke
             XmlEscape(etags[i]) + "</ETag></Part>";
   }
   body += "</CompleteMultipartUpload>";
-  Request request;
-  request.operation = Operation::kCompleteMultipart;
-  request.method = "POST";
-  request.bucket = bucket;
-  request.key = key;
+  Request request(Operation::kCompleteMultipart, "POST", bucket, key);
   request.query = {{"uploadId", upload_id}};
   request.body = std::as_bytes(std::span(body));
   const HttpResponse response = send(request);
   // S3 may answer 200 with an error body once the upload has started to complete.
   const ErrorBody error = ParseErrorBody(response.body);
   if (!error.code.empty()) {
-    throw Error(ExitCode::kIo, "S3 CompleteMultipartUpload of " + ObjectText(bucket, key) + " at " +
-                                   options_.endpoint_url + " failed: " + error.code + ": " +
-                                   FileText(error.message, 200));
+    throw failure(Operation::kCompleteMultipart, bucket, key,
+                  "failed: " + error.code + ": " + FileText(error.message, 200));
   }
 }
 
 void Client::abort_multipart(const std::string& bucket, const std::string& key,
                              const std::string& upload_id) {
-  Request request;
-  request.operation = Operation::kAbortMultipart;
-  request.method = "DELETE";
-  request.bucket = bucket;
-  request.key = key;
+  Request request(Operation::kAbortMultipart, "DELETE", bucket, key);
   request.query = {{"uploadId", upload_id}};
   send(request);
 }
@@ -352,10 +330,7 @@ Listing Client::list(const std::string& bucket, const std::string& prefix,
   Listing listing;
   std::string token;
   do {
-    Request request;
-    request.operation = Operation::kList;
-    request.method = "GET";
-    request.bucket = bucket;
+    Request request(Operation::kList, "GET", bucket);
     request.query = {{"list-type", "2"}, {"max-keys", std::to_string(page_keys)}};
     if (!prefix.empty()) request.query.emplace_back("prefix", prefix);
     if (!delimiter.empty()) request.query.emplace_back("delimiter", delimiter);
@@ -377,14 +352,22 @@ Listing Client::list(const std::string& bucket, const std::string& prefix,
           if (path == "ListBucketResult/NextContinuationToken") token = text;
         });
     if (!well_formed || (truncated && token.empty())) {
-      throw Error(ExitCode::kIo, "S3 ListObjectsV2 of " + ObjectText(bucket, prefix) + " at " +
-                                     options_.endpoint_url +
-                                     " returned a listing dlbench cannot "
-                                     "read: " +
-                                     FileText(response.body, 200));
+      throw failure(Operation::kList, bucket, prefix,
+                    "returned a listing dlbench cannot read: " + FileText(response.body, 200));
     }
   } while (!token.empty() && listing.objects.size() + listing.common_prefixes.size() < most);
   return listing;
+}
+
+void Client::check_bucket(const std::string& bucket) {
+  try {
+    list(bucket, "", "", 1, 1);
+  } catch (const Error& e) {
+    if (e.code() != ExitCode::kIo) throw;
+    throw UsageError(std::string(e.what()) +
+                     " (checked before any work: endpoint, credentials "
+                     "and bucket)");
+  }
 }
 
 void Client::delete_objects(const std::string& bucket, const std::vector<std::string>& keys) {
@@ -395,10 +378,7 @@ void Client::delete_objects(const std::string& bucket, const std::vector<std::st
       body += "<Object><Key>" + XmlEscape(keys[i]) + "</Key></Object>";
     }
     body += "</Delete>";
-    Request request;
-    request.operation = Operation::kDelete;
-    request.method = "POST";
-    request.bucket = bucket;
+    Request request(Operation::kDelete, "POST", bucket);
     request.query = {{"delete", ""}};
     request.headers = {{"content-md5", Md5Base64(body)}};
     request.body = std::as_bytes(std::span(body));
@@ -410,19 +390,13 @@ void Client::delete_objects(const std::string& bucket, const std::vector<std::st
       if (path == "DeleteResult/Error/Code" && failed_code.empty()) failed_code = text;
     });
     if (!failed_key.empty() || !failed_code.empty()) {
-      throw Error(ExitCode::kIo, "S3 DeleteObjects at " + options_.endpoint_url +
-                                     " could not delete " + ObjectText(bucket, failed_key) + ": " +
-                                     failed_code);
+      throw failure(Operation::kDelete, bucket, failed_key, "refused: " + failed_code);
     }
   }
 }
 
 void Client::delete_object(const std::string& bucket, const std::string& key) {
-  Request request;
-  request.operation = Operation::kDelete;
-  request.method = "DELETE";
-  request.bucket = bucket;
-  request.key = key;
+  Request request(Operation::kDelete, "DELETE", bucket, key);
   request.absent_ok = true;
   send(request);
 }

@@ -24,6 +24,7 @@
 
 #include "s3/http.h"
 #include "s3/sigv4.h"
+#include "util/error.h"
 #include "util/units.h"
 
 namespace dlbench::s3 {
@@ -116,11 +117,20 @@ class Client {
   void delete_objects(const std::string& bucket, const std::vector<std::string>& keys);
   void delete_object(const std::string& bucket, const std::string& key);
 
+  // Checks before any work that the endpoint answers, the credentials are accepted and `bucket`
+  // exists, by listing one key: any failure is Error(kUsage) (exit 2, a configuration to fix)
+  // with the request's message (the server's code: SignatureDoesNotMatch, InvalidAccessKeyId,
+  // NoSuchBucket, or the connection's error).
+  void check_bucket(const std::string& bucket);
+
   OperationCounts counts(Operation operation) const;
 
  private:
   struct Request;
   HttpResponse send(const Request& request);
+  // Error(kIo): "S3 <operation> of s3://bucket/key at <endpoint> <what>".
+  Error failure(Operation operation, const std::string& bucket, const std::string& key,
+                const std::string& what) const;
 
   ClientOptions options_;
   std::string scheme_;     // "http" or "https"

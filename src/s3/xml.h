@@ -23,7 +23,4 @@ struct ErrorBody {
 };
 ErrorBody ParseErrorBody(std::string_view xml);
 
-// `text` with &, <, > escaped, for keys in request bodies.
-std::string XmlEscape(std::string_view text);
-
 }  // namespace dlbench::s3

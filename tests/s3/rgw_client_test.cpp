@@ -144,6 +144,19 @@ TEST(RgwClient, AWrongSecretIsSignatureDoesNotMatchInOneMessage) {
   EXPECT_EQ(message.find(server.options.credentials.secret_access_key), std::string::npos);
 }
 
+TEST(RgwClient, TheCheckBeforeWorkGivesExit2) {
+  DLBENCH_REQUIRE_RGW(server);
+  Client(server.options).check_bucket(server.bucket);
+  ClientOptions wrong = server.options;
+  wrong.credentials.secret_access_key = "wrong";
+  Client wrong_secret(wrong);
+  dlbench::test::ExpectError([&] { wrong_secret.check_bucket(server.bucket); }, ExitCode::kUsage,
+                             {"SignatureDoesNotMatch (HTTP 403)", "checked before any work"});
+  Client client(server.options);
+  dlbench::test::ExpectError([&] { client.check_bucket("no-such-bucket-here"); }, ExitCode::kUsage,
+                             {"s3://no-such-bucket-here/", "NoSuchBucket (HTTP 404)"});
+}
+
 TEST(RgwClient, AnUnknownAccessKeyIsInvalidAccessKeyId) {
   DLBENCH_REQUIRE_RGW(server);
   ClientOptions options = server.options;

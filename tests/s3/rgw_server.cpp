@@ -50,6 +50,15 @@ std::string TestPrefix() {
   return std::string(info->test_suite_name()) + "/" + info->name() + "/";
 }
 
+void ClearTestPrefix(const RgwServer& server) {
+  Client client(server.options);
+  std::vector<std::string> keys;
+  for (ObjectInfo& object : client.list(server.bucket, TestPrefix()).objects) {
+    keys.push_back(std::move(object.key));
+  }
+  client.delete_objects(server.bucket, keys);
+}
+
 std::string Boto3(const RgwServer& server, const std::vector<std::string>& arguments) {
   std::string command = "set -a; . '" + server.env_file + "'; set +a; " DLBENCH_PYTHON " " +
                         std::string(DLBENCH_SOURCE_DIR) + "/tests/s3/boto3_tool.py";

@@ -19,13 +19,17 @@ struct RgwServer {
 
 RgwServer Rgw();
 
-// Skips the calling test when there is no server; else `server` holds it.
+// Skips the calling test when there is no server; else `server` holds it, and nothing is left
+// under the test's prefix (TestPrefix) from an earlier run on the same server.
 #define DLBENCH_REQUIRE_RGW(server)                                         \
   const ::dlbench::s3::test::RgwServer server = ::dlbench::s3::test::Rgw(); \
-  if (!server.skip_reason.empty()) GTEST_SKIP() << server.skip_reason
+  if (!server.skip_reason.empty()) GTEST_SKIP() << server.skip_reason;      \
+  ::dlbench::s3::test::ClearTestPrefix(server)
 
 // A key prefix for the running test: "<suite>/<test>/".
 std::string TestPrefix();
+// Deletes every object under TestPrefix().
+void ClearTestPrefix(const RgwServer& server);
 
 // Runs tests/s3/boto3_tool.py with `arguments` under the server's credentials; returns its
 // standard output, or fails the test with its exit status.

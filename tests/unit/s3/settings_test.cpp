@@ -12,7 +12,7 @@
 namespace dlbench::s3 {
 namespace {
 
-using Options = std::map<std::string, std::string>;
+using StorageOptions = std::map<std::string, std::string>;
 
 EnvironmentLookup Environment(std::map<std::string, std::string> variables) {
   return [variables = std::move(variables)](const std::string& name) -> std::optional<std::string> {
@@ -22,9 +22,10 @@ EnvironmentLookup Environment(std::map<std::string, std::string> variables) {
   };
 }
 
-const Options kDlio{{"access_key_id", "access-key"},           {"secret_access_key", "secret-key"},
-                    {"endpoint_url", "http://localhost:9020"}, {"region", "us-east-1"},
-                    {"s3_force_path_style", "False"},          {"s3_max_attempts", "5"}};
+const StorageOptions kDlio{
+    {"access_key_id", "access-key"},           {"secret_access_key", "secret-key"},
+    {"endpoint_url", "http://localhost:9020"}, {"region", "us-east-1"},
+    {"s3_force_path_style", "False"},          {"s3_max_attempts", "5"}};
 
 TEST(S3Settings, TakesDliosStorageOptions) {
   const ClientOptions options = ResolveClientOptions(kDlio, Environment({}), 0);
@@ -96,7 +97,7 @@ TEST(S3Settings, RefusesMissingCredentialsAndBadValuesNamingTheKey) {
         ResolveClientOptions({{"access_key_id", "AK"}}, Environment({}), 0);
       },
       ExitCode::kUsage, {"no secret key in storage.storage_options.secret_access_key"});
-  Options bad = kDlio;
+  StorageOptions bad = kDlio;
   bad["s3_max_attempts"] = "0";
   dlbench::test::ExpectError([&] { ResolveClientOptions(bad, Environment({}), 0); },
                              ExitCode::kUsage,

@@ -35,7 +35,5 @@ TEST(S3Xml, GivesPathsWithNamespacesAndEntities) {
   EXPECT_FALSE(ParseXml("<a><b></a>", [](std::string_view, std::string_view) {}));
 }
 
-TEST(S3Xml, EscapesKeys) { EXPECT_EQ(XmlEscape("a&<b>\"'"), "a&amp;&lt;b&gt;&quot;&apos;"); }
-
 }  // namespace
 }  // namespace dlbench::s3
