@@ -12,7 +12,7 @@ DLBENCH_PACKAGES=(
   libsnappy-dev libzstd-dev
   # the S3 backend (src/s3/) and the server its tests run against (tests/s3/rgw.sh: Ceph RGW)
   libcurl4-openssl-dev libssl-dev libexpat1-dev
-  ceph-mon ceph-mgr ceph-osd radosgw python3-boto3
+  ceph-mon ceph-mgr ceph-osd radosgw python3-boto3 openssl
   libgtest-dev libbenchmark-dev
   python3 python3-numpy python3-h5py python3-scipy python3-pil python3-pandas python3-yaml
   clang-format clang-tidy chromium nodejs

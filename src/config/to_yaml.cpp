@@ -28,6 +28,18 @@ DocNode BuildDocument(const Config& config) {
 
 }  // namespace
 
+std::string HideSecretOverride(const std::string& text) {
+  const std::size_t equals = text.find('=');
+  if (equals == std::string::npos) return text;
+  const std::string key = text.substr(0, equals);
+  const std::size_t dot = key.rfind('.');
+  const std::string last = dot == std::string::npos ? key : key.substr(dot + 1);
+  const std::string value = text.substr(equals + 1);
+  // A credential itself, or a whole storage_options mapping that holds one.
+  const bool hide = IsSecretOption(last) || (last == "storage_options" && IsSecretOption(value));
+  return hide ? key + "=" + std::string(kHiddenSecret) : text;
+}
+
 std::string ToYaml(const Config& config) { return EmitYaml(BuildDocument(config)); }
 
 std::string Query(const Config& config, const std::string& dotted) {
@@ -62,7 +74,7 @@ std::string OverridesYaml(const std::vector<std::string>& overrides) {
   if (overrides.empty()) return "[]\n";
   YAML::Emitter out;  // block style, one string per line, as Hydra writes overrides.yaml
   out << YAML::BeginSeq;
-  for (const auto& text : overrides) out << text;
+  for (const auto& text : overrides) out << HideSecretOverride(text);
   out << YAML::EndSeq;
   return std::string(out.c_str()) + "\n";
 }

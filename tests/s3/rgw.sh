@@ -4,7 +4,9 @@
 # with all state in one folder.
 #
 #   rgw.sh start DIR   starts it, creates a user and a bucket, writes DIR/env (AWS_ENDPOINT_URL,
-#                      AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, DLBENCH_S3_BUCKET);
+#                      AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, DLBENCH_S3_BUCKET,
+#                      and an HTTPS endpoint on a self-signed certificate:
+#                      DLBENCH_S3_HTTPS_ENDPOINT, DLBENCH_S3_CA_BUNDLE);
 #                      on any failure it stops what it started and exits non-zero, after printing
 #                      the end of the failing daemon's log.
 #   rgw.sh stop DIR    stops every daemon it started (TERM, then KILL after 10 s) and removes DIR.
@@ -50,7 +52,7 @@ fi
 [ -f "$R/pids" ] && stop
 rm -rf "$R"
 mkdir -p "$R"/{mon,osd,mgr,rgw,log,run}
-for tool in ceph-mon ceph-mgr ceph-osd radosgw radosgw-admin ceph-authtool monmaptool ceph; do
+for tool in ceph-mon ceph-mgr ceph-osd radosgw radosgw-admin ceph-authtool monmaptool ceph openssl; do
   if ! command -v "$tool" >/dev/null; then
     echo "no Ceph RGW to test against: $tool is missing (apt-get install ceph-mon ceph-mgr ceph-osd radosgw; scripts/lib.sh does)" | tee "$R/skipped" >&2
     touch "$R/ceph.conf"
@@ -71,6 +73,11 @@ trap 'failed $LINENO' ERR
 free_port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 MON_PORT=$(free_port)
 RGW_PORT=$(free_port)
+TLS_PORT=$(free_port)
+# HTTPS too, on a self-signed certificate for 127.0.0.1 (the CA bundle tests give it as theirs).
+mkdir -p "$R/tls"
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
+  -addext subjectAltName=IP:127.0.0.1 -keyout "$R/tls/key.pem" -out "$R/tls/cert.pem" 2>/dev/null
 FSID=$(cat /proc/sys/kernel/random/uuid)
 cat > "$R/ceph.conf" <<CONF
 [global]
@@ -105,7 +112,7 @@ osd data = $R/osd/\$cluster-\$id
 mon data = $R/mon/\$cluster-\$id
 mgr data = $R/mgr/\$cluster-\$id
 [client.rgw.a]
-rgw frontends = beast endpoint=127.0.0.1:$RGW_PORT tcp_nodelay=1
+rgw frontends = beast endpoint=127.0.0.1:$RGW_PORT ssl_endpoint=127.0.0.1:$TLS_PORT ssl_certificate=$R/tls/cert.pem ssl_private_key=$R/tls/key.pem tcp_nodelay=1
 rgw data = $R/rgw/\$cluster-\$id
 CONF
 export CEPH_CONF=$R/ceph.conf
@@ -163,6 +170,8 @@ AWS_ACCESS_KEY_ID=$ACCESS
 AWS_SECRET_ACCESS_KEY=$SECRET
 AWS_REGION=us-east-1
 DLBENCH_S3_BUCKET=$BUCKET
+DLBENCH_S3_HTTPS_ENDPOINT=https://127.0.0.1:$TLS_PORT
+DLBENCH_S3_CA_BUNDLE=$R/tls/cert.pem
 ENV
 trap - ERR
 echo "rgw.sh: radosgw up on $ENDPOINT after $SECONDS s (state in $R)"

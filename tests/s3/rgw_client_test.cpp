@@ -157,6 +157,24 @@ TEST(RgwClient, TheCheckBeforeWorkGivesExit2) {
                              {"s3://no-such-bucket-here/", "NoSuchBucket (HTTP 404)"});
 }
 
+TEST(RgwClient, HttpsWithTheServersCaBundleAndNotWithoutIt) {
+  DLBENCH_REQUIRE_RGW(server);
+  ClientOptions options = server.options;
+  options.endpoint_url = server.https_endpoint;
+  options.ca_bundle = server.ca_bundle;
+  Client client(options);
+  const std::string key = TestPrefix() + "over-tls";
+  client.put(server.bucket, key, AsBytes("secret-free bytes"));
+  EXPECT_EQ(client.get_object(server.bucket, key), "secret-free bytes");
+
+  options.ca_bundle.clear();  // the system's CAs do not know the self-signed certificate
+  Client untrusting(options);
+  dlbench::test::ExpectError(
+      [&] { untrusting.get_object(server.bucket, key); }, ExitCode::kIo,
+      {"S3 GET of s3://" + server.bucket + "/" + key + " at " + server.https_endpoint,
+       "after 1 attempt"});
+}
+
 TEST(RgwClient, AnUnknownAccessKeyIsInvalidAccessKeyId) {
   DLBENCH_REQUIRE_RGW(server);
   ClientOptions options = server.options;

@@ -42,6 +42,8 @@ RgwServer Rgw() {
   server.options.credentials = {values["AWS_ACCESS_KEY_ID"], values["AWS_SECRET_ACCESS_KEY"], ""};
   server.options.max_attempts = 3;
   server.bucket = values["DLBENCH_S3_BUCKET"];
+  server.https_endpoint = values["DLBENCH_S3_HTTPS_ENDPOINT"];
+  server.ca_bundle = values["DLBENCH_S3_CA_BUNDLE"];
   return server;
 }
 

@@ -14,7 +14,9 @@ struct RgwServer {
   ClientOptions options;
   std::string bucket;
   std::string env_file;
-  std::string skip_reason;  // non-empty: no server (the tests skip, saying this)
+  std::string https_endpoint;  // the same server over HTTPS, on a self-signed certificate
+  std::string ca_bundle;       // that certificate
+  std::string skip_reason;     // non-empty: no server (the tests skip, saying this)
 };
 
 RgwServer Rgw();

@@ -401,3 +401,24 @@ TEST(ToYaml, HidesCredentialsAmongStorageOptions) {
 
 }  // namespace
 }  // namespace dlbench::config
+
+namespace dlbench::config {
+namespace {
+
+TEST(OverridesYaml, HidesCredentialsSetOnTheCommandLine) {
+  const std::string yaml =
+      OverridesYaml({"++workload.storage.storage_options.secret_access_key=sEcReT",
+                     "storage.storage_options.access_key_id=AKID",
+                     "++workload.storage.storage_options={"
+                     "secret_access_key: sEcReT2, region: eu}",
+                     "++workload.train.epochs=2"});
+  EXPECT_EQ(yaml.find("sEcReT"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("++workload.storage.storage_options.secret_access_key=(hidden)"),
+            std::string::npos)
+      << yaml;
+  EXPECT_NE(yaml.find("storage.storage_options.access_key_id=AKID"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("++workload.train.epochs=2"), std::string::npos) << yaml;
+}
+
+}  // namespace
+}  // namespace dlbench::config
