@@ -28,7 +28,7 @@ struct Client::Request {
   std::vector<Header> headers;  // signed with the rest
   std::span<const std::byte> body;
   std::span<std::byte> into;
-  bool absent_ok = false;  // a 404 is an answer, not an error (HEAD)
+  long also_ok = 0;  // a status that is an answer, not an error (404 for HEAD, 416 for a range)
 };
 
 namespace {
@@ -195,7 +195,7 @@ HttpResponse Client::send(const Request& request) {
     Backoff(attempt);
   }
   const bool ok = (response.status >= 200 && response.status < 300) ||
-                  (request.absent_ok && response.status == 404);
+                  (request.also_ok != 0 && response.status == request.also_ok);
   if (ok) {
     counts.bytes += request.body.size() + response.received + response.body.size();
     return response;
@@ -228,14 +228,13 @@ GetResult Client::get(const std::string& bucket, const std::string& key, Bytes o
   request.into = into;
   request.headers.emplace_back(
       "range", "bytes=" + std::to_string(offset) + "-" + std::to_string(offset + into.size() - 1));
-  HttpResponse response;
-  try {
-    response = send(request);
-  } catch (const Error&) {
-    // A range that starts at or past the end is 416 InvalidRange: nothing to read there.
+  request.also_ok = 416;  // a range that starts at or past the end: nothing to read there
+  const HttpResponse response = send(request);
+  if (response.status == 416) {
+    if (const std::optional<Bytes> total = RangeTotal(response.content_range)) return {0, *total};
     const std::optional<ObjectInfo> info = head(bucket, key);
-    if (info && offset >= info->size) return {0, info->size};
-    throw;
+    if (!info) throw failure(Operation::kRangeGet, bucket, key, "failed: the object is gone");
+    return {0, info->size};
   }
   GetResult result;
   result.bytes = response.received;
@@ -254,7 +253,7 @@ std::string Client::get_object(const std::string& bucket, const std::string& key
 
 std::optional<ObjectInfo> Client::head(const std::string& bucket, const std::string& key) {
   Request request(Operation::kHead, "HEAD", bucket, key);
-  request.absent_ok = true;
+  request.also_ok = 404;
   const HttpResponse response = send(request);
   if (response.status == 404) return std::nullopt;
   return ObjectInfo{key, static_cast<Bytes>(std::max(response.content_length, 0LL)),
@@ -397,7 +396,7 @@ void Client::delete_objects(const std::string& bucket, const std::vector<std::st
 
 void Client::delete_object(const std::string& bucket, const std::string& key) {
   Request request(Operation::kDelete, "DELETE", bucket, key);
-  request.absent_ok = true;
+  request.also_ok = 404;
   send(request);
 }
 

@@ -60,6 +60,21 @@ TEST(S3Client, SignsPathStyleRequestsAndReadsRanges) {
   EXPECT_EQ(received[0].headers.find(kSecret), std::string::npos);
 }
 
+TEST(S3Client, ARangePastTheEndReadsNothingAndOtherErrorsNameTheRangeGet) {
+  FakeServer server;
+  server.script({416, "Content-Range: bytes */10\r\n", ErrorXml("InvalidRange", "past end")});
+  server.script({403, "", ErrorXml("AccessDenied", "no")});
+  Client client(Options(server.endpoint()));
+  std::string buffer(4, '\0');
+  const GetResult result = client.get("bucket", "k", 10, std::as_writable_bytes(std::span(buffer)));
+  EXPECT_EQ(result.bytes, 0U);
+  EXPECT_EQ(result.object_size, 10U);
+  dlbench::test::ExpectError(
+      [&] { client.get("bucket", "k", 0, std::as_writable_bytes(std::span(buffer))); },
+      ExitCode::kIo, {"S3 range GET of s3://bucket/k", "AccessDenied (HTTP 403)"});
+  EXPECT_EQ(server.received().size(), 2U);  // no HEAD behind either
+}
+
 TEST(S3Client, RetriesSlowDownAndServerErrorsAndCountsEachRetry) {
   FakeServer server;
   server.script({503, "", ErrorXml("SlowDown", "Please reduce your request rate.")});
