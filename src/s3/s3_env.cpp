@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <ctime>
+#include <exception>
+#include <future>
 #include <limits>
 #include <utility>
 
@@ -10,6 +12,10 @@
 
 namespace dlbench::s3 {
 namespace {
+
+// A read_at larger than two of these is split into range GETs of this size, run in parallel.
+constexpr Bytes kReadChunk = 8 * MiB;
+constexpr std::size_t kParallelReads = 4;
 
 Error Unsupported(const std::string& operation, const std::string& path) {
   return UsageError("S3 storage cannot " + operation + " (" + path +
@@ -46,15 +52,48 @@ class S3ReadableFile : public storage::ReadableFile {
       length = std::min(length, size - offset);
     }
     if (length == 0) return 0;
-    const GetResult result = env_.client().get(name_.bucket, name_.key, offset,
-                                               std::span(static_cast<std::byte*>(buffer), length));
+    auto* bytes = static_cast<std::byte*>(buffer);
+    // The first range learns the size when nothing told it; the rest of a large read goes out
+    // in parallel ranges.
+    const Bytes first = length > 2 * kReadChunk ? kReadChunk : length;
+    const GetResult result =
+        env_.client().get(name_.bucket, name_.key, offset, std::span(bytes, first));
     size_.store(result.object_size, std::memory_order_relaxed);
-    return result.bytes;
+    if (first == length || result.bytes < first) return result.bytes;
+    const Bytes end = std::min(offset + length, result.object_size);
+    return first + ReadRanges(offset + first, end, bytes + first);
   }
 
   void drop_cache() override {}
 
  private:
+  // Reads object bytes [from, to) into `out` with range GETs of kReadChunk, at most
+  // kParallelReads at once; returns the bytes read.
+  Bytes ReadRanges(Bytes from, Bytes to, std::byte* out) const {
+    std::vector<std::future<GetResult>> reads;
+    Bytes total = 0;
+    for (Bytes at = from; at < to; at += kReadChunk) {
+      if (reads.size() == kParallelReads) {
+        total += reads.front().get().bytes;
+        reads.erase(reads.begin());
+      }
+      const std::span<std::byte> range(out + (at - from), std::min(kReadChunk, to - at));
+      reads.push_back(std::async(std::launch::async, [this, at, range] {
+        return env_.client().get(name_.bucket, name_.key, at, range);
+      }));
+    }
+    std::exception_ptr failure;
+    for (std::future<GetResult>& read : reads) {
+      try {
+        total += read.get().bytes;
+      } catch (...) {
+        if (!failure) failure = std::current_exception();
+      }
+    }
+    if (failure) std::rethrow_exception(failure);
+    return total;
+  }
+
   S3Env& env_;
   std::string path_;
   ObjectName name_;

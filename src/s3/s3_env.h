@@ -5,7 +5,8 @@
 //   object this Env wrote) costs no request to open; read_at is a range GET, and the first one
 //   also learns the size (Content-Range), so a reader that only reads costs no HEAD. size() asks
 //   with a HEAD only when nothing told it yet. A missing object fails at its first read or
-//   size(), naming s3://bucket/key and NoSuchKey.
+//   size(), naming s3://bucket/key and NoSuchKey. A read of more than 16 MiB goes out as 8 MiB
+//   range GETs, four at once after the first (a checkpoint's large reads).
 // - create: an s3/object_writer.h writer: appends only (write_at at the current end is an
 //   append), PUT below the part size, multipart above it; close() makes the object visible, and a
 //   file destroyed before close() leaves nothing (the upload is aborted).

@@ -82,6 +82,24 @@ TEST(RgwEnv, AReaderLearnsTheSizeFromItsFirstGetWithoutAHead) {
   EXPECT_EQ(env.client().counts(Operation::kRangeGet).requests, 2U);
 }
 
+TEST(RgwEnv, ALargeReadGoesOutAsParallelRanges) {
+  DLBENCH_REQUIRE_RGW(server);
+  S3Env writer(server.options, kSmallParts);
+  const std::string path = Uri(server, TestPrefix() + "checkpoint.pt");
+  const std::string data = test::TestData(21 * MiB + 7, 15);
+  WriteFile(writer, path, data);
+
+  S3Env env(server.options, kSmallParts);
+  auto file = env.open_read(path, {});
+  std::string out(32 * MiB, '\0');  // more than the object: the read stops at its end
+  EXPECT_EQ(file->read_at(0, out.data(), out.size()), data.size());
+  out.resize(data.size());
+  EXPECT_EQ(out, data);
+  // 8 MiB to learn the size, then [8, 16) and [16, 21 MiB + 7) at once.
+  EXPECT_EQ(env.client().counts(Operation::kRangeGet).requests, 3U);
+  EXPECT_EQ(env.client().counts(Operation::kHead).requests, 0U);
+}
+
 TEST(RgwEnv, ListingGivesFilesAndFoldersAndTheSizesReadersNeed) {
   DLBENCH_REQUIRE_RGW(server);
   S3Env env(server.options, kSmallParts);
