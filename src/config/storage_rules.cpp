@@ -201,6 +201,11 @@ void CheckFolders(const Config& config, const Checker& check) {
     check.one_line("storage.tiers." + tier.name + ".path", tier.path);
   }
   for (const auto& [key, folder] : written) {
+    // Not a local folder named "s3:" (a POSIX path would take it as one).
+    if (folder.starts_with("s3://")) {
+      check.fail(key, "'" + folder + "' is an S3 URI; the phases do not run on S3 storage yet");
+      continue;
+    }
     check.one_line(key, folder);
     const std::string reason = UnsafeFolderReason(folder);
     if (!reason.empty()) check.fail(key, reason + "; give a dedicated folder");
