@@ -61,12 +61,7 @@ std::string ToYaml(const Config& config);
 std::string Query(const Config& config, const std::string& key);
 
 // The overrides as DLIO/Hydra writes overrides.yaml: a YAML list of the strings, verbatim, but
-// for credentials (HideSecretOverride).
+// for credentials (config/secrets.h HideSecretOverride).
 std::string OverridesYaml(const std::vector<std::string>& overrides);
-
-// An override as it may be written out: one that sets a credential among the storage options
-// (`++workload.storage.storage_options.secret_access_key=...`, or a whole storage_options
-// mapping naming one) has its value replaced by "(hidden)"; any other is returned as it is.
-std::string HideSecretOverride(const std::string& text);
 
 }  // namespace dlbench::config

@@ -1,12 +1,11 @@
 #include "config/schema.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <map>
 #include <utility>
 
 #include "config/distribution_parser.h"
+#include "config/secrets.h"
 #include "config/typed_value.h"
 #include "config/units_parser.h"
 #include "config/workload_catalog.h"
@@ -64,20 +63,14 @@ Field Rejected(std::string path, std::string what) {
   return field;
 }
 
-// storage.storage_options, whose credentials (secret_access_key, a session token, a password)
-// are never written back: config.yaml, `dlbench config` and queries show kHiddenSecret instead,
-// while the loaded Config keeps them for the storage that needs them.
+// storage.storage_options, its credentials written back hidden (config/secrets.h).
 Field StorageOptionsField() {
   Field field = WithSubkeys(
       Leaf(
           "storage.storage_options", [](auto& c) -> auto& { return c.storage.storage_options; }),
       {"*"});
   field.get = [](const Config& config) -> std::optional<DocNode> {
-    std::map<std::string, std::string> shown = config.storage.storage_options;
-    for (auto& [key, value] : shown) {
-      if (IsSecretOption(key)) value = kHiddenSecret;
-    }
-    return ToNode(shown);
+    return ToNode(HideSecretOptions(config.storage.storage_options));
   };
   return field;
 }
@@ -536,13 +529,6 @@ std::size_t Matched(const Pattern& pattern, const std::vector<std::string>& key)
 }
 
 }  // namespace
-
-bool IsSecretOption(std::string_view key) {
-  std::string lower(key);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower.find("secret") != std::string::npos || lower.find("token") != std::string::npos ||
-         lower.find("password") != std::string::npos;
-}
 
 const std::vector<Field>& Schema() {
   static const std::vector<Field> kSchema = BuildSchema();

@@ -6,7 +6,6 @@
 #include <functional>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "config/config.h"
@@ -28,11 +27,6 @@ struct Field {
 };
 
 const std::vector<Field>& Schema();
-
-// True for a storage option that holds a credential (its key names a secret, a token or a
-// password): written back as kHiddenSecret, never as its value.
-bool IsSecretOption(std::string_view key);
-inline constexpr std::string_view kHiddenSecret = "(hidden)";
 
 // Where a dotted key stands in the schema.
 struct KeyLookup {

@@ -4,6 +4,7 @@
 #include "config/document.h"
 #include "config/load.h"
 #include "config/schema.h"
+#include "config/secrets.h"
 #include "util/error.h"
 
 namespace dlbench::config {
@@ -27,18 +28,6 @@ DocNode BuildDocument(const Config& config) {
 }
 
 }  // namespace
-
-std::string HideSecretOverride(const std::string& text) {
-  const std::size_t equals = text.find('=');
-  if (equals == std::string::npos) return text;
-  const std::string key = text.substr(0, equals);
-  const std::size_t dot = key.rfind('.');
-  const std::string last = dot == std::string::npos ? key : key.substr(dot + 1);
-  const std::string value = text.substr(equals + 1);
-  // A credential itself, or a whole storage_options mapping that holds one.
-  const bool hide = IsSecretOption(last) || (last == "storage_options" && IsSecretOption(value));
-  return hide ? key + "=" + std::string(kHiddenSecret) : text;
-}
 
 std::string ToYaml(const Config& config) { return EmitYaml(BuildDocument(config)); }
 
