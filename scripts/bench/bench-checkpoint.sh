@@ -101,6 +101,13 @@ PY
 median() { "$py" -c 'import statistics,sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
 ratio() { "$py" -c 'import sys; a,b=map(float,sys.argv[1:]); print(f"{a/b:.2f}" if b else "nan")' "$1" "$2"; }
 
+# Trains yaml $1 on 2 ranks into output folder $2 (emptied first); prints its saves (saves_of).
+train_saves() {
+  rm -rf "$2"
+  mpirun "${mpi_flags[@]}" -np 2 "$dlbench" run "$1" ++workload.workflow.generate_data=false --quiet >/dev/null
+  saves_of "$2/summary.json"
+}
+
 # The rest of parts d and e's workloads: 8 steps of batch 2 on 2 ranks, a checkpoint every 2 steps,
 # the fast tier $3 at FAST/bb, the capacity tier `pfs` at $4 with 100 MiB/s. $1 data folder,
 # $2 computation_time, $5 with burst buffer (1/0), $6 more burst_buffer keys, $7 output folder.
@@ -339,10 +346,8 @@ stall_yaml 0 > "$dir/stall-direct.yaml"
 mpirun "${mpi_flags[@]}" -np 2 "$dlbench" generate "$dir/stall-bb.yaml" --quiet >/dev/null
 declare -A saves runs_of backpressure
 stall_run() {  # $1 = case label, $2 = yaml
-  rm -rf "$dir/out-d"
-  mpirun "${mpi_flags[@]}" -np 2 "$dlbench" run "$2" ++workload.workflow.generate_data=false --quiet >/dev/null
   local these
-  these=$(saves_of "$dir/out-d/summary.json")
+  these=$(train_saves "$2" "$dir/out-d")
   saves[$1]+="$these "
   runs_of[$1]+="$these|"
   backpressure[$1]+="$(summary_value "$dir/out-d/summary.json" checkpoint_backpressure_total_seconds) "
@@ -416,10 +421,8 @@ e_yaml 0 > "$dir/e-direct.yaml"
 mpirun "${mpi_flags[@]}" -np 2 "$dlbench" generate "$dir/e-bb.yaml" --quiet >/dev/null
 declare -A e_saves e_runs
 e_run() {  # $1 = case label, $2 = yaml
-  rm -rf "$dir/out-e"
-  mpirun "${mpi_flags[@]}" -np 2 "$dlbench" run "$2" ++workload.workflow.generate_data=false --quiet >/dev/null
   local these
-  these=$(saves_of "$dir/out-e/summary.json")
+  these=$(train_saves "$2" "$dir/out-e")
   e_saves[$1]+="$these "
   e_runs[$1]+="$these|"
 }
