@@ -10,13 +10,13 @@
 # 0_posix_counters.json. The dataset is deleted after each N (1,000,000 files of 512 B take
 # ~4.5 GB of tmpfs blocks less: ~1 GB of page cache with 4 KiB pages).
 #
-#   scripts/bench-scale.sh [--files "10000 100000 1000000"] [--reps N] [--dlbench PATH]
+#   scripts/bench/bench-scale.sh [--files "10000 100000 1000000"] [--reps N] [--dlbench PATH]
 #                          [--dir /dev/shm/dlbench-scale] [--budget MIB]
 #
 # --budget sets profiling.counters_memory_mib (default: the configuration's default, 8).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-source "$here/lib.sh"
+source "$here/../lib.sh"
 
 reps=3
 files_list="10000 100000 1000000"
