@@ -247,7 +247,7 @@ TEST(RunSweep, GridSearchesEachPoint) {
   EXPECT_EQ(result.searches[1].search.max_passing, 5);
   EXPECT_EQ(folders.front(), "reader.read_threads=1/accelerators-1/run-1");
   EXPECT_EQ(folders.back(), "reader.read_threads=4/accelerators-5/run-1");
-  const Json& document = SweepFile::Load(dir / "sweep.json").document();
+  const Json document = SweepFile::Load(dir / "sweep.json").document();
   EXPECT_EQ(document["max_accelerators"], 5);
   EXPECT_EQ(document["searches"][1]["grid"]["reader.read_threads"], "4");
   EXPECT_EQ(document["searches"][1]["max_accelerators"], 5);
@@ -266,7 +266,7 @@ TEST(RunSweep, GridWithoutSearchRunsEveryCombination) {
   ASSERT_EQ(result.points.size(), 6u);
   EXPECT_TRUE(result.searches.empty());
   EXPECT_EQ(result.points[4].folder, "reader.read_threads=2,reader.batch_size=8/accelerators-2");
-  const Json& document = SweepFile::Load(dir / "sweep.json").document();
+  const Json document = SweepFile::Load(dir / "sweep.json").document();
   EXPECT_TRUE(document["max_accelerators"].is_null());
   EXPECT_EQ(document["points"].size(), 6u);
   EXPECT_EQ(document["points"][5]["grid"]["reader.batch_size"], "16");
