@@ -16,6 +16,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
+config::TierConfig Tier(const std::string& name, const std::string& path) {
+  config::TierConfig tier;
+  tier.name = name;
+  tier.path = path;
+  return tier;
+}
+
 // The run's storage with an object store mounted on <dir>/obj: what its capabilities refuse is
 // checked on a folder the POSIX Env still holds.
 class RunStorageCheck : public ::testing::Test {
@@ -51,7 +58,7 @@ TEST_F(RunStorageCheck, AUriNoBackendHandlesIsRefusedNamingKeyValueAndWhatIsHand
             "dataset.data_folder: 's3://bucket/data' is a s3:// URI, and no storage backend "
             "handles it (this run handles local paths only); give a local folder");
   config_.dataset.data_folder = (dir_ / "data").string();
-  config_.storage.tiers.push_back({.name = "fast", .path = "gs://b/fast"});
+  config_.storage.tiers.push_back(Tier("fast", "gs://b/fast"));
   EXPECT_NE(refusal({}).find("storage.tiers.fast.path: 'gs://b/fast' is a gs:// URI"),
             std::string::npos);
 }
@@ -96,7 +103,7 @@ TEST_F(RunStorageCheck, SharedFilesNeedSeveralWritersOfOneFile) {
 TEST_F(RunStorageCheck, CheckpointODirectNeedsItInTheCheckpointFolderAndTheBurstBuffer) {
   config_.checkpoint.odirect = true;
   EXPECT_EQ(refusal({.checkpoints = true}), "");
-  config_.storage.tiers.push_back({.name = "bb", .path = (dir_ / "obj/bb").string()});
+  config_.storage.tiers.push_back(Tier("bb", (dir_ / "obj/bb").string()));
   config_.checkpoint.burst_buffer = config::BurstBufferConfig{.tier = "bb"};
   EXPECT_NE(refusal({.checkpoints = true})
                 .find("checkpoint.odirect: true needs O_DIRECT writes, which the S3 storage of "
