@@ -47,7 +47,7 @@ struct DrainOutcome;
 
 // Requires config.checkpoint.burst_buffer (throws Error(kUsage) otherwise or when its tier is
 // not one of storage.tiers). `env` is the run's Env, which already applies storage.tiers'
-// emulation (workflow/storage_tiers.h); the store only chooses paths.
+// emulation (workflow/run_storage.h); the store only chooses paths.
 std::unique_ptr<CheckpointStore> MakeBurstBufferStore(const config::Config& config,
                                                       const mpi::Communicator& comm,
                                                       storage::Env& env, Seconds origin);

@@ -92,6 +92,12 @@ struct StorageConfig {
   std::map<std::string, std::string> storage_options;
   std::vector<TierConfig> tiers;  // dlbench
 
+  // The tier called `name`, or nullptr.
+  const TierConfig* tier_named(const std::string& name) const;
+  // The tier whose folder holds `path`, the deepest one (util/path_text.h DeepestFolderHolding,
+  // as the run's mount table decides: storage/tier_env.h), or nullptr.
+  const TierConfig* tier_holding(const std::string& path) const;
+
   bool operator==(const StorageConfig&) const = default;
 };
 

@@ -19,6 +19,7 @@
 #include "workflow/run_counters.h"
 #include "workflow/run_info.h"
 #include "workflow/run_results.h"
+#include "workflow/run_storage.h"
 #include "workflow/run_trace.h"
 #include "workflow/stage_phase.h"
 #include "workflow/storage_tiers.h"
@@ -95,11 +96,12 @@ void RunPhases(const config::Config& config, const RunRequest& request,
   use.checkpoints = (Contains(request.phases, Phase::kCheckpoint) &&
                      config.checkpoint.num_checkpoints_write > 0) ||
                     (trains && config.workflow.checkpoint);
+  use.reads = trains;
   std::vector<WrittenFolder> folders;
   mpi::AgreeOnFailure(comm, [&] { folders = WrittenFolders(config, use); });
-  ClaimFolders(folders, request.force, comm);
-  const std::unique_ptr<storage::TierEnv> storage =
-      MakeRunStorage(config, storage::PosixEnv(), request.quiet, comm);
+  const std::unique_ptr<storage::TierEnv> storage = MakeRunStorage(config, use, comm);
+  ClaimFolders(folders, request.force, *storage, comm);
+  AnnounceEmulation(*storage, request.quiet, comm);
   // Darshan's POSIX counters, always on, above the tiers: they see what the workload saw, and
   // staging runs group their per-path records by tier (staging/tier_counts.h).
   storage::CountingEnv counted(*storage);
@@ -148,7 +150,7 @@ void RunPhases(const config::Config& config, const RunRequest& request,
   results.begin_phase(kFinishPhase);
   if (RemovesDatasetAtEnd(config, generates,
                           trains || Contains(request.phases, Phase::kCheckpoint))) {
-    RemoveGeneratedDataset(config, storage::PosixEnv(), request.quiet, comm);
+    RemoveGeneratedDataset(config, *storage, request.quiet, comm);
   }
   WriteRunCounters(counted, comm, results, request.quiet);
   results.add(trace.finish());
