@@ -98,6 +98,15 @@ Json ReducedSummary(const std::vector<std::string>& encoded_ranks) {
   metrics::SetNumber(counters, "agg_perf_by_slowest_MiB_per_second",
                      perf.time_by_slowest > 0 ? std::optional(perf.MiB_per_second) : std::nullopt);
   counters["totals"] = storage::CountsToJson<Json>(totals);
+  // Each rank's read time over its own records (before the shared-file reduction): the
+  // insights' rank_imbalance names the straggler from it.
+  Json read_times = Json::array();
+  for (const std::vector<storage::FileCounts>& records : per_rank) {
+    double seconds = 0;
+    for (const storage::FileCounts& record : records) seconds += record.counts.read_time;
+    read_times.push_back(seconds);
+  }
+  counters["read_time_per_rank_seconds"] = std::move(read_times);
   const auto bytes = [](const storage::FileCounts& r) {
     return r.counts.bytes_read + r.counts.bytes_written;
   };
