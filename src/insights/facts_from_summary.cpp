@@ -55,12 +55,7 @@ std::uint64_t SmallAccesses(const Json& counters, const std::string& direction) 
 void ReadTraining(const Json& metric, RunFacts& facts) {
   facts.train_au_percent = ListAt(metric, "train_au_percentage");
   facts.train_load_loss_points = ListAt(metric, "train_au_loss_load_percentage");
-  const std::vector<double> first = ListAt(metric, "train_first_batch_wait_seconds");
-  std::vector<double> load = ListAt(metric, "train_load_wait_seconds");
-  if (first.size() == load.size()) {
-    for (std::size_t i = 0; i < load.size(); ++i) load[i] += first[i];
-    facts.train_load_seconds = std::move(load);
-  }
+  facts.train_load_seconds = ListAt(metric, "train_load_wait_seconds");
   facts.train_read_seconds = NumberAt(metric, "train_read_seconds");
   facts.eval_read_seconds = NumberAt(metric, "eval_read_seconds");
 }

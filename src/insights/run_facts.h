@@ -34,7 +34,9 @@ struct RunFacts {
   // Training, per epoch (mean over ranks, as summary.json's metric lists).
   std::vector<double> train_au_percent;
   std::vector<double> train_load_loss_points;  // AU points lost to load waits
-  std::vector<double> train_load_seconds;      // first batch wait + load wait
+  // Load waits of the measured steps (not the first batch's: it holds the reader pool's start in
+  // every epoch, and a first epoch's start-up is noise here).
+  std::vector<double> train_load_seconds;
   std::optional<double> train_read_seconds;    // the blocks' window
   std::optional<double> eval_read_seconds;
 

@@ -18,7 +18,7 @@ inline constexpr std::uint64_t kSmallReadsMinReads = 100;
 inline constexpr double kSmallReadsShare = 0.5;
 
 // metadata_bound: open/stat/close/rename time over read + write + metadata time.
-inline constexpr double kMetadataShare = 0.3;
+inline constexpr double kMetadataShare = 0.5;
 inline constexpr double kMetadataMinSeconds = 0.01;
 
 // rank_imbalance: the slowest rank's read time over the median of the other ranks'.
@@ -28,7 +28,7 @@ inline constexpr double kImbalanceMinExcessSeconds = 0.1;
 
 // first_epoch_slower: the first epoch's load time over the median of the later epochs'.
 inline constexpr double kFirstEpochRatio = 1.5;
-inline constexpr double kFirstEpochMinExcessSeconds = 0.1;
+inline constexpr double kFirstEpochMinExcessSeconds = 0.05;
 
 // checkpoint_stall: training blocked by saves, over the blocks' time plus that stall.
 inline constexpr double kStallShare = 0.1;
