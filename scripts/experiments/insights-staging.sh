@@ -20,7 +20,7 @@ source "$here/../lib.sh"
 source "$here/staging-workload.sh"
 
 reps=5 dir=/var/tmp/dlbench-insights-staging fast=/dev/shm/dlbench-insights-staging
-pfs_bw=400MiB/s files=64 file_mib=1 epochs=3 compute=0.02
+pfs_bw=100MiB/s files=64 file_mib=1 epochs=3 compute=0.02
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 parse_options "reps dir fast pfs-bw files file-mib epochs compute dlbench" "$@"
 [ -x "$dlbench" ] || build_dlbench
