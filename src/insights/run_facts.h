@@ -37,7 +37,7 @@ struct RunFacts {
   // Load waits of the measured steps (not the first batch's: it holds the reader pool's start in
   // every epoch, and a first epoch's start-up is noise here).
   std::vector<double> train_load_seconds;
-  std::optional<double> train_read_seconds;    // the blocks' window
+  std::optional<double> train_read_seconds;  // the blocks' window
   std::optional<double> eval_read_seconds;
 
   // POSIX counters, all ranks, all phases.
