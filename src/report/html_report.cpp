@@ -11,6 +11,7 @@
 #include "compare/metric_spec.h"
 #include "compare/unmeasured.h"
 #include "metrics/json_fields.h"
+#include "report/insights_html.h"
 #include "report/io_charts.h"
 #include "report/page.h"
 #include "report/svg_charts.h"
@@ -283,6 +284,9 @@ std::string MetricsTable(const std::vector<compare::Run>& runs) {
 
 std::string BuildHtmlReport(const std::vector<compare::Run>& runs, const std::string& comparison) {
   std::string html = PageStart("dlbench report");
+  std::vector<std::string> names;
+  for (const compare::Run& run : runs) names.push_back(RunName(run));
+  html += InsightsSection(runs, names);
   html += "<h2>Headline metrics</h2>\n";
   if (runs.size() > 1) {
     html +=

@@ -18,6 +18,7 @@
 #include "workflow/interruption.h"
 #include "workflow/run_counters.h"
 #include "workflow/run_info.h"
+#include "workflow/run_insights.h"
 #include "workflow/run_results.h"
 #include "workflow/run_storage.h"
 #include "workflow/run_trace.h"
@@ -156,6 +157,7 @@ void RunPhases(const config::Config& config, const RunRequest& request,
   results.add(trace.finish());
   results.add(FaultInjectionSummary(comm));
   results.add(RetrySummary(comm));
+  AddRunInsights(config, results, request.quiet, comm);
 }
 
 }  // namespace

@@ -171,10 +171,13 @@ Json ReducedSummary(storage::CountsOfRank own, const mpi::Communicator& comm) {
   std::vector<storage::SharedRecord> shared(shared_paths.size());
   std::vector<storage::FileCounts> top;
   storage::IoCounts totals;
+  std::vector<double> read_time_per_rank(comm.is_root() ? static_cast<std::size_t>(comm.size())
+                                                        : 0);
   comm.gather_each(storage::EncodeCounts({own.totals, std::move(message)}),
                    [&](int rank, std::string_view bytes) {
                      storage::CountsOfRank received = storage::DecodeCounts(bytes);
                      storage::MergeCounts(totals, received.totals);
+                     read_time_per_rank[static_cast<std::size_t>(rank)] = received.totals.read_time;
                      if (received.files.size() < shared.size()) {
                        throw InternalError("counter records: rank " + std::to_string(rank) +
                                            " sent fewer records than the shared files");
@@ -217,6 +220,11 @@ Json ReducedSummary(storage::CountsOfRank own, const mpi::Communicator& comm) {
   Json top_files = Json::array();
   for (const storage::FileCounts& record : top) top_files.push_back(RecordJson(record));
   counters["top_files"] = std::move(top_files);
+  // Each rank's read time over its own records (its totals, before the shared-file reduction):
+  // the insights' rank_imbalance names the straggler from it.
+  Json read_times = Json::array();
+  for (const double seconds : read_time_per_rank) read_times.push_back(seconds);
+  counters["read_time_per_rank_seconds"] = std::move(read_times);
   if (perf.time_by_slowest > 0) {
     metrics::SetNumber(summary["metric"], "posix_agg_perf_by_slowest_MiB_per_second",
                        perf.MiB_per_second);

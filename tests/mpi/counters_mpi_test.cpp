@@ -86,6 +86,15 @@ TEST(CountersMpi, SharedFileIsReducedAndOwnFilesKeepTheirRank) {
       EXPECT_FALSE(c.contains("POSIX_F_VARIANCE_RANK_BYTES"));  // 0, so left out (sparse)
     }
     EXPECT_TRUE(found_shared);
+    // Each rank's read time over its own records, in rank order: they add up to the total.
+    const nlohmann::json& per_rank = counters.at("read_time_per_rank_seconds");
+    ASSERT_EQ(per_rank.size(), static_cast<std::size_t>(p));
+    double sum = 0;
+    for (const nlohmann::json& seconds : per_rank) {
+      EXPECT_GT(seconds.get<double>(), 0);
+      sum += seconds.get<double>();
+    }
+    EXPECT_NEAR(sum, totals.at("POSIX_F_READ_TIME").get<double>(), 1e-9);
     EXPECT_GT(summary.at("metric").at("posix_agg_perf_by_slowest_MiB_per_second").get<double>(), 0);
   }
 }
