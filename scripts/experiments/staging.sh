@@ -20,6 +20,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/../lib.sh"
+source "$here/staging-workload.sh"
 
 reps=5 ranks=1 dir=/var/tmp/dlbench-staging fast=/dev/shm/dlbench-staging pfs_bw=200MiB/s
 files=64 file_mib=1 epochs=3 compute=0.01
@@ -33,20 +34,8 @@ trap 'rm -rf "$fast"' EXIT
 launch=("$dlbench")
 [ "$ranks" -gt 1 ] && launch=(mpirun $(mpirun_flags) -n "$ranks" "$dlbench")
 
-cat > "$dir/workload.yaml" <<YAML
-model: {name: staging_experiment}
-framework: pytorch
-workflow: {generate_data: false, train: true, stage: false}
-storage:
-  tiers:
-    pfs: {path: $dir/pfs, bandwidth_limit: $pfs_bw}
-    nvme: {path: $fast}
-stage: {to: nvme, threads: 4}
-dataset: {data_folder: $dir/pfs/data, format: npy, num_files_train: $files, num_samples_per_file: 1,
-          record_length_bytes: $((file_mib * 1048576))}
-reader: {data_loader: pytorch, batch_size: 4, read_threads: 4, file_shuffle: seed, sample_shuffle: seed}
-train: {epochs: $epochs, computation_time: $compute}
-YAML
+write_staging_workload "$dir/workload.yaml" staging_experiment "$dir" "$fast" "$pfs_bw" "$files" "$file_mib" \
+  "$epochs" "$compute"
 "${launch[@]}" generate "$dir/workload.yaml" --quiet --output "$dir/out-generate" >/dev/null
 
 variant_overrides() {

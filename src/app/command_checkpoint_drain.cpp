@@ -13,12 +13,11 @@
 #include "checkpoint/burst_buffer_store.h"
 #include "metrics/cross_rank.h"
 #include "mpi/agreement.h"
-#include "storage/file.h"
 #include "util/error.h"
 #include "util/sink.h"
 #include "util/size_text.h"
 #include "workflow/folder_claim.h"
-#include "workflow/storage_tiers.h"
+#include "workflow/run_storage.h"
 
 namespace dlbench::app {
 
@@ -47,10 +46,10 @@ void AddCheckpointDrainCommand(CLI::App& checkpoint, CommandAction& action) {
       std::vector<workflow::WrittenFolder> folders;
       mpi::AgreeOnFailure(
           comm, [&] { folders = workflow::WrittenFolders(config, {.checkpoints = true}); });
-      workflow::ClaimFolders(folders, options->force, comm);
+      const auto storage = workflow::MakeRunStorage(config, {.checkpoints = true}, comm);
+      workflow::ClaimFolders(folders, options->force, *storage, comm);
+      workflow::AnnounceEmulation(*storage, /*quiet=*/false, comm);
       const Seconds origin = metrics::SynchronizedOrigin(comm);
-      const auto storage =
-          workflow::MakeRunStorage(config, storage::PosixEnv(), /*quiet=*/false, comm);
       checkpoint::BurstBufferStore store(config, comm, *storage, origin);
       const std::vector<checkpoint::DrainResult> drains = store.finish();
       if (comm.is_root()) {

@@ -6,6 +6,7 @@
 #include "app/commands.h"
 #include "compare/comparison.h"
 #include "compare/comparison_format.h"
+#include "insights/insights.h"
 #include "util/sink.h"
 
 namespace dlbench::app {
@@ -21,6 +22,12 @@ struct CompareOptions {
   std::string format = "terminal";
   bool force = false;
 };
+
+std::vector<insights::Finding> SetFindings(const compare::RunSet& set) {
+  std::vector<std::vector<insights::Finding>> runs;
+  for (const compare::Run& run : set.runs) runs.push_back(insights::FindingsOf(run.summary));
+  return insights::MergedFindings(runs);
+}
 
 int RunCompare(const CompareOptions& options) {
   compare::CompareSettings settings;
@@ -44,6 +51,16 @@ int RunCompare(const CompareOptions& options) {
                                  : options.format == "markdown" ? compare::Format::kMarkdown
                                                                 : compare::Format::kTerminal;
   sink::Result(compare::FormatComparison(comparison, baseline, current, format));
+  // The findings (docs/insights.md) that one side has and the other not; beside the JSON, a note.
+  const std::string changes =
+      insights::DifferencesLine(SetFindings(baseline), SetFindings(current), "baseline", "current");
+  if (!changes.empty()) {
+    if (format == compare::Format::kJson) {
+      sink::Note(changes.substr(0, changes.size() - 1));
+    } else {
+      sink::Result((format == compare::Format::kMarkdown ? "\n" : "") + changes);
+    }
+  }
   return static_cast<int>(comparison.regression() ? ExitCode::kRegression : ExitCode::kOk);
 }
 

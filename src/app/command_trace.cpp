@@ -8,6 +8,8 @@
 #include <system_error>
 
 #include "app/commands.h"
+#include "compare/run_set.h"
+#include "insights/insights.h"
 #include "trace_summary/summary_format.h"
 #include "trace_summary/trace_summary.h"
 #include "util/error.h"
@@ -20,6 +22,24 @@ struct TraceSummaryOptions {
   std::string folder;
   bool json = false;
 };
+
+// The run's findings (docs/insights.md) from the folder's summary.json, all severities; "" when
+// the folder has no summary.json. One that cannot be read gets a note, not a failure: the
+// traces and counters were summarised.
+std::string RunInsightsText(const std::string& folder) {
+  const std::filesystem::path file = std::filesystem::path(folder) / "summary.json";
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(file, error)) return "";
+  try {
+    const std::vector<insights::Finding> findings =
+        insights::FindingsOf(compare::ReadJsonObject(file.string()));
+    if (findings.empty()) return "\nInsights: none (no rule fired; docs/insights.md)\n";
+    return "\n" + insights::TerminalLines(findings, insights::Severity::kInfo);
+  } catch (const Error& e) {
+    sink::Note(std::string("trace summary: no insights: ") + e.what());
+    return "";
+  }
+}
 
 int RunTraceSummary(const TraceSummaryOptions& options) {
   // A run's summary.json or trace given instead of its folder was an I/O error (exit 3) "list
@@ -38,6 +58,7 @@ int RunTraceSummary(const TraceSummaryOptions& options) {
   const std::string text =
       options.json ? trace_summary::FormatJson(summary) : trace_summary::FormatText(summary);
   sink::Result(text);
+  if (!options.json) sink::Result(RunInsightsText(options.folder));
   return 0;
 }
 

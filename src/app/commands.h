@@ -48,5 +48,7 @@ void AddCompareCommand(CLI::App& app, CommandAction& action);
 void AddReportCommand(CLI::App& app, CommandAction& action);
 // `trace summary`: a summary of a run's traces and counters (a local command).
 void AddTraceCommand(CLI::App& app, CommandAction& action);
+// `sweep`: starts a job per point through a launcher (a local command: the jobs are parallel).
+void AddSweepCommand(CLI::App& app, CommandAction& action);
 
 }  // namespace dlbench::app

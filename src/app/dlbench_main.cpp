@@ -80,6 +80,7 @@ std::optional<int> Parse(int argc, char** argv, const mpi::Launch& launch, Comma
   AddCompareCommand(app, action);
   AddReportCommand(app, action);
   AddTraceCommand(app, action);
+  AddSweepCommand(app, action);
 
   try {
     storage::ArmFaultsFromEnvironment(launch.rank);

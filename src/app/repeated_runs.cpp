@@ -5,13 +5,13 @@
 #include "app/workload_loading.h"
 #include "compare/aggregate.h"
 #include "mpi/agreement.h"
-#include "storage/file.h"
 #include "util/error.h"
 #include "util/sink.h"
 #include "workflow/dataset_removal.h"
 #include "workflow/output_folder.h"
 #include "workflow/progress_line.h"
 #include "workflow/run_results.h"
+#include "workflow/run_storage.h"
 
 namespace dlbench::app {
 int RunInFolder(const config::Config& config, const std::vector<workflow::Phase>& phases,
@@ -99,7 +99,8 @@ int RunRepeated(const WorkloadOptions& options, const config::Config& base,
     return phase == workflow::Phase::kTrain || phase == workflow::Phase::kCheckpoint;
   });
   if (workflow::RemovesDatasetAtEnd(base, generates && !generation_only, uses_data)) {
-    workflow::RemoveGeneratedDataset(base, storage::PosixEnv(), options.quiet, comm);
+    const auto storage = workflow::MakeRunStorage(base, {}, comm);
+    workflow::RemoveGeneratedDataset(base, *storage, options.quiet, comm);
   }
   if (comm.is_root()) {
     const metrics::Json aggregate = compare::AggregateRuns(runs, folder.string());

@@ -95,6 +95,12 @@ struct StorageConfig {
   std::string storage_library;
   std::vector<TierConfig> tiers;  // dlbench
 
+  // The tier called `name`, or nullptr.
+  const TierConfig* tier_named(const std::string& name) const;
+  // The tier whose folder holds `path`, the deepest one (util/path_text.h DeepestFolderHolding,
+  // as the run's mount table decides: storage/tier_env.h), or nullptr.
+  const TierConfig* tier_holding(const std::string& path) const;
+
   bool operator==(const StorageConfig&) const = default;
 };
 
@@ -296,6 +302,9 @@ struct ProfilingConfig {
   std::int64_t trace_buffer_events = 65536;        // per recording thread (64 bytes each)
   std::int64_t trace_compression_level = 3;        // zlib 1..9: the writer's CPU against size
   TraceWriterPriority trace_writer_priority = TraceWriterPriority::kIdle;  // its CPU priority
+  // dlbench: the memory for Darshan's per-file counter records, per rank (docs/counters.md);
+  // files beyond it are folded into one record per group, totals stay exact.
+  std::int64_t counters_memory_mib = 8;
 
   bool operator==(const ProfilingConfig&) const = default;
 };

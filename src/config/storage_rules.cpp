@@ -23,6 +23,20 @@ std::string PlainNumber(double value) {
 
 }  // namespace
 
+const TierConfig* StorageConfig::tier_named(const std::string& name) const {
+  for (const TierConfig& tier : tiers) {
+    if (tier.name == name) return &tier;
+  }
+  return nullptr;
+}
+
+const TierConfig* StorageConfig::tier_holding(const std::string& path) const {
+  std::vector<std::string> folders;
+  for (const TierConfig& tier : tiers) folders.push_back(AbsoluteFolder(tier.path));
+  const std::size_t deepest = DeepestFolderHolding(folders, AbsoluteFolder(path));
+  return deepest == std::string::npos ? nullptr : &tiers[deepest];
+}
+
 void CheckStorage(const Config& config, const Checker& check) {
   const StorageConfig& storage = config.storage;
   if (storage.storage_type == StorageType::kS3 || storage.storage_type == StorageType::kAistore) {
@@ -42,6 +56,29 @@ void CheckStorage(const Config& config, const Checker& check) {
                "'" + library +
                    "' is not one of s3dlio, s3torchconnector, minio (MLPerf Storage's "
                    "S3 libraries; dlbench records the name and uses its own S3 client)");
+  }
+  // A URI names storage by its scheme, and local_fs and parallel_fs store local paths only:
+  // s3://bucket/key is refused here, before it could become a local folder named "s3:". Results
+  // are local files, whatever the storage.
+  std::vector<std::pair<std::string, std::string>> paths = {
+      {"dataset.data_folder", config.dataset.data_folder},
+      {"checkpoint.checkpoint_folder", config.checkpoint.checkpoint_folder}};
+  for (const TierConfig& tier : storage.tiers) {
+    paths.emplace_back("storage.tiers." + tier.name + ".path", tier.path);
+  }
+  const bool local = storage.storage_type == StorageType::kLocalFs ||
+                     storage.storage_type == StorageType::kParallelFs;
+  for (const auto& [key, path] : paths) {
+    if (const std::string_view scheme = UriScheme(path); local && !scheme.empty()) {
+      check.fail(key, "'" + path + "' is a " + std::string(scheme) +
+                          ":// URI, but storage.storage_type " +
+                          std::string(ToString(storage.storage_type)) +
+                          " stores local paths only; give a local folder");
+    }
+  }
+  if (config.output.folder && IsUri(*config.output.folder)) {
+    check.fail("output.folder", "'" + *config.output.folder +
+                                    "' is a URI; results are written to a local folder: give one");
   }
   std::map<std::string, std::string> tier_of_folder;
   for (const TierConfig& tier : storage.tiers) {
@@ -107,13 +144,6 @@ void CheckBurstBuffer(const Config& config, const Checker& check) {
 
 namespace {
 
-const TierConfig* TierNamed(const Config& config, const std::string& name) {
-  for (const TierConfig& tier : config.storage.tiers) {
-    if (tier.name == name) return &tier;
-  }
-  return nullptr;
-}
-
 // "(defined: pfs, nvme)" or "(storage.tiers is empty)".
 std::string DefinedTiers(const Config& config) {
   std::string names;
@@ -121,22 +151,6 @@ std::string DefinedTiers(const Config& config) {
     names += (names.empty() ? "" : ", ") + tier.name;
   }
   return names.empty() ? "(storage.tiers is empty)" : "(defined: " + names + ")";
-}
-
-// The tier whose folder holds `path`, the deepest one (as storage::TierEnv::tier_of decides).
-const TierConfig* TierHolding(const Config& config, const std::string& path) {
-  const std::string folder = AbsoluteFolder(path);
-  const TierConfig* best = nullptr;
-  std::size_t best_length = 0;
-  for (const TierConfig& tier : config.storage.tiers) {
-    const std::string tier_folder = AbsoluteFolder(tier.path);
-    if (FolderContains(tier_folder, folder) &&
-        (best == nullptr || tier_folder.size() > best_length)) {
-      best = &tier;
-      best_length = tier_folder.size();
-    }
-  }
-  return best;
 }
 
 }  // namespace
@@ -147,7 +161,7 @@ void CheckStage(const Config& config, const Checker& check, bool stages) {
   const StageConfig& stage = config.stage;
   check.at_least("stage.threads", stage.threads, 1);
   if (!stages) return;
-  const TierConfig* to = TierNamed(config, stage.to);
+  const TierConfig* to = config.storage.tier_named(stage.to);
   if (to == nullptr) {
     check.fail("stage.to", (stage.to.empty() ? std::string("is not set")
                                              : "'" + stage.to + "' is not a storage.tiers entry") +
@@ -157,13 +171,13 @@ void CheckStage(const Config& config, const Checker& check, bool stages) {
   const std::string& data = config.dataset.data_folder;
   const TierConfig* from = nullptr;
   if (stage.from.empty()) {
-    from = TierHolding(config, data);
+    from = config.storage.tier_holding(data);
     if (from == nullptr) {
       check.fail_combination(check.is("dataset.data_folder", data) +
                              " is under no storage tier; put it under one or set stage.from");
     }
   } else {
-    from = TierNamed(config, stage.from);
+    from = config.storage.tier_named(stage.from);
     if (from == nullptr) {
       check.fail("stage.from",
                  "'" + stage.from + "' is not a storage.tiers entry " + DefinedTiers(config));
@@ -201,11 +215,6 @@ void CheckFolders(const Config& config, const Checker& check) {
     check.one_line("storage.tiers." + tier.name + ".path", tier.path);
   }
   for (const auto& [key, folder] : written) {
-    // Not a local folder named "s3:" (a POSIX path would take it as one).
-    if (folder.starts_with("s3://")) {
-      check.fail(key, "'" + folder + "' is an S3 URI; the phases do not run on S3 storage yet");
-      continue;
-    }
     check.one_line(key, folder);
     const std::string reason = UnsafeFolderReason(folder);
     if (!reason.empty()) check.fail(key, reason + "; give a dedicated folder");

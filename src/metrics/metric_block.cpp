@@ -25,6 +25,21 @@ std::string MeanLine(const Json& metric, const std::string& label, const std::st
          Fixed(metric, stdev_key, decimals) + ")\n";
 }
 
+// An epoch whose exclusions (output.metric.exclude_start_steps / exclude_end_steps) covered every
+// step measured no AU: DLIO's 0 above it stays for its tools, this line says it is no measurement.
+std::string UnmeasuredLine(const Json& metric, const std::string& p) {
+  const std::string key = p + "_au_measured_steps";
+  if (!metric.contains(key)) return "";
+  for (const Json& steps : metric[key]) {
+    if (steps.get<std::uint64_t>() == 0) {
+      return "[METRIC] " + key +
+             ": an epoch measured no step (the exclusions cover all its steps): its AU is not "
+             "a measurement\n";
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string MetricBlock(const RunMetrics& run) {
@@ -39,6 +54,7 @@ std::string MetricBlock(const RunMetrics& run) {
   if (m.contains("train_au_percentage")) {
     text += MeanLine(m, "Training Accelerator Utilization [AU] (%)", "train_au_mean_percentage",
                      "train_au_stdev_percentage", 4);
+    text += UnmeasuredLine(m, "train");
     text += MeanLine(m, "Training Throughput (samples/second)",
                      "train_throughput_mean_samples_per_second",
                      "train_throughput_stdev_samples_per_second", 4);
@@ -67,6 +83,7 @@ std::string MetricBlock(const RunMetrics& run) {
   if (m.contains("eval_au_percentage")) {
     text += MeanLine(m, "Eval Accelerator Utilization [AU] (%)", "eval_au_mean_percentage",
                      "eval_au_stdev_percentage", 4);
+    text += UnmeasuredLine(m, "eval");
     text +=
         MeanLine(m, "Eval Throughput (samples/second)", "eval_throughput_mean_samples_per_second",
                  "eval_throughput_stdev_samples_per_second", 6);

@@ -11,7 +11,9 @@
 #include "compare/metric_spec.h"
 #include "compare/unmeasured.h"
 #include "metrics/json_fields.h"
+#include "report/insights_html.h"
 #include "report/io_charts.h"
+#include "report/page.h"
 #include "report/svg_charts.h"
 
 namespace dlbench::report {
@@ -21,21 +23,6 @@ namespace {
 using Json = metrics::Json;
 
 constexpr std::size_t kMaxTimelineSteps = 400;  // per rank, so the SVG stays small
-
-constexpr const char* kStyle =
-    R"(body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}
-h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ddd}h3{font-size:15px}
-.charts{display:flex;flex-wrap:wrap;gap:12px}figure.chart{margin:0;border:1px solid #eee}
-svg text{font-size:11px;fill:#333}svg .title{font-size:13px;font-weight:600}
-svg .grid{stroke:#e5e5e5}table{border-collapse:collapse;font-size:13px}
-td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}
-.note{color:#666;font-size:13px}.bad{color:#b00}.good{color:#070})";
-
-// Marks every chart drawn (it has marks and a non-empty box once laid out) for the Chromium test.
-constexpr const char* kScript = R"(document.querySelectorAll('figure.chart').forEach(function(f){
-var s=f.querySelector('svg');var b=s.getBBox();
-f.setAttribute('data-drawn',(s.querySelectorAll('.mark').length>0&&b.width>0&&b.height>0)?'yes':'no');});
-document.body.setAttribute('data-charts',String(document.querySelectorAll('figure.chart').length));)";
 
 std::vector<double> Numbers(const Json* node) {
   std::vector<double> values;
@@ -296,11 +283,10 @@ std::string MetricsTable(const std::vector<compare::Run>& runs) {
 }  // namespace
 
 std::string BuildHtmlReport(const std::vector<compare::Run>& runs, const std::string& comparison) {
-  std::string html =
-      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>dlbench "
-      "report</title><style>";
-  html += kStyle;
-  html += "</style></head><body>\n<h1>dlbench report</h1>\n";
+  std::string html = PageStart("dlbench report");
+  std::vector<std::string> names;
+  for (const compare::Run& run : runs) names.push_back(RunName(run));
+  html += InsightsSection(runs, names);
   html += "<h2>Headline metrics</h2>\n";
   if (runs.size() > 1) {
     html +=
@@ -324,7 +310,7 @@ std::string BuildHtmlReport(const std::vector<compare::Run>& runs, const std::st
       html += "<div class=\"charts\">" + epochs + ranks + "</div>\n";
     html += "<h3>I/O</h3>\n" + IoCharts(LoadIoData(storage::PosixEnv(), run));
   }
-  html += std::string("<script>") + kScript + "</script>\n</body></html>\n";
+  html += PageEnd();
   return html;
 }
 

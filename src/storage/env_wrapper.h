@@ -6,6 +6,8 @@
 // exception is Env::create_unnamed, which a wrapper takes part in only by overriding it: not
 // forwarded, it returns null and the caller falls back to create and rename, which the wrapper
 // sees (a file the wrapper never saw created would escape it).
+// A wrapper forwards Env::capabilities too; one that takes a capability away (it cannot pass an
+// operation through) overrides it and clears that capability.
 //
 // An EnvWrapper refers to its target Env, which must outlive it. A file wrapper owns its target
 // file. Wrappers keep the thread-safety contract of storage/file.h.
@@ -54,6 +56,7 @@ class EnvWrapper : public Env {
   std::int64_t modified_ns(const std::string& path) override { return target_.modified_ns(path); }
   void sync_directory(const std::string& path) override { target_.sync_directory(path); }
   Bytes free_space(const std::string& path) override { return target_.free_space(path); }
+  Capabilities capabilities(const std::string& path) override { return target_.capabilities(path); }
 
  private:
   Env& target_;

@@ -1,7 +1,10 @@
 // The storage interface every byte of dlbench goes through (after leveldb's Env). Readers and
 // writers of formats and checkpoints take these, so tests can wrap them to inject faults and the
 // tier layer can wrap them to emulate slower storage. One virtual call per I/O operation, never
-// per byte. Wrappers derive from the bases in storage/env_wrapper.h.
+// per byte. Wrappers derive from the bases in storage/env_wrapper.h. Which Env holds a path (the
+// POSIX file system, a tier's emulation, the backend of a URI's scheme: "s3://bucket/key") is
+// decided in one place, the run's mount table (storage/mount_table.h); each Env says what it can
+// do (Capabilities, below).
 //
 // Thread safety (every implementation keeps it; wrappers too):
 // - An Env may be used by any number of threads at once: every Env method may be called
@@ -36,6 +39,29 @@ namespace dlbench::storage {
 
 struct OpenOptions {
   bool direct = false;  // O_DIRECT: offsets, lengths and buffers must be aligned (see Alignment)
+};
+
+// What the storage behind an Env can do (Env::capabilities). POSIX file systems can do all of it
+// (a default Capabilities); a backend without one of them (an object store: no random writes, no
+// rename, no O_DIRECT, no page cache, no folders, no symbolic links) says so, and a wrapper that
+// takes one away (env_wrapper.h) says so too. A run refuses, before any work, a configuration
+// that needs a capability the storage of its folders lacks (workflow/run_storage.h); code that
+// meets a missing one at run time takes another path where there is one, or throws naming it.
+struct Capabilities {
+  std::string backend = "POSIX";  // names the storage in messages: "POSIX", "S3"
+  bool random_writes = true;      // WritableFile::write_at anywhere and truncate (header patching,
+                                  // HDF5, checkpoint chunks written by several threads)
+  bool shared_writers = true;     // several writers of one file: open_write by several ranks,
+                                  // open_shared (MPI-IO's shared-file layouts)
+  bool rename = true;             // Env::rename replaces atomically
+  bool direct_io = true;          // OpenOptions::direct (O_DIRECT)
+  bool page_cache = true;         // ReadableFile::drop_cache, dropping the node's page cache
+  bool mmap = true;               // files can be mapped into memory (storage/mapped_file.h)
+  bool free_space = true;         // Env::free_space answers
+  bool directories = true;        // real folders: create_directories, sync_directory, empty ones
+  bool symlinks = true;           // symbolic links exist (folder safety looks for them)
+
+  bool operator==(const Capabilities&) const = default;
 };
 
 // O_DIRECT alignment required for offsets, lengths and buffer addresses.
@@ -144,6 +170,9 @@ class Env {
   // Bytes an unprivileged user may still write on the file system holding `path` (statvfs:
   // f_bavail × f_frsize). Throws Error(kIo) naming the path.
   virtual Bytes free_space(const std::string& path) = 0;
+  // What the storage holding `path` can do. One Env answers alike for every path; a mount table
+  // (storage/mount_table.h) answers for the backend that holds `path`. Cheap and pure: no I/O.
+  virtual Capabilities capabilities(const std::string& path) = 0;
 };
 
 // What the POSIX Env retried, process-wide, since the process started: system calls interrupted by

@@ -233,6 +233,8 @@ class PosixEnvImpl final : public Env {
     if (::statvfs(path.c_str(), &st) != 0) throw IoError("statvfs", path, errno);
     return static_cast<Bytes>(st.f_bavail) * static_cast<Bytes>(st.f_frsize);
   }
+
+  Capabilities capabilities(const std::string& /*path*/) override { return {}; }  // all of them
 };
 
 }  // namespace

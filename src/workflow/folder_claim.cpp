@@ -48,6 +48,7 @@ void ClaimFolder(storage::Env& env, const std::string& folder, const std::string
   // An existing path that is not a folder fails here, naming it (exit 3).
   const bool existed = env.exists(folder);
   env.create_directories(folder);
+  const bool links = env.capabilities(folder).symlinks;
   bool marked = false;
   std::string foreign;  // the first entry dlbench did not make
   std::string link;     // the first symbolic link
@@ -58,9 +59,11 @@ void ClaimFolder(storage::Env& env, const std::string& folder, const std::string
       } else if (foreign.empty()) {
         foreign = entry.name;
       }
-      if (link.empty() && IsSymbolicLink(JoinPath(folder, entry.name))) link = entry.name;
+      if (links && link.empty() && IsSymbolicLink(JoinPath(folder, entry.name))) {
+        link = entry.name;
+      }
     }
-    if (link.empty()) link = LinkedFolderBelow(env, folder, "");
+    if (links && link.empty()) link = LinkedFolderBelow(env, folder, "");
   }
   // Not even with --force: through a link to a folder, dlbench would write (and remove its
   // files) outside the folder it was given.
@@ -104,13 +107,13 @@ std::vector<WrittenFolder> WrittenFolders(const config::Config& config, const Fo
   return folders;
 }
 
-void ClaimFolders(const std::vector<WrittenFolder>& folders, bool force,
+void ClaimFolders(const std::vector<WrittenFolder>& folders, bool force, storage::Env& env,
                   const mpi::Communicator& comm) {
   // Rank 0 first, alone: a shared folder is created and marked once, with no other rank listing
   // it half-made.
   mpi::AgreeOnFailure(comm, [&] {
     if (!comm.is_root()) return;
-    for (const WrittenFolder& f : folders) ClaimFolder(storage::PosixEnv(), f.folder, f.key, force);
+    for (const WrittenFolder& f : folders) ClaimFolder(env, f.folder, f.key, force);
   });
   // Every rank holds the same configuration, so all agree on whether this step is needed.
   const bool any_node_local = std::any_of(folders.begin(), folders.end(),
@@ -121,8 +124,8 @@ void ClaimFolders(const std::vector<WrittenFolder>& folders, bool force,
     if (comm.is_root() || !nodes.leads(comm.rank())) return;
     for (const WrittenFolder& f : folders) {
       if (f.node_local) {
-        ClaimFolder(storage::PosixEnv(), f.folder,
-                    f.key + " (node " + nodes.name(nodes.node_of(comm.rank())) + ")", force);
+        ClaimFolder(env, f.folder, f.key + " (node " + nodes.name(nodes.node_of(comm.rank())) + ")",
+                    force);
       }
     }
   });

@@ -5,11 +5,12 @@
 // tier it saves to or drains — is claimed first, by rank 0 of the job and, when the folder is on a
 // node-local tier (each node has its own), by the lowest rank of every other node too:
 // - the root, a system folder or the home folder (util/path_text.h UnsafeFolderReason, links
-//   followed) is refused, always;
+//   followed; a URI only when it names no bucket) is refused, always;
 // - a folder that does not exist is created, with the marker `.dlbench-folder` in it;
 // - an existing folder holding a symbolic link at its top level, or a symbolic link to a folder
 //   at any depth below, is refused, always (dlbench would write into, and remove its files from,
-//   the folder the link points to);
+//   the folder the link points to); only looked for where the storage has symbolic links
+//   (storage::Capabilities::symlinks);
 // - an existing folder is accepted when it is empty or holds the marker (or, for a data folder,
 //   generation's own `.dlbench-dataset.json`); otherwise it is refused (exit 2) unless `force`
 //   (the --force flag), which claims it anyway.
@@ -43,6 +44,8 @@ struct WrittenFolder {
 
 // What a command does with the configured folders.
 struct FolderUse {
+  bool reads = false;        // reads the dataset (training and its evaluations): the data folder,
+                             // and the staged copy when staging
   bool generates = false;    // writes the data folder
   bool stages = false;       // writes the staged copy of the dataset (stage.to; stage_phase.h)
   bool checkpoints = false;  // saves or drains checkpoints: the checkpoint folder and the
@@ -52,11 +55,11 @@ struct FolderUse {
 // The configured folders a command of `use` writes into.
 std::vector<WrittenFolder> WrittenFolders(const config::Config& config, const FolderUse& use);
 
-// Collective. Claims `folders` (ClaimFolder) on rank 0, then the node-local ones again on the
-// lowest rank of every other node (mpi::NodeMap::Of: DLBENCH_NODE's emulated nodes too), each
-// on its node's own copy. Every rank throws the error of the lowest refusing rank, before any
-// rank writes.
-void ClaimFolders(const std::vector<WrittenFolder>& folders, bool force,
+// Collective. Claims `folders` (ClaimFolder) through `env` (the run's storage: run_storage.h) on
+// rank 0, then the node-local ones again on the lowest rank of every other node
+// (mpi::NodeMap::Of: DLBENCH_NODE's emulated nodes too), each on its node's own copy. Every rank
+// throws the error of the lowest refusing rank, before any rank writes.
+void ClaimFolders(const std::vector<WrittenFolder>& folders, bool force, storage::Env& env,
                   const mpi::Communicator& comm);
 
 }  // namespace dlbench::workflow

@@ -18,7 +18,9 @@
 #include "workflow/interruption.h"
 #include "workflow/run_counters.h"
 #include "workflow/run_info.h"
+#include "workflow/run_insights.h"
 #include "workflow/run_results.h"
+#include "workflow/run_storage.h"
 #include "workflow/run_trace.h"
 #include "workflow/stage_phase.h"
 #include "workflow/storage_tiers.h"
@@ -95,14 +97,23 @@ void RunPhases(const config::Config& config, const RunRequest& request,
   use.checkpoints = (Contains(request.phases, Phase::kCheckpoint) &&
                      config.checkpoint.num_checkpoints_write > 0) ||
                     (trains && config.workflow.checkpoint);
+  use.reads = trains;
   std::vector<WrittenFolder> folders;
   mpi::AgreeOnFailure(comm, [&] { folders = WrittenFolders(config, use); });
-  ClaimFolders(folders, request.force, comm);
-  const std::unique_ptr<storage::TierEnv> storage =
-      MakeRunStorage(config, storage::PosixEnv(), request.quiet, comm);
+  const std::unique_ptr<storage::TierEnv> storage = MakeRunStorage(config, use, comm);
+  ClaimFolders(folders, request.force, *storage, comm);
+  AnnounceEmulation(*storage, request.quiet, comm);
   // Darshan's POSIX counters, always on, above the tiers: they see what the workload saw, and
   // staging runs group their per-path records by tier (staging/tier_counts.h).
   storage::CountingEnv counted(*storage);
+  // Within profiling.counters_memory_mib; files beyond it fold into one record per tier (so that
+  // staging's per-tier counts stay whole) or one for the paths under no tier.
+  counted.limit_records(static_cast<Bytes>(config.profiling.counters_memory_mib) * MiB,
+                        [tiers = storage.get()](const std::string& path) {
+                          const storage::TierSpec* tier = tiers->tier_of(path);
+                          return tier != nullptr ? tier->path
+                                                 : std::string(storage::CountingEnv::kFoldedPath);
+                        });
   results.add(WorkloadIdentity(config));
   results.add(EmulationSummary(*storage));
   RunTrace trace(config, request.output_folder, counted, comm);
@@ -140,12 +151,13 @@ void RunPhases(const config::Config& config, const RunRequest& request,
   results.begin_phase(kFinishPhase);
   if (RemovesDatasetAtEnd(config, generates,
                           trains || Contains(request.phases, Phase::kCheckpoint))) {
-    RemoveGeneratedDataset(config, storage::PosixEnv(), request.quiet, comm);
+    RemoveGeneratedDataset(config, *storage, request.quiet, comm);
   }
   WriteRunCounters(counted, comm, results, request.quiet);
   results.add(trace.finish());
   results.add(FaultInjectionSummary(comm));
   results.add(RetrySummary(comm));
+  AddRunInsights(config, results, request.quiet, comm);
 }
 
 }  // namespace

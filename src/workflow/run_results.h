@@ -67,6 +67,11 @@ class RunResults {
 
   // Not to be used while another thread may call interrupt().
   const metrics::Json& summary() const { return summary_; }
+  // A copy of the summary, safe while interrupt() may be called.
+  metrics::Json snapshot() const {
+    const std::lock_guard lock(mutex_);
+    return summary_;
+  }
   const std::filesystem::path& folder() const { return folder_; }
 
  private:

@@ -2,21 +2,21 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <limits>
+#include <optional>
+#include <string_view>
 
 #include "mpi/agreement.h"
 #include "mpi/nodes.h"
 #include "pipeline/options_from_config.h"
 #include "pipeline/sampler.h"
-#include "storage/tier_env.h"
+#include "util/count_text.h"
 #include "util/error.h"
 #include "util/path_text.h"
 #include "util/sink.h"
 #include "util/size_text.h"
 #include "workflow/dataset_check.h"
 #include "workflow/generation_resume.h"
-#include "workflow/storage_tiers.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -64,32 +64,32 @@ std::vector<int> StagingOwners(const config::Config& config, const DatasetFiles&
 }  // namespace
 
 std::string StagedDataFolder(const config::Config& config) {
-  const storage::TierEnv tiers(storage::PosixEnv(), TierSpecsFromConfig(config.storage));
-  const storage::TierSpec* to = tiers.tier_named(config.stage.to);
+  const config::TierConfig* to = config.storage.tier_named(config.stage.to);
   if (to == nullptr) {
     throw InternalError(
         "stage.to: '" + config.stage.to +
         "' is not a storage.tiers entry (config::Validate lets no such config pass)");
   }
   const std::string data = AbsoluteFolder(config.dataset.data_folder);
-  const storage::TierSpec* from =
-      config.stage.from.empty() ? tiers.tier_of(data) : tiers.tier_named(config.stage.from);
+  const config::TierConfig* from = config.stage.from.empty()
+                                       ? config.storage.tier_holding(data)
+                                       : config.storage.tier_named(config.stage.from);
   if (from == nullptr) {
     throw InternalError(config.stage.from.empty()
                             ? "stage: dataset.data_folder " + data + " is under no storage tier"
                             : "stage.from: '" + config.stage.from +
                                   "' is not a storage.tiers entry");
   }
-  const std::filesystem::path relative =
-      std::filesystem::path(data).lexically_relative(AbsoluteFolder(from->path));
-  if (relative.empty() || *relative.begin() == "..") {
+  const std::optional<std::string_view> relative = PathBelow(AbsoluteFolder(from->path), data);
+  if (!relative) {
     throw InternalError("stage.from: dataset.data_folder " + data + " is not under tier " +
                         from->name + " (" + from->path + ")");
   }
   if (from == to) {
     throw InternalError("stage: the dataset is already on tier " + to->name);
   }
-  return AbsoluteFolder((std::filesystem::path(to->path) / relative).string());
+  return relative->empty() ? AbsoluteFolder(to->path)
+                           : JoinPath(AbsoluteFolder(to->path), *relative);
 }
 
 config::Config StagedConfig(const config::Config& config) {
@@ -135,11 +135,10 @@ metrics::Json StageSummary(const config::Config& config, const staging::CopyStat
 
 std::string StageLine(const metrics::Json& stage) {
   char line[512];
-  std::snprintf(line, sizeof line,
-                "staged (%s) %s in %llu files (%llu already there) to %s in %.3f s",
+  std::snprintf(line, sizeof line, "staged (%s) %s in %s (%llu already there) to %s in %.3f s",
                 stage["policy"].get<std::string>().c_str(),
                 DescribeBytes(stage["bytes"].get<Bytes>()).c_str(),
-                static_cast<unsigned long long>(stage["files"].get<std::uint64_t>()),
+                CountOf(stage["files"].get<std::uint64_t>(), "file").c_str(),
                 static_cast<unsigned long long>(stage["skipped_files"].get<std::uint64_t>()),
                 stage["to"].get<std::string>().c_str(), stage["seconds"].get<double>());
   std::string text = line;

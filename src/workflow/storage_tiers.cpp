@@ -2,9 +2,7 @@
 
 #include <cstdlib>
 
-#include "mpi/agreement.h"
 #include "storage/fault_environment.h"
-#include "util/sink.h"
 
 namespace dlbench::workflow {
 
@@ -18,20 +16,6 @@ std::vector<storage::TierSpec> TierSpecsFromConfig(const config::StorageConfig& 
                      .latency = tier.latency});
   }
   return specs;
-}
-
-std::unique_ptr<storage::TierEnv> MakeRunStorage(const config::Config& config, storage::Env& base,
-                                                 bool quiet, const mpi::Communicator& comm) {
-  std::unique_ptr<storage::TierEnv> tiers;
-  mpi::AgreeOnFailure(comm, [&] {
-    tiers = std::make_unique<storage::TierEnv>(base, TierSpecsFromConfig(config.storage));
-  });
-  if (comm.is_root() && !quiet) {
-    std::string lines;
-    for (const std::string& note : tiers->emulation_notes()) lines += "emulated: " + note + "\n";
-    sink::Result(lines);
-  }
-  return tiers;
 }
 
 metrics::Json EmulationSummary(const storage::TierEnv& tiers) {

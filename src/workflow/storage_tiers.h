@@ -1,6 +1,7 @@
-// storage.tiers for a whole run: one storage::TierEnv per rank through which every phase does its
-// I/O, so that a tier's emulation (bandwidth_limit as one token bucket shared by all the rank's
-// threads, latency per operation) applies to data, generation and checkpoints alike.
+// storage.tiers as storage/ knows them, and what a run's result files say of its storage: the
+// tiers' emulation, injected faults, the POSIX Env's retries. The run's storage itself, one
+// storage::TierEnv per rank through which every phase does its I/O (so that a tier's emulation
+// applies to data, generation and checkpoints alike), is built by run_storage.h.
 #pragma once
 
 #include <memory>
@@ -15,11 +16,6 @@ namespace dlbench::workflow {
 
 // storage.tiers as storage/ knows them.
 std::vector<storage::TierSpec> TierSpecsFromConfig(const config::StorageConfig& storage);
-
-// Collective (a bad tier is a configuration error, agreed and printed once). Rank 0 prints one
-// line per emulated tier unless `quiet`, so that no result is mistaken for the real device's.
-std::unique_ptr<storage::TierEnv> MakeRunStorage(const config::Config& config, storage::Env& base,
-                                                 bool quiet, const mpi::Communicator& comm);
 
 // {"storage_emulation": [notes...]} for summary.json, or an empty object when nothing is emulated.
 metrics::Json EmulationSummary(const storage::TierEnv& tiers);

@@ -119,3 +119,14 @@ dlbench_validation_test(no_phase_enabled
   "the workload enables no phase \\(workflow.generate_data, workflow.train and workflow.checkpoint are all false\\)"
   run ${DATA}/workloads/train/tiny_train.yaml ++workload.workflow.train=False
   ++workload.workflow.generate_data=False)
+# A URI on storage that stores local paths only: once made a local folder ./s3:/bucket/data in the
+# working folder and generated into it; refused at load, before any folder is made.
+dlbench_cli_test(validation_uri_on_local_storage 2
+  --once "dataset.data_folder: 's3://bucket/data' is a s3:// URI, but storage.storage_type local_fs stores local paths only. give a local folder \\(override"
+  --no-file ${SCRATCH}/s3: --no-file ${VALIDATION}/uri_on_local_storage
+  -- ${MPIEXEC} 2 ${DLBENCH} generate default --output ${VALIDATION}/uri_on_local_storage
+  ++workload.dataset.data_folder=s3://bucket/data)
+set_tests_properties(cli.validation_uri_on_local_storage PROPERTIES LABELS "cli;mpi")
+dlbench_validation_test(tier_uri_on_local_storage
+  "storage.tiers.fast.path: 'gs://b/fast' is a gs:// URI, but storage.storage_type local_fs stores local paths only"
+  run ${DATA}/workloads/tiny_checkpoint.yaml ++workload.storage.tiers.fast.path=gs://b/fast)

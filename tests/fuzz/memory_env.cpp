@@ -70,6 +70,18 @@ void MemoryEnv::remove_tree(const std::string& path) { ReadOnly("remove_tree", p
 void MemoryEnv::sync_directory(const std::string&) {}
 Bytes MemoryEnv::free_space(const std::string&) { return 0; }
 
+storage::Capabilities MemoryEnv::capabilities(const std::string&) {
+  return {.backend = "fuzz memory",
+          .random_writes = false,
+          .shared_writers = false,
+          .rename = false,
+          .direct_io = false,
+          .page_cache = false,
+          .mmap = false,
+          .free_space = false,
+          .symlinks = false};
+}
+
 bool MemoryEnv::is_folder(const std::string& path) const {
   const std::string prefix = path.ends_with('/') ? path : path + "/";
   const auto it = files_.lower_bound(prefix);

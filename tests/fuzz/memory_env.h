@@ -41,6 +41,8 @@ class MemoryEnv final : public storage::Env {
   std::int64_t modified_ns(const std::string& path) override;
   void sync_directory(const std::string& path) override;
   Bytes free_space(const std::string& path) override;
+  // A read-only store of whole files: nothing written in place, shared, renamed or mapped.
+  storage::Capabilities capabilities(const std::string& path) override;
 
  private:
   bool is_folder(const std::string& path) const;

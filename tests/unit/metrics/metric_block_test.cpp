@@ -45,6 +45,7 @@ TEST(MetricBlock, CheckpointLinesBeforeEvalLines) {
   PhaseEpoch epoch;
   epoch.au_percent = 50;
   epoch.dlio_samples_per_second = 3;
+  epoch.breakdown.measured_steps = 4;
   eval.epochs.push_back(epoch);
   run.eval = eval;
   CheckpointMetrics checkpoint;
@@ -189,6 +190,17 @@ TEST(TerminalTable, StepBreakdownMeansOverEpochs) {
   EXPECT_NE(table.find("0.500  points"), std::string::npos);  // waiting for the last rank
   EXPECT_NE(table.find("compute overshoot per epoch"), std::string::npos);
   EXPECT_NE(table.find("2.000  ms"), std::string::npos);  // mean of 4 ms and 0 ms
+}
+
+// One step per rank with exclude_start_steps: 1: DLIO's AU of 0 stays, and a line says that it
+// measured nothing.
+TEST(MetricBlock, SaysWhenAnEpochMeasuredNoStep) {
+  RunMetrics run = TrainingRun();
+  run.train->epochs[1].breakdown.measured_steps = 0;
+  const std::string text = MetricBlock(run);
+  EXPECT_NE(text.find("[METRIC] train_au_measured_steps: an epoch measured no step"),
+            std::string::npos);
+  EXPECT_EQ(MetricBlock(TrainingRun()).find("measured no step"), std::string::npos);
 }
 
 }  // namespace

@@ -99,6 +99,10 @@ class Recorder final : public Env {
     calls.push_back("free_space " + path);
     return 9;
   }
+  Capabilities capabilities(const std::string& path) override {
+    calls.push_back("capabilities " + path);
+    return {.backend = "recorder", .mmap = false};
+  }
 };
 
 TEST(EnvWrapper, ForwardsEveryEnvMethodToItsTarget) {
@@ -117,10 +121,13 @@ TEST(EnvWrapper, ForwardsEveryEnvMethodToItsTarget) {
   EXPECT_EQ(env.file_size("s"), 5u);
   EXPECT_EQ(env.modified_ns("t"), 11);
   env.sync_directory("f");
+  const Capabilities capabilities = env.capabilities("k");
+  EXPECT_EQ(capabilities.backend, "recorder");
+  EXPECT_FALSE(capabilities.mmap);
   const std::vector<std::string> expected = {
-      "open_read r",          "create c", "open_write w", "open_shared m", "rename a b",
-      "create_directories d", "remove x", "exists e",     "file_size s",   "modified_ns t",
-      "sync_directory f"};
+      "open_read r",          "create c",      "open_write w", "open_shared m", "rename a b",
+      "create_directories d", "remove x",      "exists e",     "file_size s",   "modified_ns t",
+      "sync_directory f",     "capabilities k"};
   EXPECT_EQ(target.calls, expected);
 }
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "support/expect_error.h"
+#include "support/limited_env.h"
 #include "support/test_support.h"
 #include "util/error.h"
 #include "workflow/generation_resume.h"
@@ -124,18 +125,35 @@ TEST(WrittenFolders, TheStagedDataFolderWhenStaging) {
   EXPECT_TRUE(staged[0].node_local);
 }
 
+// Links are looked for only where the storage has them (an object store has none, and its
+// listing is all it can show).
+TEST(ClaimFolder, LooksForLinksOnlyWhereTheStorageHasThem) {
+  test::TempDir dir;
+  dir.write(std::string("out/") + kFolderMarkerName, "");
+  fs::create_directory(dir / "elsewhere");
+  fs::create_directory_symlink(dir / "elsewhere", dir / "out" / "run");
+  storage::Capabilities no_links;
+  no_links.symlinks = false;
+  test::LimitedEnv env(storage::PosixEnv(), no_links);
+  ClaimFolder(env, (dir / "out").string(), "output folder", false);
+  test::ExpectError([&] { Claim(dir / "out"); }, ExitCode::kUsage, {"holds a symbolic link, run"});
+}
+
 TEST(ClaimFolders, OneRankClaimsEveryFolder) {
   test::TempDir dir;
   const config::Config config = WithNodeLocalTiers(dir.path());
   ClaimFolders(WrittenFolders(config, {.generates = true, .checkpoints = true}), false,
-               test::World());
+               storage::PosixEnv(), test::World());
   for (const char* folder : {"scratch/data", "pfs/ckpt", "nvme"}) {
     EXPECT_TRUE(fs::is_regular_file(dir / folder / kFolderMarkerName)) << folder;
   }
   dir.write("pfs/ckpt/notes.txt", "mine");
   fs::remove(dir / "pfs" / "ckpt" / kFolderMarkerName);
   test::ExpectError(
-      [&] { ClaimFolders(WrittenFolders(config, {.checkpoints = true}), false, test::World()); },
+      [&] {
+        ClaimFolders(WrittenFolders(config, {.checkpoints = true}), false, storage::PosixEnv(),
+                     test::World());
+      },
       ExitCode::kUsage, {"checkpoint.checkpoint_folder", "is not empty (it holds notes.txt)"});
 }
 

@@ -1,0 +1,143 @@
+// The rules on training reads: storage_bound, small_reads, metadata_bound, first_epoch_slower,
+// page_cache_served.
+#include <vector>
+
+#include "insights/rule_math.h"
+#include "insights/rules.h"
+#include "insights/thresholds.h"
+#include "util/sink.h"
+
+namespace dlbench::insights {
+
+std::optional<Finding> StorageBound(const RunFacts& facts) {
+  const std::optional<double> points = MeanOf(facts.train_load_loss_points);
+  if (!points || *points < kStorageBoundPoints) return std::nullopt;
+  Finding f;
+  f.id = "storage_bound";
+  f.severity = *points >= kStorageBoundHighPoints ? Severity::kHigh : Severity::kWarning;
+  const std::optional<double> au = MeanOf(facts.train_au_percent);
+  f.message = sink::Format(
+      "The accelerators waited for data: load waits cost %.1f AU points per epoch (AU %.1f %%).",
+      *points, au.value_or(0));
+  f.evidence.push_back({"metric.train_au_loss_load_percentage (mean over epochs)", *points,
+                        "AU points", kStorageBoundPoints, ">="});
+  if (au) f.evidence.push_back({"metric.train_au_mean_percentage", *au, "%", {}, ""});
+  if (const std::optional<double> load = MeanOf(facts.train_load_seconds)) {
+    f.evidence.push_back(
+        {"metric.train_load_wait_seconds + train_first_batch_wait_seconds "
+         "(mean over epochs)",
+         *load,
+         "s",
+         {},
+         ""});
+  }
+  f.suggestion =
+      "Stage the dataset to a faster tier (workflow.stage with stage.policy: before_training), "
+      "or raise reader.read_threads and reader.prefetch_size.";
+  return f;
+}
+
+std::optional<Finding> SmallReads(const RunFacts& facts) {
+  if (!facts.reads || *facts.reads < kSmallReadsMinReads) return std::nullopt;
+  const auto reads = static_cast<double>(*facts.reads);
+  const double share = static_cast<double>(facts.small_reads) / reads;
+  const double mean_bytes = facts.bytes_read / reads;
+  // The mean keeps out formats whose few small header reads sit beside large data reads.
+  if (share < kSmallReadsShare || mean_bytes >= kSmallAccessBytes) return std::nullopt;
+  Finding f;
+  f.id = "small_reads";
+  f.severity = ReadsCostAu(facts) ? Severity::kWarning : Severity::kInfo;
+  f.message = sink::Format("%.0f %% of the %.0f reads were of at most 100 KiB (%.1f KiB a read).",
+                           100 * share, reads, mean_bytes / 1024);
+  f.evidence.push_back({"posix_counters.totals POSIX_SIZE_READ_0_100..10K_100K / POSIX_READS",
+                        100 * share, "%", 100 * kSmallReadsShare, ">="});
+  f.evidence.push_back({"posix_counters.totals POSIX_BYTES_READ / POSIX_READS", mean_bytes, "bytes",
+                        kSmallAccessBytes, "<"});
+  f.evidence.push_back({"posix_counters.totals POSIX_READS", reads, "reads",
+                        static_cast<double>(kSmallReadsMinReads), ">="});
+  f.suggestion =
+      "Read larger units: larger records or more samples per file "
+      "(dataset.record_length_bytes, dataset.num_samples_per_file), or a container format "
+      "(tfrecord, hdf5, indexed_binary) instead of one small file per sample.";
+  return f;
+}
+
+std::optional<Finding> MetadataBound(const RunFacts& facts) {
+  const double io = facts.read_time_seconds + facts.write_time_seconds + facts.meta_time_seconds;
+  // Opens of a small run on a loaded machine take half of little: only when reads cost AU.
+  if (io <= 0 || facts.meta_time_seconds < kMetadataMinSeconds || !ReadsCostAu(facts)) {
+    return std::nullopt;
+  }
+  const double share = facts.meta_time_seconds / io;
+  if (share < kMetadataShare) return std::nullopt;
+  Finding f;
+  f.id = "metadata_bound";
+  f.severity = Severity::kWarning;
+  f.message = sink::Format(
+      "Opening, stat'ing and closing files took %.0f %% of the I/O time (%.3f s of %.3f s).",
+      100 * share, facts.meta_time_seconds, io);
+  f.evidence.push_back({"posix_counters.totals POSIX_F_META_TIME / (READ + WRITE + META time)",
+                        100 * share, "%", 100 * kMetadataShare, ">="});
+  f.evidence.push_back({"posix_counters.totals POSIX_F_META_TIME", facts.meta_time_seconds, "s",
+                        kMetadataMinSeconds, ">="});
+  f.suggestion =
+      "Put more samples in each file (dataset.num_samples_per_file) so that each open serves "
+      "more reads, or use a container format; on a parallel file system, spread the files over "
+      "subfolders (dataset.num_subfolders_train).";
+  return f;
+}
+
+std::optional<Finding> FirstEpochSlower(const RunFacts& facts) {
+  if (facts.train_load_seconds.size() < 2) return std::nullopt;
+  const double first = facts.train_load_seconds.front();
+  const std::optional<double> later = MedianOf(
+      std::vector<double>(facts.train_load_seconds.begin() + 1, facts.train_load_seconds.end()));
+  const double excess = first - *later;
+  if (excess < kFirstEpochMinExcessSeconds || first < kFirstEpochRatio * *later) {
+    return std::nullopt;
+  }
+  Finding f;
+  f.id = "first_epoch_slower";
+  f.severity = Severity::kWarning;
+  f.message = sink::Format(
+      "The first epoch waited %.3f s for data, the later epochs %.3f s (median): later epochs "
+      "read from a cache or a staged copy.",
+      first, *later);
+  f.evidence.push_back(
+      {"metric.train_load_wait_seconds + train_first_batch_wait_seconds, "
+       "epoch 1 / median of later epochs",
+       *later > 0 ? first / *later : first, "ratio", kFirstEpochRatio, ">="});
+  f.evidence.push_back(
+      {"epoch 1 minus median of later epochs", excess, "s", kFirstEpochMinExcessSeconds, ">="});
+  f.suggestion =
+      facts.staged
+          ? "Stage the whole dataset before training (stage.policy: before_training) so that no "
+            "epoch reads the slow tier."
+          : "Stage the dataset to a fast tier before training (workflow.stage, stage.policy: "
+            "before_training), or make every epoch read storage (reader.drop_caches) to measure "
+            "it.";
+  return f;
+}
+
+std::optional<Finding> PageCacheServed(const RunFacts& facts) {
+  if (!facts.page_cache_possible || facts.cache_bypassed || facts.staged ||
+      facts.train_load_seconds.size() < 2) {
+    return std::nullopt;
+  }
+  Finding f;
+  f.id = "page_cache_served";
+  f.severity = Severity::kInfo;
+  f.message = sink::Format(
+      "Every host's memory holds its share of the data and the %zu epochs read it again without "
+      "dropping the page cache: later epochs were likely served from memory.",
+      facts.train_load_seconds.size());
+  f.evidence.push_back({"potential_caching (every host)", 1, "flag", 1, ">="});
+  f.evidence.push_back(
+      {"epochs", static_cast<double>(facts.train_load_seconds.size()), "epochs", 2, ">="});
+  f.suggestion =
+      "To measure the storage, drop the page cache between epochs (reader.drop_caches: fadvise "
+      "or drop), read with reader.odirect, or use a dataset larger than the hosts' memory.";
+  return f;
+}
+
+}  // namespace dlbench::insights

@@ -1,0 +1,34 @@
+// Small arithmetic the rules share.
+#pragma once
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+#include <vector>
+
+#include "insights/run_facts.h"
+#include "insights/thresholds.h"
+
+namespace dlbench::insights {
+
+inline std::optional<double> MeanOf(const std::vector<double>& values) {
+  if (values.empty()) return std::nullopt;
+  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+// numpy's median: the middle value, or the mean of the two middle ones.
+inline std::optional<double> MedianOf(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// Whether load waits cost training AU (storage_bound's threshold), or no training ran: findings
+// about how the I/O is done are warnings then, and information otherwise.
+inline bool ReadsCostAu(const RunFacts& facts) {
+  const std::optional<double> points = MeanOf(facts.train_load_loss_points);
+  return !points || *points >= kStorageBoundPoints;
+}
+
+}  // namespace dlbench::insights

@@ -1,0 +1,105 @@
+# CLI tests of the run's insights (docs/insights.md): for each rule, a run built to trigger it and
+# one built not to — a healthy run has no finding at all. Runs of the tiny training workload with
+# 20 ms of compute a step (so prefetching keeps up), 256 KiB records and the page cache dropped
+# between epochs are healthy; each trigger changes one thing: a slow tier, tiny records, one slow
+# rank, a slow drain, long evaluations. Included from tests/CMakeLists.txt after tests/cli, whose
+# dlbench_cli_test it uses.
+set(EXPECT ${CMAKE_CURRENT_LIST_DIR}/expect.sh)
+set(SCRATCH ${CMAKE_CURRENT_BINARY_DIR}/cli/scratch)
+set(DLBENCH $<TARGET_FILE:dlbench>)
+set(INS_YAML ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml)
+string(JOIN " " INS_MPIEXEC ${DLBENCH_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG})
+set(CHECK_INSIGHTS "${DLBENCH_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_insights.py")
+set(INS_HEALTHY "++workload.train.computation_time=0.02 ++workload.dataset.record_length_bytes=262144 ++workload.reader.drop_caches=fadvise")
+# The tier pfs at <dir>/pfs holds the dataset (and whatever else a test puts there).
+set(INS_PFS "++workload.storage.tiers.pfs.path=@dir@/pfs ++workload.dataset.data_folder=@dir@/pfs/data")
+
+# dlbench_insights_test(NAME RANKS "RUN OVERRIDES" "CHECK ARGUMENTS" [expect.sh options]): one
+# `dlbench run` (generation included) into <scratch>/insights_NAME, then check_insights.py. @dir@
+# in the overrides is that folder; "ENV=VALUE " before them sets the environment of the run.
+function(dlbench_insights_test name ranks overrides check)
+  set(dir ${SCRATCH}/insights_${name})
+  # The default data folder first: a later data_folder (the tier's) wins.
+  string(REPLACE "@dir@" "${dir}" overrides "++workload.dataset.data_folder=${dir}/data ${overrides}")
+  dlbench_cli_test(insights_${name} 0 --match "check_insights: OK" ${ARGN} -- /bin/sh -c
+    "rm -rf ${dir} && ${INS_MPIEXEC} ${ranks} ${DLBENCH} run ${INS_YAML} ${overrides} --output ${dir}/out && ${CHECK_INSIGHTS} ${dir}/out ${check}")
+  set_tests_properties(cli.insights_${name} PROPERTIES LABELS "cli;mpi")
+endfunction()
+
+# Healthy runs, 1 and 2 ranks: no finding, nothing printed.
+dlbench_insights_test(healthy_np1 1 "${INS_HEALTHY}" "--none" --no-match "Insights")
+dlbench_insights_test(healthy_np2 2 "${INS_HEALTHY}" "--none" --no-match "Insights")
+
+# storage_bound: every operation on the dataset's tier takes 10 ms (open and read alike), against
+# 20 ms of compute a step of 2 samples.
+dlbench_insights_test(storage_bound 1 "${INS_HEALTHY} ${INS_PFS} ++workload.storage.tiers.pfs.latency=10ms"
+  "--fires storage_bound --absent rank_imbalance"
+  --match "^  \\[(warning|high)\\] storage_bound: The accelerators waited for data"
+  --match "^    try: Stage the dataset")
+
+# small_reads: 64 files of one 1 KiB sample each, read twice.
+dlbench_insights_test(small_reads 1
+  "${INS_HEALTHY} ++workload.dataset.record_length_bytes=1024 ++workload.dataset.num_files_train=64 ++workload.workflow.evaluation=False"
+  "--fires small_reads --absent storage_bound")
+
+# rank_imbalance: rank 1's reads of the dataset each take 20 ms more; rank 1 is named.
+dlbench_insights_test(rank_imbalance_np2 2
+  "${INS_HEALTHY}" "--fires rank_imbalance --names \"Rank 1 is the straggler\"")
+set_tests_properties(cli.insights_rank_imbalance_np2 PROPERTIES
+  ENVIRONMENT "DLBENCH_FAULTS=op=read,keep,slow=0.02,rank=1,path=insights_rank_imbalance_np2/data")
+
+# first_epoch_slower: on_demand staging from a tier with 30 ms per operation copies each file at its first read, so
+# epoch 2 reads the fast copy; staging before training (the suggestion) makes the epochs alike.
+set(INS_STAGE "${INS_HEALTHY} ${INS_PFS} ++workload.storage.tiers.pfs.latency=30ms ++workload.storage.tiers.nvme.path=@dir@/nvme ++workload.workflow.stage=True ++workload.stage.to=nvme")
+dlbench_insights_test(first_epoch_slower 1 "${INS_STAGE} ++workload.stage.policy=on_demand"
+  "--fires first_epoch_slower --absent page_cache_served")
+dlbench_insights_test(staged_before_training 1 "${INS_STAGE} ++workload.stage.policy=before_training"
+  "--none")
+
+# page_cache_served: the healthy run without dropping the page cache between its epochs (info:
+# not printed).
+dlbench_insights_test(page_cache_served 1
+  "${INS_HEALTHY} ++workload.reader.drop_caches=none" "--fires page_cache_served:info"
+  --no-match "Insights")
+
+# Checkpoint runs: one epoch of 8 steps of 100 ms, the checkpoint folder on the tier pfs.
+set(INS_CKPT "${INS_HEALTHY} ++workload.train.computation_time=0.1 ++workload.train.epochs=1 ++workload.workflow.checkpoint=True ++workload.storage.tiers.pfs.path=@dir@/pfs ++workload.checkpoint.checkpoint_folder=@dir@/pfs/ckpt")
+# checkpoint_stall: a 2 MB checkpoint at the end of the epoch into a 1 MiB/s tier (about 1 s past
+# the tier's 1 MiB burst, against 0.8 s of training); a 100 KB one without the limit does not
+# stall training.
+dlbench_insights_test(checkpoint_stall 1
+  "${INS_CKPT} ++workload.model.model_size_bytes=2000000 ++workload.storage.tiers.pfs.bandwidth_limit=1MiB/s"
+  "--fires checkpoint_stall --absent drain_backlog")
+dlbench_insights_test(checkpoint_no_stall 1 "${INS_CKPT} ++workload.model.model_size_bytes=100000"
+  "--none")
+
+# drain_backlog: a burst buffer whose capacity tier drains 1 MB checkpoints at 1 MiB/s (about 1 s
+# each past the tier's 1 MiB burst) while a save comes every 2 steps (0.2 s); the same buffer with
+# one 100 KB save an epoch, unthrottled, keeps up.
+set(INS_BB "${INS_CKPT} ++workload.storage.tiers.nvme.path=@dir@/bb ++workload.checkpoint.burst_buffer.tier=nvme")
+dlbench_insights_test(drain_backlog 1
+  "${INS_BB} ++workload.model.model_size_bytes=1000000 ++workload.storage.tiers.pfs.bandwidth_limit=1MiB/s ++workload.checkpoint.steps_between_checkpoints=2"
+  "--fires drain_backlog" --match "drain_backlog: The burst buffer drains a checkpoint")
+dlbench_insights_test(drain_keeps_up 1 "${INS_BB} ++workload.model.model_size_bytes=100000"
+  "--none")
+
+# eval_dominates: 4 evaluation steps of 200 ms an epoch against 8 training steps of 20 ms.
+dlbench_insights_test(eval_dominates 1 "${INS_HEALTHY} ++workload.evaluation.eval_time=0.2"
+  "--fires eval_dominates")
+
+# shared_file_contention: both ranks read 1 KiB samples of one file of 128.
+dlbench_insights_test(shared_file_contention_np2 2
+  "${INS_HEALTHY} ++workload.dataset.record_length_bytes=1024 ++workload.dataset.num_files_train=1 ++workload.dataset.num_files_eval=0 ++workload.dataset.num_samples_per_file=128 ++workload.workflow.evaluation=False"
+  "--fires shared_file_contention --names img_0_of_1")
+
+# Across runs: compare, report and trace summary show what differs between a healthy run and a
+# storage-bound one.
+set(dir ${SCRATCH}/insights_across_runs)
+set(INS_SLOW "${INS_HEALTHY} ++workload.storage.tiers.pfs.path=${dir}/pfs ++workload.dataset.data_folder=${dir}/pfs/data ++workload.storage.tiers.pfs.latency=10ms")
+dlbench_cli_test(insights_across_runs 0
+  --match "^Insights that differ \\(current against baseline\\): storage_bound appeared \\((warning|high)\\)"
+  --match "^  \\[(warning|high)\\] storage_bound: "
+  --match "report: Insights storage_bound"
+  -- /bin/sh -c
+  "rm -rf ${dir} && ${DLBENCH} run ${INS_YAML} ${INS_HEALTHY} ++workload.dataset.data_folder=${dir}/data -q --output ${dir}/healthy && ${DLBENCH} run ${INS_YAML} ${INS_SLOW} -q --output ${dir}/slow && ( ${DLBENCH} compare ${dir}/healthy ${dir}/slow --force || test $? -eq 4 ) && ${DLBENCH} trace summary ${dir}/slow && ${DLBENCH} report ${dir}/healthy ${dir}/slow --output ${dir}/report.html && grep -q '<h2>Insights</h2>' ${dir}/report.html && grep -q 'storage_bound appeared' ${dir}/report.html && echo 'report: Insights storage_bound'")
+set_tests_properties(cli.insights_across_runs PROPERTIES TIMEOUT 120)

@@ -1,0 +1,38 @@
+// An Env over another that says it lacks some capabilities (storage/file.h Capabilities), as a
+// backend without them would: for tests of the code that must refuse or avoid what the storage
+// cannot do. Only capabilities() changes; every operation still reaches the target.
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include "storage/env_wrapper.h"
+
+namespace dlbench::test {
+
+class LimitedEnv final : public storage::EnvWrapper {
+ public:
+  LimitedEnv(storage::Env& target, storage::Capabilities capabilities)
+      : EnvWrapper(target), capabilities_(std::move(capabilities)) {}
+
+  storage::Capabilities capabilities(const std::string& /*path*/) override { return capabilities_; }
+
+ private:
+  storage::Capabilities capabilities_;
+};
+
+// What an object store can do: none of the file-system capabilities.
+inline storage::Capabilities ObjectStoreCapabilities(std::string backend = "object store") {
+  return {.backend = std::move(backend),
+          .random_writes = false,
+          .shared_writers = false,
+          .rename = false,
+          .direct_io = false,
+          .page_cache = false,
+          .mmap = false,
+          .free_space = false,
+          .directories = false,
+          .symlinks = false};
+}
+
+}  // namespace dlbench::test
