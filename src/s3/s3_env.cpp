@@ -271,4 +271,17 @@ void S3Env::sync_directory(const std::string& /*path*/) {}
 
 Bytes S3Env::free_space(const std::string& /*path*/) { return std::numeric_limits<Bytes>::max(); }
 
+storage::Capabilities S3Env::capabilities(const std::string& /*path*/) {
+  return {.backend = "S3",
+          .random_writes = false,
+          .shared_writers = false,
+          .rename = false,
+          .direct_io = false,
+          .page_cache = false,
+          .mmap = false,
+          .free_space = false,
+          .directories = false,
+          .symlinks = false};
+}
+
 }  // namespace dlbench::s3

@@ -56,6 +56,9 @@ class S3Env : public storage::Env {
   std::int64_t modified_ns(const std::string& path) override;
   void sync_directory(const std::string& path) override;
   Bytes free_space(const std::string& path) override;
+  // "S3": no random writes, shared writers, rename, O_DIRECT, page cache, mmap, free space,
+  // folders or symbolic links.
+  storage::Capabilities capabilities(const std::string& path) override;
 
   // The size an object is known to have (listed or written by this Env), or kUnknownSize.
   static constexpr Bytes kUnknownSize = ~Bytes{0};
