@@ -1,3 +1,4 @@
+# Module names are lower case, digits and underscores (s3).
 # Fails unless the layering is drawn from the code: each module's link dependencies in
 # src/CMakeLists.txt (dlbench_module(NAME DEPS dlbench_...)) are exactly the modules whose headers
 # its sources include (#include "<module>/..."), and the diagram of docs/architecture.md (its lines
@@ -11,7 +12,7 @@ get_filename_component(SOURCE_DIR "${SOURCE_DIR}" ABSOLUTE)
 
 # The modules and their DEPS, as the build declares them.
 file(READ ${SOURCE_DIR}/src/CMakeLists.txt cmakelists)
-string(REGEX MATCHALL "dlbench_module\\([a-z_]+ DEPS[^)]*\\)" calls "${cmakelists}")
+string(REGEX MATCHALL "dlbench_module\\([a-z0-9_]+ DEPS[^)]*\\)" calls "${cmakelists}")
 set(modules "")
 foreach(call IN LISTS calls)
   string(REGEX REPLACE "^dlbench_module\\(|\\)$" "" call "${call}")
@@ -20,7 +21,7 @@ foreach(call IN LISTS calls)
   list(APPEND modules ${module})
   set(linked_${module} "")
   foreach(word IN LISTS words)
-    if(word MATCHES "^dlbench_([a-z_]+)$")
+    if(word MATCHES "^dlbench_([a-z0-9_]+)$")
       list(APPEND linked_${module} ${CMAKE_MATCH_1})
     endif()
   endforeach()
@@ -33,9 +34,9 @@ foreach(module IN LISTS modules)
   file(GLOB sources ${SOURCE_DIR}/src/${module}/*.h ${SOURCE_DIR}/src/${module}/*.cpp)
   set(included "")
   foreach(source IN LISTS sources)
-    file(STRINGS ${source} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"[a-z_]+/")
+    file(STRINGS ${source} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"[a-z0-9_]+/")
     foreach(line IN LISTS lines)
-      string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([a-z_]+)/.*" "\\1" used "${line}")
+      string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([a-z0-9_]+)/.*" "\\1" used "${line}")
       if(NOT used STREQUAL module AND used IN_LIST modules)
         list(APPEND included ${used})
       endif()

@@ -53,6 +53,13 @@ if(NOT TARGET Snappy::snappy)
 endif()
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 find_package(Threads REQUIRED)
+# The S3 backend (src/s3/): HTTP with libcurl (Debian: libcurl4-openssl-dev), SigV4's HMAC-SHA256
+# and SHA-256 with OpenSSL (libssl-dev), response XML with expat (libexpat1-dev).
+if(DLBENCH_S3)
+  find_package(CURL REQUIRED)
+  find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+  find_package(EXPAT REQUIRED)
+endif()
 
 if(DLBENCH_BUILD_TESTS)
   find_package(GTest REQUIRED)

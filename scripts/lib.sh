@@ -10,6 +10,9 @@ DLBENCH_PACKAGES=(
   libhdf5-openmpi-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev zlib1g-dev libdeflate-dev libjpeg62-turbo-dev libpng-dev
   libsnappy-dev libzstd-dev
+  # the S3 backend (src/s3/) and the server its tests run against (tests/s3/rgw.sh: Ceph RGW)
+  libcurl4-openssl-dev libssl-dev libexpat1-dev
+  ceph-mon ceph-mgr ceph-osd radosgw python3-boto3 openssl
   libgtest-dev libbenchmark-dev
   python3 python3-numpy python3-h5py python3-scipy python3-pil python3-pandas python3-yaml
   clang-format clang-tidy chromium nodejs

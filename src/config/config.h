@@ -90,6 +90,9 @@ struct StorageConfig {
   StorageType storage_type = StorageType::kLocalFs;
   std::string storage_root = "./";
   std::map<std::string, std::string> storage_options;
+  // MLPerf Storage's DLIO fork: the S3 library it runs (s3dlio, s3torchconnector or minio);
+  // recorded, while dlbench always uses its own client.
+  std::string storage_library;
   std::vector<TierConfig> tiers;  // dlbench
 
   // The tier called `name`, or nullptr.

@@ -60,7 +60,8 @@ std::string ToYaml(const Config& config);
 // Throws Error(kUsage) for an unknown key, with a suggestion.
 std::string Query(const Config& config, const std::string& key);
 
-// The overrides as DLIO/Hydra writes overrides.yaml: a YAML list of the strings, verbatim.
+// The overrides as DLIO/Hydra writes overrides.yaml: a YAML list of the strings, verbatim, but
+// for credentials (config/secrets.h HideSecretOverride).
 std::string OverridesYaml(const std::vector<std::string>& overrides);
 
 }  // namespace dlbench::config

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "config/distribution_parser.h"
+#include "config/secrets.h"
 #include "config/typed_value.h"
 #include "config/units_parser.h"
 #include "config/workload_catalog.h"
@@ -59,6 +60,18 @@ Field Rejected(std::string path, std::string what) {
     }
   };
   field.get = [](const Config&) -> std::optional<DocNode> { return std::nullopt; };
+  return field;
+}
+
+// storage.storage_options, its credentials written back hidden (config/secrets.h).
+Field StorageOptionsField() {
+  Field field = WithSubkeys(
+      Leaf(
+          "storage.storage_options", [](auto& c) -> auto& { return c.storage.storage_options; }),
+      {"*"});
+  field.get = [](const Config& config) -> std::optional<DocNode> {
+    return ToNode(HideSecretOptions(config.storage.storage_options));
+  };
   return field;
 }
 
@@ -345,7 +358,8 @@ std::vector<Field> BuildSchema() {
 
       DLBENCH_KEY(storage, storage_type),
       DLBENCH_KEY(storage, storage_root),
-      WithSubkeys(DLBENCH_KEY(storage, storage_options), {"*"}),
+      StorageOptionsField(),
+      DLBENCH_KEY(storage, storage_library),
       TiersField(),
 
       Folder(

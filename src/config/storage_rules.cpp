@@ -49,6 +49,14 @@ void CheckStorage(const Config& config, const Checker& check) {
     check.notice("storage.storage_type: parallel_fs" + check.at("storage.storage_type") +
                  " is POSIX I/O in dlbench, like local_fs (DLIO rejects it at run time)");
   }
+  const std::string& library = storage.storage_library;
+  if (!library.empty() && library != "s3dlio" && library != "s3torchconnector" &&
+      library != "minio") {
+    check.fail("storage.storage_library",
+               "'" + library +
+                   "' is not one of s3dlio, s3torchconnector, minio (MLPerf Storage's "
+                   "S3 libraries; dlbench records the name and uses its own S3 client)");
+  }
   // A URI names storage by its scheme, and local_fs and parallel_fs store local paths only:
   // s3://bucket/key is refused here, before it could become a local folder named "s3:". Results
   // are local files, whatever the storage.

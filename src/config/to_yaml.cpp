@@ -4,6 +4,7 @@
 #include "config/document.h"
 #include "config/load.h"
 #include "config/schema.h"
+#include "config/secrets.h"
 #include "util/error.h"
 
 namespace dlbench::config {
@@ -62,7 +63,7 @@ std::string OverridesYaml(const std::vector<std::string>& overrides) {
   if (overrides.empty()) return "[]\n";
   YAML::Emitter out;  // block style, one string per line, as Hydra writes overrides.yaml
   out << YAML::BeginSeq;
-  for (const auto& text : overrides) out << text;
+  for (const auto& text : overrides) out << HideSecretOverride(text);
   out << YAML::EndSeq;
   return std::string(out.c_str()) + "\n";
 }

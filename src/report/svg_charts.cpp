@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "util/xml_text.h"
+
 namespace dlbench::report {
 namespace {
 
@@ -79,28 +81,7 @@ std::string Legend(const std::vector<std::string>& names) {
 
 }  // namespace
 
-std::string Escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+std::string Escape(const std::string& text) { return XmlEscape(text); }
 
 std::string LineChart(const std::string& title, const std::string& x_label,
                       const std::string& y_label, const std::vector<Series>& series) {

@@ -374,3 +374,51 @@ TEST(NodeLocalTier, NodeInAPathWithoutANodeNameIsAnInternalError) {
 
 }  // namespace
 }  // namespace dlbench::config
+
+namespace dlbench::config {
+namespace {
+
+// Credentials in storage.storage_options stay in the loaded Config (the storage needs them) but
+// are never written back: not in config.yaml (ToYaml), `dlbench config` or a query.
+TEST(ToYaml, HidesCredentialsAmongStorageOptions) {
+  const Config config =
+      testing::LoadText(
+          "storage:\n  storage_library: s3dlio\n  storage_options:\n    access_key_id: AKID\n"
+          "    secret_access_key: sEcReT-value\n    session_token: ToKeN-value\n"
+          "    endpoint_url: http://127.0.0.1:9000\n")
+          .config;
+  EXPECT_EQ(config.storage.storage_options.at("secret_access_key"), "sEcReT-value");
+  EXPECT_EQ(config.storage.storage_library, "s3dlio");
+  const std::string yaml = ToYaml(config);
+  EXPECT_EQ(yaml.find("sEcReT-value"), std::string::npos) << yaml;
+  EXPECT_EQ(yaml.find("ToKeN-value"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("secret_access_key: (hidden)"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("access_key_id: AKID"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("storage_library: s3dlio"), std::string::npos) << yaml;
+  EXPECT_EQ(Query(config, "storage.storage_options.secret_access_key"), "(hidden)");
+  EXPECT_EQ(Query(config, "storage.storage_options").find("sEcReT"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dlbench::config
+
+namespace dlbench::config {
+namespace {
+
+TEST(OverridesYaml, HidesCredentialsSetOnTheCommandLine) {
+  const std::string yaml =
+      OverridesYaml({"++workload.storage.storage_options.secret_access_key=sEcReT",
+                     "storage.storage_options.access_key_id=AKID",
+                     "++workload.storage.storage_options={"
+                     "secret_access_key: sEcReT2, region: eu}",
+                     "++workload.train.epochs=2"});
+  EXPECT_EQ(yaml.find("sEcReT"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("++workload.storage.storage_options.secret_access_key=(hidden)"),
+            std::string::npos)
+      << yaml;
+  EXPECT_NE(yaml.find("storage.storage_options.access_key_id=AKID"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("++workload.train.epochs=2"), std::string::npos) << yaml;
+}
+
+}  // namespace
+}  // namespace dlbench::config

@@ -1,0 +1,403 @@
+#include "s3/client.h"
+
+#include <algorithm>
+#include <chrono>
+#include <random>
+#include <thread>
+#include <utility>
+
+#include "s3/xml.h"
+#include "util/error.h"
+#include "util/xml_text.h"
+
+namespace dlbench::s3 {
+
+struct Client::Request {
+  Request(Operation operation_in, std::string method_in, std::string bucket_in,
+          std::string key_in = "")
+      : operation(operation_in),
+        method(std::move(method_in)),
+        bucket(std::move(bucket_in)),
+        key(std::move(key_in)) {}
+
+  Operation operation = Operation::kGet;
+  std::string method;
+  std::string bucket;
+  std::string key;
+  std::vector<QueryParameter> query;
+  std::vector<Header> headers;  // signed with the rest
+  std::span<const std::byte> body;
+  std::span<std::byte> into;
+  long also_ok = 0;  // a status that is an answer, not an error (404 for HEAD, 416 for a range)
+};
+
+namespace {
+
+constexpr std::size_t kDeleteBatch = 1000;
+
+std::string ObjectText(const std::string& bucket, const std::string& key) {
+  return "s3://" + bucket + "/" + key;
+}
+
+// Waits before attempt `attempt` + 1: 100 ms × 2^(attempt-1), at most 5 s, times [0.5, 1].
+void Backoff(int attempt) {
+  thread_local std::mt19937 random(std::random_device{}());
+  const double base = std::min(0.1 * static_cast<double>(1U << std::min(attempt - 1, 16)), 5.0);
+  const double wait = base * std::uniform_real_distribution<double>(0.5, 1.0)(random);
+  std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+}
+
+bool RetryableStatus(long status) {
+  return status == 500 || status == 502 || status == 503 || status == 504;
+}
+
+long long EpochSeconds() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Content-Range "bytes 0-9/1234" → 1234.
+std::optional<Bytes> RangeTotal(const std::string& content_range) {
+  const std::size_t slash = content_range.rfind('/');
+  if (slash == std::string::npos || slash + 1 >= content_range.size()) return std::nullopt;
+  Bytes total = 0;
+  for (std::size_t i = slash + 1; i < content_range.size(); ++i) {
+    const char c = content_range[i];
+    if (c < '0' || c > '9') return std::nullopt;
+    total = total * 10 + static_cast<Bytes>(c - '0');
+  }
+  return total;
+}
+
+Bytes ParseSize(std::string_view text) {
+  Bytes value = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') break;
+    value = value * 10 + static_cast<Bytes>(c - '0');
+  }
+  return value;
+}
+
+}  // namespace
+
+const char* OperationName(Operation operation) {
+  switch (operation) {
+    case Operation::kGet:
+      return "GET";
+    case Operation::kRangeGet:
+      return "range GET";
+    case Operation::kHead:
+      return "HEAD";
+    case Operation::kPut:
+      return "PUT";
+    case Operation::kCreateMultipart:
+      return "CreateMultipartUpload";
+    case Operation::kUploadPart:
+      return "UploadPart";
+    case Operation::kCompleteMultipart:
+      return "CompleteMultipartUpload";
+    case Operation::kAbortMultipart:
+      return "AbortMultipartUpload";
+    case Operation::kList:
+      return "ListObjectsV2";
+    case Operation::kDelete:
+      return "DeleteObjects";
+  }
+  return "?";
+}
+
+ObjectName ParseObjectUri(const std::string& uri) {
+  constexpr std::string_view kScheme = "s3://";
+  if (!uri.starts_with(kScheme)) {
+    throw UsageError("'" + uri + "' is not an S3 URI (s3://bucket/key)");
+  }
+  const std::string rest = uri.substr(kScheme.size());
+  const std::size_t slash = rest.find('/');
+  ObjectName name{rest.substr(0, slash), slash == std::string::npos ? "" : rest.substr(slash + 1)};
+  if (name.bucket.empty()) throw UsageError("'" + uri + "' names no bucket (s3://bucket/key)");
+  return name;
+}
+
+Client::Client(ClientOptions options) : options_(std::move(options)) {
+  std::string url = options_.endpoint_url;
+  const std::size_t scheme_end = url.find("://");
+  if (scheme_end == std::string::npos) {
+    throw UsageError("S3 endpoint '" + url + "' has no scheme (http://host:port or https://host)");
+  }
+  scheme_ = url.substr(0, scheme_end);
+  if (scheme_ != "http" && scheme_ != "https") {
+    throw UsageError("S3 endpoint '" + url + "': the scheme must be http or https");
+  }
+  authority_ = url.substr(scheme_end + 3);
+  while (!authority_.empty() && authority_.back() == '/') authority_.pop_back();
+  if (authority_.empty() || authority_.find('/') != std::string::npos) {
+    throw UsageError("S3 endpoint '" + url + "' must be scheme://host[:port], without a path");
+  }
+  if (options_.max_attempts < 1) {
+    throw UsageError("s3_max_attempts must be at least 1, not " +
+                     std::to_string(options_.max_attempts));
+  }
+}
+
+OperationCounts Client::counts(Operation operation) const {
+  const AtomicCounts& counts = counts_[static_cast<std::size_t>(operation)];
+  return {counts.requests.load(), counts.retries.load(), counts.failures.load(),
+          counts.bytes.load()};
+}
+
+HttpResponse Client::send(const Request& request) {
+  AtomicCounts& counts = counts_[static_cast<std::size_t>(request.operation)];
+  ++counts.requests;
+  std::string host = authority_;
+  std::string path = "/";
+  if (options_.path_style) {
+    path += request.bucket + "/";
+  } else {
+    host = request.bucket + "." + authority_;
+  }
+  path += UriEncodePath(request.key);
+  const std::string query = CanonicalQuery(request.query);
+  HttpRequest http;
+  http.method = request.method;
+  http.url = scheme_ + "://" + host + path + (query.empty() ? "" : "?" + query);
+  http.body = request.body;
+  http.into = request.into;
+  http.ca_bundle = options_.ca_bundle;
+  http.connect_timeout = options_.connect_timeout;
+  const std::string payload_hash =
+      request.body.empty() ? std::string(kEmptyPayloadHash) : std::string(kUnsignedPayload);
+
+  HttpResponse response;
+  int attempt = 1;
+  for (;; ++attempt) {
+    SigningInput input;
+    input.method = request.method;
+    input.canonical_uri = path;
+    input.query = request.query;
+    input.amz_date = AmzDate(EpochSeconds());
+    input.region = options_.region;
+    input.payload_hash = payload_hash;
+    input.headers = request.headers;
+    input.headers.emplace_back("host", host);
+    input.headers.emplace_back("x-amz-date", input.amz_date);
+    input.headers.emplace_back("x-amz-content-sha256", payload_hash);
+    if (!options_.credentials.session_token.empty()) {
+      input.headers.emplace_back("x-amz-security-token", options_.credentials.session_token);
+    }
+    http.headers = input.headers;
+    http.headers.emplace_back("Authorization", Authorization(input, options_.credentials));
+    response = Perform(http);
+    const bool retryable =
+        response.status == 0 ? response.transport_retryable : RetryableStatus(response.status);
+    if (!retryable || attempt >= options_.max_attempts) break;
+    ++counts.retries;
+    Backoff(attempt);
+  }
+  const bool ok = (response.status >= 200 && response.status < 300) ||
+                  (request.also_ok != 0 && response.status == request.also_ok);
+  if (ok) {
+    counts.bytes += request.body.size() + response.received + response.body.size();
+    return response;
+  }
+  ++counts.failures;
+  std::string what = "failed";
+  if (response.status == 0) {
+    what += ": " + response.transport_error;
+  } else {
+    const ErrorBody error = ParseErrorBody(response.body);
+    what += ": " + (error.code.empty() ? std::string("no error code") : error.code) + " (HTTP " +
+            std::to_string(response.status) + ")";
+    if (!error.message.empty()) what += ": " + FileText(error.message, 200);
+  }
+  what += " after " + std::to_string(attempt) + (attempt == 1 ? " attempt" : " attempts");
+  throw failure(request.operation, request.bucket, request.key, what);
+}
+
+Error Client::failure(Operation operation, const std::string& bucket, const std::string& key,
+                      const std::string& what) const {
+  return Error(ExitCode::kIo, std::string("S3 ") + OperationName(operation) + " of " +
+                                  ObjectText(bucket, key) + " at " + options_.endpoint_url + " " +
+                                  what);
+}
+
+GetResult Client::get(const std::string& bucket, const std::string& key, Bytes offset,
+                      std::span<std::byte> into) {
+  if (into.empty()) return {0, head(bucket, key).value_or(ObjectInfo{}).size};
+  Request request(Operation::kRangeGet, "GET", bucket, key);
+  request.into = into;
+  request.headers.emplace_back(
+      "range", "bytes=" + std::to_string(offset) + "-" + std::to_string(offset + into.size() - 1));
+  request.also_ok = 416;  // a range that starts at or past the end: nothing to read there
+  const HttpResponse response = send(request);
+  if (response.status == 416) {
+    if (const std::optional<Bytes> total = RangeTotal(response.content_range)) return {0, *total};
+    const std::optional<ObjectInfo> info = head(bucket, key);
+    if (!info) throw failure(Operation::kRangeGet, bucket, key, "failed: the object is gone");
+    return {0, info->size};
+  }
+  GetResult result;
+  result.bytes = response.received;
+  if (const std::optional<Bytes> total = RangeTotal(response.content_range)) {
+    result.object_size = *total;
+  } else {
+    result.object_size = response.received;  // a 200 without Content-Range: the whole object
+  }
+  return result;
+}
+
+std::string Client::get_object(const std::string& bucket, const std::string& key) {
+  Request request(Operation::kGet, "GET", bucket, key);
+  return send(request).body;
+}
+
+std::optional<ObjectInfo> Client::head(const std::string& bucket, const std::string& key) {
+  Request request(Operation::kHead, "HEAD", bucket, key);
+  request.also_ok = 404;
+  const HttpResponse response = send(request);
+  if (response.status == 404) return std::nullopt;
+  return ObjectInfo{key, static_cast<Bytes>(std::max(response.content_length, 0LL)),
+                    response.last_modified};
+}
+
+void Client::put(const std::string& bucket, const std::string& key,
+                 std::span<const std::byte> bytes) {
+  Request request(Operation::kPut, "PUT", bucket, key);
+  request.body = bytes;
+  send(request);
+}
+
+std::string Client::create_multipart(const std::string& bucket, const std::string& key) {
+  Request request(Operation::kCreateMultipart, "POST", bucket, key);
+  request.query = {{"uploads", ""}};
+  const HttpResponse response = send(request);
+  std::string upload_id;
+  ParseXml(response.body, [&](std::string_view path, std::string_view text) {
+    if (path == "InitiateMultipartUploadResult/UploadId") upload_id = text;
+  });
+  if (upload_id.empty()) {
+    throw failure(Operation::kCreateMultipart, bucket, key,
+                  "returned no UploadId: " + FileText(response.body, 200));
+  }
+  return upload_id;
+}
+
+std::string Client::upload_part(const std::string& bucket, const std::string& key,
+                                const std::string& upload_id, int part_number,
+                                std::span<const std::byte> bytes) {
+  Request request(Operation::kUploadPart, "PUT", bucket, key);
+  request.query = {{"partNumber", std::to_string(part_number)}, {"uploadId", upload_id}};
+  request.body = bytes;
+  const HttpResponse response = send(request);
+  if (response.etag.empty()) {
+    throw failure(Operation::kUploadPart, bucket, key,
+                  "returned no ETag for part " + std::to_string(part_number));
+  }
+  return response.etag;
+}
+
+void Client::complete_multipart(const std::string& bucket, const std::string& key,
+                                const std::string& upload_id,
+                                const std::vector<std::string>& etags) {
+  std::string body = "<CompleteMultipartUpload>";
+  for (std::size_t i = 0; i < etags.size(); ++i) {
+    body += "<Part><PartNumber>" + std::to_string(i + 1) + "</PartNumber><ETag>" +
+            XmlEscape(etags[i]) + "</ETag></Part>";
+  }
+  body += "</CompleteMultipartUpload>";
+  Request request(Operation::kCompleteMultipart, "POST", bucket, key);
+  request.query = {{"uploadId", upload_id}};
+  request.body = std::as_bytes(std::span(body));
+  const HttpResponse response = send(request);
+  // S3 may answer 200 with an error body once the upload has started to complete.
+  const ErrorBody error = ParseErrorBody(response.body);
+  if (!error.code.empty()) {
+    throw failure(Operation::kCompleteMultipart, bucket, key,
+                  "failed: " + error.code + ": " + FileText(error.message, 200));
+  }
+}
+
+void Client::abort_multipart(const std::string& bucket, const std::string& key,
+                             const std::string& upload_id) {
+  Request request(Operation::kAbortMultipart, "DELETE", bucket, key);
+  request.query = {{"uploadId", upload_id}};
+  send(request);
+}
+
+Listing Client::list(const std::string& bucket, const std::string& prefix,
+                     const std::string& delimiter, int page_keys, std::size_t most) {
+  Listing listing;
+  std::string token;
+  do {
+    Request request(Operation::kList, "GET", bucket);
+    request.query = {{"list-type", "2"}, {"max-keys", std::to_string(page_keys)}};
+    if (!prefix.empty()) request.query.emplace_back("prefix", prefix);
+    if (!delimiter.empty()) request.query.emplace_back("delimiter", delimiter);
+    if (!token.empty()) request.query.emplace_back("continuation-token", token);
+    const HttpResponse response = send(request);
+    token.clear();
+    bool truncated = false;
+    ObjectInfo object;
+    const bool well_formed =
+        ParseXml(response.body, [&](std::string_view path, std::string_view text) {
+          if (path == "ListBucketResult/Contents/Key") object.key = text;
+          if (path == "ListBucketResult/Contents/Size") object.size = ParseSize(text);
+          if (path == "ListBucketResult/Contents/LastModified") object.last_modified = text;
+          if (path == "ListBucketResult/Contents") listing.objects.push_back(std::move(object));
+          if (path == "ListBucketResult/CommonPrefixes/Prefix") {
+            listing.common_prefixes.emplace_back(text);
+          }
+          if (path == "ListBucketResult/IsTruncated") truncated = text == "true";
+          if (path == "ListBucketResult/NextContinuationToken") token = text;
+        });
+    if (!well_formed || (truncated && token.empty())) {
+      throw failure(Operation::kList, bucket, prefix,
+                    "returned a listing dlbench cannot read: " + FileText(response.body, 200));
+    }
+  } while (!token.empty() && listing.objects.size() + listing.common_prefixes.size() < most);
+  return listing;
+}
+
+void Client::check_bucket(const std::string& bucket) {
+  try {
+    list(bucket, "", "", 1, 1);
+  } catch (const Error& e) {
+    if (e.code() != ExitCode::kIo) throw;
+    throw UsageError(std::string(e.what()) +
+                     " (checked before any work: endpoint, credentials "
+                     "and bucket)");
+  }
+}
+
+void Client::delete_objects(const std::string& bucket, const std::vector<std::string>& keys) {
+  for (std::size_t first = 0; first < keys.size(); first += kDeleteBatch) {
+    const std::size_t last = std::min(keys.size(), first + kDeleteBatch);
+    std::string body = "<Delete><Quiet>true</Quiet>";
+    for (std::size_t i = first; i < last; ++i) {
+      body += "<Object><Key>" + XmlEscape(keys[i]) + "</Key></Object>";
+    }
+    body += "</Delete>";
+    Request request(Operation::kDelete, "POST", bucket);
+    request.query = {{"delete", ""}};
+    request.headers = {{"content-md5", Md5Base64(body)}};
+    request.body = std::as_bytes(std::span(body));
+    const HttpResponse response = send(request);
+    std::string failed_key;
+    std::string failed_code;
+    ParseXml(response.body, [&](std::string_view path, std::string_view text) {
+      if (path == "DeleteResult/Error/Key" && failed_key.empty()) failed_key = text;
+      if (path == "DeleteResult/Error/Code" && failed_code.empty()) failed_code = text;
+    });
+    if (!failed_key.empty() || !failed_code.empty()) {
+      throw failure(Operation::kDelete, bucket, failed_key, "refused: " + failed_code);
+    }
+  }
+}
+
+void Client::delete_object(const std::string& bucket, const std::string& key) {
+  Request request(Operation::kDelete, "DELETE", bucket, key);
+  request.also_ok = 404;
+  send(request);
+}
+
+}  // namespace dlbench::s3

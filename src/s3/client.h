@@ -1,0 +1,154 @@
+// A thin S3 client: the requests dlbench needs (GET whole or a range, HEAD, PUT, multipart
+// upload, ListObjectsV2, DeleteObjects), each signed with SigV4 (s3/sigv4.h) and sent on the
+// calling thread's keep-alive connection (s3/http.h).
+//
+// Retries: a refused or broken connection, a timeout, HTTP 500, 502, 503 (SlowDown) or 504 is
+// retried up to `max_attempts` attempts in all, after an exponential backoff with jitter (100 ms,
+// 200 ms, ... at most 5 s, each scaled by a random factor in [0.5, 1]); each retry is counted.
+// Any other answer ends the request: the error names the operation, the object
+// (s3://bucket/key), the endpoint, the HTTP status and the server's error code and message
+// (SignatureDoesNotMatch, NoSuchBucket, InvalidAccessKeyId...), never a credential. Errors are
+// dlbench::Error with ExitCode::kIo.
+//
+// Thread safety: every method may be called from any number of threads at once.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "s3/http.h"
+#include "s3/sigv4.h"
+#include "util/error.h"
+#include "util/units.h"
+
+namespace dlbench::s3 {
+
+struct ClientOptions {
+  std::string endpoint_url;  // "http://127.0.0.1:7480", "https://s3.us-east-1.amazonaws.com"
+  std::string region = "us-east-1";
+  // Path-style "endpoint/bucket/key" when true, virtual-hosted "bucket.endpoint/key" when false.
+  bool path_style = true;
+  int max_attempts = 5;   // attempts of one request in all (1: no retry)
+  std::string ca_bundle;  // AWS_CA_BUNDLE
+  double connect_timeout = 10;
+  Credentials credentials;
+};
+
+// The requests a client counts, one counter set each.
+enum class Operation : std::uint8_t {
+  kGet,
+  kRangeGet,
+  kHead,
+  kPut,
+  kCreateMultipart,
+  kUploadPart,
+  kCompleteMultipart,
+  kAbortMultipart,
+  kList,
+  kDelete,
+};
+inline constexpr std::size_t kOperationCount = 10;
+const char* OperationName(Operation operation);
+
+struct OperationCounts {
+  std::uint64_t requests = 0;  // requests that ended (successfully or not), not attempts
+  std::uint64_t retries = 0;   // attempts after the first
+  std::uint64_t failures = 0;  // requests that ended with an error
+  std::uint64_t bytes = 0;     // payload bytes sent or received
+};
+
+struct ObjectInfo {
+  std::string key;
+  Bytes size = 0;
+  std::string last_modified;  // as the server wrote it (ISO 8601 in listings, RFC 1123 in HEAD)
+};
+
+struct Listing {
+  std::vector<ObjectInfo> objects;           // sorted by key, as S3 lists them
+  std::vector<std::string> common_prefixes;  // with a delimiter: the "folders", each ending in it
+};
+
+struct GetResult {
+  Bytes bytes = 0;        // bytes written to the buffer
+  Bytes object_size = 0;  // the whole object's size (Content-Range's total, else Content-Length)
+};
+
+class Client {
+ public:
+  explicit Client(ClientOptions options);
+
+  const ClientOptions& options() const { return options_; }
+
+  // Reads object bytes [offset, offset + into.size()) into `into` (a range GET; fewer bytes at
+  // the object's end, none at or past it). Error(kIo) when absent.
+  GetResult get(const std::string& bucket, const std::string& key, Bytes offset,
+                std::span<std::byte> into);
+  // The whole object (a GET without a range).
+  std::string get_object(const std::string& bucket, const std::string& key);
+  // The object's size and modification time; nullopt when it does not exist (404).
+  std::optional<ObjectInfo> head(const std::string& bucket, const std::string& key);
+  void put(const std::string& bucket, const std::string& key, std::span<const std::byte> bytes);
+
+  // Multipart upload: parts are numbered from 1; all but the last at least 5 MiB.
+  std::string create_multipart(const std::string& bucket, const std::string& key);
+  std::string upload_part(const std::string& bucket, const std::string& key,
+                          const std::string& upload_id, int part_number,
+                          std::span<const std::byte> bytes);  // returns the part's ETag
+  void complete_multipart(const std::string& bucket, const std::string& key,
+                          const std::string& upload_id, const std::vector<std::string>& etags);
+  void abort_multipart(const std::string& bucket, const std::string& key,
+                       const std::string& upload_id);
+
+  // Every object under `prefix` (ListObjectsV2, following continuation tokens, `page_keys` keys
+  // a page), or the first pages holding at least `most` objects and prefixes together. With a
+  // non-empty `delimiter`, keys holding it after the prefix are rolled up into common prefixes,
+  // as a folder listing.
+  Listing list(const std::string& bucket, const std::string& prefix,
+               const std::string& delimiter = "", int page_keys = 1000,
+               std::size_t most = SIZE_MAX);
+  // Deletes `keys` with DeleteObjects, 1000 a request; absent keys are no error. Error(kIo)
+  // naming the first key the server refused.
+  void delete_objects(const std::string& bucket, const std::vector<std::string>& keys);
+  void delete_object(const std::string& bucket, const std::string& key);
+
+  // Checks before any work that the endpoint answers, the credentials are accepted and `bucket`
+  // exists, by listing one key: any failure is Error(kUsage) (exit 2, a configuration to fix)
+  // with the request's message (the server's code: SignatureDoesNotMatch, InvalidAccessKeyId,
+  // NoSuchBucket, or the connection's error).
+  void check_bucket(const std::string& bucket);
+
+  OperationCounts counts(Operation operation) const;
+
+ private:
+  struct Request;
+  HttpResponse send(const Request& request);
+  // Error(kIo): "S3 <operation> of s3://bucket/key at <endpoint> <what>".
+  Error failure(Operation operation, const std::string& bucket, const std::string& key,
+                const std::string& what) const;
+
+  ClientOptions options_;
+  std::string scheme_;     // "http" or "https"
+  std::string authority_;  // host[:port] of the endpoint
+  struct AtomicCounts {
+    std::atomic<std::uint64_t> requests{0};
+    std::atomic<std::uint64_t> retries{0};
+    std::atomic<std::uint64_t> failures{0};
+    std::atomic<std::uint64_t> bytes{0};
+  };
+  std::array<AtomicCounts, kOperationCount> counts_;
+};
+
+// "s3://bucket/key" split; Error(kUsage) naming the text when it is not one.
+struct ObjectName {
+  std::string bucket;
+  std::string key;  // may be empty (the bucket itself) or end in '/' (a prefix)
+};
+ObjectName ParseObjectUri(const std::string& uri);
+
+}  // namespace dlbench::s3

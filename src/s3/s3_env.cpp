@@ -1,0 +1,287 @@
+#include "s3/s3_env.h"
+
+#include <algorithm>
+#include <atomic>
+#include <ctime>
+#include <exception>
+#include <future>
+#include <limits>
+#include <utility>
+
+#include "util/error.h"
+
+namespace dlbench::s3 {
+namespace {
+
+// A read_at larger than two of these is split into range GETs of this size, run in parallel.
+constexpr Bytes kReadChunk = 8 * MiB;
+constexpr std::size_t kParallelReads = 4;
+
+Error Unsupported(const std::string& operation, const std::string& path) {
+  return UsageError("S3 storage cannot " + operation + " (" + path +
+                    "): objects are written once, front to back, and never changed in place");
+}
+
+// The prefix listing the objects "in" folder `key`.
+std::string FolderPrefix(const std::string& key) {
+  if (key.empty() || key.back() == '/') return key;
+  return key + "/";
+}
+
+class S3ReadableFile : public storage::ReadableFile {
+ public:
+  S3ReadableFile(S3Env& env, std::string path, ObjectName name, Bytes size)
+      : env_(env), path_(std::move(path)), name_(std::move(name)), size_(size) {}
+
+  const std::string& path() const override { return path_; }
+
+  Bytes size() const override {
+    Bytes size = size_.load(std::memory_order_relaxed);
+    if (size != S3Env::kUnknownSize) return size;
+    const std::optional<ObjectInfo> info = env_.client().head(name_.bucket, name_.key);
+    if (!info) throw IoError("open", path_, 0, "no such object (HTTP 404)");
+    size_.store(info->size, std::memory_order_relaxed);
+    env_.learn_size(path_, info->size);
+    return info->size;
+  }
+
+  Bytes read_at(Bytes offset, void* buffer, Bytes length) override {
+    const Bytes size = size_.load(std::memory_order_relaxed);
+    if (size != S3Env::kUnknownSize) {
+      if (offset >= size) return 0;
+      length = std::min(length, size - offset);
+    }
+    if (length == 0) return 0;
+    auto* bytes = static_cast<std::byte*>(buffer);
+    // The first range learns the size when nothing told it; the rest of a large read goes out
+    // in parallel ranges.
+    const Bytes first = length > 2 * kReadChunk ? kReadChunk : length;
+    const GetResult result =
+        env_.client().get(name_.bucket, name_.key, offset, std::span(bytes, first));
+    size_.store(result.object_size, std::memory_order_relaxed);
+    if (first == length || result.bytes < first) return result.bytes;
+    const Bytes end = std::min(offset + length, result.object_size);
+    return first + ReadRanges(offset + first, end, bytes + first);
+  }
+
+  void drop_cache() override {}
+
+ private:
+  // Reads object bytes [from, to) into `out` with range GETs of kReadChunk, at most
+  // kParallelReads at once; returns the bytes read.
+  Bytes ReadRanges(Bytes from, Bytes to, std::byte* out) const {
+    std::vector<std::future<GetResult>> reads;
+    Bytes total = 0;
+    for (Bytes at = from; at < to; at += kReadChunk) {
+      if (reads.size() == kParallelReads) {
+        total += reads.front().get().bytes;
+        reads.erase(reads.begin());
+      }
+      const std::span<std::byte> range(out + (at - from), std::min(kReadChunk, to - at));
+      reads.push_back(std::async(std::launch::async, [this, at, range] {
+        return env_.client().get(name_.bucket, name_.key, at, range);
+      }));
+    }
+    std::exception_ptr failure;
+    for (std::future<GetResult>& read : reads) {
+      try {
+        total += read.get().bytes;
+      } catch (...) {
+        if (!failure) failure = std::current_exception();
+      }
+    }
+    if (failure) std::rethrow_exception(failure);
+    return total;
+  }
+
+  S3Env& env_;
+  std::string path_;
+  ObjectName name_;
+  mutable std::atomic<Bytes> size_;
+};
+
+class S3WritableFile : public storage::WritableFile {
+ public:
+  S3WritableFile(S3Env& env, std::string path, const ObjectName& name, WriteOptions options)
+      : env_(env), path_(std::move(path)), writer_(env.client(), name.bucket, name.key, options) {}
+
+  const std::string& path() const override { return path_; }
+
+  void write_at(Bytes offset, const void* buffer, Bytes length) override {
+    if (offset != writer_.appended()) {
+      throw Unsupported("write at offset " + std::to_string(offset) + " after " +
+                            std::to_string(writer_.appended()) + " bytes",
+                        path_);
+    }
+    append(buffer, length);
+  }
+
+  void append(const void* buffer, Bytes length) override {
+    writer_.append(std::span(static_cast<const std::byte*>(buffer), length));
+  }
+
+  Bytes appended() const override { return writer_.appended(); }
+
+  void truncate(Bytes size) override {
+    if (size != writer_.appended()) {
+      throw Unsupported("truncate to " + std::to_string(size) + " bytes", path_);
+    }
+  }
+
+  void sync() override {}
+
+  void close() override {
+    if (writer_.finished()) return;
+    writer_.complete();
+    env_.learn_size(path_, writer_.appended());
+  }
+
+  void link(const std::string& path) override { throw Unsupported("link", path); }
+
+ private:
+  S3Env& env_;
+  std::string path_;
+  ObjectWriter writer_;
+};
+
+}  // namespace
+
+S3Env::S3Env(ClientOptions options, WriteOptions write)
+    : client_(std::move(options)), write_(write) {}
+
+Bytes S3Env::known_size(const std::string& path) const {
+  const std::lock_guard lock(sizes_mutex_);
+  const auto found = sizes_.find(path);
+  return found == sizes_.end() ? kUnknownSize : found->second;
+}
+
+void S3Env::learn_size(const std::string& path, Bytes size) {
+  const std::lock_guard lock(sizes_mutex_);
+  sizes_[path] = size;
+}
+
+std::unique_ptr<storage::ReadableFile> S3Env::open_read(const std::string& path,
+                                                        const storage::OpenOptions& options) {
+  if (options.direct) throw Unsupported("open with O_DIRECT", path);
+  ObjectName name = ParseObjectUri(path);
+  return std::make_unique<S3ReadableFile>(*this, path, std::move(name), known_size(path));
+}
+
+std::unique_ptr<storage::WritableFile> S3Env::create(const std::string& path,
+                                                     const storage::OpenOptions& options) {
+  if (options.direct) throw Unsupported("open with O_DIRECT", path);
+  const ObjectName name = ParseObjectUri(path);
+  if (name.key.empty() || name.key.back() == '/') {
+    throw UsageError("S3 storage cannot create '" + path +
+                     "': it names no object (s3://bucket/key)");
+  }
+  return std::make_unique<S3WritableFile>(*this, path, name, write_);
+}
+
+std::unique_ptr<storage::WritableFile> S3Env::open_write(const std::string& path,
+                                                         const storage::OpenOptions& /*options*/) {
+  throw Unsupported("open an object for writing in place", path);
+}
+
+std::unique_ptr<storage::SharedFile> S3Env::open_shared(const std::string& path,
+                                                        storage::SharedFileOpener& /*opener*/) {
+  throw Unsupported("open a file written by several processes together", path);
+}
+
+void S3Env::rename(const std::string& from, const std::string& to) {
+  throw Unsupported("rename to " + to, from);
+}
+
+void S3Env::create_directories(const std::string& path) { ParseObjectUri(path); }
+
+void S3Env::remove(const std::string& path) {
+  const ObjectName name = ParseObjectUri(path);
+  if (name.key.empty()) return;
+  client_.delete_object(name.bucket, name.key);
+  const std::lock_guard lock(sizes_mutex_);
+  sizes_.erase(path);
+}
+
+void S3Env::remove_tree(const std::string& path) {
+  const ObjectName name = ParseObjectUri(path);
+  std::vector<std::string> keys;
+  for (ObjectInfo& object : client_.list(name.bucket, FolderPrefix(name.key)).objects) {
+    keys.push_back(std::move(object.key));
+  }
+  if (!name.key.empty() && name.key.back() != '/') keys.push_back(name.key);
+  client_.delete_objects(name.bucket, keys);
+  const std::lock_guard lock(sizes_mutex_);
+  std::erase_if(sizes_, [&](const auto& entry) { return entry.first.starts_with(path); });
+}
+
+std::vector<storage::DirectoryEntry> S3Env::list_directory(const std::string& path) {
+  const ObjectName name = ParseObjectUri(path);
+  const std::string prefix = FolderPrefix(name.key);
+  const Listing listing = client_.list(name.bucket, prefix, "/");
+  const std::string folder = "s3://" + name.bucket + "/" + prefix;
+  std::vector<storage::DirectoryEntry> entries;
+  {
+    const std::lock_guard lock(sizes_mutex_);
+    for (const ObjectInfo& object : listing.objects) {
+      std::string base = object.key.substr(prefix.size());
+      if (base.empty()) continue;  // the folder's own marker object
+      sizes_[folder + base] = object.size;
+      entries.push_back({std::move(base), false});
+    }
+  }
+  for (const std::string& common : listing.common_prefixes) {
+    std::string base = common.substr(prefix.size());
+    if (!base.empty() && base.back() == '/') base.pop_back();
+    if (!base.empty()) entries.push_back({std::move(base), true});
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  return entries;
+}
+
+bool S3Env::exists(const std::string& path) {
+  const ObjectName name = ParseObjectUri(path);
+  if (!name.key.empty() && name.key.back() != '/' && client_.head(name.bucket, name.key)) {
+    return true;
+  }
+  const Listing listing = client_.list(name.bucket, FolderPrefix(name.key), "", 1, 1);
+  return !listing.objects.empty();
+}
+
+Bytes S3Env::file_size(const std::string& path) {
+  const ObjectName name = ParseObjectUri(path);
+  const std::optional<ObjectInfo> info = client_.head(name.bucket, name.key);
+  if (!info) throw IoError("stat", path, 0, "no such object (HTTP 404)");
+  return info->size;
+}
+
+std::int64_t S3Env::modified_ns(const std::string& path) {
+  const ObjectName name = ParseObjectUri(path);
+  const std::optional<ObjectInfo> info = client_.head(name.bucket, name.key);
+  if (!info) throw IoError("stat", path, 0, "no such object (HTTP 404)");
+  std::tm utc{};
+  const char* end = strptime(info->last_modified.c_str(), "%a, %d %b %Y %H:%M:%S", &utc);
+  if (end == nullptr) {
+    throw IoError("stat", path, 0, "unreadable Last-Modified '" + info->last_modified + "'");
+  }
+  return static_cast<std::int64_t>(timegm(&utc)) * 1'000'000'000;
+}
+
+void S3Env::sync_directory(const std::string& /*path*/) {}
+
+Bytes S3Env::free_space(const std::string& /*path*/) { return std::numeric_limits<Bytes>::max(); }
+
+storage::Capabilities S3Env::capabilities(const std::string& /*path*/) {
+  return {.backend = "S3",
+          .random_writes = false,
+          .shared_writers = false,
+          .rename = false,
+          .direct_io = false,
+          .page_cache = false,
+          .mmap = false,
+          .free_space = false,
+          .directories = false,
+          .symlinks = false};
+}
+
+}  // namespace dlbench::s3

@@ -1,0 +1,75 @@
+// storage::Env over S3: paths are "s3://bucket/key", one object per file, and a "folder" is a key
+// prefix ending in '/'.
+//
+// - open_read: a file whose size is known without asking (from an earlier list_directory, or an
+//   object this Env wrote) costs no request to open; read_at is a range GET, and the first one
+//   also learns the size (Content-Range), so a reader that only reads costs no HEAD. size() asks
+//   with a HEAD only when nothing told it yet. A missing object fails at its first read or
+//   size(), naming s3://bucket/key and NoSuchKey. A read of more than 16 MiB goes out as 8 MiB
+//   range GETs, four at once after the first (a checkpoint's large reads).
+// - create: an s3/object_writer.h writer: appends only (write_at at the current end is an
+//   append), PUT below the part size, multipart above it; close() makes the object visible, and a
+//   file destroyed before close() leaves nothing (the upload is aborted).
+// - list_directory: ListObjectsV2 with delimiter '/'; exists, file_size and modified_ns: HEAD
+//   (exists then asks for one key under the prefix, for a folder); remove: DELETE; remove_tree:
+//   a listing and DeleteObjects in batches of 1000.
+// - create_directories and sync_directory do nothing (prefixes need no creation; a complete
+//   upload is durable); free_space reports no limit.
+// - What an object store cannot do throws Error(kUsage) naming the operation and the path:
+//   rename, open_write and write_at off the end (no writes in place), truncate to another size,
+//   open_shared (no shared files), O_DIRECT, and link. create_unnamed returns null.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "s3/client.h"
+#include "s3/object_writer.h"
+#include "storage/file.h"
+
+namespace dlbench::s3 {
+
+class S3Env : public storage::Env {
+ public:
+  S3Env(ClientOptions options, WriteOptions write = {});
+
+  Client& client() { return client_; }
+
+  std::unique_ptr<storage::ReadableFile> open_read(const std::string& path,
+                                                   const storage::OpenOptions& options) override;
+  std::unique_ptr<storage::WritableFile> create(const std::string& path,
+                                                const storage::OpenOptions& options) override;
+  std::unique_ptr<storage::WritableFile> open_write(const std::string& path,
+                                                    const storage::OpenOptions& options) override;
+  std::unique_ptr<storage::SharedFile> open_shared(const std::string& path,
+                                                   storage::SharedFileOpener& opener) override;
+  void rename(const std::string& from, const std::string& to) override;
+  void create_directories(const std::string& path) override;
+  void remove(const std::string& path) override;
+  void remove_tree(const std::string& path) override;
+  std::vector<storage::DirectoryEntry> list_directory(const std::string& path) override;
+  bool exists(const std::string& path) override;
+  Bytes file_size(const std::string& path) override;
+  std::int64_t modified_ns(const std::string& path) override;
+  void sync_directory(const std::string& path) override;
+  Bytes free_space(const std::string& path) override;
+  // "S3": no random writes, shared writers, rename, O_DIRECT, page cache, mmap, free space,
+  // folders or symbolic links.
+  storage::Capabilities capabilities(const std::string& path) override;
+
+  // The size an object is known to have (listed or written by this Env), or kUnknownSize.
+  static constexpr Bytes kUnknownSize = ~Bytes{0};
+  Bytes known_size(const std::string& path) const;
+  void learn_size(const std::string& path, Bytes size);
+
+ private:
+  Client client_;
+  WriteOptions write_;
+  mutable std::mutex sizes_mutex_;
+  std::unordered_map<std::string, Bytes> sizes_;  // path → object size
+};
+
+}  // namespace dlbench::s3

@@ -1,0 +1,64 @@
+#include "s3/xml.h"
+
+#include <expat.h>
+
+#include <vector>
+
+namespace dlbench::s3 {
+namespace {
+
+struct XmlState {
+  const std::function<void(std::string_view, std::string_view)>* on_element = nullptr;
+  std::string path;
+  std::vector<std::size_t> starts;  // where each open element's name begins in `path`
+  std::vector<std::string> texts;   // each open element's character data
+};
+
+void OnStart(void* data, const XML_Char* name, const XML_Char** /*attributes*/) {
+  auto& state = *static_cast<XmlState*>(data);
+  state.starts.push_back(state.path.size());
+  if (!state.path.empty()) state.path += '/';
+  state.path += name;
+  state.texts.emplace_back();
+}
+
+void OnEnd(void* data, const XML_Char* /*name*/) {
+  auto& state = *static_cast<XmlState*>(data);
+  (*state.on_element)(state.path, state.texts.back());
+  state.path.resize(state.starts.back());
+  state.starts.pop_back();
+  state.texts.pop_back();
+}
+
+void OnText(void* data, const XML_Char* text, int length) {
+  auto& state = *static_cast<XmlState*>(data);
+  if (!state.texts.empty()) state.texts.back().append(text, static_cast<std::size_t>(length));
+}
+
+}  // namespace
+
+bool ParseXml(std::string_view xml,
+              const std::function<void(std::string_view path, std::string_view text)>& on_element) {
+  XML_Parser parser = XML_ParserCreate(nullptr);
+  if (parser == nullptr) return false;
+  XmlState state;
+  state.on_element = &on_element;
+  XML_SetUserData(parser, &state);
+  XML_SetElementHandler(parser, OnStart, OnEnd);
+  XML_SetCharacterDataHandler(parser, OnText);
+  const bool ok =
+      XML_Parse(parser, xml.data(), static_cast<int>(xml.size()), XML_TRUE) == XML_STATUS_OK;
+  XML_ParserFree(parser);
+  return ok;
+}
+
+ErrorBody ParseErrorBody(std::string_view xml) {
+  ErrorBody error;
+  ParseXml(xml, [&](std::string_view path, std::string_view text) {
+    if (path == "Error/Code") error.code = text;
+    if (path == "Error/Message") error.message = text;
+  });
+  return error;
+}
+
+}  // namespace dlbench::s3

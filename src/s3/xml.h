@@ -1,0 +1,26 @@
+// The XML of S3 responses (error bodies, listings, multipart uploads, batch deletes), read with
+// expat. S3 documents are small and flat, so the reader hands each element's text to a callback
+// with the element's path ("ListBucketResult/Contents/Key") and the caller picks what it needs.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace dlbench::s3 {
+
+// Calls `on_element(path, text)` at the end of every element, in document order; `path` joins
+// the element names from the root with '/', `text` is the element's own character data. Returns
+// false when `xml` is not well-formed (the elements before the fault have been seen).
+bool ParseXml(std::string_view xml,
+              const std::function<void(std::string_view path, std::string_view text)>& on_element);
+
+// The <Code> and <Message> of an S3 error body ("<Error><Code>NoSuchKey</Code>..."); empty
+// strings when the body is not one (a HEAD has no body, a proxy may answer with HTML).
+struct ErrorBody {
+  std::string code;
+  std::string message;
+};
+ErrorBody ParseErrorBody(std::string_view xml);
+
+}  // namespace dlbench::s3

@@ -1,0 +1,178 @@
+// storage::Env over S3 (s3/s3_env.h) against a real Ceph RGW: files written through it are
+// objects (one PUT or a multipart upload, visible only once closed), reads are range GETs that
+// learn the size without a HEAD, listings give folders, and what S3 cannot do is refused.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "rgw_server.h"
+#include "s3/s3_env.h"
+#include "s3/sigv4.h"
+#include "support/expect_error.h"
+
+namespace dlbench::s3 {
+namespace {
+
+using test::TestPrefix;
+
+constexpr WriteOptions kSmallParts{.part_size = 5 * MiB, .parallel_parts = 2};
+
+std::string Uri(const test::RgwServer& server, const std::string& key) {
+  return "s3://" + server.bucket + "/" + key;
+}
+
+void WriteFile(storage::Env& env, const std::string& path, const std::string& data) {
+  auto file = env.create(path, {});
+  for (std::size_t at = 0; at < data.size(); at += 1000003) {
+    const std::string piece = data.substr(at, 1000003);
+    file->append(piece.data(), piece.size());
+  }
+  file->close();
+}
+
+std::string ReadFile(storage::Env& env, const std::string& path) {
+  auto file = env.open_read(path, {});
+  std::string out(file->size(), '\0');
+  EXPECT_EQ(file->read_at(0, out.data(), out.size()), out.size());
+  return out;
+}
+
+TEST(RgwEnv, WritesObjectsVisibleOnlyOnceClosedAndReadsThemBack) {
+  DLBENCH_REQUIRE_RGW(server);
+  S3Env env(server.options, kSmallParts);
+  const std::string small = Uri(server, TestPrefix() + "data/small.npz");
+  const std::string large = Uri(server, TestPrefix() + "data/large.npz");
+  WriteFile(env, small, test::TestData(100 * KiB, 11));
+  const std::string large_data = test::TestData(11 * MiB + 1, 12);
+  {
+    auto file = env.create(large, {});
+    file->append(large_data.data(), 6 * MiB);
+    EXPECT_FALSE(env.exists(large));
+    file->write_at(6 * MiB, large_data.data() + 6 * MiB, large_data.size() - 6 * MiB);
+    EXPECT_EQ(file->appended(), large_data.size());
+    file->close();
+  }
+  EXPECT_TRUE(env.exists(large));
+  EXPECT_EQ(env.file_size(large), large_data.size());
+  EXPECT_EQ(ReadFile(env, large), large_data);
+  EXPECT_EQ(ReadFile(env, small), test::TestData(100 * KiB, 11));
+  EXPECT_EQ(env.client().counts(Operation::kPut).requests, 1U);
+  EXPECT_EQ(env.client().counts(Operation::kUploadPart).requests, 3U);
+  EXPECT_EQ(test::Boto3(server, {"sha256", server.bucket, TestPrefix() + "data/large.npz"}),
+            std::to_string(large_data.size()) + " " + Sha256Hex(large_data) + "\n");
+}
+
+TEST(RgwEnv, AReaderLearnsTheSizeFromItsFirstGetWithoutAHead) {
+  DLBENCH_REQUIRE_RGW(server);
+  S3Env writer(server.options, kSmallParts);
+  const std::string path = Uri(server, TestPrefix() + "sample.npy");
+  const std::string data = test::TestData(300 * KiB, 13);
+  WriteFile(writer, path, data);
+
+  S3Env env(server.options, kSmallParts);  // knows nothing of the object
+  auto file = env.open_read(path, {});
+  std::string head(4096, '\0');
+  EXPECT_EQ(file->read_at(0, head.data(), head.size()), head.size());
+  EXPECT_EQ(file->size(), data.size());
+  std::string tail(10000, '\0');
+  EXPECT_EQ(file->read_at(data.size() - 100, tail.data(), tail.size()), 100U);
+  EXPECT_EQ(tail.substr(0, 100), data.substr(data.size() - 100));
+  EXPECT_EQ(file->read_at(data.size(), tail.data(), tail.size()), 0U);
+  EXPECT_EQ(env.client().counts(Operation::kHead).requests, 0U);
+  EXPECT_EQ(env.client().counts(Operation::kRangeGet).requests, 2U);
+}
+
+TEST(RgwEnv, ALargeReadGoesOutAsParallelRanges) {
+  DLBENCH_REQUIRE_RGW(server);
+  S3Env writer(server.options, kSmallParts);
+  const std::string path = Uri(server, TestPrefix() + "checkpoint.pt");
+  const std::string data = test::TestData(21 * MiB + 7, 15);
+  WriteFile(writer, path, data);
+
+  S3Env env(server.options, kSmallParts);
+  auto file = env.open_read(path, {});
+  std::string out(32 * MiB, '\0');  // more than the object: the read stops at its end
+  EXPECT_EQ(file->read_at(0, out.data(), out.size()), data.size());
+  out.resize(data.size());
+  EXPECT_EQ(out, data);
+  // 8 MiB to learn the size, then [8, 16) and [16, 21 MiB + 7) at once.
+  EXPECT_EQ(env.client().counts(Operation::kRangeGet).requests, 3U);
+  EXPECT_EQ(env.client().counts(Operation::kHead).requests, 0U);
+}
+
+TEST(RgwEnv, ListingGivesFilesAndFoldersAndTheSizesReadersNeed) {
+  DLBENCH_REQUIRE_RGW(server);
+  S3Env env(server.options, kSmallParts);
+  const std::string folder = Uri(server, TestPrefix() + "train");
+  env.create_directories(folder);
+  WriteFile(env, folder + "/b.npz", "bbbb");
+  WriteFile(env, folder + "/a.npz", "aa");
+  WriteFile(env, folder + "/sub/c.npz", "c");
+  const auto entries = env.list_directory(folder);
+  ASSERT_EQ(entries.size(), 3U);
+  EXPECT_EQ(entries[0].name, "a.npz");
+  EXPECT_FALSE(entries[0].is_directory);
+  EXPECT_EQ(entries[2].name, "sub");
+  EXPECT_TRUE(entries[2].is_directory);
+  EXPECT_TRUE(env.exists(folder + "/sub"));
+  EXPECT_TRUE(env.list_directory(folder + "/absent").empty());
+
+  S3Env reader(server.options, kSmallParts);
+  reader.list_directory(folder);
+  EXPECT_EQ(reader.open_read(folder + "/b.npz", {})->size(), 4U);
+  EXPECT_EQ(reader.client().counts(Operation::kHead).requests, 0U);
+
+  env.remove(folder + "/a.npz");
+  EXPECT_FALSE(env.exists(folder + "/a.npz"));
+  env.remove_tree(folder);
+  EXPECT_FALSE(env.exists(folder));
+  EXPECT_TRUE(env.list_directory(folder).empty());
+}
+
+TEST(RgwEnv, AFileDroppedBeforeCloseLeavesNoObject) {
+  DLBENCH_REQUIRE_RGW(server);
+  S3Env env(server.options, kSmallParts);
+  const std::string path = Uri(server, TestPrefix() + "dropped");
+  {
+    auto file = env.create(path, {});
+    const std::string data = test::TestData(7 * MiB, 14);
+    file->append(data.data(), data.size());
+  }
+  EXPECT_FALSE(env.exists(path));
+  EXPECT_EQ(env.client().counts(Operation::kAbortMultipart).requests, 1U);
+}
+
+TEST(RgwEnv, MissingObjectsAreNamed) {
+  DLBENCH_REQUIRE_RGW(server);
+  S3Env env(server.options, kSmallParts);
+  const std::string path = Uri(server, TestPrefix() + "absent");
+  dlbench::test::ExpectError([&] { env.file_size(path); }, ExitCode::kIo, {path, "no such object"});
+  auto file = env.open_read(path, {});
+  char byte = 0;
+  dlbench::test::ExpectError(
+      [&] { file->read_at(0, &byte, 1); }, ExitCode::kIo,
+      {"s3://" + server.bucket + "/" + TestPrefix() + "absent", "NoSuchKey (HTTP 404)"});
+}
+
+TEST(RgwEnv, RefusesWhatObjectsCannotDo) {
+  DLBENCH_REQUIRE_RGW(server);
+  S3Env env(server.options, kSmallParts);
+  const std::string path = Uri(server, TestPrefix() + "x");
+  dlbench::test::ExpectError([&] { env.rename(path, path + "2"); }, ExitCode::kUsage,
+                             {"S3 storage cannot rename", path});
+  dlbench::test::ExpectError([&] { env.open_write(path, {}); }, ExitCode::kUsage,
+                             {"cannot open an object for writing in place", path});
+  dlbench::test::ExpectError([&] { env.open_read(path, {.direct = true}); }, ExitCode::kUsage,
+                             {"O_DIRECT", path});
+  dlbench::test::ExpectError([&] { env.create(Uri(server, ""), {}); }, ExitCode::kUsage,
+                             {"names no object"});
+  auto file = env.create(path, {});
+  file->append("abc", 3);
+  dlbench::test::ExpectError([&] { file->write_at(0, "z", 1); }, ExitCode::kUsage,
+                             {"cannot write at offset 0 after 3 bytes", path});
+  dlbench::test::ExpectError([&] { file->truncate(1); }, ExitCode::kUsage, {"truncate to 1"});
+  EXPECT_EQ(env.create_unnamed(path, {}), nullptr);
+}
+
+}  // namespace
+}  // namespace dlbench::s3

@@ -1,0 +1,243 @@
+// The client's requests, retries and error messages against a scripted local server
+// (fake_server.h): what goes on the wire, which failures are retried and counted, and what an
+// error says (the server's code, the object, the endpoint; never the secret).
+#include "s3/client.h"
+
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <chrono>
+#include <string>
+
+#include "fake_server.h"
+#include "support/expect_error.h"
+
+namespace dlbench::s3 {
+namespace {
+
+using test::FakeServer;
+using test::Reply;
+
+constexpr char kSecret[] = "s3cr3t-never-printed";
+
+ClientOptions Options(const std::string& endpoint, int attempts = 3) {
+  ClientOptions options;
+  options.endpoint_url = endpoint;
+  options.max_attempts = attempts;
+  options.credentials = {"AKTEST", kSecret, ""};
+  return options;
+}
+
+std::string ErrorXml(const std::string& code, const std::string& message) {
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + code + "</Code><Message>" +
+         message + "</Message><BucketName>b</BucketName></Error>";
+}
+
+TEST(S3Client, SignsPathStyleRequestsAndReadsRanges) {
+  FakeServer server;
+  server.script({206, "Content-Range: bytes 2-5/10\r\n", "2345"});
+  Client client(Options(server.endpoint()));
+  std::string buffer(4, '\0');
+  const GetResult result =
+      client.get("bucket", "dir/a b.npz", 2, std::as_writable_bytes(std::span(buffer)));
+  EXPECT_EQ(result.bytes, 4U);
+  EXPECT_EQ(result.object_size, 10U);
+  EXPECT_EQ(buffer, "2345");
+  const auto received = server.received();
+  ASSERT_EQ(received.size(), 1U);
+  EXPECT_EQ(received[0].method, "GET");
+  EXPECT_EQ(received[0].target, "/bucket/dir/a%20b.npz");
+  EXPECT_NE(received[0].headers.find("range: bytes=2-5"), std::string::npos);
+  EXPECT_NE(received[0].headers.find("Authorization: AWS4-HMAC-SHA256 Credential=AKTEST/"),
+            std::string::npos);
+  EXPECT_NE(received[0].headers.find(
+                "SignedHeaders=host;range;x-amz-content-sha256;x-amz-date, Signature="),
+            std::string::npos);
+  EXPECT_EQ(received[0].headers.find(kSecret), std::string::npos);
+}
+
+TEST(S3Client, ARangePastTheEndReadsNothingAndOtherErrorsNameTheRangeGet) {
+  FakeServer server;
+  server.script({416, "Content-Range: bytes */10\r\n", ErrorXml("InvalidRange", "past end")});
+  server.script({403, "", ErrorXml("AccessDenied", "no")});
+  Client client(Options(server.endpoint()));
+  std::string buffer(4, '\0');
+  const GetResult result = client.get("bucket", "k", 10, std::as_writable_bytes(std::span(buffer)));
+  EXPECT_EQ(result.bytes, 0U);
+  EXPECT_EQ(result.object_size, 10U);
+  dlbench::test::ExpectError(
+      [&] { client.get("bucket", "k", 0, std::as_writable_bytes(std::span(buffer))); },
+      ExitCode::kIo, {"S3 range GET of s3://bucket/k", "AccessDenied (HTTP 403)"});
+  EXPECT_EQ(server.received().size(), 2U);  // no HEAD behind either
+}
+
+TEST(S3Client, RetriesSlowDownAndServerErrorsAndCountsEachRetry) {
+  FakeServer server;
+  server.script({503, "", ErrorXml("SlowDown", "Please reduce your request rate.")});
+  server.script({500, "", ErrorXml("InternalError", "oops")});
+  server.script({200, "", ""});
+  Client client(Options(server.endpoint(), 3));
+  const std::string payload = "object bytes";
+  client.put("bucket", "k", std::as_bytes(std::span(payload)));
+  EXPECT_EQ(client.counts(Operation::kPut).requests, 1U);
+  EXPECT_EQ(client.counts(Operation::kPut).retries, 2U);
+  EXPECT_EQ(client.counts(Operation::kPut).failures, 0U);
+  const auto received = server.received();
+  ASSERT_EQ(received.size(), 3U);
+  for (const auto& request : received) EXPECT_EQ(request.body, payload);  // resent whole
+}
+
+TEST(S3Client, RetriesABrokenConnectionAndATruncatedBody) {
+  FakeServer server;
+  Reply hang_up;
+  hang_up.hang_up = true;
+  server.script(hang_up);
+  Reply truncated{200, "", "abc"};
+  truncated.truncate = true;
+  server.script(truncated);
+  server.script({200, "", "abcdef"});
+  Client client(Options(server.endpoint(), 3));
+  EXPECT_EQ(client.get_object("bucket", "k"), "abcdef");
+  EXPECT_EQ(client.counts(Operation::kGet).retries, 2U);
+}
+
+TEST(S3Client, GivesUpAfterMaxAttemptsNamingTheCodeObjectAndEndpoint) {
+  FakeServer server;
+  for (int i = 0; i < 2; ++i) server.script({503, "", ErrorXml("SlowDown", "reduce rate")});
+  Client client(Options(server.endpoint(), 2));
+  const std::string message =
+      dlbench::test::ExpectError([&] { client.get_object("bucket", "x/y"); }, ExitCode::kIo,
+                                 {"S3 GET of s3://bucket/x/y at " + server.endpoint(),
+                                  "SlowDown (HTTP 503)", "after 2 attempts"});
+  EXPECT_EQ(message.find(kSecret), std::string::npos);
+  EXPECT_EQ(client.counts(Operation::kGet).retries, 1U);
+  EXPECT_EQ(client.counts(Operation::kGet).failures, 1U);
+}
+
+TEST(S3Client, DoesNotRetryClientErrors) {
+  FakeServer server;
+  server.script({403, "",
+                 ErrorXml("SignatureDoesNotMatch",
+                          "The request signature we calculated "
+                          "does not match")});
+  Client client(Options(server.endpoint(), 5));
+  const std::string message = dlbench::test::ExpectError(
+      [&] { client.get_object("bucket", "k"); }, ExitCode::kIo,
+      {"SignatureDoesNotMatch (HTTP 403)", "s3://bucket/k", "after 1 attempt"});
+  EXPECT_EQ(message.find(kSecret), std::string::npos);
+  EXPECT_EQ(server.received().size(), 1U);
+}
+
+TEST(S3Client, KeepsOneConnectionAcrossRequests) {
+  FakeServer server;
+  Client client(Options(server.endpoint()));
+  for (int i = 0; i < 5; ++i) client.get_object("bucket", "k" + std::to_string(i));
+  EXPECT_EQ(server.connections(), 1);
+}
+
+TEST(S3Client, HeadSaysAbsentOn404) {
+  FakeServer server;
+  server.script({404, "", ""});
+  server.script({200, "Last-Modified: Wed, 02 Dec 2026 01:00:00 GMT\r\n", std::string(7, 'x')});
+  Client client(Options(server.endpoint()));
+  EXPECT_FALSE(client.head("bucket", "absent").has_value());
+  const auto info = client.head("bucket", "present");
+  ASSERT_TRUE(info.has_value());
+  EXPECT_EQ(info->size, 7U);
+  EXPECT_EQ(info->last_modified, "Wed, 02 Dec 2026 01:00:00 GMT");
+}
+
+TEST(S3Client, ListFollowsContinuationTokens) {
+  FakeServer server;
+  server.script({200, "",
+                 "<ListBucketResult><IsTruncated>true</IsTruncated><Contents><Key>p/a</Key>"
+                 "<Size>1</Size></Contents><NextContinuationToken>t/1+=</NextContinuationToken>"
+                 "</ListBucketResult>"});
+  server.script({200, "",
+                 "<ListBucketResult><IsTruncated>false</IsTruncated><Contents><Key>p/b</Key>"
+                 "<Size>22</Size></Contents><CommonPrefixes><Prefix>p/d/</Prefix>"
+                 "</CommonPrefixes></ListBucketResult>"});
+  Client client(Options(server.endpoint()));
+  const Listing listing = client.list("bucket", "p/", "/", 1);
+  ASSERT_EQ(listing.objects.size(), 2U);
+  EXPECT_EQ(listing.objects[1].key, "p/b");
+  EXPECT_EQ(listing.objects[1].size, 22U);
+  EXPECT_EQ(listing.common_prefixes, std::vector<std::string>{"p/d/"});
+  const auto received = server.received();
+  ASSERT_EQ(received.size(), 2U);
+  EXPECT_NE(received[1].target.find("continuation-token=t%2F1%2B%3D"), std::string::npos);
+}
+
+TEST(S3Client, RefusesAnUnreadableListing) {
+  FakeServer server;
+  server.script({200, "", "<ListBucketResult><IsTruncated>true</IsTruncated>"});
+  Client client(Options(server.endpoint()));
+  dlbench::test::ExpectError([&] { client.list("bucket", "p/"); }, ExitCode::kIo,
+                             {"ListObjectsV2 of s3://bucket/p/", "cannot read"});
+}
+
+TEST(S3Client, UnreachableEndpointFailsWithinSecondsAfterBoundedRetries) {
+  // A port nobody listens on: bound, then closed.
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), length), 0);
+  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  ::close(fd);
+  const std::string endpoint = "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+  Client client(Options(endpoint, 3));
+  const auto start = std::chrono::steady_clock::now();
+  dlbench::test::ExpectError([&] { client.head("bucket", "k"); }, ExitCode::kIo,
+                             {"S3 HEAD of s3://bucket/k at " + endpoint, "after 3 attempts"});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  EXPECT_EQ(client.counts(Operation::kHead).retries, 2U);
+}
+
+TEST(S3Client, RefusesEndpointsItCannotUse) {
+  dlbench::test::ExpectError([] { Client client(Options("127.0.0.1:7480")); }, ExitCode::kUsage,
+                             {"'127.0.0.1:7480' has no scheme"});
+  dlbench::test::ExpectError([] { Client client(Options("ftp://h")); }, ExitCode::kUsage,
+                             {"must be http or https"});
+  dlbench::test::ExpectError([] { Client client(Options("http://h/path")); }, ExitCode::kUsage,
+                             {"without a path"});
+  dlbench::test::ExpectError([] { Client client(Options("http://h", 0)); }, ExitCode::kUsage,
+                             {"s3_max_attempts must be at least 1, not 0"});
+}
+
+TEST(S3Client, VirtualHostedAddressingPutsTheBucketInTheHost) {
+  FakeServer server;
+  // curl resolves every *.localhost name to the loopback address.
+  std::string endpoint = server.endpoint();
+  endpoint.replace(endpoint.find("127.0.0.1"), 9, "localhost");
+  ClientOptions options = Options(endpoint);
+  options.path_style = false;
+  Client client(options);
+  client.get_object("bucket", "dir/k");
+  const auto received = server.received();
+  ASSERT_EQ(received.size(), 1U);
+  EXPECT_EQ(received[0].target, "/dir/k");
+  const std::string port = endpoint.substr(endpoint.rfind(':') + 1);
+  std::string headers = received[0].headers;
+  for (char& c : headers) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  EXPECT_NE(headers.find("\nhost: bucket.localhost:" + port + "\r\n"), std::string::npos)
+      << received[0].headers;
+}
+
+TEST(S3Client, ParsesObjectUris) {
+  EXPECT_EQ(ParseObjectUri("s3://b/k/x").bucket, "b");
+  EXPECT_EQ(ParseObjectUri("s3://b/k/x").key, "k/x");
+  EXPECT_EQ(ParseObjectUri("s3://b").key, "");
+  dlbench::test::ExpectError([] { ParseObjectUri("/local/path"); }, ExitCode::kUsage,
+                             {"'/local/path' is not an S3 URI"});
+  dlbench::test::ExpectError([] { ParseObjectUri("s3:///k"); }, ExitCode::kUsage,
+                             {"names no bucket"});
+}
+
+}  // namespace
+}  // namespace dlbench::s3

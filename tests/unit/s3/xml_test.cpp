@@ -1,0 +1,39 @@
+#include "s3/xml.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace dlbench::s3 {
+namespace {
+
+TEST(S3Xml, ReadsTheErrorCodeAndMessage) {
+  const ErrorBody error = ParseErrorBody(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>NoSuchBucket</Code>"
+      "<Message>The specified bucket does not exist</Message><BucketName>x</BucketName></Error>");
+  EXPECT_EQ(error.code, "NoSuchBucket");
+  EXPECT_EQ(error.message, "The specified bucket does not exist");
+}
+
+TEST(S3Xml, AnythingElseHasNoCode) {
+  EXPECT_EQ(ParseErrorBody("").code, "");
+  EXPECT_EQ(ParseErrorBody("<html><body>Bad Gateway</body></html>").code, "");
+  EXPECT_EQ(ParseErrorBody("<Error><Code>Trunc").code, "");
+}
+
+TEST(S3Xml, GivesPathsWithNamespacesAndEntities) {
+  std::vector<std::string> seen;
+  EXPECT_TRUE(
+      ParseXml("<ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Contents>"
+               "<Key>a&amp;b</Key></Contents></ListBucketResult>",
+               [&](std::string_view path, std::string_view text) {
+                 seen.push_back(std::string(path) + "=" + std::string(text));
+               }));
+  EXPECT_EQ(seen, (std::vector<std::string>{"ListBucketResult/Contents/Key=a&b",
+                                            "ListBucketResult/Contents=", "ListBucketResult="}));
+  EXPECT_FALSE(ParseXml("<a><b></a>", [](std::string_view, std::string_view) {}));
+}
+
+}  // namespace
+}  // namespace dlbench::s3
