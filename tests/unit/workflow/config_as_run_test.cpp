@@ -8,10 +8,10 @@ namespace {
 
 config::Config Workload(bool generate, bool train, bool checkpoint, bool evaluation) {
   config::Config config;
-  config.workflow.generate_data = generate;
-  config.workflow.train = train;
-  config.workflow.checkpoint = checkpoint;
-  config.workflow.evaluation = evaluation;
+  config.workflow = {.generate_data = generate,
+                     .train = train,
+                     .evaluation = evaluation,
+                     .checkpoint = checkpoint};
   return config;
 }
 
