@@ -1,6 +1,7 @@
 // `dlbench run` (the phases the workload's workflow enables) and `generate`, `stage`, `train`,
 // `checkpoint` (one phase each, whatever the workflow says).
 #include <CLI/CLI.hpp>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -136,7 +137,7 @@ void AddRunCommands(CLI::App& app, CommandAction& action) {
       ->add_option_function<int>(
           "--threads", [f = flag("threads")](int threads) { f(std::to_string(threads)); },
           "Copy threads per rank (stage.threads)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   stage->add_flag_callback(
       "--all-files", [f = flag("all_files")] { f("True"); },
       "Stage every file, not only those the ranks will read");
