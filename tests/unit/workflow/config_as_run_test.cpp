@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "workflow/phases.h"
 #include "workflow/run_info.h"
 
@@ -8,10 +10,9 @@ namespace {
 
 config::Config Workload(bool generate, bool train, bool checkpoint, bool evaluation) {
   config::Config config;
-  config.workflow = {.generate_data = generate,
-                     .train = train,
-                     .evaluation = evaluation,
-                     .checkpoint = checkpoint};
+  config::WorkflowConfig& flags = config.workflow;
+  std::tie(flags.generate_data, flags.train, flags.checkpoint, flags.evaluation) =
+      std::tie(generate, train, checkpoint, evaluation);
   return config;
 }
 
