@@ -2,8 +2,9 @@
 # Checkpoint benchmarks of dlbench; prints Markdown tables of medians over --reps runs.
 #
 #   scripts/bench/bench-checkpoint.sh [--reps N] [--dlbench PATH] [--dir DIR] [--fast DIR] [--rss-gib G]
-#                               [--parts abcd]   (which of the parts below to run; default all)
+#                               [--parts abcde]  (which of the parts below to run; default all)
 #                               [--cases empty,rerun,after-direct]   (part d; default all three)
+#                               [--capacity-dir DIR] [--compute-e S]   (part e)
 #
 #  (a) burst buffer vs direct saves during training: the fast tier is FAST (default a folder on
 #      /dev/shm); its write bandwidth is measured first (a checkpoint-only run straight to it);
@@ -33,6 +34,17 @@
 #      direct runs' mean stall. The reference: tests/bench/bare_checkpoint_write (2 processes
 #      writing the same bytes per save into FAST/bare, one save every 2 s, no dlbench) runs after
 #      each round, so that a spread of the machine's own shows in its row too.
+#  (e) burst-buffer saves over older checkpoints of the same names (a job that reruns or resumes):
+#      2 ranks, a ZeRO-3 fp16 transformer of 2 layers x 1024 hidden (vocabulary 4096: 0.27 GiB per
+#      rank and save, 2.8 s at 100 MiB/s), a checkpoint every 2 steps
+#      (4 saves, computation_time --compute-e, default 0.25 s), fast tier FAST/bb unthrottled,
+#      capacity tier CAPACITY (--capacity-dir, default FAST-pfs) with bandwidth_limit 100MiB/s,
+#      burst_buffer {drain_threads 2, evict_after_drain, max_pending_checkpoints 4}. Per --reps
+#      round, in both orders (odd rounds: empty first; even rounds: direct first): `empty` (no
+#      capacity folder), `direct` (no burst buffer), `after-direct` (burst buffer into the folder
+#      the direct run just filled) and `rerun` (burst buffer over the drained files of the run
+#      before). Printed: every save's time (max over ranks), per case the median and max save,
+#      max / median (target <= 1.5) and the stall reduction against the direct saves (target >= 8).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/../lib.sh"
@@ -42,15 +54,18 @@ dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 dir=/var/tmp/dlbench-ckptbench
 fast=/dev/shm/dlbench-ckptbench
 rss_gib=16
-parts=abcd
+parts=abcde
 cases=empty,rerun,after-direct
-parse_options "reps dlbench dir fast rss-gib parts cases" "$@"
+capacity_dir=
+compute_e=0.25
+parse_options "reps dlbench dir fast rss-gib parts cases capacity-dir compute-e" "$@"
 ensure_packages fio time python3
 [ -x "$dlbench" ] || build_dlbench
 py=/usr/bin/python3
 rm -rf "$dir" "$fast"
 mkdir -p "$dir" "$fast"
-trap 'rm -rf "$fast" "$fast-pfs"' EXIT
+capacity_dir="${capacity_dir:-$fast-pfs}"
+trap 'rm -rf "$fast" "$fast-pfs" "$capacity_dir"' EXIT
 
 # A transformer whose one-rank checkpoint is about $1 MiB (ZeRO 1: bf16 model + fp32 optimizer
 # state ~ 14 B per parameter; 4 layers of hidden H: ~ 12 H^2 x 4 parameters + embeddings).
@@ -76,8 +91,43 @@ print(v if v is not None else "nan")
 PY
 }
 
+saves_of() {  # summary.json -> "t1 t2 ..." (max over ranks per save)
+  "$py" - "$1" <<'PY'
+import json, sys
+print(" ".join(f"{t:.3f}" for t in json.load(open(sys.argv[1]))["metric"]["save_checkpoint_duration_max_seconds"]))
+PY
+}
+
 median() { "$py" -c 'import statistics,sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
 ratio() { "$py" -c 'import sys; a,b=map(float,sys.argv[1:]); print(f"{a/b:.2f}" if b else "nan")' "$1" "$2"; }
+
+# Trains yaml $1 on 2 ranks into output folder $2 (emptied first); prints its saves (saves_of).
+train_saves() {
+  rm -rf "$2"
+  mpirun "${mpi_flags[@]}" -np 2 "$dlbench" run "$1" ++workload.workflow.generate_data=false --quiet >/dev/null
+  saves_of "$2/summary.json"
+}
+
+# The rest of parts d and e's workloads: 8 steps of batch 2 on 2 ranks, a checkpoint every 2 steps,
+# the fast tier $3 at FAST/bb, the capacity tier `pfs` at $4 with 100 MiB/s. $1 data folder,
+# $2 computation_time, $5 with burst buffer (1/0), $6 more burst_buffer keys, $7 output folder.
+stall_training_yaml() {
+  cat <<YAML
+workflow: {generate_data: true, train: true, checkpoint: true}
+dataset: {data_folder: $1, format: npy, num_files_train: 32, num_samples_per_file: 1, record_length_bytes: 65536}
+reader: {data_loader: pytorch, batch_size: 2, read_threads: 1}
+train: {epochs: 1, total_training_steps: 8, computation_time: $2}
+storage:
+  tiers:
+    $3: {path: $fast/bb}
+    pfs: {path: $4, bandwidth_limit: 100MiB/s}
+checkpoint:
+  checkpoint_folder: $4/ckpt
+  steps_between_checkpoints: 2
+YAML
+  [ "$5" = 1 ] && echo "  burst_buffer: {tier: $3, drain_threads: 2, $6max_pending_checkpoints: 4}"
+  echo "output: {folder: $7}"
+}
 
 has_part() { [[ "$parts" == *"$1"* ]]; }
 
@@ -289,37 +339,15 @@ mapfile -t mpi_flags < <(mpirun_flags)
 pfs="$fast-pfs"
 stall_yaml() {  # $1 = with burst buffer (1/0)
   model_yaml 512 1 | sed 's/vocab_size: 32000/vocab_size: 32768/'
-  cat <<YAML
-workflow: {generate_data: true, train: true, checkpoint: true}
-dataset: {data_folder: $dir/data-d, format: npy, num_files_train: 32, num_samples_per_file: 1, record_length_bytes: 65536}
-reader: {data_loader: pytorch, batch_size: 2, read_threads: 1}
-train: {epochs: 1, total_training_steps: 8, computation_time: 1.0}
-storage:
-  tiers:
-    nvme: {path: $fast/bb}
-    pfs: {path: $pfs, bandwidth_limit: 100MiB/s}
-checkpoint:
-  checkpoint_folder: $pfs/ckpt
-  steps_between_checkpoints: 2
-YAML
-  [ "$1" = 1 ] && echo "  burst_buffer: {tier: nvme, drain_threads: 2, max_pending_checkpoints: 4}"
-  echo "output: {folder: $dir/out-d}"
+  stall_training_yaml "$dir/data-d" 1.0 nvme "$pfs" "$1" "" "$dir/out-d"
 }
 stall_yaml 1 > "$dir/stall-bb.yaml"
 stall_yaml 0 > "$dir/stall-direct.yaml"
 mpirun "${mpi_flags[@]}" -np 2 "$dlbench" generate "$dir/stall-bb.yaml" --quiet >/dev/null
-saves_of() {  # summary.json -> "t1 t2 ..." (max over ranks per save)
-  "$py" - "$1" <<'PY'
-import json, sys
-print(" ".join(f"{t:.3f}" for t in json.load(open(sys.argv[1]))["metric"]["save_checkpoint_duration_max_seconds"]))
-PY
-}
 declare -A saves runs_of backpressure
 stall_run() {  # $1 = case label, $2 = yaml
-  rm -rf "$dir/out-d"
-  mpirun "${mpi_flags[@]}" -np 2 "$dlbench" run "$2" ++workload.workflow.generate_data=false --quiet >/dev/null
   local these
-  these=$(saves_of "$dir/out-d/summary.json")
+  these=$(train_saves "$2" "$dir/out-d")
   saves[$1]+="$these "
   runs_of[$1]+="$these|"
   backpressure[$1]+="$(summary_value "$dir/out-d/summary.json" checkpoint_backpressure_total_seconds) "
@@ -369,4 +397,72 @@ print(f"| {case} | {len(saves)} | {med:.3f} | {top:.3f} | **{top / med:.2f}** | 
 PY
 done
 echo
+fi
+
+# ---- (e) burst-buffer saves over older checkpoints of the same names -------------------------
+if has_part e; then
+mapfile -t mpi_flags < <(mpirun_flags)
+e_yaml() {  # $1 = with burst buffer (1/0)
+  cat <<YAML
+model:
+  name: rerun
+  type: transformer
+  num_layers: 2
+  model_datatype: fp16
+  transformer: {vocab_size: 4096, hidden_size: 1024, ffn_hidden_size: 4096, num_attention_heads: 16, num_kv_heads: 16}
+  parallelism: {tensor: 1, pipeline: 1, zero_stage: 3}
+framework: pytorch
+YAML
+  stall_training_yaml "$dir/data-e" "$compute_e" fast "$capacity_dir" "$1" "evict_after_drain: true, " \
+    "$dir/out-e"
+}
+e_yaml 1 > "$dir/e-bb.yaml"
+e_yaml 0 > "$dir/e-direct.yaml"
+mpirun "${mpi_flags[@]}" -np 2 "$dlbench" generate "$dir/e-bb.yaml" --quiet >/dev/null
+declare -A e_saves e_runs
+e_run() {  # $1 = case label, $2 = yaml
+  local these
+  these=$(train_saves "$2" "$dir/out-e")
+  e_saves[$1]+="$these "
+  e_runs[$1]+="$these|"
+}
+for rep in $(seq 1 "$reps"); do
+  rm -rf "$capacity_dir" "$fast/bb"
+  if [ $((rep % 2)) = 1 ]; then
+    e_run empty "$dir/e-bb.yaml"
+    rm -rf "$capacity_dir" "$fast/bb"
+    e_run direct "$dir/e-direct.yaml"
+    e_run after-direct "$dir/e-bb.yaml"
+    e_run rerun "$dir/e-bb.yaml"
+  else
+    e_run direct "$dir/e-direct.yaml"
+    e_run after-direct "$dir/e-bb.yaml"
+    e_run rerun "$dir/e-bb.yaml"
+    rm -rf "$capacity_dir" "$fast/bb"
+    e_run empty "$dir/e-bb.yaml"
+  fi
+done
+echo "### (e) Burst-buffer saves over older checkpoints, 2 ranks, ZeRO 3 fp16 2 x 1024, capacity tier $capacity_dir at 100 MiB/s ($reps runs per case, computation_time $compute_e s, load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo
+echo "Per-save times (s, max over ranks), one run per line:"
+echo
+for c in empty direct after-direct rerun; do
+  IFS='|' read -ra these <<< "${e_runs[$c]}"
+  for run in "${these[@]}"; do printf '    %-13s %s\n' "$c" "$run"; done
+done
+echo
+direct_median=$(median ${e_saves[direct]})
+echo "| case | saves | median save (s) | max save (s) | max / median | stall reduction vs direct (median $(printf %.3f "$direct_median") s) | targets |"
+echo "|---|---|---|---|---|---|---|"
+for c in empty after-direct rerun; do
+  "$py" - "$c" "$direct_median" ${e_saves[$c]} <<'PY'
+import statistics, sys
+case, direct, saves = sys.argv[1], float(sys.argv[2]), [float(x) for x in sys.argv[3:]]
+med, top = statistics.median(saves), max(saves)
+print(f"| {case} | {len(saves)} | {med:.3f} | {top:.3f} | **{top / med:.2f}** | "
+      f"{direct / med:.1f}x (worst save {direct / top:.1f}x) | <= 1.5, >= 8x |")
+PY
+done
+echo
+rm -rf "$dir/data-e" "$dir/out-e"
 fi

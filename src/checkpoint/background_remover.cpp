@@ -29,6 +29,19 @@ void BackgroundRemover::remove(std::vector<std::string> paths) {
   changed_.notify_all();
 }
 
+void BackgroundRemover::hold() {
+  std::lock_guard lock(mutex_);
+  ++held_;
+}
+
+void BackgroundRemover::release() {
+  {
+    std::lock_guard lock(mutex_);
+    if (held_ > 0) --held_;
+  }
+  changed_.notify_all();
+}
+
 bool BackgroundRemover::any_under(const std::string& folder) const {
   const std::string prefix = folder.ends_with('/') ? folder : folder + "/";
   if (running_.starts_with(prefix)) return true;
@@ -57,7 +70,7 @@ void BackgroundRemover::run() {
   LowerThisThread(ThreadPriority::kLowest);
   std::unique_lock lock(mutex_);
   while (true) {
-    changed_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    changed_.wait(lock, [&] { return stopping_ || (!queue_.empty() && held_ == 0); });
     if (queue_.empty()) return;  // stopping, and everything queued is done
     running_ = std::move(queue_.front());
     queue_.pop_front();

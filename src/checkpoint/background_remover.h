@@ -26,6 +26,11 @@ class BackgroundRemover {
   BackgroundRemover& operator=(const BackgroundRemover&) = delete;
 
   void remove(std::vector<std::string> paths);
+  // While held (a save is being written), no removal starts: freeing pages beside a save that
+  // allocates its own slows it (see above). Counted; wait_folder and wait_idle must not be called
+  // while this thread holds the remover.
+  void hold();
+  void release();
   // Blocks until no queued or running removal is a path inside `folder` (a save is about to write
   // files of the same names there).
   void wait_folder(const std::string& folder);
@@ -45,6 +50,7 @@ class BackgroundRemover {
   std::string running_;  // the path being removed, "" when idle
   std::string error_;
   bool stopping_ = false;
+  int held_ = 0;
   std::thread thread_;
 };
 

@@ -432,6 +432,24 @@ StoreOpResult BurstBufferStore::save(const std::string& name, const CheckpointPl
   if (local_error.empty()) local_error = evict_error;
   // Files of this name still being evicted (a name saved again) must go before new ones land.
   remover_->wait_folder(fast_folder(name));
+  // From here to the commit the save has this rank to itself: the drains of earlier checkpoints
+  // (over older copies of their names, at the capacity tier's pace) and the evictions wait, so
+  // that the save never waits for, or competes with, anything of the capacity tier. This save's
+  // own drain, queued below, still copies each file as soon as it is written.
+  struct BackgroundHeld {
+    DrainEngine& drains;
+    BackgroundRemover& remover;
+    BackgroundHeld(DrainEngine& d, BackgroundRemover& r) : drains(d), remover(r) {
+      drains.hold();
+      remover.hold();
+    }
+    ~BackgroundHeld() {
+      remover.release();
+      drains.release();
+    }
+    BackgroundHeld(const BackgroundHeld&) = delete;
+    BackgroundHeld& operator=(const BackgroundHeld&) = delete;
+  } held{*drains_, *remover_};
 
   // The drain is queued before the write, so that it copies each file as soon as the writer has
   // renamed it into place; it marks nothing drained until the commit below succeeded, and a failed

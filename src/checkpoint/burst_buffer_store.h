@@ -3,11 +3,14 @@
 // written last, once every rank's part is drained, marks the checkpoint durable.
 //
 // Lifecycle of checkpoint N (docs/checkpointing.md, "Burst buffer and storage tiers"):
-//   Save:   wait for room (backpressure) -> queue the drain -> write <tier path>/N with the
-//           checkpoint writer, handing each file to the drain once it is renamed into place ->
-//           CommitCheckpoint (fast-tier manifest) -> return (training goes on)
+//   Save:   wait for room (backpressure) -> hold this rank's drains of earlier checkpoints and
+//           its evictions -> queue the drain -> write <tier path>/N with the checkpoint writer,
+//           handing each file to the drain once it is renamed into place -> CommitCheckpoint
+//           (fast-tier manifest) -> release -> return (training goes on)
 //   drain:  copy each of this rank's files to <checkpoint_folder>/N (fsync'd) as soon as it is
-//           complete on the fast tier -> once the fast-tier commit succeeded, marker per rank ->
+//           complete on the fast tier and no later save is being written on this rank (a save
+//           never runs beside the copies of earlier checkpoints, DrainEngine::hold) -> once the
+//           fast-tier commit succeeded, marker per rank ->
 //           rank 0 waits for every marker, then writes the manifest: durable. A failed save
 //           cancels its drain (copies removed, never a marker or manifest).
 //   evict:  at the next collective call after durability (Save, Load, Finish), with

@@ -166,9 +166,28 @@ void DrainEngine::enqueue(DrainJob job) {
     std::lock_guard lock(mutex_);
     ++pending_;
     pending_bytes_ += job.total_bytes;
-    queue_.push_back(std::move(job));
+    queue_.emplace_back(enqueued_++, std::move(job));
   }
   changed_.notify_all();
+}
+
+void DrainEngine::hold() {
+  std::lock_guard lock(mutex_);
+  ++held_;
+  held_below_ = enqueued_;
+}
+
+void DrainEngine::release() {
+  {
+    std::lock_guard lock(mutex_);
+    if (held_ > 0) --held_;
+  }
+  changed_.notify_all();
+}
+
+void DrainEngine::wait_unless_held(std::uint64_t sequence) {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return held_ == 0 || sequence >= held_below_ || stopping_.load(); });
 }
 
 Seconds DrainEngine::wait_until(const std::function<bool(int pending, Bytes pending_bytes)>& room,
@@ -200,14 +219,16 @@ void DrainEngine::run() {
   LowerThisThread(ThreadPriority::kLowest);
   while (true) {
     DrainJob job;
+    std::uint64_t sequence = 0;
     {
       std::unique_lock lock(mutex_);
       changed_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
       if (stopping_) return;
-      job = std::move(queue_.front());
+      sequence = queue_.front().first;
+      job = std::move(queue_.front().second);
       queue_.pop_front();
     }
-    DrainOutcome outcome = drain(job);
+    DrainOutcome outcome = drain(job, sequence);
     {
       std::lock_guard lock(mutex_);
       --pending_;
@@ -218,7 +239,7 @@ void DrainEngine::run() {
   }
 }
 
-DrainOutcome DrainEngine::drain(const DrainJob& job) {
+DrainOutcome DrainEngine::drain(const DrainJob& job, std::uint64_t sequence) {
   trace::Span span(trace::Event::kDrain);
   Bytes own_bytes = 0;  // this rank's files (total_bytes is the whole checkpoint's)
   for (const DrainFile& f : job.files) own_bytes += f.bytes;
@@ -227,7 +248,7 @@ DrainOutcome DrainEngine::drain(const DrainJob& job) {
   outcome.name = job.name;
   bool prepared = false;
   try {
-    copy_files(job, outcome, prepared);
+    copy_files(job, sequence, outcome, prepared);
     if (job.feed) {
       // Markers say "drained" only for a committed checkpoint: a failed save never gets them.
       switch (job.feed->wait_commit(options_.poll_interval, [&] { return stopping_.load(); })) {
@@ -314,7 +335,8 @@ void DrainEngine::prepare_capacity_side(const DrainJob& job) {
   for (Rank rank : job.marks) write_marker(job, DrainContentMarkerName(rank), text);
 }
 
-void DrainEngine::copy_files(const DrainJob& job, DrainOutcome& outcome, bool& prepared) {
+void DrainEngine::copy_files(const DrainJob& job, std::uint64_t sequence, DrainOutcome& outcome,
+                             bool& prepared) {
   const std::size_t n = job.files.size();
   std::vector<Bytes> sizes;
   sizes.reserve(n);
@@ -335,6 +357,7 @@ void DrainEngine::copy_files(const DrainJob& job, DrainOutcome& outcome, bool& p
     if (trace::Active() != nullptr) trace::NameThread("drain-" + std::to_string(thread));
     storage::AlignedBuffer& buffer = buffers_[static_cast<std::size_t>(thread)];
     while (!team.stop()) {
+      wait_unless_held(sequence);  // a later save is being written: no copy beside it
       if (stopping_.load(std::memory_order_relaxed)) throw Abandoned{};
       const std::uint64_t index = next_chunk.fetch_add(1, std::memory_order_relaxed);
       if (index >= schedule.size()) return;

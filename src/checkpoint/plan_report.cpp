@@ -3,14 +3,11 @@
 #include <cstdio>
 #include <sstream>
 
+#include "util/count_text.h"
 #include "util/size_text.h"
 
 namespace dlbench::checkpoint {
 namespace {
-
-std::string Plural(std::uint64_t n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
 
 std::string BytesAndGiB(Bytes bytes) {
   return FormatBytesExact(bytes) + " B (" + FormatGiB(bytes) + ")";
@@ -65,7 +62,7 @@ std::string RenderPlan(const CheckpointPlan& plan, const PlanReportOptions& opti
   std::ostringstream out;
   out << "Checkpoint plan";
   if (!options.title.empty()) out << ": " << options.title;
-  out << "\n  " << Plural(static_cast<std::uint64_t>(l.world), "rank") << ", TP " << l.tp
+  out << "\n  " << CountOf(static_cast<std::uint64_t>(l.world), "rank") << ", TP " << l.tp
       << " x PP " << l.pp << " x DP " << l.dp << ", ZeRO " << plan.zero_stage();
   if (l.subset) {
     out << ", subset: ranks 0-" << l.world - 1 << " of " << static_cast<long long>(l.dp) * l.mp();
@@ -75,8 +72,8 @@ std::string RenderPlan(const CheckpointPlan& plan, const PlanReportOptions& opti
   }
   out << "\n\n";
 
-  out << "Per checkpoint: " << BytesAndGiB(s.total_bytes) << " in " << Plural(s.files, "file")
-      << " written by " << Plural(static_cast<std::uint64_t>(s.writing_ranks), "rank") << "\n";
+  out << "Per checkpoint: " << BytesAndGiB(s.total_bytes) << " in " << CountOf(s.files, "file")
+      << " written by " << CountOf(static_cast<std::uint64_t>(s.writing_ranks), "rank") << "\n";
   out << "  model state  " << BytesAndGiB(s.model_bytes) << "\n";
   out << "  optimizer    " << BytesAndGiB(s.optimizer_bytes) << "\n";
   if (s.writing_ranks > 0) {
@@ -109,12 +106,12 @@ std::string RenderPlan(const CheckpointPlan& plan, const PlanReportOptions& opti
     ++shown;
     const RankPlan& e = g.example;
     out << "  ranks " << FormatRankRanges(g.ranks, options.max_rank_ranges) << " ("
-        << Plural(g.ranks.size(), "rank") << "): ";
+        << CountOf(g.ranks.size(), "rank") << "): ";
     if (e.files.empty()) {
       out << "write nothing\n";
       continue;
     }
-    out << Plural(e.files.size(), "file") << ", " << BytesAndGiB(e.bytes) << " each\n";
+    out << CountOf(e.files.size(), "file") << ", " << BytesAndGiB(e.bytes) << " each\n";
     for (std::size_t i = 0; i < e.files.size() && i < options.max_files_shown; ++i) {
       out << "      " << e.files[i].name << "  " << FormatBytesExact(e.files[i].bytes) << " B\n";
     }

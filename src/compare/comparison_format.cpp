@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "metrics/json_fields.h"
+#include "util/count_text.h"
 
 namespace dlbench::compare {
 namespace {
@@ -58,11 +59,10 @@ std::string Outcome(const Comparison& comparison) {
   for (const MetricRow& row : comparison.rows) {
     if (row.verdict == Verdict::kRegression) ++regressions;
   }
-  std::string text =
-      regressions > 0
-          ? "Result: REGRESSION in " + std::to_string(regressions) + " of " +
-                std::to_string(comparison.rows.size()) + " metrics"
-          : "Result: no regression in " + std::to_string(comparison.rows.size()) + " metrics";
+  std::string text = regressions > 0
+                         ? "Result: REGRESSION in " + std::to_string(regressions) + " of " +
+                               CountOf(comparison.rows.size(), "metric")
+                         : "Result: no regression in " + CountOf(comparison.rows.size(), "metric");
   if (!comparison.skipped.empty()) {
     text += " (not measured on either side:";
     for (const std::string& label : comparison.skipped) text += " " + label + ";";

@@ -293,6 +293,9 @@ struct ProfilingConfig {
   std::int64_t trace_buffer_events = 65536;        // per recording thread (64 bytes each)
   std::int64_t trace_compression_level = 3;        // zlib 1..9: the writer's CPU against size
   TraceWriterPriority trace_writer_priority = TraceWriterPriority::kIdle;  // its CPU priority
+  // dlbench: the memory for Darshan's per-file counter records, per rank (docs/counters.md);
+  // files beyond it are folded into one record per group, totals stay exact.
+  std::int64_t counters_memory_mib = 8;
 
   bool operator==(const ProfilingConfig&) const = default;
 };

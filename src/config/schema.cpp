@@ -467,6 +467,7 @@ std::vector<Field> BuildSchema() {
       DLBENCH_KEY(profiling, trace_buffer_events),
       DLBENCH_KEY(profiling, trace_compression_level),
       DLBENCH_KEY(profiling, trace_writer_priority),
+      DLBENCH_KEY(profiling, counters_memory_mib),
 
       DLBENCH_KEY(metric, au),
 

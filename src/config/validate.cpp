@@ -293,6 +293,14 @@ void CheckOutput(const Config& config, const Checker& check) {
   // trace::kMinBufferEvents: one event with the longest path (1 + 4096 / 64 slots) must fit.
   check.at_least("profiling.trace_buffer_events", config.profiling.trace_buffer_events,
                  std::int64_t{128});
+  check.at_least("profiling.counters_memory_mib", config.profiling.counters_memory_mib,
+                 std::int64_t{0});
+  // Beyond 2^20 MiB the bytes would not fit the budget's arithmetic; no machine has that memory.
+  if (config.profiling.counters_memory_mib > (std::int64_t{1} << 20)) {
+    check.fail("profiling.counters_memory_mib",
+               "must be at most 1048576 (1 TiB), got " +
+                   std::to_string(config.profiling.counters_memory_mib));
+  }
 }
 
 }  // namespace

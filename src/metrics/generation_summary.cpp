@@ -5,6 +5,7 @@
 #include "metrics/cross_rank.h"
 #include "metrics/summary.h"
 #include "metrics/throughput.h"
+#include "util/count_text.h"
 
 namespace dlbench::metrics {
 namespace {
@@ -58,12 +59,11 @@ Json BuildGenerationSummary(const GenerationMetrics& generation) {
 std::string GenerationTable(const GenerationMetrics& generation) {
   const Totals totals = TotalsOf(generation);
   char text[256];
-  std::snprintf(
-      text, sizeof(text), "Generation: %llu files, %llu bytes (%.2f MiB) by %zu rank(s) in %.3f s",
-      static_cast<unsigned long long>(totals.files), static_cast<unsigned long long>(totals.bytes),
-      static_cast<double>(totals.bytes) / static_cast<double>(MiB), generation.ranks.size(),
-      totals.wall);
-  std::string line = text;
+  std::snprintf(text, sizeof(text), "%llu bytes (%.2f MiB) by %s in %.3f s",
+                static_cast<unsigned long long>(totals.bytes),
+                static_cast<double>(totals.bytes) / static_cast<double>(MiB),
+                CountOf(generation.ranks.size(), "rank").c_str(), totals.wall);
+  std::string line = "Generation: " + CountOf(totals.files, "file") + ", " + text;
   // A run that kept every file wrote nothing: a rate of 0 would read as storage that delivered
   // nothing (summary.json keeps its 0, which compare leaves out by files == 0).
   if (const auto rate = MiBPerSecond(totals.bytes, totals.wall); rate && totals.files > 0) {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <thread>
 
 namespace dlbench::mpi {
@@ -140,6 +141,45 @@ std::vector<std::string> Communicator::gather(const std::string& value, int root
     values.push_back(all.substr(static_cast<std::size_t>(displacements[r]), lengths[r]));
   }
   return values;
+}
+
+void Communicator::gather_each(const std::string& value,
+                               const std::function<void(int rank, std::string_view bytes)>& take,
+                               int root) const {
+  if (!uses_mpi_) {
+    take(0, value);
+    return;
+  }
+  const std::vector<std::uint64_t> lengths = all_gather(std::uint64_t{value.size()});
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    if (lengths[r] >= (std::uint64_t{1} << 31)) {
+      throw InternalError("cannot gather " + std::to_string(lengths[r]) + " bytes of rank " +
+                          std::to_string(r) + "'s string (limit 2 GiB)");
+    }
+  }
+  constexpr int kTag = 0x6a7;
+  if (rank_ != root) {
+    MPI_Send(value.data(), static_cast<int>(value.size()), MPI_CHAR, root, kTag, Comm(handle_));
+    return;
+  }
+  // A `take` that throws still lets every rank's send complete (received and dropped), then the
+  // root rethrows: no rank is left blocked in MPI_Send.
+  std::exception_ptr failed;
+  std::string received;
+  for (int r = 0; r < size_; ++r) {
+    if (r != root) {
+      received.resize(lengths[static_cast<std::size_t>(r)]);
+      MPI_Recv(received.data(), static_cast<int>(received.size()), MPI_CHAR, r, kTag, Comm(handle_),
+               MPI_STATUS_IGNORE);
+    }
+    if (failed) continue;
+    try {
+      take(r, r == root ? std::string_view(value) : std::string_view(received));
+    } catch (...) {
+      failed = std::current_exception();
+    }
+  }
+  if (failed) std::rethrow_exception(failed);
 }
 
 int Communicator::ranks_on_this_node() const {

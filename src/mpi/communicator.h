@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/error.h"
@@ -68,6 +70,13 @@ class Communicator {
   // Every rank's string, in rank order, on rank `root` (empty elsewhere). Throws Error(kInternal)
   // on every rank when the strings total 2 GiB or more.
   std::vector<std::string> gather(const std::string& value, int root = 0) const;
+  // The same strings, handed to `take(rank, bytes)` on rank `root` one at a time in rank order,
+  // each received only when the previous one was taken: the root holds one rank's string at a
+  // time, not every rank's (the run's end reduces the counters so). Throws Error(kInternal) on
+  // every rank when one string is 2 GiB or more.
+  void gather_each(const std::string& value,
+                   const std::function<void(int rank, std::string_view bytes)>& take,
+                   int root = 0) const;
 
   // Number of ranks sharing this rank's node.
   int ranks_on_this_node() const;

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "storage/counting_record.h"
+#include "storage/distinct_count.h"
 #include "storage/recycled.h"
 #include "storage/spin_lock.h"
 
@@ -174,7 +175,44 @@ std::uint64_t CountingEnv::HashPath(std::string_view path) {
   return hash ^ (hash >> 33);
 }
 
+struct CountingEnv::Fold {
+  std::string group;
+  std::array<std::unique_ptr<Record>, kFoldShards> shards;
+  DistinctCount distinct;
+};
+
 CountingEnv::~CountingEnv() = default;
+
+std::size_t CountingEnv::RecordCost(std::size_t path_size) {
+  return sizeof(Record) + 4 * sizeof(Slot) + (path_size > 112 ? path_size + 1 : 0);
+}
+
+void CountingEnv::limit_records(Bytes budget, FoldGroup group) {
+  std::lock_guard lock(mutex_);
+  budget_ = budget;
+  fold_group_ = std::move(group);
+}
+
+std::size_t CountingEnv::records() const {
+  std::lock_guard lock(mutex_);
+  return records_.size();
+}
+
+CountingEnv::Record& CountingEnv::fold(const std::string& path, std::uint64_t key) {
+  std::string group = fold_group_ ? fold_group_(path) : std::string(kFoldedPath);
+  auto it = std::find_if(folds_.begin(), folds_.end(),
+                         [&](const auto& fold) { return fold->group == group; });
+  if (it == folds_.end()) {
+    auto added = std::make_unique<Fold>();
+    added->group = std::move(group);
+    for (auto& shard : added->shards) shard = std::make_unique<Record>(added->group, true);
+    it = folds_.insert(folds_.end(), std::move(added));
+  }
+  Fold& fold = **it;
+  // HashPath's bits are well mixed; a test's colliding hash would fold every path into one.
+  fold.distinct.add(HashPath(path));
+  return *fold.shards[key % kFoldShards];
+}
 
 double CountingEnv::now() const { return clock_.scale().time(clock_.now()); }
 
@@ -197,6 +235,9 @@ CountingEnv::Record& CountingEnv::record(const std::string& path, std::uint64_t 
        i = (i + 1) & mask) {
     if (slots_[i].key == key && slots_[i].record->path() == path) return *slots_[i].record;
   }
+  const std::size_t cost = RecordCost(path.size());
+  if (charged_ + cost > budget_) return fold(path, key);
+  charged_ += cost;
   Record* added = records_.emplace_back(std::make_unique<Record>(path)).get();
   if (2 * records_.size() > slots_.size()) {  // keep at least half the slots free
     std::vector<Slot> old(std::max<std::size_t>(64, 2 * slots_.size()));
@@ -226,6 +267,9 @@ IoCounts CountingEnv::counts() const {
   IoCounts total = env_ops_;
   const TickClock::Scale scale = clock_.scale();
   for (const auto& record : records_) MergeCounts(total, record->snapshot(scale));
+  for (const auto& fold : folds_) {
+    for (const auto& shard : fold->shards) MergeCounts(total, shard->snapshot(scale));
+  }
   return total;
 }
 
@@ -240,6 +284,16 @@ std::vector<FileCounts> CountingEnv::files() const {
   }
   std::sort(files.begin(), files.end(),
             [](const FileCounts& a, const FileCounts& b) { return a.path < b.path; });
+  std::lock_guard lock(mutex_);
+  const TickClock::Scale scale = clock_.scale();
+  for (const auto& fold : folds_) {
+    FileCounts folded{fold->group, 0, fold->shards[0]->snapshot(scale),
+                      std::max<std::uint64_t>(1, fold->distinct.estimate())};
+    for (std::size_t i = 1; i < kFoldShards; ++i) {
+      MergeCounts(folded.counts, fold->shards[i]->snapshot(scale));
+    }
+    files.push_back(std::move(folded));
+  }
   return files;
 }
 
@@ -247,6 +301,10 @@ void CountingEnv::reset() {
   std::lock_guard lock(mutex_);
   env_ops_ = {};
   for (auto& record : records_) record->reset();
+  for (auto& fold : folds_) {
+    for (auto& shard : fold->shards) shard->reset();
+    fold->distinct.clear();
+  }
 }
 
 namespace {
@@ -280,7 +338,10 @@ auto CountingEnv::counted_open(const std::string& path, bool creates, Open&& ope
   const double t2 = ticks();
   Record& counted =
       as_predicted || (known != nullptr && known->path() == path) ? *known : record(path, key);
-  if (previous != nullptr && predicted != &counted) previous->set_next(&counted);
+  // A folded record is shared by many files: no prediction leads to it or from it.
+  if (previous != nullptr && predicted != &counted && !previous->folded() && !counted.folded()) {
+    previous->set_next(&counted);
+  }
   last = {id_, &counted};
   counted.open(t1, t2, creates);
   if (const Record* next = counted.next()) next->prefetch();  // during this file's reads

@@ -19,11 +19,20 @@
 // Records are compact (~0.85 KiB with a path of up to 112 bytes; a file's 5th to 32nd distinct
 // access size or stride gets an array of its own) and never freed while the wrapper lives (reset()
 // zeroes them); files it opens refer to it and to their record, so it must outlive them.
+//
+// Memory is bounded by a budget (limit_records; unbounded until it is called), as Darshan bounds
+// its module memory: once the records and their share of the table would exceed it, a path
+// without a record of its own is counted in its group's folded record (one per group, kept as a
+// few shards so that reader threads do not contend on one lock, merged in snapshots), and is not
+// remembered: the totals stay exact, and files() gives each group's folded record with an
+// estimate of how many distinct files it holds (a 1 KiB HyperLogLog of the path hashes, ~3 %).
 // Thread-safe: any thread may use the files while another takes a snapshot.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -49,8 +58,23 @@ class CountingEnv final : public EnvWrapper {
       PathHash hash = HashPath, TickClock::Source clock = TickClock::Source::kBest);
   ~CountingEnv() override;
 
-  IoCounts counts() const;                // a snapshot of the sum over all files
-  std::vector<FileCounts> files() const;  // a snapshot per file (rank 0), sorted by path
+  // The group a path beyond the budget is folded into, named by a path (staging names the tier's
+  // folder, so that staging::CountsPerTier finds its tier); by default kFoldedPath.
+  using FoldGroup = std::function<std::string(const std::string& path)>;
+  static constexpr const char* kFoldedPath = "(folded)";
+  // What a record costs the budget: the record, its share of the table (at most 4 slots: the
+  // table is a power of two at least twice the records), and a long path's heap block.
+  static std::size_t RecordCost(std::size_t path_size);
+  // Keeps records within `budget` bytes (RecordCost each; a file's 5th to 32nd distinct size or
+  // stride, 0.4 KiB, is not charged). Call before any file is opened (records already made
+  // stay). 0 folds every file.
+  void limit_records(Bytes budget, FoldGroup group = {});
+
+  IoCounts counts() const;  // a snapshot of the sum over all files (folded ones included)
+  // A snapshot per file (rank 0), sorted by path; then one record per group of folded files,
+  // with FileCounts::folded_files set.
+  std::vector<FileCounts> files() const;
+  std::size_t records() const;  // files with a record of their own
   void reset();
   // Seconds since the origin: the clock of the counters' timestamps.
   double now() const;
@@ -95,6 +119,12 @@ class CountingEnv final : public EnvWrapper {
   template <class Open>
   auto counted_open(const std::string& path, bool creates, Open&& open);
 
+  // Files beyond the budget, per group: a few records (by path hash, so that one file's accesses
+  // stay on one) and the distinct-count registers.
+  static constexpr std::size_t kFoldShards = 8;
+  struct Fold;
+  Record& fold(const std::string& path, std::uint64_t key);  // under mutex_
+
   // One slot of the table: a path's hash and its record (null: the slot is free).
   struct Slot {
     std::uint64_t key = 0;
@@ -114,6 +144,10 @@ class CountingEnv final : public EnvWrapper {
   // paths with equal hashes take the following slots.
   std::vector<Slot> slots_;
   IoCounts env_ops_;
+  Bytes budget_ = ~Bytes{0};  // for records_ and slots_ (RecordCost each)
+  Bytes charged_ = 0;
+  FoldGroup fold_group_;
+  std::vector<std::unique_ptr<Fold>> folds_;
 };
 
 }  // namespace dlbench::storage

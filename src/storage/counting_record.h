@@ -79,7 +79,9 @@ struct Side {
 // touches is in the first cache lines. Every method takes the record's lock.
 class CountingEnv::Record {
  public:
-  explicit Record(std::string_view path) : path_size_(path.size()) {
+  // `folded`: the record of files beyond the budget (CountingEnv::fold), never predicted.
+  explicit Record(std::string_view path, bool folded = false)
+      : path_size_(path.size()), folded_(folded) {
     if (path.size() <= kInlinePath) {
       path.copy(inline_path_.data(), path.size());
     } else {
@@ -226,6 +228,7 @@ class CountingEnv::Record {
   // Taken for a handful of instructions by the thread that uses the file (another thread only when
   // two handles of one path are used at once, or a snapshot runs): one byte, not a mutex.
   mutable SpinLock lock_;
+  bool folded_;
   struct State {
     Direction last_direction = kNone;
     std::uint64_t opens = 0, creates = 0, closes = 0, stats = 0, syncs = 0, renames = 0,
@@ -245,6 +248,7 @@ class CountingEnv::Record {
   // never freed while the wrapper lives, so the pointer stays valid; the path it leads to is set
   // at construction and never changes, so any thread may compare it.
   Record* next() const { return next_.load(std::memory_order_acquire); }
+  bool folded() const { return folded_; }
   void set_next(Record* next) { next_.store(next, std::memory_order_release); }
   // Starts fetching what a read-only file's open, reads and close touch into the cache.
   void prefetch() const {

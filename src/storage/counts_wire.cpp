@@ -92,6 +92,7 @@ std::string EncodeCounts(const CountsOfRank& counts) {
     Put(out, static_cast<std::uint64_t>(file.path.size()));
     out += file.path;
     Put(out, file.rank);
+    Put(out, file.folded_files);
     PutCounts(out, file.counts);
   }
   return out;
@@ -102,13 +103,14 @@ CountsOfRank DecodeCounts(std::string_view bytes) {
   CountsOfRank counts;
   counts.totals = GetCounts(in);
   const auto files = in.get<std::uint64_t>();
-  // Each record takes more than 16 bytes: a corrupt count cannot become a huge allocation.
-  if (files > bytes.size() / 16) throw InternalError("counter records: corrupt record count");
+  // Each record takes more than 24 bytes: a corrupt count cannot become a huge allocation.
+  if (files > bytes.size() / 24) throw InternalError("counter records: corrupt record count");
   counts.files.reserve(files);
   for (std::uint64_t f = 0; f < files; ++f) {
     FileCounts& file = counts.files.emplace_back();
     file.path = in.text(in.get<std::uint64_t>());
     file.rank = in.get<std::int64_t>();
+    file.folded_files = in.get<std::uint64_t>();
     file.counts = GetCounts(in);
   }
   if (!in.done()) throw InternalError("counter records: bytes after the last record");

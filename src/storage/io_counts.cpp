@@ -96,6 +96,39 @@ void MergeCounts(IoCounts& into, const IoCounts& from) {
   into.close_end = std::max(keep.close_end, from.close_end);
 }
 
+void SharedRecord::add(std::int64_t rank, const IoCounts& counts) {
+  if (ranks_ == 0) {
+    merged_ = counts;
+  } else {
+    MergeCounts(merged_, counts);
+  }
+  const double time = counts.io_time();
+  const Bytes bytes = counts.bytes_read + counts.bytes_written;
+  const auto b = static_cast<double>(bytes);
+  time_sum_ += time;
+  time_squares_ += time * time;
+  bytes_sum_ += b;
+  bytes_squares_ += b * b;
+  if (ranks_ == 0 || time < fastest_.time) fastest_ = {rank, time, bytes};
+  if (ranks_ == 0 || time > slowest_.time) slowest_ = {rank, time, bytes};
+  ++ranks_;
+}
+
+IoCounts SharedRecord::result() const {
+  IoCounts c = merged_;
+  c.fastest_rank = fastest_.rank;
+  c.fastest_rank_bytes = static_cast<std::int64_t>(fastest_.bytes);
+  c.fastest_rank_time = fastest_.time;
+  c.slowest_rank = slowest_.rank;
+  c.slowest_rank_bytes = static_cast<std::int64_t>(slowest_.bytes);
+  c.slowest_rank_time = slowest_.time;
+  const auto n = static_cast<double>(ranks_);
+  // Population variances, as Darshan's (n, T, S) reduction gives them.
+  c.variance_rank_time = std::max(0.0, time_squares_ / n - (time_sum_ / n) * (time_sum_ / n));
+  c.variance_rank_bytes = std::max(0.0, bytes_squares_ / n - (bytes_sum_ / n) * (bytes_sum_ / n));
+  return c;
+}
+
 std::vector<FileCounts> ReduceSharedFiles(const std::vector<std::vector<FileCounts>>& per_rank) {
   std::map<std::string, std::vector<const FileCounts*>> by_path;
   for (const std::vector<FileCounts>& records : per_rank) {
@@ -104,40 +137,15 @@ std::vector<FileCounts> ReduceSharedFiles(const std::vector<std::vector<FileCoun
   const std::size_t ranks = per_rank.size();
   std::vector<FileCounts> reduced;
   for (const auto& [path, records] : by_path) {
-    if (ranks < 2 || records.size() != ranks) {
+    const bool folded = std::any_of(records.begin(), records.end(),
+                                    [](const FileCounts* r) { return r->folded_files > 0; });
+    if (ranks < 2 || records.size() != ranks || folded) {
       for (const FileCounts* record : records) reduced.push_back(*record);
       continue;
     }
-    FileCounts shared{path, -1, records.front()->counts};
-    double time_sum = 0, time_squares = 0, bytes_sum = 0, bytes_squares = 0;
-    const FileCounts* fastest = records.front();
-    const FileCounts* slowest = records.front();
-    for (std::size_t r = 0; r < records.size(); ++r) {
-      const IoCounts& c = records[r]->counts;
-      if (r > 0) MergeCounts(shared.counts, c);
-      const double time = c.io_time();
-      const auto bytes = static_cast<double>(c.bytes_read + c.bytes_written);
-      time_sum += time;
-      time_squares += time * time;
-      bytes_sum += bytes;
-      bytes_squares += bytes * bytes;
-      if (time < fastest->counts.io_time()) fastest = records[r];
-      if (time > slowest->counts.io_time()) slowest = records[r];
-    }
-    IoCounts& c = shared.counts;
-    c.fastest_rank = fastest->rank;
-    c.fastest_rank_bytes =
-        static_cast<std::int64_t>(fastest->counts.bytes_read + fastest->counts.bytes_written);
-    c.fastest_rank_time = fastest->counts.io_time();
-    c.slowest_rank = slowest->rank;
-    c.slowest_rank_bytes =
-        static_cast<std::int64_t>(slowest->counts.bytes_read + slowest->counts.bytes_written);
-    c.slowest_rank_time = slowest->counts.io_time();
-    const auto n = static_cast<double>(records.size());
-    // Population variances, as Darshan's (n, T, S) reduction gives them.
-    c.variance_rank_time = std::max(0.0, time_squares / n - (time_sum / n) * (time_sum / n));
-    c.variance_rank_bytes = std::max(0.0, bytes_squares / n - (bytes_sum / n) * (bytes_sum / n));
-    reduced.push_back(std::move(shared));
+    SharedRecord shared;
+    for (const FileCounts* record : records) shared.add(record->rank, record->counts);
+    reduced.push_back({path, -1, shared.result()});
   }
   return reduced;
 }

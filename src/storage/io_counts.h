@@ -110,6 +110,31 @@ struct FileCounts {
   std::string path;
   std::int64_t rank = 0;
   IoCounts counts;
+  // > 0: the record of files beyond the counting budget (storage::CountingEnv::limit_records),
+  // this many distinct files by estimate; `path` names their group. Never a shared record.
+  std::uint64_t folded_files = 0;
+};
+
+// One shared file's records, added in rank order, reduced as Darshan does: MergeCounts of them
+// all, the fastest and slowest rank by io_time() (the first rank on a tie) with its bytes and
+// time, and the population variances of time and bytes over the ranks. Streams: what it keeps does
+// not grow with the ranks.
+class SharedRecord {
+ public:
+  void add(std::int64_t rank, const IoCounts& counts);
+  std::size_t ranks() const { return ranks_; }
+  IoCounts result() const;  // after at least one add
+
+ private:
+  struct Extreme {
+    std::int64_t rank = -1;
+    double time = 0;
+    Bytes bytes = 0;
+  };
+  IoCounts merged_;
+  std::size_t ranks_ = 0;
+  double time_sum_ = 0, time_squares_ = 0, bytes_sum_ = 0, bytes_squares_ = 0;
+  Extreme fastest_, slowest_;
 };
 
 // Darshan's cross-rank reduction: a file that every one of `ranks` (> 1) ranks has a record for

@@ -2,19 +2,37 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 namespace dlbench::storage {
 namespace {
 
+// Reads and writes move in pieces of at most ThrottledEnv::chunk() bytes, each paid for before
+// it moves: a large transfer then trickles through at the limit rather than passing whole after
+// one long wait, so no window sees more than one piece beyond the limit.
 class ThrottledReadableFile final : public ReadableFileWrapper {
  public:
   ThrottledReadableFile(std::unique_ptr<ReadableFile> target, ThrottledEnv& env)
       : ReadableFileWrapper(std::move(target)), env_(env) {}
   Bytes read_at(Bytes offset, void* buffer, Bytes length) override {
-    // Charged for what the read returns, not what it asked for (a read at the end is short).
-    const Bytes n = ReadableFileWrapper::read_at(offset, buffer, length);
-    env_.throttle(n);
-    return n;
+    // Each piece pays for what the file holds there (a read at the end is short); a file that
+    // changed size meanwhile pays or gets back the difference.
+    env_.throttle(0);
+    const Bytes size = ReadableFileWrapper::size();
+    const Bytes expected = offset < size ? std::min(length, size - offset) : 0;
+    auto* out = static_cast<char*>(buffer);
+    Bytes done = 0;
+    while (done < length) {
+      const Bytes piece = std::min(env_.chunk(), length - done);
+      const Bytes due = done < expected ? std::min(piece, expected - done) : 0;
+      env_.throttle_bytes(due);
+      const Bytes n = ReadableFileWrapper::read_at(offset + done, out + done, piece);
+      if (n > due) env_.throttle_bytes(n - due);
+      if (n < due) env_.refund(due - n);
+      done += n;
+      if (n < piece) break;
+    }
+    return done;
   }
 
  private:
@@ -26,16 +44,37 @@ class ThrottledWritableFile final : public WritableFileWrapper {
   ThrottledWritableFile(std::unique_ptr<WritableFile> target, ThrottledEnv& env)
       : WritableFileWrapper(std::move(target)), env_(env) {}
   void write_at(Bytes offset, const void* buffer, Bytes length) override {
-    env_.throttle(length);
-    WritableFileWrapper::write_at(offset, buffer, length);
+    pieces(buffer, length, [&](Bytes done, const char* piece, Bytes bytes) {
+      WritableFileWrapper::write_at(offset + done, piece, bytes);
+    });
   }
   void append(const void* buffer, Bytes length) override {
-    env_.throttle(length);
-    WritableFileWrapper::append(buffer, length);
+    pieces(buffer, length, [&](Bytes, const char* piece, Bytes bytes) {
+      WritableFileWrapper::append(piece, bytes);
+    });
   }
   void append_gathered(std::span<const std::span<const std::byte>> pieces) override {
-    env_.throttle(GatheredBytes(pieces));
-    WritableFileWrapper::append_gathered(pieces);
+    env_.throttle(0);
+    // Consecutive pieces up to chunk() bytes in all (a larger piece split) per gathered write.
+    std::vector<std::span<const std::byte>> group;
+    Bytes grouped = 0;
+    const auto flush = [&] {
+      env_.throttle_bytes(grouped);
+      WritableFileWrapper::append_gathered(group);
+      group.clear();
+      grouped = 0;
+    };
+    for (std::span<const std::byte> piece : pieces) {
+      while (!piece.empty()) {
+        const Bytes take = std::min<Bytes>(piece.size(), env_.chunk() - grouped);
+        group.push_back(piece.first(take));
+        grouped += take;
+        piece = piece.subspan(take);
+        if (grouped == env_.chunk()) flush();
+      }
+    }
+    if (!group.empty()) flush();
+    if (GatheredBytes(pieces) == 0) WritableFileWrapper::append_gathered(pieces);
   }
   void sync() override {
     env_.throttle(0);
@@ -43,6 +82,20 @@ class ThrottledWritableFile final : public WritableFileWrapper {
   }
 
  private:
+  // One latency, then `write(done, piece, bytes)` for each chunk of `buffer`, each paid first.
+  template <class Write>
+  void pieces(const void* buffer, Bytes length, Write&& write) {
+    env_.throttle(0);
+    const auto* in = static_cast<const char*>(buffer);
+    Bytes done = 0;
+    do {
+      const Bytes bytes = std::min(env_.chunk(), length - done);
+      env_.throttle_bytes(bytes);
+      write(done, in + done, bytes);
+      done += bytes;
+    } while (done < length);
+  }
+
   ThrottledEnv& env_;
 };
 
@@ -84,16 +137,30 @@ class ThrottledSharedFile final : public SharedFileWrapper {
 ThrottledEnv::ThrottledEnv(Env& target, const ThrottleOptions& options, ThrottleClock& clock)
     : EnvWrapper(target), clock_(clock), latency_(options.latency) {
   if (options.bandwidth) {
-    const Bytes burst = options.burst > 0
-                            ? options.burst
-                            : std::max<Bytes>(MiB, static_cast<Bytes>(*options.bandwidth / 10));
+    const Bytes burst =
+        options.burst > 0
+            ? options.burst
+            : std::max<Bytes>(
+                  1, static_cast<Bytes>(*options.bandwidth * ThrottleOptions::kBurstSeconds));
     bucket_.emplace(*options.bandwidth, burst, clock);
+    // At most the burst, in whole blocks (O_DIRECT transfers stay aligned), at least one block.
+    chunk_ = std::max(kDirectAlignment, burst / kDirectAlignment * kDirectAlignment);
   }
 }
 
 void ThrottledEnv::throttle(Bytes bytes) {
   if (latency_ > 0) clock_.sleep_for(latency_);
+  throttle_bytes(bytes);
+}
+
+Bytes ThrottledEnv::chunk() const { return bucket_ ? chunk_ : ~Bytes{0}; }
+
+void ThrottledEnv::throttle_bytes(Bytes bytes) {
   if (bucket_ && bytes > 0) bucket_->acquire(bytes);
+}
+
+void ThrottledEnv::refund(Bytes bytes) {
+  if (bucket_ && bytes > 0) bucket_->refund(bytes);
 }
 
 std::unique_ptr<ReadableFile> ThrottledEnv::open_read(const std::string& path,

@@ -2,6 +2,13 @@
 // remote file system) on whatever disk the machine has: every data operation waits for its bytes
 // in a TokenBucket shared by all threads using this Env, and every operation (data and
 // metadata) first waits a fixed latency. Files it opens refer to it, so it must outlive them.
+//
+// The bytes are paid before they move (a read pays for what the file holds at its offset, up to
+// its length, and gets back what it did not read), in pieces of at most chunk() bytes, so the
+// bytes moved through one ThrottledEnv in any window of W seconds are at most bandwidth × W +
+// burst + one piece: bandwidth × (W + 2 × kBurstSeconds) with the default burst at limits of
+// 400 KiB/s and more (docs/configuration.md). Shared files' transfers (collective, MPI-IO) are
+// not split, and their reads pay after the read.
 #pragma once
 
 #include <memory>
@@ -17,9 +24,11 @@ struct ThrottleOptions {
   std::optional<BytesPerSecond>
       bandwidth;          // bytes/s for reads and writes together; none = no limit
   Seconds latency = 0.0;  // added before every operation
-  // Bytes that may pass at once after idling; 0 = one tenth of a second of bandwidth (at least
-  // 1 MiB), so that a tier neither bursts for long nor stalls on every small request.
+  // Bytes that may pass at once after idling; 0 = kBurstSeconds of bandwidth (at least 1 byte),
+  // so that the limit holds over any window of W seconds within `bandwidth` × 2 kBurstSeconds,
+  // and a sleep that wakes up to that late is credited to the next request.
   Bytes burst = 0;
+  static constexpr Seconds kBurstSeconds = 0.01;
 };
 
 class ThrottledEnv final : public EnvWrapper {
@@ -50,11 +59,17 @@ class ThrottledEnv final : public EnvWrapper {
 
   // Waits the per-operation latency, then for `bytes` of bandwidth. Used by the wrapped files.
   void throttle(Bytes bytes);
+  void throttle_bytes(Bytes bytes);  // the bandwidth wait alone
+  void refund(Bytes bytes);          // bytes paid for that did not move
+  // The largest piece a file's read or write moves at once: the burst in whole 4 KiB blocks (at
+  // least one); unlimited without a bandwidth limit.
+  Bytes chunk() const;
 
  private:
   ThrottleClock& clock_;
   Seconds latency_;
   std::optional<TokenBucket> bucket_;
+  Bytes chunk_ = 0;
 };
 
 }  // namespace dlbench::storage

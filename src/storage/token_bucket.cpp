@@ -54,4 +54,9 @@ void TokenBucket::acquire(Bytes bytes) {
   clock_.sleep_for(wait);
 }
 
+void TokenBucket::refund(Bytes bytes) {
+  std::lock_guard lock(mutex_);
+  tokens_ = std::min(burst_, tokens_ + static_cast<double>(bytes));
+}
+
 }  // namespace dlbench::storage

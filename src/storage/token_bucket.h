@@ -3,7 +3,10 @@
 // credit and sleeps until the debt is paid, so concurrent requests queue up in order and the
 // long-run rate never exceeds `rate`, whatever the request sizes. The bucket starts empty: a
 // transfer that begins with the bucket (a run, a checkpoint) never exceeds `rate`, however short;
-// only an idle period lets up to `burst` bytes through at once afterwards.
+// only an idle period (or a sleep that woke late) lets up to `burst` bytes through at once
+// afterwards. So when every request acquires before its bytes move, the bytes that move in any
+// window of W seconds are at most rate × W + burst: tokens at the window's start (≤ burst) plus
+// what the window refills.
 #pragma once
 
 #include <mutex>
@@ -20,6 +23,9 @@ class TokenBucket {
 
   // Takes `bytes` tokens, sleeping (outside the lock) as long as the rate requires.
   void acquire(Bytes bytes);
+  // Returns tokens taken for bytes that did not move (a read that came back short), up to the
+  // burst.
+  void refund(Bytes bytes);
   BytesPerSecond rate() const { return rate_; }
 
  private:

@@ -20,6 +20,7 @@
 #include "mpi/agreement.h"
 #include "pipeline/precise_sleep.h"
 #include "storage/file.h"
+#include "util/count_text.h"
 #include "util/error.h"
 #include "util/path_text.h"
 #include "util/sink.h"
@@ -41,7 +42,7 @@ void PauseThenSynchronize(const config::CheckpointConfig& checkpoint,
 }
 
 std::string JobShape(int ranks, std::uint64_t files, Bytes bytes) {
-  return std::to_string(ranks) + " rank(s), " + std::to_string(files) + " files, " +
+  return CountOf(static_cast<std::uint64_t>(ranks), "rank") + ", " + CountOf(files, "file") + ", " +
          std::to_string(bytes) + " B";
 }
 

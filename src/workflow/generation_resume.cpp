@@ -1,5 +1,6 @@
 #include "workflow/generation_resume.h"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "storage/atomic_file.h"
@@ -64,6 +65,39 @@ std::string DatasetFingerprint(const config::Config& config) {
     j["content"]["encoding"] = config::ToString(d.content.encoding);
   }
   return j.dump();
+}
+
+namespace {
+
+// A fingerprint value as a person reads it: 4096, not 4096.0; npz, not "npz".
+std::string FingerprintValue(const nlohmann::ordered_json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_float()) {
+    const double number = value.get<double>();
+    if (number == std::floor(number) && std::fabs(number) < 1e15) {
+      return std::to_string(static_cast<long long>(number));
+    }
+  }
+  return value.dump();
+}
+
+}  // namespace
+
+std::string DescribeFingerprintDifference(const std::string& dataset,
+                                          const std::string& configured) {
+  const auto there = nlohmann::ordered_json::parse(dataset, nullptr, false);
+  const auto here = nlohmann::ordered_json::parse(configured, nullptr, false);
+  if (!there.is_object() || !here.is_object()) return there == here ? "" : "another dataset";
+  std::string text;
+  for (const auto& [key, value] : here.items()) {
+    const auto found = there.find(key);
+    if (found != there.end() && *found == value) continue;
+    const std::string old = found == there.end() ? "(none)" : FingerprintValue(*found);
+    if (!text.empty()) text += "; ";
+    text += "dataset." + key + ": " + old + " in the dataset, " + FingerprintValue(value) +
+            " configured";
+  }
+  return text;
 }
 
 std::optional<DatasetMarker> ReadDatasetMarker(storage::Env& env, const std::string& path) {

@@ -26,6 +26,11 @@ std::uint64_t ContentSeed(const config::Config& config);
 // Everything that decides the bytes of the dataset, as canonical JSON text.
 std::string DatasetFingerprint(const config::Config& config);
 
+// The settings two fingerprints disagree on, as "dataset.record_length_bytes: 65536 in the
+// dataset, 131072 configured" (joined by "; "); "" when they agree. Keys are the fingerprint's.
+std::string DescribeFingerprintDifference(const std::string& dataset,
+                                          const std::string& configured);
+
 struct DatasetMarker {
   std::string fingerprint;  // canonical JSON text, comparable with DatasetFingerprint
   bool complete = false;

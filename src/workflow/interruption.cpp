@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <string>
 
 #include "util/error.h"
@@ -22,6 +23,7 @@ constexpr std::array<int, 3> kStopSignals = {SIGINT, SIGTERM, SIGHUP};
 // whether a signal came already.
 int g_pipe[2] = {-1, -1};
 std::atomic<int> g_received{0};
+std::atomic<pid_t> g_sender{0};  // the first signal's sending process (0: the kernel, a tty)
 struct sigaction g_previous[kStopSignals.size()];
 bool g_installed[kStopSignals.size()] = {};
 
@@ -37,16 +39,29 @@ void EndBySignal(int signal_number) {
   raise(signal_number);
 }
 
-void OnStopSignal(int signal_number) {
+void OnStopSignal(int signal_number, siginfo_t* info, void* /*context*/) {
   int expected = 0;
   if (!g_received.compare_exchange_strong(expected, signal_number)) {
     EndBySignal(signal_number);  // a second signal: no more waiting
     return;
   }
+  g_sender = info != nullptr && info->si_code == SI_USER ? info->si_pid : 0;
   const int saved_errno = errno;
   const auto byte = static_cast<unsigned char>(signal_number);
   [[maybe_unused]] const ssize_t written = write(g_pipe[1], &byte, 1);
   errno = saved_errno;
+}
+
+// What the terminal and the run's log say: "interrupted by SIGINT (exit 130)", the process's
+// status; sent by mpirun, what the job's user sees instead: mpirun's status, 1.
+std::string InterruptionMessage(int signal_number, const std::string& sender) {
+  const std::string text = "interrupted by " + SignalName(signal_number);
+  if (sender == "mpirun") {
+    return text +
+           " from mpirun (it stops every rank with SIGTERM when it gets a Ctrl-C or a SIGTERM; "
+           "mpirun then exits 1)";
+  }
+  return text + " (exit " + std::to_string(128 + signal_number) + ")";
 }
 
 }  // namespace
@@ -57,15 +72,16 @@ Interruption::Interruption(RunResults& results, bool speaks) : results_(results)
     throw InternalError("pipe for the signal watcher: " + std::to_string(errno));
   }
   g_received = 0;
+  g_sender = 0;
   watcher_ = std::thread([this] { watch(); });
   for (std::size_t i = 0; i < kStopSignals.size(); ++i) {
     struct sigaction current = {};
     sigaction(kStopSignals[i], nullptr, &current);
     if (current.sa_handler == SIG_IGN) continue;  // nohup, or a background job's SIGINT
     struct sigaction action = {};
-    action.sa_handler = OnStopSignal;
+    action.sa_sigaction = OnStopSignal;
     sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
+    action.sa_flags = SA_RESTART | SA_SIGINFO;
     g_installed[i] = sigaction(kStopSignals[i], &action, &g_previous[i]) == 0;
   }
 }
@@ -94,17 +110,22 @@ void Interruption::watch() {
   } while (got < 0 && errno == EINTR);
   if (got != 1 || byte == 0) return;
   const int signal_number = byte;
+  // Open MPI's mpirun (or its orted), the parent of every rank it starts, stops them all with
+  // SIGTERM when it gets a Ctrl-C or a SIGTERM itself: the ranks never see the SIGINT.
+  const std::string sender =
+      g_sender != 0 && g_sender == getppid() && std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr
+          ? "mpirun"
+          : "";
   if (!speaks_) {
     // The other ranks of an mpirun job get the signal too. One that ended at once would make
     // mpirun kill rank 0 while it records the interruption (seen: summary.json written, the
     // log's line not): rank 0's end ends this rank first, or this rank ends after the grace.
     std::this_thread::sleep_for(std::chrono::seconds(5));
   }
+  // Recorded first, as the interruption leaves the status as it is after: who sent the signal.
+  if (!sender.empty()) results_.add({{kRunStatusKey, {{"sent_by", sender}}}});
   results_.interrupt(signal_number);
-  if (speaks_) {
-    sink::Error("interrupted by " + SignalName(signal_number) + " (exit " +
-                std::to_string(128 + signal_number) + ")");
-  }
+  if (speaks_) sink::Error(InterruptionMessage(signal_number, sender));
   sink::CloseLog();
   EndBySignal(signal_number);
 }

@@ -4,7 +4,11 @@
 // thread of its own record the interruption in summary.json (RunResults::interrupt: exit code
 // 128 + signal, the signal's name) and in the run's log and on the terminal (one error line),
 // then end the process by the same signal (its default action), so that the shell and mpirun
-// see what they would have seen without dlbench's handler (exit status 130, 143, 129). The other
+// see what they would have seen without dlbench's handler (exit status 130, 143, 129). Under
+// Open MPI's mpirun the ranks never see a Ctrl-C: mpirun stops them all with SIGTERM when it gets
+// SIGINT or SIGTERM, then exits 1 whatever their status; a SIGTERM sent by the rank's parent
+// under mpirun is recorded as such (run_status "sent_by": "mpirun") and the error line says so,
+// and that mpirun exits 1. The other
 // ranks, which record nothing, give rank 0 up to 5 s before they end (mpirun ends the job when
 // one rank dies). A second
 // signal while that is recorded ends the process at once. Files already written stay as they

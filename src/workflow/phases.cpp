@@ -122,6 +122,14 @@ void RunPhases(const config::Config& config, const RunRequest& request,
   // Darshan's POSIX counters, always on, above the tiers: they see what the workload saw, and
   // staging runs group their per-path records by tier (staging/tier_counts.h).
   storage::CountingEnv counted(*storage);
+  // Within profiling.counters_memory_mib; files beyond it fold into one record per tier (so that
+  // staging's per-tier counts stay whole) or one for the paths under no tier.
+  counted.limit_records(static_cast<Bytes>(config.profiling.counters_memory_mib) * MiB,
+                        [tiers = storage.get()](const std::string& path) {
+                          const storage::TierSpec* tier = tiers->tier_of(path);
+                          return tier != nullptr ? tier->path
+                                                 : std::string(storage::CountingEnv::kFoldedPath);
+                        });
   results.add(WorkloadIdentity(ConfigAsRun(config, request.phases)));
   results.add(EmulationSummary(*storage));
   RunTrace trace(config, request.output_folder, counted, comm);

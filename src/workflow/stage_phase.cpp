@@ -10,6 +10,7 @@
 #include "pipeline/options_from_config.h"
 #include "pipeline/sampler.h"
 #include "storage/tier_env.h"
+#include "util/count_text.h"
 #include "util/error.h"
 #include "util/path_text.h"
 #include "util/sink.h"
@@ -135,11 +136,10 @@ metrics::Json StageSummary(const config::Config& config, const staging::CopyStat
 
 std::string StageLine(const metrics::Json& stage) {
   char line[512];
-  std::snprintf(line, sizeof line,
-                "staged (%s) %s in %llu files (%llu already there) to %s in %.3f s",
+  std::snprintf(line, sizeof line, "staged (%s) %s in %s (%llu already there) to %s in %.3f s",
                 stage["policy"].get<std::string>().c_str(),
                 DescribeBytes(stage["bytes"].get<Bytes>()).c_str(),
-                static_cast<unsigned long long>(stage["files"].get<std::uint64_t>()),
+                CountOf(stage["files"].get<std::uint64_t>(), "file").c_str(),
                 static_cast<unsigned long long>(stage["skipped_files"].get<std::uint64_t>()),
                 stage["to"].get<std::string>().c_str(), stage["seconds"].get<double>());
   std::string text = line;

@@ -1,8 +1,10 @@
 #include "workflow/train_phase.h"
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "formats/registry.h"
 #include "metrics/clock.h"
@@ -30,10 +32,12 @@
 namespace dlbench::workflow {
 namespace {
 
+// `epoch_meminfo`: /proc/meminfo at the start of each epoch, by epoch number (as DLIO records).
 void WriteRankFiles(const metrics::RankRecord& record, const metrics::RunSettings& settings,
-                    const metrics::HostInfo& host, const metrics::RunInfo& info,
-                    const metrics::WallClockAnchor& clock, const mpi::Communicator& comm,
-                    const std::filesystem::path& folder) {
+                    const metrics::HostInfo& host,
+                    std::map<int, std::map<std::string, std::string>> epoch_meminfo,
+                    const metrics::RunInfo& info, const metrics::WallClockAnchor& clock,
+                    const mpi::Communicator& comm, const std::filesystem::path& folder) {
   metrics::RankHost rank_host;
   rank_host.hostname = host.hostname;
   rank_host.cpu_count = host.cpu_count;
@@ -42,6 +46,7 @@ void WriteRankFiles(const metrics::RankRecord& record, const metrics::RunSetting
   rank_host.potential_caching = host.memory_GiB > info.data_size_per_host_GiB ? 1 : 0;
   rank_host.cpuinfo = host.cpuinfo;
   rank_host.meminfo = host.meminfo;
+  rank_host.epoch_meminfo = std::move(epoch_meminfo);
   const std::string rank = std::to_string(comm.rank());
   WriteFileAtomically(folder / (rank + "_output.json"),
                       metrics::BuildRankOutput(record, rank_host, settings, clock).dump(2) + "\n");
@@ -53,7 +58,7 @@ void WriteRankFiles(const metrics::RankRecord& record, const metrics::RunSetting
 
 void RunTrainPhase(const config::Config& config, const RunRequest& request,
                    const mpi::Communicator& comm, storage::Env& env, RunResults& results) {
-  RequireDataset(config, env, comm);
+  const std::string other_settings = RequireDataset(config, env, comm);
 
   const DatasetFiles files(config.dataset);
   const auto train_files = static_cast<FileIndex>(config.dataset.num_files_train);
@@ -100,9 +105,11 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
     step_barrier.emplace(comm);
     hooks.barrier = [&](Seconds spin, Seconds poll) { step_barrier->wait(spin, poll); };
   }
-  hooks.before_epoch = [&](int) {
+  std::map<int, std::map<std::string, std::string>> epoch_meminfo;
+  hooks.before_epoch = [&](int epoch) {
     evaluating = false;
     dropper.drop();
+    epoch_meminfo[epoch] = metrics::ReadProcKeyValues("/proc/meminfo");
   };
   hooks.after_epoch = [&](int) { evaluating = true; };
   hooks.on_batch = [&](const pipeline::Batch& batch) {
@@ -127,7 +134,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   pipeline::Trainer trainer(train_source, train_sampler, eval_sampler ? &eval_source : nullptr,
                             eval_sampler ? &*eval_sampler : nullptr, options, hooks);
   trace::NameThread("trainer");
-  trainer.run(record);
+  SayHowToRegenerate(other_settings, [&] { trainer.run(record); });
   if (config.train.step_barrier) metrics::ReduceBarrierSkew(comm, record);
   progress.finish();
   if (checkpoints) checkpoints->finish(record);  // waits for drains; timed on its own
@@ -164,7 +171,8 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
       checkpoints ? checkpoints->summary_fields() : metrics::Json::object();
   const metrics::Json stage = staging ? staging->finish() : metrics::Json();
 
-  WriteRankFiles(record, settings, host, info, clock, comm, results.folder());
+  WriteRankFiles(record, settings, host, std::move(epoch_meminfo), info, clock, comm,
+                 results.folder());
   if (!comm.is_root()) return;
   metrics::Json summary = metrics::BuildSummary(run);
   summary["metric"]["train_samples_skipped_on_error"] = skipped;

@@ -9,7 +9,7 @@ compute is at least the asked one (never early) and the asked one is the configu
 barrier's skew part lies within the barrier wait, and at every training step the last rank to
 arrive waited for nobody (skew 0: the arrivals were reduced over ranks); and the mean over ranks of the per-step lists
 gives summary.json's first-batch, load-wait, overshoot, skew and latency seconds (one block per
-epoch, exclude_start_steps 1). Prints `check_breakdown: OK` or the first mismatch (exit 1).
+epoch, exclude_start_steps 1); every epoch of every rank has DLIO's host_meminfo. Prints `check_breakdown: OK` or the first mismatch (exit 1).
 """
 import glob
 import json
@@ -34,6 +34,12 @@ def main():
     ranks = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(folder, "*_output.json")))]
     if not ranks:
         fail("no <rank>_output.json")
+    # DLIO's per-epoch host_meminfo (/proc/meminfo at the epoch's start) in every rank's file.
+    for r, rank in enumerate(ranks):
+        for epoch in (k for k in rank if k.isdigit()):
+            meminfo = rank[epoch].get("host_meminfo")
+            if not isinstance(meminfo, dict) or not str(meminfo.get("MemTotal", "")).endswith("kB"):
+                fail(f"rank {r} epoch {epoch}: host_meminfo is {meminfo!r}, not /proc/meminfo")
     phases = [p for p in ("train", "eval") if p + "_au_percentage" in metric]
     if "train" not in phases:
         fail("no training metrics")

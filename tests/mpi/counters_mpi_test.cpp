@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "storage/counting_env.h"
+#include "storage/io_counts.h"
 #include "support/shared_temp_dir.h"
 #include "support/test_support.h"
 #include "workflow/run_counters.h"
@@ -86,6 +87,85 @@ TEST(CountersMpi, SharedFileIsReducedAndOwnFilesKeepTheirRank) {
     }
     EXPECT_TRUE(found_shared);
     EXPECT_GT(summary.at("metric").at("posix_agg_perf_by_slowest_MiB_per_second").get<double>(), 0);
+  }
+}
+
+// Rank 0 reduces the ranks' records one rank at a time (shared paths agreed first, then each
+// rank's shared records and its top files): the summary must be what Darshan's reduction of every
+// rank's whole record set gives (storage::ReduceSharedFiles over the ranks' counters files), with
+// a file every rank reads, one all but the last rank read, own files of varied sizes, and files
+// folded beyond a budget.
+TEST(CountersMpi, ReducingOneRankAtATimeGivesDarshansReduction) {
+  const mpi::Communicator world = test::World();
+  const int r = world.rank(), p = world.size();
+  ASSERT_GE(p, 2) << "run with mpiexec -n 2 or more";
+  test::SharedTempDir dir(world);
+  const auto name = [&](const std::string& file) { return (dir / file).string(); };
+  if (world.is_root()) {
+    const std::string bytes(8192, 's');
+    for (const char* file : {"all.bin", "most.bin"}) {
+      auto out = storage::PosixEnv().create(name(file));
+      out->append(bytes.data(), bytes.size());
+      out->close();
+    }
+  }
+  world.barrier();
+
+  storage::CountingEnv counting(storage::PosixEnv());
+  counting.limit_records(12 * storage::CountingEnv::RecordCost(name("own-0-00").size()));
+  char buffer[8192] = {};
+  {
+    auto all = counting.open_read(name("all.bin"));
+    all->read_at(static_cast<Bytes>(r) * 100, buffer, 1000 + 500 * static_cast<Bytes>(r));
+    if (r < p - 1) counting.open_read(name("most.bin"))->read_at(0, buffer, 4096);
+    for (int i = 0; i < 20; ++i) {
+      const std::string own = name("own-" + std::to_string(r) + "-" + std::to_string(10 + i));
+      auto out = counting.create(own);
+      out->append(buffer, static_cast<Bytes>(100 * ((i * 7 + r * 3) % 13) + 1));
+      out->close();
+    }
+  }
+  RunResults results(dir.path(), world);
+  WriteRunCounters(counting, world, results, /*quiet=*/true);
+  world.barrier();
+  if (!world.is_root()) return;
+
+  std::vector<std::vector<storage::FileCounts>> per_rank;
+  for (int rank = 0; rank < p; ++rank) {
+    std::ifstream file(dir / (std::to_string(rank) + "_posix_counters.json"));
+    const nlohmann::json json = nlohmann::json::parse(file);
+    std::vector<storage::FileCounts>& records = per_rank.emplace_back();
+    for (const nlohmann::json& record : json.at("files")) {
+      records.push_back({record.at("file").get<std::string>(), record.at("rank").get<int>(),
+                         storage::CountsFromJson(record.at("counters")),
+                         record.value("folded_files", std::uint64_t{0})});
+    }
+    ASSERT_EQ(records.size(), 13u) << "12 records and the folded one";
+    EXPECT_GT(records.back().folded_files, 0u);
+  }
+  std::vector<storage::FileCounts> reduced = storage::ReduceSharedFiles(per_rank);
+  const storage::AggregatePerformance perf = storage::PerformanceBySlowest(reduced);
+  std::stable_sort(reduced.begin(), reduced.end(), [](const auto& a, const auto& b) {
+    return a.counts.bytes_read + a.counts.bytes_written >
+           b.counts.bytes_read + b.counts.bytes_written;
+  });
+
+  std::ifstream file(dir / "summary.json");
+  const nlohmann::json counters = nlohmann::json::parse(file).at("posix_counters");
+  EXPECT_EQ(counters.at("records"), reduced.size());
+  EXPECT_EQ(counters.at("shared_files"), p > 2 ? 2 : 1);  // all.bin, and most.bin when p > 2
+  EXPECT_EQ(counters.at("folded_records"), p);
+  EXPECT_EQ(counters.at("total_bytes"), perf.bytes);
+  EXPECT_NEAR(counters.at("agg_time_by_slowest_seconds").get<double>(), perf.time_by_slowest,
+              1e-12);
+  const nlohmann::json& top = counters.at("top_files");
+  ASSERT_EQ(top.size(), kTopCounterFiles);
+  for (std::size_t i = 0; i < kTopCounterFiles; ++i) {
+    EXPECT_EQ(top[i].at("file"), reduced[i].path) << i;
+    EXPECT_EQ(top[i].at("rank"), reduced[i].rank) << i;
+    EXPECT_EQ(top[i].at("counters"),
+              storage::CountsToJson<nlohmann::json>(reduced[i].counts, /*sparse=*/true))
+        << i;
   }
 }
 

@@ -279,6 +279,67 @@ TEST_F(DrainEngineTest, APipelinedJobCopiesEachFileOnceReadyAndMarksOnlyAfterThe
   for (const PlannedFile& f : files) EXPECT_EQ(fs::file_size(capacity_ / f.name), f.bytes);
 }
 
+// A save being written holds its rank's drains of earlier checkpoints: nothing of them is copied
+// beside it (over older copies of the same names, such copies took the saves after the first
+// from 0.15 s to 0.4-2.3 s on 2 cores). Released, the drain does its whole work. The earlier job
+// cannot have copied anything before the hold (its files were not ready); the wait bounds
+// nothing the outcome depends on: a held job copies nothing however long it is held.
+TEST_F(DrainEngineTest, AHeldJobCopiesNothingUntilReleased) {
+  const std::vector<PlannedFile>& files = plan_.for_rank(0).files;
+  auto feed = std::make_shared<DrainFeed>(files.size());
+  DrainJob job = make_job(0);
+  job.finisher = false;  // the finisher's part is covered above
+  job.feed = feed;
+  DrainEngine rank0(PosixEnv(), options());
+  rank0.enqueue(std::move(job));
+  rank0.hold();
+  rank0.hold();  // counted: two holds need two releases
+  for (std::size_t i = 0; i < files.size(); ++i) feed->mark_ready(i);
+  feed->commit();
+  rank0.release();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  for (const PlannedFile& f : files) {
+    EXPECT_FALSE(fs::exists(capacity_ / f.name)) << "copied beside a save: " << f.name;
+  }
+  EXPECT_TRUE(rank0.take_finished().empty());
+  rank0.release();
+  const std::vector<DrainOutcome> zero = rank0.wait_all();
+  ASSERT_EQ(zero.size(), 1u);
+  EXPECT_EQ(zero[0].error, "");
+  for (const PlannedFile& f : files) EXPECT_EQ(fs::file_size(capacity_ / f.name), f.bytes);
+  EXPECT_TRUE(fs::exists(capacity_ / DrainedMarkerName(0)));
+}
+
+// The save's own drain, queued after the hold, is not held: it copies its files as they are
+// written (the pipelined drain above).
+TEST_F(DrainEngineTest, AJobQueuedAfterTheHoldIsNotHeld) {
+  DrainJob job = make_job(0);
+  job.finisher = false;
+  DrainEngine rank0(PosixEnv(), options());
+  rank0.hold();
+  rank0.enqueue(std::move(job));
+  const std::vector<DrainOutcome> zero = rank0.wait_all();
+  ASSERT_EQ(zero.size(), 1u);
+  EXPECT_EQ(zero[0].error, "");
+  EXPECT_TRUE(fs::exists(capacity_ / DrainedMarkerName(0)));
+  rank0.release();
+}
+
+// Destroyed while held (a save that threw): the engine still stops, the held job abandoned.
+TEST_F(DrainEngineTest, AHeldEngineStillStops) {
+  auto feed = std::make_shared<DrainFeed>(plan_.for_rank(0).files.size());
+  DrainJob job = make_job(0);
+  job.finisher = false;
+  job.feed = feed;
+  auto engine = std::make_unique<DrainEngine>(PosixEnv(), options());
+  engine->enqueue(std::move(job));
+  engine->hold();
+  for (std::size_t i = 0; i < plan_.for_rank(0).files.size(); ++i) feed->mark_ready(i);
+  feed->commit();
+  engine.reset();  // returns: the held threads see the stop
+  EXPECT_FALSE(fs::exists(capacity_ / DrainedMarkerName(0)));
+}
+
 // Cancelled after one file was copied, or after all of them: never a marker, copies removed.
 class CancelledDrainTest : public DrainEngineTest, public ::testing::WithParamInterface<bool> {};
 

@@ -388,5 +388,20 @@ TEST(CompareFormat, MarkdownHeaderLinesStaySeparate) {
       << text;
 }
 
+// The outcome line agrees with its count: "no regression in 1 metrics" before.
+TEST(CompareFormat, OutcomeCountsOneMetric) {
+  Comparison c = Compare(MakeSet(kNoisy), MakeSet(kNoisy), Settings());
+  ASSERT_FALSE(c.rows.empty());
+  c.rows.resize(1);
+  c.rows[0].verdict = Verdict::kNoise;
+  const std::string text = FormatComparison(c, MakeSet(kNoisy), MakeSet(kNoisy), Format::kTerminal);
+  EXPECT_NE(text.find("Result: no regression in 1 metric"), std::string::npos) << text;
+  EXPECT_EQ(text.find("1 metrics"), std::string::npos) << text;
+  c.rows[0].verdict = Verdict::kRegression;
+  const std::string worse =
+      FormatComparison(c, MakeSet(kNoisy), MakeSet(kNoisy), Format::kTerminal);
+  EXPECT_NE(worse.find("Result: REGRESSION in 1 of 1 metric"), std::string::npos) << worse;
+}
+
 }  // namespace
 }  // namespace dlbench::compare

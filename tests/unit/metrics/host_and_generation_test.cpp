@@ -47,7 +47,7 @@ TEST(Generation, TotalsOverUnequalRanks) {
   EXPECT_DOUBLE_EQ(json["ranks"][1]["wall_seconds"].get<double>(), 7.0);
   EXPECT_DOUBLE_EQ(json["ranks"][0]["MiB_per_second"].get<double>(), 1.0);
   EXPECT_EQ(GenerationTable(generation),
-            "Generation: 16 files, 16777216 bytes (16.00 MiB) by 2 rank(s) in 8.000 s: "
+            "Generation: 16 files, 16777216 bytes (16.00 MiB) by 2 ranks in 8.000 s: "
             "2.00 MiB/s, 2.0 files/s\n");
 }
 
@@ -62,7 +62,16 @@ TEST(Generation, NothingWrittenHasNoRates) {
   // terminal read as a storage that delivered nothing.
   generation.ranks = {{3.0, 3.5, 0, 0}, {3.0, 3.25, 0, 0}};
   EXPECT_EQ(GenerationTable(generation),
-            "Generation: 0 files, 0 bytes (0.00 MiB) by 2 rank(s) in 0.500 s\n");
+            "Generation: 0 files, 0 bytes (0.00 MiB) by 2 ranks in 0.500 s\n");
+}
+
+// One file by one rank: "1 files ... by 1 rank(s)" before.
+TEST(Generation, CountsAgreeWithTheirNouns) {
+  GenerationMetrics generation;
+  generation.ranks = {{0.0, 2.0, 2 * MiB, 1}};
+  EXPECT_EQ(GenerationTable(generation),
+            "Generation: 1 file, 2097152 bytes (2.00 MiB) by 1 rank in 2.000 s: 1.00 MiB/s, "
+            "0.5 files/s\n");
 }
 
 }  // namespace

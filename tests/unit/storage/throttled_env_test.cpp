@@ -177,6 +177,101 @@ TEST(ThrottledEnv, AGatheredWritePaysItsTotalBytes) {
   EXPECT_EQ(PosixEnv().file_size(dir / "f.bin"), 2 * MiB);
 }
 
+// Records when, on the fake clock, bytes reach the file system under a throttle.
+class MovedBytes final : public EnvWrapper {
+ public:
+  MovedBytes(Env& target, ThrottleClock& clock) : EnvWrapper(target), clock_(clock) {}
+  std::unique_ptr<ReadableFile> open_read(const std::string& path,
+                                          const OpenOptions& options = {}) override {
+    return std::make_unique<Reader>(target().open_read(path, options), *this);
+  }
+  std::unique_ptr<WritableFile> create(const std::string& path,
+                                       const OpenOptions& options = {}) override {
+    return std::make_unique<Writer>(target().create(path, options), *this);
+  }
+  // The most bytes moved in any window [t, t + width], over windows starting at each move.
+  Bytes busiest(Seconds width) const {
+    Bytes most = 0;
+    for (std::size_t i = 0; i < moves_.size(); ++i) {
+      Bytes sum = 0;
+      for (std::size_t j = i; j < moves_.size() && moves_[j].first <= moves_[i].first + width;
+           ++j) {
+        sum += moves_[j].second;
+      }
+      most = std::max(most, sum);
+    }
+    return most;
+  }
+  Bytes total() const {
+    Bytes sum = 0;
+    for (const auto& move : moves_) sum += move.second;
+    return sum;
+  }
+
+ private:
+  void moved(Bytes bytes) { moves_.emplace_back(clock_.now(), bytes); }
+  class Reader final : public ReadableFileWrapper {
+   public:
+    Reader(std::unique_ptr<ReadableFile> target, MovedBytes& env)
+        : ReadableFileWrapper(std::move(target)), env_(env) {}
+    Bytes read_at(Bytes offset, void* buffer, Bytes length) override {
+      const Bytes n = ReadableFileWrapper::read_at(offset, buffer, length);
+      env_.moved(n);
+      return n;
+    }
+
+   private:
+    MovedBytes& env_;
+  };
+  class Writer final : public WritableFileWrapper {
+   public:
+    Writer(std::unique_ptr<WritableFile> target, MovedBytes& env)
+        : WritableFileWrapper(std::move(target)), env_(env) {}
+    void append(const void* buffer, Bytes length) override {
+      env_.moved(length);
+      WritableFileWrapper::append(buffer, length);
+    }
+
+   private:
+    MovedBytes& env_;
+  };
+  ThrottleClock& clock_;
+  std::vector<std::pair<Seconds, Bytes>> moves_;
+};
+
+// The documented cap: over any window of W seconds at most bandwidth × (W + 2 kBurstSeconds)
+// bytes move (the burst and one piece), whatever the idle periods between transfers (a bucket that
+// gathered 0.1 s of bandwidth while idle let whole checkpoints through at twice the cap) and
+// whether reads or writes.
+TEST(ThrottledEnv, TheCapHoldsOverEveryWindow) {
+  test::TempDir dir;
+  FakeClock clock;
+  PosixEnv posix;
+  MovedBytes moved(posix, clock);
+  constexpr BytesPerSecond kRate = 8.0 * MiB;
+  ThrottledEnv env(moved, {.bandwidth = kRate}, clock);
+  std::vector<char> data(MiB, 'x');
+  for (int round = 0; round < 6; ++round) {
+    clock.advance(0.5 + 0.3 * round);  // idle: compute, or the time between checkpoints
+    auto out = env.create(dir / ("f" + std::to_string(round)));
+    for (int i = 0; i < 3; ++i) out->append(data.data(), MiB / (1 + round % 3));
+    out->close();
+    clock.advance(0.2);
+    auto in = env.open_read(dir / ("f" + std::to_string(round)));
+    for (Bytes at = 0; at < in->size(); at += 256 * KiB) {
+      in->read_at(at, data.data(), 256 * KiB);
+    }
+    // A read past the end moves nothing and pays nothing.
+    EXPECT_EQ(in->read_at(in->size(), data.data(), MiB), 0u);
+  }
+  ASSERT_GT(moved.total(), 10 * MiB);
+  for (const Seconds width : {0.05, 0.1, 0.5, 1.0, 2.0}) {
+    EXPECT_LE(static_cast<double>(moved.busiest(width)),
+              kRate * (width + 2 * ThrottleOptions::kBurstSeconds))
+        << "window " << width << " s";
+  }
+}
+
 TEST(ThrottledEnv, LatencyOnlyAddsPerOperation) {
   test::TempDir dir;
   FakeClock clock;

@@ -52,6 +52,10 @@ TEST(StageLine, NothingCopiedHasNoRate) {
   EXPECT_EQ(StageLine(stage),
             "staged (before_training) 1 GiB in 7 files (0 already there) to /nvme/ds in 2.000 s: "
             "0.500 GiB/s\n");
+  stage["files"] = 1;
+  EXPECT_EQ(StageLine(stage),
+            "staged (before_training) 1 GiB in 1 file (0 already there) to /nvme/ds in 2.000 s: "
+            "0.500 GiB/s\n");
 }
 
 TEST(StagedDataFolder, IsTheDataFoldersPathUnderTheToTier) {
