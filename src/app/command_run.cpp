@@ -1,6 +1,7 @@
 // `dlbench run` (the phases the workload's workflow enables) and `generate`, `stage`, `train`,
 // `checkpoint` (one phase each, whatever the workflow says).
 #include <CLI/CLI.hpp>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -57,13 +58,30 @@ CLI::App* AddPhaseCommand(CLI::App& app, const std::string& name, const std::str
   auto repeat = std::make_shared<RepeatOptions>();
   CLI::App* command = app.add_subcommand(name, description);
   AddWorkloadOptions(*command, *options, /*with_output=*/true);
-  command
-      ->add_option("--repeat", repeat->count,
-                   "Run N times into OUTPUT/run-<i>/ with an aggregate (median, spread) in "
-                   "OUTPUT/aggregate.json, for `dlbench compare`; the dataset is generated once")
-      ->check(CLI::Range(1, 1000));
-  command->add_flag("--fixed-seed", repeat->fixed_seed,
-                    "With --repeat: every run uses train.seed (default: run i uses seed + i - 1)");
+  // What --repeat does with the dataset: `run` generates it once, outside the runs; `generate`
+  // writes one per run (its measurement). Staging reruns copy nothing: `stage` refuses --repeat
+  // with the reason (RunRepeated), and its help does not offer it.
+  const bool stages = phase == workflow::Phase::kStage;
+  const std::string dataset =
+      phase == workflow::Phase::kGenerate
+          ? "; each run generates the dataset again (into <data_folder>/run-<i>/)"
+      : !phase ? "; a dataset generated before training or checkpoints is generated once (in "
+                 "OUTPUT/generate/), generation alone writes one per run"
+               : "";
+  CLI::Option* repeat_option =
+      command
+          ->add_option("--repeat", repeat->count,
+                       "Run N times into OUTPUT/run-<i>/ with an aggregate (median, spread) in "
+                       "OUTPUT/aggregate.json, for `dlbench compare`" +
+                           dataset)
+          ->check(CLI::Range(1, 1000));
+  CLI::Option* seed_option = command->add_flag(
+      "--fixed-seed", repeat->fixed_seed,
+      "With --repeat: every run uses train.seed (default: run i uses seed + i - 1)");
+  if (stages) {
+    repeat_option->group("");  // hidden: accepted only to be refused with the reason
+    seed_option->group("");
+  }
   command->callback([options, repeat, phase, command, flag_overrides, &action] {
     if (command->get_subcommands().size() > 0) return;  // e.g. `checkpoint plan`
     if (options->workload.empty()) throw CLI::RequiredError("workload");
@@ -115,8 +133,11 @@ void AddRunCommands(CLI::App& app, CommandAction& action) {
                                           "Tier holding the dataset (default: stage.from, or the "
                                           "tier whose folder holds dataset.data_folder)");
   stage->add_option_function<std::string>("--to", flag("to"), "Tier to stage to (stage.to)");
-  stage->add_option_function<std::string>("--threads", flag("threads"),
-                                          "Copy threads per rank (stage.threads)");
+  stage
+      ->add_option_function<int>(
+          "--threads", [f = flag("threads")](int threads) { f(std::to_string(threads)); },
+          "Copy threads per rank (stage.threads)")
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   stage->add_flag_callback(
       "--all-files", [f = flag("all_files")] { f("True"); },
       "Stage every file, not only those the ranks will read");

@@ -27,8 +27,70 @@ constexpr const char* kFooter = R"(Examples:
   dlbench config query unet3d_h100 dataset.num_files_train
   dlbench compare results/baselines/ci_train_small out/ci_train_small --tolerance 10%
 
-Exit codes: 0 ok, 1 internal error, 2 usage or configuration error, 3 I/O or data error,
+)";
+
+constexpr const char* kExitCodes =
+    R"(Exit codes: 0 ok, 1 internal error, 2 usage or configuration error, 3 I/O or data error,
 4 regression found. Documentation: docs/ (start with README.md).)";
+
+// Each command's own examples, by its path below `dlbench` ("checkpoint plan"); a command
+// without an entry shows its parent's. CLI11 gives a subcommand its parent's footer: every
+// command's help showed the top-level examples.
+struct CommandExamples {
+  const char* path;
+  const char* lines;
+};
+constexpr CommandExamples kExamples[] = {
+    {"run",
+     "  dlbench run default\n"
+     "  mpirun -np 8 dlbench run unet3d_h100 ++workload.dataset.data_folder=/lustre/x\n"
+     "  dlbench run configs/ci/ci_train_small.yaml --repeat 8 --output baselines/ci_train_small\n"},
+    {"generate",
+     "  mpirun -np 8 dlbench generate unet3d_h100 ++workload.dataset.data_folder=/lustre/x\n"
+     "  dlbench generate configs/ci/ci_generate.yaml --repeat 8 --output out/ci_generate\n"},
+    {"train",
+     "  mpirun -np 8 dlbench train unet3d_h100 ++workload.dataset.data_folder=/lustre/x\n"
+     "  dlbench train resnet50_h100 --trace --output out/resnet50\n"},
+    {"checkpoint",
+     "  mpirun -np 8 dlbench checkpoint llama3_8b "
+     "++workload.checkpoint.checkpoint_folder=/lustre/ckpt\n"
+     "  dlbench checkpoint plan llama3_8b --ranks 8\n"},
+    {"checkpoint plan", "  dlbench checkpoint plan llama3_70b --ranks 64\n"},
+    {"checkpoint drain", "  mpirun -np 8 dlbench checkpoint drain burst_buffered_llama3_8b.yaml\n"},
+    {"stage", "  mpirun -np 8 dlbench stage tiered_unet3d.yaml --from pfs --to nvme --verify\n"},
+    {"config",
+     "  dlbench config show resnet50_h100 ++workload.reader.read_threads=16\n"
+     "  dlbench config query unet3d_h100 dataset.num_files_train\n"},
+    {"workloads",
+     "  dlbench workloads\n"
+     "  dlbench workloads --config-dir <mlcommons/storage>/configs/dlio\n"},
+    {"datasize",
+     "  dlbench datasize unet3d_h100 --hosts 1 --accelerators-per-host 36 "
+     "--host-memory-gib 251\n"},
+    {"compare",
+     "  dlbench compare results/baselines/ci_train_small out/ci_train_small --tolerance 10%\n"
+     "  dlbench compare baseline current --format markdown >> \"$GITHUB_STEP_SUMMARY\"\n"},
+    {"report", "  dlbench report baseline current -o report.html\n"},
+    {"trace", "  dlbench trace summary out/unet3d --json\n"},
+    {"sweep",
+     "  dlbench sweep resnet50_h100 --launcher \"mpirun -np {ranks}\" --max-accelerators 16 "
+     "--repeat 3\n"
+     "  dlbench sweep unet3d_h100 --launcher \"mpirun -np {ranks}\" --accelerators 4 "
+     "--grid reader.read_threads=1,4,8\n"},
+};
+
+// Sets the footer of every subcommand below `command` (`path`: its path) to its own examples.
+void SetExamples(CLI::App& command, const std::string& path, const std::string& inherited) {
+  for (CLI::App* sub : command.get_subcommands([](CLI::App*) { return true; })) {
+    const std::string sub_path = (path.empty() ? "" : path + " ") + sub->get_name();
+    std::string examples = inherited;
+    for (const CommandExamples& entry : kExamples) {
+      if (sub_path == entry.path) examples = entry.lines;
+    }
+    sub->footer((examples.empty() ? "" : "Examples:\n" + examples + "\n") + kExitCodes);
+    SetExamples(*sub, sub_path, examples);
+  }
+}
 
 // "unknown command 'rnu' (did you mean run?)" for a word where `app`, or a subcommand that needs
 // one of its own (`config`, `trace`), expects a subcommand name; CLI11 says only "A subcommand is
@@ -70,7 +132,7 @@ std::optional<int> Parse(int argc, char** argv, const mpi::Launch& launch, Comma
       "dlbench"};
   app.set_version_flag(
       "--version", std::string("dlbench ") + build::Info().version + "\n" + build::Description());
-  app.footer(kFooter);
+  app.footer(std::string(kFooter) + kExitCodes);
   app.require_subcommand(1);
 
   AddRunCommands(app, action);
@@ -81,6 +143,7 @@ std::optional<int> Parse(int argc, char** argv, const mpi::Launch& launch, Comma
   AddReportCommand(app, action);
   AddTraceCommand(app, action);
   AddSweepCommand(app, action);
+  SetExamples(app, "", "");
 
   try {
     storage::ArmFaultsFromEnvironment(launch.rank);

@@ -23,7 +23,7 @@ int RunInFolder(const config::Config& config, const std::vector<workflow::Phase>
   request.quiet = options.quiet;
   request.progress = workflow::ShowProgress(options.progress, options.quiet);
   request.force = options.force;
-  workflow::PrepareOutputFolder(folder, config, options.force, comm);
+  workflow::PrepareOutputFolder(folder, workflow::ConfigAsRun(config, phases), options.force, comm);
   return workflow::Run(config, request, comm);
 }
 

@@ -83,9 +83,10 @@ metrics::Json AggregateRuns(const RunSet& runs, const std::string& folder) {
   metrics::Json unmeasured = metrics::Json::object();
   for (const MetricSpec& spec : HeadlineMetrics()) {
     for (const Run& run : runs.runs) {
-      if (!IsUnmeasured(spec, run.summary)) continue;
+      const std::string reason = UnmeasuredReason(spec, run.summary);
+      if (reason.empty()) continue;
       unmeasured[spec.path] = {
-          {"reason", spec.unmeasured_reason},
+          {"reason", reason},
           {"run", std::filesystem::path(run.source).lexically_relative(folder).string()}};
       break;
     }

@@ -75,7 +75,7 @@ void Collect(const MetricSpec& spec, const RunSet& baseline, const RunSet& curre
     unmeasured = unmeasured ? unmeasured : FirstUnmeasured(spec, current);
     if (unmeasured) {
       comparison.one_sided.push_back(
-          {spec, in_baseline, unmeasured->source, spec.unmeasured_reason});
+          {spec, in_baseline, unmeasured->source, UnmeasuredReason(spec, unmeasured->summary)});
       // No fallback when it is asked for by name too: that row is its own.
       const bool asked =
           std::any_of(settings.metrics.begin(), settings.metrics.end(),
@@ -85,6 +85,7 @@ void Collect(const MetricSpec& spec, const RunSet& baseline, const RunSet& curre
       fallback.path = spec.fallback_path;
       fallback.label = spec.label + " exact";
       fallback.unmeasured_when_zero.clear();
+      fallback.meaningless_when_zero.clear();
       fallback.fallback_path.clear();
       Collect(fallback, baseline, current, settings, comparison);
       return;
@@ -136,10 +137,28 @@ double RelativeWorsening(double baseline, double current, Direction direction) {
                    : -std::numeric_limits<double>::infinity();
 }
 
+std::optional<double> RelativeSpread(const std::vector<double>& values, double median) {
+  if (median == 0) return std::nullopt;
+  const auto [min, max] = std::minmax_element(values.begin(), values.end());
+  return (*max - *min) / std::abs(median);
+}
+
+// Whether every run of `worse` is worse than every run of `better` in the metric's direction:
+// the two sides' ranges do not overlap.
+bool Separated(const std::vector<double>& better, const std::vector<double>& worse,
+               Direction direction) {
+  const auto [better_min, better_max] = std::minmax_element(better.begin(), better.end());
+  const auto [worse_min, worse_max] = std::minmax_element(worse.begin(), worse.end());
+  return direction == Direction::kHigherIsBetter ? *worse_max < *better_min
+                                                 : *worse_min > *better_max;
+}
+
 void Decide(MetricRow& row, double alpha) {
   row.baseline_median = Median(row.baseline);
   row.current_median = Median(row.current);
   if (row.baseline_median != 0) row.ratio = row.current_median / row.baseline_median;
+  row.baseline_spread = RelativeSpread(row.baseline, row.baseline_median);
+  row.current_spread = RelativeSpread(row.current, row.current_median);
   const int n1 = static_cast<int>(row.baseline.size());
   const int n2 = static_cast<int>(row.current.size());
   if (n1 >= 2 && n2 >= 2) row.u_test = MannWhitneyU(row.baseline, row.current);
@@ -152,13 +171,25 @@ void Decide(MetricRow& row, double alpha) {
   }
   const double worsening =
       RelativeWorsening(row.baseline_median, row.current_median, row.spec.direction);
-  const bool significant = row.method != Method::kRankTest || row.u_test->p_value < alpha;
-  if (worsening > row.tolerance) {
-    row.verdict = significant ? Verdict::kRegression : Verdict::kNoise;
-  } else if (-worsening > row.tolerance) {
-    row.verdict = significant ? Verdict::kImproved : Verdict::kNoise;
-  } else {
+  const bool regressed = worsening > row.tolerance;
+  if (!regressed && -worsening <= row.tolerance) {
     row.verdict = Verdict::kSame;
+    return;
+  }
+  // Beyond the tolerance. With runs enough, the rank test decides; with fewer, the ranges must
+  // not overlap — what p < alpha requires of 4 runs a side (one run out of order gives p = 0.057),
+  // so fewer runs never give a stricter verdict than more.
+  bool significant = false;
+  if (row.method == Method::kRankTest) {
+    significant = row.u_test->p_value < alpha;
+  } else {
+    significant = regressed ? Separated(row.baseline, row.current, row.spec.direction)
+                            : Separated(row.current, row.baseline, row.spec.direction);
+  }
+  if (!significant) {
+    row.verdict = row.method == Method::kRankTest ? Verdict::kNoise : Verdict::kInconclusive;
+  } else {
+    row.verdict = regressed ? Verdict::kRegression : Verdict::kImproved;
   }
 }
 
@@ -170,6 +201,8 @@ const char* VerdictName(Verdict verdict) {
       return "same";
     case Verdict::kNoise:
       return "noise";
+    case Verdict::kInconclusive:
+      return "inconclusive";
     case Verdict::kImproved:
       return "improved";
     case Verdict::kRegression:

@@ -1,7 +1,9 @@
 // The comparison of two sets of runs, metric by metric. A metric regresses when its median moved
 // in the bad direction by more than its tolerance AND, when both sides have enough runs for the
 // rank test to reach `alpha`, the Mann–Whitney U test finds the difference significant. With
-// fewer runs the tolerance alone decides, and the row says so.
+// fewer runs the two sides' ranges must not overlap: every current run worse than every baseline
+// run (what p < 0.05 requires with 4 runs a side, the fewest that can reach it), else the verdict
+// is "inconclusive" — never stricter than with runs enough for the rank test.
 #pragma once
 
 #include <optional>
@@ -15,16 +17,19 @@
 namespace dlbench::compare {
 
 enum class Verdict {
-  kSame,        // within the tolerance
-  kNoise,       // beyond the tolerance but not significant in the rank test
-  kImproved,    // better by more than the tolerance (and significant when tested)
-  kRegression,  // worse by more than the tolerance (and significant when tested)
+  kSame,          // within the tolerance
+  kNoise,         // beyond the tolerance but not significant in the rank test
+  kInconclusive,  // beyond the tolerance, too few runs for the rank test, and the ranges overlap
+  kImproved,      // better by more than the tolerance (and significant when tested)
+  kRegression,    // worse by more than the tolerance (and significant when tested)
 };
 
-const char* VerdictName(Verdict verdict);  // "same", "noise", "improved", "REGRESSION"
+// "same", "noise", "inconclusive", "improved", "REGRESSION"
+const char* VerdictName(Verdict verdict);
 
 enum class Method {
-  kRankTest,          // U test and tolerance
+  kRankTest,  // U test and tolerance
+  // Tolerance and ranges that do not overlap (Comparison's header), because:
   kToleranceOneRun,   // a side has a single run
   kToleranceFewRuns,  // too few runs for the U test to reach alpha (2 / C(n1 + n2, n1) >= alpha)
 };
@@ -38,9 +43,18 @@ struct MetricRow {
   double current_median = 0;
   // current_median / baseline_median (the effect size); nullopt when the baseline median is 0.
   std::optional<double> ratio;
+  // (max - min) / |median| of each side; nullopt when the median is 0. A side whose spread
+  // exceeds the tolerance cannot resolve a change of the tolerance (noisy()).
+  std::optional<double> baseline_spread;
+  std::optional<double> current_spread;
   Method method = Method::kToleranceOneRun;
   std::optional<UTest> u_test;  // computed whenever both sides have two runs or more
   Verdict verdict = Verdict::kSame;
+
+  bool noisy(bool baseline_side) const {
+    const std::optional<double>& spread = baseline_side ? baseline_spread : current_spread;
+    return spread && *spread > tolerance;
+  }
 };
 
 // A headline metric left out of the decision, with a note. Without a reason: every run of one

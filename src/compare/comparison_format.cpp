@@ -34,10 +34,10 @@ std::string HowDecided(const MetricRow& row, double alpha) {
     case Method::kRankTest:
       return "U test p<" + Number(alpha) + " and tolerance " + Percent(row.tolerance);
     case Method::kToleranceOneRun:
-      return "tolerance " + Percent(row.tolerance) + " only (1 run on a side)";
+      return "tolerance " + Percent(row.tolerance) + " and no overlap (1 run on a side)";
     case Method::kToleranceFewRuns:
-      return "tolerance " + Percent(row.tolerance) + " only (too few runs for p<" + Number(alpha) +
-             ")";
+      return "tolerance " + Percent(row.tolerance) + " and no overlap (too few runs for p<" +
+             Number(alpha) + ")";
   }
   return "";
 }
@@ -115,7 +115,10 @@ std::string Terminal(const Comparison& comparison, const RunSet& baseline, const
     }
     text += out + "\n";
   }
-  return text + "\n" + Outcome(comparison);
+  text += "\n";
+  for (const std::string& warning : SpreadWarnings(comparison))
+    text += "WARNING: " + warning + "\n";
+  return text + Outcome(comparison);
 }
 
 std::string Markdown(const Comparison& comparison, const RunSet& baseline, const RunSet& current) {
@@ -136,15 +139,20 @@ std::string Markdown(const Comparison& comparison, const RunSet& baseline, const
       text += "\n";
     }
   }
+  text += "\n";
+  for (const std::string& warning : SpreadWarnings(comparison))
+    text += "> **Warning:** " + warning + "\n\n";
   std::string outcome = Outcome(comparison);
   outcome.pop_back();  // the newline goes after the bold markers
-  return text + "\n**" + outcome + "**\n";
+  return text + "**" + outcome + "**\n";
 }
 
-metrics::Json Side(const std::vector<double>& values, double median) {
+metrics::Json Side(const MetricRow& row, bool baseline) {
   metrics::Json side;
-  side["values"] = values;
-  side["median"] = median;
+  side["values"] = baseline ? row.baseline : row.current;
+  side["median"] = baseline ? row.baseline_median : row.current_median;
+  metrics::SetNumber(side, "relative_spread", baseline ? row.baseline_spread : row.current_spread);
+  side["noisy"] = row.noisy(baseline);
   return side;
 }
 
@@ -164,8 +172,8 @@ std::string JsonText(const Comparison& comparison, const RunSet& baseline, const
     entry["label"] = row.spec.label;
     entry["better"] = DirectionName(row.spec.direction);
     entry["tolerance"] = row.tolerance;
-    entry["baseline"] = Side(row.baseline, row.baseline_median);
-    entry["current"] = Side(row.current, row.current_median);
+    entry["baseline"] = Side(row, true);
+    entry["current"] = Side(row, false);
     metrics::SetNumber(entry, "ratio_of_medians", row.ratio);
     if (row.u_test) {
       entry["u_statistic"] = row.u_test->u;
@@ -188,11 +196,29 @@ std::string JsonText(const Comparison& comparison, const RunSet& baseline, const
                                  {"example", metric.example},
                                  {"reason", metric.reason}});
   }
+  json["warnings"] = SpreadWarnings(comparison);
   json["regression"] = comparison.regression();
   return json.dump(2) + "\n";
 }
 
 }  // namespace
+
+std::vector<std::string> SpreadWarnings(const Comparison& comparison) {
+  std::vector<std::string> warnings;
+  for (const MetricRow& row : comparison.rows) {
+    for (const bool baseline : {true, false}) {
+      if (!row.noisy(baseline)) continue;
+      const std::optional<double>& spread = baseline ? row.baseline_spread : row.current_spread;
+      warnings.push_back(row.spec.label + ": the " + (baseline ? "baseline" : "current") +
+                         " runs spread " + Printed("%.0f%%", *spread * 100) +
+                         " (max - min over the median), more than the tolerance " +
+                         Percent(row.tolerance) +
+                         ": a change of the tolerance cannot be told from their noise (quieter "
+                         "or more runs)");
+    }
+  }
+  return warnings;
+}
 
 std::vector<std::string> OneSidedNotes(const Comparison& comparison) {
   // Grouped by (side, phase), in the order the metrics come.

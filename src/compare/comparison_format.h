@@ -13,9 +13,15 @@ namespace dlbench::compare {
 enum class Format { kTerminal, kMarkdown, kJson };
 
 // Each ends with a newline. The tables close with a line saying the outcome and how each metric
-// was decided (rank test, or tolerance alone and why).
+// was decided (rank test, or tolerance and ranges that do not overlap, and why).
 std::string FormatComparison(const Comparison& comparison, const RunSet& baseline,
                              const RunSet& current, Format format);
+
+// One line per side of a metric whose runs spread more than its tolerance (MetricRow::noisy):
+// "train samples/s: the baseline runs spread 83% (max - min over the median), more than the
+// tolerance 10%: ...". Every format prints them ("WARNING:" on the terminal, a quote in markdown,
+// "warnings" in JSON).
+std::vector<std::string> SpreadWarnings(const Comparison& comparison);
 
 // One line per phase that only one side ran (Comparison::one_sided), for `dlbench: note:`:
 // "phase generation ran only in the current run(s) (e.g. cur/summary.json): generation MiB/s

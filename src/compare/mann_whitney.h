@@ -27,7 +27,8 @@ UTest MannWhitneyU(const std::vector<double>& x, const std::vector<double>& y);
 
 // The smallest two-sided p-value the exact test can give for sample sizes n1 and n2 (all of one
 // sample above all of the other): 2 / C(n1 + n2, n1). With 3 runs a side it is 0.1, so such a
-// test can never be significant at 0.05; callers then fall back to the tolerance alone.
+// test can never be significant at 0.05; callers then ask that the ranges
+// of the two samples do not overlap (compare/comparison.h).
 double SmallestPValue(int n1, int n2);
 
 }  // namespace dlbench::compare

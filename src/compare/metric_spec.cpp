@@ -48,7 +48,12 @@ std::vector<MetricSpec> HeadlineMetrics() {
        // AU is 0 in an epoch whose steps the exclusions all cover (docs/metrics.md).
        .unmeasured_when_zero = "metric.train_au_measured_steps",
        .unmeasured_reason =
-           "no step was measured in an epoch (the exclude_start/end_steps cover all its steps)"},
+           "no step was measured in an epoch (the exclude_start/end_steps cover all its steps)",
+       // Without emulated compute a step is all waiting for data: AU is some 0-10 % set by the
+       // per-step overheads, no measure of the storage.
+       .meaningless_when_zero = "workload.computation_time",
+       .meaningless_reason = "the workload emulates no compute (train.computation_time 0): AU "
+                             "then measures no storage"},
       {.path = "metric.train_read_MiB_per_second",
        .label = "train read MiB/s",
        .direction = higher,

@@ -36,6 +36,11 @@ struct MetricSpec {
   // generation rate is 0 when the run kept every file it found).
   std::string unmeasured_when_zero{};
   std::string unmeasured_reason{};
+  // Left out alike when the number at `meaningless_when_zero` (a workload setting summary.json
+  // records) is 0, with `meaningless_reason`: the metric was measured but measures nothing of the
+  // storage then (AU without emulated compute: every step is all waiting).
+  std::string meaningless_when_zero{};
+  std::string meaningless_reason{};
   // Compared in its place when the metric is left out as unmeasured (the exact throughput for
   // DLIO's), so a short run still has that number to fail on; empty: nothing replaces it.
   std::string fallback_path{};

@@ -6,6 +6,7 @@
 // run does (metrics/terminal_table.cpp).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "compare/metric_spec.h"
@@ -13,8 +14,12 @@
 
 namespace dlbench::compare {
 
-// True when `summary` holds the number at spec.unmeasured_when_zero and it is 0 (a list: any of
-// its entries). False for a spec without that rule.
+// Why `summary` holds the metric without a measurement of the storage: spec.unmeasured_reason when
+// it holds the number at spec.unmeasured_when_zero and it is 0 (a list: any of its entries),
+// spec.meaningless_reason when the number at spec.meaningless_when_zero is 0; empty otherwise.
+std::string UnmeasuredReason(const MetricSpec& spec, const metrics::Json& summary);
+
+// !UnmeasuredReason(spec, summary).empty(). False for a spec without those rules.
 bool IsUnmeasured(const MetricSpec& spec, const metrics::Json& summary);
 
 // Per entry of the list at spec.unmeasured_when_zero (one per epoch): whether that entry is 0, so

@@ -1,5 +1,7 @@
 #include "config/workload_catalog.h"
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -39,6 +41,21 @@ bool IsYaml(const fs::path& path) {
 
 }  // namespace
 
+bool IsHydraTopLevelConfig(const fs::path& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path.string());
+  } catch (const YAML::Exception&) {
+    return false;  // not readable as YAML: loading it says what is wrong
+  }
+  if (!root.IsMap() || !root["defaults"] || !root["defaults"].IsSequence()) return false;
+  for (const char* section : {"model", "framework", "workflow", "dataset", "reader", "train",
+                              "evaluation", "checkpoint", "output", "profiling"}) {
+    if (root[section]) return false;
+  }
+  return true;
+}
+
 WorkloadCatalog::WorkloadCatalog(std::vector<std::string> config_dirs, std::string workloads_dir) {
   for (const auto& dir : config_dirs) {
     // A mistyped --config-dir fell through to the shipped workload of the same name: the run
@@ -74,7 +91,15 @@ fs::path WorkloadCatalog::resolve(const std::string& workload) const {
   for (const auto& folder : folders_) {
     for (const char* extension : {".yaml", ".yml"}) {
       const fs::path candidate = folder / (name + extension);
-      if (fs::is_regular_file(candidate, error)) return candidate;
+      if (!fs::is_regular_file(candidate, error)) continue;
+      if (IsHydraTopLevelConfig(candidate)) {
+        throw UsageError(candidate.string() +
+                         " is Hydra's top-level configuration (a `defaults:` list, no workload "
+                         "sections), not a workload; name one of the workloads in " +
+                         (folder / "workload").string() + " (`dlbench workloads --config-dir " +
+                         folder.string() + "` lists them)");
+      }
+      return candidate;
     }
   }
   std::vector<std::string> names;
@@ -109,6 +134,7 @@ std::vector<WorkloadEntry> WorkloadCatalog::list() const {
       if (!item.is_regular_file() || !IsYaml(item.path())) continue;
       const std::string name = item.path().stem().string();
       if (by_name.count(name)) continue;  // an earlier folder shadows this one
+      if (IsHydraTopLevelConfig(item.path())) continue;
       by_name[name] = WorkloadEntry{name, item.path(), FirstCommentLine(item.path())};
     }
   }

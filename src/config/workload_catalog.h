@@ -21,15 +21,22 @@ class WorkloadCatalog {
   WorkloadCatalog(std::vector<std::string> config_dirs, std::string workloads_dir);
 
   // The file for `workload`: a path to an existing file, `workload=NAME`, or NAME.
-  // Throws Error(kUsage) listing where it looked and the closest names when not found.
+  // Throws Error(kUsage) listing where it looked and the closest names when not found, and
+  // naming the file when NAME is Hydra's top-level config.
   std::filesystem::path resolve(const std::string& workload) const;
 
-  // Every workload on the search path, sorted by name; earlier folders shadow later ones.
+  // Every workload on the search path, sorted by name; earlier folders shadow later ones. Hydra's
+  // top-level config.yaml of a DLIO or MLPerf config folder is no workload and is left out.
   std::vector<WorkloadEntry> list() const;
 
  private:
   std::vector<std::filesystem::path> folders_;
 };
+
+// Whether `path` is Hydra's top-level configuration (DLIO's configs/config.yaml, MLPerf Storage's
+// configs/dlio/config.yaml): a mapping with a `defaults:` list and none of a workload's sections
+// (model, dataset, workflow, ...). False for a file that is not YAML.
+bool IsHydraTopLevelConfig(const std::filesystem::path& path);
 
 // The folder of dlbench's shipped workloads: $DLBENCH_WORKLOADS_DIR, else workloads/ next to
 // or above the running binary, else the source tree it was built from.

@@ -187,8 +187,7 @@ void AddSaveTimeline(Json& metric, const std::vector<CheckpointOp>& saves) {
 
 }  // namespace
 
-Json BuildSummary(const RunMetrics& run) {
-  const RunInfo& info = run.info;
+Json BuildSummaryHeader(const RunInfo& info) {
   Json summary;
   summary["start"] = info.start;
   summary["end"] = info.end;
@@ -208,6 +207,11 @@ Json BuildSummary(const RunMetrics& run) {
   summary["host_meminfo"] = StringMap(info.host_meminfo);
   SetNumber(summary, "data_size_per_host_GB", info.data_size_per_host_GiB);
   summary["potential_caching"] = info.potential_caching;
+  return summary;
+}
+
+Json BuildSummary(const RunMetrics& run) {
+  Json summary = BuildSummaryHeader(run.info);
   summary["epochs"] = run.train ? run.train->epochs.size() : 0;
 
   Json metric = Json::object();

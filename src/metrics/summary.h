@@ -18,6 +18,11 @@ namespace dlbench::metrics {
 // summary.json (rank 0).
 Json BuildSummary(const RunMetrics& run);
 
+// summary.json's header alone (DLIO's host and dataset fields, `start` to `potential_caching`):
+// BuildSummary's first fields, and all a run without training or checkpoints (generation or
+// staging alone) has of them.
+Json BuildSummaryHeader(const RunInfo& info);
+
 // What <rank>_output.json says about this rank's host (metrics.md §3.3).
 struct RankHost {
   std::string hostname;

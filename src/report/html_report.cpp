@@ -40,17 +40,37 @@ std::vector<double> List(const Json& summary, const std::string& path) {
   return Numbers(compare::FindPath(summary, path));
 }
 
-std::string RunName(const compare::Run& run) {
-  return fs::path(run.source).parent_path().filename().string();
+// The last `parts` components of the run's folder ("run-1", then "base/run-1").
+std::string FolderTail(const compare::Run& run, std::size_t parts) {
+  std::vector<std::string> names;
+  for (const fs::path& part : fs::path(run.source).parent_path()) names.push_back(part.string());
+  std::string tail;
+  for (std::size_t i = names.size() > parts ? names.size() - parts : 0; i < names.size(); ++i) {
+    tail += (tail.empty() || tail == "/" ? "" : "/") + names[i];
+  }
+  return tail;
+}
+
+// Each run's name in the page: its folder's name, or as many of the folder's last components as
+// tell the runs apart — two `--repeat` sets both have run-1 .. run-N: base/run-1, cur/run-1.
+std::vector<std::string> RunLabels(const std::vector<compare::Run>& runs) {
+  std::vector<std::string> labels(runs.size());
+  for (std::size_t parts = 1; parts <= 64; ++parts) {
+    for (std::size_t i = 0; i < runs.size(); ++i) labels[i] = FolderTail(runs[i], parts);
+    std::vector<std::string> sorted = labels;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end()) break;
+  }
+  return labels;
 }
 
 // A run whose summary.json says it did not complete (compare/run_set.h IncompleteRunNote): its
 // numbers are those of the phases that ended before it stopped.
-std::string IncompleteNote(const compare::Run& run) {
+std::string IncompleteNote(const compare::Run& run, const std::string& label) {
   const std::string note = compare::IncompleteRunNote(run.summary);
   if (note.empty()) return "";
-  return "<p class=\"bad\"><strong>Incomplete run</strong> " + Escape(RunName(run)) + ": " +
-         Escape(note) + ". Its numbers cover only the phases that ended before.</p>\n";
+  return "<p class=\"bad\"><strong>Incomplete run</strong> " + Escape(label) + ": " + Escape(note) +
+         ". Its numbers cover only the phases that ended before.</p>\n";
 }
 
 // <rank>_output.json files of the run's folder, by rank.
@@ -188,16 +208,18 @@ std::string RankCharts(const std::vector<std::pair<int, Json>>& outputs) {
 
 // A run without a burst buffer drains nothing and has no drain time: its bar is left out (NaN),
 // not drawn as a drain of 0 s, and a note says so.
-std::string CheckpointChart(const std::vector<compare::Run>& runs) {
+std::string CheckpointChart(const std::vector<compare::Run>& runs,
+                            const std::vector<std::string>& labels) {
   constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
   std::vector<std::string> names;
   Series stall{"stall (mean)", {}, {}}, drain{"drain (mean)", {}, {}},
       durable{"durable (mean)", {}, {}};
   int without_drain = 0;
-  for (const compare::Run& run : runs) {
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const compare::Run& run = runs[r];
     const auto s = List(run.summary, "metric.checkpoint_stall_mean_seconds");
     if (s.empty()) continue;
-    names.push_back(RunName(run));
+    names.push_back(labels[r]);
     stall.y.push_back(s[0]);
     const auto drained = List(run.summary, "metric.checkpoint_drained_bytes");
     const auto rate = List(run.summary, "metric.checkpoint_drain_GiB_per_second");
@@ -237,8 +259,10 @@ std::string MetricsRow(const std::vector<compare::Run>& runs, const std::string&
       continue;
     }
     any = true;
-    if (unmeasured && compare::IsUnmeasured(*unmeasured, runs[i].summary)) {
-      row += "<td title=\"" + Escape(unmeasured->unmeasured_reason) + "\">n/a</td>";
+    const std::string reason =
+        unmeasured ? compare::UnmeasuredReason(*unmeasured, runs[i].summary) : "";
+    if (!reason.empty()) {
+      row += "<td title=\"" + Escape(reason) + "\">n/a</td>";
       continue;
     }
     std::string cell = Num(*value);
@@ -255,24 +279,26 @@ std::string MetricsRow(const std::vector<compare::Run>& runs, const std::string&
   return any ? row + "</tr>" : "";
 }
 
-std::string MetricsTable(const std::vector<compare::Run>& runs) {
+std::string MetricsTable(const std::vector<compare::Run>& runs,
+                         const std::vector<std::string>& labels) {
   std::string html = "<table><tr><th>metric</th><th>better</th>";
-  for (const compare::Run& run : runs) html += "<th>" + Escape(RunName(run)) + "</th>";
+  for (const std::string& label : labels) html += "<th>" + Escape(label) + "</th>";
   html += "</tr>";
   std::string notes;
   for (const compare::MetricSpec& spec : compare::HeadlineMetrics()) {
     html += MetricsRow(runs, spec.label, spec.path, spec.direction, &spec);
-    const bool unmeasured = std::any_of(runs.begin(), runs.end(), [&](const compare::Run& run) {
+    const auto unmeasured = std::find_if(runs.begin(), runs.end(), [&](const compare::Run& run) {
       return compare::IsUnmeasured(spec, run.summary);
     });
-    if (!unmeasured) continue;
+    if (unmeasured == runs.end()) continue;
     // As `dlbench compare` does: the number that replaces it, when the runs have it.
     const std::string fallback =
         spec.fallback_path.empty()
             ? ""
             : MetricsRow(runs, spec.label + " exact", spec.fallback_path, spec.direction, nullptr);
     html += fallback;
-    notes += "<li>" + Escape(spec.label) + ": n/a where " + Escape(spec.unmeasured_reason) +
+    notes += "<li>" + Escape(spec.label) + ": n/a where " +
+             Escape(compare::UnmeasuredReason(spec, unmeasured->summary)) +
              (fallback.empty() ? "" : "; the exact rate of the measured steps instead") + ".</li>";
   }
   html += "</table>\n";
@@ -293,19 +319,21 @@ std::string BuildHtmlReport(const std::vector<compare::Run>& runs, const std::st
         "<p class=\"note\">Changes are against the first run. For a statistical verdict over "
         "sets of repeated runs use <code>dlbench compare</code>.</p>\n";
   }
-  for (const compare::Run& run : runs) html += IncompleteNote(run);
-  html += MetricsTable(runs);
+  const std::vector<std::string> labels = RunLabels(runs);
+  for (std::size_t r = 0; r < runs.size(); ++r) html += IncompleteNote(runs[r], labels[r]);
+  html += MetricsTable(runs, labels);
   if (!comparison.empty()) {
-    html += "<h2>dlbench compare</h2>\n<pre>" + Escape(comparison) + "</pre>\n";
+    html += "<h2>dlbench compare</h2>\n<pre class=\"compare\">" + Escape(comparison) + "</pre>\n";
   }
-  const std::string checkpoint = CheckpointChart(runs);
+  const std::string checkpoint = CheckpointChart(runs, labels);
   if (!checkpoint.empty())
     html += "<h2>Checkpoints</h2>\n<div class=\"charts\">" + checkpoint + "</div>\n";
-  for (const compare::Run& run : runs) {
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const compare::Run& run = runs[r];
     const std::string epochs = EpochCharts(run);
     const std::string ranks = RankCharts(RankOutputs(run));
-    html += "<h2>Run " + Escape(RunName(run)) + "</h2>\n<p class=\"note\">" + Escape(run.source) +
-            "</p>\n" + IncompleteNote(run);
+    html += "<h2>Run " + Escape(labels[r]) + "</h2>\n<p class=\"note\">" + Escape(run.source) +
+            "</p>\n" + IncompleteNote(run, labels[r]);
     if (!epochs.empty() || !ranks.empty())
       html += "<div class=\"charts\">" + epochs + ranks + "</div>\n";
     html += "<h3>I/O</h3>\n" + IoCharts(LoadIoData(storage::PosixEnv(), run));

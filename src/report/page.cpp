@@ -14,7 +14,8 @@ svg .grid{stroke:#e5e5e5}table{border-collapse:collapse;font-size:13px}
 td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}
 .note{color:#666;font-size:13px}.bad{color:#b00}.good{color:#070}
 table.insights td{text-align:left;vertical-align:top}tr.high td:first-child{color:#b00;font-weight:600}
-tr.warning td:first-child{color:#a60})";
+tr.warning td:first-child{color:#a60}
+pre.compare{white-space:pre-wrap;overflow-wrap:anywhere})";
 
 // Marks every chart drawn (it has marks and a non-empty box once laid out) for the Chromium test.
 constexpr const char* kScript = R"(document.querySelectorAll('figure.chart').forEach(function(f){

@@ -40,6 +40,18 @@ std::pair<double, double> Range(const std::vector<double>& values) {
   return {std::floor(lo / step) * step, std::ceil(hi / step) * step};
 }
 
+// The smallest step of 1, 2 or 5 times a power of ten that cuts `span` into at most `intervals`
+// parts: tick labels read 0.02, 0.04, not 0.04363, 0.08727.
+double NiceStep(double span, int intervals) {
+  if (!(span > 0) || !std::isfinite(span)) return 1;
+  const double raw = span / intervals;
+  const double power = std::pow(10.0, std::floor(std::log10(raw)));
+  for (const double factor : {1.0, 2.0, 5.0, 10.0}) {
+    if (factor * power >= raw * (1 - 1e-12)) return factor * power;
+  }
+  return 10 * power;
+}
+
 std::string Open(const std::string& title) {
   return "<figure class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " +
          Num(kWidth) + " " + Num(kHeight) + "\" width=\"" + Num(kWidth) + "\" height=\"" +
@@ -171,12 +183,15 @@ std::string Timeline(const std::string& title, const std::string& x_label,
                      const std::vector<Segment>& segments) {
   double end = 0;
   for (const Segment& s : segments) end = std::max(end, s.start + s.length);
-  const Scale x{0, end > 0 ? end : 1, kLeft, kWidth - kRight};
+  // The axis ends on a tick: a multiple of a round step.
+  const double step = NiceStep(end > 0 ? end : 1, 4);
+  const double ticks = std::max(1.0, std::ceil(end / step - 1e-9));
+  const Scale x{0, ticks * step, kLeft, kWidth - kRight};
   const double row_height =
       (kHeight - kTop - kBottom) / static_cast<double>(std::max<std::size_t>(1, rows.size()));
   std::string svg = Open(title) + XLabel(x_label);
-  for (int i = 0; i <= 4; ++i) {
-    const double v = x.max * i / 4;
+  for (int i = 0; i <= static_cast<int>(ticks); ++i) {
+    const double v = step * i;
     svg += "<text class=\"tick\" x=\"" + Num(x(v)) + "\" y=\"" + Num(kHeight - kBottom + 16) +
            "\" text-anchor=\"middle\">" + Num(v) + "</text>";
   }

@@ -22,7 +22,8 @@ std::string LineChart(const std::string& title, const std::string& x_label,
 std::string BarChart(const std::string& title, const std::string& y_label,
                      const std::vector<std::string>& categories, const std::vector<Series>& series);
 
-// Horizontal timeline: one row per label, segments of kinds (legend = kind names).
+// Horizontal timeline: one row per label, segments of kinds (legend = kind names). The axis runs
+// from 0 to a round end, ticked at multiples of 1, 2 or 5 times a power of ten.
 struct Segment {
   std::size_t row = 0;
   double start = 0;

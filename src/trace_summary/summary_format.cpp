@@ -19,16 +19,24 @@ std::string Format(const char* format, auto... values) {
   return buffer;
 }
 
+// A byte count (the sketch's values and quantiles are doubles) as the whole number it is.
+std::uint64_t WholeBytes(double bytes) {
+  return bytes > 0 ? static_cast<std::uint64_t>(std::llround(bytes)) : 0;
+}
+
+// Sizes are whole bytes: min, quantiles, max and the total are integers (a quantile is the
+// sketch's estimate, rounded); the mean keeps its fraction.
 Json SizeJson(const QuantileSketch& sizes) {
   Json json = Json::object();
   json["count"] = sizes.count();
   if (sizes.count() == 0) return json;
-  json["min"] = sizes.min();
-  json["p25"] = sizes.quantile(0.25);
+  json["total"] = WholeBytes(sizes.sum());
+  json["min"] = WholeBytes(sizes.min());
+  json["p25"] = WholeBytes(sizes.quantile(0.25));
   json["mean"] = sizes.mean();
-  json["median"] = sizes.quantile(0.5);
-  json["p75"] = sizes.quantile(0.75);
-  json["max"] = sizes.max();
+  json["median"] = WholeBytes(sizes.quantile(0.5));
+  json["p75"] = WholeBytes(sizes.quantile(0.75));
+  json["max"] = WholeBytes(sizes.max());
   return json;
 }
 
@@ -39,6 +47,7 @@ Json NamesJson(const std::map<std::string, NameStats, std::less<>>& names) {
     entry["cat"] = stats.cat;
     entry["count"] = stats.count;
     entry["total_time_seconds"] = stats.total_time;
+    entry["total_bytes"] = WholeBytes(stats.sizes.sum());
     entry["size_bytes"] = SizeJson(stats.sizes);
   }
   return json;

@@ -23,6 +23,13 @@ std::vector<Phase> PhasesFromWorkflow(
     const config::WorkflowConfig& workflow,
     config::StagePolicy policy = config::StagePolicy::kBeforeTraining);
 
+// `config` with the workflow section of what runs: `phases` (and, inside training, the
+// evaluation, checkpoints and staging its workflow section enables), not what the workload file
+// enables. config.yaml, dlio_config/ and summary.json's `workload` record it, so that a tool that
+// classifies a run by those flags (MLPerf's mlpstorage: generate_data means a datagen run) reads
+// what ran: `dlbench generate` of a training workload records train: false.
+config::Config ConfigAsRun(const config::Config& config, const std::vector<Phase>& phases);
+
 struct RunRequest {
   std::vector<Phase> phases;
   std::filesystem::path output_folder;

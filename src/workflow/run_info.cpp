@@ -3,6 +3,7 @@
 #include <string>
 
 #include "config/distribution_parser.h"
+#include "metrics/clock.h"
 #include "metrics/host_lists.h"
 #include "metrics/summary.h"
 
@@ -29,6 +30,17 @@ metrics::RunInfo GatherRunInfo(const config::Config& config, const mpi::Communic
   info.potential_caching =
       metrics::PotentialCaching(info.host_memory_GiB, info.data_size_per_host_GiB);
   return info;
+}
+
+metrics::Json RunHeader(const config::Config& config, const mpi::Communicator& comm,
+                        const std::string& start) {
+  const std::string end = metrics::NowLocalRfc3339();
+  metrics::RunInfo info = GatherRunInfo(config, comm, metrics::ReadHostInfo());
+  info.start = comm.broadcast(start);
+  info.end = comm.broadcast(end);
+  metrics::Json header = metrics::BuildSummaryHeader(info);
+  header["metric"] = metrics::Json::object();  // DLIO's readers index it; no phase added to it
+  return header;
 }
 
 namespace {

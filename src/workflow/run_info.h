@@ -14,6 +14,12 @@ namespace dlbench::workflow {
 metrics::RunInfo GatherRunInfo(const config::Config& config, const mpi::Communicator& comm,
                                const metrics::HostInfo& host);
 
+// Collective: summary.json's header (metrics::BuildSummaryHeader) of a run that started at `start`
+// (RFC 3339) and ends now, for the runs whose phases do not write it with their metrics (training
+// and checkpointing do): generation or staging alone.
+metrics::Json RunHeader(const config::Config& config, const mpi::Communicator& comm,
+                        const std::string& start);
+
 // {"workload": {...}}: what the run did, for `dlbench compare` to refuse comparing runs of
 // different workloads — model name, training and checkpointing on or off, dataset shape, batch
 // size, epochs, steps, the emulated compute, eval and preprocessing times, and checkpoint

@@ -3,9 +3,11 @@
 (reference metrics.md 3.2, dlio-config.md 1.3; mlpstorage's DLIOResultParser): summary.json's
 num_accelerators, start (kept as a string), metric, host_memory_GB, host_cpu_count, num_hosts, and
 dlio_config/config.yaml rooted at `workload:` (workflow flags, model name) with
-dlio_config/overrides.yaml (a list of the override strings).
+dlio_config/overrides.yaml (a list of the override strings). With PHASES (a comma-separated list
+of generate, train, checkpoint), the workflow flags of dlio_config/config.yaml and summary.json's
+`workload` must say that those phases ran and no other.
 
-usage: check_mlperf_fields.py RUN_FOLDER RANKS
+usage: check_mlperf_fields.py RUN_FOLDER RANKS [PHASES]
 """
 import datetime
 import json
@@ -16,8 +18,8 @@ import yaml
 
 
 def main():
-    if len(sys.argv) != 3:
-        print("usage: check_mlperf_fields.py RUN_FOLDER RANKS")
+    if len(sys.argv) not in (3, 4):
+        print("usage: check_mlperf_fields.py RUN_FOLDER RANKS [PHASES]")
         sys.exit(2)
     with open(os.path.join(sys.argv[1], "summary.json")) as f:
         summary = json.load(f)
@@ -51,6 +53,16 @@ def main():
     for key in ("generate_data", "train", "checkpoint"):
         if not isinstance(workload.get("workflow", {}).get(key), bool):
             problems.append("dlio_config/config.yaml: workload.workflow.%s is not a bool" % key)
+    if len(sys.argv) == 4:
+        ran = sys.argv[3].split(",")
+        flags = {"generate": "generate_data", "train": "train", "checkpoint": "checkpoint"}
+        for phase, key in flags.items():
+            if workload.get("workflow", {}).get(key) != (phase in ran):
+                problems.append("dlio_config/config.yaml: workload.workflow.%s is %r after %s"
+                                % (key, workload.get("workflow", {}).get(key), sys.argv[3]))
+            if key != "generate_data" and summary.get("workload", {}).get(key) != (phase in ran):
+                problems.append("summary.json: workload.%s is %r after %s"
+                                % (key, summary.get("workload", {}).get(key), sys.argv[3]))
     if not isinstance(workload.get("model", {}).get("name"), str):
         problems.append("dlio_config/config.yaml: workload.model.name missing")
     with open(os.path.join(hydra, "overrides.yaml")) as f:

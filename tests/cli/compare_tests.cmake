@@ -91,6 +91,22 @@ set(tiny_run "$<TARGET_FILE:dlbench> run ${PROJECT_SOURCE_DIR}/tests/data/worklo
 dlbench_cli_test(compare_other_compute_time 2 --once "ran different workloads .*--force"
   --match "^  workload.computation_time: 0.001 vs 0.02$" -- /bin/sh -c
   "rm -rf ${dir} && ${tiny_run} --output ${dir}/a100 && ${tiny_run} --output ${dir}/h100 ++workload.train.computation_time=0.02 && $<TARGET_FILE:dlbench> compare ${dir}/a100 ${dir}/h100")
+# Generation alone writes summary.json's header (DLIO's num_accelerators, num_hosts, start, ...):
+# MLPerf's tools read it, and compare refuses 1 rank against 2. Before, the summary had only
+# "generation" and compare called the 2-rank run "+190.6 % improved" (exit 0). config.yaml and
+# summary.json record the phase run (generate_data only), not the workload's train: true.
+set(dir ${SCRATCH}/compare_generation_ranks)
+set(tiny_generate "$<TARGET_FILE:dlbench> generate ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml -q")
+set(check_mlperf "${DLBENCH_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_mlperf_fields.py")
+dlbench_cli_test(compare_generation_rank_counts 2 --match "check_mlperf_fields: OK"
+  --once "ran different workloads .*--force" --match "^  num_accelerators: 1 vs 2$" -- /bin/sh -c
+  "rm -rf ${dir} && ${tiny_generate} --output ${dir}/one ++workload.dataset.data_folder=${dir}/data1 && ${MPIEXEC_LINE} 2 ${tiny_generate} --output ${dir}/two ++workload.dataset.data_folder=${dir}/data2 && ${check_mlperf} ${dir}/one 1 generate && ${check_mlperf} ${dir}/two 2 generate && $<TARGET_FILE:dlbench> compare ${dir}/one ${dir}/two")
+set_tests_properties(cli.compare_generation_rank_counts PROPERTIES LABELS "cli;mpi")
+# `dlbench train` of a workload that also generates records generate_data: false (mlpstorage
+# called such a folder a datagen run); `dlbench run` records the workflow it ran.
+set(dir ${SCRATCH}/recorded_phases)
+dlbench_cli_test(recorded_phases 0 --match "check_mlperf_fields: OK" -- /bin/sh -c
+  "rm -rf ${dir} && ${tiny_generate} --output ${dir}/gen ++workload.dataset.data_folder=${dir}/data && $<TARGET_FILE:dlbench> train ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml -q --output ${dir}/train ++workload.dataset.data_folder=${dir}/data && $<TARGET_FILE:dlbench> run ${PROJECT_SOURCE_DIR}/tests/data/workloads/train/tiny_train.yaml -q --output ${dir}/run ++workload.dataset.data_folder=${dir}/data2 && ${check_mlperf} ${dir}/train 1 train && ${check_mlperf} ${dir}/run 1 generate,train")
 dlbench_cli_test(compare_bad_tolerance 2 --once "tolerance 'lots'"
   -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/same --tolerance lots)
 dlbench_cli_test(compare_bad_format 2 -- ${DLBENCH} compare ${RUNS}/base ${RUNS}/same --format html)

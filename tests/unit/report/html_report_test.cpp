@@ -128,5 +128,35 @@ TEST(HtmlReport, ADirectCheckpointRunHasNoDrainBar) {
   EXPECT_NE(html.find("Drain: not drawn for 1 run(s) without a burst buffer"), std::string::npos);
 }
 
+// Two `--repeat` sets: both have run-1 and run-2. The columns read "run-1, run-2, run-1, run-2"
+// and two sections were "Run run-1": each run is now named with its set's folder.
+TEST(HtmlReport, RunsOfTwoSetsAreToldApartByTheirSet) {
+  const TempDir dir;
+  std::vector<compare::Run> runs;
+  for (const char* set : {"base", "cur"}) {
+    for (const char* run : {"run-1", "run-2"}) {
+      dir.write(std::string(set) + "/" + run + "/summary.json",
+                metrics::Json{{"metric", Measured()}}.dump());
+    }
+    const compare::RunSet loaded = compare::LoadRunSet((dir / set).string());
+    runs.insert(runs.end(), loaded.runs.begin(), loaded.runs.end());
+  }
+  const std::string html = BuildHtmlReport(runs, "Result: no regression in 3 metrics");
+  EXPECT_NE(html.find("<th>base/run-1</th><th>base/run-2</th><th>cur/run-1</th><th>cur/run-2</th>"),
+            std::string::npos)
+      << html.substr(0, 2000);
+  for (const char* label : {"base/run-1", "base/run-2", "cur/run-1", "cur/run-2"}) {
+    EXPECT_NE(html.find("<h2>Run " + std::string(label) + "</h2>"), std::string::npos) << label;
+  }
+  EXPECT_EQ(html.find("<h2>Run run-1</h2>"), std::string::npos);
+  // compare's result line wraps in the page instead of scrolling it sideways.
+  EXPECT_NE(html.find("<pre class=\"compare\">Result: no regression"), std::string::npos);
+  EXPECT_NE(html.find("pre.compare{white-space:pre-wrap"), std::string::npos);
+  // Runs whose folders differ by name keep just the name.
+  const TempDir a, b;
+  const std::string two = BuildHtmlReport({WriteRun(a, Measured()), WriteRun(b, Measured())});
+  EXPECT_NE(two.find("<h2>Run " + a.path().filename().string() + "</h2>"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace dlbench::report

@@ -42,6 +42,22 @@ TEST(SvgCharts, LongSeriesAreOneLineWithFewTicks) {
   EXPECT_EQ(Count(svg, "y=\"252\" text-anchor=\"middle\">"), 12u);  // the x axis' ticks
 }
 
+// The step timeline's axis was cut in quarters of the last step's end: ticks 0.04363, 0.08727.
+TEST(SvgCharts, TimelineTicksAreRoundNumbers) {
+  const std::string svg =
+      Timeline("t", "seconds", {"rank 0"}, {"load"}, {{0, 0, 0.1, 0}, {0, 0.1, 0.07452, 0}});
+  for (const char* tick :
+       {">0</text>", ">0.05</text>", ">0.1</text>", ">0.15</text>", ">0.2</text>"}) {
+    EXPECT_EQ(Count(svg, tick), 1u) << tick << "\n" << svg;
+  }
+  EXPECT_EQ(Count(svg, "y=\"252\" text-anchor=\"middle\">"), 5u);  // the x axis' ticks
+  EXPECT_EQ(svg.find("0.04363"), std::string::npos);
+  // A longer run: 0 .. 40 s in steps of 10.
+  const std::string longer = Timeline("t", "seconds", {"rank 0"}, {"load"}, {{0, 0, 37.2, 0}});
+  EXPECT_EQ(Count(longer, ">40</text>"), 1u) << longer;
+  EXPECT_EQ(Count(longer, ">30</text>"), 1u);
+}
+
 TEST(SvgCharts, EmptyAndDegenerateInputsStillGiveWellFormedSvg) {
   for (const std::string& svg :
        {LineChart("t", "x", "y", {}), BarChart("t", "y", {}, {}), Timeline("t", "s", {}, {}, {}),

@@ -126,6 +126,29 @@ TEST(TraceSummary, RanksComeFromFileNamesAndAddUp) {
               1e-6);
 }
 
+// --json had no byte total per event, and byte quantiles printed as the sketch's doubles (125.22):
+// sizes are whole bytes.
+TEST(TraceSummary, JsonHasByteTotalsAndWholeByteQuantiles) {
+  TempDir dir;
+  dir.write("trace-0-of-1.pfw", Trace());
+  const nlohmann::json json =
+      nlohmann::json::parse(FormatJson(SummarizeRun(storage::PosixEnv(), dir.path())));
+  const nlohmann::json& names = json.at("events_by_name").at("total");
+  EXPECT_EQ(names.at("pread64").at("total_bytes"), 4096 + 1048576);
+  EXPECT_EQ(names.at("pread64").at("size_bytes").at("total"), 4096 + 1048576);
+  EXPECT_EQ(names.at("pwrite64").at("total_bytes"), 2097152);
+  EXPECT_EQ(names.at("item").at("total_bytes"), 100);
+  EXPECT_EQ(names.at("compute").at("total_bytes"), 0);
+  for (const char* key : {"min", "p25", "median", "p75", "max"}) {
+    const nlohmann::json& value = names.at("pread64").at("size_bytes").at(key);
+    EXPECT_TRUE(value.is_number_integer()) << key << " = " << value.dump();
+  }
+  // The sketch's estimate near 4,096 (within 1 %), rounded to the byte.
+  EXPECT_NEAR(names.at("pread64").at("size_bytes").at("median").get<double>(), 4096, 41);
+  EXPECT_DOUBLE_EQ(names.at("pread64").at("size_bytes").at("mean").get<double>(),
+                   (4096 + 1048576) / 2.0);
+}
+
 // A rank beyond int in the file name is no rank (std::stoi threw out_of_range: exit 1, "internal
 // error"); the trace is summarised like any other name, in listing order.
 TEST(TraceSummary, RankTooLargeForAnIntIsNotARank) {
