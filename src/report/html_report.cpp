@@ -310,16 +310,14 @@ std::string MetricsTable(const std::vector<compare::Run>& runs,
 
 std::string BuildHtmlReport(const std::vector<compare::Run>& runs, const std::string& comparison) {
   std::string html = PageStart("dlbench report");
-  std::vector<std::string> names;
-  for (const compare::Run& run : runs) names.push_back(RunName(run));
-  html += InsightsSection(runs, names);
+  const std::vector<std::string> labels = RunLabels(runs);
+  html += InsightsSection(runs, labels);
   html += "<h2>Headline metrics</h2>\n";
   if (runs.size() > 1) {
     html +=
         "<p class=\"note\">Changes are against the first run. For a statistical verdict over "
         "sets of repeated runs use <code>dlbench compare</code>.</p>\n";
   }
-  const std::vector<std::string> labels = RunLabels(runs);
   for (std::size_t r = 0; r < runs.size(); ++r) html += IncompleteNote(runs[r], labels[r]);
   html += MetricsTable(runs, labels);
   if (!comparison.empty()) {

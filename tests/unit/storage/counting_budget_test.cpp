@@ -35,7 +35,7 @@ void WriteAndRead(Env& env, const TempDir& dir, int files) {
 TEST(CountingBudget, FilesBeyondTheBudgetFoldIntoOneRecordAndTotalsStayExact) {
   TempDir bounded_dir, unbounded_dir;
   CountingEnv bounded(PosixEnv()), unbounded(PosixEnv());
-  const std::size_t cost = CountingEnv::RecordCost((bounded_dir / "f1000").size());
+  const std::size_t cost = CountingEnv::RecordCost((bounded_dir / "f1000").string().size());
   bounded.limit_records(10 * cost);
   WriteAndRead(bounded, bounded_dir, 100);
   WriteAndRead(unbounded, unbounded_dir, 100);

@@ -246,8 +246,7 @@ class MovedBytes final : public EnvWrapper {
 TEST(ThrottledEnv, TheCapHoldsOverEveryWindow) {
   test::TempDir dir;
   FakeClock clock;
-  PosixEnv posix;
-  MovedBytes moved(posix, clock);
+  MovedBytes moved(PosixEnv(), clock);
   constexpr BytesPerSecond kRate = 8.0 * MiB;
   ThrottledEnv env(moved, {.bandwidth = kRate}, clock);
   std::vector<char> data(MiB, 'x');
