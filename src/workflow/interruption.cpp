@@ -122,9 +122,9 @@ void Interruption::watch() {
     // log's line not): rank 0's end ends this rank first, or this rank ends after the grace.
     std::this_thread::sleep_for(std::chrono::seconds(5));
   }
-  // Recorded first, as the interruption leaves the status as it is after: who sent the signal.
-  if (!sender.empty()) results_.add({{kRunStatusKey, {{"sent_by", sender}}}});
-  results_.interrupt(signal_number);
+  // Recorded with the interruption, never on its own: a failure another rank wrote into
+  // summary.json before it ended the job (MPI_Abort, carried out by mpirun's SIGTERM) stays.
+  results_.interrupt(signal_number, sender);
   if (speaks_) sink::Error(InterruptionMessage(signal_number, sender));
   sink::CloseLog();
   EndBySignal(signal_number);

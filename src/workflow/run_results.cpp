@@ -125,7 +125,7 @@ void RunResults::complete() {
   summary_ = std::move(done);
 }
 
-void RunResults::interrupt(int signal_number) noexcept {
+void RunResults::interrupt(int signal_number, const std::string& sent_by) noexcept {
   try {
     const std::lock_guard lock(mutex_);
     if (interrupted_) return;
@@ -142,6 +142,7 @@ void RunResults::interrupt(int signal_number) noexcept {
     status["exit_code"] = 128 + signal_number;
     status["error"] = "interrupted by " + name;
     status["signal"] = name;
+    if (!sent_by.empty()) status["sent_by"] = sent_by;
     write();
   } catch (...) {  // NOLINT(bugprone-empty-catch): the process is ending on the signal anyway
   }

@@ -63,7 +63,8 @@ class RunResults {
   // mpirun stop the others. Called from another thread than the one running the phases
   // (interruption.h) and never throws; afterwards every other call here writes nothing, so
   // that the status stays the interruption's while the process ends.
-  void interrupt(int signal_number) noexcept;
+  // `sent_by` names the signal's sender when known ("mpirun"), recorded as run_status.sent_by.
+  void interrupt(int signal_number, const std::string& sent_by = "") noexcept;
 
   // Not to be used while another thread may call interrupt().
   const metrics::Json& summary() const { return summary_; }

@@ -56,7 +56,7 @@ dlbench_cli_test(compare_short_run_exact_halved 4
   --once "^dlbench: note: train samples/s not compared: DLIO's rate is 0 for blocks of at most 2 steps"
   --once "^dlbench: note: train AU % not compared: no step was measured"
   --match "train samples/s exact +higher +100 +50 +-50.0% .* REGRESSION"
-  --match "Result: REGRESSION in 1 of 1 metrics .*not measured by the runs, not compared: train samples/s. train AU %"
+  --match "Result: REGRESSION in 1 of 1 metric .*not measured by the runs, not compared: train samples/s. train AU %"
   -- ${DLBENCH} compare ${RUNS}/short ${RUNS}/short_slow)
 dlbench_cli_test(compare_short_run_json 0 --match "\"reason\": \"no step was measured"
   --match "\"path\": \"metric.train_throughput_mean_samples_per_second_exact\""
