@@ -164,8 +164,9 @@ TEST(CountersMpi, ReducingOneRankAtATimeGivesDarshansReduction) {
   const nlohmann::json counters = nlohmann::json::parse(file).at("posix_counters");
   EXPECT_EQ(counters.at("records"), reduced.size());
   // Darshan's shared files are those every rank opened: all.bin; most.bin misses the last rank.
-  const auto shared_records = std::count_if(
-      reduced.begin(), reduced.end(), [](const storage::FileCounts& r) { return r.rank == -1; });
+  const auto shared_records =
+      std::count_if(reduced.begin(), reduced.end(),
+                    [](const storage::FileCounts& record) { return record.rank == -1; });
   EXPECT_EQ(shared_records, 1);
   EXPECT_EQ(counters.at("shared_files"), shared_records);
   EXPECT_EQ(counters.at("folded_records"), p);
