@@ -80,13 +80,17 @@ std::unique_ptr<ReadableFile> TierEnv::open_read(const std::string& path,
   return env_for(path).open_read(path, options);
 }
 
+std::unique_ptr<ReadableFile> TierEnv::open_mapped(const std::string& path) {
+  return env_for(path).open_mapped(path);
+}
+
 std::unique_ptr<WritableFile> TierEnv::create(const std::string& path, const OpenOptions& options) {
   return env_for(path).create(path, options);
 }
 
-std::unique_ptr<WritableFile> TierEnv::create_unnamed(const std::string& path,
-                                                      const OpenOptions& options) {
-  return env_for(path).create_unnamed(path, options);
+std::unique_ptr<WritableFile> TierEnv::create_for_publish(const std::string& path,
+                                                          const PublishOptions& options) {
+  return env_for(path).create_for_publish(path, options);
 }
 
 std::unique_ptr<WritableFile> TierEnv::open_write(const std::string& path,

@@ -53,6 +53,11 @@ std::unique_ptr<storage::WritableFile> MemoryEnv::create(const std::string& path
   ReadOnly("create", path);
 }
 
+std::unique_ptr<storage::WritableFile> MemoryEnv::create_for_publish(
+    const std::string& path, const storage::PublishOptions&) {
+  ReadOnly("create_for_publish", path);
+}
+
 std::unique_ptr<storage::WritableFile> MemoryEnv::open_write(const std::string& path,
                                                              const storage::OpenOptions&) {
   ReadOnly("open_write", path);
