@@ -1,4 +1,5 @@
-# Every dependency comes from a Debian package (scripts/deps.sh installs them).
+# Every dependency comes from a Debian package: scripts/lib.sh lists them in DLBENCH_PACKAGES and
+# installs what is missing.
 
 find_package(MPI REQUIRED COMPONENTS C)
 

@@ -1,7 +1,7 @@
 # DLBENCH_BUILD_FUZZERS: every target is compiled for libFuzzer (coverage feedback) with ASan and
 # UBSan, so the fuzz targets of tests/fuzz find memory errors and undefined behaviour in the
 # parsers they call. Only the fuzz executables link libFuzzer's main (tests/fuzz/CMakeLists.txt).
-# Configure it in its own build folder (scripts/fuzz.sh uses build-fuzz): nothing else should be
+# Configure it in its own build folder (scripts/dev/fuzz.sh uses build-fuzz): nothing else should be
 # built with these flags.
 if(NOT DLBENCH_BUILD_FUZZERS)
   return()

@@ -14,7 +14,7 @@ DLBENCH_PACKAGES=(
   python3 python3-numpy python3-h5py python3-scipy python3-pil python3-pandas python3-yaml
   clang-format clang-tidy chromium nodejs
   strace
-  # libFuzzer for scripts/fuzz.sh: clang 16, as clang 14 cannot capture structured bindings (C++20)
+  # libFuzzer for scripts/dev/fuzz.sh: clang 16, as clang 14 cannot capture structured bindings (C++20)
   clang-16 libclang-rt-16-dev
 )
 

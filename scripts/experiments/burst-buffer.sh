@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Burst-buffer experiment (issue 12): checkpoints during training saved straight to the capacity
+# Burst-buffer experiment: checkpoints during training saved straight to the capacity
 # tier (`direct`) vs through a burst buffer on the fast tier (`bb-d<N>`, drain_threads N), at
 # several capacity-tier bandwidths, in alternating order, --reps times each. Reported per
 # bandwidth: checkpoint stall per save (the time training waits for a save, summary.json

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Staging experiment (issue 12; docs/staging.md): the same training workload read
+# Staging experiment (docs/staging.md): the same training workload read
 #   capacity    straight from the capacity tier (no staging),
 #   stage       staged to the fast tier before training (stage.policy before_training),
 #   per_epoch   each epoch's files prefetched to the fast tier during the previous epoch,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A/B (issue 11): does carrying debt under 2 ms (12b5193) keep a 0.9x bandwidth_limit near -10 %
+# A/B: does carrying debt under 2 ms (12b5193) keep a 0.9x bandwidth_limit near -10 %
 # on a loaded machine? Per round, under the benchmark lock, at nice -n -20: unthrottled run with
 # the old binary, a run limited to 0.9x that run's rate with the old binary, then the same with
 # the new binary. Prints each round's ratios and the load.

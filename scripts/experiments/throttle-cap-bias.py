@@ -1,4 +1,4 @@
-# Issue 11: is the C10 overshoot the bias of a cap set from one noisy run? For each trial of the
+# is the C10 overshoot the bias of a cap set from one noisy run? For each trial of the
 # interleaved rates run, compares the measured C10 against what a pure cap would give if applied
 # to the unthrottled B runs: per run (min(B_i, 0.9 A_i), the script's design at b4ff8d6) and from
 # the median of A (min(B_i, 0.9 median A)). Prints per preset the median over trials.

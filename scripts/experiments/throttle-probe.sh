@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Probe (issue 11): does a bandwidth_limit slow ci_train_small by more than its ratio? Alternates
+# Probe: does a bandwidth_limit slow ci_train_small by more than its ratio? Alternates
 # unthrottled runs with runs limited to 0.9x and 2x the unthrottled run just before, at nice -n -20,
 # each round under the benchmark lock; prints run-by-run rates and the load.
 #   DLBENCH=BINARY scripts/experiments/throttle-probe.sh [PRESET]

@@ -1,4 +1,4 @@
-// The machine's own spread of checkpoint-sized writes, for scripts/bench-checkpoint.sh (d): N
+// The machine's own spread of checkpoint-sized writes, for scripts/bench/bench-checkpoint.sh (d): N
 // processes that each write SAVES files of BYTES bytes into DIR, one every PERIOD seconds, in 4 MiB
 // write() calls from one buffer filled once (no content generation, no threads, no MPI), and
 // delete each file two saves later (as the burst buffer evicts drained checkpoints). If the

@@ -1,7 +1,7 @@
 // Rate of turning generated values into csv text (formats/csv_text.h), the CPU cost of csv
 // generation besides writing: one 568 x 568 sample (retinanet's image, 322,624 values) per
 // iteration, random content as `dataset.content.kind: random` makes it. Reported per value and
-// as input bytes/s; scripts/bench-generate.sh --formats csv measures whole files against fio.
+// as input bytes/s; scripts/bench/bench-generate.sh --formats csv measures whole files against fio.
 #include <benchmark/benchmark.h>
 
 #include <string>

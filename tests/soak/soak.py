@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Soak test: randomized valid `dlbench run`s, each checked against invariants (scripts/soak.sh).
+"""Soak test: randomized valid `dlbench run`s, each checked against invariants (scripts/dev/soak.sh).
 
     soak.py --dlbench PATH --minutes M [--seed S] [--runs N] [--work DIR] [--keep]
 
@@ -373,7 +373,7 @@ def check_checkpoints(run, out):
 
 
 def replay_hint(seed):
-    return f"scripts/soak.sh 1 --seed {seed} --runs 1"
+    return f"scripts/dev/soak.sh 1 --seed {seed} --runs 1"
 
 
 def main():

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Cost of the built-in trace (docs/tracing.md); prints the Markdown of results/trace.md.
 #
-#   scripts/bench-trace.sh [--reps N] [--epochs E] [--dlbench PATH]
+#   scripts/bench/bench-trace.sh [--reps N] [--epochs E] [--dlbench PATH]
 #
 # The same training run with --trace and without, alternating, N times each (default 5): 16,384
 # npy files of one 4 KiB sample on tmpfs (/dev/shm), 1 rank, 2 reader threads, batch 32,
@@ -19,7 +19,7 @@
 # tracing off, and the writer's throughput. Take it under `flock /tmp/dlbench-bench.lock`.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-source "$here/lib.sh"
+source "$here/../lib.sh"
 
 reps=5
 epochs=3

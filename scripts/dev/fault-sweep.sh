@@ -3,9 +3,9 @@
 # run of each phase (generate, train, stage, checkpoint, drain, trace), at 1 rank, then at 2 ranks
 # (the same operation index on both), and the killed-rank tests. ctest's faults.sweep runs a
 # sample of 8 indices per phase; this runs all of them (about 15 minutes on 2 cores).
-#   scripts/fault-sweep.sh [BUILD_DIR] [fault_sweep.py options, e.g. --phase drain]
+#   scripts/dev/fault-sweep.sh [BUILD_DIR] [fault_sweep.py options, e.g. --phase drain]
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
 shift || true
 python=/usr/bin/python3

@@ -2,16 +2,16 @@
 # Soak test: randomized valid `dlbench run`s of the built dlbench for MINUTES, each checked against
 # invariants (sample coverage, bytes against the counters, manifests, traces, nothing leaked);
 # tests/soak/soak.py says what it draws and checks.
-#   scripts/soak.sh MINUTES [--seed S] [--runs N] [--work DIR] [--keep]
+#   scripts/dev/soak.sh MINUTES [--seed S] [--runs N] [--work DIR] [--keep]
 # A failing run prints its seed, workload and the command that replays it
-# (scripts/soak.sh 1 --seed S --runs 1), keeps its folder, and the script exits 1.
+# (scripts/dev/soak.sh 1 --seed S --runs 1), keeps its folder, and the script exits 1.
 # Runs at the lowest CPU priority (SOAK_NICE, default 19); folders under /tmp/dlbench-soak.
 set -euo pipefail
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 minutes="${1:-}"
 if ! [[ "$minutes" =~ ^[0-9]+([.][0-9]+)?$ ]]; then
-  log "usage: scripts/soak.sh MINUTES [--seed S] [--runs N] [--work DIR] [--keep]"
+  log "usage: scripts/dev/soak.sh MINUTES [--seed S] [--runs N] [--work DIR] [--keep]"
   exit 2
 fi
 shift

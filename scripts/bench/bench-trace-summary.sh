@@ -3,13 +3,13 @@
 # 10 million events (2 ranks, gzip in independent members of 16,384 lines, the event mix of a
 # training step: fetch.iter, compute, and per sample item + open64 + pread64 + close), --reps
 # runs each: median wall time, events/s and peak RSS (memory must not grow with the events).
-# Targets (issue 10): 1 M events < 2 s, 10 M < 20 s. Traces are generated once into DIR
+# Targets: 1 M events < 2 s, 10 M < 20 s. Traces are generated once into DIR
 # (default /var/tmp/dlbench-tracebench-v2) and reused.
 #
-#   scripts/bench-trace-summary.sh [--reps N] [--dlbench PATH] [--dir DIR] [--sizes "1 10"]
+#   scripts/bench/bench-trace-summary.sh [--reps N] [--dlbench PATH] [--dir DIR] [--sizes "1 10"]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-source "$here/lib.sh"
+source "$here/../lib.sh"
 
 reps=3
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"

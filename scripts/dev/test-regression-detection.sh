@@ -2,10 +2,10 @@
 # Shows that `dlbench compare` catches a slower storage (20 % and 10 %) and passes when only the
 # machine was noisy, with the CI presets of configs/ci/, and measures how often it is wrong.
 #
-#   scripts/test-regression-detection.sh [--trials T] [--repeat N] [--presets "P..."]
+#   scripts/dev/test-regression-detection.sh [--trials T] [--repeat N] [--presets "P..."]
 #        [--slowdowns "20 10"] [--tolerances "10% 5%"] [--order interleaved|sequential]
 #        [--warmups W] [--lock FILE] [--until HH:MM] [--dir DIR] [--io IO_DIR] [--dlbench PATH]
-#   scripts/test-regression-detection.sh --tables TRIALS.tsv... [--repeat N] [...]
+#   scripts/dev/test-regression-detection.sh --tables TRIALS.tsv... [--repeat N] [...]
 #
 # For each preset and each of T trials, four sets of N runs each:
 #   A    unthrottled (the baseline);
@@ -42,7 +42,7 @@
 # --tables: prints the tables of earlier runs' trials.tsv files (merged) and exits.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-source "$here/lib.sh"
+source "$here/../lib.sh"
 
 trials=5
 repeat=8

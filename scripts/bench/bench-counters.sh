@@ -6,10 +6,10 @@
 # pairs; prints both medians, their spread and the ratio of medians (this / before), plus the
 # micro-benchmark of one counted operation (bench_counting_env).
 #
-#   scripts/bench-counters.sh --before PATH [--reps N] [--dlbench PATH]
+#   scripts/bench/bench-counters.sh --before PATH [--reps N] [--dlbench PATH]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-source "$here/lib.sh"
+source "$here/../lib.sh"
 
 reps=5
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"

@@ -8,7 +8,7 @@
 # default fio creates and fallocates every file BEFORE its clock starts, which on tmpfs also
 # faults in every page, so its timed writes were overwrites while dlbench paid for new pages.
 #
-#   scripts/bench-generate.sh [--quick] [--reps N] [--writers "1 2"] [--threads T] [--dlbench PATH]
+#   scripts/bench/bench-generate.sh [--quick] [--reps N] [--writers "1 2"] [--threads T] [--dlbench PATH]
 #                             [--formats "jpeg jpeg-assembled jpeg-per_file png ... csv csv.gz
 #                                         csv-assembled csv.gz-per_file ... parquet"]
 #                             [--files N]
@@ -42,7 +42,7 @@
 # time of the whole command instead (process and MPI start-up included, so they favour fio).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-source "$here/lib.sh"
+source "$here/../lib.sh"
 
 reps=3
 writers_list="1 2"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Training-read benchmarks of dlbench; prints a Markdown table of medians over --reps runs.
 #
-#   scripts/bench-read.sh [--reps N] [--dlbench PATH] [--dir DIR] [--quick]
+#   scripts/bench/bench-read.sh [--reps N] [--dlbench PATH] [--dir DIR] [--quick]
 #                         [--only jpeg|tfrecord_crc|au] [--before PATH]
 #
 #  (a) pipeline ceiling: computation 0, 8192 files of one 4 KiB npy sample on tmpfs (/dev/shm),
@@ -23,7 +23,7 @@
 #      sample read latency beside the file size, and the same images stored raw (npy, no
 #      decoding) as the reference whose difference is the decoding. `--only jpeg` runs (g) alone.
 #  (h), (i) the read path against the bare open/pread/close loop, and start-up against the MPI
-#      floor (scripts/bench-read-limit.sh, also runnable alone).
+#      floor (scripts/bench/bench-read-limit.sh, also runnable alone).
 #  (j) TFRecord data CRC check (reader.verify_checksums, on by default): training reads of
 #      16 files x 64 records of 114,244 bytes (ImageNet-sized) on tmpfs, 2 ranks x 1 thread,
 #      30 epochs (3.3 GiB), check on and off alternated: CPU seconds per GiB checked and the
@@ -38,7 +38,7 @@
 # share the trainer's one core. DIR (default /var/tmp/dlbench-readbench) is emptied.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-source "$here/lib.sh"
+source "$here/../lib.sh"
 
 reps=3
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
@@ -179,7 +179,7 @@ PY
 mkdir -p "$dir" "$shm"
 echo "# dlbench read benchmarks — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, reps=$reps"
 echo
-echo "Command: \`scripts/bench-read.sh --reps $reps$([ $quick = 1 ] && echo ' --quick')$([ -n "$only" ] && echo " --only $only")${before:+ --before $before}\`"
+echo "Command: \`scripts/bench/bench-read.sh --reps $reps$([ $quick = 1 ] && echo ' --quick')$([ -n "$only" ] && echo " --only $only")${before:+ --before $before}\`"
 echo
 case "$only" in
   jpeg) jpeg_decode; exit 0 ;;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of tests/fuzz in build-fuzz/ (clang, ASan + UBSan; cmake option
 # DLBENCH_BUILD_FUZZERS) and runs each for SECONDS, two at a time, at the lowest CPU priority.
-#   scripts/fuzz.sh SECONDS [TARGET...]      (default: every target; e.g. scripts/fuzz.sh 600 npz)
+#   scripts/dev/fuzz.sh SECONDS [TARGET...]      (default: every target; e.g. scripts/dev/fuzz.sh 600 npz)
 # Each run starts from the committed seeds (tests/fuzz/corpus/<target>/) and keeps what it finds in
 # build-fuzz/fuzz-corpus/<target>/; its log is build-fuzz/fuzz-logs/<target>.log and the input of
 # a failure is saved as build-fuzz/fuzz-artifacts/<target>/{crash,leak,timeout,oom}-<sha1>.
@@ -10,12 +10,12 @@
 # Environment: FUZZ_JOBS (targets at once, default 2), FUZZ_NICE (default 19), FUZZ_BUILD=0 (run
 # the fuzzers already built, without building).
 set -euo pipefail
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 all_targets=(config tfrecord npy npz hdf5 jpeg png csv parquet indexed_binary trace_summary compare)
 seconds="${1:-}"
 if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -eq 0 ]; then
-  log "usage: scripts/fuzz.sh SECONDS [TARGET...]   (targets: ${all_targets[*]})"
+  log "usage: scripts/dev/fuzz.sh SECONDS [TARGET...]   (targets: ${all_targets[*]})"
   exit 2
 fi
 shift

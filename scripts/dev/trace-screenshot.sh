@@ -2,7 +2,7 @@
 # Screenshots of a dlbench trace opened in a trace viewer, for docs/tracing.md:
 # docs/images/trace-trainer.png (the step loop) and docs/images/trace-reader.png (a reader thread).
 #
-#   scripts/trace-screenshot.sh [--out DIR] [--dlbench PATH]
+#   scripts/dev/trace-screenshot.sh [--out DIR] [--dlbench PATH]
 #
 # The Perfetto UI is a web application served from ui.perfetto.dev; no offline copy of it, nor of
 # catapult's trace viewer (chrome://tracing, absent from Debian's chromium), is published on npm or
@@ -18,7 +18,7 @@
 # calls below their parent) and captured at 1600x900.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-source "$here/lib.sh"
+source "$here/../lib.sh"
 
 out="$DLBENCH_ROOT/docs/images"
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"

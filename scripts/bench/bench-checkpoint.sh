@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checkpoint benchmarks of dlbench; prints Markdown tables of medians over --reps runs.
 #
-#   scripts/bench-checkpoint.sh [--reps N] [--dlbench PATH] [--dir DIR] [--fast DIR] [--rss-gib G]
+#   scripts/bench/bench-checkpoint.sh [--reps N] [--dlbench PATH] [--dir DIR] [--fast DIR] [--rss-gib G]
 #                               [--parts abcd]   (which of the parts below to run; default all)
 #                               [--cases empty,rerun,after-direct]   (part d; default all three)
 #
@@ -22,7 +22,7 @@
 #  (c) peak RSS (VmHWM via /usr/bin/time) of a checkpoint-only run writing --rss-gib GiB per rank
 #      (default 16, reduced to what DIR has room for, and said so; the model is sized with the byte
 #      model of `dlbench checkpoint plan`) (target < 256 MiB).
-#  (d) burst-buffer save stalls (issue 15.3): 2 ranks, a 0.49 GiB checkpoint every 2 steps (4 in
+#  (d) burst-buffer save stalls: 2 ranks, a 0.49 GiB checkpoint every 2 steps (4 in
 #      all, computation_time 1 s: a checkpoint is durable, and evicted, before the third save), fast tier FAST/bb, capacity tier FAST-pfs (tmpfs too) with
 #      bandwidth_limit 100MiB/s, drain_threads 2, max_pending_checkpoints 4, in three cases
 #      (--cases): `empty` (no capacity folder), `rerun` (the capacity folder holds the same
@@ -35,7 +35,7 @@
 #      each round, so that a spread of the machine's own shows in its row too.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-source "$here/lib.sh"
+source "$here/../lib.sh"
 
 reps=3
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
@@ -279,7 +279,7 @@ echo "| $("$py" -c "print(f'{float(\"$written\")/2**30:.2f} GiB')") (asked $rss_
 rm -rf "$dir/big"
 fi
 
-# ---- (d) burst-buffer save stalls in the three cases of issue 15.3 ---------------------------
+# ---- (d) burst-buffer save stalls in three cases: empty, rerun, after direct -------------------------
 if has_part d; then
 for c in ${cases//,/ }; do
   case "$c" in empty|rerun|after-direct) ;; *) echo "unknown case $c (empty, rerun, after-direct)" >&2; exit 2 ;; esac

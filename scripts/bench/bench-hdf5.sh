@@ -21,7 +21,7 @@
 #      paired ratios (Env / sec2; target: no measurable slowdown).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-source "$here/lib.sh"
+source "$here/../lib.sh"
 
 reps=3
 limit_mib=32
@@ -68,7 +68,7 @@ for shuffle in off seed; do
   strace -f -ff -qq -y -s 0 -e trace=read,pread64,readv,preadv,preadv2 -e signal=none \
     -o "$work/a/syscalls" "$dlbench" train "$work/a.yaml" --output "$work/a/out" --quiet >/dev/null
   kernel=$(py 'import sys; sys.path.insert(0, sys.argv[1]); import check_summary as c
-print(c.kernel_read_bytes(sys.argv[2], sys.argv[3], "train"))' "$here/../tests/cli" \
+print(c.kernel_read_bytes(sys.argv[2], sys.argv[3], "train"))' "$here/../../tests/cli" \
     "$work/a/syscalls" "$work/a/data")
   got=$(metric "$work/a/out/summary.json" train_read_bytes)
   printf '| %s | %s | %s | %s | %.4f |\n' "$([ "$shuffle" = off ] && echo "file order" || echo "shuffled")" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cost of recording one trace event (issue 10's target: <= 30 ns; docs/tracing.md, Overhead):
+# The cost of recording one trace event (target <= 30 ns: docs/tracing.md, Overhead):
 # this build's bench_trace against another's (--before, e.g. a build of the commit before a
 # change), alternating, --reps runs of each (the order swapped every round). Each run is one
 # bench_trace process running the recording benchmarks (BM_RecordEvent, BM_Span,
@@ -8,10 +8,10 @@
 # (before / this), and the load average before and after. Take it under the quiet-request
 # protocol (flock /tmp/dlbench-bench.lock, a quiet request, load below 1.5).
 #
-#   scripts/bench-trace-record.sh --before PATH [--reps N] [--bench PATH]
+#   scripts/bench/bench-trace-record.sh --before PATH [--reps N] [--bench PATH]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-source "$here/lib.sh"
+source "$here/../lib.sh"
 
 reps=5
 bench="$DLBENCH_BUILD_DIR/tests/bench/bench_trace"

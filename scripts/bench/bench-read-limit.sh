@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The distance of dlbench's read path to the physical limit, and its start-up cost against the MPI
-# floor; prints Markdown. Run by scripts/bench-read.sh, or alone:
+# floor; prints Markdown. Run by scripts/bench/bench-read.sh, or alone:
 #
-#   scripts/bench-read-limit.sh [--reps N] [--dlbench PATH] [--before PATH]
+#   scripts/bench/bench-read-limit.sh [--reps N] [--dlbench PATH] [--before PATH]
 #
 #  (g) sample pipeline vs the bare loop: 2 ranks, tmpfs (/dev/shm), computation 0, read_threads 1,
 #      8192 x 128 KiB npz and 8192 x 4 KiB npy, one sample per file, no shuffle (DLIO's default).
@@ -20,7 +20,7 @@
 #      launching `mpirun -np 2 mpi_floor` to its barrier (target: <= 50 ms), runs alternating.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-source "$here/lib.sh"
+source "$here/../lib.sh"
 
 reps=3
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"

@@ -5,7 +5,7 @@
 # whose own MPI-IO is routed through the Env by the PMPI capture (mpi/mpiio_capture.h). Prints
 # Markdown.
 #
-#   scripts/bench-shared.sh [--reps N] [--ranks P] [--limit MIB_PER_S] [--size MIB] [--dlbench PATH] [DIR]
+#   scripts/bench/bench-shared.sh [--reps N] [--ranks P] [--limit MIB_PER_S] [--size MIB] [--dlbench PATH] [DIR]
 #
 # Each run generates one file of --size MiB (default 128; 1024 samples) in DIR (default
 # /dev/shm/dlbench-sharedbench, tmpfs, so the disk does not bind) with P ranks (default 2), with
@@ -17,7 +17,7 @@
 # --reps (default 5) runs, with every run's ratio.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-source "$here/lib.sh"
+source "$here/../lib.sh"
 
 reps=5
 ranks=2
@@ -85,4 +85,4 @@ print("| %s | %.1f | %.3f | %s | %.1f |" % (label, statistics.median(t), statist
     "$label" "$job_limit" "$reps" "${throttled[@]}" "${free[@]}"
 done
 echo
-echo "Command: \`scripts/bench-shared.sh --reps $reps --ranks $ranks --limit $limit --size $size\`"
+echo "Command: \`scripts/bench/bench-shared.sh --reps $reps --ranks $ranks --limit $limit --size $size\`"
