@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "storage/atomic_file.h"
 #include "storage/posix_file.h"
 #include "util/error.h"
 #include "util/sink.h"
@@ -334,7 +335,10 @@ std::unique_ptr<WritableFile> FaultInjectionEnv::create(const std::string& path,
 
 std::unique_ptr<WritableFile> FaultInjectionEnv::create_for_publish(const std::string& path,
                                                                     const PublishOptions& options) {
-  check(FaultOp::kCreate, path, "");
+  // Matched against the name PosixEnv writes it under: the partial one when asked for a name
+  // (partial_name, reuse) or for O_DIRECT, which needs one; else the final one.
+  const bool partial = options.partial_name || options.reuse || options.direct;
+  check(FaultOp::kCreate, partial ? PartialPathFor(path) : path, "");
   return std::make_unique<FaultyWritableFile>(target().create_for_publish(path, options), *this,
                                               path);
 }
