@@ -76,7 +76,7 @@ INSTANTIATE_TEST_SUITE_P(Formats, ObjectStoreRoundTrip,
                                            config::Format::kTfrecord, config::Format::kCsv,
                                            config::Format::kParquet, config::Format::kJpeg,
                                            config::Format::kPng, config::Format::kIndexedBinary),
-                         [](const auto& info) { return config::ToString(info.param); });
+                         [](const auto& test) { return config::ToString(test.param); });
 
 TEST(ObjectStoreRoundTrip, Hdf5IsRefusedNamingThePath) {
   dlbench::test::MemoryObjectEnv objects;

@@ -155,7 +155,7 @@ INSTANTIATE_TEST_SUITE_P(Backends, Publishing,
                          ::testing::Values(Backend{"posix", false, false},
                                            Backend{"posix_partial_name", false, true},
                                            Backend{"object_store", true, false}),
-                         [](const auto& info) { return std::string(info.param.name); });
+                         [](const auto& test) { return std::string(test.param.name); });
 
 // What an object store refuses, and says it cannot do.
 TEST(MemoryObjectEnv, RefusesWhatAnObjectStoreCannotDo) {

@@ -69,7 +69,7 @@ INSTANTIATE_TEST_SUITE_P(Formats, ObjectStoreGeneration,
                          ::testing::Values(config::Format::kNpy, config::Format::kNpz,
                                            config::Format::kIndexedBinary,
                                            config::Format::kTfrecord),
-                         [](const auto& info) { return config::ToString(info.param); });
+                         [](const auto& test) { return config::ToString(test.param); });
 
 }  // namespace
 }  // namespace dlbench::workflow
