@@ -138,7 +138,7 @@ TEST_F(IndexedBinaryFiles, MappedReadsGoThroughTheEnvsWrappers) {
   test::WriteFile(IndexedBinaryWriter(), spec, test::RandomContent(), 1000);
   storage::CountingEnv counting(storage::PosixEnv());
   SleepCounter clock;
-  storage::ThrottledEnv throttled(counting, {.latency = 0.001}, clock);
+  storage::ThrottledEnv throttled(counting, {.bandwidth = std::nullopt, .latency = 0.001}, clock);
   storage::FaultInjectionEnv faults(throttled);
   const auto reader = MmapIndexedBinaryReader().open(faults, spec, {});
   const int sleeps_at_open = clock.sleeps;
@@ -146,7 +146,9 @@ TEST_F(IndexedBinaryFiles, MappedReadsGoThroughTheEnvsWrappers) {
   for (std::int64_t k = 0; k < 9; ++k) EXPECT_EQ(reader->read_sample(k, sample), 2025u);
   EXPECT_EQ(counting.counts().bytes_read, 2u * 8 * 9 + 9u * 2025);
   for (const storage::FileCounts& file : counting.files()) {
-    if (file.path == spec.path) EXPECT_EQ(file.counts.reads, 9u);
+    if (file.path == spec.path) {
+      EXPECT_EQ(file.counts.reads, 9u);
+    }
   }
   EXPECT_EQ(clock.sleeps - sleeps_at_open, 9);
   faults.inject(storage::Fault(storage::FaultOp::kRead).error(EIO));

@@ -27,7 +27,8 @@ FileSpec SpecFor(config::Format format, const std::string& folder) {
   spec.path = folder + "/img_3_of_8." + config::ToString(format);
   spec.file_index = 3;
   spec.sample_dims = {24, 24};
-  spec.samples = 5;
+  const bool image = format == config::Format::kJpeg || format == config::Format::kPng;
+  spec.samples = image ? 1 : 5;  // an image file holds one
   if (format == config::Format::kTfrecord) spec.dali_index_path = folder + "/index/img_3_of_8.idx";
   return spec;
 }
