@@ -77,8 +77,11 @@ RankIoResult CheckpointWriter::write_rank(
   }
   std::atomic<std::uint64_t> next_chunk{0};
   const storage::OpenOptions open{.direct = options_.direct};
+  // Storage without random writes (an object store) takes each file's chunks in order: one
+  // thread, which appends them (the schedule lists a file's chunks by offset, file after file).
+  const bool sequential = !env_.capabilities(folder).random_writes;
 
-  ThreadTeam team(options_.threads);
+  ThreadTeam team(sequential ? 1 : options_.threads);
   team.run([&](int thread) {
     storage::AlignedBuffer& buffer = buffers_[static_cast<std::size_t>(thread)];
     while (!team.stop()) {
@@ -101,7 +104,11 @@ RankIoResult CheckpointWriter::write_rank(
       if (chunk.length > 0) {
         std::span<std::byte> bytes = buffer.span().first(static_cast<std::size_t>(chunk.length));
         if (options_.content.randomize) FillContent(file.key, true, chunk.offset, bytes);
-        out->write_at(chunk.offset, bytes.data(), chunk.length);
+        if (sequential) {
+          AppendInOrder(*out, chunk, bytes.data());
+        } else {
+          out->write_at(chunk.offset, bytes.data(), chunk.length);
+        }
       }
       // The thread that finishes a file's last chunk completes it: all its writes are done.
       if (file.chunks_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {

@@ -1,9 +1,11 @@
 // Writes one rank's files of a checkpoint through a storage::Env, streaming from fixed buffers:
 // `threads` threads each own one buffer of `buffer_bytes` and take fixed-size chunks of the rank's
 // files in order, so memory is threads x buffer_bytes whatever the checkpoint size (DLIO keeps the
-// whole checkpoint in RAM, defect D20). Every file is written under a temporary name, fsync'd when
-// asked, and renamed into place when complete. The folder is a parameter, so a burst-buffer layer
-// can point the writer at a fast tier and drain complete checkpoints (manifest last) later.
+// whole checkpoint in RAM, defect D20). Every file is created for publishing, fsync'd when asked,
+// and published when complete (storage::AtomicFileWriter); on storage without random writes (an
+// object store) one thread appends each file's chunks in order instead. The folder is a
+// parameter, so a burst-buffer layer can point the writer at a fast tier and drain complete
+// checkpoints (manifest last) later.
 #pragma once
 
 #include <cstddef>
@@ -49,7 +51,7 @@ struct RankIoResult {
   Seconds start = 0;              // entry into WriteRank/ReadRank (folder creation included)
   Seconds end = 0;                // the last file complete
   std::vector<FileTiming> files;  // in plan order
-  std::uint64_t fsyncs = 0;       // file fsyncs requested (a directory fsync follows each rename)
+  std::uint64_t fsyncs = 0;       // file fsyncs requested (a directory fsync follows each publish)
   Seconds duration() const { return end - start; }
 };
 

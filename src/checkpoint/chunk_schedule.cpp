@@ -14,6 +14,14 @@
 
 namespace dlbench::checkpoint {
 
+void AppendInOrder(storage::WritableFile& file, const Chunk& chunk, const void* bytes) {
+  if (file.appended() != chunk.offset) {
+    throw InternalError("chunk at offset " + std::to_string(chunk.offset) + " of " + file.path() +
+                        " out of order: the file ends at " + std::to_string(file.appended()));
+  }
+  file.append(bytes, chunk.length);
+}
+
 void RequireThreadsAndBuffer(int threads, Bytes buffer_bytes, const char* threads_key) {
   if (threads < 1) {
     throw InternalError(std::string(threads_key) + " must be >= 1, got " + std::to_string(threads));

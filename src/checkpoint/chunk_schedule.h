@@ -13,6 +13,7 @@
 #include <mutex>
 #include <vector>
 
+#include "storage/file.h"
 #include "util/units.h"
 
 namespace dlbench::checkpoint {
@@ -61,6 +62,11 @@ class ChunkSchedule {
   std::vector<std::uint64_t> first_chunk_;  // prefix sums, one extra at the end
   Bytes chunk_bytes_;
 };
+
+// Appends `chunk` to `file`, whose chunks come in order: the sequential path for storage without
+// random writes (storage::Capabilities::random_writes), taken by one thread. Throws InternalError
+// when the file's end is not the chunk's offset.
+void AppendInOrder(storage::WritableFile& file, const Chunk& chunk, const void* bytes);
 
 // Runs `work(thread_index)` on `threads` threads (the caller's thread being thread 0) and
 // rethrows the first exception any of them threw, after all have finished. `work` should stop

@@ -324,11 +324,19 @@ void DrainEngine::prepare_capacity_side(const DrainJob& job) {
     env_.remove(JoinPath(job.capacity_folder, DrainFailedMarkerName(rank)));
     env_.remove(JoinPath(job.capacity_folder, DrainContentMarkerName(rank)));
   }
-  // Earlier copies leave their final names (to be overwritten in place under the partial one):
-  // from here on, a file under its final name is one this drain completed.
+  // Earlier copies leave their final names (to be overwritten in place under the partial one,
+  // where the storage can rename and write at offsets; else removed): from here on, a file under
+  // its final name is one this drain completed.
+  const storage::Capabilities can = env_.capabilities(job.capacity_folder);
+  const bool reuse = can.rename && can.random_writes;
   for (const DrainFile& file : job.files) {
     const std::string path = JoinPath(job.capacity_folder, file.name);
-    if (env_.exists(path)) env_.rename(path, storage::PartialPathFor(path));
+    if (!env_.exists(path)) continue;
+    if (reuse) {
+      env_.rename(path, storage::PartialPathFor(path));
+    } else {
+      env_.remove(path);
+    }
   }
   if (!job.content) return;
   const std::string text = DrainContentText(*job.content, job.name, job.files);
@@ -349,8 +357,11 @@ void DrainEngine::copy_files(const DrainJob& job, std::uint64_t sequence, DrainO
   std::atomic<std::uint64_t> next_chunk{0};
   std::atomic<bool> started{false};
   std::mutex prepare_mutex;  // the first file to open prepares the capacity side, once
+  // Storage without random writes (an object store) gets each file's chunks in order: one
+  // thread, which appends them (the schedule lists a file's chunks by offset, file after file).
+  const bool sequential = !env_.capabilities(job.capacity_folder).random_writes;
 
-  ThreadTeam team(options_.threads);
+  ThreadTeam team(sequential ? 1 : options_.threads);
   team.run([&](int thread) {
     if (thread > 0)
       LowerThisThread(ThreadPriority::kLowest);  // thread 0 is the engine's, lowered in Run
@@ -402,7 +413,8 @@ void DrainEngine::copy_files(const DrainJob& job, std::uint64_t sequence, DrainO
           // (docs/checkpointing.md, "What a save does not wait for").
           // (prepare_capacity_side moved it to its partial name.)
           const std::string to = JoinPath(job.capacity_folder, spec.name);
-          file.reused = !job.token.empty() && env_.exists(storage::PartialPathFor(to));
+          file.reused =
+              !sequential && !job.token.empty() && env_.exists(storage::PartialPathFor(to));
           file.target = std::make_unique<storage::AtomicFileWriter>(
               env_, to, storage::OpenOptions{}, file.reused);
         }
@@ -418,7 +430,11 @@ void DrainEngine::copy_files(const DrainJob& job, std::uint64_t sequence, DrainO
                         "short read at offset " + std::to_string(chunk.offset) + ": " +
                             std::to_string(got) + " of " + std::to_string(chunk.length) + " B");
         }
-        target->write_at(chunk.offset, bytes, chunk.length);
+        if (sequential) {
+          AppendInOrder(*target, chunk, bytes);
+        } else {
+          target->write_at(chunk.offset, bytes, chunk.length);
+        }
       }
       // Durability is the point of the drain: every file is fsync'd, whatever checkpoint.fsync.
       if (file.chunks_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {

@@ -1,16 +1,17 @@
 // The background half of the burst buffer: copies this rank's files of each complete checkpoint
 // from the fast tier to the capacity folder, one checkpoint at a time in save order, through a
-// fixed set of reused buffers (threads x buffer_bytes, whatever the checkpoint size). Each copied
-// file is fsync'd and renamed into place (AtomicFileWriter), then a per-rank marker file says
+// fixed set of reused buffers (threads x buffer_bytes, whatever the checkpoint size; one thread
+// appending each file in order where the capacity storage has no random writes). Each copied
+// file is fsync'd and published (AtomicFileWriter), then a per-rank marker file says
 // "this rank's part is drained". The finisher (one rank) polls for every rank's marker on the
 // shared capacity folder and then writes the checkpoint's manifest there, last: that makes the
 // checkpoint durable. A drain reads only its own rank's files on the fast tier, which may be
-// node-local (burst_buffer_store.h). A job is enqueued when its save starts and copies each file
-// once the writer has renamed it into place on the fast tier (a DrainFeed says which) and no later
-// save is being written on this rank (hold()); it writes its markers only
-// once the fast-tier checkpoint is committed; a save that fails cancels its job, whose copied files
-// are then removed. Drain threads never call MPI; a rank that fails writes a failure marker so that
-// the finisher stops waiting, and the finisher gives up after a timeout, never hangs.
+// node-local (burst_buffer_store.h). The drain is pipelined with the save: a job is enqueued when
+// its save starts and copies each file as soon as the writer has published it on the fast
+// tier (a DrainFeed says which), but writes its markers only once the fast-tier checkpoint is
+// committed; a save that fails cancels its job, whose copied files are then removed. Drain threads
+// never call MPI; a rank that fails writes a failure marker so that the finisher stops waiting, and
+// the finisher gives up after a timeout, never hangs.
 //
 // The capacity side of a new save is prepared here, not by the saving (trainer) thread: before a
 // rank replaces its first file there, its drain withdraws the capacity-side manifest of an earlier

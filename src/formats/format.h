@@ -32,7 +32,7 @@ namespace dlbench::formats {
 
 // One data file to write or read.
 struct FileSpec {
-  std::string path;                       // data file (writers: the caller renames it)
+  std::string path;                       // data file (writers: the caller publishes it)
   FileIndex file_index = 0;               // content seed input
   std::vector<std::int64_t> sample_dims;  // one sample: {d1, d2} or dataset.record_dims
   bool dims_from_record_dims = false;     // hdf5 splits record_dims[0] over its datasets

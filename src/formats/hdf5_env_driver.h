@@ -3,8 +3,9 @@
 // metadata included — is counted, throttled by tiers and failed on purpose like every other
 // byte. It behaves as HDF5's default sec2 driver does (the same feature flags, so HDF5 asks it
 // for the same reads and writes; zeros past the end of the file; the file cut or extended to the
-// end of allocation at close), but takes no flock (HDF5's file locking): dlbench writes under
-// partial names and renames, so no reader meets a file being written.
+// end of allocation at close), but takes no flock (HDF5's file locking): dlbench's files appear
+// under their names only once published whole (storage/file.h), so no reader meets a file being
+// written.
 //
 // The driver runs inside HDF5 calls, so under the hdf5::Lock of their caller: its Env calls come
 // one at a time, the Env and its files being used as storage/file.h allows (a file HDF5 writes

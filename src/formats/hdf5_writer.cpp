@@ -85,6 +85,13 @@ Bytes Hdf5Writer::file_size(const FileSpec&) const {
 WriteResult Hdf5Writer::write(storage::Env& env, const FileSpec& spec,
                               const dataset::ContentGenerator& content,
                               std::span<std::byte> buffer) const {
+  // The HDF5 library writes its metadata at offsets and patches it as the file grows: there is
+  // no sequential way to write the file, so storage without random writes is refused.
+  if (!env.capabilities(spec.path).random_writes) {
+    throw UsageError("format hdf5 cannot be written to " + spec.path +
+                     ": HDF5 writes at offsets, which this storage cannot do (an object store); "
+                     "generate the dataset on a file system, or use another format");
+  }
   CheckCompression(spec);
   const std::vector<hsize_t> sample = hdf5::DatasetSampleDims(spec);
   std::vector<hsize_t> shape{static_cast<hsize_t>(spec.samples)};

@@ -5,7 +5,6 @@
 #include "formats/direct_file.h"
 #include "formats/little_endian.h"
 #include "storage/file.h"
-#include "storage/mapped_file.h"
 #include "util/error.h"
 
 namespace dlbench::formats {
@@ -58,6 +57,20 @@ SampleIndex LoadAndValidate(storage::Env& env, const FileSpec& spec, Bytes data_
   return index;
 }
 
+// Reads sample `k` whole into `out`; returns its size. Throws Error(kIo) for a short read.
+Bytes ReadSample(storage::ReadableFile& file, std::int64_t k, const SampleIndex& index,
+                 std::span<std::byte> out) {
+  const auto i = static_cast<std::size_t>(k);
+  const Bytes got = file.read_at(index.offsets[i], out.data(), index.sizes[i]);
+  if (got != index.sizes[i]) {
+    throw IoError("read", file.path(), 0,
+                  "sample " + std::to_string(k) + " at offset " + std::to_string(index.offsets[i]) +
+                      ": got " + std::to_string(got) + " of " + std::to_string(index.sizes[i]) +
+                      " bytes");
+  }
+  return got;
+}
+
 class IndexedBinaryFileReader final : public FileReader {
  public:
   // `direct`: `file` is a DirectFile (the index files are read normally).
@@ -75,16 +88,9 @@ class IndexedBinaryFileReader final : public FileReader {
   Bytes open_bytes() const override { return index_.bytes_read; }
   Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
     check_request(k, out);
-    const auto i = static_cast<std::size_t>(k);
     if (direct_) direct_->discard_staged();
     const Bytes before = direct_ ? direct_->bytes_read() : 0;
-    const Bytes got = file_->read_at(index_.offsets[i], out.data(), index_.sizes[i]);
-    if (got != index_.sizes[i]) {
-      throw IoError("read", path(), 0,
-                    "sample " + std::to_string(k) + " at offset " +
-                        std::to_string(index_.offsets[i]) + ": got " + std::to_string(got) +
-                        " of " + std::to_string(index_.sizes[i]) + " bytes");
-    }
+    const Bytes got = ReadSample(*file_, k, index_, out);
     return direct_ ? direct_->bytes_read() - before : got;
   }
 
@@ -96,28 +102,27 @@ class IndexedBinaryFileReader final : public FileReader {
   SampleIndex index_;
 };
 
-// The mapping bypasses Env: page faults cannot go through a positional-read interface.
+// The mapping is opened through the Env (Env::open_mapped): each sample is one read_at, a copy out
+// of the mapping, which the Env's wrappers count, throttle and fail like any read.
 class MmapIndexedBinaryFileReader final : public FileReader {
  public:
   MmapIndexedBinaryFileReader(storage::Env& env, const FileSpec& spec)
-      : file_(spec.path),
+      : file_(env.open_mapped(spec.path)),
         samples_(spec.samples),
         sample_bytes_(spec.sample_bytes()),
-        index_(LoadAndValidate(env, spec, file_.size())) {}
+        index_(LoadAndValidate(env, spec, file_->size())) {}
 
-  const std::string& path() const override { return file_.path(); }
+  const std::string& path() const override { return file_->path(); }
   std::int64_t samples() const override { return samples_; }
   Bytes sample_bytes() const override { return sample_bytes_; }
   Bytes open_bytes() const override { return index_.bytes_read; }
   Bytes read_sample(std::int64_t k, std::span<std::byte> out) override {
     check_request(k, out);
-    const auto i = static_cast<std::size_t>(k);
-    file_.copy(index_.offsets[i], out.data(), index_.sizes[i]);
-    return index_.sizes[i];
+    return ReadSample(*file_, k, index_, out);
   }
 
  private:
-  storage::MappedFile file_;
+  std::unique_ptr<storage::ReadableFile> file_;
   std::int64_t samples_;
   Bytes sample_bytes_;
   SampleIndex index_;

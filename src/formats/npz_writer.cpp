@@ -43,10 +43,37 @@ std::uint32_t Crc32(std::uint32_t crc, const void* data, Bytes length) {
   return crc;
 }
 
+// Where the sequential path's first pass writes: it only counts the bytes appended.
+class MeasuringFile final : public storage::WritableFile {
+ public:
+  explicit MeasuringFile(const std::string& path) : path_(path) {}
+  const std::string& path() const override { return path_; }
+  void write_at(Bytes /*offset*/, const void* /*buffer*/, Bytes /*length*/) override {
+    throw InternalError("npz: a measuring pass wrote at an offset");
+  }
+  void append(const void* /*buffer*/, Bytes length) override { appended_ += length; }
+  Bytes appended() const override { return appended_; }
+  void truncate(Bytes /*size*/) override { throw InternalError("npz: a measuring pass truncated"); }
+  void sync() override {}
+  void close() override {}
+  void publish() override { throw InternalError("npz: a measuring pass published"); }
+  void abandon() override {}
+
+ private:
+  const std::string& path_;
+  Bytes appended_ = 0;
+};
+
 class MemberWriter {
  public:
-  MemberWriter(storage::WritableFile& file, std::span<std::byte> buffer, const FileSpec& spec)
-      : file_(file), buffer_(buffer), spec_(spec), deflate_(Deflated(spec)) {}
+  // `sequential`: the file cannot be written at an offset (storage::Capabilities::random_writes).
+  MemberWriter(storage::WritableFile& file, std::span<std::byte> buffer, const FileSpec& spec,
+               bool sequential)
+      : file_(file),
+        buffer_(buffer),
+        spec_(spec),
+        deflate_(Deflated(spec)),
+        sequential_(sequential) {}
 
   zip::Member write(const std::string& name, const std::string& npy_header, Bytes array_bytes,
                     const ArrayFill& fill) {
@@ -55,11 +82,11 @@ class MemberWriter {
     m.method = deflate_ ? zip::kMethodDeflated : zip::kMethodStored;
     m.local_offset = file_.appended();
     m.uncompressed = npy_header.size() + array_bytes;
+    if (sequential_) return write_in_order(m, npy_header, array_bytes, fill);
     const std::string placeholder = zip::LocalHeader(m);
     file_.append(placeholder.data(), placeholder.size());
     const Bytes data_start = file_.appended();
-    m.crc = deflate_ ? deflate_member(npy_header, array_bytes, fill)
-                     : store(npy_header, array_bytes, fill);
+    m.crc = encode(file_, npy_header, array_bytes, fill);
     m.compressed = file_.appended() - data_start;
     const std::string header = zip::LocalHeader(m);
     if (header.size() != placeholder.size()) {
@@ -70,8 +97,35 @@ class MemberWriter {
   }
 
  private:
-  std::uint32_t store(const std::string& npy_header, Bytes array_bytes, const ArrayFill& fill) {
-    BufferedAppender out(file_, buffer_);
+  // The sequential path: a first pass encodes the member without writing it, for its CRC and
+  // compressed size, so that the local header goes out complete before the data, which a second
+  // pass encodes again (the same bytes: the content is a function of the offset). Twice the
+  // encoding, the same file.
+  zip::Member write_in_order(zip::Member m, const std::string& npy_header, Bytes array_bytes,
+                             const ArrayFill& fill) {
+    MeasuringFile measure(file_.path());
+    m.crc = encode(measure, npy_header, array_bytes, fill);
+    m.compressed = measure.appended();
+    const std::string header = zip::LocalHeader(m);
+    file_.append(header.data(), header.size());
+    const Bytes data_start = file_.appended();
+    if (encode(file_, npy_header, array_bytes, fill) != m.crc ||
+        file_.appended() - data_start != m.compressed) {
+      throw InternalError("npz: the member " + m.name + " of " + file_.path() +
+                          " came out differently when encoded again");
+    }
+    return m;
+  }
+
+  std::uint32_t encode(storage::WritableFile& file, const std::string& npy_header,
+                       Bytes array_bytes, const ArrayFill& fill) {
+    return deflate_ ? deflate_member(file, npy_header, array_bytes, fill)
+                    : store(file, npy_header, array_bytes, fill);
+  }
+
+  std::uint32_t store(storage::WritableFile& file, const std::string& npy_header, Bytes array_bytes,
+                      const ArrayFill& fill) {
+    BufferedAppender out(file, buffer_);
     std::uint32_t crc = Crc32(0, npy_header.data(), npy_header.size());
     out.append(npy_header.data(), npy_header.size());
     for (Bytes done = 0; done < array_bytes;) {
@@ -86,13 +140,13 @@ class MemberWriter {
     return crc;
   }
 
-  std::uint32_t deflate_member(const std::string& npy_header, Bytes array_bytes,
-                               const ArrayFill& fill) {
+  std::uint32_t deflate_member(storage::WritableFile& file, const std::string& npy_header,
+                               Bytes array_bytes, const ArrayFill& fill) {
     // Half the buffer stages input, half collects compressed output.
     const std::size_t half = buffer_.size() / 2;
     if (half < 64) throw InternalError("npz writer: buffer too small");
     std::span<std::byte> input = buffer_.first(half);
-    BufferedAppender out(file_, buffer_.subspan(half));
+    BufferedAppender out(file, buffer_.subspan(half));
     z_stream z{};
     if (deflateInit2(&z, spec_.compression_level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
       // config::Validate holds the level to 0..9, which zlib takes.
@@ -133,6 +187,7 @@ class MemberWriter {
   std::span<std::byte> buffer_;
   const FileSpec& spec_;
   bool deflate_;
+  bool sequential_;
 };
 
 std::string LabelsHeader(const FileSpec& spec) { return npy::Encode("<i8", {spec.samples}); }
@@ -179,7 +234,7 @@ WriteResult NpzWriter::write(storage::Env& env, const FileSpec& spec,
                              std::span<std::byte> buffer) const {
   const Bytes array_bytes = static_cast<Bytes>(spec.samples) * spec.sample_bytes();
   auto file = env.create(spec.path);
-  MemberWriter members(*file, buffer, spec);
+  MemberWriter members(*file, buffer, spec, !env.capabilities(spec.path).random_writes);
   std::vector<zip::Member> written;
   written.push_back(members.write(
       "x.npy", ExpectedArrayHeader(spec), array_bytes,

@@ -1,7 +1,9 @@
 // .npz archives as np.savez writes them: members x.npy (the samples, shape (*sample_dims, n))
 // and y.npy (int64 zero labels, shape (n,)), stored, or deflated with `compression: zip`
 // (np.savez_compressed). The CRC-32 is computed while streaming and the local header is
-// rewritten in place afterwards, as Python's zipfile does.
+// rewritten in place afterwards, as Python's zipfile does; on storage without random writes
+// (storage::Capabilities) each member is encoded twice instead, first only to measure it, so
+// that its header goes out complete before its data: the same bytes, written in order.
 #pragma once
 
 #include "formats/format.h"

@@ -5,6 +5,13 @@
 // parallel HDF5 (hdf5_shared_writer.h). Either way every byte goes through the Env
 // (Env::open_shared, storage/shared_file.h), so tiers throttle it, fault injection fails it and
 // counting sees it. formats::MakeSharedWriter (registry.h) says which formats have one.
+//
+// How a shared file is published (storage/file.h): it cannot be created for publishing, since
+// every rank's MPI-IO opens it by name. So every rank writes it under its partial name
+// (storage::PartialPathFor, hidden from readers and found by FindPartialFiles after a crash), and
+// once every rank closed it, rank 0 alone renames it into place (PublishSharedParts): one rename
+// for the whole file, after the last byte of every rank. This needs storage with shared writers
+// and rename (storage::Capabilities); an object store has neither and cannot take this layout.
 #pragma once
 
 #include <cstddef>

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <ctime>
 #include <exception>
 #include <future>
@@ -102,8 +103,12 @@ class S3ReadableFile : public storage::ReadableFile {
 
 class S3WritableFile : public storage::WritableFile {
  public:
-  S3WritableFile(S3Env& env, std::string path, const ObjectName& name, WriteOptions options)
-      : env_(env), path_(std::move(path)), writer_(env.client(), name.bucket, name.key, options) {}
+  S3WritableFile(S3Env& env, std::string path, const ObjectName& name, WriteOptions options,
+                 bool for_publishing)
+      : env_(env),
+        path_(std::move(path)),
+        writer_(env.client(), name.bucket, name.key, options),
+        for_publishing_(for_publishing) {}
 
   const std::string& path() const override { return path_; }
 
@@ -130,18 +135,44 @@ class S3WritableFile : public storage::WritableFile {
 
   void sync() override {}
 
+  // A created object appears at close(); one created for publishing at publish(), and close()
+  // abandons it (storage/file.h).
   void close() override {
     if (writer_.finished()) return;
+    if (for_publishing_) {
+      writer_.abandon();
+    } else {
+      complete();
+    }
+  }
+
+  void publish() override {
+    require_for_publishing("publish");
+    if (writer_.finished()) throw IoError("publish", path_, EBADF, "file closed");
+    complete();
+  }
+
+  void abandon() override {
+    require_for_publishing("abandon");
+    writer_.abandon();
+  }
+
+ private:
+  void complete() {
     writer_.complete();
     env_.learn_size(path_, writer_.appended());
   }
 
-  void link(const std::string& path) override { throw Unsupported("link", path); }
+  void require_for_publishing(const char* operation) const {
+    if (!for_publishing_) {
+      throw IoError(operation, path_, EINVAL, "the file was not created for publishing");
+    }
+  }
 
- private:
   S3Env& env_;
   std::string path_;
   ObjectWriter writer_;
+  bool for_publishing_;
 };
 
 }  // namespace
@@ -169,13 +200,23 @@ std::unique_ptr<storage::ReadableFile> S3Env::open_read(const std::string& path,
 
 std::unique_ptr<storage::WritableFile> S3Env::create(const std::string& path,
                                                      const storage::OpenOptions& options) {
-  if (options.direct) throw Unsupported("open with O_DIRECT", path);
+  return create_object(path, options.direct, /*for_publishing=*/false);
+}
+
+std::unique_ptr<storage::WritableFile> S3Env::create_for_publish(
+    const std::string& path, const storage::PublishOptions& options) {
+  return create_object(path, options.direct, /*for_publishing=*/true);
+}
+
+std::unique_ptr<storage::WritableFile> S3Env::create_object(const std::string& path, bool direct,
+                                                            bool for_publishing) {
+  if (direct) throw Unsupported("open with O_DIRECT", path);
   const ObjectName name = ParseObjectUri(path);
   if (name.key.empty() || name.key.back() == '/') {
     throw UsageError("S3 storage cannot create '" + path +
                      "': it names no object (s3://bucket/key)");
   }
-  return std::make_unique<S3WritableFile>(*this, path, name, write_);
+  return std::make_unique<S3WritableFile>(*this, path, name, write_, for_publishing);
 }
 
 std::unique_ptr<storage::WritableFile> S3Env::open_write(const std::string& path,
@@ -272,16 +313,7 @@ void S3Env::sync_directory(const std::string& /*path*/) {}
 Bytes S3Env::free_space(const std::string& /*path*/) { return std::numeric_limits<Bytes>::max(); }
 
 storage::Capabilities S3Env::capabilities(const std::string& /*path*/) {
-  return {.backend = "S3",
-          .random_writes = false,
-          .shared_writers = false,
-          .rename = false,
-          .direct_io = false,
-          .page_cache = false,
-          .mmap = false,
-          .free_space = false,
-          .directories = false,
-          .symlinks = false};
+  return storage::Capabilities::ObjectStore("S3");
 }
 
 }  // namespace dlbench::s3

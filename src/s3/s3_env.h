@@ -7,9 +7,11 @@
 //   with a HEAD only when nothing told it yet. A missing object fails at its first read or
 //   size(), naming s3://bucket/key and NoSuchKey. A read of more than 16 MiB goes out as 8 MiB
 //   range GETs, four at once after the first (a checkpoint's large reads).
-// - create: an s3/object_writer.h writer: appends only (write_at at the current end is an
-//   append), PUT below the part size, multipart above it; close() makes the object visible, and a
-//   file destroyed before close() leaves nothing (the upload is aborted).
+// - create and create_for_publish: an s3/object_writer.h writer: appends only (write_at at the
+//   current end is an append), PUT below the part size, multipart above it. close() (create) or
+//   publish() (create_for_publish) makes the object visible, whole: an object store publishes by
+//   completing the upload. A file abandoned, or destroyed before that, leaves nothing (a started
+//   upload is aborted). PublishOptions::partial_name is ignored: unfinished objects have no name.
 // - list_directory: ListObjectsV2 with delimiter '/'; exists, file_size and modified_ns: HEAD
 //   (exists then asks for one key under the prefix, for a folder); remove: DELETE; remove_tree:
 //   a listing and DeleteObjects in batches of 1000.
@@ -17,7 +19,7 @@
 //   upload is durable); free_space reports no limit.
 // - What an object store cannot do throws Error(kUsage) naming the operation and the path:
 //   rename, open_write and write_at off the end (no writes in place), truncate to another size,
-//   open_shared (no shared files), O_DIRECT, and link. create_unnamed returns null.
+//   open_shared (no shared files), O_DIRECT.
 #pragma once
 
 #include <memory>
@@ -42,6 +44,8 @@ class S3Env : public storage::Env {
                                                    const storage::OpenOptions& options) override;
   std::unique_ptr<storage::WritableFile> create(const std::string& path,
                                                 const storage::OpenOptions& options) override;
+  std::unique_ptr<storage::WritableFile> create_for_publish(
+      const std::string& path, const storage::PublishOptions& options) override;
   std::unique_ptr<storage::WritableFile> open_write(const std::string& path,
                                                     const storage::OpenOptions& options) override;
   std::unique_ptr<storage::SharedFile> open_shared(const std::string& path,
@@ -66,6 +70,9 @@ class S3Env : public storage::Env {
   void learn_size(const std::string& path, Bytes size);
 
  private:
+  std::unique_ptr<storage::WritableFile> create_object(const std::string& path, bool direct,
+                                                       bool for_publishing);
+
   Client client_;
   WriteOptions write_;
   mutable std::mutex sizes_mutex_;

@@ -31,6 +31,18 @@ std::uint32_t ChecksumOf(storage::ReadableFile& file, Bytes bytes, std::vector<c
   return crc;
 }
 
+// Reads the copy at `path` back (its cached pages dropped first) and throws Error(kIo) unless it
+// has the source's size and checksum `crc`.
+void Verify(storage::Env& env, const std::string& path, const FileCopy& file, Bytes size,
+            std::uint32_t crc, std::vector<char>& buffer) {
+  const std::unique_ptr<storage::ReadableFile> copy = env.open_read(path);
+  copy->drop_cache();
+  if (copy->size() != size || ChecksumOf(*copy, size, buffer) != crc) {
+    throw Error(ExitCode::kIo, "staging verification failed: the copy of " + file.from + " at " +
+                                   file.to + " differs from the source");
+  }
+}
+
 }  // namespace
 
 void CopyStats::add(const CopyStats& other) {
@@ -65,16 +77,23 @@ CopyStats CopyFile(storage::Env& env, const FileCopy& file, std::vector<char>& b
     if (options.verify) crc = formats::crc32c::Extend(crc, buffer.data(), got);
     offset += got;
   }
-  if (options.verify) {
+  if (!options.verify) {
+    writer.commit(options.fsync);
+  } else if (writer.temp_path() != file.to) {
     writer.file().sync();  // so that dropping the cache makes the re-read come from the device
-    const std::unique_ptr<storage::ReadableFile> copy = env.open_read(writer.temp_path());
-    copy->drop_cache();
-    if (copy->size() != size || ChecksumOf(*copy, size, buffer) != crc) {
-      throw Error(ExitCode::kIo, "staging verification failed: the copy of " + file.from + " at " +
-                                     file.to + " differs from the source");
+    Verify(env, writer.temp_path(), file, size, crc, buffer);
+    writer.commit(options.fsync);
+  } else {
+    // The copy has no name of its own until published (an object store): it is read back under
+    // its final name, and removed again if it differs.
+    writer.commit(options.fsync);
+    try {
+      Verify(env, file.to, file, size, crc, buffer);
+    } catch (...) {
+      env.remove(file.to);
+      throw;
     }
   }
-  writer.commit(options.fsync);
   stats.files_copied = 1;
   stats.bytes_copied = size;
   return stats;

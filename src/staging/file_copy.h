@@ -1,9 +1,10 @@
 // Copies files between storage tiers through a storage::Env, in parallel (a fixed set of threads
 // pulling the next file), so that every staged byte is throttled by its tiers, counted and traced
-// like any other I/O. A file appears under its final name only when complete: it is written to
-// storage::PartialPathFor(destination) and renamed into place (storage::AtomicFileWriter), so an
-// interrupted copy leaves at most partial files, which the next copy replaces, and a rerun skips
-// every file already at its final name with the source's size (resume).
+// like any other I/O. A file appears under its final name only when complete: it is created for
+// publishing (storage::AtomicFileWriter; on POSIX under storage::PartialPathFor(destination),
+// renamed into place), so an interrupted copy leaves at most partial files, which the next copy
+// replaces, and a rerun skips every file already at its final name with the source's size
+// (resume).
 #pragma once
 
 #include <atomic>
@@ -26,9 +27,10 @@ struct CopyOptions {
   int threads = 4;
   Bytes buffer_bytes = Bytes{4} << 20;  // per thread
   // Re-read every written byte (its cache dropped first) and compare its CRC32C with the
-  // source's, before the rename; a mismatch is Error(kIo) naming the file.
+  // source's, before publishing it; a mismatch is Error(kIo) naming the file. Where the copy has
+  // no name until published (an object store), it is read back after, and removed on a mismatch.
   bool verify = false;
-  bool fsync = false;  // fsync each file and its folder before and after the rename
+  bool fsync = false;  // fsync each file and its folder before and after publishing it
   // When set by another thread, the copy stops after the files being copied (CopyStats says
   // how many were done); nullptr: never.
   const std::atomic<bool>* cancel = nullptr;

@@ -42,39 +42,32 @@ std::vector<std::string> FindPartialFiles(Env& env, const std::string& folder) {
 
 AtomicFileWriter::AtomicFileWriter(Env& env, std::string final_path, const OpenOptions& options,
                                    bool reuse)
-    : env_(env), final_path_(std::move(final_path)), temp_path_(PartialPathFor(final_path_)) {
-  file_ = reuse ? env_.open_write(temp_path_, options) : env_.create(temp_path_, options);
-}
+    : env_(env),
+      final_path_(std::move(final_path)),
+      file_(env_.create_for_publish(
+          final_path_, {.direct = options.direct, .partial_name = true, .reuse = reuse})),
+      temp_path_(file_->path()) {}
 
 AtomicFileWriter::~AtomicFileWriter() {
-  if (renamed_) return;
+  if (finished_) return;
   try {
-    abort();
+    file_->abandon();
   } catch (...) {  // a destructor must not throw; the partial file is detectable later
   }
 }
 
 void AtomicFileWriter::commit(bool fsync) {
-  if (renamed_) return;
+  if (finished_) return;
   if (fsync) file_->sync();
-  file_->close();
-  env_.rename(temp_path_, final_path_);
-  renamed_ = true;
-  if (fsync) {
-    env_.sync_directory(std::string(ParentFolder(final_path_)));
-  }
+  finished_ = true;  // publish abandons the file when it fails
+  file_->publish();
+  if (fsync) env_.sync_directory(std::string(ParentFolder(final_path_)));
 }
 
 void AtomicFileWriter::abort() {
-  if (renamed_) return;
-  if (file_) {
-    try {
-      file_->close();
-    } catch (...) {  // the file is being discarded; its close error does not matter
-    }
-    file_.reset();
-  }
-  env_.remove(temp_path_);
+  if (finished_) return;
+  finished_ = true;
+  file_->abandon();
 }
 
 }  // namespace dlbench::storage

@@ -61,11 +61,17 @@ class CountingWrites : public Wrapper {
   void close() override {
     const double t1 = env_.ticks();
     Wrapper::close();
-    closed_ = true;
-    record_.close(t1, env_.ticks());
+    counted_close(t1, env_.ticks());
   }
 
  protected:
+  Record& record() const { return record_; }
+  // Counts the close of an operation that closed the file between `t1` and `t2`.
+  void counted_close(double t1, double t2) {
+    closed_ = true;
+    record_.close(t1, t2);
+  }
+
   // Times `write()` (which writes `length` bytes at `offset`) and counts it.
   template <class Write>
   void counted_write(Bytes offset, const void* data, Bytes length, Write&& write) {
@@ -88,7 +94,7 @@ class CountingWrites : public Wrapper {
   bool closed_ = false;
 };
 
-class CountingWritableFile final : public CountingWrites<WritableFileWrapper> {
+class CountingWritableFile : public CountingWrites<WritableFileWrapper> {
  public:
   using CountingWrites::CountingWrites;
   void write_at(Bytes offset, const void* buffer, Bytes length) override {
@@ -136,6 +142,52 @@ class CountingSharedFile final : public CountingWrites<SharedFileWrapper> {
 };
 
 }  // namespace
+
+class CountingEnv::PendingFile final : public CountingWritableFile {
+ public:
+  // `final_path`: where the file is to be published; not kept when the target writes it there.
+  PendingFile(std::unique_ptr<WritableFile> target, CountingEnv& env, Record& record,
+              const std::string& final_path)
+      : CountingWritableFile(std::move(target), env, record), env_(env) {
+    if (path() != final_path) final_path_ = final_path;
+  }
+  ~PendingFile() override {
+    if (finished_) return;
+    try {
+      abandon();  // what the target's destructor would do, counted
+    } catch (...) {
+    }
+  }
+  PendingFile(const PendingFile&) = delete;
+  PendingFile& operator=(const PendingFile&) = delete;
+
+  void publish() override {
+    finished_ = true;
+    const bool renames = !final_path_.empty();
+    const double t1 = env_.ticks();
+    WritableFileWrapper::publish();
+    const double t2 = env_.ticks();
+    counted_close(t1, t2);
+    if (renames) {
+      record().meta(Record::Meta::kRename, t1, t2);
+      env_.record(final_path_).meta(Record::Meta::kRenameTarget, 0, 0);  // the source's time
+    }
+  }
+  void abandon() override {
+    if (finished_) return;
+    finished_ = true;
+    const bool named = !final_path_.empty();
+    const double t1 = env_.ticks();
+    WritableFileWrapper::abandon();
+    counted_close(t1, env_.ticks());
+    if (named) env_.add_env_op(&IoCounts::removes);
+  }
+
+ private:
+  CountingEnv& env_;
+  std::string final_path_;  // empty when the file is written under it (no rename to count)
+  bool finished_ = false;
+};
 
 CountingEnv::CountingEnv(Env& target, std::chrono::steady_clock::time_point origin, PathHash hash,
                          TickClock::Source clock)
@@ -355,20 +407,23 @@ std::unique_ptr<ReadableFile> CountingEnv::open_read(const std::string& path,
   return counted_open(path, false, [&] { return target().open_read(path, options); });
 }
 
+std::unique_ptr<ReadableFile> CountingEnv::open_mapped(const std::string& path) {
+  return counted_open(path, false, [&] { return target().open_mapped(path); });
+}
+
 std::unique_ptr<WritableFile> CountingEnv::create(const std::string& path,
                                                   const OpenOptions& options) {
   return counted_open(path, true, [&] { return target().create(path, options); });
 }
 
-std::unique_ptr<WritableFile> CountingEnv::create_unnamed(const std::string& path,
-                                                          const OpenOptions& options) {
+std::unique_ptr<WritableFile> CountingEnv::create_for_publish(const std::string& path,
+                                                              const PublishOptions& options) {
   const double t1 = ticks();
-  auto file = target().create_unnamed(path, options);
-  if (!file) return nullptr;
+  auto file = target().create_for_publish(path, options);
   const double t2 = ticks();
-  Record& counted = record(path);
+  Record& counted = record(file->path());
   counted.open(t1, t2, /*creates=*/true);
-  return std::make_unique<CountingWritableFile>(std::move(file), *this, counted);
+  return std::make_unique<PendingFile>(std::move(file), *this, counted, path);
 }
 
 std::unique_ptr<WritableFile> CountingEnv::open_write(const std::string& path,

@@ -83,11 +83,16 @@ class CountingEnv final : public EnvWrapper {
 
   std::unique_ptr<ReadableFile> open_read(const std::string& path,
                                           const OpenOptions& options = {}) override;
+  // Every read of the mapping counts as a read (Darshan sees none: page faults are not calls).
+  std::unique_ptr<ReadableFile> open_mapped(const std::string& path) override;
   std::unique_ptr<WritableFile> create(const std::string& path,
                                        const OpenOptions& options = {}) override;
-  // Counted as a create of `path` (its record), as Darshan would count the open of the name.
-  std::unique_ptr<WritableFile> create_unnamed(const std::string& path,
-                                               const OpenOptions& options = {}) override;
+  // Counted as a create of the name the file is written under (its path(): `path` itself when the
+  // target writes it without a name), as Darshan counts the open of that name. Its publish()
+  // counts a close and, when that name is not the final one, a rename to the final name; its
+  // abandon() a close and, when it had a name, a remove (the system calls PosixEnv makes).
+  std::unique_ptr<WritableFile> create_for_publish(const std::string& path,
+                                                   const PublishOptions& options = {}) override;
   std::unique_ptr<WritableFile> open_write(const std::string& path,
                                            const OpenOptions& options = {}) override;
   std::unique_ptr<SharedFile> open_shared(const std::string& path,
@@ -106,6 +111,8 @@ class CountingEnv final : public EnvWrapper {
   class Record;  // one file's counters and Darshan's per-file tracking state
 
  private:
+  class PendingFile;  // a file created for publishing, counted (counting_env.cpp)
+
   Record& record(const std::string& path) { return record(path, hash_(path)); }
   Record& record(const std::string& path, std::uint64_t key);  // found or created; key: its hash
   // The record of the first path with hash `key`, or null; starts fetching its lines into the

@@ -2,10 +2,10 @@
 // files): each forwards every method to its target, so a wrapper (counting, throttling, tiers,
 // fault injection, a test's recorder) overrides only what it changes, and a method added to Env or
 // to a file reaches every wrapper's target without touching the wrapper. A wrapper that must see
-// every operation (to count or to fail it) overrides each one; its tests prove it does. The
-// exception is Env::create_unnamed, which a wrapper takes part in only by overriding it: not
-// forwarded, it returns null and the caller falls back to create and rename, which the wrapper
-// sees (a file the wrapper never saw created would escape it).
+// every operation (to count or to fail it) overrides each one, Env::create_for_publish,
+// Env::open_mapped and WritableFile::publish/abandon included; its tests prove it does. Publishing
+// is forwarded like everything else, so a wrapper never changes how the target publishes (which
+// system calls a run makes does not depend on the wrappers: tracing, counting, tiers, faults).
 // A wrapper forwards Env::capabilities too; one that takes a capability away (it cannot pass an
 // operation through) overrides it and clears that capability.
 //
@@ -32,9 +32,16 @@ class EnvWrapper : public Env {
                                           const OpenOptions& options = {}) override {
     return target_.open_read(path, options);
   }
+  std::unique_ptr<ReadableFile> open_mapped(const std::string& path) override {
+    return target_.open_mapped(path);
+  }
   std::unique_ptr<WritableFile> create(const std::string& path,
                                        const OpenOptions& options = {}) override {
     return target_.create(path, options);
+  }
+  std::unique_ptr<WritableFile> create_for_publish(const std::string& path,
+                                                   const PublishOptions& options = {}) override {
+    return target_.create_for_publish(path, options);
   }
   std::unique_ptr<WritableFile> open_write(const std::string& path,
                                            const OpenOptions& options = {}) override {
@@ -102,7 +109,8 @@ class WritableFileWrapper : public WritableFile {
   void truncate(Bytes size) override { target_->truncate(size); }
   void sync() override { target_->sync(); }
   void close() override { target_->close(); }
-  void link(const std::string& path) override { target_->link(path); }
+  void publish() override { target_->publish(); }
+  void abandon() override { target_->abandon(); }
 
  private:
   std::unique_ptr<WritableFile> target_;

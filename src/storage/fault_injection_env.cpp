@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "storage/atomic_file.h"
 #include "storage/posix_file.h"
 #include "util/error.h"
 #include "util/sink.h"
@@ -40,8 +41,10 @@ class FaultyReadableFile final : public ReadableFileWrapper {
 
 class FaultyWritableFile final : public WritableFileWrapper {
  public:
-  FaultyWritableFile(std::unique_ptr<WritableFile> target, FaultInjectionEnv& env)
-      : WritableFileWrapper(std::move(target)), env_(env) {}
+  // `final_path`: where a file created for publishing is to appear (empty for other files).
+  FaultyWritableFile(std::unique_ptr<WritableFile> target, FaultInjectionEnv& env,
+                     std::string final_path = {})
+      : WritableFileWrapper(std::move(target)), env_(env), final_path_(std::move(final_path)) {}
   void write_at(Bytes offset, const void* buffer, Bytes length) override {
     const Transfer how = env_.check(FaultOp::kWrite, path(), OffsetDetail(offset, length));
     if (how == Transfer::kShort) {
@@ -105,13 +108,43 @@ class FaultyWritableFile final : public WritableFileWrapper {
     }
     WritableFileWrapper::close();
   }
-  void link(const std::string& name) override {
-    env_.check(FaultOp::kRename, path(), "", name);
-    WritableFileWrapper::link(name);
+  void publish() override {
+    if (!final_path_.empty()) {
+      closed_ = true;
+      try {
+        env_.check(FaultOp::kClose, path(), "");
+        env_.check(FaultOp::kRename, path(), "", final_path_);
+      } catch (...) {
+        discard();
+        throw;
+      }
+    }
+    WritableFileWrapper::publish();
+  }
+  void abandon() override {
+    if (!final_path_.empty()) {
+      closed_ = true;
+      try {
+        env_.check(FaultOp::kRemove, path(), "");
+      } catch (...) {
+        discard();
+        throw;
+      }
+    }
+    WritableFileWrapper::abandon();
   }
 
  private:
+  // Abandons the target after an injected failure of publish or abandon; its errors swallowed.
+  void discard() noexcept {
+    try {
+      WritableFileWrapper::abandon();
+    } catch (...) {
+    }
+  }
+
   FaultInjectionEnv& env_;
+  std::string final_path_;
   bool closed_ = false;
 };
 
@@ -289,18 +322,25 @@ std::unique_ptr<ReadableFile> FaultInjectionEnv::open_read(const std::string& pa
   return std::make_unique<FaultyReadableFile>(target().open_read(path, options), *this);
 }
 
+std::unique_ptr<ReadableFile> FaultInjectionEnv::open_mapped(const std::string& path) {
+  check(FaultOp::kOpenRead, path, "");
+  return std::make_unique<FaultyReadableFile>(target().open_mapped(path), *this);
+}
+
 std::unique_ptr<WritableFile> FaultInjectionEnv::create(const std::string& path,
                                                         const OpenOptions& options) {
   check(FaultOp::kCreate, path, "");
   return std::make_unique<FaultyWritableFile>(target().create(path, options), *this);
 }
 
-std::unique_ptr<WritableFile> FaultInjectionEnv::create_unnamed(const std::string& path,
-                                                                const OpenOptions& options) {
-  check(FaultOp::kCreate, path, "");
-  auto file = target().create_unnamed(path, options);
-  if (!file) return nullptr;
-  return std::make_unique<FaultyWritableFile>(std::move(file), *this);
+std::unique_ptr<WritableFile> FaultInjectionEnv::create_for_publish(const std::string& path,
+                                                                    const PublishOptions& options) {
+  // Matched against the name PosixEnv writes it under: the partial one when asked for a name
+  // (partial_name, reuse) or for O_DIRECT, which needs one; else the final one.
+  const bool partial = options.partial_name || options.reuse || options.direct;
+  check(FaultOp::kCreate, partial ? PartialPathFor(path) : path, "");
+  return std::make_unique<FaultyWritableFile>(target().create_for_publish(path, options), *this,
+                                              path);
 }
 
 std::unique_ptr<WritableFile> FaultInjectionEnv::open_write(const std::string& path,

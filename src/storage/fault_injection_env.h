@@ -22,16 +22,17 @@
 namespace dlbench::storage {
 
 enum class FaultOp {
-  kOpenRead,
-  kCreate,     // Env::create and Env::create_unnamed
+  kOpenRead,   // Env::open_read and Env::open_mapped
+  kCreate,     // Env::create and Env::create_for_publish
   kOpenWrite,  // Env::open_write and Env::open_shared
-  kRead,
-  kWrite,  // write_at and append (a shared file's write_at_all and write_at)
+  kRead,       // also each read of a mapping (Env::open_mapped)
+  kWrite,      // write_at and append (a shared file's write_at_all and write_at)
   kSync,
-  kClose,
-  kRename,  // matches the path of either side; also WritableFile::link (the file's path, the name)
+  kClose,   // also WritableFile::publish, which closes the file first
+  kRename,  // matches the path of either side; also WritableFile::publish (the file's path, the
+            // final name), after its kClose
   kCreateDirectories,
-  kRemove,
+  kRemove,  // also WritableFile::abandon (the file's path)
   kSyncDirectory,
   kRemoveTree,
   kListDirectory,
@@ -131,10 +132,12 @@ class FaultInjectionEnv final : public EnvWrapper {
 
   std::unique_ptr<ReadableFile> open_read(const std::string& path,
                                           const OpenOptions& options = {}) override;
+  std::unique_ptr<ReadableFile> open_mapped(const std::string& path) override;
   std::unique_ptr<WritableFile> create(const std::string& path,
                                        const OpenOptions& options = {}) override;
-  std::unique_ptr<WritableFile> create_unnamed(const std::string& path,
-                                               const OpenOptions& options = {}) override;
+  // A publish() or abandon() that a fault fails abandons the file (as a real failure does).
+  std::unique_ptr<WritableFile> create_for_publish(const std::string& path,
+                                                   const PublishOptions& options = {}) override;
   std::unique_ptr<WritableFile> open_write(const std::string& path,
                                            const OpenOptions& options = {}) override;
   std::unique_ptr<SharedFile> open_shared(const std::string& path,

@@ -6,6 +6,19 @@
 // decided in one place, the run's mount table (storage/mount_table.h); each Env says what it can
 // do (Capabilities, below).
 //
+// Publishing: a file that must be complete or absent under its name (every data file, checkpoint
+// file, copy, marker, manifest and result file dlbench writes) is created with
+// Env::create_for_publish, written, and then published (WritableFile::publish) or abandoned
+// (WritableFile::abandon, or destroyed unpublished). Until publish() returns, no reader finds
+// anything new under the final name; after an abandon, nothing of the file is left under the final
+// name. How is the backend's business: PosixEnv writes an unnamed file (O_TMPFILE) and links it
+// into place, or writes under a hidden partial name (storage/atomic_file.h PartialPathFor) and
+// renames it; an object store completes a PUT or a multipart upload. Callers never implement
+// "complete or absent" with rename or link themselves. Durability is separate and explicit: sync()
+// before publish() makes the bytes durable, Env::sync_directory(folder) after it the name (a
+// backend whose publish is durable makes that a no-op). Files several processes write together
+// (open_shared) are published by one process after all closed them (formats/shared_writer.h).
+//
 // Thread safety (every implementation keeps it; wrappers too):
 // - An Env may be used by any number of threads at once: every Env method may be called
 //   concurrently (PosixEnv is stateless; wrappers keep their state in atomics or behind a mutex,
@@ -14,15 +27,16 @@
 //   positional and may run concurrently (the drain engine copies one file with several threads).
 //   drop_cache() may too. The exception is formats::DirectFile, which is one thread's at a time.
 // - A WritableFile may take concurrent write_at() calls on disjoint ranges (pwrite; the drain
-//   engine again). append(), appended(), truncate(), sync() and close() change or read the file's
-//   position or state: the caller makes sure no other call on that file runs at the same time, and
-//   that close() happens after every other call (the file is then unusable).
+//   engine again). append(), appended(), truncate(), sync(), close(), publish() and abandon()
+//   change or read the file's position or state: the caller makes sure no other call on that file
+//   runs at the same time, and that close(), publish() or abandon() happens after every other
+//   call (the file is then unusable).
 // - A file does not belong to a thread: it may move between threads, ordered by the caller.
 // - Lifetimes: a file opened through a wrapper Env refers to it, so the Env outlives its files; a
 //   wrapper Env refers to its target, which outlives the wrapper.
 // - Across processes, nothing is coordinated: ranks writing one shared file (open_write) write
-//   disjoint ranges, and the caller orders create/rename/remove of one path between ranks. Files
-//   opened with open_shared are the exception: their collective calls coordinate the group
+//   disjoint ranges, and the caller orders create/publish/rename/remove of one path between ranks.
+//   Files opened with open_shared are the exception: their collective calls coordinate the group
 //   (storage/shared_file.h states their contract).
 #pragma once
 
@@ -62,6 +76,37 @@ struct Capabilities {
   bool symlinks = true;           // symbolic links exist (folder safety looks for them)
 
   bool operator==(const Capabilities&) const = default;
+
+  // An object store's: none of the file-system capabilities.
+  static Capabilities ObjectStore(std::string backend) {
+    return {.backend = std::move(backend),
+            .random_writes = false,
+            .shared_writers = false,
+            .rename = false,
+            .direct_io = false,
+            .page_cache = false,
+            .mmap = false,
+            .free_space = false,
+            .directories = false,
+            .symlinks = false};
+  }
+};
+
+// How Env::create_for_publish writes a file until it is published.
+struct PublishOptions {
+  bool direct = false;  // as OpenOptions::direct
+  // Write it under a name a later run can find (PosixEnv: the hidden partial name of
+  // storage/atomic_file.h, which FindPartialFiles lists and a crash leaves behind) rather than
+  // under none where the backend can (PosixEnv: O_TMPFILE, gone with a crash). A backend without
+  // names for unfinished files (an object store) ignores it.
+  bool partial_name = false;
+  // Start from the file that the caller left under the partial name (an earlier copy it moved
+  // there with Env::rename), opened without truncation, to be overwritten in place and cut to its
+  // size with truncate() before publish(): on a memory-backed tier, writing over pages costs less
+  // than freeing and allocating them. Implies partial_name; needs random writes and rename.
+  bool reuse = false;
+
+  OpenOptions open() const { return {.direct = direct}; }
 };
 
 // O_DIRECT alignment required for offsets, lengths and buffer addresses.
@@ -102,12 +147,22 @@ class WritableFile {
   // fsync. Throws Error(kIo).
   virtual void sync() = 0;
   // Closes the descriptor, reporting a failed close. Called by the destructor if needed (which
-  // then swallows errors), so call it explicitly on the success path.
+  // then swallows errors), so call it explicitly on the success path. A file created for
+  // publishing is finished by publish() or abandon() instead: close() abandons it.
   virtual void close() = 0;
-  // Gives a file made by Env::create_unnamed the name `path`, in the folder it was created in
-  // (linkat), before close(). `path` must not exist: Error(kIo) with EEXIST then, and the file
-  // stays unnamed. Any other file throws Error(kIo) (EINVAL).
-  virtual void link(const std::string& path) = 0;
+  // Files made by Env::create_for_publish only (any other file throws Error(kIo), EINVAL, from
+  // both, and close() is its end).
+  // Closes the file and makes it appear under the name it was created for, whole and at once,
+  // replacing a file of that name (PosixEnv: linkat of the unnamed file, removing an older file
+  // first; or rename of the partial name). Does not sync: sync() before and Env::sync_directory
+  // after make it durable. On failure, Error(kIo) naming the final path and the operation;
+  // nothing new is under the final name then (the file is abandoned).
+  virtual void publish() = 0;
+  // Closes the file and discards it: nothing of it stays under the final name nor under any
+  // other. Throws Error(kIo) when that fails (a partial name that could not be removed, which
+  // FindPartialFiles finds later); the destructor of a file neither published nor abandoned
+  // abandons it and swallows the error.
+  virtual void abandon() = 0;
 };
 
 // One entry of a folder listing.
@@ -124,17 +179,23 @@ class Env {
   virtual ~Env() = default;
   virtual std::unique_ptr<ReadableFile> open_read(const std::string& path,
                                                   const OpenOptions& options = {}) = 0;
+  // Opens `path` for reading through a memory mapping: each read_at copies out of the mapping,
+  // so that wrappers see, count, throttle and fail every access like a read. A file truncated
+  // while mapped gives Error(kIo) naming it, never SIGBUS (storage/mapped_file.h). This default,
+  // for an Env that cannot map (capabilities(path).mmap false), opens it for positional reads.
+  virtual std::unique_ptr<ReadableFile> open_mapped(const std::string& path) {
+    return open_read(path);
+  }
   // Creates or truncates `path` for writing.
   virtual std::unique_ptr<WritableFile> create(const std::string& path,
                                                const OpenOptions& options = {}) = 0;
-  // Creates a file without a name in the folder of `path` (O_TMPFILE), to be named by
-  // WritableFile::link once complete: until then no reader can see it, and a crash leaves
-  // nothing behind. `path` names it in errors and counters. Returns null where there are no such
-  // files (the file system or kernel has none, no /proc/self/fd to link through, O_DIRECT, or an
-  // Env wrapper that does not take part: env_wrapper.h); the caller then writes under a temporary
-  // name and renames it (storage/atomic_file.h). Throws Error(kIo) for other failures.
-  virtual std::unique_ptr<WritableFile> create_unnamed(const std::string& path,
-                                                       const OpenOptions& options = {});
+  // Creates a file to appear under `path` only when published (WritableFile::publish, the
+  // contract at the top of this file); `path`'s folder must exist where the backend has folders.
+  // The file's path() is the name it is written under meanwhile (PosixEnv: `path` itself for an
+  // unnamed file, else its partial name), which errors and counters show. Throws Error(kIo)
+  // naming `path`.
+  virtual std::unique_ptr<WritableFile> create_for_publish(const std::string& path,
+                                                           const PublishOptions& options = {}) = 0;
   // Opens `path` for writing without truncating it, creating it if absent (shared files written
   // in parts by several ranks, which may open it in any order).
   virtual std::unique_ptr<WritableFile> open_write(const std::string& path,
@@ -144,7 +205,7 @@ class Env {
   // wrappers wrap the file it returns.
   virtual std::unique_ptr<SharedFile> open_shared(const std::string& path,
                                                   SharedFileOpener& opener) = 0;
-  // Atomically replaces `to` with `from` (rename(2)).
+  // Atomically replaces `to` with `from` (rename(2)). Not for publishing (create_for_publish).
   virtual void rename(const std::string& from, const std::string& to) = 0;
   virtual void create_directories(const std::string& path) = 0;
   // Removes a file or an empty folder; no error if absent.
@@ -193,11 +254,6 @@ inline Bytes GatheredBytes(std::span<const std::span<const std::byte>> pieces) {
 
 inline void WritableFile::append_gathered(std::span<const std::span<const std::byte>> pieces) {
   for (const std::span<const std::byte> piece : pieces) append(piece.data(), piece.size());
-}
-
-inline std::unique_ptr<WritableFile> Env::create_unnamed(const std::string& /*path*/,
-                                                         const OpenOptions& /*options*/) {
-  return nullptr;
 }
 
 // The process-wide POSIX Env (stateless; safe to share between threads). When DLBENCH_FAULTS is

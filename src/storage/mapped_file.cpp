@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csetjmp>
@@ -134,6 +135,20 @@ void MappedFile::copy(Bytes offset, void* out, Bytes n) const {
                 "the file was truncated while mapped: [" + std::to_string(offset) + ", +" +
                     std::to_string(n) + ") lies beyond its end (" + std::to_string(size_) +
                     " bytes when mapped, " + now + ")");
+}
+
+Bytes MappedReadableFile::read_at(Bytes offset, void* buffer, Bytes length) {
+  if (offset >= file_.size()) return 0;
+  const Bytes n = std::min(length, file_.size() - offset);
+  file_.copy(offset, buffer, n);
+  return n;
+}
+
+void MappedReadableFile::drop_cache() {
+  const int fd = ::open(file_.path().c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  ::close(fd);
 }
 
 }  // namespace dlbench::storage

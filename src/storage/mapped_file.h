@@ -21,11 +21,17 @@
 // Nothing may be constructed between the sigsetjmp and the copy (a longjmp skips destructors):
 // the guarded copy is a plain memcpy. A MappedFile may be read by several threads at once; the
 // mapping lives until the MappedFile is destroyed.
+//
+// PosixEnv::open_mapped returns a MappedReadableFile: the mapping as a ReadableFile whose
+// read_at is one guarded copy, so that every access goes through the Env's wrappers (counted,
+// throttled, failed on purpose) like a positional read.
 #pragma once
 
 #include <cstddef>
 #include <string>
+#include <utility>
 
+#include "storage/file.h"
 #include "util/units.h"
 
 namespace dlbench::storage {
@@ -50,6 +56,22 @@ class MappedFile {
   std::string path_;
   Bytes size_ = 0;
   const std::byte* data_ = nullptr;
+};
+
+// A MappedFile read through the ReadableFile interface (Env::open_mapped).
+class MappedReadableFile final : public ReadableFile {
+ public:
+  explicit MappedReadableFile(std::string path) : file_(std::move(path)) {}
+  const std::string& path() const override { return file_.path(); }
+  // The size when mapped.
+  Bytes size() const override { return file_.size(); }
+  // Copies what the mapping holds of [offset, offset + length): less at the end of the mapping.
+  Bytes read_at(Bytes offset, void* buffer, Bytes length) override;
+  // posix_fadvise DONTNEED through a descriptor opened for it; best effort.
+  void drop_cache() override;
+
+ private:
+  MappedFile file_;
 };
 
 }  // namespace dlbench::storage

@@ -88,14 +88,18 @@ std::unique_ptr<ReadableFile> RoutingEnv::open_read(const std::string& path,
   return route(path).open_read(path, options);
 }
 
+std::unique_ptr<ReadableFile> RoutingEnv::open_mapped(const std::string& path) {
+  return route(path).open_mapped(path);
+}
+
 std::unique_ptr<WritableFile> RoutingEnv::create(const std::string& path,
                                                  const OpenOptions& options) {
   return route(path).create(path, options);
 }
 
-std::unique_ptr<WritableFile> RoutingEnv::create_unnamed(const std::string& path,
-                                                         const OpenOptions& options) {
-  return route(path).create_unnamed(path, options);
+std::unique_ptr<WritableFile> RoutingEnv::create_for_publish(const std::string& path,
+                                                             const PublishOptions& options) {
+  return route(path).create_for_publish(path, options);
 }
 
 std::unique_ptr<WritableFile> RoutingEnv::open_write(const std::string& path,

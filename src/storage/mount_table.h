@@ -37,10 +37,11 @@ class RoutingEnv : public Env {
 
   std::unique_ptr<ReadableFile> open_read(const std::string& path,
                                           const OpenOptions& options = {}) override;
+  std::unique_ptr<ReadableFile> open_mapped(const std::string& path) override;
   std::unique_ptr<WritableFile> create(const std::string& path,
                                        const OpenOptions& options = {}) override;
-  std::unique_ptr<WritableFile> create_unnamed(const std::string& path,
-                                               const OpenOptions& options = {}) override;
+  std::unique_ptr<WritableFile> create_for_publish(const std::string& path,
+                                                   const PublishOptions& options = {}) override;
   std::unique_ptr<WritableFile> open_write(const std::string& path,
                                            const OpenOptions& options = {}) override;
   std::unique_ptr<SharedFile> open_shared(const std::string& path,

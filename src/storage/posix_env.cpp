@@ -12,8 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "storage/atomic_file.h"
 #include "storage/fault_environment.h"
 #include "storage/file.h"
+#include "storage/mapped_file.h"
 #include "storage/posix_file.h"
 #include "storage/raw_syscalls.h"
 #include "util/error.h"
@@ -40,9 +42,12 @@ bool PathExists(const std::string& path) {
 }
 
 // Opens the buffered descriptor with `flags` and, when asked, a second O_DIRECT one on the same
-// file (without O_CREAT/O_TRUNC, which the first open already applied).
-std::unique_ptr<WritableFile> OpenForWriting(const std::string& path, int flags,
-                                             const OpenOptions& options) {
+// file (without O_CREAT/O_TRUNC, which the first open already applied). `pending` and
+// `final_path`: a file created for publishing under its partial name `path`.
+std::unique_ptr<WritableFile> OpenForWriting(
+    const std::string& path, int flags, const OpenOptions& options,
+    PosixWritableFile::Pending pending = PosixWritableFile::Pending::kNo,
+    const std::string& final_path = {}) {
   const bool existed = options.direct && PathExists(path);
   const int fd = OpenRetrying(path, flags);
   if (fd < 0 && errno == ELOOP && (flags & O_NOFOLLOW) != 0) {
@@ -61,7 +66,7 @@ std::unique_ptr<WritableFile> OpenForWriting(const std::string& path, int flags,
       throw IoError("open (O_DIRECT)", path, error);
     }
   }
-  return std::make_unique<PosixWritableFile>(path, fd, direct_fd);
+  return std::make_unique<PosixWritableFile>(path, fd, direct_fd, pending, final_path);
 }
 
 // A folder's entries, sorted; empty when the folder is absent.
@@ -123,6 +128,10 @@ class PosixEnvImpl final : public Env {
     return std::make_unique<PosixReadableFile>(path, fd, options.direct);
   }
 
+  std::unique_ptr<ReadableFile> open_mapped(const std::string& path) override {
+    return std::make_unique<MappedReadableFile>(path);
+  }
+
   std::unique_ptr<WritableFile> create(const std::string& path,
                                        const OpenOptions& options) override {
     // O_NOFOLLOW: a symbolic link under a name dlbench writes is never written through (the
@@ -130,21 +139,32 @@ class PosixEnvImpl final : public Env {
     return OpenForWriting(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, options);
   }
 
-  std::unique_ptr<WritableFile> create_unnamed(const std::string& path,
-                                               const OpenOptions& options) override {
-    // PosixWritableFile::link goes through /proc/self/fd; O_DIRECT would need a second
-    // descriptor opened by name.
+  // Without a name (O_TMPFILE, linked into place by publish) where it can: one create and one
+  // link per file instead of a create of the partial name and a rename, and nothing left behind
+  // by a crash. Otherwise under the partial name, renamed by publish: when asked to
+  // (partial_name, reuse), for O_DIRECT (which would need a second descriptor opened by name),
+  // without /proc/self/fd to link through, or where the file system or kernel has no unnamed
+  // files.
+  std::unique_ptr<WritableFile> create_for_publish(const std::string& path,
+                                                   const PublishOptions& options) override {
     static const bool proc = ::access("/proc/self/fd", X_OK) == 0;
-    if (!proc || options.direct) return nullptr;
-    const std::string folder(ParentFolder(path));
-    const int fd = OpenRetrying(folder, O_WRONLY | O_TMPFILE);
-    if (fd < 0) {
+    if (proc && !options.direct && !options.partial_name && !options.reuse) {
+      const std::string folder(ParentFolder(path));
+      const int fd = OpenRetrying(folder, O_WRONLY | O_TMPFILE);
+      if (fd >= 0) {
+        return std::make_unique<PosixWritableFile>(path, fd, -1,
+                                                   PosixWritableFile::Pending::kUnnamed);
+      }
       // EOPNOTSUPP: the file system has no unnamed files; EISDIR: the kernel does not know
       // O_TMPFILE (it read O_DIRECTORY); EINVAL: either, as some file systems say it.
-      if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) return nullptr;
-      throw IoError("open for writing", path, errno, "an unnamed file in " + folder);
+      if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+        throw IoError("open for writing", path, errno, "an unnamed file in " + folder);
+      }
     }
-    return std::make_unique<PosixWritableFile>(path, fd, -1, /*unnamed=*/true);
+    // O_NOFOLLOW as create's; reuse opens the earlier copy without truncating it.
+    const int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | (options.reuse ? 0 : O_TRUNC);
+    return OpenForWriting(PartialPathFor(path), flags, options.open(),
+                          PosixWritableFile::Pending::kPartial, path);
   }
 
   std::unique_ptr<WritableFile> open_write(const std::string& path,

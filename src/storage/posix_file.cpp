@@ -182,12 +182,17 @@ Bytes PosixReadableFile::read_at(Bytes offset, void* buffer, Bytes length) {
 
 void PosixReadableFile::drop_cache() { ::posix_fadvise(fd_, 0, 0, POSIX_FADV_DONTNEED); }
 
-PosixWritableFile::PosixWritableFile(std::string path, int fd, int direct_fd, bool unnamed)
-    : path_(std::move(path)), fd_(fd), direct_fd_(direct_fd), unnamed_(unnamed) {}
+PosixWritableFile::PosixWritableFile(std::string path, int fd, int direct_fd, Pending pending,
+                                     std::string final_path)
+    : path_(std::move(path)),
+      fd_(fd),
+      direct_fd_(direct_fd),
+      pending_(pending),
+      final_path_(std::move(final_path)) {}
 
 PosixWritableFile::~PosixWritableFile() {
-  if (direct_fd_ >= 0) ::close(direct_fd_);
-  if (fd_ >= 0) ::close(fd_);
+  if (pending_ == Pending::kUnnamed || pending_ == Pending::kPartial) discard();
+  close_descriptors();
 }
 
 void PosixWritableFile::write_at(Bytes offset, const void* buffer, Bytes length) {
@@ -238,27 +243,85 @@ void PosixWritableFile::sync() {
   }
 }
 
-void PosixWritableFile::link(const std::string& path) {
-  if (fd_ < 0) throw IoError("link", path_, EBADF, "file closed");
-  if (!unnamed_) throw IoError("link", path_, EINVAL, "the file has a name already");
-  // Through /proc (linkat with AT_EMPTY_PATH would need CAP_DAC_READ_SEARCH): the documented way
-  // to name an O_TMPFILE file.
-  const std::string self = "/proc/self/fd/" + std::to_string(fd_);
-  while (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) != 0) {
-    if (errno != EINTR) throw IoError("link", path, errno);
-  }
-  unnamed_ = false;
-  path_ = path;
-}
-
-void PosixWritableFile::close() {
+int PosixWritableFile::close_descriptors() {
   int error = 0;
   // close is not retried on EINTR: on Linux the descriptor is released regardless.
   if (direct_fd_ >= 0 && ::close(direct_fd_) != 0) error = errno;
   direct_fd_ = -1;
   if (fd_ >= 0 && ::close(fd_) != 0 && error == 0) error = errno;
   fd_ = -1;
+  return error;
+}
+
+void PosixWritableFile::close() {
+  if (pending_ == Pending::kUnnamed || pending_ == Pending::kPartial) {
+    abandon();
+    return;
+  }
+  const int error = close_descriptors();
   if (error != 0) throw IoError("close", path_, error);
+}
+
+void PosixWritableFile::publish() {
+  if (pending_ == Pending::kNo) {
+    throw IoError("publish", path_, EINVAL, "the file was not created for publishing");
+  }
+  if (pending_ == Pending::kDone || fd_ < 0) {
+    throw IoError("publish", path_, EBADF, "file closed");
+  }
+  if (pending_ == Pending::kUnnamed) {
+    // Through /proc (linkat with AT_EMPTY_PATH would need CAP_DAC_READ_SEARCH): the documented
+    // way to name an O_TMPFILE file. linkat does not replace: a file of that name (an incomplete
+    // one a rerun redoes, or a symbolic link) is removed first, as rename would replace it.
+    const std::string self = "/proc/self/fd/" + std::to_string(fd_);
+    const auto link = [&] {
+      int result;
+      do {
+        result = ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path_.c_str(), AT_SYMLINK_FOLLOW);
+      } while (result != 0 && errno == EINTR);
+      return result == 0;
+    };
+    if (!link() && !(errno == EEXIST && ::unlink(path_.c_str()) == 0 && link())) {
+      const int error = errno;
+      discard();
+      throw IoError("link", path_, error);
+    }
+    pending_ = Pending::kDone;
+    const int error = close_descriptors();
+    if (error != 0) throw IoError("close", path_, error);
+    return;
+  }
+  const int error = close_descriptors();
+  if (error != 0) {
+    discard();
+    throw IoError("close", path_, error);
+  }
+  if (::rename(path_.c_str(), final_path_.c_str()) != 0) {
+    const int rename_error = errno;
+    discard();
+    throw IoError("rename", path_, rename_error, "to " + final_path_);
+  }
+  pending_ = Pending::kDone;
+}
+
+void PosixWritableFile::abandon() {
+  if (pending_ == Pending::kNo) {
+    throw IoError("abandon", path_, EINVAL, "the file was not created for publishing");
+  }
+  if (pending_ == Pending::kDone) return;
+  const bool named = pending_ == Pending::kPartial;
+  pending_ = Pending::kDone;
+  close_descriptors();  // the file is being discarded: its close error does not matter
+  if (named && ::unlink(path_.c_str()) != 0 && errno != ENOENT) {
+    throw IoError("remove", path_, errno);
+  }
+}
+
+void PosixWritableFile::discard() noexcept {
+  try {
+    abandon();
+  } catch (...) {  // the partial name keeps it detectable (FindPartialFiles)
+  }
 }
 
 }  // namespace dlbench::storage

@@ -40,10 +40,19 @@ class PosixReadableFile final : public ReadableFile, public Recycled<PosixReadab
 
 class PosixWritableFile final : public WritableFile {
  public:
+  // How a file created for publishing waits for its name (Env::create_for_publish).
+  enum class Pending {
+    kNo,       // an ordinary file: publish() and abandon() refuse
+    kUnnamed,  // an O_TMPFILE file, linked to its final name by publish()
+    kPartial,  // written under its partial name, renamed to the final one by publish()
+    kDone,     // published or abandoned
+  };
   // Takes ownership of both descriptors. `direct_fd` is -1 unless opened with O_DIRECT; then
   // aligned parts of writes go through it and unaligned tails (a file's last partial block)
-  // through the buffered `fd`. `unnamed`: `fd` is an O_TMPFILE file, which link() names.
-  PosixWritableFile(std::string path, int fd, int direct_fd, bool unnamed = false);
+  // through the buffered `fd`. `final_path`: where publish() renames a kPartial file (a kUnnamed
+  // one is linked at `path`).
+  PosixWritableFile(std::string path, int fd, int direct_fd, Pending pending = Pending::kNo,
+                    std::string final_path = {});
   ~PosixWritableFile() override;
   PosixWritableFile(const PosixWritableFile&) = delete;
   PosixWritableFile& operator=(const PosixWritableFile&) = delete;
@@ -58,14 +67,24 @@ class PosixWritableFile final : public WritableFile {
   void truncate(Bytes size) override;
   void sync() override;
   void close() override;
-  void link(const std::string& path) override;
+  // kUnnamed: linkat through /proc/self/fd (a file already under the final name is removed
+  // first), then close; a failed close then leaves the file published. kPartial: close, then
+  // rename; a failure removes the partial name.
+  void publish() override;
+  void abandon() override;
 
  private:
+  // Closes both descriptors; the first error's errno, or 0.
+  int close_descriptors();
+  // abandon() without the check that the file is pending; errors swallowed.
+  void discard() noexcept;
+
   std::string path_;
   int fd_;
   int direct_fd_;
   Bytes appended_ = 0;
-  bool unnamed_;
+  Pending pending_;
+  std::string final_path_;
 };
 
 // "offset N, length M": the detail every I/O error carries.

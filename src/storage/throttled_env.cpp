@@ -80,6 +80,14 @@ class ThrottledWritableFile final : public WritableFileWrapper {
     env_.throttle(0);
     WritableFileWrapper::sync();
   }
+  void publish() override {
+    env_.throttle(0);
+    WritableFileWrapper::publish();
+  }
+  void abandon() override {
+    env_.throttle(0);
+    WritableFileWrapper::abandon();
+  }
 
  private:
   // One latency, then `write(done, piece, bytes)` for each chunk of `buffer`, each paid first.
@@ -169,18 +177,21 @@ std::unique_ptr<ReadableFile> ThrottledEnv::open_read(const std::string& path,
   return std::make_unique<ThrottledReadableFile>(target().open_read(path, options), *this);
 }
 
+std::unique_ptr<ReadableFile> ThrottledEnv::open_mapped(const std::string& path) {
+  throttle(0);
+  return std::make_unique<ThrottledReadableFile>(target().open_mapped(path), *this);
+}
+
 std::unique_ptr<WritableFile> ThrottledEnv::create(const std::string& path,
                                                    const OpenOptions& options) {
   throttle(0);
   return std::make_unique<ThrottledWritableFile>(target().create(path, options), *this);
 }
 
-std::unique_ptr<WritableFile> ThrottledEnv::create_unnamed(const std::string& path,
-                                                           const OpenOptions& options) {
+std::unique_ptr<WritableFile> ThrottledEnv::create_for_publish(const std::string& path,
+                                                               const PublishOptions& options) {
   throttle(0);
-  auto file = target().create_unnamed(path, options);
-  if (!file) return nullptr;
-  return std::make_unique<ThrottledWritableFile>(std::move(file), *this);
+  return std::make_unique<ThrottledWritableFile>(target().create_for_publish(path, options), *this);
 }
 
 std::unique_ptr<WritableFile> ThrottledEnv::open_write(const std::string& path,

@@ -26,7 +26,7 @@ enum class Event : std::uint8_t {
   kDrain,       // burst_buffer/drain: one checkpoint copied from the fast tier
   // Storage operations through storage::Env (cat POSIX).
   kOpen,        // open64: open_read
-  kCreate,      // creat64: create (truncates)
+  kCreate,      // creat64: create (truncates), create_for_publish
   kOpenWrite,   // open64 for writing without truncating (open_write)
   kRead,        // pread64
   kWrite,       // pwrite64: write_at
@@ -35,8 +35,8 @@ enum class Event : std::uint8_t {
   kClose,       // close
   kStat,        // __xstat64: exists, file_size
   kMkdir,       // mkdir: create_directories
-  kRename,      // rename
-  kUnlink,      // unlink: remove
+  kRename,      // rename; a publish (a rename or a link into place)
+  kUnlink,      // unlink: remove; an abandon of a file created for publishing
   kRemoveTree,  // remove_tree: a folder and everything under it
   kOpendir,     // opendir: list_directory
   kStatvfs,     // statvfs: free_space

@@ -67,41 +67,84 @@ class TracingReadableFile final : public storage::ReadableFileWrapper {
   std::uint64_t hash_;
 };
 
-class TracingWritableFile final : public storage::WritableFileWrapper {
+// What every written file (one process's or a shared one) records alike: a write's event, its
+// sync and its close.
+template <class Wrapper>
+class TracingWrites : public Wrapper {
  public:
-  TracingWritableFile(std::unique_ptr<storage::WritableFile> target, std::uint64_t hash)
-      : WritableFileWrapper(std::move(target)), hash_(hash) {}
+  template <class Target>
+  TracingWrites(std::unique_ptr<Target> target, std::uint64_t hash)
+      : Wrapper(std::move(target)), hash_(hash) {}
 
-  void write_at(Bytes offset, const void* buffer, Bytes length) override {
-    Timed(
-        Event::kWrite, hash_, {}, kAsInt(length), kAsInt(offset),
-        [&] { target().write_at(offset, buffer, length); }, [&] { return kAsInt(length); });
-  }
-  void append(const void* buffer, Bytes length) override {
-    const Bytes offset = target().appended();
-    Timed(
-        Event::kAppend, hash_, {}, kAsInt(length), kAsInt(offset),
-        [&] { target().append(buffer, length); }, [&] { return kAsInt(length); });
-  }
-  // One append event of the pieces' total.
-  void append_gathered(std::span<const std::span<const std::byte>> pieces) override {
-    const Bytes offset = target().appended();
-    const Bytes length = storage::GatheredBytes(pieces);
-    Timed(
-        Event::kAppend, hash_, {}, kAsInt(length), kAsInt(offset),
-        [&] { target().append_gathered(pieces); }, [&] { return kAsInt(length); });
-  }
   void sync() override {
-    Timed(
-        Event::kFsync, hash_, {}, 0, 0, [&] { target().sync(); }, kZero);
+    event(Event::kFsync, [&] { this->target().sync(); });
   }
   void close() override {
-    Timed(
-        Event::kClose, hash_, {}, 0, 0, [&] { target().close(); }, kZero);
+    event(Event::kClose, [&] { this->target().close(); });
   }
+
+ protected:
+  // Records `write()`, which writes `length` bytes at `offset`, as `what`.
+  template <class Write>
+  void write_event(Event what, Bytes offset, Bytes length, const Write& write) {
+    Timed(what, hash_, {}, kAsInt(length), kAsInt(offset), write, [&] { return kAsInt(length); });
+  }
+  // Records `op`, which moves no bytes, as `what`.
+  template <class Op>
+  void event(Event what, const Op& op) {
+    Timed(what, hash_, {}, 0, 0, op, kZero);
+  }
+  std::uint64_t hash() const { return hash_; }
 
  private:
   std::uint64_t hash_;
+};
+
+class TracingWritableFile final : public TracingWrites<storage::WritableFileWrapper> {
+ public:
+  using TracingWrites::TracingWrites;
+
+  void write_at(Bytes offset, const void* buffer, Bytes length) override {
+    write_event(Event::kWrite, offset, length, [&] { target().write_at(offset, buffer, length); });
+  }
+  void append(const void* buffer, Bytes length) override {
+    write_event(Event::kAppend, target().appended(), length,
+                [&] { target().append(buffer, length); });
+  }
+  // One append event of the pieces' total.
+  void append_gathered(std::span<const std::span<const std::byte>> pieces) override {
+    write_event(Event::kAppend, target().appended(), storage::GatheredBytes(pieces),
+                [&] { target().append_gathered(pieces); });
+  }
+  void publish() override {
+    event(Event::kRename, [&] { target().publish(); });
+  }
+  void abandon() override {
+    event(Event::kUnlink, [&] { target().abandon(); });
+  }
+};
+
+class TracingSharedFile final : public TracingWrites<storage::SharedFileWrapper> {
+ public:
+  using TracingWrites::TracingWrites;
+
+  void write_at_all(Bytes offset, const void* data, Bytes length) override {
+    write_event(Event::kWrite, offset, length,
+                [&] { target().write_at_all(offset, data, length); });
+  }
+  void write_at(Bytes offset, const void* data, Bytes length) override {
+    write_event(Event::kWrite, offset, length, [&] { target().write_at(offset, data, length); });
+  }
+  Bytes read_at(Bytes offset, void* data, Bytes length) override {
+    return Timed(
+        Event::kRead, hash(), {}, kAsInt(length), kAsInt(offset),
+        [&] { return target().read_at(offset, data, length); }, kAsInt);
+  }
+  Bytes read_at_all(Bytes offset, void* data, Bytes length) override {
+    return Timed(
+        Event::kRead, hash(), {}, kAsInt(length), kAsInt(offset),
+        [&] { return target().read_at_all(offset, data, length); }, kAsInt);
+  }
 };
 
 // Wraps a file opened by `open` when its path is traced, recording the open itself.
@@ -129,10 +172,27 @@ std::unique_ptr<storage::ReadableFile> TracingEnv::open_read(const std::string& 
                                          [&] { return target().open_read(path, options); });
 }
 
+std::unique_ptr<storage::ReadableFile> TracingEnv::open_mapped(const std::string& path) {
+  return OpenTraced<TracingReadableFile>(Event::kOpen, path,
+                                         [&] { return target().open_mapped(path); });
+}
+
 std::unique_ptr<storage::WritableFile> TracingEnv::create(const std::string& path,
                                                           const storage::OpenOptions& options) {
   return OpenTraced<TracingWritableFile>(Event::kCreate, path,
                                          [&] { return target().create(path, options); });
+}
+
+std::unique_ptr<storage::WritableFile> TracingEnv::create_for_publish(
+    const std::string& path, const storage::PublishOptions& options) {
+  return OpenTraced<TracingWritableFile>(
+      Event::kCreate, path, [&] { return target().create_for_publish(path, options); });
+}
+
+std::unique_ptr<storage::SharedFile> TracingEnv::open_shared(const std::string& path,
+                                                             storage::SharedFileOpener& opener) {
+  return OpenTraced<TracingSharedFile>(Event::kOpenWrite, path,
+                                       [&] { return target().open_shared(path, opener); });
 }
 
 std::unique_ptr<storage::WritableFile> TracingEnv::open_write(const std::string& path,

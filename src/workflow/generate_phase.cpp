@@ -32,7 +32,7 @@
 #include "workflow/dataset_files.h"
 #include "workflow/generation_plan.h"
 #include "workflow/generation_resume.h"
-#include "workflow/unnamed_data_file.h"
+#include "workflow/published_files.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -105,24 +105,17 @@ Bytes PredictableDatasetBytes(const DatasetFiles& files, const formats::FormatWr
   return all;
 }
 
-void RemoveQuietly(storage::Env& env, const std::string& path) {
-  try {
-    env.remove(path);
-  } catch (...) {  // already failing: the partial name keeps it detectable for the next run
-  }
-}
-
-// The folders a rank renamed files into. With dataset.fsync each is fsync'd once, after the
-// rank's last rename, instead of once per file: the renames are durable before the final barrier
-// and the "complete" marker, which is all a rerun relies on (a rename lost in a crash leaves a
+// The folders a rank published files into. With dataset.fsync each is fsync'd once, after the
+// rank's last publish, instead of once per file: the names are durable before the final barrier
+// and the "complete" marker, which is all a rerun relies on (a name lost in a crash leaves a
 // partial or missing file, which the rerun redoes). Sorted, and looked up without allocating.
-class RenamedFolders {
+class PublishedFolders {
  public:
   void add(std::string_view final_path) {
     const std::string_view folder = ParentFolder(final_path);
     if (!folders_.contains(folder)) folders_.emplace(folder);
   }
-  void merge(const RenamedFolders& other) {
+  void merge(const PublishedFolders& other) {
     folders_.insert(other.folders_.begin(), other.folders_.end());
   }
   void sync(storage::Env& env) const {
@@ -133,13 +126,12 @@ class RenamedFolders {
   std::set<std::string, std::less<>> folders_;
 };
 
-// Writes one whole file, its companions under partial names and the data file without a name
-// where the file system allows it (workflow/unnamed_data_file.h), else under its partial name;
-// then renames the companions and, last, names the data file (recording their folders in
-// `renamed`). Returns the bytes written.
+// Writes one whole file, the data file and its companions each created for publishing
+// (workflow/published_files.h), then publishes the companions and, last, the data file (recording
+// their folders in `published`). Returns the bytes written.
 Bytes WriteWholeFile(storage::Env& env, const formats::FormatWriter& writer, DatasetFile& file,
                      std::optional<Bytes> expected, const dataset::ContentGenerator& content,
-                     std::span<std::byte> buffer, RenamedFolders& renamed) {
+                     std::span<std::byte> buffer, PublishedFolders& published) {
   formats::FileSpec& spec = file.spec;
   spec.path = storage::PartialPathFor(file.path);
   if (!spec.dali_index_path.empty()) {
@@ -150,26 +142,19 @@ Bytes WriteWholeFile(storage::Env& env, const formats::FormatWriter& writer, Dat
     spec.sizes_index_path = storage::PartialPathFor(spec.sizes_index_path);
   }
   try {
-    UnnamedDataFile data_file(env, spec.path, file.path);
-    const formats::WriteResult result = writer.write(data_file, spec, content, buffer);
+    PublishedFiles files(env, spec.path, file.path);
+    const formats::WriteResult result = writer.write(files, spec, content, buffer);
     if (expected && result.data_bytes != *expected) {
       throw InternalError("the writer produced " + std::to_string(result.data_bytes) +
                           " bytes, not the predicted " + std::to_string(*expected));
     }
+    files.publish();
     for (const std::string& written : result.files) {
-      if (written == spec.path) continue;
-      const std::string final_path = storage::FinalPathFor(written);
-      env.rename(written, final_path);
-      renamed.add(final_path);
+      if (written != spec.path) published.add(storage::FinalPathFor(written));
     }
-    data_file.publish();
-    renamed.add(file.path);
+    published.add(file.path);
     return result.data_bytes + result.companion_bytes;
   } catch (const Error& e) {
-    for (const std::string* partial :
-         {&spec.path, &spec.dali_index_path, &spec.offsets_index_path, &spec.sizes_index_path}) {
-      if (!partial->empty()) RemoveQuietly(env, *partial);
-    }
     throw Error(e.code(), "generating " + file.path + ": " + e.what());
   }
 }
@@ -289,12 +274,12 @@ class Generation {
     std::exception_ptr failure;
     std::atomic<Bytes> bytes{0};
     std::atomic<std::uint64_t> written{0}, kept{0};
-    std::vector<RenamedFolders> renamed(static_cast<std::size_t>(threads_));
+    std::vector<PublishedFolders> published(static_cast<std::size_t>(threads_));
 
     auto work = [&](int thread) {
       try {
         storage::AlignedBuffer buffer(buffer_bytes_);
-        RenamedFolders& mine = renamed[static_cast<std::size_t>(thread)];
+        PublishedFolders& mine = published[static_cast<std::size_t>(thread)];
         // Whether a size cannot be predicted depends on the format and the compression, which
         // every file of the dataset shares: once the writer said so, it is not asked again (a
         // thrown and caught exception per csv, jpeg or png file).
@@ -333,8 +318,8 @@ class Generation {
     }
     if (failure) std::rethrow_exception(failure);
     if (config_.dataset.fsync) {
-      for (std::size_t t = 1; t < renamed.size(); ++t) renamed[0].merge(renamed[t]);
-      renamed[0].sync(env_);
+      for (std::size_t t = 1; t < published.size(); ++t) published[0].merge(published[t]);
+      published[0].sync(env_);
     }
     result_.io.bytes = bytes.load();
     result_.io.files = written.load();

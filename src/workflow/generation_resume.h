@@ -39,7 +39,7 @@ struct DatasetMarker {
 // The marker in the data folder, if there is a readable one. A marker that cannot be parsed is
 // treated as absent (and will be replaced): it only ever says what this tool wrote.
 std::optional<DatasetMarker> ReadDatasetMarker(storage::Env& env, const std::string& path);
-// Writes the marker atomically (temporary name + rename, fsync when asked).
+// Writes the marker atomically (published whole: storage::AtomicFileWriter; fsync when asked).
 void WriteDatasetMarker(storage::Env& env, const std::string& path, const std::string& fingerprint,
                         bool complete, bool fsync);
 

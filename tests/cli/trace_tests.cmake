@@ -34,6 +34,15 @@ set(dir ${SCRATCH}/trace_checkpoint)
 dlbench_cli_test(trace_checkpoint 0 --match "check_trace: OK" -- /bin/sh -c
   "rm -rf ${dir} && $<TARGET_FILE:dlbench> checkpoint ${DATA}/workloads/tiny_checkpoint.yaml --trace --quiet --output ${dir}/out ++workload.checkpoint.checkpoint_folder=${dir}/ckpt && ${CHECK_TRACE_LINE} ${dir}/out 1 --expect checkpoint.save=2 --expect capture=4 --expect checkpoint.load=2 --expect restart=4")
 
+# The tracer only watches: a traced generation makes the same file-system calls on the data folder
+# as an untraced one (the same O_TMPFILE opens and links, the same renames), counted with strace.
+find_program(STRACE strace)
+if(STRACE AND NOT DLBENCH_SANITIZE)
+  dlbench_cli_test(trace_same_calls 0 --match "trace_same_calls: OK"
+    -- ${DLBENCH_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/trace_same_calls.py ${DLBENCH} ${TRAIN_YAML}
+    ${SCRATCH}/trace_same_calls)
+endif()
+
 dlbench_cli_test(trace_bad_sample 2 --once "profiling.trace_sample"
   -- ${DLBENCH} config show default ++workload.profiling.trace_sample=0)
 dlbench_cli_test(trace_bad_compression 2 --once "profiling.trace_compression_level"

@@ -53,6 +53,11 @@ std::unique_ptr<storage::WritableFile> MemoryEnv::create(const std::string& path
   ReadOnly("create", path);
 }
 
+std::unique_ptr<storage::WritableFile> MemoryEnv::create_for_publish(
+    const std::string& path, const storage::PublishOptions&) {
+  ReadOnly("create_for_publish", path);
+}
+
 std::unique_ptr<storage::WritableFile> MemoryEnv::open_write(const std::string& path,
                                                              const storage::OpenOptions&) {
   ReadOnly("open_write", path);
@@ -71,15 +76,9 @@ void MemoryEnv::sync_directory(const std::string&) {}
 Bytes MemoryEnv::free_space(const std::string&) { return 0; }
 
 storage::Capabilities MemoryEnv::capabilities(const std::string&) {
-  return {.backend = "fuzz memory",
-          .random_writes = false,
-          .shared_writers = false,
-          .rename = false,
-          .direct_io = false,
-          .page_cache = false,
-          .mmap = false,
-          .free_space = false,
-          .symlinks = false};
+  storage::Capabilities can = storage::Capabilities::ObjectStore("fuzz memory");
+  can.directories = true;
+  return can;
 }
 
 bool MemoryEnv::is_folder(const std::string& path) const {

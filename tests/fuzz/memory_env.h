@@ -26,6 +26,8 @@ class MemoryEnv final : public storage::Env {
                                                    const storage::OpenOptions& options) override;
   std::unique_ptr<storage::WritableFile> create(const std::string& path,
                                                 const storage::OpenOptions& options) override;
+  std::unique_ptr<storage::WritableFile> create_for_publish(
+      const std::string& path, const storage::PublishOptions& options) override;
   std::unique_ptr<storage::WritableFile> open_write(const std::string& path,
                                                     const storage::OpenOptions& options) override;
   std::unique_ptr<storage::SharedFile> open_shared(const std::string& path,

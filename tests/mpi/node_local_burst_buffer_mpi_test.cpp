@@ -40,6 +40,10 @@ class RecordingEnv final : public storage::EnvWrapper {
                                                 const storage::OpenOptions& o) override {
     return EnvWrapper::create(saw(path), o);
   }
+  std::unique_ptr<storage::WritableFile> create_for_publish(
+      const std::string& path, const storage::PublishOptions& o) override {
+    return EnvWrapper::create_for_publish(saw(path), o);
+  }
   std::unique_ptr<storage::WritableFile> open_write(const std::string& path,
                                                     const storage::OpenOptions& o) override {
     return EnvWrapper::open_write(saw(path), o);

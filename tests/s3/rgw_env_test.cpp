@@ -171,7 +171,33 @@ TEST(RgwEnv, RefusesWhatObjectsCannotDo) {
   dlbench::test::ExpectError([&] { file->write_at(0, "z", 1); }, ExitCode::kUsage,
                              {"cannot write at offset 0 after 3 bytes", path});
   dlbench::test::ExpectError([&] { file->truncate(1); }, ExitCode::kUsage, {"truncate to 1"});
-  EXPECT_EQ(env.create_unnamed(path, {}), nullptr);
+  dlbench::test::ExpectError([&] { file->publish(); }, ExitCode::kIo,
+                             {"not created for publishing", path});
+}
+
+// Publishing is completing the upload: nothing under the name before publish(), all of it after;
+// an abandoned upload (a multipart one too) leaves no object; close() of such a file abandons it.
+TEST(RgwEnv, PublishesAnObjectWholeOrNotAtAll) {
+  DLBENCH_REQUIRE_RGW(server);
+  S3Env env(server.options, kSmallParts);
+  const std::string path = Uri(server, TestPrefix() + "published.bin");
+  const std::string data = test::TestData(6 * MiB, 14);
+  auto file = env.create_for_publish(path, {.partial_name = true});
+  EXPECT_EQ(file->path(), path);
+  file->append(data.data(), data.size());
+  EXPECT_FALSE(env.exists(path));
+  file->publish();
+  EXPECT_EQ(ReadFile(env, path), data);
+
+  const std::string abandoned = Uri(server, TestPrefix() + "abandoned.bin");
+  auto large = env.create_for_publish(abandoned, {});
+  large->append(data.data(), data.size());  // a part is uploaded
+  large->abandon();
+  auto closed = env.create_for_publish(abandoned, {});
+  closed->append("x", 1);
+  closed->close();
+  EXPECT_FALSE(env.exists(abandoned));
+  EXPECT_EQ(env.client().counts(Operation::kCompleteMultipart).requests, 1U);
 }
 
 }  // namespace

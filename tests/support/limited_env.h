@@ -1,6 +1,6 @@
 // An Env over another that says it lacks some capabilities (storage/file.h Capabilities), as a
 // backend without them would: for tests of the code that must refuse or avoid what the storage
-// cannot do. Only capabilities() changes; every operation still reaches the target.
+// cannot do. Only capabilities(path) changes; every operation still reaches the target.
 #pragma once
 
 #include <string>
@@ -20,19 +20,5 @@ class LimitedEnv final : public storage::EnvWrapper {
  private:
   storage::Capabilities capabilities_;
 };
-
-// What an object store can do: none of the file-system capabilities.
-inline storage::Capabilities ObjectStoreCapabilities(std::string backend = "object store") {
-  return {.backend = std::move(backend),
-          .random_writes = false,
-          .shared_writers = false,
-          .rename = false,
-          .direct_io = false,
-          .page_cache = false,
-          .mmap = false,
-          .free_space = false,
-          .directories = false,
-          .symlinks = false};
-}
 
 }  // namespace dlbench::test

@@ -173,6 +173,10 @@ class TrainerThreadCounter final : public storage::EnvWrapper {
                                                 const storage::OpenOptions& options) override {
     return env_for(path).create(path, options);
   }
+  std::unique_ptr<storage::WritableFile> create_for_publish(
+      const std::string& path, const storage::PublishOptions& options) override {
+    return env_for(path).create_for_publish(path, options);
+  }
   std::unique_ptr<storage::WritableFile> open_write(const std::string& path,
                                                     const storage::OpenOptions& options) override {
     return env_for(path).open_write(path, options);

@@ -9,6 +9,10 @@
 #include "formats/indexed_binary_reader.h"
 #include "formats/indexed_binary_writer.h"
 #include "formats/little_endian.h"
+#include "storage/counting_env.h"
+#include "storage/fault_injection_env.h"
+#include "storage/throttled_env.h"
+#include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -112,6 +116,44 @@ TEST_F(IndexedBinaryFiles, MmapReaderOfAFileTruncatedWhileMappedFailsTheLostSamp
                                   "[" + std::to_string(k * 4096) + ", +4096)", "12288 bytes now"});
     }
   }
+}
+
+// A clock whose sleeps only add up (the throttle's waits, without waiting).
+class SleepCounter final : public storage::ThrottleClock {
+ public:
+  Seconds now() override { return slept; }
+  void sleep_for(Seconds duration) override {
+    slept += duration;
+    ++sleeps;
+  }
+  Seconds slept = 0;
+  int sleeps = 0;
+};
+
+// The mapping is opened through the Env (Env::open_mapped): each sample read out of it is a read
+// the counters count (the index files' bytes were all they saw before), a throttled tier waits
+// for, and fault injection can fail.
+TEST_F(IndexedBinaryFiles, MappedReadsGoThroughTheEnvsWrappers) {
+  const FileSpec spec = make_spec({45, 45}, 9);
+  test::WriteFile(IndexedBinaryWriter(), spec, test::RandomContent(), 1000);
+  storage::CountingEnv counting(storage::PosixEnv());
+  SleepCounter clock;
+  storage::ThrottledEnv throttled(counting, {.bandwidth = std::nullopt, .latency = 0.001}, clock);
+  storage::FaultInjectionEnv faults(throttled);
+  const auto reader = MmapIndexedBinaryReader().open(faults, spec, {});
+  const int sleeps_at_open = clock.sleeps;
+  std::vector<std::byte> sample(reader->sample_bytes());
+  for (std::int64_t k = 0; k < 9; ++k) EXPECT_EQ(reader->read_sample(k, sample), 2025u);
+  EXPECT_EQ(counting.counts().bytes_read, 2u * 8 * 9 + 9u * 2025);
+  for (const storage::FileCounts& file : counting.files()) {
+    if (file.path == spec.path) {
+      EXPECT_EQ(file.counts.reads, 9u);
+    }
+  }
+  EXPECT_EQ(clock.sleeps - sleeps_at_open, 9);
+  faults.inject(storage::Fault(storage::FaultOp::kRead).error(EIO));
+  dlbench::test::ExpectError([&] { reader->read_sample(3, sample); }, ExitCode::kIo,
+                             {spec.path, "injected"});
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "storage/fault_injection_env.h"
 #include "support/expect_error.h"
 #include "support/files.h"
+#include "support/memory_object_env.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -108,17 +109,23 @@ class CorruptingEnv final : public storage::EnvWrapper {
   using EnvWrapper::EnvWrapper;
   std::unique_ptr<storage::WritableFile> create(const std::string& path,
                                                 const storage::OpenOptions& options) override {
-    class File final : public storage::WritableFileWrapper {
-     public:
-      using WritableFileWrapper::WritableFileWrapper;
-      void append(const void* buffer, Bytes length) override {
-        std::string copy(static_cast<const char*>(buffer), length);
-        if (length > 0) copy[0] = static_cast<char>(copy[0] ^ 1);
-        target().append(copy.data(), length);
-      }
-    };
     return std::make_unique<File>(target().create(path, options));
   }
+  std::unique_ptr<storage::WritableFile> create_for_publish(
+      const std::string& path, const storage::PublishOptions& options) override {
+    return std::make_unique<File>(target().create_for_publish(path, options));
+  }
+
+ private:
+  class File final : public storage::WritableFileWrapper {
+   public:
+    using WritableFileWrapper::WritableFileWrapper;
+    void append(const void* buffer, Bytes length) override {
+      std::string copy(static_cast<const char*>(buffer), length);
+      if (length > 0) copy[0] = static_cast<char>(copy[0] ^ 1);
+      target().append(copy.data(), length);
+    }
+  };
 };
 
 TEST(CopyFiles, VerificationCatchesACorruptCopy) {
@@ -131,6 +138,35 @@ TEST(CopyFiles, VerificationCatchesACorruptCopy) {
   dlbench::test::ExpectError([&] { CopyFiles(corrupting, one, Small(1, true)); }, ExitCode::kIo,
                              {"verification failed"});
   EXPECT_FALSE(std::filesystem::exists(files[5].to));
+}
+
+// The same files staged within an object store (support/memory_object_env.h): the copies are
+// published whole, and verified after publishing (a copy has no name before): a corrupt one is
+// removed again.
+TEST(CopyFiles, StagesWithinAnObjectStore) {
+  for (const bool verify : {false, true}) {
+    TempDir dir;
+    dlbench::test::MemoryObjectEnv objects;
+    std::vector<FileCopy> files = MakeFiles(dir);
+    for (FileCopy& f : files) {
+      f.from = "/bucket" + f.from;
+      f.to = "/bucket" + f.to;
+      objects.put(f.from, test::ReadFile(f.from.substr(7)));
+    }
+    const CopyStats stats = CopyFiles(objects, files, Small(3, verify));
+    EXPECT_EQ(stats.files_copied, 10u);
+    for (const FileCopy& f : files) EXPECT_EQ(objects.object(f.to), objects.object(f.from));
+    EXPECT_EQ(CopyFiles(objects, files, Small(3, verify)).files_skipped, 10u);  // resumed
+  }
+  dlbench::test::MemoryObjectEnv objects;
+  objects.put("/bucket/src", Content(5000, 1));
+  CorruptingEnv corrupting(objects);
+  dlbench::test::ExpectError(
+      [&] {
+        CopyFiles(corrupting, {{"/bucket/src", "/bucket/dst"}}, Small(1, true));
+      },
+      ExitCode::kIo, {"verification failed"});
+  EXPECT_FALSE(objects.exists("/bucket/dst"));
 }
 
 TEST(CopyFiles, AFullTierIsAnIoErrorNamingTheFile) {

@@ -39,7 +39,8 @@ class Recorder final : public Env {
     void truncate(Bytes) override { calls_.push_back("truncate"); }
     void sync() override { calls_.push_back("sync"); }
     void close() override { calls_.push_back("close"); }
-    void link(const std::string& name) override { calls_.push_back("link " + name); }
+    void publish() override { calls_.push_back("publish"); }
+    void abandon() override { calls_.push_back("abandon"); }
 
    private:
     std::string path_;
@@ -54,9 +55,9 @@ class Recorder final : public Env {
     calls.push_back("create " + path);
     return std::make_unique<File>(path, calls);
   }
-  std::unique_ptr<WritableFile> create_unnamed(const std::string& path,
-                                               const OpenOptions&) override {
-    calls.push_back("create_unnamed " + path);
+  std::unique_ptr<WritableFile> create_for_publish(const std::string& path,
+                                                   const PublishOptions& options) override {
+    calls.push_back("create_for_publish " + path + (options.partial_name ? " partial" : ""));
     return std::make_unique<File>(path, calls);
   }
   std::unique_ptr<WritableFile> open_write(const std::string& path, const OpenOptions&) override {
@@ -131,13 +132,16 @@ TEST(EnvWrapper, ForwardsEveryEnvMethodToItsTarget) {
   EXPECT_EQ(target.calls, expected);
 }
 
-// A file the wrapper did not see created would escape it: create_unnamed is declined (callers
-// then create and rename, which it sees) unless the wrapper overrides it.
-TEST(EnvWrapper, DeclinesUnnamedFilesUnlessItTakesPart) {
+// Publishing is forwarded like every other operation, options unchanged: a wrapper never changes
+// how the target publishes (once a wrapper that did not take part made callers rename instead).
+TEST(EnvWrapper, ForwardsPublishingWithItsOptions) {
   Recorder target;
   EnvWrapper env(target);
-  EXPECT_EQ(env.create_unnamed("u"), nullptr);
-  EXPECT_TRUE(target.calls.empty());
+  env.create_for_publish("u");
+  env.create_for_publish("p", {.partial_name = true});
+  const std::vector<std::string> expected = {"create_for_publish u",
+                                             "create_for_publish p partial"};
+  EXPECT_EQ(target.calls, expected);
 }
 
 TEST(EnvWrapper, FileWrappersForwardEveryMethod) {
@@ -156,11 +160,12 @@ TEST(EnvWrapper, FileWrappersForwardEveryMethod) {
   EXPECT_EQ(out.appended(), 3u);
   out.truncate(2);
   out.sync();
-  out.link("named");
+  out.publish();
+  out.abandon();
   out.close();
-  const std::vector<std::string> expected = {"size",       "read_at",  "drop_cache", "write_at",
-                                             "append",     "appended", "truncate",   "sync",
-                                             "link named", "close"};
+  const std::vector<std::string> expected = {"size",    "read_at",  "drop_cache", "write_at",
+                                             "append",  "appended", "truncate",   "sync",
+                                             "publish", "abandon",  "close"};
   EXPECT_EQ(target.calls, expected);
 }
 

@@ -9,6 +9,7 @@
 #include "storage/env_wrapper.h"
 #include "support/expect_error.h"
 #include "support/limited_env.h"
+#include "support/memory_object_env.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -81,7 +82,7 @@ TEST(MountTable, TheDeepestMountedFolderWinsOverTheScheme) {
 }
 
 TEST(MountTable, CapabilitiesAreThoseOfTheBackendHoldingThePath) {
-  test::LimitedEnv store(PosixEnv(), test::ObjectStoreCapabilities("S3"));
+  test::LimitedEnv store(PosixEnv(), storage::Capabilities::ObjectStore("S3"));
   MountTable table(PosixEnv());
   table.mount_scheme("s3", store);
   EXPECT_EQ(table.capabilities("data/x"), Capabilities{});
@@ -93,6 +94,23 @@ TEST(MountTable, CapabilitiesAreThoseOfTheBackendHoldingThePath) {
   EnvWrapper wrapped(table);
   EXPECT_FALSE(wrapped.capabilities("s3://b/k").mmap);
   EXPECT_TRUE(wrapped.capabilities("/tmp/x").mmap);
+}
+
+// Publishing and mapped reads are the backend's: an object appears when published, and a mapped
+// read of it reads positionally where the backend cannot map.
+TEST(MountTable, PublishingAndMappedReadsGoToTheBackendHoldingThePath) {
+  test::MemoryObjectEnv store;
+  MountTable table(PosixEnv());
+  table.mount_scheme("s3", store);
+  auto file = table.create_for_publish("s3://b/k", {.partial_name = true});
+  file->append("abc", 3);
+  EXPECT_FALSE(store.exists("s3://b/k"));
+  file->publish();
+  EXPECT_EQ(store.object("s3://b/k"), "abc");
+  auto mapped = table.open_mapped("s3://b/k");
+  char out[3];
+  EXPECT_EQ(mapped->read_at(0, out, 3), 3u);
+  EXPECT_EQ(std::string(out, 3), "abc");
 }
 
 TEST(MountTable, MountingASchemeOrFolderTwiceIsABug) {

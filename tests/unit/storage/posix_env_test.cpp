@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "storage/aligned_buffer.h"
+#include "storage/atomic_file.h"
 #include "storage/file.h"
 #include "support/expect_error.h"
 #include "support/test_support.h"
@@ -198,52 +199,94 @@ std::string Contents(const std::string& path) {
   return text;
 }
 
-// The folders tests write in (ext4, tmpfs) have O_TMPFILE files: a null here means the Env lost
-// them, not a file system without them.
-TEST(PosixEnv, UnnamedFileIsInvisibleUntilLinkedAndGoneIfNever) {
+std::vector<std::string> Names(const TempDir& dir) {
+  std::vector<std::string> names;
+  for (const DirectoryEntry& entry : PosixEnv().list_directory(dir.path().string())) {
+    names.push_back(entry.name);
+  }
+  return names;
+}
+
+// The folders tests write in (ext4, tmpfs) have O_TMPFILE files: a partial name here means the
+// Env lost them, not a file system without them.
+TEST(PosixEnv, AFileForPublishingIsUnnamedUntilPublishedAndGoneIfNot) {
   TempDir dir;
   const std::string path = dir / "u.bin";
   Env& env = PosixEnv();
   {
-    auto out = env.create_unnamed(path);
-    ASSERT_NE(out, nullptr);
+    auto out = env.create_for_publish(path);
     EXPECT_EQ(out->path(), path);
     out->append("abc", 3);
     out->sync();
     EXPECT_TRUE(env.list_directory(dir.path().string()).empty());
-    out->link(path);
-    out->close();
+    out->publish();
   }
   EXPECT_EQ(Contents(path), "abc");
   {
-    auto abandoned = env.create_unnamed(dir / "never.bin");
-    ASSERT_NE(abandoned, nullptr);
+    auto abandoned = env.create_for_publish(dir / "never.bin");
     abandoned->append("x", 1);
-    abandoned->close();  // closed unnamed: the file is gone
+    abandoned->abandon();
+    auto destroyed = env.create_for_publish(dir / "never.bin");
+    destroyed->append("x", 1);
   }
-  const std::vector<DirectoryEntry> entries = env.list_directory(dir.path().string());
-  ASSERT_EQ(entries.size(), 1u);
-  EXPECT_EQ(entries[0].name, "u.bin");
-  EXPECT_EQ(env.create_unnamed(dir / "d.bin", {.direct = true}), nullptr);  // needs a name
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"u.bin"});
 }
 
-TEST(PosixEnv, LinkOverAnExistingNameOrOfANamedFileFails) {
+// With a partial name, O_DIRECT or reuse, the file is written under its partial name and renamed.
+TEST(PosixEnv, AFileForPublishingUnderItsPartialNameIsRenamedOrRemoved) {
+  TempDir dir;
+  Env& env = PosixEnv();
+  const std::string path = dir / "p.bin";
+  for (const PublishOptions options :
+       {PublishOptions{.partial_name = true}, PublishOptions{.direct = true}}) {
+    std::unique_ptr<WritableFile> out;
+    try {
+      out = env.create_for_publish(path, options);
+    } catch (const Error&) {
+      ASSERT_TRUE(options.direct) << "only O_DIRECT may be missing here";
+      continue;
+    }
+    EXPECT_EQ(out->path(), PartialPathFor(path));
+    EXPECT_EQ(Names(dir), std::vector<std::string>{".p.bin.dlbench-partial"});
+    out->abandon();
+    EXPECT_TRUE(Names(dir).empty());
+    out = env.create_for_publish(path, options);
+    AlignedBuffer bytes(kDirectAlignment);  // O_DIRECT's buffers are aligned
+    std::memcpy(bytes.data(), "abc", 3);
+    out->append(bytes.data(), 3);
+    out->publish();
+    EXPECT_EQ(Contents(path), "abc");
+    EXPECT_EQ(Names(dir), std::vector<std::string>{"p.bin"});
+    env.remove(path);
+  }
+  // reuse: the caller moved an earlier copy to the partial name; it is written over in place.
+  dir.write(".p.bin.dlbench-partial", "earlier copy");
+  auto out = env.create_for_publish(path, {.reuse = true});
+  out->write_at(0, "later", 5);
+  out->truncate(5);
+  out->publish();
+  EXPECT_EQ(Contents(path), "later");
+}
+
+TEST(PosixEnv, PublishingReplacesAnOlderFileAndRefusesFilesNotForPublishing) {
   TempDir dir;
   const std::string taken = dir.write("taken.bin", "old").string();
-  auto out = PosixEnv().create_unnamed(taken);
-  ASSERT_NE(out, nullptr);
-  out->append("new", 3);
-  ExpectError([&] { out->link(taken); }, ExitCode::kIo,
-              {"link", taken, "errno " + std::to_string(EEXIST)});
-  EXPECT_EQ(Contents(taken), "old");
-  out->link(dir / "free.bin");  // still unnamed after the failure
-  ExpectError([&] { out->link(dir / "again.bin"); }, ExitCode::kIo,
-              {"link", "free.bin", "has a name already"});
+  for (const bool partial : {false, true}) {
+    auto out = PosixEnv().create_for_publish(taken, {.partial_name = partial});
+    out->append(partial ? "renamed" : "linked", partial ? 7 : 6);
+    EXPECT_EQ(Contents(taken), partial ? "linked" : "old");
+    out->publish();
+    EXPECT_EQ(Contents(taken), partial ? "renamed" : "linked");
+    ExpectError([&] { out->publish(); }, ExitCode::kIo, {"publish", "file closed"});
+    out->abandon();  // finished already: nothing to do
+  }
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"taken.bin"});
   auto named = PosixEnv().create(dir / "named.bin");
-  ExpectError([&] { named->link(dir / "other.bin"); }, ExitCode::kIo, {"has a name already"});
-  out->close();
-  ExpectError([&] { out->link(dir / "late.bin"); }, ExitCode::kIo, {"link", "file closed"});
-  ExpectError([&] { PosixEnv().create_unnamed(dir / "missing" / "x.bin"); }, ExitCode::kIo,
+  ExpectError([&] { named->publish(); }, ExitCode::kIo,
+              {"named.bin", "not created for publishing"});
+  ExpectError([&] { named->abandon(); }, ExitCode::kIo,
+              {"named.bin", "not created for publishing"});
+  ExpectError([&] { PosixEnv().create_for_publish(dir / "missing" / "x.bin"); }, ExitCode::kIo,
               {"x.bin", "errno " + std::to_string(ENOENT)});
 }
 

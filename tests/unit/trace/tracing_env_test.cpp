@@ -11,6 +11,7 @@
 #include "support/test_support.h"
 #include "trace/recorder.h"
 #include "trace_lines.h"
+#include "unit/storage/memory_shared_file.h"
 
 namespace dlbench::trace {
 namespace {
@@ -75,6 +76,50 @@ TEST(TracingEnv, RecordsEveryOperationWithFileOffsetSizeAndResult) {
   ASSERT_EQ(Named(trace, "rename").size(), 1u);
   EXPECT_EQ(PathOf(trace, Named(trace, "rename")[0]["args"]["fhash"]), data + "/b.bin");
   EXPECT_EQ(Named(trace, "unlink").size(), 1u);
+}
+
+// Publishing, shared files and mappings are recorded and forwarded unchanged: the tracer takes
+// part in them without changing how the target does them (the file is still written without a
+// name and linked into place: no partial name in the folder).
+TEST(TracingEnv, RecordsPublishingSharedFilesAndMappingsWithoutChangingThem) {
+  test::TempDir dir;
+  const std::string data = (dir / "data").string();
+  const std::string file = data + "/a.bin";
+  dlbench::test::MemorySharedOpener opener;
+  {
+    Recorder recorder(TestRecorderOptions(dir / "t.pfw.gz"));
+    TracingEnv env(storage::PosixEnv());
+    env.create_directories(data);
+    auto out = env.create_for_publish(file);
+    out->append("abcdefgh", 8);
+    EXPECT_TRUE(storage::PosixEnv().list_directory(data).empty());
+    out->publish();
+    env.create_for_publish(data + "/b.bin")->abandon();
+    {
+      auto mapped = env.open_mapped(file);
+      char buffer[4];
+      EXPECT_EQ(mapped->read_at(4, buffer, 4), 4u);
+      EXPECT_EQ(std::string(buffer, 4), "efgh");
+    }
+    auto shared = env.open_shared(data + "/s.bin", opener);
+    shared->write_at_all(0, "xyz", 3);
+    shared->close();
+    recorder.finish();
+  }
+  const auto trace = ReadTrace(dir / "t.pfw.gz");
+  EXPECT_EQ(Named(trace, "creat64").size(), 2u);
+  ASSERT_EQ(Named(trace, "rename").size(), 1u);
+  EXPECT_EQ(PathOf(trace, Named(trace, "rename")[0]["args"]["fhash"]), file);
+  EXPECT_EQ(Named(trace, "unlink").size(), 1u);
+  EXPECT_EQ(Named(trace, "open64").size(), 2u);  // the mapping and the shared file
+  ASSERT_EQ(Named(trace, "pread64").size(), 1u);
+  EXPECT_EQ(Named(trace, "pread64")[0]["args"]["offset"], 4);
+  ASSERT_EQ(Named(trace, "pwrite64").size(), 1u);
+  EXPECT_EQ(Named(trace, "pwrite64")[0]["args"]["size"], 3);
+  EXPECT_EQ(opener.bytes, "xyz");
+  std::vector<std::string> names;
+  for (const auto& entry : storage::PosixEnv().list_directory(data)) names.push_back(entry.name);
+  EXPECT_EQ(names, std::vector<std::string>{"a.bin"});
 }
 
 TEST(TracingEnv, AFailedOperationIsRecordedWithRetMinusOneAndStillThrows) {

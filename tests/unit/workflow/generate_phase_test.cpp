@@ -289,7 +289,7 @@ TEST(GenerateDataset, WithoutFsyncIssuesNoFsyncAtAll) {
   GenerateDataset(config, test::World(), counting);
   const storage::IoCounts counts = counting.counts();
   // The two markers; the 8 data files are created without a name and linked (the test folder's
-  // file system has O_TMPFILE: unnamed_data_file.h), never renamed.
+  // file system has O_TMPFILE: storage::Env::create_for_publish), never renamed.
   EXPECT_EQ(counts.renames, 2u);
   EXPECT_EQ(counts.creates, 8u + 2u);
   EXPECT_EQ(counts.syncs, 0u);

@@ -27,7 +27,7 @@ config::TierConfig Tier(const std::string& name, const std::string& path) {
 // checked on a folder the POSIX Env still holds.
 class RunStorageCheck : public ::testing::Test {
  protected:
-  RunStorageCheck() : store_(storage::PosixEnv(), test::ObjectStoreCapabilities("S3")) {
+  RunStorageCheck() : store_(storage::PosixEnv(), storage::Capabilities::ObjectStore("S3")) {
     table_.mount_folder((dir_ / "obj").string(), store_);
     config_.dataset.data_folder = (dir_ / "obj/data").string();
     config_.dataset.format = config::Format::kNpz;
@@ -115,7 +115,7 @@ TEST(MakeRunStorage, MountsTheBackendsRegisteredForTheSchemesTheConfigurationUse
   RegisterSchemeBackend("testmem", [](const config::Config& config) {
     return config.storage.storage_options.contains("testmem")
                ? std::make_unique<test::LimitedEnv>(storage::PosixEnv(),
-                                                    test::ObjectStoreCapabilities("testmem"))
+                                                    storage::Capabilities::ObjectStore("testmem"))
                : nullptr;
   });
   test::ExpectError([&] { RegisterSchemeBackend("testmem", nullptr); }, ExitCode::kInternal,

@@ -1,7 +1,8 @@
-// UnnamedDataFile: the data file has no name until publish(), replaces an older file of its name,
-// leaves nothing behind without publish(), falls back to partial name and rename where the Env
-// has no unnamed files, and refuses a writer that touches the data file by name.
-#include "workflow/unnamed_data_file.h"
+// PublishedFiles: the data file has no name until publish(), replaces an older file of its name,
+// leaves nothing behind without publish(), gets a partial name and a rename where the Env has no
+// unnamed files, publishes companions before the data file, and refuses a writer that touches
+// its files by name.
+#include "workflow/published_files.h"
 
 #include <gtest/gtest.h>
 
@@ -42,13 +43,13 @@ void WriteLikeAWriter(storage::Env& env, const std::string& partial, const std::
   file->close();
 }
 
-TEST(UnnamedDataFile, HasNoNameUntilPublishedAndReplacesAnOlderFile) {
+TEST(PublishedFiles, HasNoNameUntilPublishedAndReplacesAnOlderFile) {
   test::TempDir dir;
   const std::string final_path = dir.write("a.npy", "old, incomplete").string();
   const std::string partial = storage::PartialPathFor(final_path);
   storage::CountingEnv counting(storage::PosixEnv());
   {
-    UnnamedDataFile data(counting, partial, final_path);
+    PublishedFiles data(counting, partial, final_path);
     WriteLikeAWriter(data, partial, "complete");
     EXPECT_EQ(Names(dir), std::vector<std::string>{"a.npy"});  // no partial name, old file kept
     EXPECT_EQ(Contents(final_path), "old, incomplete");
@@ -66,13 +67,13 @@ TEST(UnnamedDataFile, HasNoNameUntilPublishedAndReplacesAnOlderFile) {
 
 // The assembled formats write a file as one gathered write (formats/gathered_appender.h): it
 // reaches the file as one write, not one per piece.
-TEST(UnnamedDataFile, AGatheredWriteStaysOneWrite) {
+TEST(PublishedFiles, AGatheredWriteStaysOneWrite) {
   test::TempDir dir;
   const std::string final_path = dir.path().string() + "/a.jpeg";
   const std::string partial = storage::PartialPathFor(final_path);
   storage::CountingEnv counting(storage::PosixEnv());
   {
-    UnnamedDataFile data(counting, partial, final_path);
+    PublishedFiles data(counting, partial, final_path);
     storage::Env& env = data;
     auto file = env.create(partial);
     const std::string a = "gath", b = "ered ", c = "write";
@@ -87,22 +88,34 @@ TEST(UnnamedDataFile, AGatheredWriteStaysOneWrite) {
   EXPECT_EQ(counting.counts().bytes_written, 14u);
 }
 
-TEST(UnnamedDataFile, WithoutPublishNothingIsLeft) {
+TEST(PublishedFiles, WithoutPublishNothingIsLeft) {
   test::TempDir dir;
   const std::string final_path = (dir / "b.npy").string();
   {
-    UnnamedDataFile data(storage::PosixEnv(), storage::PartialPathFor(final_path), final_path);
+    PublishedFiles data(storage::PosixEnv(), storage::PartialPathFor(final_path), final_path);
     WriteLikeAWriter(data, storage::PartialPathFor(final_path), "half");
   }
   EXPECT_TRUE(Names(dir).empty());
 }
 
-TEST(UnnamedDataFile, AnEnvWithoutUnnamedFilesGetsThePartialNameAndARename) {
+// What PosixEnv does on a file system without O_TMPFILE files.
+class WithoutUnnamedFiles final : public storage::EnvWrapper {
+ public:
+  using EnvWrapper::EnvWrapper;
+  std::unique_ptr<storage::WritableFile> create_for_publish(
+      const std::string& path, const storage::PublishOptions& options) override {
+    storage::PublishOptions named = options;
+    named.partial_name = true;
+    return EnvWrapper::create_for_publish(path, named);
+  }
+};
+
+TEST(PublishedFiles, AnEnvWithoutUnnamedFilesGetsThePartialNameAndARename) {
   test::TempDir dir;
   const std::string final_path = (dir / "c.npy").string();
   const std::string partial = storage::PartialPathFor(final_path);
-  storage::EnvWrapper declining(storage::PosixEnv());  // does not take part: create_unnamed null
-  UnnamedDataFile data(declining, partial, final_path);
+  WithoutUnnamedFiles declining(storage::PosixEnv());
+  PublishedFiles data(declining, partial, final_path);
   WriteLikeAWriter(data, partial, "text");
   EXPECT_EQ(Names(dir), std::vector<std::string>{".c.npy.dlbench-partial"});
   data.publish();
@@ -110,7 +123,7 @@ TEST(UnnamedDataFile, AnEnvWithoutUnnamedFilesGetsThePartialNameAndARename) {
   EXPECT_EQ(Contents(final_path), "text");
 }
 
-TEST(UnnamedDataFile, AFailedLinkNamesTheFileAndLeavesNothing) {
+TEST(PublishedFiles, AFailedLinkNamesTheFileAndLeavesNothing) {
   test::TempDir dir;
   const std::string final_path = (dir / "d.npy").string();
   const std::string partial = storage::PartialPathFor(final_path);
@@ -120,28 +133,57 @@ TEST(UnnamedDataFile, AFailedLinkNamesTheFileAndLeavesNothing) {
                     .on_paths_containing("d.npy")
                     .keep_failing());
   {
-    UnnamedDataFile data(faults, partial, final_path);
+    PublishedFiles data(faults, partial, final_path);
     WriteLikeAWriter(data, partial, "text");
     test::ExpectError([&] { data.publish(); }, ExitCode::kIo, {final_path});
   }
   EXPECT_TRUE(Names(dir).empty());
 }
 
-TEST(UnnamedDataFile, AWriterTouchingItsDataFileByNameIsABug) {
+TEST(PublishedFiles, AWriterTouchingItsDataFileByNameIsABug) {
   test::TempDir dir;
   const std::string final_path = (dir / "e.npy").string();
   const std::string partial = storage::PartialPathFor(final_path);
-  UnnamedDataFile data(storage::PosixEnv(), partial, final_path);
+  PublishedFiles data(storage::PosixEnv(), partial, final_path);
   auto file = data.create(partial, {});
   test::ExpectError([&] { data.exists(partial); }, ExitCode::kInternal, {"exists", partial});
   test::ExpectError([&] { data.file_size(partial); }, ExitCode::kInternal, {"file_size"});
   test::ExpectError([&] { data.open_read(partial, {}); }, ExitCode::kInternal, {"open_read"});
   test::ExpectError([&] { data.create(partial, {}); }, ExitCode::kInternal, {"create"});
   test::ExpectError([&] { data.remove(partial); }, ExitCode::kInternal, {"remove"});
-  test::ExpectError([&] { file->link(final_path); }, ExitCode::kInternal, {"named its data file"});
+  test::ExpectError([&] { file->publish(); }, ExitCode::kInternal, {"published its file"});
+  test::ExpectError([&] { file->abandon(); }, ExitCode::kInternal, {"abandoned its file"});
   EXPECT_FALSE(data.exists(dir / "other"));  // other paths pass through
-  UnnamedDataFile untouched(storage::PosixEnv(), partial, final_path);
+  PublishedFiles untouched(storage::PosixEnv(), partial, final_path);
   test::ExpectError([&] { untouched.publish(); }, ExitCode::kInternal, {"did not create"});
+}
+
+// Index files (indexed_binary, DALI) are companions: published before the data file, so that a
+// data file under its final name always has them; none is visible before publish().
+TEST(PublishedFiles, CompanionsArePublishedBeforeTheDataFile) {
+  test::TempDir dir;
+  const std::string final_path = (dir / "f.bin").string();
+  const std::string partial = storage::PartialPathFor(final_path);
+  const std::string index = storage::PartialPathFor((dir / "f.idx").string());
+  storage::FaultInjectionEnv faults(storage::PosixEnv());
+  faults.inject(storage::Fault(storage::FaultOp::kRename).on_paths_containing("f.bin"));
+  {
+    PublishedFiles data(faults, partial, final_path);
+    WriteLikeAWriter(data, partial, "data");
+    WriteLikeAWriter(data, index, "index");
+    test::ExpectError([&] { data.exists(index); }, ExitCode::kInternal, {"exists", index});
+    EXPECT_TRUE(Names(dir).empty());
+    test::ExpectError([&] { data.publish(); }, ExitCode::kIo, {final_path});
+  }
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"f.idx"});  // the index first, then the failure
+  {
+    PublishedFiles data(storage::PosixEnv(), partial, final_path);
+    WriteLikeAWriter(data, index, "index");
+    WriteLikeAWriter(data, partial, "data");
+    data.publish();
+  }
+  EXPECT_EQ(Names(dir), (std::vector<std::string>{"f.bin", "f.idx"}));
+  EXPECT_EQ(Contents(final_path), "data");
 }
 
 }  // namespace
