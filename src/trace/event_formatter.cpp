@@ -26,15 +26,7 @@ class Line {
     at_ += text.size();
   }
   void put_int(std::int64_t value) { at_ = std::to_chars(at_, end(), value).ptr; }
-  void put_micros(std::int64_t ns) {  // ns: a multiple of kGridNs
-    if (ns < 0) {
-      *at_++ = '-';
-      ns = -ns;
-    }
-    put_int(ns / 1000);
-    *at_++ = '.';
-    *at_++ = static_cast<char>('0' + ns % 1000 / kGridNs);
-  }
+  void put_micros(std::int64_t ns) { put_int(ns / kGridNs); }  // ns: a multiple of kGridNs
   std::string_view text() const { return {buffer_, static_cast<std::size_t>(at_ - buffer_)}; }
 
  private:

@@ -2,9 +2,8 @@
 // object per line, fields in DFTracer's order `name, cat, pid, tid, ts, dur, ph, args` — without
 // DFTracer's per-line `id` (the record's index, which no reader of the trace uses: Perfetto,
 // DFAnalyzer and `dlbench trace summary` ignore it; it cost 3.5 compressed bytes per event) —, ts
-// and dur in microseconds with one decimal: both ends of an event floored to a 100 ns grid, so
-// durations keep sub-µs precision and a thread's events nest exactly as recorded (the ns digits
-// cost 3.5 compressed bytes per event; results/trace.md), `args.hhash` and
+// and dur in whole microseconds (kGridNs): both ends of an event floored to the µs, so that a
+// thread's events nest as recorded in any reader, `args.hhash` and
 // `args.fhash` resolved by HH and FH metadata lines, process and thread names as Perfetto's
 // `process_name` / `thread_name` metadata. Used by the recorder's writer thread only.
 #pragma once
@@ -79,11 +78,14 @@ class EventFormatter {
   std::string complete_args_;
 };
 
-// The resolution of ts and dur.
-inline constexpr std::int64_t kGridNs = 100;
+// The resolution of ts and dur: whole microseconds, as DFTracer writes them. A whole number of µs
+// since 1970 (about 1.8e15) is exact in a binary double (below 2^53), so a reader that parses ts
+// and dur as doubles (Perfetto's JSON importer, Python's json) sees the nesting the file has; a
+// fraction of a µs would not survive that parse.
+inline constexpr std::int64_t kGridNs = 1000;
 // `ns` floored to a multiple of kGridNs (towards minus infinity).
 std::int64_t FloorToGrid(std::int64_t ns);
-// Appends `ns`, a multiple of kGridNs, as microseconds with one decimal ("1234.5").
+// Appends `ns`, a multiple of kGridNs, as whole microseconds ("1234").
 void AppendMicros(std::string& out, std::int64_t ns);
 
 }  // namespace dlbench::trace

@@ -6,8 +6,9 @@
 For every rank's trace-<r>-of-<RANKS>.pfw.gz: the gzip members decompress completely; the first
 line is "[" and the last "]"; every other line is one JSON object with the fields Perfetto and
 DFTracer need (complete events: name, cat, pid, tid, ts, dur, ph "X", args; metadata: ph "M"
-and args.name); the complete events of each thread nest (read in exact nanoseconds from the
-text); every fhash is named by an FH line; and the events count what the run did, per rank:
+and args.name); ts and dur are whole microseconds, and the complete events of each thread nest
+when read as Perfetto's JSON importer reads them (a binary double, times 1000, cut to whole ns);
+every fhash is named by an FH line; and the events count what the run did, per rank:
 with a training run, derived from OUTPUT_FOLDER/config.yaml as check_summary.py derives its
 sample counts (fetch.iter, fetch.block and compute once per step, train and evaluation passes
 included; item once per sample read; epoch.block and train once per epoch; evaluate once per
@@ -15,7 +16,6 @@ evaluation pass); --expect NAME=COUNT adds or replaces a per-rank count; --threa
 a thread of that name.
 """
 import collections
-import decimal
 import gzip
 import json
 import os
@@ -34,8 +34,10 @@ def fail(msg):
     sys.exit(1)
 
 
-def nanos(value):
-    return int(decimal.Decimal(value) * 1000)
+def nanos(value, path, number):
+    if not isinstance(value, int):
+        fail(f"{path}:{number}: ts or dur {value!r} is not whole microseconds")
+    return int(float(value) * 1000.0)  # Perfetto: the double times 1000, cut to an integer
 
 
 def expected_counts(folder, ranks):
@@ -73,7 +75,7 @@ def check_rank(path, expect, thread_names):
     named = {}  # (pid, tid) -> its thread_name
     for number, line in enumerate(lines[1:-1], start=2):
         try:
-            e = json.loads(line, parse_float=str)
+            e = json.loads(line)
         except ValueError as err:
             fail(f"{path}:{number}: not JSON ({err}): {line[:120]}")
         if e.get("ph") == "M":
@@ -92,8 +94,9 @@ def check_rank(path, expect, thread_names):
         missing = [f for f in FIELDS_X if f not in e]
         if missing or e["ph"] != "X":
             fail(f"{path}:{number}: missing {missing} or ph != X: {line[:160]}")
-        start = nanos(e["ts"])
-        by_thread[(e["pid"], e["tid"])].append((start, start + nanos(e["dur"]), e["name"]))
+        start = nanos(e["ts"], path, number)
+        end = start + nanos(e["dur"], path, number)
+        by_thread[(e["pid"], e["tid"])].append((start, end, e["name"]))
         names[e["name"]] += 1
         if "fhash" in e["args"]:
             fhashes.add(e["args"]["fhash"])
