@@ -8,6 +8,7 @@
 
 #include "app/commands.h"
 #include "app/error_reporting.h"
+#include "app/storage_backends.h"
 #include "config/workload_catalog.h"
 #include "mpi/communicator.h"
 #include "mpi/launch.h"
@@ -183,6 +184,7 @@ std::optional<int> Parse(int argc, char** argv, const mpi::Launch& launch, Comma
 }  // namespace
 
 int Main(int argc, char** argv) {
+  RegisterStorageBackends();
   const mpi::Launch launch = mpi::LaunchFromEnvironment();
   const mpi::Communicator local = mpi::Communicator::Local();
   CommandAction action;

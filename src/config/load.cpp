@@ -1,5 +1,10 @@
 #include "config/load.h"
 
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
 #include "config/aliases.h"
 #include "config/config_builder.h"
 #include "config/document.h"
@@ -37,6 +42,33 @@ void Normalize(Config& config, std::vector<std::string>& notices) {
   config.dataset.content.encoding = ResolvedContentEncoding(config.dataset);
 }
 
+// With storage_type s3, a data or checkpoint folder that is not a URI is a key prefix in the bucket
+// storage.storage_root names (MLPerf Storage's spelling: `storage_root: mlp-s3dlio`,
+// `data_folder: test-run/unet3d`); DLIO's `data_folder: s3://bucket/prefix` stays as written.
+// Without a bucket the folder stays as it is, and validation refuses it (storage_rules.cpp).
+void ResolveObjectStoreFolders(Config& config, std::vector<std::string>& notices) {
+  if (config.storage.storage_type != StorageType::kS3) return;
+  std::string_view bucket = config.storage.storage_root;
+  if (bucket.starts_with("s3://")) bucket.remove_prefix(5);
+  while (bucket.ends_with('/')) bucket.remove_suffix(1);
+  if (bucket.empty() || bucket == ".") return;
+  for (auto [key, folder] : {std::pair{"dataset.data_folder", &config.dataset.data_folder},
+                             std::pair{"checkpoint.checkpoint_folder",
+                                       &config.checkpoint.checkpoint_folder}}) {
+    if (IsUri(*folder) || folder->empty()) continue;
+    std::string_view prefix = *folder;
+    while (prefix.starts_with("./")) prefix.remove_prefix(2);
+    while (prefix.starts_with('/')) prefix.remove_prefix(1);
+    while (prefix.ends_with('/')) prefix.remove_suffix(1);
+    const std::string uri = "s3://" + std::string(bucket) + "/" + std::string(prefix);
+    if (folder == &config.dataset.data_folder) {
+      notices.push_back(std::string(key) + ": '" + *folder +
+                        "' is a key prefix in the bucket storage.storage_root names: " + uri);
+    }
+    *folder = uri;
+  }
+}
+
 // {node} in a tier's path becomes this process's node name; path_template keeps what was written.
 void ExpandNodePaths(Config& config, const std::string& node) {
   const std::string placeholder = kNodePlaceholder;
@@ -70,6 +102,7 @@ LoadResult LoadDocument(DocNode root, const std::string& source_file,
   KeyOrigins origins;
   BuildConfig(root, options.allow_unknown_keys, result.config, origins, result.notices);
   Normalize(result.config, result.notices);
+  ResolveObjectStoreFolders(result.config, result.notices);
   ExpandNodePaths(result.config, options.node);
   // An empty or unsafe --output (a system folder) is refused with its own message when the output
   // folder is prepared (workflow::PrepareOutputFolder); here it is checked for the overlap.

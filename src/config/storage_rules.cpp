@@ -39,11 +39,17 @@ const TierConfig* StorageConfig::tier_holding(const std::string& path) const {
 
 void CheckStorage(const Config& config, const Checker& check) {
   const StorageConfig& storage = config.storage;
-  if (storage.storage_type == StorageType::kS3 || storage.storage_type == StorageType::kAistore) {
+  if (storage.storage_type == StorageType::kAistore) {
     check.fail("storage.storage_type",
-               std::string(ToString(storage.storage_type)) +
-                   " is not supported by dlbench, which measures POSIX file systems; use "
-                   "local_fs or parallel_fs");
+               "aistore is not supported by dlbench, which stores on POSIX file systems and S3; "
+               "use local_fs, parallel_fs or s3 (AIStore serves S3 too)");
+  }
+  if (storage.storage_type == StorageType::kS3 && !IsUri(config.dataset.data_folder)) {
+    check.fail("dataset.data_folder",
+               "'" + config.dataset.data_folder +
+                   "' is not an s3:// URI, and storage.storage_type is s3; give "
+                   "s3://bucket/prefix, or the bucket as storage.storage_root (then the folder is "
+                   "a key prefix in it)");
   }
   if (storage.storage_type == StorageType::kParallelFs) {
     check.notice("storage.storage_type: parallel_fs" + check.at("storage.storage_type") +

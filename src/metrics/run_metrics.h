@@ -32,6 +32,10 @@ struct RunInfo {
   std::map<std::string, std::string> host_meminfo;
   double data_size_per_host_GiB = 0;
   std::vector<int> potential_caching;  // per host, 1 when the host's RAM exceeds its data
+  // storage.storage_type ("local_fs", "s3", ...), and storage.storage_library as written (MLPerf
+  // Storage's S3 library: recorded, while dlbench always uses its own client); empty: not given.
+  std::string storage_type;
+  std::string storage_library;
 };
 
 // One epoch of training (or its evaluation), reduced over ranks.

@@ -207,6 +207,8 @@ Json BuildSummaryHeader(const RunInfo& info) {
   summary["host_meminfo"] = StringMap(info.host_meminfo);
   SetNumber(summary, "data_size_per_host_GB", info.data_size_per_host_GiB);
   summary["potential_caching"] = info.potential_caching;
+  if (!info.storage_type.empty()) summary["storage_type"] = info.storage_type;
+  if (!info.storage_library.empty()) summary["storage_library"] = info.storage_library;
   return summary;
 }
 

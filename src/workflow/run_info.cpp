@@ -29,6 +29,8 @@ metrics::RunInfo GatherRunInfo(const config::Config& config, const mpi::Communic
                                   info.num_files_train, config.dataset.record_length_bytes);
   info.potential_caching =
       metrics::PotentialCaching(info.host_memory_GiB, info.data_size_per_host_GiB);
+  info.storage_type = ToString(config.storage.storage_type);
+  info.storage_library = config.storage.storage_library;
   return info;
 }
 

@@ -130,7 +130,12 @@ std::unique_ptr<storage::TierEnv> MakeRunStorage(const config::Config& config, c
     storage = std::make_unique<storage::TierEnv>(storage::PosixEnv(),
                                                  TierSpecsFromConfig(config.storage));
     for (RegisteredBackend& backend : SchemeBackends()) {
-      if (std::unique_ptr<storage::Env> env = backend.make(config)) {
+      std::vector<std::string> folders;
+      for (const ConfiguredFolder& folder : ConfiguredFolders(config)) {
+        if (UriScheme(folder.path) == backend.scheme) folders.push_back(folder.path);
+      }
+      if (folders.empty()) continue;
+      if (std::unique_ptr<storage::Env> env = backend.make(config, folders, comm.rank())) {
         storage->mount_scheme(backend.scheme, std::move(env));
       }
     }

@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "config/config.h"
 #include "mpi/communicator.h"
@@ -25,9 +26,11 @@
 
 namespace dlbench::workflow {
 
-// Makes the Env that stores the URIs of one scheme for a run of `config`, or returns nullptr when
-// the configuration does not use that storage.
-using SchemeBackend = std::function<std::unique_ptr<storage::Env>(const config::Config& config)>;
+// Makes the Env that stores the URIs of one scheme for rank `rank` of a run of `config`, whose
+// configured folders of that scheme are `folders` (never empty: a scheme no folder uses gets no
+// Env). It may check that the storage answers (credentials, buckets), throwing UsageError.
+using SchemeBackend = std::function<std::unique_ptr<storage::Env>(
+    const config::Config& config, const std::vector<std::string>& folders, int rank)>;
 
 // Registers the backend of `scheme` ("s3") for every run this process makes. Call it before the
 // first run (where the command is set up); not thread-safe. A scheme registered twice is a bug

@@ -4,6 +4,7 @@
 // key's file:line or override. UsageMessage also checks the exit code (kUsage, 2).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -25,17 +26,18 @@ using testing::UsageMessage;
 
 const RuleCase kRules[] = {
     // storage
-    {"S3",
+    {"S3WithoutABucketForALocalDataFolder",
      "storage: {storage_type: s3}\n",
      {},
      1,
-     "storage.storage_type: s3 is not supported by dlbench, which measures POSIX file systems; "
-     "use local_fs or parallel_fs (w.yaml:1)"},
+     "dataset.data_folder: './data' is not an s3:// URI, and storage.storage_type is s3; give "
+     "s3://bucket/prefix, or the bucket as storage.storage_root"},
     {"AIStore",
      "storage: {storage_type: aistore}\n",
      {},
      1,
-     "storage.storage_type: aistore is not supported by dlbench"},
+     "storage.storage_type: aistore is not supported by dlbench, which stores on POSIX file "
+     "systems and S3"},
     {"UnknownS3Library",
      "storage: {storage_library: boto4}\n",
      {},
@@ -323,6 +325,28 @@ TEST(StorageRules, ValidCombinationsPass) {
       "storage: {tiers: {pfs: {path: /scratch}, nvme: {path: /scratch/nvme}, deep: {path: "
       "/scratch/pfs}}}\ndataset: {data_folder: /scratch/pfs/data}\nworkflow: {stage: true}\n"
       "stage: {to: nvme}\n"));
+}
+
+// DLIO's spelling (a URI) and MLPerf Storage's (a key prefix in the bucket storage_root names).
+TEST(StorageRules, S3FoldersAreUrisOrKeyPrefixesInTheBucket) {
+  const LoadResult dlio = LoadText(
+      "storage: {storage_type: s3, storage_root: ignored}\n"
+      "dataset: {data_folder: s3://bucket/unet3d}\n");
+  EXPECT_EQ(dlio.config.dataset.data_folder, "s3://bucket/unet3d");
+  EXPECT_EQ(dlio.config.checkpoint.checkpoint_folder, "s3://ignored/checkpoints");
+  const LoadResult mlperf = LoadText(
+      "storage: {storage_type: s3, storage_root: mlp-s3dlio, storage_library: s3dlio}\n"
+      "dataset: {data_folder: test-run/unet3d/}\n"
+      "checkpoint: {checkpoint_folder: /ckpt}\n");
+  EXPECT_EQ(mlperf.config.dataset.data_folder, "s3://mlp-s3dlio/test-run/unet3d");
+  EXPECT_EQ(mlperf.config.checkpoint.checkpoint_folder, "s3://mlp-s3dlio/ckpt");
+  const std::string notice =
+      "dataset.data_folder: 'test-run/unet3d/' is a key prefix in the bucket "
+      "storage.storage_root names: s3://mlp-s3dlio/test-run/unet3d";
+  EXPECT_NE(std::find(mlperf.notices.begin(), mlperf.notices.end(), notice), mlperf.notices.end());
+  // A tier may stay local: a burst buffer on local NVMe in front of the bucket.
+  EXPECT_NO_THROW(LoadText(
+      "storage: {storage_type: s3, storage_root: b, tiers: {nvme: {path: /scratch/nvme}}}\n"));
 }
 
 TEST(StorageRules, PhasesThatDoNotRunAreNotHeldToTheirRules) {

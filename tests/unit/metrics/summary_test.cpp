@@ -50,6 +50,16 @@ RunMetrics TrainRun() {
   return run;
 }
 
+// The storage and, for S3, the library MLPerf Storage's configuration names (recorded only).
+TEST(BuildSummary, RecordsTheStorageTypeAndLibrary) {
+  RunMetrics run = TrainRun();
+  run.info.storage_type = "s3";
+  run.info.storage_library = "s3dlio";
+  const Json s = BuildSummary(run);
+  EXPECT_EQ(s["storage_type"], "s3");
+  EXPECT_EQ(s["storage_library"], "s3dlio");
+}
+
 TEST(BuildSummary, DlioTopLevelFieldsAndTypes) {
   const Json s = BuildSummary(TrainRun());
   for (const char* key : {"start", "end", "hostname", "host_processor_name"}) {
@@ -68,6 +78,8 @@ TEST(BuildSummary, DlioTopLevelFieldsAndTypes) {
   EXPECT_TRUE(s["potential_caching"][0].is_number_integer());
   EXPECT_EQ(s["epochs"], 2);
   EXPECT_EQ(s["num_accelerators"], 8);
+  EXPECT_FALSE(s.contains("storage_type"));  // not given
+  EXPECT_FALSE(s.contains("storage_library"));
   EXPECT_TRUE(s["metric"].is_object());
 }
 

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "support/expect_error.h"
 #include "support/limited_env.h"
@@ -112,11 +113,17 @@ TEST_F(RunStorageCheck, CheckpointODirectNeedsItInTheCheckpointFolderAndTheBurst
 }
 
 TEST(MakeRunStorage, MountsTheBackendsRegisteredForTheSchemesTheConfigurationUses) {
-  RegisterSchemeBackend("testmem", [](const config::Config& config) {
-    return config.storage.storage_options.contains("testmem")
-               ? std::make_unique<test::LimitedEnv>(storage::PosixEnv(),
-                                                    storage::Capabilities::ObjectStore("testmem"))
-               : nullptr;
+  std::vector<std::string> given;
+  RegisterSchemeBackend("testmem", [&given](const config::Config& config,
+                                            const std::vector<std::string>& folders, int rank) {
+    given = folders;
+    EXPECT_EQ(rank, test::World().rank());
+    // A backend's own check before any work (S3: the credentials and the bucket).
+    if (config.storage.storage_options.contains("refuse")) {
+      throw UsageError("testmem: bucket 'b' does not exist");
+    }
+    return std::make_unique<test::LimitedEnv>(storage::PosixEnv(),
+                                              storage::Capabilities::ObjectStore("testmem"));
   });
   test::ExpectError([&] { RegisterSchemeBackend("testmem", nullptr); }, ExitCode::kInternal,
                     {"testmem:// registered twice"});
@@ -124,17 +131,24 @@ TEST(MakeRunStorage, MountsTheBackendsRegisteredForTheSchemesTheConfigurationUse
   config::Config config;
   config.dataset.data_folder = (dir / "data").string();
   config.checkpoint.checkpoint_folder = (dir / "ckpt").string();
+  // No folder of its scheme: the backend is not made.
   EXPECT_FALSE(MakeRunStorage(config, {}, test::World())->handles("testmem://b/k"));
-  config.storage.storage_options["testmem"] = "on";
+  EXPECT_TRUE(given.empty());
+  config.checkpoint.checkpoint_folder = "testmem://b/ckpt";
   const std::unique_ptr<storage::TierEnv> storage = MakeRunStorage(config, {}, test::World());
+  EXPECT_EQ(given, std::vector<std::string>{"testmem://b/ckpt"});
   EXPECT_TRUE(storage->handles("testmem://b/k"));
   EXPECT_EQ(storage->capabilities("testmem://b/k").backend, "testmem");
   EXPECT_EQ(storage->capabilities(config.dataset.data_folder).backend, "POSIX");
-  // A refused configuration is an agreed error of every rank.
-  config.storage.storage_options.clear();
-  config.dataset.data_folder = "testmem://b/data";
+  // The backend's refusal is an agreed error of every rank.
+  config.storage.storage_options["refuse"] = "yes";
   test::ExpectCollectiveError([&] { MakeRunStorage(config, {}, test::World()); }, ExitCode::kUsage,
-                              {"dataset.data_folder: 'testmem://b/data'"});
+                              {"testmem: bucket 'b' does not exist"});
+  config.storage.storage_options.clear();
+  config.dataset.data_folder = "gs://b/data";
+  test::ExpectCollectiveError([&] { MakeRunStorage(config, {}, test::World()); }, ExitCode::kUsage,
+                              {"dataset.data_folder: 'gs://b/data' is a gs:// URI, and no storage "
+                               "backend handles it"});
 }
 
 }  // namespace

@@ -1,0 +1,45 @@
+#include "app/storage_backends.h"
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "config/config.h"
+#include "storage/file.h"
+#include "workflow/run_storage.h"
+#if DLBENCH_S3
+#include "s3/s3_env.h"
+#include "s3/settings.h"
+#endif
+
+namespace dlbench::app {
+namespace {
+
+#if DLBENCH_S3
+// An S3Env with the client settings of storage.storage_options and the environment
+// (s3/settings.h). Before any work, rank 0 checks that the endpoint answers, that the credentials
+// are accepted and that each bucket the folders name exists (one small listing each): a wrong
+// secret or a missing bucket is then exit 2, agreed by every rank, not a failure mid-run.
+std::unique_ptr<storage::Env> MakeS3Env(const config::Config& config,
+                                        const std::vector<std::string>& folders, int rank) {
+  auto env = std::make_unique<s3::S3Env>(
+      s3::ResolveClientOptions(config.storage.storage_options, s3::ProcessEnvironment(), rank));
+  if (rank == 0) {
+    std::set<std::string> buckets;
+    for (const std::string& folder : folders) buckets.insert(s3::ParseObjectUri(folder).bucket);
+    for (const std::string& bucket : buckets) env->client().check_bucket(bucket);
+  }
+  return env;
+}
+#endif
+
+}  // namespace
+
+void RegisterStorageBackends() {
+#if DLBENCH_S3
+  workflow::RegisterSchemeBackend("s3", MakeS3Env);
+#endif
+}
+
+}  // namespace dlbench::app

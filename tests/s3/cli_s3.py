@@ -1,0 +1,156 @@
+"""dlbench end to end on S3 against the Ceph RGW of the fixture rgw (tests/s3/rgw.sh):
+
+- MLPerf Storage's spelling (storage_root: the bucket, data_folder: a key prefix in it,
+  credentials from the environment) generates an npz dataset, trains on it and saves and loads
+  checkpoints; boto3 lists the objects and numpy opens one; summary.json records the storage;
+  no output file holds the secret;
+- a rerun of generation keeps the complete objects (none rewritten);
+- DLIO's spelling (data_folder: s3://bucket/prefix, credentials in storage_options) trains on the
+  same objects;
+- a wrong secret and a missing bucket are exit 2 before any work, naming the endpoint, the bucket
+  and the server's error code, never the secret.
+
+    cli_s3.py DLBENCH TINY_TRAIN_YAML TINY_CHECKPOINT_YAML SCRATCH RGW_ENV_FILE
+Exits 77 (skipped) when the fixture found no Ceph packages.
+"""
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import boto3
+import numpy
+
+dlbench, tiny_train, tiny_checkpoint, scratch, env_file = sys.argv[1:6]
+folder = os.path.dirname(env_file)
+if os.path.exists(os.path.join(folder, "skipped")):
+    print("cli_s3: skipped: " + open(os.path.join(folder, "skipped")).read().strip())
+    sys.exit(77)
+server = {}
+for line in open(env_file):
+    name, _, value = line.strip().partition("=")
+    if name:
+        server[name] = value
+bucket = server["DLBENCH_S3_BUCKET"]
+secret = server["AWS_SECRET_ACCESS_KEY"]
+prefix = "cli_s3/"
+shutil.rmtree(scratch, ignore_errors=True)
+os.makedirs(scratch)
+
+
+def fail(message):
+    sys.exit("cli_s3: " + message)
+
+
+def check(condition, what):
+    if not condition:
+        fail(what)
+
+
+s3 = boto3.client("s3", endpoint_url=server["AWS_ENDPOINT_URL"],
+                  aws_access_key_id=server["AWS_ACCESS_KEY_ID"], aws_secret_access_key=secret,
+                  region_name=server.get("AWS_REGION", "us-east-1"))
+
+
+def objects(under):
+    found = {}
+    for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=under):
+        for item in page.get("Contents", []):
+            found[item["Key"]] = (item["Size"], item["ETag"], item["LastModified"])
+    return found
+
+
+# Nothing of an earlier run of this test on the same server.
+stale = list(objects(prefix))
+for at in range(0, len(stale), 1000):
+    s3.delete_objects(Bucket=bucket,
+                      Delete={"Objects": [{"Key": key} for key in stale[at:at + 1000]]})
+
+environment = dict(os.environ)
+for name in ("AWS_ENDPOINT_URL", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION"):
+    environment[name] = server[name]
+
+
+def run(args, code, env=environment):
+    done = subprocess.run([dlbench] + args, capture_output=True, text=True, timeout=240, env=env)
+    text = done.stdout + done.stderr
+    if done.returncode != code:
+        fail("exit %d (expected %d) for %s:\n%s" % (done.returncode, code, " ".join(args), text))
+    check(secret not in text, "the secret appears in the output of %s" % args)
+    return text
+
+
+def no_secret_under(path):
+    for root, _, files in os.walk(path):
+        for name in files:
+            with open(os.path.join(root, name), "rb") as handle:
+                check(secret.encode() not in handle.read(),
+                      "the secret appears in " + os.path.join(root, name))
+
+
+mlperf = ["++workload.storage.storage_type=s3", "++workload.storage.storage_root=" + bucket,
+          "++workload.storage.storage_library=s3dlio",
+          "++workload.dataset.data_folder=" + prefix + "data"]
+
+# 1. Generate and train, MLPerf Storage's spelling.
+out = os.path.join(scratch, "run")
+text = run(["run", tiny_train] + mlperf + ["-o", out], 0)
+check("is a key prefix in the bucket" in text, "no notice of the data folder's bucket:\n" + text)
+written = objects(prefix + "data/")
+train = sorted(key for key in written if key.startswith(prefix + "data/train/"))
+check(len(train) == 8 and all(key.endswith(".npz") for key in train),
+      "expected 8 training objects, found %s" % sorted(written))
+check(len([key for key in written if key.startswith(prefix + "data/valid/")]) == 2,
+      "expected 2 evaluation objects, found %s" % sorted(written))
+sample = numpy.load(io.BytesIO(s3.get_object(Bucket=bucket, Key=train[0])["Body"].read()))
+check(sample["x"].nbytes == 2 * 4096, "numpy reads %s as %s" % (train[0], sample["x"].shape))
+summary = json.load(open(os.path.join(out, "summary.json")))
+check(summary.get("storage_type") == "s3" and summary.get("storage_library") == "s3dlio",
+      "summary.json does not record the storage: %s" % summary.get("storage_type"))
+metric = summary["metric"]
+check(metric.get("train_au_mean_percentage", 0) > 0 and metric.get("train_io_mean_MB_per_second", 0) > 0,
+      "no training metrics: %s" % metric)
+no_secret_under(out)
+
+# 2. A rerun of generation keeps every complete object.
+run(["generate", tiny_train] + mlperf + ["-o", os.path.join(scratch, "regenerate")], 0)
+check(objects(prefix + "data/") == written, "the rerun rewrote objects")
+
+# 3. DLIO's spelling: a URI, credentials in storage_options, the environment without them.
+dlio_options = ["++workload.storage.storage_type=s3",
+                "++workload.storage.storage_root=" + bucket,
+                "++workload.dataset.data_folder=s3://%s/%sdata" % (bucket, prefix),
+                "++workload.workflow.generate_data=False",
+                "++workload.storage.storage_options.endpoint_url=" + server["AWS_ENDPOINT_URL"],
+                "++workload.storage.storage_options.access_key_id=" + server["AWS_ACCESS_KEY_ID"],
+                "++workload.storage.storage_options.secret_access_key=" + secret]
+bare = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
+out = os.path.join(scratch, "dlio")
+run(["train", tiny_train] + dlio_options + ["-o", out], 0, env=bare)
+no_secret_under(out)
+
+# 4. Checkpoints: saved as objects, loaded back.
+out = os.path.join(scratch, "checkpoint")
+run(["checkpoint", tiny_checkpoint, "++workload.storage.storage_type=s3",
+     "++workload.storage.storage_root=" + bucket,
+     "++workload.checkpoint.checkpoint_folder=" + prefix + "ckpt", "-o", out], 0)
+saved = objects(prefix + "ckpt/")
+check(any(key.endswith("dlbench_checkpoint_manifest.json") for key in saved),
+      "no checkpoint manifest among %s" % sorted(saved))
+checkpoint = json.load(open(os.path.join(out, "summary.json")))["metric"]
+check(checkpoint.get("checkpoint_bytes_written", 0) > 0, "no checkpoint bytes: %s" % checkpoint)
+
+# 5. Refused before any work: a wrong secret, a missing bucket.
+wrong = dict(environment, AWS_SECRET_ACCESS_KEY="not-the-secret-" + secret[::-1])
+text = run(["train", tiny_train] + mlperf + ["-o", os.path.join(scratch, "wrong")], 2, env=wrong)
+check("SignatureDoesNotMatch" in text and server["AWS_ENDPOINT_URL"] in text and bucket in text,
+      "a wrong secret is not named:\n" + text)
+check(wrong["AWS_SECRET_ACCESS_KEY"] not in text, "the wrong secret appears:\n" + text)
+text = run(["train", tiny_train, "++workload.storage.storage_type=s3",
+            "++workload.storage.storage_root=no-such-bucket-dlbench",
+            "++workload.dataset.data_folder=data", "-o", os.path.join(scratch, "nobucket")], 2)
+check("NoSuchBucket" in text and "no-such-bucket-dlbench" in text,
+      "a missing bucket is not named:\n" + text)
+print("cli_s3: OK")
