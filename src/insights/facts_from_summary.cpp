@@ -114,6 +114,8 @@ RunFacts FactsFromSummary(const Json& summary) {
   facts.page_cache_possible = !caching.empty();
   for (double host : caching) facts.page_cache_possible &= host == 1;
   facts.staged = Child(summary, "stage") != nullptr;
+  const Json* storage_type = Child(summary, "storage_type");
+  facts.object_storage = storage_type != nullptr && *storage_type == "s3";
   return facts;
 }
 

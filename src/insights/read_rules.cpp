@@ -64,8 +64,9 @@ std::optional<Finding> SmallReads(const RunFacts& facts) {
 
 std::optional<Finding> MetadataBound(const RunFacts& facts) {
   const double io = facts.read_time_seconds + facts.write_time_seconds + facts.meta_time_seconds;
-  // Opens of a small run on a loaded machine take half of little: only when reads cost AU.
-  if (io <= 0 || facts.meta_time_seconds < kMetadataMinSeconds || !ReadsCostAu(facts)) {
+  // Opens of a small run on a loaded machine take half of little: only when reads cost AU. On an
+  // object store the close time holds the uploads: not metadata.
+  if (facts.object_storage || io <= 0 || facts.meta_time_seconds < kMetadataMinSeconds || !ReadsCostAu(facts)) {
     return std::nullopt;
   }
   const double share = facts.meta_time_seconds / io;

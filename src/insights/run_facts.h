@@ -55,6 +55,9 @@ struct RunFacts {
   bool page_cache_possible = false;
   bool cache_bypassed = false;
   bool staged = false;  // training read a staged copy (workflow.stage)
+  // The workload's storage is an object store (summary.json storage_type s3): the counters'
+  // close time of a written file holds its upload (a PUT, or the last part and the completion).
+  bool object_storage = false;
 
   // Checkpoints (saves).
   std::uint64_t saves = 0;

@@ -116,7 +116,10 @@ no_secret_under(out)
 
 # 2. A rerun of generation keeps every complete object.
 run(["generate", tiny_train] + mlperf + ["-o", os.path.join(scratch, "regenerate")], 0)
-check(objects(prefix + "data/") == written, "the rerun rewrote objects")
+# Its data objects, that is: the dataset's description (.dlbench-dataset.json) is written anew.
+rewritten = sorted(key for key, stat in objects(prefix + "data/").items()
+                   if key.endswith(".npz") and written.get(key) != stat)
+check(not rewritten, "the rerun rewrote %s" % rewritten)
 
 # 3. DLIO's spelling: a URI, credentials in storage_options, the environment without them.
 dlio_options = ["++workload.storage.storage_type=s3",

@@ -67,6 +67,9 @@ TEST(FactsFromSummary, ReadsWhatTheRulesNeed) {
   EXPECT_TRUE(facts.drained);
   EXPECT_EQ(facts.saves, 3U);
   EXPECT_FALSE(facts.page_cache_possible);
+  EXPECT_FALSE(facts.object_storage);
+  summary["storage_type"] = "s3";
+  EXPECT_TRUE(FactsFromSummary(summary).object_storage);
 }
 
 TEST(FactsFromSummary, FieldsOfTheWrongTypeLeaveTheirFactUnmeasured) {

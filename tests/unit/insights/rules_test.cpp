@@ -93,6 +93,10 @@ TEST(MetadataBound, FiresAtTheShareOfIoTime) {
   EXPECT_FALSE(MetadataBound(trained));
   trained.train_load_loss_points.assign(2, kStorageBoundPoints);
   EXPECT_TRUE(MetadataBound(trained));
+  // On an object store a written file's close is its upload.
+  RunFacts s3 = MetaTime(0.9, 0.1);
+  s3.object_storage = true;
+  EXPECT_FALSE(MetadataBound(s3));
 }
 
 RunFacts RankReads(std::vector<double> seconds) {
