@@ -23,6 +23,8 @@ struct WorkloadOptions {
   bool progress = false;
   bool trace = false;  // --trace: workflow.profiling on (the built-in trace, docs/tracing.md)
   bool force = false;  // --force: write into folders dlbench did not make (workflow/folder_claim.h)
+  // --op-log FILE: storage.storage_options.op_log (app/storage_backends.h).
+  std::optional<std::string> op_log;
   // Rank count the configuration is validated for; unset: the job's size.
   std::optional<int> world_size;
   // The one phase the command runs whatever the workflow says (`dlbench stage`): the rules of
@@ -31,7 +33,7 @@ struct WorkloadOptions {
 };
 
 // Adds WORKLOAD, OVERRIDES..., --config-dir, --allow-unknown-keys to `command`; with
-// `with_output`, also --output, --quiet, --progress and --trace.
+// `with_output`, also --output, --quiet, --progress, --trace, --force and --op-log.
 void AddWorkloadOptions(CLI::App& command, WorkloadOptions& options, bool with_output);
 
 // Adds --ranks,-n N (N >= 1; `ranks` stays 0 when not given) to a command that works for a job

@@ -6,9 +6,12 @@
 #include <vector>
 
 #include "config/config.h"
+#include "mpi/launch.h"
+#include "mpi/nodes.h"
 #include "storage/file.h"
 #include "workflow/run_storage.h"
 #if DLBENCH_S3
+#include "s3/op_log.h"
 #include "s3/s3_env.h"
 #include "s3/settings.h"
 #endif
@@ -25,6 +28,13 @@ std::unique_ptr<storage::Env> MakeS3Env(const config::Config& config,
                                         const std::vector<std::string>& folders, int rank) {
   auto env = std::make_unique<s3::S3Env>(
       s3::ResolveClientOptions(config.storage.storage_options, s3::ProcessEnvironment(), rank));
+  if (const auto op_log = config.storage.storage_options.find("op_log");
+      op_log != config.storage.storage_options.end()) {
+    const bool several = mpi::LaunchFromEnvironment().size > 1;
+    const std::string path = op_log->second + (several ? "." + std::to_string(rank) : "");
+    env->set_op_log(std::make_unique<s3::OpLog>(path, env->client().options().endpoint_url,
+                                                mpi::NodeName() + ":" + std::to_string(rank)));
+  }
   if (rank == 0) {
     std::set<std::string> buckets;
     for (const std::string& folder : folders) buckets.insert(s3::ParseObjectUri(folder).bucket);

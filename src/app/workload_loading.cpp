@@ -23,6 +23,9 @@ config::Config LoadWorkload(const WorkloadOptions& options, const mpi::Communica
   load_options.output_folder = options.output;
   std::vector<std::string> overrides = options.overrides;
   if (options.trace) overrides.emplace_back("++workload.workflow.profiling=True");
+  if (options.op_log) {
+    overrides.emplace_back("++workload.storage.storage_options.op_log=" + *options.op_log);
+  }
   config::LoadResult result;
   mpi::AgreeOnFailure(comm, [&] {
     load_options.node = mpi::NodeName();

@@ -116,6 +116,15 @@ RunFacts FactsFromSummary(const Json& summary) {
   facts.staged = Child(summary, "stage") != nullptr;
   const Json* storage_type = Child(summary, "storage_type");
   facts.object_storage = storage_type != nullptr && *storage_type == "s3";
+  if (const Json* object = Child(summary, "object_storage")) {
+    if (const Json* total = Child(*object, "total")) {
+      ObjectStoreFacts& s = facts.object_store.emplace();
+      s.requests = CountAt(*total, "requests");
+      s.retries = CountAt(*total, "retries");
+      s.request_seconds = NumberAt(*total, "request_seconds").value_or(0);
+      s.first_byte_seconds = NumberAt(*total, "first_byte_seconds").value_or(0);
+    }
+  }
   return facts;
 }
 

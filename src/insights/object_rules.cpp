@@ -1,6 +1,5 @@
-// The rules on object storage: request_latency_bound and retries. They look at
-// RunFacts::object_store, which stays empty until summary.json carries per-request times and
-// retry counts: until then they never fire.
+// The rules on object storage: request_latency_bound and retries, over RunFacts::object_store
+// (summary.json object_storage.total: the requests' times and retries, workflow/request_summary.h).
 #include "insights/rules.h"
 #include "insights/thresholds.h"
 #include "util/sink.h"

@@ -81,6 +81,32 @@ Bytes ParseSize(std::string_view text) {
 
 }  // namespace
 
+namespace {
+
+// warp's op-log names (s3/op_log.h).
+const char* OpLogName(Operation operation) {
+  switch (operation) {
+    case Operation::kGet:
+    case Operation::kRangeGet:
+      return "GET";
+    case Operation::kHead:
+      return "STAT";
+    case Operation::kPut:
+    case Operation::kCreateMultipart:
+    case Operation::kUploadPart:
+    case Operation::kCompleteMultipart:
+      return "PUT";
+    case Operation::kList:
+      return "LIST";
+    case Operation::kAbortMultipart:
+    case Operation::kDelete:
+      return "DELETE";
+  }
+  return "?";
+}
+
+}  // namespace
+
 const char* OperationName(Operation operation) {
   switch (operation) {
     case Operation::kGet:
@@ -146,9 +172,35 @@ OperationCounts Client::counts(Operation operation) const {
           counts.bytes.load()};
 }
 
+std::vector<storage::RequestCounts> Client::requests() const {
+  std::vector<storage::RequestCounts> all;
+  for (std::size_t i = 0; i < kOperationCount; ++i) {
+    const AtomicCounts& counts = counts_[i];
+    storage::RequestCounts out;
+    out.operation = OperationName(static_cast<Operation>(i));
+    out.requests = counts.requests.load();
+    out.retries = counts.retries.load();
+    out.failures = counts.failures.load();
+    out.bytes = counts.bytes.load();
+    const std::lock_guard lock(counts.times_mutex);
+    out.seconds = counts.seconds;
+    out.first_byte_seconds = counts.first_byte_seconds;
+    out.latency_buckets = counts.latency.counts();
+    out.latency_max = counts.latency.max();
+    out.first_byte_buckets = counts.first_byte.counts();
+    out.first_byte_max = counts.first_byte.max();
+    all.push_back(std::move(out));
+  }
+  return all;
+}
+
 HttpResponse Client::send(const Request& request) {
   AtomicCounts& counts = counts_[static_cast<std::size_t>(request.operation)];
   ++counts.requests;
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  const std::chrono::system_clock::time_point wall_start = std::chrono::system_clock::now();
+  Clock::time_point attempt_start = start;
   std::string host = authority_;
   std::string path = "/";
   if (options_.path_style) {
@@ -187,6 +239,7 @@ HttpResponse Client::send(const Request& request) {
     }
     http.headers = input.headers;
     http.headers.emplace_back("Authorization", Authorization(input, options_.credentials));
+    attempt_start = Clock::now();
     response = Perform(http);
     const bool retryable =
         response.status == 0 ? response.transport_retryable : RetryableStatus(response.status);
@@ -194,10 +247,41 @@ HttpResponse Client::send(const Request& request) {
     ++counts.retries;
     Backoff(attempt);
   }
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  // No answer: its first byte never came; the request's time stands for it.
+  const double first_byte =
+      response.status == 0
+          ? seconds
+          : std::min(seconds, std::chrono::duration<double>(attempt_start - start).count() +
+                                  response.first_byte_seconds);
+  {
+    const std::lock_guard lock(counts.times_mutex);
+    counts.seconds += seconds;
+    counts.first_byte_seconds += first_byte;
+    counts.latency.record(seconds);
+    counts.first_byte.record(first_byte);
+  }
   const bool ok = (response.status >= 200 && response.status < 300) ||
                   (request.also_ok != 0 && response.status == request.also_ok);
+  const std::uint64_t bytes = request.body.size() + response.received + response.body.size();
+  const auto log = [&](std::string_view error) {
+    if (op_log_ == nullptr) return;
+    const auto at = [&](double offset) {
+      return wall_start + std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                              std::chrono::duration<double>(offset));
+    };
+    op_log_->record({.op = OpLogName(request.operation),
+                     .bytes = ok ? bytes : 0,
+                     .bucket = request.bucket,
+                     .key = request.key,
+                     .error = error,
+                     .start = wall_start,
+                     .first_byte = at(first_byte),
+                     .end = at(seconds)});
+  };
   if (ok) {
-    counts.bytes += request.body.size() + response.received + response.body.size();
+    counts.bytes += bytes;
+    log("");
     return response;
   }
   ++counts.failures;
@@ -211,6 +295,7 @@ HttpResponse Client::send(const Request& request) {
     if (!error.message.empty()) what += ": " + FileText(error.message, 200);
   }
   what += " after " + std::to_string(attempt) + (attempt == 1 ? " attempt" : " attempts");
+  log(what);
   throw failure(request.operation, request.bucket, request.key, what);
 }
 

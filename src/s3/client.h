@@ -10,6 +10,9 @@
 // (SignatureDoesNotMatch, NoSuchBucket, InvalidAccessKeyId...), never a credential. Errors are
 // dlbench::Error with ExitCode::kIo.
 //
+// Counts: per operation, requests, retries, failures and bytes, and each request's time (first
+// attempt's start to last byte) and time to first byte, in histograms (requests()).
+//
 // Thread safety: every method may be called from any number of threads at once.
 #pragma once
 
@@ -17,13 +20,17 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "metrics/percentiles.h"
 #include "s3/http.h"
+#include "s3/op_log.h"
 #include "s3/sigv4.h"
+#include "storage/file.h"
 #include "util/error.h"
 #include "util/units.h"
 
@@ -124,6 +131,12 @@ class Client {
   void check_bucket(const std::string& bucket);
 
   OperationCounts counts(Operation operation) const;
+  // Every request from now on gets a line in `log` (not owned; it outlives the client's
+  // requests). Call before the client is shared between threads.
+  void set_op_log(OpLog* log) { op_log_ = log; }
+  // Every operation's counts, times and their histograms (storage/file.h RequestCounts), in
+  // Operation's order, requests or not.
+  std::vector<storage::RequestCounts> requests() const;
 
  private:
   struct Request;
@@ -133,6 +146,7 @@ class Client {
                 const std::string& what) const;
 
   ClientOptions options_;
+  OpLog* op_log_ = nullptr;
   std::string scheme_;     // "http" or "https"
   std::string authority_;  // host[:port] of the endpoint
   struct AtomicCounts {
@@ -140,6 +154,12 @@ class Client {
     std::atomic<std::uint64_t> retries{0};
     std::atomic<std::uint64_t> failures{0};
     std::atomic<std::uint64_t> bytes{0};
+    // A request's time and time to first byte (storage::RequestCounts), after it ended.
+    mutable std::mutex times_mutex;
+    double seconds = 0;
+    double first_byte_seconds = 0;
+    metrics::LatencyHistogram latency;
+    metrics::LatencyHistogram first_byte;
   };
   std::array<AtomicCounts, kOperationCount> counts_;
 };

@@ -7,7 +7,10 @@
 #include <exception>
 #include <future>
 #include <limits>
+#include <mutex>
+#include <span>
 #include <utility>
+#include <vector>
 
 #include "util/error.h"
 
@@ -16,6 +19,10 @@ namespace {
 
 // A read_at larger than two of these is split into range GETs of this size, run in parallel.
 constexpr Bytes kReadChunk = 8 * MiB;
+// The object's first bytes, fetched by one GET the first time a read falls in them (or its size
+// is asked): a format that reads a small file in pieces (npz: its end, its directory, its
+// arrays) costs one request, not one per piece.
+constexpr Bytes kHeadWindow = 256 * KiB;
 constexpr std::size_t kParallelReads = 4;
 
 Error Unsupported(const std::string& operation, const std::string& path) {
@@ -36,14 +43,12 @@ class S3ReadableFile : public storage::ReadableFile {
 
   const std::string& path() const override { return path_; }
 
+  // Unknown until then, the size comes with the head's GET (no HEAD request).
   Bytes size() const override {
-    Bytes size = size_.load(std::memory_order_relaxed);
+    const Bytes size = size_.load(std::memory_order_relaxed);
     if (size != S3Env::kUnknownSize) return size;
-    const std::optional<ObjectInfo> info = env_.client().head(name_.bucket, name_.key);
-    if (!info) throw IoError("open", path_, 0, "no such object (HTTP 404)");
-    size_.store(info->size, std::memory_order_relaxed);
-    env_.learn_size(path_, info->size);
-    return info->size;
+    head();
+    return size_.load(std::memory_order_relaxed);
   }
 
   Bytes read_at(Bytes offset, void* buffer, Bytes length) override {
@@ -54,6 +59,13 @@ class S3ReadableFile : public storage::ReadableFile {
     }
     if (length == 0) return 0;
     auto* bytes = static_cast<std::byte*>(buffer);
+    if (offset + length <= kHeadWindow) {
+      const std::vector<std::byte>& first = head();
+      if (offset >= first.size()) return 0;
+      const Bytes n = std::min<Bytes>(length, first.size() - offset);
+      std::copy_n(first.data() + offset, n, bytes);
+      return n;
+    }
     // The first range learns the size when nothing told it; the rest of a large read goes out
     // in parallel ranges.
     const Bytes first = length > 2 * kReadChunk ? kReadChunk : length;
@@ -68,6 +80,22 @@ class S3ReadableFile : public storage::ReadableFile {
   void drop_cache() override {}
 
  private:
+  // The object's bytes [0, min(size, kHeadWindow)), fetched once (the first caller's GET; others
+  // wait for it). A failed fetch is retried by the next caller.
+  const std::vector<std::byte>& head() const {
+    const std::lock_guard lock(head_mutex_);
+    if (!head_loaded_) {
+      head_.resize(kHeadWindow);
+      const GetResult result = env_.client().get(name_.bucket, name_.key, 0, std::span(head_));
+      head_.resize(result.bytes);
+      head_.shrink_to_fit();
+      size_.store(result.object_size, std::memory_order_relaxed);
+      env_.learn_size(path_, result.object_size);
+      head_loaded_ = true;
+    }
+    return head_;
+  }
+
   // Reads object bytes [from, to) into `out` with range GETs of kReadChunk, at most
   // kParallelReads at once; returns the bytes read.
   Bytes ReadRanges(Bytes from, Bytes to, std::byte* out) const {
@@ -99,6 +127,9 @@ class S3ReadableFile : public storage::ReadableFile {
   std::string path_;
   ObjectName name_;
   mutable std::atomic<Bytes> size_;
+  mutable std::mutex head_mutex_;
+  mutable bool head_loaded_ = false;
+  mutable std::vector<std::byte> head_;
 };
 
 class S3WritableFile : public storage::WritableFile {

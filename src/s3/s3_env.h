@@ -1,12 +1,14 @@
 // storage::Env over S3: paths are "s3://bucket/key", one object per file, and a "folder" is a key
 // prefix ending in '/'.
 //
-// - open_read: a file whose size is known without asking (from an earlier list_directory, or an
-//   object this Env wrote) costs no request to open; read_at is a range GET, and the first one
-//   also learns the size (Content-Range), so a reader that only reads costs no HEAD. size() asks
-//   with a HEAD only when nothing told it yet. A missing object fails at its first read or
-//   size(), naming s3://bucket/key and NoSuchKey. A read of more than 16 MiB goes out as 8 MiB
-//   range GETs, four at once after the first (a checkpoint's large reads).
+// - open_read: opening costs no request. The object's first 256 KiB are fetched by one range GET
+//   the first time a read falls in them or size() is asked while unknown, and later reads there
+//   are served from memory: a small file read in pieces (npz: its end, its directory, its arrays)
+//   costs one GET and no HEAD. Other reads are range GETs; every GET learns the size
+//   (Content-Range), also known from an earlier list_directory or this Env's own write. A
+//   missing object fails at its first read or size(), naming s3://bucket/key and NoSuchKey. A
+//   read of more than 16 MiB goes out as 8 MiB range GETs, four at once after the first (a
+//   checkpoint's large reads).
 // - create and create_for_publish: an s3/object_writer.h writer: appends only (write_at at the
 //   current end is an append), PUT below the part size, multipart above it. close() (create) or
 //   publish() (create_for_publish) makes the object visible, whole: an object store publishes by
@@ -30,6 +32,7 @@
 
 #include "s3/client.h"
 #include "s3/object_writer.h"
+#include "s3/op_log.h"
 #include "storage/file.h"
 
 namespace dlbench::s3 {
@@ -39,6 +42,12 @@ class S3Env : public storage::Env {
   S3Env(ClientOptions options, WriteOptions write = {});
 
   Client& client() { return client_; }
+  // Every request of the client from now on gets a line in `log` (s3/op_log.h), which this Env
+  // keeps. Call before the Env is shared between threads.
+  void set_op_log(std::unique_ptr<OpLog> log) {
+    op_log_ = std::move(log);
+    client_.set_op_log(op_log_.get());
+  }
 
   std::unique_ptr<storage::ReadableFile> open_read(const std::string& path,
                                                    const storage::OpenOptions& options) override;
@@ -63,6 +72,8 @@ class S3Env : public storage::Env {
   // "S3": no random writes, shared writers, rename, O_DIRECT, page cache, mmap, free space,
   // folders or symbolic links.
   storage::Capabilities capabilities(const std::string& path) override;
+  // The client's (s3/client.h requests()).
+  std::vector<storage::RequestCounts> requests() override { return client_.requests(); }
 
   // The size an object is known to have (listed or written by this Env), or kUnknownSize.
   static constexpr Bytes kUnknownSize = ~Bytes{0};
@@ -74,6 +85,7 @@ class S3Env : public storage::Env {
                                                        bool for_publishing);
 
   Client client_;
+  std::unique_ptr<OpLog> op_log_;  // after client_: destroyed before it
   WriteOptions write_;
   mutable std::mutex sizes_mutex_;
   std::unordered_map<std::string, Bytes> sizes_;  // path → object size

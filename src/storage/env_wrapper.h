@@ -64,6 +64,7 @@ class EnvWrapper : public Env {
   void sync_directory(const std::string& path) override { target_.sync_directory(path); }
   Bytes free_space(const std::string& path) override { return target_.free_space(path); }
   Capabilities capabilities(const std::string& path) override { return target_.capabilities(path); }
+  std::vector<RequestCounts> requests() override { return target_.requests(); }
 
  private:
   Env& target_;

@@ -109,6 +109,25 @@ struct PublishOptions {
   OpenOptions open() const { return {.direct = direct}; }
 };
 
+// The requests of one kind that a backend sent to remote storage since the Env was made (an object
+// store's HTTP requests: Env::requests). A request's time runs from its first attempt's start to
+// its last attempt's last byte; its time to first byte, from the same start to the first byte of
+// the answer. The histograms are in metrics::LatencyHistogram's layout (its counts() and max()),
+// so that they merge across ranks.
+struct RequestCounts {
+  std::string operation;          // as the backend names it: "GET", "range GET", "PUT", ...
+  std::uint64_t requests = 0;     // that ended, successfully or not
+  std::uint64_t retries = 0;      // attempts after the first
+  std::uint64_t failures = 0;     // requests that ended with an error
+  std::uint64_t bytes = 0;        // payload sent or received
+  double seconds = 0;             // Σ request times
+  double first_byte_seconds = 0;  // Σ times to first byte
+  std::vector<std::uint64_t> latency_buckets;  // request times
+  double latency_max = 0;
+  std::vector<std::uint64_t> first_byte_buckets;  // times to first byte
+  double first_byte_max = 0;
+};
+
 // O_DIRECT alignment required for offsets, lengths and buffer addresses.
 inline constexpr Bytes kDirectAlignment = 4096;
 
@@ -234,6 +253,10 @@ class Env {
   // What the storage holding `path` can do. One Env answers alike for every path; a mount table
   // (storage/mount_table.h) answers for the backend that holds `path`. Cheap and pure: no I/O.
   virtual Capabilities capabilities(const std::string& path) = 0;
+  // The requests this Env's backends sent to remote storage, one entry per kind of request, in an
+  // order fixed by the backend (every kind, requests or not, so that ranks line up); none for a
+  // file system. A mount table lists those of its schemes' Envs.
+  virtual std::vector<RequestCounts> requests() { return {}; }
 };
 
 // What the POSIX Env retried, process-wide, since the process started: system calls interrupted by

@@ -1,5 +1,6 @@
 #include "storage/mount_table.h"
 
+#include <iterator>
 #include <utility>
 
 #include "util/error.h"
@@ -33,6 +34,16 @@ std::string MountTable::SchemeRouter::handled() const {
     text += (i + 1 == schemes_.size() ? " and " : ", ") + schemes_[i] + "://";
   }
   return schemes_.empty() ? text + " only" : text + " URIs";
+}
+
+std::vector<RequestCounts> MountTable::SchemeRouter::requests() {
+  std::vector<RequestCounts> all = local_.requests();
+  for (Env* env : envs_) {
+    std::vector<RequestCounts> more = env->requests();
+    all.insert(all.end(), std::make_move_iterator(more.begin()),
+               std::make_move_iterator(more.end()));
+  }
+  return all;
 }
 
 void MountTable::SchemeRouter::add(const std::string& scheme, Env& env) {

@@ -87,6 +87,8 @@ class MountTable : public RoutingEnv {
   std::size_t folder_of(const std::string& path) const;
   // The table routing by scheme alone (no folder mounts): what a folder mount's Env wraps.
   Env& schemes() { return schemes_; }
+  // Those of the local Env and of each scheme's Env (a folder mount wraps one of them).
+  std::vector<RequestCounts> requests() override { return schemes_.requests(); }
 
  private:
   // Local paths to the local Env, URIs to their scheme's Env.
@@ -97,6 +99,7 @@ class MountTable : public RoutingEnv {
     bool handles(std::string_view path) const;
     std::string handled() const;
     void add(const std::string& scheme, Env& env);
+    std::vector<RequestCounts> requests() override;
 
    private:
     Env& local_;

@@ -17,6 +17,7 @@
 #include "workflow/folder_claim.h"
 #include "workflow/generate_phase.h"
 #include "workflow/interruption.h"
+#include "workflow/request_summary.h"
 #include "workflow/run_counters.h"
 #include "workflow/run_info.h"
 #include "workflow/run_insights.h"
@@ -178,6 +179,7 @@ void RunPhases(const config::Config& config, const RunRequest& request,
     RemoveGeneratedDataset(config, *storage, request.quiet, comm);
   }
   WriteRunCounters(counted, comm, results, request.quiet);
+  results.add(RequestSummary(*storage, comm, request.quiet));
   results.add(trace.finish());
   results.add(FaultInjectionSummary(comm));
   results.add(RetrySummary(comm));

@@ -110,8 +110,18 @@ summary = json.load(open(os.path.join(out, "summary.json")))
 check(summary.get("storage_type") == "s3" and summary.get("storage_library") == "s3dlio",
       "summary.json does not record the storage: %s" % summary.get("storage_type"))
 metric = summary["metric"]
-check(metric.get("train_au_mean_percentage", 0) > 0 and metric.get("train_io_mean_MB_per_second", 0) > 0,
-      "no training metrics: %s" % metric)
+check(metric.get("train_au_mean_percentage", 0) > 0 and
+      metric.get("train_io_mean_MB_per_second", 0) > 0, "no training metrics: %s" % metric)
+requests = summary.get("object_storage", {}).get("requests", {})
+check(requests.get("PUT", {}).get("requests", 0) >= 10 and "range GET" in requests,
+      "summary.json object_storage lacks the PUTs and GETs: %s" % requests)
+gets = requests["range GET"]
+check(0 < gets["first_byte_seconds"]["p50"] <= gets["latency_seconds"]["max"],
+      "no request latencies: %s" % gets)
+# One GET per file read (npz reads a small file in three pieces).
+opens = summary["posix_counters"]["totals"]["POSIX_OPENS"]
+check(gets["requests"] <= opens, "%d range GETs for %d opens" % (gets["requests"], opens))
+check("Object storage: " in text, "no object storage line:\n" + text)
 no_secret_under(out)
 
 # 2. A rerun of generation keeps every complete object.

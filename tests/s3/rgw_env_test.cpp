@@ -82,6 +82,31 @@ TEST(RgwEnv, AReaderLearnsTheSizeFromItsFirstGetWithoutAHead) {
   EXPECT_EQ(env.client().counts(Operation::kRangeGet).requests, 2U);
 }
 
+// npz's reads of a small file (its size, its end, its directory, its arrays) cost one GET.
+TEST(RgwEnv, ASmallObjectReadInPiecesCostsOneGet) {
+  DLBENCH_REQUIRE_RGW(server);
+  S3Env writer(server.options, kSmallParts);
+  const std::string path = Uri(server, TestPrefix() + "sample.npz");
+  const std::string data = test::TestData(100 * KiB, 16);
+  WriteFile(writer, path, data);
+
+  S3Env env(server.options, kSmallParts);
+  auto file = env.open_read(path, {});
+  EXPECT_EQ(file->size(), data.size());
+  std::string piece(200, '\0');
+  EXPECT_EQ(file->read_at(data.size() - 22, piece.data(), piece.size()), 22U);
+  EXPECT_EQ(piece.substr(0, 22), data.substr(data.size() - 22));
+  EXPECT_EQ(file->read_at(5000, piece.data(), piece.size()), piece.size());
+  EXPECT_EQ(piece, data.substr(5000, 200));
+  EXPECT_EQ(file->read_at(data.size() + 1, piece.data(), piece.size()), 0U);
+  EXPECT_EQ(env.client().counts(Operation::kRangeGet).requests, 1U);
+  EXPECT_EQ(env.client().counts(Operation::kHead).requests, 0U);
+  // A missing object fails at its first read, naming it.
+  auto missing = env.open_read(path + ".gone", {});
+  dlbench::test::ExpectError([&] { missing->read_at(0, piece.data(), 10); }, ExitCode::kIo,
+                             {path + ".gone", "NoSuchKey"});
+}
+
 TEST(RgwEnv, ALargeReadGoesOutAsParallelRanges) {
   DLBENCH_REQUIRE_RGW(server);
   S3Env writer(server.options, kSmallParts);

@@ -68,8 +68,19 @@ TEST(FactsFromSummary, ReadsWhatTheRulesNeed) {
   EXPECT_EQ(facts.saves, 3U);
   EXPECT_FALSE(facts.page_cache_possible);
   EXPECT_FALSE(facts.object_storage);
+  EXPECT_FALSE(facts.object_store);
   summary["storage_type"] = "s3";
-  EXPECT_TRUE(FactsFromSummary(summary).object_storage);
+  summary["object_storage"]["total"] = {{"requests", 200},
+                                        {"retries", 3},
+                                        {"request_seconds", 1.5},
+                                        {"first_byte_seconds", 1.0}};
+  const RunFacts s3 = FactsFromSummary(summary);
+  EXPECT_TRUE(s3.object_storage);
+  ASSERT_TRUE(s3.object_store);
+  EXPECT_EQ(s3.object_store->requests, 200U);
+  EXPECT_EQ(s3.object_store->retries, 3U);
+  EXPECT_DOUBLE_EQ(s3.object_store->request_seconds, 1.5);
+  EXPECT_DOUBLE_EQ(s3.object_store->first_byte_seconds, 1.0);
 }
 
 TEST(FactsFromSummary, FieldsOfTheWrongTypeLeaveTheirFactUnmeasured) {

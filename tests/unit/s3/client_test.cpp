@@ -12,6 +12,7 @@
 #include <cctype>
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "fake_server.h"
 #include "support/expect_error.h"
@@ -89,6 +90,30 @@ TEST(S3Client, RetriesSlowDownAndServerErrorsAndCountsEachRetry) {
   const auto received = server.received();
   ASSERT_EQ(received.size(), 3U);
   for (const auto& request : received) EXPECT_EQ(request.body, payload);  // resent whole
+}
+
+// A request's time spans its attempts and backoffs; its first byte is the last attempt's.
+TEST(S3Client, TimesEachRequestFromItsFirstAttemptToItsLastByte) {
+  FakeServer server;
+  server.script({503, "", ErrorXml("SlowDown", "slow")});
+  server.script({200, "", ""});
+  Client client(Options(server.endpoint(), 3));
+  const std::string payload = "x";
+  client.put("bucket", "k", std::as_bytes(std::span(payload)));
+  const std::vector<storage::RequestCounts> all = client.requests();
+  ASSERT_EQ(all.size(), kOperationCount);
+  const storage::RequestCounts& put = all[static_cast<std::size_t>(Operation::kPut)];
+  EXPECT_EQ(put.operation, "PUT");
+  EXPECT_EQ(put.requests, 1U);
+  EXPECT_EQ(put.retries, 1U);
+  EXPECT_GE(put.seconds, 0.05);  // the backoff: 100 ms scaled by [0.5, 1]
+  EXPECT_GE(put.first_byte_seconds, 0.05);
+  EXPECT_LE(put.first_byte_seconds, put.seconds);
+  EXPECT_EQ(metrics::LatencyHistogram::FromCounts(put.latency_buckets, put.latency_max).count(),
+            1U);
+  EXPECT_DOUBLE_EQ(put.latency_max, put.seconds);
+  EXPECT_EQ(all[static_cast<std::size_t>(Operation::kGet)].requests, 0U);
+  EXPECT_EQ(all[static_cast<std::size_t>(Operation::kGet)].operation, "GET");
 }
 
 TEST(S3Client, RetriesABrokenConnectionAndATruncatedBody) {
