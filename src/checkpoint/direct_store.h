@@ -3,7 +3,7 @@
 // together (CheckpointCommit: rank 0 checks every planned file and writes the manifest last). A
 // save is durable when Save returns, so Finish has nothing to wait for.
 //
-// Timing (shared reference checkpoint.md §4.5): a save or load is timed from entry, which the
+// Timing: a save or load is timed from entry, which the
 // caller places right after the barrier that follows the inter-checkpoint pause, to the moment
 // this rank's last file is complete (fsync included when configured), or, with
 // checkpoint.rank_sync, to the end of a barrier of all ranks. Folder creation is inside the

@@ -1,4 +1,4 @@
-// Megatron-DeepSpeed file names of a checkpoint (checkpoint.md §3.2): plain decimal numbers, no
+// Megatron-DeepSpeed file names of a checkpoint: plain decimal numbers, no
 // padding, so that DLIO-written and dlbench-written checkpoints can be read by either.
 #pragma once
 

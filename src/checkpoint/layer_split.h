@@ -1,4 +1,4 @@
-// Which layer indices a pipeline stage holds (checkpoint.md §2.2). Index 0 is the embedding,
+// Which layer indices a pipeline stage holds. Index 0 is the embedding,
 // 1..L the transformer layers, L+1 the lm_head and L+2 the final norm.
 #pragma once
 

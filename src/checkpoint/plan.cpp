@@ -149,7 +149,7 @@ void CheckpointPlan::add_optimizer_file(RankPlan& plan) const {
   const RankCoordinates& at = plan.at;
   std::vector<Bytes> tensors;
   if (legacy_optimizer()) {
-    // Two int8 tensors per positive group plus one holding all of them (§2.8); DLIO writes the
+    // Two int8 tensors per positive group plus one holding all of them; DLIO writes the
     // file even if every group is empty, and does not count it in its reported size.
     Bytes combined = 0;
     for (std::int64_t g : optimization_groups_) {

@@ -1,6 +1,6 @@
 // The checkpoint byte plan: for every rank, the exact files it writes into a checkpoint folder
 // (global_epoch{E}_step{S}/), their sizes and the tensors inside them, following DLIO's
-// Megatron-DeepSpeed model (../../docs and shared reference checkpoint.md §2-§4). Pure arithmetic:
+// Megatron-DeepSpeed model. Pure arithmetic:
 // a rank's plan is computed on its own, and the summary of a whole job visits one representative
 // rank per model-parallel rank, so a 1024-rank 1T plan costs microseconds.
 #pragma once
@@ -39,7 +39,7 @@ struct RankPlan {
   bool participates = false;  // false: ZeRO 0 ranks outside the first model-parallel group
   std::vector<PlannedFile> files;
   Bytes bytes = 0;
-  // What DLIO counts for this rank in its reported checkpoint size (§2.7).
+  // What DLIO counts for this rank in its reported checkpoint size.
   Bytes dlio_model_bytes = 0;
   Bytes dlio_optimizer_bytes = 0;
 };
@@ -67,7 +67,7 @@ struct PlanSummary {
   std::vector<FileSizeCount> file_sizes;  // distinct (kind, size), by kind then size
   std::vector<RankGroup> groups;          // by first rank
   // DLIO's checkpoint_size_GB times 2^30: allocated (not written) layer state plus optimizer
-  // state, legacy groups not counted, model_size_bytes for non-transformers (§2.7, defect D13).
+  // state, legacy groups not counted, model_size_bytes for non-transformers.
   Bytes dlio_reported_bytes = 0;
 };
 

@@ -13,7 +13,7 @@ std::string BytesAndGiB(Bytes bytes) {
   return FormatBytesExact(bytes) + " B (" + FormatGiB(bytes) + ")";
 }
 
-// Why DLIO's number differs from the bytes written, from the same rules DLIO applies (§2.7).
+// Why DLIO's number differs from the bytes written, from the same rules DLIO applies.
 std::string DlioDifference(const CheckpointPlan& plan, const PlanSummary& summary) {
   std::string why;
   if (plan.zero_stage() == 2) {

@@ -1,6 +1,5 @@
-// How a rank of the job maps onto the tensor / pipeline / data parallel grid of the model
-// (checkpoint.md §2.1), and which rank's files a rank reads back with a recovery rank shift
-// (§4.3).
+// How a rank of the job maps onto the tensor / pipeline / data parallel grid of the model, and
+// which rank's files a rank reads back with a recovery rank shift.
 #pragma once
 
 #include "config/config.h"

@@ -1,6 +1,6 @@
-// Element counts of the tensors DLIO models for a Megatron-DeepSpeed transformer
-// (checkpoint.md §2.3, §2.5). Every expression is evaluated left to right with integer division in
-// DLIO's order, because the test vectors depend on where the remainders are dropped.
+// Element counts of the tensors DLIO models for a Megatron-DeepSpeed transformer. Every expression
+// is evaluated left to right with integer division in DLIO's order, because the test vectors depend
+// on where the remainders are dropped.
 #pragma once
 
 #include <cstdint>

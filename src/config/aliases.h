@@ -1,4 +1,4 @@
-// Legacy spellings of DLIO keys (reference §7): accepted, rewritten to the canonical key, and
+// Legacy spellings of DLIO keys: accepted, rewritten to the canonical key, and
 // reported with a one-line notice. An alias and its canonical key given with different values
 // are an error.
 #pragma once

@@ -1,4 +1,4 @@
-// DLIO time values (computation_time, preprocess_time, eval_time), reference §4.
+// DLIO time values (computation_time, preprocess_time, eval_time).
 #pragma once
 
 #include <string>

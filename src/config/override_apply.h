@@ -1,5 +1,5 @@
 // Applying parsed overrides to the workload document, left to right, with Hydra's rules for
-// `=`, `+`, `++` and `~` (reference §2.1), after the file's legacy spellings are resolved.
+// `=`, `+`, `++` and `~`, after the file's legacy spellings are resolved.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// DLIO/Hydra command-line overrides (reference §2): `++workload.a.b=v`, `workload.a.b=v`,
+// DLIO/Hydra command-line overrides: `++workload.a.b=v`, `workload.a.b=v`,
 // `+a.b=v`, `~a.b`, `hydra.run.dir=D`, with Hydra's value grammar.
 #pragma once
 

@@ -184,7 +184,7 @@ void CheckReader(const Config& config, const Checker& check, const PhasesRun& ru
   }
 }
 
-// DLIO's loop runs floor(samples / batch / ranks) steps per epoch (reference §5).
+// DLIO's loop runs floor(samples / batch / ranks) steps per epoch.
 void CheckSteps(const Config& config, const Checker& check, int world, const PhasesRun& run) {
   const DatasetConfig& d = config.dataset;
   const ReaderConfig& r = config.reader;

@@ -1,4 +1,4 @@
-// Every consistency rule a loaded Config must satisfy (reference §6.1 and §6.2), in one place.
+// Every consistency rule a loaded Config must satisfy, in one place.
 #pragma once
 
 #include <optional>

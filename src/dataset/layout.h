@@ -1,5 +1,5 @@
 // Where every file of a dataset lives and what it holds, computed from the naming rule
-// (formats.md §2) rather than by listing folders, so it scales to millions of files:
+// rather than by listing folders, so it scales to millions of files:
 //   <data_folder>/<split>/[<k>/]<prefix>_<i>_of_<N>.<format>   (csv with gzip: .csv.gz)
 // i is zero-padded to len(str(N)); with more than one subfolder, file i goes to subfolder
 // k = i % num_subfolders, zero-padded to len(str(num_subfolders)) (0 and 1 subfolders are both

@@ -1,6 +1,6 @@
-// MLPerf Storage's dataset-size rule for training (`mlpstorage training datasize`; facts in
-// /work/shared/reference/mlperf-storage.md): the dataset must hold at least 5x the clients' memory
-// and enough samples for 500 steps of every accelerator. `dlbench datasize` prints it.
+// MLPerf Storage's dataset-size rule for training (`mlpstorage training datasize`): the
+// dataset must hold at least 5x the clients' memory and enough samples for 500 steps of every
+// accelerator. `dlbench datasize` prints it.
 #pragma once
 
 #include <cstdint>

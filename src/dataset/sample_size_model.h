@@ -1,4 +1,4 @@
-// Per-file sample shapes, DLIO's model (formats.md §3): every sample of a file has the same 2-D
+// Per-file sample shapes, DLIO's model: every sample of a file has the same 2-D
 // shape (d1, d2), drawn per file from a fixed-seed normal around sqrt(record_length_bytes) when
 // record_length_bytes_stdev > 0, else the same for all files; `record_dims` fixes the shape
 // instead. Files are numbered globally in generation order (train, then eval). The draw is done

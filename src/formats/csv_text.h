@@ -1,5 +1,5 @@
 // The text of dlbench's csv files, as DLIO writes them with pandas
-// (DataFrame(rows).to_csv(path, header=False, index=False), formats.md §10): one line per
+// (DataFrame(rows).to_csv(path, header=False, index=False)): one line per
 // sample, its elements as comma-separated decimal numbers, "\n" line ends, no header, no index.
 #pragma once
 

@@ -6,7 +6,7 @@
 // Which bytes are "the sample payload" (the offsets asked of the ContentGenerator): the data
 // region of the file in file order, [0, samples · sample_bytes). Sample-first formats (tfrecord,
 // hdf5, indexed binary) therefore hold sample k at payload [k·S, (k+1)·S); the sample-last NPY/NPZ
-// array holds payload byte i at data byte i, so there a sample is strided (§5.2). Encoded formats
+// array holds payload byte i at data byte i, so there a sample is strided. Encoded formats
 // (jpeg, png, csv) encode the raw samples, sample k being payload [k·S, (k+1)·S).
 #pragma once
 

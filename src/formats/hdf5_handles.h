@@ -103,7 +103,7 @@ Handle FileAccess(const Lock& lock, storage::Env& env, const std::string& path,
 // HDF5 file type and memory type of a NumPy dtype; throws Error(kUsage) for unsupported ones.
 hid_t FileType(const Lock& lock, const std::string& dtype);
 hid_t MemoryType(const Lock& lock, const std::string& dtype);
-// Shape of one sample inside each records_j dataset (formats.md §8.1).
+// Shape of one sample inside each records_j dataset.
 std::vector<hsize_t> DatasetSampleDims(const FileSpec& spec);
 std::string RecordsName(int j);
 

@@ -1,4 +1,4 @@
-// HDF5 files as DLIO writes them (reference formats.md §8.1): datasets records_0..k-1 of shape
+// HDF5 files as DLIO writes them: datasets records_0..k-1 of shape
 // (n, *sample dims) and labels (n,) int64 zeros; contiguous unless chunk_dims, gzip or max_shape
 // ask for chunking. Written through storage::Env (the Env driver, hdf5_env_driver.h): HDF5's
 // data and metadata writes, its reads back and the final truncation; library-version bounds

@@ -1,8 +1,8 @@
 // What the jpeg and png writers share: the image a FileSpec describes, its raw rows taken from
 // the content generator a block at a time, and the file they are encoded into.
 //
-// DLIO writes one image per file, an 8-bit grayscale image of the sample's shape (formats.md
-// §11); dlbench's image files hold exactly one sample (config validation refuses
+// DLIO writes one image per file, an 8-bit grayscale image of the sample's shape;
+// dlbench's image files hold exactly one sample (config validation refuses
 // num_samples_per_file > 1). The image's pixels are the file's sample payload [0, height · width).
 #pragma once
 

@@ -1,4 +1,4 @@
-// indexed_binary files (reference formats.md §9): the samples back to back with no header, plus
+// indexed_binary files: the samples back to back with no header, plus
 // `<file>.off.idx` and `<file>.sz.idx` holding one uint64 little-endian offset and size per
 // sample. Offsets are i·S for every i (DLIO restarts them per chunk, defect D19).
 #pragma once

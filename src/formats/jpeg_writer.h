@@ -1,4 +1,4 @@
-// .jpeg files as DLIO writes them with PIL (formats.md §11): one 8-bit grayscale (PIL mode "L")
+// .jpeg files as DLIO writes them with PIL: one 8-bit grayscale (PIL mode "L")
 // baseline JPEG per file, quality 75, of the sample's shape (image_writing.h), encoded with
 // libjpeg-turbo row block by row block so that memory stays within the writer's buffer — or,
 // with dataset.content.encoding: assembled, put together from encoded noise (jpeg_assembly.h).

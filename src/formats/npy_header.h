@@ -1,4 +1,4 @@
-// The NPY array header (reference formats.md §5.1): encoding as numpy 1.24 writes it and parsing
+// The NPY array header: encoding as numpy 1.24 writes it and parsing
 // of any version 1.0/2.0/3.0 header.
 #pragma once
 

@@ -1,5 +1,5 @@
 // .npy files as DLIO writes them with np.save: one array of shape (*sample_dims, n), C order,
-// sample axis last (reference formats.md §5.2).
+// sample axis last.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// .png files as DLIO writes them with PIL (formats.md §11): one 8-bit grayscale (color type 0)
+// .png files as DLIO writes them with PIL: one 8-bit grayscale (color type 0)
 // non-interlaced PNG per file of the sample's shape (image_writing.h), with PIL's encoder settings
 // (its row filters, zlib level 6, memLevel 9, Z_FILTERED), written with libpng row by row so that
 // memory stays within the writer's buffer — or, with dataset.content.encoding: assembled, put

@@ -1,4 +1,4 @@
-// A format's writer of one file that every rank writes together (reference formats.md §9.3): the
+// A format's writer of one file that every rank writes together: the
 // dataset layout when there are no more files than ranks. Rank r writes its slice of the samples
 // (slice_layout.h SharedFileSlice). Two kinds: the formats whose bytes follow from the sample
 // index stream their slice in collective MPI-IO writes (sliced_shared_writer.h); HDF5 hands it to

@@ -1,6 +1,6 @@
 // The byte layout of the formats whose every part — the data file, then its companions — is a
 // function of the sample index alone (indexed binary and its two index files, NPY, TFRecord and
-// its DALI index; reference formats.md §9.3): a slice [first, end) of the samples owns one
+// its DALI index): a slice [first, end) of the samples owns one
 // contiguous byte range of each part (for the sample-last NPY array, payload bytes
 // [first·S, end·S), which tile the file as whole samples would). One layout streams those bytes
 // both for the whole-file writer (one process, every sample: WriteAllParts) and for the shared-file

@@ -1,4 +1,4 @@
-// The synthetic format (reference formats.md §12): the file holds its decimal index as text and
+// The synthetic format: the file holds its decimal index as text and
 // reading performs no I/O (0 bytes), measuring the pipeline without storage.
 #pragma once
 

@@ -1,5 +1,5 @@
 // DLIO's tf.train.Example {image: bytes_list[1], size: int64_list[1]} hand-encoded in protobuf
-// wire format (reference formats.md §7.3–7.4), and the TFRecord framing sizes around it. The
+// wire format, and the TFRecord framing sizes around it. The
 // encoding around the image bytes depends only on the image length, so a writer emits a prefix,
 // streams the image, then emits a suffix.
 #pragma once

@@ -1,5 +1,5 @@
 // TFRecord files of DLIO's Example, one record per sample, plus the DALI index when the spec
-// names one (reference formats.md §7).
+// names one.
 #pragma once
 
 #include <cstdint>

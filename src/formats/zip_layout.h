@@ -1,5 +1,5 @@
-// The ZIP records of an .npz archive exactly as Python's zipfile writes them for np.savez
-// (reference formats.md §6.2): local headers always carry a ZIP64 extra (numpy forces it), and
+// The ZIP records of an .npz archive exactly as Python's zipfile writes them for np.savez:
+// local headers always carry a ZIP64 extra (numpy forces it), and
 // 32-bit fields switch to 0xFFFFFFFF above zipfile's ZIP64_LIMIT of 2 GiB − 1.
 #pragma once
 

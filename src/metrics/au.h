@@ -1,4 +1,4 @@
-// Accelerator utilisation (AU) exactly as DLIO computes it (metrics.md §2.1-2.2, 2.4-2.5).
+// Accelerator utilisation (AU) exactly as DLIO computes it.
 #pragma once
 
 #include <cstddef>

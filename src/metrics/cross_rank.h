@@ -1,4 +1,4 @@
-// Reductions across ranks (metrics.md §5.1, §6): pure cores over per-rank vectors, testable
+// Reductions across ranks: pure cores over per-rank vectors, testable
 // without MPI, and thin wrappers that gather through an mpi::Communicator. Every wrapper is a
 // collective: all ranks must call it, in the same order, with same-shaped arguments.
 #pragma once

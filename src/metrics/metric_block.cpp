@@ -1,4 +1,4 @@
-// DLIO's closing "[METRIC]" message (metrics.md §3.5), built from the same values as
+// DLIO's closing "[METRIC]" message, built from the same values as
 // summary.json so that the two can never disagree.
 #include <cstdio>
 #include <string>

@@ -1,4 +1,4 @@
-// <rank>_per_epoch_stats.json (metrics.md §3.4).
+// <rank>_per_epoch_stats.json.
 #include <cstdio>
 #include <string>
 

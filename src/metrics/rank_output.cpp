@@ -1,4 +1,4 @@
-// <rank>_output.json (metrics.md §3.3).
+// <rank>_output.json.
 #include <string>
 
 #include "metrics/summary.h"

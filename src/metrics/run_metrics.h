@@ -15,7 +15,7 @@
 
 namespace dlbench::metrics {
 
-// summary.json's header (metrics.md §3.2), in DLIO's names and units.
+// summary.json's header, in DLIO's names and units.
 struct RunInfo {
   std::string start;  // RFC 3339 timestamps
   std::string end;

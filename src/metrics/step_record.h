@@ -14,7 +14,7 @@
 
 namespace dlbench::metrics {
 
-// One training or evaluation step (DLIO's timeline, metrics.md §1).
+// One training or evaluation step (DLIO's timeline).
 struct StepRecord {
   Seconds start = 0;    // DLIO's start_loading: end of the previous step (after its barrier and
                         // any checkpoint), or the block start for the first step

@@ -1,5 +1,5 @@
 // Builders of dlbench's result files. DLIO's field names, types and units are kept where DLIO
-// has the field (metrics.md §3); dlbench's own fields sit next to them with the unit in the name
+// has the field; dlbench's own fields sit next to them with the unit in the name
 // (docs/metrics.md). Builders return values; the caller writes files and prints text.
 #pragma once
 
@@ -23,7 +23,7 @@ Json BuildSummary(const RunMetrics& run);
 // staging alone) has of them.
 Json BuildSummaryHeader(const RunInfo& info);
 
-// What <rank>_output.json says about this rank's host (metrics.md §3.3).
+// What <rank>_output.json says about this rank's host.
 struct RankHost {
   std::string hostname;
   int cpu_count = 0;
@@ -47,7 +47,7 @@ Json BuildPerEpochStats(const RankRecord& record, const RunSettings& settings,
                         const WallClockAnchor& clock);
 
 // DLIO's closing log message, starting "Averaged metric over all steps/epochs" and followed by
-// the "[METRIC] ..." lines in DLIO's wording and order (metrics.md §3.5). Ends with a newline.
+// the "[METRIC] ..." lines in DLIO's wording and order. Ends with a newline.
 std::string MetricBlock(const RunMetrics& run);
 
 // A readable table of the headline numbers, DLIO-compatible and dlbench's side by side.

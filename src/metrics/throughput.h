@@ -1,5 +1,4 @@
-// Samples per second (DLIO's value and dlbench's exact one) and byte rates with exact units
-// (metrics.md §2.3, 2.5, 2.6, 6).
+// Samples per second (DLIO's value and dlbench's exact one) and byte rates with exact units.
 #pragma once
 
 #include <cstdint>

@@ -5,7 +5,7 @@
 // ends the moment the last rank arrives. Communicator::step_barrier instead sleeps between MPI
 // polls: at computation 0 with 2 ranks on 2 cores its 200 µs polls made the trainer of the rank
 // that arrived first leave up to a poll late, its readers filled the prefetch queue and blocked,
-// and a core idled (issue 15 point 4, results/read.md).
+// and a core idled (results/read.md).
 //
 // Ranks on several nodes (or a node where the segment cannot be made) use
 // Communicator::step_barrier, unchanged. Construction is collective over `comm`; destruction is

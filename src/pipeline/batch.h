@@ -1,5 +1,5 @@
 // What a reader thread hands the trainer for one step. The sample bytes themselves are discarded
-// after reading, as DLIO does (formats.md §3.4); the trainer gets what was read and how it went.
+// after reading, as DLIO does; the trainer gets what was read and how it went.
 // Batches live in the prefetch queue's slots and are reused, so every vector keeps its capacity.
 #pragma once
 

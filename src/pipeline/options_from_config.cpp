@@ -99,7 +99,7 @@ TrainerOptions TrainerOptionsFrom(const config::Config& config, Rank rank, Secon
   o.epochs_between_evals = config.evaluation.epochs_between_evals;
   o.seed = static_cast<std::uint64_t>(config.train.seed);
   o.rank = rank;
-  // DLIO's nominal sample size (metrics.md §2.6); the honest bytes are StepRecord::read_bytes.
+  // DLIO's nominal sample size; the honest bytes are StepRecord::read_bytes.
   o.nominal_sample_bytes = static_cast<Bytes>(config.dataset.record_length_bytes);
   o.origin = origin;
   o.reader = ReaderPoolOptionsFrom(config, rank);

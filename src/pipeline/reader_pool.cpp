@@ -31,7 +31,7 @@ ReaderPool::ReaderPool(SampleSource& source, const Sampler& sampler, const Epoch
       steps_(steps),
       options_(options),
       // Never more slots than the epoch has batches: the slots are allocated here, and
-      // reader.prefetch_size = 100000000 took 14 GiB, or ended "out of memory" (issue 15).
+      // reader.prefetch_size = 100000000 took 14 GiB, or ended "out of memory".
       queue_(options.threads > 0 ? std::min<std::uint64_t>(options.queue_capacity(),
                                                            std::max<std::uint64_t>(steps, 1))
                                  : 1,

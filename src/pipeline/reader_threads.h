@@ -1,5 +1,5 @@
 // The reader threads of a run, kept from one epoch (or evaluation pass) to the next, as DLIO's
-// PyTorch loader keeps its workers (persistent_workers, reference/dlio-config.md D6): each pass's
+// PyTorch loader keeps its workers (persistent_workers): each pass's
 // ReaderPool hands every thread its loop and waits for all of them to return before it ends, and
 // no thread is started or joined between passes. Starting them afresh every epoch left both ranks
 // without a reader for ~0.17 ms per epoch boundary (perf, 2 ranks, 8,192 × 4 KiB npy, 26 ms

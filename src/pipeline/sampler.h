@@ -1,7 +1,7 @@
 // Which samples each rank reads, in which order, at every step of every epoch.
 //
 // One global index space per split: sample g (0 ≤ g < N = files · samples_per_file) lives in
-// file g / spf at index g % spf (formats.md §2.4); a single shared file with many samples is
+// file g / spf at index g % spf; a single shared file with many samples is
 // files = 1. Each epoch defines an order of all N samples (a permutation, see "Shuffles"), and
 // that order is cut into P contiguous shards of q = ⌊N/P⌋ positions: rank r reads positions
 // [r·q, (r+1)·q), batch s being positions r·q + s·b + [0, b). So every rank has the same

@@ -1,5 +1,5 @@
 // Draws durations from a configured DLIO time distribution (computation_time, preprocess_time,
-// eval_time; dlio-config.md §4). DLIO draws from NumPy's process-global generator, which its
+// eval_time). DLIO draws from NumPy's process-global generator, which its
 // shuffles reseed, so its sequences are not reproducible; here each sampler owns a stream keyed
 // by (seed, rank, purpose, stream), so a run with the same seed draws the same times.
 #pragma once

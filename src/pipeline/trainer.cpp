@@ -21,7 +21,7 @@ void Account(const Batch& batch, ReadTotals& totals) {
   }
 }
 
-// DLIO's per-step events (reference/tracing.md §1.5) from a finished step's record.
+// DLIO's per-step events from a finished step's record.
 void TraceStep(const metrics::StepRecord& r, Seconds origin, int epoch, std::uint64_t step) {
   if (trace::Active() == nullptr) return;
   const std::int64_t start = trace::NsOfSeconds(origin + r.start);

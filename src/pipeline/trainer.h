@@ -1,4 +1,4 @@
-// The step loop of one rank (metrics.md §1): per epoch, per step, wait for the batch ("load"),
+// The step loop of one rank: per epoch, per step, wait for the batch ("load"),
 // emulate the accelerator (a computation_time draw, measured from the batch's delivery, with the
 // host's bookkeeping overlapping it), wait at the step barrier, and
 // record a metrics::StepRecord; then evaluation when due. The trainer knows neither MPI nor file

@@ -179,7 +179,7 @@ class CountingEnv::Record {
  private:
   enum Direction : std::uint8_t { kNone, kRead, kWrite };
 
-  // Darshan's sequence, size, alignment, common-value and timing rules for one access (§3.2).
+  // Darshan's sequence, size, alignment, common-value and timing rules for one access.
   void access(Direction direction, counting::Side& side, Bytes offset, const void* buffer,
               Bytes bytes, double t1, double t2) {
     std::lock_guard lock(lock_);

@@ -100,7 +100,7 @@ inline constexpr std::int64_t kFileAlignment = 4096;  // POSIX_FILE_ALIGNMENT (s
 template <class F, class... Counts>
 void VisitCounters(F&& f, Counts&... c);
 
-// Darshan's combination of two records (§3.6 of the tracing reference): sums of counts, bytes
+// Darshan's combination of two records: sums of counts, bytes
 // and times, maxima of max bytes, end timestamps and slowest operations, minimum non-zero start
 // timestamps, common values merged. Rank fields are left alone (ReduceSharedFiles sets them).
 void MergeCounts(IoCounts& into, const IoCounts& from);

@@ -225,7 +225,7 @@ class PosixEnvImpl final : public Env {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) throw IoError("stat", path, errno);
     // A FIFO's size (0) compared with a data file's would pass for a file to rewrite, or, where
-    // the size is not predictable, for a complete one (generation kept it: issue 15).
+    // the size is not predictable, for a complete one (generation kept it).
     RequireRegularFile(st.st_mode, "stat", path);
     return static_cast<Bytes>(st.st_size);
   }

@@ -1,6 +1,6 @@
 // The events dlbench traces: DLIO's names and categories for the training structure
-// (dftracer.python.ai, reference/tracing.md §1.5), POSIX-style names for every storage operation
-// through the Env seam (§1.5 "I/O events"), and dlbench's own checkpoint and drain spans. One table
+// (dftracer.python.ai), POSIX-style names for every storage operation
+// through the Env seam, and dlbench's own checkpoint and drain spans. One table
 // says each event's name, category and argument names, so the writer and the docs agree.
 #pragma once
 

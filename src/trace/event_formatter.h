@@ -1,4 +1,4 @@
-// Turns recorded events into DFTracer v1 lines (reference/tracing.md §1.3, §1.4, §6): one JSON
+// Turns recorded events into DFTracer v1 lines: one JSON
 // object per line, fields in DFTracer's order `name, cat, pid, tid, ts, dur, ph, args` — without
 // DFTracer's per-line `id` (the record's index, which no reader of the trace uses: Perfetto,
 // DFAnalyzer and `dlbench trace summary` ignore it; it cost 3.5 compressed bytes per event) —, ts

@@ -1,7 +1,7 @@
 // The recorder of one process's trace: per-thread buffers (trace/thread_buffer.h) filled by the
 // recording threads through trace/record.h, and one background writer thread that formats the
 // events as DFTracer v1 lines (trace/event_formatter.h), compresses them into independent gzip
-// members (trace/gzip_members.h) and appends them to the trace file. reference/tracing.md §1, §2.
+// members (trace/gzip_members.h) and appends them to the trace file.
 //
 // Memory is bounded: `buffer_events` slots of 64 bytes per recording thread. When a thread's
 // buffer is full because the writer falls behind, the policy decides: kBlock (the default) makes

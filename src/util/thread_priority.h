@@ -1,7 +1,7 @@
 // The CPU priority of dlbench's background threads, in one place. On a node whose cores the run's
 // own threads (readers, trainer, savers) keep busy, a background thread that takes a core delays
-// them: the burst buffer's drain copies and evictions (issue 15.3: 2 ranks on 2 cores) and the
-// trace writer (issue 10: the cost of --trace). Lowered, they get the CPU the run leaves.
+// them: the burst buffer's drain copies and evictions (2 ranks on 2 cores) and the
+// trace writer (the cost of --trace). Lowered, they get the CPU the run leaves.
 //
 //  * kLowest — nice 19: still a (small) share of a busy core, so the thread progresses under any
 //    load, only slower. For work the run waits for in the end (drains, evictions).

@@ -1,5 +1,5 @@
-// Checkpoint-only mode (workflow.train: false, workflow.checkpoint: true; shared reference
-// checkpoint.md §4.2): write checkpoint.num_checkpoints_write checkpoints, then read
+// Checkpoint-only mode (workflow.train: false, workflow.checkpoint: true): write
+// checkpoint.num_checkpoints_write checkpoints, then read
 // checkpoint.num_checkpoints_read of them back, each after the configured pause and a barrier,
 // and report them as DLIO does (plus dlbench's cross-rank reductions).
 #pragma once

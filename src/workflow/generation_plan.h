@@ -1,4 +1,4 @@
-// Who writes what during generation (reference formats.md §2.3, §9.3): whole files are dealt
+// Who writes what during generation: whole files are dealt
 // round-robin to ranks and, inside a rank, round-robin to its generation threads; a file shared
 // by all ranks is cut into contiguous sample slices, one per rank. Pure arithmetic, no I/O.
 #pragma once

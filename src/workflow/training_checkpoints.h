@@ -1,5 +1,5 @@
-// Checkpoints during training (workflow.train and workflow.checkpoint both on; shared reference
-// checkpoint.md §4.1). Owns the byte plan and the store, tells the trainer when to pause, saves,
+// Checkpoints during training (workflow.train and workflow.checkpoint both on). Owns the byte plan
+// and the store, tells the trainer when to pause, saves,
 // and turns what was saved into metrics::CheckpointRecords.
 //
 // Schedule:

@@ -1,5 +1,5 @@
-// The physical limit of the training read path, for scripts/bench-read.sh: N processes that each
-// open / pread to the end / close their share of the files of a folder, nothing else — no
+// The physical limit of the training read path, for scripts/bench/bench-read.sh: N processes that
+// each open / pread to the end / close their share of the files of a folder, nothing else — no
 // format, no threads, no queue, no metrics. dlbench's samples/s on the same files (one sample
 // per file) divided by this loop's files/s is how much of the limit the sample pipeline reaches.
 //

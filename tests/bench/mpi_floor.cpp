@@ -1,7 +1,8 @@
-// The MPI floor of a parallel dlbench run, for scripts/bench-read.sh: the emptiest MPI program
-// (launch, MPI_Init, one barrier, MPI_Finalize). Rank 0 prints the wall-clock time (seconds since
-// the epoch) right after the barrier, when every rank has finished MPI_Init: the script subtracts
-// the time it launched mpirun, and compares it with the start of a dlbench run's first step.
+// The MPI floor of a parallel dlbench run, for scripts/bench/bench-read.sh: the emptiest MPI
+// program (launch, MPI_Init, one barrier, MPI_Finalize). Rank 0 prints the wall-clock time (seconds
+// since the epoch) right after the barrier, when every rank has finished MPI_Init: the script
+// subtracts the time it launched mpirun, and compares it with the start of a dlbench run's first
+// step.
 #include <mpi.h>
 
 #include <chrono>

@@ -133,7 +133,7 @@ set_tests_properties(cli.checkpoint_node_local_np3 PROPERTIES LABELS "cli;mpi")
 
 # Writer and drain threads whose buffers (8 MiB each, allocated up front) exceed half of the
 # host's memory: exit 2 naming the key, once. drain_threads=100000 was killed by the kernel
-# (exit 137) while its 781 GiB of buffers were touched (issue 15).
+# (exit 137) while its 781 GiB of buffers were touched.
 set(dir ${SCRATCH}/checkpoint_threads_beyond_memory)
 dlbench_cli_test(checkpoint_drain_threads_beyond_memory 2
   --once "error.*checkpoint.burst_buffer.drain_threads = 1000000: its buffers, one of 8 MiB per thread .*more than half of this host's memory"
@@ -169,8 +169,8 @@ endfunction()
 # A checkpoint complete on the burst buffer whose name is durable in the checkpoint folder from an
 # earlier save with other settings (train.seed 123 there, 7 on the fast tier) is not durable: it
 # is drained. It used to count as durable ("nothing to drain", exit 0), so the save of a run
-# stopped before its drain stayed on the fast tier and the folder kept the other run's bytes
-# (issue 15). The seed-7 save goes to its own folder (its override comes after @bb@'s: it wins).
+# stopped before its drain stayed on the fast tier and the folder kept the other run's bytes.
+# The seed-7 save goes to its own folder (its override comes after @bb@'s: it wins).
 dlbench_drain_test(drain_durable_copy_of_other_settings ckpt_drain_other_settings ""
   "@checkpoint@ @bb@ ++workload.checkpoint.checkpoint_folder=@dir@/seed7 ++workload.train.seed=7 ++workload.checkpoint.burst_buffer.evict_after_drain=False --output @dir@/b --quiet && @drain@ ++workload.train.seed=7 && diff -r -x .dlbench-folder @dir@/seed7 @dir@/ckpt && echo 'drained: OK'"
   --once "note: resuming the drain of 2 checkpoint\\(s\\) complete on tier nvme .* global_epoch1_step1 global_epoch1_step2"
@@ -178,7 +178,7 @@ dlbench_drain_test(drain_durable_copy_of_other_settings ckpt_drain_other_setting
 # A fast-tier copy of a checkpoint durable already (identical manifest), left by a run that
 # stopped before evicting it, is removed by the next store with evict_after_drain (the default),
 # as a finished run would have: it stayed on the burst buffer for good, 'checkpoint drain' said
-# "nothing to drain" (issue 15). Emulated by a run with evict_after_drain=False.
+# "nothing to drain". Emulated by a run with evict_after_drain=False.
 dlbench_drain_test(drain_removes_durable_leftover ckpt_drain_durable_leftover
   "++workload.checkpoint.burst_buffer.evict_after_drain=False"
   "test -f @dir@/bb/global_epoch1_step2/dlbench_checkpoint_manifest.json && @drain@ && test ! -e @dir@/bb/global_epoch1_step1 && test ! -e @dir@/bb/global_epoch1_step2 && test -f @dir@/ckpt/global_epoch1_step2/dlbench_checkpoint_manifest.json && echo 'leftover: OK'"

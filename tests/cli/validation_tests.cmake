@@ -95,7 +95,7 @@ dlbench_cli_test(output_is_the_data_folder 2
   -- ${DLBENCH} run default --output ${VALIDATION}/out_is_data
   ++workload.dataset.data_folder=${VALIDATION}/out_is_data)
 
-# The dataset's bytes must fit the 64-bit counts (issue 15): num_files_train=9223372036854775807
+# The dataset's bytes must fit the 64-bit counts: num_files_train=9223372036854775807
 # passed the sample-count rule with one sample per file; generate wrote 632,000 files (4.9 GiB) in
 # 30 s on its way to 3.8e22 bytes, and unet3d (a size stdev) ended in "internal error:
 # vector::_M_default_append" (exit 1).

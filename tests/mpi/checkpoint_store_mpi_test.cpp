@@ -105,7 +105,7 @@ TEST(DirectStoreMpi, OneRanksFailureFailsTheSaveEverywhereWithoutManifest) {
       {"incomplete checkpoint"});
 }
 
-// Issue 15.3: with a tier capacity, rank 0 evaluated the room for a new checkpoint with a
+// with a tier capacity, rank 0 evaluated the room for a new checkpoint with a
 // collective (Communicator::node_count) that only it called, so the first save that found a
 // drain pending hung. The latency keeps the first drain pending when the second save starts.
 TEST(BurstBufferStoreMpi, TierCapacityBackpressureWaitsOnEveryRank) {

@@ -210,7 +210,7 @@ class TrainerThreadCounter final : public storage::EnvWrapper {
   const std::thread::id trainer_ = std::this_thread::get_id();
 };
 
-// Issue 15.3: the save held the trainer on capacity-tier operations (withdrawing an earlier
+// the save held the trainer on capacity-tier operations (withdrawing an earlier
 // manifest, listing and removing markers: with latency or a busy file system, each a wait).
 TEST_F(BurstBufferStoreTest, ASaveTouchesNothingOnTheCapacityTierFromTheTrainersThread) {
   const std::string name = "global_epoch1_step1";
@@ -258,7 +258,7 @@ ino_t Inode(const fs::path& path) {
   return st.st_ino;
 }
 
-// Issue 15.3: a drain into a checkpoint folder holding an earlier copy of the same checkpoint
+// a drain into a checkpoint folder holding an earlier copy of the same checkpoint
 // wrote new files and renamed them over the old ones, freeing the old files' pages while the next
 // save was allocating its own; on tmpfs in this VM such a save ran 2-4x slower. The drain now
 // overwrites the earlier copy of each file in place (same inode), and reads back verified.
@@ -438,7 +438,7 @@ TEST_F(BurstBufferStoreTest, AnInterruptedDrainIsResumedByTheNextStore) {
   const std::vector<DrainResult> drains = store->finish();
   ASSERT_EQ(drains.size(), 1u);
   EXPECT_EQ(drains[0].name, name);
-  // The first file, complete on the capacity tier, is not copied again (it was: issue 15).
+  // The first file, complete on the capacity tier, is not copied again (it was).
   EXPECT_EQ(drains[0].bytes, mine.bytes - mine.files.front().bytes);
   EXPECT_EQ(fs::last_write_time(first), first_written);
   EXPECT_GT(drains[0].durable_at, 0.0);

@@ -1,4 +1,4 @@
-// Model configurations of the reference test vectors (shared reference checkpoint.md §5): the
+// Model configurations of the reference test vectors: the
 // MLPerf Storage llama3 YAMLs, DLIO's llama workloads and megatron_deepspeed_LLNL.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The byte plan against the test vectors of the shared reference checkpoint.md §5, §2.8, §4.4.
+// The byte plan against the test vectors that DLIO's checkpoint model gives.
 #include "checkpoint/plan.h"
 
 #include <gtest/gtest.h>
@@ -155,7 +155,7 @@ TEST(CheckpointPlan, Llama3_1t) {
   EXPECT_EQ(s.optimizer_bytes, 14'198'010'802'176u);
   EXPECT_EQ(s.total_bytes, 16'564'174'094'592u);
   // MLPerf's rules list 18 TB for 1T (mlpstorage's LLM_SIZE_BY_RANK is 7/6 of the formula); the
-  // formula is what DLIO writes, so that is what is asserted (reference §5).
+  // formula is what DLIO writes, so that is what is asserted.
   EXPECT_EQ(Gib2(s.total_bytes), "15426.59");
   EXPECT_EQ(s.files, 2072u);
   EXPECT_EQ(s.min_rank_bytes, 13'865'244'924u);
@@ -264,7 +264,7 @@ TEST(CheckpointPlan, SubsetRows) {
   }
 }
 
-// §3.4 file counts for small transformers over ZeRO stages and TP/PP splits.
+// File counts for small transformers over ZeRO stages and TP/PP splits.
 struct CountCase {
   int tp, pp, zero, world;
 };

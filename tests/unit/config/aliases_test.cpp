@@ -1,4 +1,4 @@
-// Legacy spellings (reference §7): each accepted with one notice; alias and canonical key with
+// Legacy spellings: each accepted with one notice; alias and canonical key with
 // different values are an error.
 #include <gtest/gtest.h>
 

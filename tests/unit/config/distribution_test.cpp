@@ -1,4 +1,4 @@
-// Time values in every DLIO form (reference §4), through a whole load so the key paths and
+// Time values in every DLIO form, through a whole load so the key paths and
 // origins in messages are the real ones.
 #include <gtest/gtest.h>
 

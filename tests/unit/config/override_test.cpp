@@ -1,4 +1,4 @@
-// Hydra override grammar (reference §2): forms, value syntax, precedence, errors.
+// Hydra override grammar: forms, value syntax, precedence, errors.
 #include <gtest/gtest.h>
 
 #include "config/override_parser.h"

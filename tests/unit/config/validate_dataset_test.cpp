@@ -1,4 +1,4 @@
-// The validation rules on the dataset section (reference §6.1, §6.2; config/validate.cpp): a
+// The validation rules on the dataset section (config/validate.cpp): a
 // document that breaks one, and the message; the other sections' rules are in validate_test.cpp.
 // Each case loads a small valid base plus one change, so the rule under test is the only one
 // broken.
@@ -304,7 +304,7 @@ const RuleCase kDatasetRules[] = {
      "dataset.num_files_train = 4611686018427387904 (w.yaml:1) x dataset.num_samples_per_file = "
      "4 (w.yaml:1) samples is more than a 64-bit count holds"},
     // The dataset's bytes in 64 bits: num_files_train=9223372036854775807 of one 4 KiB sample
-    // generated files until the disk was full (issue 15).
+    // generated files until the disk was full.
     {"DatasetBytesBeyondTwoTo63",
      "dataset: {num_files_train: 9223372036854775807, num_files_eval: 0, num_samples_per_file: 1, "
      "record_length_bytes: 4096}\n",

@@ -1,4 +1,4 @@
-// Every validation rule on values (reference §6.1, §6.2; config/validate.cpp): a document that
+// Every validation rule on values (config/validate.cpp): a document that
 // breaks it, and the message. The rules on the dataset section are in validate_dataset_test.cpp;
 // those on tiers, the burst buffer, staging and folders, and the phases a command forces, are in
 // storage_rules_test.cpp. Each case loads a small valid base plus

@@ -129,7 +129,7 @@ TEST(PosixEnv, AFifoOpensAtOnceAndIsNotARegularFile) {
   char buffer[16];
   ExpectError([&] { in->read_at(0, buffer, sizeof buffer); }, ExitCode::kIo,
               {"read", path, "not a regular file"});
-  // Env::file_size holds to the same rule (a FIFO's size 0 passed for a file's: issue 15).
+  // Env::file_size holds to the same rule (a FIFO's size 0 passed for a file's).
   ExpectError([&] { PosixEnv().file_size(path); }, ExitCode::kIo,
               {"stat", path, "not a regular file"});
   ExpectError([&] { PosixEnv().file_size(dir.path().string()); }, ExitCode::kIo,

@@ -1,5 +1,5 @@
-// When training checkpoints and what the checkpoints are called (shared reference checkpoint.md
-// §4.1), and how store results become metrics records.
+// When training checkpoints and what the checkpoints are called, and how store results become
+// metrics records.
 #include "workflow/training_checkpoints.h"
 
 #include <gtest/gtest.h>
