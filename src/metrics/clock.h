@@ -17,7 +17,7 @@ using WallTime = std::chrono::system_clock::time_point;
 
 // RFC 3339 with microseconds and an explicit offset, e.g. "2026-11-21T05:32:49.123456+01:00".
 // `utc_offset` is the local zone's offset from UTC at `time` (DLIO writes local time without a
-// zone, dlio-config.md D27; the offset makes the timestamp unambiguous).
+// zone, which is ambiguous; the offset makes the timestamp unambiguous).
 std::string FormatRfc3339(WallTime time, std::chrono::seconds utc_offset);
 
 // The same in the process's local time zone (offset taken from the C library for that instant).

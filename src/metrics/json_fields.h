@@ -1,5 +1,5 @@
-// Setting JSON fields so that only finite numbers are ever written (dlio-config.md D21): a value
-// that is absent, NaN or infinite leaves the field out instead of writing invalid JSON.
+// Setting JSON fields so that only finite numbers are ever written (DLIO can write NaN, which is
+// not JSON): a value that is absent, NaN or infinite leaves the field out instead.
 #pragma once
 
 #include <cmath>

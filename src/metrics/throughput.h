@@ -11,7 +11,7 @@
 namespace dlbench::metrics {
 
 // DLIO's block throughput: (recorded steps - 2) * batch / total_time. The "-2" is hard-coded in
-// DLIO whatever the exclusions are (dlio-config.md D11); reproduced for the compatibility field
+// DLIO whatever the exclusions are; reproduced for the compatibility field
 // only. 0 when total_time is not positive (DLIO would divide by zero) and for a block of at most
 // 2 steps (DLIO's value is 0 at 2 steps and negative at 1, which no reader can take for a rate).
 double DlioBlockSamplesPerSecond(const BlockTiming& timing, std::uint64_t batch_size);
@@ -47,7 +47,7 @@ std::optional<double> GBPerSecond(Bytes bytes, Seconds seconds);   // 10^9 bytes
 std::optional<double> GiBPerSecond(Bytes bytes, Seconds seconds);  // 2^30 bytes per second
 
 // DLIO's "MB/s": samples/s * nominal record length / 2^20 (MiB/s from the nominal sample size,
-// dlio-config.md D10). Kept for the train_io_* / eval_io_* compatibility fields.
+// not the bytes read). Kept for the train_io_* / eval_io_* compatibility fields.
 double NominalMiBPerSecond(double samples_per_second, double record_length_bytes);
 
 }  // namespace dlbench::metrics

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks that a run folder holds what MLPerf Storage's tooling reads, with DLIO's names and types
-(reference metrics.md 3.2, dlio-config.md 1.3; mlpstorage's DLIOResultParser): summary.json's
+(mlpstorage's DLIOResultParser reads them; docs/metrics.md): summary.json's
 num_accelerators, start (kept as a string), metric, host_memory_GB, host_cpu_count, num_hosts, and
 dlio_config/config.yaml rooted at `workload:` (workflow flags, model name) with
 dlio_config/overrides.yaml (a list of the override strings). With PHASES (a comma-separated list
