@@ -43,6 +43,7 @@ TEST(OpLog, WritesWarpsColumnsOneLineARequest) {
                 .bytes = 4096,
                 .bucket = "b",
                 .key = "data/img_0.npz",
+                .error = "",
                 .start = start,
                 .first_byte = start + std::chrono::microseconds(300),
                 .end = start + std::chrono::milliseconds(2)});
