@@ -1,6 +1,7 @@
 #include "app/storage_backends.h"
 
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -47,9 +48,12 @@ std::unique_ptr<storage::Env> MakeS3Env(const config::Config& config,
 }  // namespace
 
 void RegisterStorageBackends() {
+  static std::once_flag once;
+  std::call_once(once, [] {
 #if DLBENCH_S3
-  workflow::RegisterSchemeBackend("s3", MakeS3Env);
+    workflow::RegisterSchemeBackend("s3", MakeS3Env);
 #endif
+  });
 }
 
 }  // namespace dlbench::app

@@ -6,7 +6,7 @@
 
 namespace dlbench::app {
 
-// Call once, before the first run.
+// Before the first run; later calls do nothing (Main may run several times in one process).
 void RegisterStorageBackends();
 
 }  // namespace dlbench::app

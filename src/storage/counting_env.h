@@ -24,8 +24,8 @@
 // its module memory: once the records and their share of the table would exceed it, a path
 // without a record of its own is counted in its group's folded record (one per group, kept as a
 // few shards so that reader threads do not contend on one lock, merged in snapshots), and is not
-// remembered: the totals stay exact, and files() gives each group's folded record with an
-// estimate of how many distinct files it holds (a 1 KiB HyperLogLog of the path hashes, ~3 %).
+// remembered: the totals stay exact, and files() gives each group's folded record with the
+// number of distinct files it holds (exact up to 128, then a 1 KiB HyperLogLog estimate, ~3 %).
 // Thread-safe: any thread may use the files while another takes a snapshot.
 #pragma once
 

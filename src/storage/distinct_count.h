@@ -1,7 +1,8 @@
-// An estimate of how many distinct values a stream of 64-bit hashes held, in 1 KiB: HyperLogLog
-// (Flajolet et al. 2007) with 1,024 one-byte registers, standard error 1.04 / √1024 ≈ 3 %, and the
-// linear-counting correction for small counts (exact-ish below ~2,500). The hashes must be well
-// mixed (CountingEnv::HashPath is). Not thread-safe: the caller locks. Pure values, no I/O.
+// How many distinct values a stream of 64-bit hashes held, in 2 KiB: exactly up to kExact
+// distinct hashes (they are kept), then an estimate: HyperLogLog (Flajolet et al. 2007) with
+// 1,024 one-byte registers, standard error 1.04 / √1024 ≈ 3 %, and the linear-counting correction
+// for small counts. The hashes must be well mixed (CountingEnv::HashPath is). Not thread-safe:
+// the caller locks. Pure values, no I/O.
 #pragma once
 
 #include <algorithm>
@@ -9,12 +10,19 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 namespace dlbench::storage {
 
 class DistinctCount {
  public:
+  static constexpr std::size_t kExact = 128;
+
   void add(std::uint64_t hash) {
+    if (exact_.size() <= kExact) {
+      const auto at = std::lower_bound(exact_.begin(), exact_.end(), hash);
+      if (at == exact_.end() || *at != hash) exact_.insert(at, hash);
+    }
     const std::size_t index = hash >> (64 - kIndexBits);
     const std::uint64_t rest = hash << kIndexBits;
     const auto rank =
@@ -22,6 +30,7 @@ class DistinctCount {
     registers_[index] = std::max(registers_[index], rank);
   }
   std::uint64_t estimate() const {
+    if (exact_.size() <= kExact) return exact_.size();
     double sum = 0;
     std::size_t zeros = 0;
     for (const std::uint8_t r : registers_) {
@@ -35,12 +44,17 @@ class DistinctCount {
     }
     return static_cast<std::uint64_t>(std::llround(raw));
   }
-  void clear() { registers_.fill(0); }
+  void clear() {
+    registers_.fill(0);
+    exact_.clear();
+  }
 
  private:
   static constexpr int kIndexBits = 10;
   static constexpr std::size_t kRegisters = std::size_t{1} << kIndexBits;
   std::array<std::uint8_t, kRegisters> registers_{};
+  // The distinct hashes, sorted, while there are at most kExact (one more says "more").
+  std::vector<std::uint64_t> exact_;
 };
 
 }  // namespace dlbench::storage

@@ -341,7 +341,7 @@ TEST(StorageRules, S3FoldersAreUrisOrKeyPrefixesInTheBucket) {
   EXPECT_EQ(mlperf.config.dataset.data_folder, "s3://mlp-s3dlio/test-run/unet3d");
   EXPECT_EQ(mlperf.config.checkpoint.checkpoint_folder, "s3://mlp-s3dlio/ckpt");
   const std::string notice =
-      "dataset.data_folder: 'test-run/unet3d/' is a key prefix in the bucket "
+      "dataset.data_folder: 'test-run/unet3d' is a key prefix in the bucket "
       "storage.storage_root names: s3://mlp-s3dlio/test-run/unet3d";
   EXPECT_NE(std::find(mlperf.notices.begin(), mlperf.notices.end(), notice), mlperf.notices.end());
   // A tier may stay local: a burst buffer on local NVMe in front of the bucket.

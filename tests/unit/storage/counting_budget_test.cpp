@@ -120,6 +120,20 @@ TEST(CountingBudget, FoldedFilesAreCountedFromManyThreads) {
   EXPECT_EQ(files[0].counts.closes, 160u);
 }
 
+// Exact up to kExact distinct values, whatever the hashes' collisions in the registers.
+TEST(DistinctCount, CountsExactlyUpToItsLimit) {
+  for (std::uint64_t n : {1u, 40u, 128u}) {
+    DistinctCount count;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      count.add(CountingEnv::HashPath("/tmp/x/f" + std::to_string(i)));
+      count.add(CountingEnv::HashPath("/tmp/x/f" + std::to_string(i)));
+    }
+    EXPECT_EQ(count.estimate(), n);
+    count.clear();
+    EXPECT_EQ(count.estimate(), 0u);
+  }
+}
+
 TEST(DistinctCount, EstimatesWithinAFewPercent) {
   DistinctCount small, large;
   for (std::uint64_t i = 0; i < 200; ++i) {
