@@ -78,10 +78,10 @@ class EventFormatter {
   std::string complete_args_;
 };
 
-// The resolution of ts and dur: whole microseconds, as DFTracer writes them. A whole number of µs
-// since 1970 (about 1.8e15) is exact in a binary double (below 2^53), so a reader that parses ts
-// and dur as doubles (Perfetto's JSON importer, Python's json) sees the nesting the file has; a
-// fraction of a µs would not survive that parse.
+// The resolution of ts and dur: whole microseconds, as DFTracer writes them. Integers keep a
+// thread's nesting in every reader: Perfetto's JSON importer and Python's json read them as
+// integers, and even a double holds µs since 1970 (about 1.8e15) exactly; a fraction of a µs
+// does not survive a double.
 inline constexpr std::int64_t kGridNs = 1000;
 // `ns` floored to a multiple of kGridNs (towards minus infinity).
 std::int64_t FloorToGrid(std::int64_t ns);

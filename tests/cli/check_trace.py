@@ -7,7 +7,7 @@ For every rank's trace-<r>-of-<RANKS>.pfw.gz: the gzip members decompress comple
 line is "[" and the last "]"; every other line is one JSON object with the fields Perfetto and
 DFTracer need (complete events: name, cat, pid, tid, ts, dur, ph "X", args; metadata: ph "M"
 and args.name); ts and dur are whole microseconds, and the complete events of each thread nest
-when read as Perfetto's JSON importer reads them (a binary double, times 1000, cut to whole ns);
+when read as Perfetto's JSON importer reads an integer (µs times 1000, in 64-bit integers);
 every fhash is named by an FH line; and the events count what the run did, per rank:
 with a training run, derived from OUTPUT_FOLDER/config.yaml as check_summary.py derives its
 sample counts (fetch.iter, fetch.block and compute once per step, train and evaluation passes
@@ -37,7 +37,7 @@ def fail(msg):
 def nanos(value, path, number):
     if not isinstance(value, int):
         fail(f"{path}:{number}: ts or dur {value!r} is not whole microseconds")
-    return int(float(value) * 1000.0)  # Perfetto: the double times 1000, cut to an integer
+    return value * 1000  # Perfetto: an integer's µs times 1000 in 64-bit integers
 
 
 def expected_counts(folder, ranks):
