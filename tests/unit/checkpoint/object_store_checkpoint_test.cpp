@@ -20,13 +20,14 @@
 namespace dlbench::checkpoint {
 namespace {
 
-constexpr int kWorld = 4;
+constexpr int kObjectStoreRanks = 4;
 
 CheckpointPlan SmallPlan() {
-  return CheckpointPlan(test::Transformer(4, 100, 32, 64, 4, 2, 2, 1, 1), test::Default(), kWorld);
+  return CheckpointPlan(test::Transformer(4, 100, 32, 64, 4, 2, 2, 1, 1), test::Default(),
+                        kObjectStoreRanks);
 }
 
-WriterOptions Options() {
+WriterOptions SmallOptions() {
   WriterOptions o;
   o.threads = 3;
   o.buffer_bytes = 4096;  // files span several chunks
@@ -40,17 +41,17 @@ TEST(ObjectStoreCheckpoint, WritesTheSameFilesAsOnPosixAndReadsThemVerified) {
   dlbench::test::MemoryObjectEnv objects;
   const std::string on_disk = (dir / "global_epoch1_step1").string();
   const std::string in_bucket = "/bucket/ckpt/global_epoch1_step1";
-  CheckpointWriter disk(storage::PosixEnv(), Options());
-  CheckpointWriter bucket(objects, Options());
-  for (Rank r = 0; r < kWorld; ++r) {
+  CheckpointWriter disk(storage::PosixEnv(), SmallOptions());
+  CheckpointWriter bucket(objects, SmallOptions());
+  for (Rank r = 0; r < kObjectStoreRanks; ++r) {
     disk.write_rank(on_disk, plan.for_rank(r));
     EXPECT_EQ(bucket.write_rank(in_bucket, plan.for_rank(r)).bytes, plan.for_rank(r).bytes);
   }
   EXPECT_FALSE(IsCheckpointComplete(objects, in_bucket));
-  WriteManifest(objects, in_bucket, plan, Options().content, /*fsync=*/true);
+  WriteManifest(objects, in_bucket, plan, SmallOptions().content, /*fsync=*/true);
   EXPECT_TRUE(IsCheckpointComplete(objects, in_bucket));
   std::size_t files = 0;
-  for (Rank r = 0; r < kWorld; ++r) {
+  for (Rank r = 0; r < kObjectStoreRanks; ++r) {
     for (const PlannedFile& f : plan.for_rank(r).files) {
       EXPECT_EQ(objects.object(JoinPath(in_bucket, f.name)),
                 dlbench::test::ReadFile(JoinPath(on_disk, f.name)))
@@ -67,7 +68,9 @@ TEST(ObjectStoreCheckpoint, WritesTheSameFilesAsOnPosixAndReadsThemVerified) {
   read.verify = true;
   CheckpointReader reader(objects, read);
   Bytes bytes = 0;
-  for (Rank r = 0; r < kWorld; ++r) bytes += reader.read_rank(in_bucket, plan.for_rank(r)).bytes;
+  for (Rank r = 0; r < kObjectStoreRanks; ++r) {
+    bytes += reader.read_rank(in_bucket, plan.for_rank(r)).bytes;
+  }
   EXPECT_EQ(bytes, plan.summarize().total_bytes);
 }
 
@@ -76,22 +79,22 @@ TEST(ObjectStoreCheckpoint, DrainsFromOneFolderToAnotherWhole) {
   dlbench::test::MemoryObjectEnv objects;
   const std::string fast = "/bucket/bb/global_epoch1_step1";
   const std::string capacity = "/bucket/pfs/global_epoch1_step1";
-  CheckpointWriter writer(objects, Options());
-  for (Rank r = 0; r < kWorld; ++r) writer.write_rank(fast, plan.for_rank(r));
-  WriteManifest(objects, fast, plan, Options().content, false);
+  CheckpointWriter writer(objects, SmallOptions());
+  for (Rank r = 0; r < kObjectStoreRanks; ++r) writer.write_rank(fast, plan.for_rank(r));
+  WriteManifest(objects, fast, plan, SmallOptions().content, false);
   DrainOptions options;
   options.buffer_bytes = 4096;
   options.marker_timeout = 600;
   options.poll_interval = 0.001;
   std::vector<std::unique_ptr<DrainEngine>> engines;
-  for (Rank r = 0; r < kWorld; ++r) {
+  for (Rank r = 0; r < kObjectStoreRanks; ++r) {
     DrainJob job;
     job.name = "global_epoch1_step1";
     job.fast_folder = fast;
     job.capacity_folder = capacity;
     for (const PlannedFile& f : plan.for_rank(r).files) job.files.push_back({f.name, f.bytes});
     job.marks = {r};
-    job.world = kWorld;
+    job.world = kObjectStoreRanks;
     job.finisher = r == 0;
     job.manifest = ManifestText(ReadManifest(objects, fast));
     job.token = "save1";
