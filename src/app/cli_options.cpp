@@ -26,10 +26,11 @@ void AddWorkloadOptions(CLI::App& command, WorkloadOptions& options, bool with_o
     command.add_flag("--trace", options.trace,
                      "Write a DFTracer/Perfetto trace per rank into the output folder "
                      "(trace-<rank>-of-<ranks>.pfw.gz; same as workflow.profiling: True)");
-    command.add_option("--op-log", options.op_log,
-                       "Write one line per S3 request to FILE, in MinIO warp's op-log columns "
-                       "(FILE.<rank> for each rank of a job of several; same as "
-                       "storage.storage_options.op_log)")
+    command
+        .add_option("--op-log", options.op_log,
+                    "Write one line per S3 request to FILE, in MinIO warp's op-log columns "
+                    "(FILE.<rank> for each rank of a job of several; same as "
+                    "storage.storage_options.op_log)")
         ->type_name("FILE");
     command.add_flag("--force", options.force,
                      "Write into an output, data or checkpoint folder that is not empty and was "

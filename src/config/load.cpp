@@ -52,9 +52,9 @@ void ResolveObjectStoreFolders(Config& config, std::vector<std::string>& notices
   if (bucket.starts_with("s3://")) bucket.remove_prefix(5);
   while (bucket.ends_with('/')) bucket.remove_suffix(1);
   if (bucket.empty() || bucket == ".") return;
-  for (auto [key, folder] : {std::pair{"dataset.data_folder", &config.dataset.data_folder},
-                             std::pair{"checkpoint.checkpoint_folder",
-                                       &config.checkpoint.checkpoint_folder}}) {
+  for (auto [key, folder] :
+       {std::pair{"dataset.data_folder", &config.dataset.data_folder},
+        std::pair{"checkpoint.checkpoint_folder", &config.checkpoint.checkpoint_folder}}) {
     if (IsUri(*folder) || folder->empty()) continue;
     std::string_view prefix = *folder;
     while (prefix.starts_with("./")) prefix.remove_prefix(2);

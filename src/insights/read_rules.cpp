@@ -66,7 +66,8 @@ std::optional<Finding> MetadataBound(const RunFacts& facts) {
   const double io = facts.read_time_seconds + facts.write_time_seconds + facts.meta_time_seconds;
   // Opens of a small run on a loaded machine take half of little: only when reads cost AU. On an
   // object store the close time holds the uploads: not metadata.
-  if (facts.object_storage || io <= 0 || facts.meta_time_seconds < kMetadataMinSeconds || !ReadsCostAu(facts)) {
+  if (facts.object_storage || io <= 0 || facts.meta_time_seconds < kMetadataMinSeconds ||
+      !ReadsCostAu(facts)) {
     return std::nullopt;
   }
   const double share = facts.meta_time_seconds / io;

@@ -27,9 +27,9 @@ Json PercentileFields(const metrics::LatencyHistogram& histogram) {
 
 metrics::LatencyHistogram Reduced(const mpi::Communicator& comm,
                                   const std::vector<std::uint64_t>& buckets, double max) {
-  const metrics::LatencyHistogram mine =
-      buckets.empty() ? metrics::LatencyHistogram()
-                      : metrics::LatencyHistogram::FromCounts(buckets, max);
+  const metrics::LatencyHistogram mine = buckets.empty()
+                                             ? metrics::LatencyHistogram()
+                                             : metrics::LatencyHistogram::FromCounts(buckets, max);
   return metrics::ReduceHistogram(comm, mine);
 }
 
@@ -61,8 +61,7 @@ Json RequestSummary(storage::Env& storage, const mpi::Communicator& comm, bool q
     total_bytes += bytes;
     total_seconds += comm.sum(kind.seconds);
     total_first_byte += comm.sum(kind.first_byte_seconds);
-    const metrics::LatencyHistogram latency =
-        Reduced(comm, kind.latency_buckets, kind.latency_max);
+    const metrics::LatencyHistogram latency = Reduced(comm, kind.latency_buckets, kind.latency_max);
     const metrics::LatencyHistogram first_byte =
         Reduced(comm, kind.first_byte_buckets, kind.first_byte_max);
     Json& out = requests[kind.operation];

@@ -70,10 +70,8 @@ TEST(FactsFromSummary, ReadsWhatTheRulesNeed) {
   EXPECT_FALSE(facts.object_storage);
   EXPECT_FALSE(facts.object_store);
   summary["storage_type"] = "s3";
-  summary["object_storage"]["total"] = {{"requests", 200},
-                                        {"retries", 3},
-                                        {"request_seconds", 1.5},
-                                        {"first_byte_seconds", 1.0}};
+  summary["object_storage"]["total"] = {
+      {"requests", 200}, {"retries", 3}, {"request_seconds", 1.5}, {"first_byte_seconds", 1.0}};
   const RunFacts s3 = FactsFromSummary(summary);
   EXPECT_TRUE(s3.object_storage);
   ASSERT_TRUE(s3.object_store);

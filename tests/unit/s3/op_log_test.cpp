@@ -61,11 +61,11 @@ TEST(OpLog, WritesWarpsColumnsOneLineARequest) {
   EXPECT_EQ(rows[0], (std::vector<std::string>{"idx", "thread", "op", "client_id", "n_objects",
                                                "bytes", "endpoint", "file", "error", "start",
                                                "first_byte", "end", "duration_ns"}));
-  EXPECT_EQ(rows[1], (std::vector<std::string>{
-                         "0", rows[1][1], "GET", "node1:0", "1", "4096", "http://127.0.0.1:7480",
-                         "b/data/img_0.npz", "", "2025-12-02T04:33:20.000000005Z",
-                         "2025-12-02T04:33:20.000300005Z", "2025-12-02T04:33:20.002000005Z",
-                         "2000000"}));
+  EXPECT_EQ(rows[1],
+            (std::vector<std::string>{
+                "0", rows[1][1], "GET", "node1:0", "1", "4096", "http://127.0.0.1:7480",
+                "b/data/img_0.npz", "", "2025-12-02T04:33:20.000000005Z",
+                "2025-12-02T04:33:20.000300005Z", "2025-12-02T04:33:20.002000005Z", "2000000"}));
   ASSERT_EQ(rows[2].size(), 13U);
   EXPECT_EQ(rows[2][8], "failed: NoSuchBucket (HTTP 404)");
   EXPECT_EQ(rows[2][12], "0");
