@@ -31,7 +31,7 @@ endforeach()
 set(problems "")
 foreach(module IN LISTS modules)
   # The modules its sources include.
-  file(GLOB sources ${SOURCE_DIR}/src/${module}/*.h ${SOURCE_DIR}/src/${module}/*.cpp)
+  file(GLOB_RECURSE sources ${SOURCE_DIR}/src/${module}/*.h ${SOURCE_DIR}/src/${module}/*.cpp)
   set(included "")
   foreach(source IN LISTS sources)
     file(STRINGS ${source} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"[a-z0-9_]+/")

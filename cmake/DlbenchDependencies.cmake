@@ -41,7 +41,7 @@ pkg_check_modules(LIBDEFLATE REQUIRED IMPORTED_TARGET libdeflate)
 # (libpng-dev).
 find_package(JPEG REQUIRED)
 find_package(PNG REQUIRED)
-# Parquet pages written by pyarrow and others (src/formats/parquet_codec.cpp): snappy, pyarrow's
+# Parquet pages written by pyarrow and others (src/formats/parquet/parquet_codec.cpp): snappy, pyarrow's
 # default codec (Debian: libsnappy-dev, found through its C header and library), and zstd
 # (libzstd-dev).
 find_path(SNAPPY_INCLUDE_DIR snappy-c.h REQUIRED)

@@ -1,9 +1,10 @@
-# One static library per folder of src/ (dlbench_<folder>), holding every .cpp of that folder.
+# One static library per folder of src/ (dlbench_<folder>), holding every .cpp of that folder and
+# its subfolders (formats/ has one per format family).
 # The link dependencies below are the layering of docs/architecture.md: a module links only the
 # modules it may include.
 function(dlbench_module name)
   cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
-  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${name}/*.cpp)
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${name}/*.cpp)
   if(sources)
     add_library(dlbench_${name} STATIC ${sources})
     target_include_directories(dlbench_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)

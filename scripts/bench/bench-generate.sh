@@ -62,7 +62,7 @@ workload="$DLBENCH_ROOT/tests/data/workloads/generate/tiny_generate.yaml"
 
 large_files=64; small_files=5000
 [ "$quick" = 1 ] && { large_files=16; small_files=1000; }
-max_block=$(( 4 * 1024 * 1024 ))  # dlbench's generation buffer (workflow/generate_phase.h)
+max_block=$(( 4 * 1024 * 1024 ))  # dlbench's generation buffer (generation/generation.h)
 
 now() { date +%s.%N; }
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }

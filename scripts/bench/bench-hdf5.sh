@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# HDF5 through storage::Env (formats/hdf5_env_driver.h); prints Markdown for results/hdf5.md.
+# HDF5 through storage::Env (formats/hdf5/hdf5_env_driver.h); prints Markdown for results/hdf5.md.
 #
 #   scripts/bench-hdf5.sh [--reps N] [--limit MIB] [--dlbench PATH] [DIR]
 #

@@ -2,7 +2,7 @@
 # Does a storage tier's bandwidth_limit hold for shared-file writes? One file written by every
 # rank together (dataset generation with no more files than ranks): npy through dlbench's own
 # collective MPI-IO (storage::SharedFile via Env::open_shared) and hdf5 through parallel HDF5,
-# whose own MPI-IO is routed through the Env by the PMPI capture (mpi/mpiio_capture.h). Prints
+# whose own MPI-IO is routed through the Env by the PMPI capture (storage/mpiio_capture.h). Prints
 # Markdown.
 #
 #   scripts/bench/bench-shared.sh [--reps N] [--ranks P] [--limit MIB_PER_S] [--size MIB] [--dlbench PATH] [DIR]

@@ -22,6 +22,7 @@
 #include "sweep/sweep.h"
 #include "sweep/sweep_table.h"
 #include "util/error.h"
+#include "util/file_names.h"
 #include "util/sink.h"
 #include "workflow/output_folder.h"
 
@@ -147,7 +148,7 @@ sweep::RunOutcome RunOne(const JobStarter& jobs, const sweep::RunRequest& reques
     if (outcome.error.empty()) outcome.error = "exit code " + std::to_string(exit.exit_code);
     return outcome;
   }
-  const fs::path summary = jobs.folder() / request.folder / "summary.json";
+  const fs::path summary = jobs.folder() / request.folder / file_names::kSummary;
   try {
     std::ifstream in(summary);
     if (!in) throw IoError("open", summary.string(), errno);

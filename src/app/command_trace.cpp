@@ -13,6 +13,7 @@
 #include "trace_summary/summary_format.h"
 #include "trace_summary/trace_summary.h"
 #include "util/error.h"
+#include "util/file_names.h"
 #include "util/sink.h"
 
 namespace dlbench::app {
@@ -27,7 +28,7 @@ struct TraceSummaryOptions {
 // the folder has no summary.json. One that cannot be read gets a note, not a failure: the
 // traces and counters were summarised.
 std::string RunInsightsText(const std::string& folder) {
-  const std::filesystem::path file = std::filesystem::path(folder) / "summary.json";
+  const std::filesystem::path file = std::filesystem::path(folder) / file_names::kSummary;
   std::error_code error;
   if (!std::filesystem::is_regular_file(file, error)) return "";
   try {

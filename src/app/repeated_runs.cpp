@@ -4,10 +4,11 @@
 
 #include "app/workload_loading.h"
 #include "compare/aggregate.h"
+#include "generation/dataset_removal.h"
 #include "mpi/agreement.h"
 #include "util/error.h"
+#include "util/file_names.h"
 #include "util/sink.h"
-#include "workflow/dataset_removal.h"
 #include "workflow/output_folder.h"
 #include "workflow/progress_line.h"
 #include "workflow/run_results.h"
@@ -98,13 +99,13 @@ int RunRepeated(const WorkloadOptions& options, const config::Config& base,
   const bool uses_data = std::any_of(each.begin(), each.end(), [](workflow::Phase phase) {
     return phase == workflow::Phase::kTrain || phase == workflow::Phase::kCheckpoint;
   });
-  if (workflow::RemovesDatasetAtEnd(base, generates && !generation_only, uses_data)) {
+  if (generation::RemovesDatasetAtEnd(base, generates && !generation_only, uses_data)) {
     const auto storage = workflow::MakeRunStorage(base, {}, comm);
-    workflow::RemoveGeneratedDataset(base, *storage, options.quiet, comm);
+    generation::RemoveGeneratedDataset(base, *storage, options.quiet, comm);
   }
   if (comm.is_root()) {
     const metrics::Json aggregate = compare::AggregateRuns(runs, folder.string());
-    workflow::WriteFileAtomically(folder / "aggregate.json", aggregate.dump(2) + "\n");
+    workflow::WriteFileAtomically(folder / file_names::kAggregate, aggregate.dump(2) + "\n");
     if (!options.quiet) sink::Result(compare::AggregateTable(aggregate));
   }
   return 0;

@@ -28,7 +28,7 @@ int RunInFolder(const config::Config& config, const std::vector<workflow::Phase>
 // something else, the dataset is generated once, into OUTPUT/generate/, before the runs; a
 // generation-only workload generates N times, run i into <data_folder>/run-<i>/. With
 // dataset.keep_files: false, the dataset generated once is removed after the last run
-// (workflow/dataset_removal.h). Collective.
+// (generation/dataset_removal.h). Collective.
 // `base` is the workload as `options` load it (for its seed, data folder and output folder).
 int RunRepeated(const WorkloadOptions& options, const config::Config& base,
                 const std::vector<workflow::Phase>& phases, const RepeatOptions& repeat,

@@ -22,6 +22,7 @@
 #include "mpi/agreement.h"
 #include "storage/tier_env.h"
 #include "util/error.h"
+#include "util/file_names.h"
 #include "util/path_text.h"
 #include "util/sink.h"
 #include "util/size_text.h"
@@ -233,8 +234,8 @@ void BurstBufferStore::resume_drain(const std::string& name) {
   });
   const int source = comm_.min(text.empty() ? comm_.size() : comm_.rank());
   if (source == comm_.size()) return;  // gone from every node since the scan
-  const Manifest manifest =
-      ParseManifest(comm_.broadcast(text, source), JoinPath(fast_folder(name), kManifestFileName));
+  const Manifest manifest = ParseManifest(
+      comm_.broadcast(text, source), JoinPath(fast_folder(name), file_names::kCheckpointManifest));
   // The node holding each saving rank's files; one that no node, or two, hold cannot be drained.
   std::map<Rank, int> holder;
   std::string problem;
@@ -352,7 +353,7 @@ std::string BurstBufferStore::evict_durable() {
     if (leads()) {
       for (const std::string& name : durable) {
         try {
-          env_.remove(JoinPath(fast_folder(name), kManifestFileName));
+          env_.remove(JoinPath(fast_folder(name), file_names::kCheckpointManifest));
         } catch (const Error& e) {
           if (error.empty()) error = e.what();
           failed += name + "\n";
@@ -421,7 +422,7 @@ StoreOpResult BurstBufferStore::save(const std::string& name, const CheckpointPl
   header = comm_.broadcast(header, 0);
   if (leads()) {
     try {
-      env_.remove(JoinPath(fast_folder(name), kManifestFileName));
+      env_.remove(JoinPath(fast_folder(name), file_names::kCheckpointManifest));
     } catch (const Error& e) {
       local_error = e.what();
     }
@@ -539,7 +540,7 @@ StoreOpResult BurstBufferStore::load(const std::string& name, const CheckpointPl
       throw IoError("load checkpoint", name, 0,
                     "neither complete on tier " + tier_name_ + " (" + fast_folder(name) +
                         ") nor durable in the checkpoint folder (" + capacity_folder(name) +
-                        "): no " + kManifestFileName);
+                        "): no " + file_names::kCheckpointManifest);
     }
     const bool fast = where == "fast";
     folder = fast ? fast_folder(name) : capacity_folder(name);

@@ -2,6 +2,7 @@
 
 #include "mpi/agreement.h"
 #include "util/error.h"
+#include "util/file_names.h"
 
 namespace dlbench::checkpoint {
 
@@ -26,7 +27,7 @@ bool CommitCheckpoint(const mpi::Communicator& comm, const mpi::NodeMap& nodes, 
     // Complete on one node only is not complete: no node keeps a manifest.
     if (wrote) {
       try {
-        env.remove(folder + "/" + kManifestFileName);
+        env.remove(folder + "/" + file_names::kCheckpointManifest);
       } catch (const Error&) {  // best effort: the error below says the save failed
       }
     }

@@ -7,6 +7,7 @@
 #include "metrics/clock.h"
 #include "mpi/agreement.h"
 #include "util/error.h"
+#include "util/file_names.h"
 #include "util/path_text.h"
 
 namespace dlbench::checkpoint {
@@ -51,7 +52,7 @@ StoreOpResult DirectStore::save(const std::string& name, const CheckpointPlan& p
   try {
     // A manifest left by an earlier save of this name must not vouch for the files now being
     // replaced: until the commit below writes a new one, the checkpoint is incomplete.
-    if (comm_.is_root()) env_.remove(JoinPath(folder, kManifestFileName));
+    if (comm_.is_root()) env_.remove(JoinPath(folder, file_names::kCheckpointManifest));
     result.bytes = writer_.write_rank(folder, plan.for_rank(comm_.rank())).bytes;
   } catch (...) {
     failure = std::current_exception();
@@ -78,7 +79,7 @@ StoreOpResult DirectStore::load(const std::string& name, const CheckpointPlan& p
   try {
     if (!IsCheckpointComplete(env_, folder)) {
       throw IoError("load checkpoint", folder, 0,
-                    std::string("incomplete checkpoint: no ") + kManifestFileName +
+                    std::string("incomplete checkpoint: no ") + file_names::kCheckpointManifest +
                         " (never written, or its save failed or was interrupted)");
     }
     result.bytes = reader_.read_rank(folder, plan.for_rank(source_rank)).bytes;

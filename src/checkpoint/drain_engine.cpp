@@ -13,15 +13,16 @@
 #include "storage/atomic_file.h"
 #include "trace/record.h"
 #include "util/error.h"
+#include "util/file_names.h"
 #include "util/path_text.h"
 #include "util/thread_priority.h"
 
 namespace dlbench::checkpoint {
 namespace {
 
-constexpr const char* kDrainedPrefix = ".dlbench_drained_rank";
-constexpr const char* kFailedPrefix = ".dlbench_drain_failed_rank";
-constexpr const char* kContentPrefix = ".dlbench_drain_content_rank";
+using file_names::kDrainContentPrefix;
+using file_names::kDrainedPrefix;
+using file_names::kDrainFailedPrefix;
 
 // A marker's first line: "dlbench-drain <token>"; a failure marker's error follows it.
 std::string MarkerText(const DrainJob& job, const std::string& body) {
@@ -67,8 +68,8 @@ std::string ReadMarkerText(storage::Env& env, const std::string& path) {
 }
 
 std::string DrainedMarkerName(Rank rank) { return kDrainedPrefix + std::to_string(rank); }
-std::string DrainFailedMarkerName(Rank rank) { return kFailedPrefix + std::to_string(rank); }
-std::string DrainContentMarkerName(Rank rank) { return kContentPrefix + std::to_string(rank); }
+std::string DrainFailedMarkerName(Rank rank) { return kDrainFailedPrefix + std::to_string(rank); }
+std::string DrainContentMarkerName(Rank rank) { return kDrainContentPrefix + std::to_string(rank); }
 
 std::string DrainContentText(const ContentSettings& content, const std::string& checkpoint,
                              const std::vector<DrainFile>& files) {
@@ -81,11 +82,11 @@ std::string DrainContentText(const ContentSettings& content, const std::string& 
   return text;
 }
 bool IsDrainFailedMarkerName(const std::string& file_name) {
-  return file_name.starts_with(kFailedPrefix);
+  return file_name.starts_with(kDrainFailedPrefix);
 }
 bool IsDrainMarkerName(const std::string& file_name) {
-  return file_name.starts_with(kDrainedPrefix) || file_name.starts_with(kFailedPrefix) ||
-         file_name.starts_with(kContentPrefix);
+  return file_name.starts_with(kDrainedPrefix) || file_name.starts_with(kDrainFailedPrefix) ||
+         file_name.starts_with(kDrainContentPrefix);
 }
 
 DrainFeed::DrainFeed(std::size_t files) : ready_(files, false) {}
@@ -318,7 +319,7 @@ void DrainEngine::prepare_capacity_side(const DrainJob& job) {
   env_.create_directories(job.capacity_folder);
   if (job.token.empty()) return;  // a resumed drain: the interrupted save prepared it
   // Withdrawn before any file is replaced: an earlier manifest must not vouch for a mix of files.
-  env_.remove(JoinPath(job.capacity_folder, kManifestFileName));
+  env_.remove(JoinPath(job.capacity_folder, file_names::kCheckpointManifest));
   for (Rank rank : job.marks) {
     env_.remove(JoinPath(job.capacity_folder, DrainedMarkerName(rank)));
     env_.remove(JoinPath(job.capacity_folder, DrainFailedMarkerName(rank)));

@@ -8,6 +8,7 @@
 
 #include "storage/atomic_file.h"
 #include "util/error.h"
+#include "util/file_names.h"
 #include "util/path_text.h"
 
 namespace dlbench::checkpoint {
@@ -80,7 +81,7 @@ void CheckPlannedFiles(storage::Env& env, const std::string& folder, const Check
 
 void WriteManifestText(storage::Env& env, const std::string& folder, const std::string& text,
                        bool fsync) {
-  storage::AtomicFileWriter writer(env, JoinPath(folder, kManifestFileName));
+  storage::AtomicFileWriter writer(env, JoinPath(folder, file_names::kCheckpointManifest));
   writer.file().append(text.data(), text.size());
   writer.commit(fsync);
 }
@@ -96,14 +97,14 @@ Manifest WriteManifest(storage::Env& env, const std::string& folder, const Check
 }
 
 bool IsCheckpointComplete(storage::Env& env, const std::string& folder) {
-  return env.exists(JoinPath(folder, kManifestFileName));
+  return env.exists(JoinPath(folder, file_names::kCheckpointManifest));
 }
 
 Manifest ReadManifest(storage::Env& env, const std::string& folder) {
-  const std::string path = JoinPath(folder, kManifestFileName);
+  const std::string path = JoinPath(folder, file_names::kCheckpointManifest);
   if (!env.exists(path)) {
     throw IoError("read checkpoint", folder, 0,
-                  std::string("incomplete checkpoint: no ") + kManifestFileName +
+                  std::string("incomplete checkpoint: no ") + file_names::kCheckpointManifest +
                       " (a save was interrupted or a rank failed)");
   }
   std::string text;

@@ -14,8 +14,6 @@
 
 namespace dlbench::checkpoint {
 
-inline constexpr const char* kManifestFileName = "dlbench_checkpoint_manifest.json";
-
 // How the files' bytes were made, so that a restore can verify them (tensor_content.h).
 struct ContentSettings {
   bool randomize = true;

@@ -8,13 +8,14 @@
 #include <sstream>
 
 #include "util/error.h"
+#include "util/file_names.h"
 
 namespace dlbench::compare {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr const char* kSummary = "summary.json";
-constexpr const char* kAggregate = "aggregate.json";  // compare/aggregate.h
+using file_names::kAggregate;  // compare/aggregate.h
+using file_names::kSummary;
 
 metrics::Json ReadJson(const fs::path& file) {  // ReadJsonObject
   std::ifstream in(file, std::ios::binary);

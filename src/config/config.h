@@ -136,7 +136,7 @@ struct ContentConfig {
   double compress_ratio = 2.0;  // kCompressible: target ratio of raw to compressed size
   std::uint64_t seed = 0;       // mixed with (file, offset); 0 = derived from train.seed
   // per_file: each file encoded from its own values (DLIO); assembled: jpeg, png and csv files
-  // put together from a pool of pre-encoded pieces (formats/jpeg_assembly.h, png_assembly.h,
+  // put together from a pool of pre-encoded pieces (formats/image/jpeg_assembly.h, png_assembly.h,
   // csv_assembly.h), at file-writing speed; auto (the default): assembled where the format and
   // content allow it, else per_file, resolved by config::Load (ResolvedContentEncoding). A Config
   // built without Load that keeps auto is generated per file.

@@ -1,7 +1,7 @@
 #include <string>
 
-#include "formats/dtype.h"
 #include "formats/format.h"
+#include "formats/io/dtype.h"
 #include "util/error.h"
 
 namespace dlbench::formats {

@@ -7,7 +7,7 @@
 
 #include "config/enums.h"
 #include "formats/format.h"
-#include "formats/shared_writer.h"
+#include "formats/io/shared_writer.h"
 
 namespace dlbench::formats {
 

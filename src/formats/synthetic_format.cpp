@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "formats/direct_file.h"
+#include "formats/io/direct_file.h"
 #include "storage/file.h"
 #include "util/error.h"
 

@@ -15,6 +15,7 @@
 #include "report/io_charts.h"
 #include "report/page.h"
 #include "report/svg_charts.h"
+#include "util/file_names.h"
 
 namespace dlbench::report {
 namespace fs = std::filesystem;
@@ -80,7 +81,7 @@ std::vector<std::pair<int, Json>> RankOutputs(const compare::Run& run) {
   std::error_code error;
   for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
     const std::string name = it->path().filename().string();
-    const std::string suffix = "_output.json";
+    const std::string suffix = file_names::kRankOutput;
     if (name.size() <= suffix.size() ||
         name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
       continue;

@@ -7,8 +7,8 @@
 #include <set>
 #include <thread>
 
-#include "formats/crc32c.h"
 #include "storage/atomic_file.h"
+#include "util/crc32c.h"
 #include "util/error.h"
 
 namespace dlbench::staging {
@@ -25,7 +25,7 @@ std::uint32_t ChecksumOf(storage::ReadableFile& file, Bytes bytes, std::vector<c
     const Bytes got =
         file.read_at(offset, buffer.data(), std::min<Bytes>(buffer.size(), bytes - offset));
     if (got == 0) break;
-    crc = formats::crc32c::Extend(crc, buffer.data(), got);
+    crc = crc32c::Extend(crc, buffer.data(), got);
     offset += got;
   }
   return crc;
@@ -74,7 +74,7 @@ CopyStats CopyFile(storage::Env& env, const FileCopy& file, std::vector<char>& b
                                      " while being copied");
     }
     writer.file().append(buffer.data(), got);
-    if (options.verify) crc = formats::crc32c::Extend(crc, buffer.data(), got);
+    if (options.verify) crc = crc32c::Extend(crc, buffer.data(), got);
     offset += got;
   }
   if (!options.verify) {

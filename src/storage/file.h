@@ -17,7 +17,7 @@
 // "complete or absent" with rename or link themselves. Durability is separate and explicit: sync()
 // before publish() makes the bytes durable, Env::sync_directory(folder) after it the name (a
 // backend whose publish is durable makes that a no-op). Files several processes write together
-// (open_shared) are published by one process after all closed them (formats/shared_writer.h).
+// (open_shared) are published by one process after all closed them (formats/io/shared_writer.h).
 //
 // Thread safety (every implementation keeps it; wrappers too):
 // - An Env may be used by any number of threads at once: every Env method may be called

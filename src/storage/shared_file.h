@@ -1,9 +1,10 @@
 // A file that every process of a group opens, writes and closes together: the one data file that
 // all ranks write in slices when there are no more files than ranks
 // (workflow/shared_file_writer.h), and the file parallel HDF5 writes through its MPI-IO driver
-// (formats/hdf5_shared_writer.h). The bytes are moved by a parallel I/O library (MPI-IO), whose
-// implementation lives in mpi/ (storage does not include <mpi.h>): mpi::MpiIoOpener opens the files
-// of dlbench's own shared writes, mpi::MpiIoCapture those parallel HDF5 opens itself. Either way
+// (formats/hdf5/hdf5_shared_writer.h). The bytes are moved by a parallel I/O library (MPI-IO),
+// whose implementation is the only part of storage/ that includes <mpi.h>: MpiIoOpener
+// (mpiio_file.h) opens the files of dlbench's own shared writes, MpiIoCapture (mpiio_capture.h)
+// those parallel HDF5 opens itself. Either way
 // the file is opened through Env::open_shared, so every Env wrapper (counting, tiers, fault
 // injection, the tracer) sees, counts, throttles and can fail these bytes as it does a
 // WritableFile's; wrappers derive from SharedFileWrapper (storage/env_wrapper.h) and override only
@@ -56,7 +57,7 @@ class SharedFile {
   virtual void close() = 0;
 };
 
-// Opens shared files for one group of processes (mpi::MpiIoOpener over a communicator). Only
+// Opens shared files for one group of processes (MpiIoOpener over a communicator). Only
 // Env::open_shared calls it, at the bottom of the wrapper chain.
 class SharedFileOpener {
  public:

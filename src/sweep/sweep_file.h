@@ -16,6 +16,7 @@
 
 #include "sweep/point.h"
 #include "sweep/search.h"
+#include "util/file_names.h"
 
 namespace dlbench::sweep {
 
@@ -26,7 +27,7 @@ struct GridSearch {
 
 class SweepFile {
  public:
-  static constexpr const char* kName = "sweep.json";
+  static constexpr const char* kName = file_names::kSweep;
 
   // The record in `folder` (created if missing): a new one, or the existing sweep.json when its
   // arguments are `arguments`. Throws Error(kUsage) (exit 2) when the folder holds a sweep.json

@@ -11,6 +11,7 @@
 #include "trace_summary/event_line.h"
 #include "trace_summary/line_reader.h"
 #include "util/error.h"
+#include "util/file_names.h"
 
 namespace dlbench::trace_summary {
 namespace {
@@ -167,7 +168,7 @@ RunFiles ListRunFiles(storage::Env& env, const std::filesystem::path& folder) {
     }
     if (EndsWith(entry.name, ".pfw") || EndsWith(entry.name, ".pfw.gz")) {
       files.traces.push_back(entry.name);
-    } else if (EndsWith(entry.name, "_posix_counters.json")) {
+    } else if (EndsWith(entry.name, file_names::kRankCounters)) {
       files.counters.push_back(entry.name);
     }
   }

@@ -22,6 +22,7 @@
 #include "storage/file.h"
 #include "util/count_text.h"
 #include "util/error.h"
+#include "util/file_names.h"
 #include "util/path_text.h"
 #include "util/sink.h"
 #include "util/size_text.h"
@@ -74,8 +75,9 @@ void RequireCompleteCheckpoints(const config::CheckpointConfig& checkpoint, stor
       throw UsageError(
           "checkpoint.num_checkpoints_read is " + std::to_string(checkpoint.num_checkpoints_read) +
           " but checkpoint " + folder + " is " +
-          (env.exists(folder) ? "incomplete (no " + std::string(checkpoint::kManifestFileName) + ")"
-                              : "missing") +
+          (env.exists(folder)
+               ? "incomplete (no " + std::string(file_names::kCheckpointManifest) + ")"
+               : "missing") +
           "; write the checkpoints first (checkpoint.num_checkpoints_write >= " +
           std::to_string(checkpoint.num_checkpoints_read) + ", same model and number of ranks)");
     }
@@ -194,8 +196,9 @@ void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
       comm, record, {}, run_settings, info, config.metric.au, config.dataset.record_length_bytes);
   const metrics::Json extra = CheckpointExtraFields(comm, finish, nullptr);
 
-  WriteFileAtomically(results.folder() / (std::to_string(comm.rank()) + "_per_epoch_stats.json"),
-                      metrics::BuildPerEpochStats(record, run_settings, clock).dump(2) + "\n");
+  WriteFileAtomically(
+      results.folder() / file_names::RankFile(comm.rank(), file_names::kRankEpochStats),
+      metrics::BuildPerEpochStats(record, run_settings, clock).dump(2) + "\n");
   if (!comm.is_root()) return;
   metrics::Json summary = metrics::BuildSummary(run);
   summary["metric"].update(extra);

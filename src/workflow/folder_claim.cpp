@@ -2,12 +2,13 @@
 
 #include <algorithm>
 
+#include "generation/generation_resume.h"
 #include "mpi/agreement.h"
 #include "mpi/nodes.h"
 #include "storage/atomic_file.h"
 #include "util/error.h"
+#include "util/file_names.h"
 #include "util/path_text.h"
-#include "workflow/generation_resume.h"
 #include "workflow/stage_phase.h"
 
 namespace dlbench::workflow {
@@ -18,7 +19,7 @@ constexpr const char* kMarkerText =
     "and removes only files its own manifests list (docs/reliability.md, Safety).\n";
 
 void WriteMarker(storage::Env& env, const std::string& folder) {
-  storage::AtomicFileWriter writer(env, JoinPath(folder, kFolderMarkerName));
+  storage::AtomicFileWriter writer(env, JoinPath(folder, file_names::kFolderMarker));
   writer.file().append(kMarkerText, std::char_traits<char>::length(kMarkerText));
   writer.commit(/*fsync=*/false);
 }
@@ -54,7 +55,7 @@ void ClaimFolder(storage::Env& env, const std::string& folder, const std::string
   std::string link;     // the first symbolic link
   if (existed) {
     for (const storage::DirectoryEntry& entry : env.list_directory(folder)) {
-      if (entry.name == kFolderMarkerName || entry.name == kDatasetMarkerName) {
+      if (entry.name == file_names::kFolderMarker || entry.name == file_names::kDatasetMarker) {
         marked = true;
       } else if (foreign.empty()) {
         foreign = entry.name;
@@ -74,11 +75,11 @@ void ClaimFolder(storage::Env& env, const std::string& folder, const std::string
   }
   if (!force && !marked && !foreign.empty()) {
     throw UsageError(what + " '" + folder + "' is not empty (it holds " + foreign +
-                     ") and was not made by dlbench (no " + kFolderMarkerName +
+                     ") and was not made by dlbench (no " + file_names::kFolderMarker +
                      " marker); give a new or empty folder, or pass --force to write into it "
                      "(dlbench then replaces only the files it names)");
   }
-  if (!env.exists(JoinPath(folder, kFolderMarkerName))) WriteMarker(env, folder);
+  if (!env.exists(JoinPath(folder, file_names::kFolderMarker))) WriteMarker(env, folder);
 }
 
 std::vector<WrittenFolder> WrittenFolders(const config::Config& config, const FolderUse& use) {

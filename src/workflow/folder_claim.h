@@ -28,8 +28,6 @@
 
 namespace dlbench::workflow {
 
-inline constexpr const char* kFolderMarkerName = ".dlbench-folder";
-
 // Claims `folder` as described above (call on one rank). `what` names it in messages ("output
 // folder", "dataset.data_folder"). Throws UsageError when refused, Error(kIo) when it cannot be
 // created or listed.

@@ -9,6 +9,7 @@
 #include "mpi/agreement.h"
 #include "storage/file.h"
 #include "util/error.h"
+#include "util/file_names.h"
 #include "util/path_text.h"
 #include "workflow/folder_claim.h"
 #include "workflow/run_results.h"
@@ -33,14 +34,15 @@ bool AllDigits(std::string_view text) {
 // The names a run gives its results in the output folder: summary.json, <rank>_output.json,
 // <rank>_per_epoch_stats.json, <rank>_posix_counters.json and trace-<rank>-of-<ranks>.pfw[.gz].
 bool IsRunResultName(std::string_view name) {
-  if (name == "summary.json") return true;
+  if (name == file_names::kSummary) return true;
   for (std::string_view suffix :
-       {"_output.json", "_per_epoch_stats.json", "_posix_counters.json"}) {
+       {file_names::kRankOutput, file_names::kRankEpochStats, file_names::kRankCounters}) {
     if (name.ends_with(suffix)) return AllDigits(name.substr(0, name.size() - suffix.size()));
   }
-  for (std::string_view suffix : {".pfw", ".pfw.gz"}) {
-    if (!name.starts_with("trace-") || !name.ends_with(suffix)) continue;
-    const std::string_view middle = name.substr(6, name.size() - 6 - suffix.size());
+  for (std::string_view suffix : file_names::kTraceSuffixes) {
+    if (!name.starts_with(file_names::kTracePrefix) || !name.ends_with(suffix)) continue;
+    const std::size_t prefix = std::string_view(file_names::kTracePrefix).size();
+    const std::string_view middle = name.substr(prefix, name.size() - prefix - suffix.size());
     const std::size_t of = middle.find("-of-");
     return of != std::string_view::npos && AllDigits(middle.substr(0, of)) &&
            AllDigits(middle.substr(of + 4));
@@ -86,7 +88,8 @@ void PrepareOutputFolder(const std::filesystem::path& folder, const config::Conf
   // --force holds files of others, which may bear the names of dlbench's results.
   bool ours = false;
   mpi::AgreeOnFailure(comm, [&] {
-    if (comm.is_root()) ours = storage::PosixEnv().exists((folder / kFolderMarkerName).string());
+    if (comm.is_root())
+      ours = storage::PosixEnv().exists((folder / file_names::kFolderMarker).string());
   });
   ClaimOutputFolder(folder, force, comm);
   mpi::AgreeOnFailure(comm, [&] {

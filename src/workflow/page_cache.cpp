@@ -8,7 +8,7 @@
 
 namespace dlbench::workflow {
 
-PageCacheDropper::PageCacheDropper(config::DropCaches mode, const DatasetFiles& files,
+PageCacheDropper::PageCacheDropper(config::DropCaches mode, const generation::DatasetFiles& files,
                                    storage::Env& env, const mpi::Communicator& comm)
     : mode_(mode), files_(files), env_(env), comm_(comm) {
   // The lowest rank of each node writes drop_caches (the cache is per node).
@@ -19,7 +19,7 @@ PageCacheDropper::PageCacheDropper(config::DropCaches mode, const DatasetFiles& 
 void PageCacheDropper::drop_with_fadvise() {
   const auto ranks = static_cast<FileIndex>(comm_.size());
   for (FileIndex g = static_cast<FileIndex>(comm_.rank()); g < files_.total(); g += ranks) {
-    const DatasetFile file = files_.file(g);
+    const generation::DatasetFile file = files_.file(g);
     env_.open_read(file.path)->drop_cache();
   }
 }

@@ -2,9 +2,9 @@
 #pragma once
 
 #include "config/config.h"
+#include "generation/dataset_files.h"
 #include "mpi/communicator.h"
 #include "storage/file.h"
-#include "workflow/dataset_files.h"
 
 namespace dlbench::workflow {
 
@@ -15,14 +15,14 @@ namespace dlbench::workflow {
 //   permitted, fadvise is used instead and rank 0 warns once.
 class PageCacheDropper {
  public:
-  PageCacheDropper(config::DropCaches mode, const DatasetFiles& files, storage::Env& env,
-                   const mpi::Communicator& comm);
+  PageCacheDropper(config::DropCaches mode, const generation::DatasetFiles& files,
+                   storage::Env& env, const mpi::Communicator& comm);
   void drop();
 
  private:
   void drop_with_fadvise();
   config::DropCaches mode_;
-  const DatasetFiles& files_;
+  const generation::DatasetFiles& files_;
   storage::Env& env_;
   const mpi::Communicator& comm_;
   bool warned_ = false;

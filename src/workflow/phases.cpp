@@ -5,6 +5,7 @@
 #include <new>
 #include <string>
 
+#include "generation/dataset_removal.h"
 #include "metrics/clock.h"
 #include "mpi/agreement.h"
 #include "staging/tier_counts.h"
@@ -13,7 +14,6 @@
 #include "util/error.h"
 #include "util/sink.h"
 #include "workflow/checkpoint_phase.h"
-#include "workflow/dataset_removal.h"
 #include "workflow/folder_claim.h"
 #include "workflow/generate_phase.h"
 #include "workflow/interruption.h"
@@ -174,9 +174,9 @@ void RunPhases(const config::Config& config, const RunRequest& request,
     results.add(RunHeader(config, comm, start));
   }
   results.begin_phase(kFinishPhase);
-  if (RemovesDatasetAtEnd(config, generates,
-                          trains || Contains(request.phases, Phase::kCheckpoint))) {
-    RemoveGeneratedDataset(config, *storage, request.quiet, comm);
+  if (generation::RemovesDatasetAtEnd(config, generates,
+                                      trains || Contains(request.phases, Phase::kCheckpoint))) {
+    generation::RemoveGeneratedDataset(config, *storage, request.quiet, comm);
   }
   WriteRunCounters(counted, comm, results, request.quiet);
   results.add(RequestSummary(*storage, comm, request.quiet));

@@ -15,6 +15,7 @@
 #include "storage/counts_wire.h"
 #include "storage/io_counts.h"
 #include "util/error.h"
+#include "util/file_names.h"
 #include "util/json_string.h"
 #include "util/sink.h"
 
@@ -263,8 +264,9 @@ void WriteRunCounters(const storage::CountingEnv& counting, const mpi::Communica
   const auto start = std::chrono::steady_clock::now();
   storage::CountsOfRank own{counting.counts(), counting.files()};
   for (storage::FileCounts& record : own.files) record.rank = comm.rank();
-  WriteFileAtomically(results.folder() / (std::to_string(comm.rank()) + "_posix_counters.json"),
-                      RankCountersJson(own, comm.rank()));
+  WriteFileAtomically(
+      results.folder() / file_names::RankFile(comm.rank(), file_names::kRankCounters),
+      RankCountersJson(own, comm.rank()));
   // Rank 0 gets the records themselves, not the text: parsing it again cost more than the rest.
   Json summary = ReducedSummary(std::move(own), comm);
   if (!comm.is_root()) return;

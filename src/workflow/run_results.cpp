@@ -7,6 +7,7 @@
 #include "storage/atomic_file.h"
 #include "storage/file.h"
 #include "util/build_info.h"
+#include "util/file_names.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -64,7 +65,7 @@ RunResults::RunResults(std::filesystem::path folder, const mpi::Communicator& co
 
 void RunResults::write() const {
   if (!writer_) return;
-  WriteFileAtomically(folder_ / "summary.json", SummaryText(summary_));
+  WriteFileAtomically(folder_ / file_names::kSummary, SummaryText(summary_));
 }
 
 void RunResults::add(const metrics::Json& part) {
@@ -100,7 +101,7 @@ void RunResults::fail(ExitCode code, const std::string& message, bool collective
 
 void RunResults::record_failure_of_this_rank(ExitCode code, const std::string& message) const {
   storage::Env& env = storage::PosixEnv();
-  const std::string path = (folder_ / "summary.json").string();
+  const std::string path = (folder_ / file_names::kSummary).string();
   metrics::Json summary = ReadSummaryFile(path);
   metrics::Json& status = summary[kRunStatusKey];
   if (!status.is_object() || !status.value("error", metrics::Json()).is_null()) return;
@@ -121,7 +122,7 @@ void RunResults::complete() {
   metrics::Json done = summary_;
   done[kRunStatusKey] = {
       {"complete", true}, {"phase", kDonePhase}, {"exit_code", 0}, {"error", nullptr}};
-  if (writer_) WriteFileAtomically(folder_ / "summary.json", SummaryText(done));
+  if (writer_) WriteFileAtomically(folder_ / file_names::kSummary, SummaryText(done));
   summary_ = std::move(done);
 }
 
@@ -135,7 +136,7 @@ void RunResults::interrupt(int signal_number, const std::string& sent_by) noexce
     // alone recorded its error in the file and ended the job through MPI_Abort, which mpirun
     // carries out by signalling the other ranks.
     if (HoldsFailure(summary_) ||
-        HoldsFailure(ReadSummaryFile((folder_ / "summary.json").string())))
+        HoldsFailure(ReadSummaryFile((folder_ / file_names::kSummary).string())))
       return;
     const std::string name = SignalName(signal_number);
     metrics::Json& status = summary_[kRunStatusKey];

@@ -5,11 +5,11 @@
 #include <vector>
 
 #include "formats/registry.h"
+#include "generation/generation_plan.h"
 #include "mpi/agreement.h"
 #include "util/error.h"
 #include "util/path_text.h"
 #include "util/sink.h"
-#include "workflow/generation_plan.h"
 #include "workflow/stage_phase.h"
 #include "workflow/storage_tiers.h"
 
@@ -99,7 +99,8 @@ void CheckRunStorage(const config::Config& config, const FolderUse& use, int ran
     }
   }
   const std::int64_t files = config.dataset.num_files_train + config.dataset.num_files_eval;
-  if (use.generates && files > 0 && UsesSharedFiles(static_cast<FileIndex>(files), ranks) &&
+  if (use.generates && files > 0 &&
+      generation::UsesSharedFiles(static_cast<FileIndex>(files), ranks) &&
       formats::MakeSharedWriter(config.dataset.format) != nullptr) {
     Require(storage, data,
             "dataset.format: " + std::string(ToString(config.dataset.format)) + " with " +

@@ -9,6 +9,7 @@
 #include "metrics/cross_rank.h"
 #include "mpi/agreement.h"
 #include "trace/record.h"
+#include "util/file_names.h"
 #include "util/path_text.h"
 #include "util/sink.h"
 
@@ -35,9 +36,7 @@ std::vector<std::string> AbsoluteFolders(const std::vector<std::string>& folders
 
 }  // namespace
 
-std::string TraceFileName(int rank, int ranks) {
-  return "trace-" + std::to_string(rank) + "-of-" + std::to_string(ranks) + ".pfw.gz";
-}
+std::string TraceFileName(int rank, int ranks) { return file_names::TraceFile(rank, ranks); }
 
 RunTrace::RunTrace(const config::Config& config, const std::filesystem::path& folder,
                    storage::Env& storage, const mpi::Communicator& comm)

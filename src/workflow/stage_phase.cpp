@@ -6,6 +6,8 @@
 #include <optional>
 #include <string_view>
 
+#include "generation/dataset_check.h"
+#include "generation/generation_resume.h"
 #include "mpi/agreement.h"
 #include "mpi/nodes.h"
 #include "pipeline/options_from_config.h"
@@ -15,8 +17,6 @@
 #include "util/path_text.h"
 #include "util/sink.h"
 #include "util/size_text.h"
-#include "workflow/dataset_check.h"
-#include "workflow/generation_resume.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -31,7 +31,7 @@ bool RandomShuffle(const config::Config& config) {
 // predict before training), the node's ranks in turn (g mod its ranks); otherwise the lowest rank
 // of the node that reads g in any epoch (train, and evaluation when on), or -1 when none does.
 // The ranks of a node share its staged folder, so each file is copied once per node.
-std::vector<int> StagingOwners(const config::Config& config, const DatasetFiles& files,
+std::vector<int> StagingOwners(const config::Config& config, const generation::DatasetFiles& files,
                                const mpi::Communicator& comm, const mpi::NodeMap& nodes) {
   std::vector<int> owner(files.total(), -1);
   const std::vector<int> ranks = nodes.ranks_of(nodes.node_of(comm.rank()));
@@ -98,10 +98,10 @@ config::Config StagedConfig(const config::Config& config) {
   return staged;
 }
 
-std::vector<staging::FileCopy> CopiesOf(const DatasetFiles& from, const DatasetFiles& to,
-                                        FileIndex g) {
-  const DatasetFile source = from.file(g);
-  const DatasetFile target = to.file(g);
+std::vector<staging::FileCopy> CopiesOf(const generation::DatasetFiles& from,
+                                        const generation::DatasetFiles& to, FileIndex g) {
+  const generation::DatasetFile source = from.file(g);
+  const generation::DatasetFile target = to.file(g);
   std::vector<staging::FileCopy> copies{{source.path, target.path}};
   for (std::size_t c = 0; c < source.companions.size(); ++c) {
     copies.push_back({source.companions[c], target.companions[c]});
@@ -168,10 +168,10 @@ metrics::Json TierCountsSummary(const std::map<std::string, storage::IoCounts>& 
 
 void RunStagePhase(const config::Config& config, bool quiet, const mpi::Communicator& comm,
                    storage::Env& env, RunResults& results) {
-  RequireDataset(config, env, comm);
+  generation::RequireDataset(config, env, comm);
   const config::Config staged = StagedConfig(config);  // the same error on every rank
-  const DatasetFiles source(config.dataset);
-  const DatasetFiles target(staged.dataset);
+  const generation::DatasetFiles source(config.dataset);
+  const generation::DatasetFiles target(staged.dataset);
 
   // On a node-local `to` tier each node holds the copies its own ranks read: the lowest rank of
   // every node prepares its node's folder (capacity, free space, partial files, the marker);
@@ -228,16 +228,17 @@ void RunStagePhase(const config::Config& config, bool quiet, const mpi::Communic
                                      DescribeBytes(free) + " free at " +
                                      staged.dataset.data_folder);
     }
-    RemovePartialFiles(env, target.folders());
+    generation::RemovePartialFiles(env, target.folders());
   });
 
   comm.barrier();
   staging::CopyStats copied = staging::CopyFiles(env, mine, CopyOptionsFrom(config.stage));
   comm.barrier();
-  if (leader && env.exists(DatasetMarkerPath(config))) {
+  if (leader && env.exists(generation::DatasetMarkerPath(config))) {
     std::vector<char> buffer(Bytes{1} << 16);
-    staging::CopyFile(env, {DatasetMarkerPath(config), DatasetMarkerPath(staged)}, buffer,
-                      CopyOptionsFrom(config.stage));
+    staging::CopyFile(
+        env, {generation::DatasetMarkerPath(config), generation::DatasetMarkerPath(staged)}, buffer,
+        CopyOptionsFrom(config.stage));
   }
   const metrics::Json stage = StageSummary(config, copied, comm);
   results.add({{"stage", stage}});

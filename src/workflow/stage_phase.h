@@ -10,12 +10,12 @@
 #include <string>
 
 #include "config/config.h"
+#include "generation/dataset_files.h"
 #include "metrics/json_fields.h"
 #include "mpi/communicator.h"
 #include "staging/file_copy.h"
 #include "staging/tier_counts.h"
 #include "storage/file.h"
-#include "workflow/dataset_files.h"
 #include "workflow/run_results.h"
 
 namespace dlbench::workflow {
@@ -30,8 +30,8 @@ std::string StagedDataFolder(const config::Config& config);
 config::Config StagedConfig(const config::Config& config);
 
 // The copies of dataset file `g` (data file and companions) from `from` to `to`.
-std::vector<staging::FileCopy> CopiesOf(const DatasetFiles& from, const DatasetFiles& to,
-                                        FileIndex g);
+std::vector<staging::FileCopy> CopiesOf(const generation::DatasetFiles& from,
+                                        const generation::DatasetFiles& to, FileIndex g);
 
 // stage.threads / stage.verify as copy options.
 staging::CopyOptions CopyOptionsFrom(const config::StageConfig& stage);

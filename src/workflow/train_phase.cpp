@@ -7,6 +7,8 @@
 #include <utility>
 
 #include "formats/registry.h"
+#include "generation/dataset_check.h"
+#include "generation/dataset_files.h"
 #include "metrics/clock.h"
 #include "metrics/cross_rank.h"
 #include "metrics/host_info.h"
@@ -19,9 +21,8 @@
 #include "pipeline/trainer.h"
 #include "storage/file.h"
 #include "trace/record.h"
+#include "util/file_names.h"
 #include "util/sink.h"
-#include "workflow/dataset_check.h"
-#include "workflow/dataset_files.h"
 #include "workflow/page_cache.h"
 #include "workflow/progress_line.h"
 #include "workflow/run_info.h"
@@ -47,10 +48,9 @@ void WriteRankFiles(const metrics::RankRecord& record, const metrics::RunSetting
   rank_host.cpuinfo = host.cpuinfo;
   rank_host.meminfo = host.meminfo;
   rank_host.epoch_meminfo = std::move(epoch_meminfo);
-  const std::string rank = std::to_string(comm.rank());
-  WriteFileAtomically(folder / (rank + "_output.json"),
+  WriteFileAtomically(folder / file_names::RankFile(comm.rank(), file_names::kRankOutput),
                       metrics::BuildRankOutput(record, rank_host, settings, clock).dump(2) + "\n");
-  WriteFileAtomically(folder / (rank + "_per_epoch_stats.json"),
+  WriteFileAtomically(folder / file_names::RankFile(comm.rank(), file_names::kRankEpochStats),
                       metrics::BuildPerEpochStats(record, settings, clock).dump(2) + "\n");
 }
 
@@ -58,9 +58,9 @@ void WriteRankFiles(const metrics::RankRecord& record, const metrics::RunSetting
 
 void RunTrainPhase(const config::Config& config, const RunRequest& request,
                    const mpi::Communicator& comm, storage::Env& env, RunResults& results) {
-  const std::string other_settings = RequireDataset(config, env, comm);
+  const std::string other_settings = generation::RequireDataset(config, env, comm);
 
-  const DatasetFiles files(config.dataset);
+  const generation::DatasetFiles files(config.dataset);
   const auto train_files = static_cast<FileIndex>(config.dataset.num_files_train);
   const auto reader = formats::MakeReader(config.dataset.format);
   const formats::FileReadOptions read_options = pipeline::FileReadOptionsFrom(config);
@@ -134,7 +134,7 @@ void RunTrainPhase(const config::Config& config, const RunRequest& request,
   pipeline::Trainer trainer(train_source, train_sampler, eval_sampler ? &eval_source : nullptr,
                             eval_sampler ? &*eval_sampler : nullptr, options, hooks);
   trace::NameThread("trainer");
-  SayHowToRegenerate(other_settings, [&] { trainer.run(record); });
+  generation::SayHowToRegenerate(other_settings, [&] { trainer.run(record); });
   if (config.train.step_barrier) metrics::ReduceBarrierSkew(comm, record);
   progress.finish();
   if (checkpoints) checkpoints->finish(record);  // waits for drains; timed on its own

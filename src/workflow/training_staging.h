@@ -18,13 +18,13 @@
 
 #include "config/config.h"
 #include "formats/format.h"
+#include "generation/dataset_files.h"
 #include "metrics/json_fields.h"
 #include "mpi/communicator.h"
 #include "pipeline/sampler.h"
 #include "pipeline/trainer.h"
 #include "staging/file_cache.h"
 #include "storage/file.h"
-#include "workflow/dataset_files.h"
 
 namespace dlbench::workflow {
 
@@ -52,9 +52,9 @@ class TrainingStaging {
   const mpi::Communicator comm_;
   storage::Env& env_;
   const pipeline::Sampler& sampler_;
-  const DatasetFiles source_;
+  const generation::DatasetFiles source_;
   const config::DatasetConfig cache_dataset_;  // the dataset in this rank's cache folder
-  const DatasetFiles cached_;                  // refers to cache_dataset_
+  const generation::DatasetFiles cached_;      // refers to cache_dataset_
   std::unique_ptr<staging::FileCache> cache_;
   std::atomic<std::uint64_t> hits_{0};
   std::atomic<std::uint64_t> misses_{0};

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "formats/crc32c.h"
+#include "util/crc32c.h"
 
 namespace {
 
@@ -17,7 +17,7 @@ std::vector<std::uint8_t> Data(std::size_t n) {
 void BM_Crc32cHardware(benchmark::State& state) {
   const auto data = Data(static_cast<std::size_t>(state.range(0)));
   for (auto _ : state) {
-    benchmark::DoNotOptimize(dlbench::formats::crc32c::ExtendHardware(0, data.data(), data.size()));
+    benchmark::DoNotOptimize(dlbench::crc32c::ExtendHardware(0, data.data(), data.size()));
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * state.range(0));
 }
@@ -26,7 +26,7 @@ BENCHMARK(BM_Crc32cHardware)->Arg(64)->Arg(4096)->Arg(1 << 20);
 void BM_Crc32cPortable(benchmark::State& state) {
   const auto data = Data(static_cast<std::size_t>(state.range(0)));
   for (auto _ : state) {
-    benchmark::DoNotOptimize(dlbench::formats::crc32c::ExtendPortable(0, data.data(), data.size()));
+    benchmark::DoNotOptimize(dlbench::crc32c::ExtendPortable(0, data.data(), data.size()));
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * state.range(0));
 }

@@ -1,4 +1,4 @@
-// Rate of turning generated values into csv text (formats/csv_text.h), the CPU cost of csv
+// Rate of turning generated values into csv text (formats/csv/csv_text.h), the CPU cost of csv
 // generation besides writing: one 568 x 568 sample (retinanet's image, 322,624 values) per
 // iteration, random content as `dataset.content.kind: random` makes it. Reported per value and
 // as input bytes/s; scripts/bench/bench-generate.sh --formats csv measures whole files against fio.
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "dataset/content.h"
-#include "formats/csv_text.h"
+#include "formats/csv/csv_text.h"
 
 namespace {
 

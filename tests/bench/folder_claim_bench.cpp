@@ -11,6 +11,7 @@
 
 #include "bench_main.h"
 #include "storage/file.h"
+#include "util/file_names.h"
 #include "workflow/folder_claim.h"
 
 namespace dlbench::workflow {
@@ -23,7 +24,7 @@ const std::string& DataFolder() {
   static const std::string folder = [] {
     const std::string path = "/dev/shm/dlbench-claim-bench-" + std::to_string(getpid());
     std::filesystem::create_directories(path);
-    ::close(::open((path + "/" + kFolderMarkerName).c_str(), O_CREAT | O_WRONLY, 0644));
+    ::close(::open((path + "/" + file_names::kFolderMarker).c_str(), O_CREAT | O_WRONLY, 0644));
     for (int d = 0; d < kFolders; ++d) {
       const std::string sub = path + "/train/" + std::to_string(d);
       std::filesystem::create_directories(sub);

@@ -1,5 +1,5 @@
-// HDF5's sec2 driver against dlbench's Env driver (formats/hdf5_env_driver.h) on the same reads,
-// for scripts/bench-hdf5.sh: the records_0 dataset of every .hdf5 file of FOLDER is read one
+// HDF5's sec2 driver against dlbench's Env driver (formats/hdf5/hdf5_env_driver.h) on the same
+// reads, for scripts/bench-hdf5.sh: the records_0 dataset of every .hdf5 file of FOLDER is read one
 // sample at a time (a hyperslab of one row, as Hdf5Reader does), each file opened once or (with
 // --open-per-sample, as dlbench's on_demand reading does) once per sample; both drivers in turn,
 // the order alternating between repetitions. Prints one line per repetition:
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "formats/hdf5_handles.h"
+#include "formats/hdf5/hdf5_handles.h"
 #include "storage/file.h"
 #include "util/error.h"
 

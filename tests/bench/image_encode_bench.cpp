@@ -24,10 +24,10 @@
 
 #include "bench_main.h"
 #include "dataset/content.h"
-#include "formats/jpeg_assembly.h"
-#include "formats/jpeg_writer.h"
-#include "formats/png_assembly.h"
-#include "formats/png_writer.h"
+#include "formats/image/jpeg_assembly.h"
+#include "formats/image/jpeg_writer.h"
+#include "formats/image/png_assembly.h"
+#include "formats/image/png_writer.h"
 #include "storage/file.h"
 
 namespace dlbench::formats {
@@ -60,7 +60,7 @@ void Writer(benchmark::State& state, const FormatWriter& writer, const char* nam
   FileSpec spec;
   spec.path = Folder() + "/" + name;
   spec.sample_dims = {kSide, kSide};
-  std::vector<std::byte> buffer(4 << 20);  // the generation buffer's cap (generate_phase.h)
+  std::vector<std::byte> buffer(4 << 20);  // the generation buffer's cap (generation/generation.h)
   Bytes bytes = 0;
   for (auto _ : state)
     bytes = writer.write(storage::PosixEnv(), spec, Content(), buffer).data_bytes;

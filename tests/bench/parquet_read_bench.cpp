@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "format_test_support.h"
-#include "formats/parquet_reader.h"
+#include "formats/parquet/parquet_reader.h"
 #include "parquet_file_builder.h"
 #include "storage/file.h"
 

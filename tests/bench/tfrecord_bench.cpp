@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "dataset/content.h"
-#include "formats/crc32c.h"
-#include "formats/tfrecord_example.h"
-#include "formats/tfrecord_reader.h"
-#include "formats/tfrecord_writer.h"
+#include "formats/tfrecord/tfrecord_example.h"
+#include "formats/tfrecord/tfrecord_reader.h"
+#include "formats/tfrecord/tfrecord_writer.h"
 #include "storage/file.h"
+#include "util/crc32c.h"
 
 namespace {
 
@@ -26,11 +26,11 @@ void BM_TfrecordFraming(benchmark::State& state) {
     const dlbench::formats::tfrecord::ExampleLayout layout(image_bytes);
     const auto header = dlbench::formats::tfrecord::EncodeHeader(layout.payload_bytes());
     std::uint32_t crc =
-        dlbench::formats::crc32c::Value(layout.prefix().data(), layout.prefix().size());
-    crc = dlbench::formats::crc32c::Extend(crc, image.data(), image.size());
-    crc = dlbench::formats::crc32c::Extend(crc, layout.suffix().data(), layout.suffix().size());
+        dlbench::crc32c::Value(layout.prefix().data(), layout.prefix().size());
+    crc = dlbench::crc32c::Extend(crc, image.data(), image.size());
+    crc = dlbench::crc32c::Extend(crc, layout.suffix().data(), layout.suffix().size());
     benchmark::DoNotOptimize(header);
-    benchmark::DoNotOptimize(dlbench::formats::crc32c::Mask(crc));
+    benchmark::DoNotOptimize(dlbench::crc32c::Mask(crc));
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * state.range(0));
 }

@@ -36,7 +36,7 @@ Every format but synthetic must also report <phase>_decoded_bytes = samples x th
 bytes (csv, jpeg and png decode to it).
 
 With reader.odirect every read of a data file is rounded out to 4 KiB blocks (the last one short
-at the end of the file; src/formats/direct_file.h), a read inside the blocks the file's previous
+at the end of the file; src/formats/io/direct_file.h), a read inside the blocks the file's previous
 read fetched costs nothing, and each sample is fetched afresh: npy opens with block 0 and npz
 with its directory walk replayed through the blocks; indexed_binary's indexes are read normally.
 

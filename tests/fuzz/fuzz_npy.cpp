@@ -2,7 +2,7 @@
 // the input as a data file (format_reader_target.h).
 #include <string>
 
-#include "formats/npy_header.h"
+#include "formats/numpy/npy_header.h"
 #include "fuzz/format_reader_target.h"
 #include "fuzz/fuzz_target.h"
 

@@ -22,6 +22,7 @@
 #include "support/shared_temp_dir.h"
 #include "support/test_support.h"
 #include "util/error.h"
+#include "util/file_names.h"
 
 namespace dlbench::checkpoint {
 namespace {
@@ -58,14 +59,14 @@ TEST(DirectStoreMpi, SaveWritesExactlyThePlannedFilesOfAllRanks) {
   EXPECT_EQ(save.bytes, plan.for_rank(comm.rank()).bytes);
   EXPECT_EQ(comm.sum(std::uint64_t{save.bytes}), plan.summarize().total_bytes);
 
-  std::map<std::string, Bytes> expected{{kManifestFileName, 0}};
+  std::map<std::string, Bytes> expected{{file_names::kCheckpointManifest, 0}};
   for (Rank r = 0; r < comm.size(); ++r) {
     for (const PlannedFile& f : plan.for_rank(r).files) expected[f.name] = f.bytes;
   }
   std::map<std::string, Bytes> listing;
   for (const auto& entry : fs::directory_iterator(dir / "global_epoch1_step1")) {
     const std::string name = entry.path().filename().string();
-    listing[name] = name == kManifestFileName ? 0 : entry.file_size();
+    listing[name] = name == file_names::kCheckpointManifest ? 0 : entry.file_size();
   }
   EXPECT_EQ(listing, expected);
   EXPECT_EQ(listing.size(), plan.summarize().files + 1);

@@ -7,16 +7,16 @@
 #include <vector>
 
 #include "dataset/content.h"
+#include "formats/io/slice_layout.h"
 #include "formats/registry.h"
-#include "formats/slice_layout.h"
+#include "generation/dataset_files.h"
+#include "generation/generation.h"
+#include "generation/generation_plan.h"
+#include "generation/generation_resume.h"
 #include "storage/counting_env.h"
 #include "storage/file.h"
 #include "support/shared_temp_dir.h"
 #include "support/test_support.h"
-#include "workflow/dataset_files.h"
-#include "workflow/generate_phase.h"
-#include "workflow/generation_plan.h"
-#include "workflow/generation_resume.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -40,11 +40,12 @@ TEST(GenerateMpi, ManyFilesAreDealtRoundRobinAndSumUp) {
   const mpi::Communicator comm = test::World();
   test::SharedTempDir folder;
   const config::Config config = Tiny(folder.path(), config::Format::kNpy, 7, 3, 2);
-  const RankGeneration mine = GenerateDataset(config, comm, storage::PosixEnv());
+  const generation::RankGeneration mine =
+      generation::GenerateDataset(config, comm, storage::PosixEnv());
   const Bytes file_bytes = 128 + 2 * 1024;
 
   EXPECT_FALSE(mine.shared_files);
-  EXPECT_EQ(mine.io.files, FilesOfRank(10, comm.size(), comm.rank()).size());
+  EXPECT_EQ(mine.io.files, generation::FilesOfRank(10, comm.size(), comm.rank()).size());
   EXPECT_EQ(mine.io.bytes, mine.io.files * file_bytes);
   EXPECT_EQ(comm.sum(std::uint64_t{mine.io.files}), 10u);
   EXPECT_EQ(comm.sum(std::uint64_t{mine.io.bytes}), 10 * file_bytes);
@@ -54,14 +55,15 @@ TEST(GenerateMpi, ManyFilesAreDealtRoundRobinAndSumUp) {
     ASSERT_TRUE(fs::exists(path)) << path;
     EXPECT_EQ(fs::file_size(path), file_bytes) << path;
   }
-  EXPECT_TRUE(IsDatasetComplete(storage::PosixEnv(), config));
+  EXPECT_TRUE(generation::IsDatasetComplete(storage::PosixEnv(), config));
 }
 
 TEST(GenerateMpi, OneSharedFileIsWrittenInSlicesByEveryRank) {
   const mpi::Communicator comm = test::World();
   test::SharedTempDir folder;
   const config::Config config = Tiny(folder.path(), config::Format::kIndexedBinary, 1, 0, 37);
-  const RankGeneration mine = GenerateDataset(config, comm, storage::PosixEnv());
+  const generation::RankGeneration mine =
+      generation::GenerateDataset(config, comm, storage::PosixEnv());
   const formats::SampleSlice slice = formats::SharedFileSlice(37, comm.size(), comm.rank());
 
   EXPECT_TRUE(mine.shared_files);
@@ -74,7 +76,8 @@ TEST(GenerateMpi, OneSharedFileIsWrittenInSlicesByEveryRank) {
   EXPECT_EQ(fs::file_size(path.string() + ".sz.idx"), 37u * 8);
 
   // A rerun finds the file complete and writes nothing.
-  const RankGeneration rerun = GenerateDataset(config, comm, storage::PosixEnv());
+  const generation::RankGeneration rerun =
+      generation::GenerateDataset(config, comm, storage::PosixEnv());
   EXPECT_EQ(rerun.io.bytes, 0u);
   EXPECT_EQ(comm.sum(std::uint64_t{rerun.files_kept}), 1u);
 }
@@ -83,7 +86,7 @@ TEST(GenerateMpi, SharedTfrecordHasExactRecordsAndIndex) {
   const mpi::Communicator comm = test::World();
   test::SharedTempDir folder;
   const config::Config config = Tiny(folder.path(), config::Format::kTfrecord, 1, 0, 5);
-  GenerateDataset(config, comm, storage::PosixEnv());
+  generation::GenerateDataset(config, comm, storage::PosixEnv());
   // 1024-byte images: 1024 + 54 bytes of framing and Example encoding per record.
   const fs::path data = config.dataset.data_folder;
   EXPECT_EQ(fs::file_size(data / "train/img_0_of_1.tfrecord"), 5u * 1078);
@@ -103,8 +106,8 @@ TEST(GenerateMpi, SharedFileBytesAreCountedThroughTheEnvAndEqualTheFileSizes) {
     const std::string name = config::ToString(format);
     test::SharedTempDir folder;
     const config::Config config = Tiny(folder.path(), format, 1, 0, 37);
-    const DatasetFiles files(config.dataset);
-    const DatasetFile file = files.file(0);
+    const generation::DatasetFiles files(config.dataset);
+    const generation::DatasetFile file = files.file(0);
     if (comm.is_root()) {
       for (const std::string& f : files.folders()) storage::PosixEnv().create_directories(f);
     }

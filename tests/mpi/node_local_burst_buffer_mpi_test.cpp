@@ -22,6 +22,7 @@
 #include "support/shared_temp_dir.h"
 #include "support/test_support.h"
 #include "util/error.h"
+#include "util/file_names.h"
 
 namespace dlbench::checkpoint {
 namespace {
@@ -151,7 +152,7 @@ std::map<std::string, Bytes> Listing(const fs::path& folder) {
   if (!fs::exists(folder)) return listing;
   for (const auto& entry : fs::directory_iterator(folder)) {
     const std::string name = entry.path().filename().string();
-    listing[name] = name == kManifestFileName ? 0 : entry.file_size();
+    listing[name] = name == file_names::kCheckpointManifest ? 0 : entry.file_size();
   }
   return listing;
 }
@@ -176,10 +177,10 @@ TEST_P(NodeLocalBurstBuffer, EachNodeHoldsItsRanksFilesAndOneManifestIsDurable) 
   comm_.barrier();
   // Each node's folder: its ranks' files and the manifest, nothing of the other nodes.
   std::map<std::string, Bytes> expected = NodeFiles(plan, node_, GetParam());
-  expected[kManifestFileName] = 0;
+  expected[file_names::kCheckpointManifest] = 0;
   EXPECT_EQ(Listing(fs::path(local(node_)) / "global_epoch1_step1"), expected);
   // The checkpoint folder: every file of every rank and one manifest, no markers left.
-  std::map<std::string, Bytes> all{{kManifestFileName, 0}};
+  std::map<std::string, Bytes> all{{file_names::kCheckpointManifest, 0}};
   for (Rank r = 0; r < plan.world(); ++r) {
     for (const PlannedFile& f : plan.for_rank(r).files) all[f.name] = f.bytes;
   }

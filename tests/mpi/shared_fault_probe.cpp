@@ -9,9 +9,9 @@
 #include "app/error_reporting.h"
 #include "config/config.h"
 #include "config/enums.h"
+#include "generation/generation.h"
 #include "mpi/communicator.h"
 #include "storage/fault_injection_env.h"
-#include "workflow/generate_phase.h"
 
 namespace {
 
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
                      .nth(std::strtoull(argv[4], nullptr, 10))
                      .on_paths_containing("img_0_of_1"));
     }
-    dlbench::workflow::GenerateDataset(config, comm, env);
+    dlbench::generation::GenerateDataset(config, comm, env);
     return 0;
   });
 }

@@ -8,11 +8,11 @@
 #include <set>
 #include <sstream>
 
+#include "generation/generation.h"
 #include "storage/file.h"
 #include "support/shared_temp_dir.h"
 #include "support/staging_config.h"
 #include "support/test_support.h"
-#include "workflow/generate_phase.h"
 #include "workflow/stage_phase.h"
 
 namespace dlbench::workflow {
@@ -45,7 +45,7 @@ TEST(StageMpi, EachRankStagesWhatItReadsOnceAndTheCopyIsIdentical) {
   const mpi::Communicator comm = test::World();
   test::SharedTempDir dir;
   const config::Config config = Tiered(dir.path());
-  GenerateDataset(config, comm, storage::PosixEnv());
+  generation::GenerateDataset(config, comm, storage::PosixEnv());
   RunResults results(dir.path(), comm);
   RunStagePhase(config, /*quiet=*/true, comm, storage::PosixEnv(), results);
 

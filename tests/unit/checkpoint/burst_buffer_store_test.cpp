@@ -25,6 +25,7 @@
 #include "support/test_support.h"
 #include "unit/checkpoint/model_fixtures.h"
 #include "util/error.h"
+#include "util/file_names.h"
 
 namespace dlbench::checkpoint {
 namespace {
@@ -102,7 +103,7 @@ class BurstBufferStoreTest : public ::testing::Test {
   fs::path capacity(const std::string& name) const { return dir_ / "pfs" / "ckpt" / name; }
   // The capacity-side copy is durable and holds exactly the planned files, nothing else.
   void expect_durable(const std::string& name) const {
-    ASSERT_TRUE(fs::exists(capacity(name) / kManifestFileName)) << name;
+    ASSERT_TRUE(fs::exists(capacity(name) / file_names::kCheckpointManifest)) << name;
     std::vector<std::string> found;
     for (const auto& entry : fs::directory_iterator(capacity(name))) {
       found.push_back(entry.path().filename().string());
@@ -131,7 +132,7 @@ TEST_F(BurstBufferStoreTest, SaveReturnsOnTheFastTierThenDrainsAndEvicts) {
   EXPECT_EQ(saved.backpressure, 0.0);
   EXPECT_LE(saved.start, saved.end);
   // Complete and self-describing on the fast tier when Save returns.
-  EXPECT_TRUE(fs::exists(fast("global_epoch1_step1") / kManifestFileName));
+  EXPECT_TRUE(fs::exists(fast("global_epoch1_step1") / file_names::kCheckpointManifest));
 
   const std::vector<DrainResult> drains = store->finish();
   ASSERT_EQ(drains.size(), 1u);
@@ -326,8 +327,8 @@ TEST_F(BurstBufferStoreTest, ASaveThatFailsAfterSomeFilesWereDrainedIsNeverDurab
   EXPECT_EQ(faulty.injected(), 1u);
   // The cancelled drain is not reported again: the save already failed and said why.
   EXPECT_TRUE(store->finish().empty());
-  EXPECT_FALSE(fs::exists(fast(name) / kManifestFileName));
-  EXPECT_FALSE(fs::exists(capacity(name) / kManifestFileName));
+  EXPECT_FALSE(fs::exists(fast(name) / file_names::kCheckpointManifest));
+  EXPECT_FALSE(fs::exists(capacity(name) / file_names::kCheckpointManifest));
   for (const PlannedFile& f : files) {
     EXPECT_FALSE(fs::exists(capacity(name) / f.name)) << "drained copy left behind: " << f.name;
   }
@@ -349,10 +350,10 @@ TEST_F(BurstBufferStoreTest, LoadPrefersTheFastTierThenTheCheckpointFolderElseFa
   expect_durable("global_epoch1_step1");
   EXPECT_EQ(store->load("global_epoch1_step1", plan_, 0).tier, "nvme") << "kept: not evicted";
 
-  fs::remove(fast("global_epoch1_step1") / kManifestFileName);
+  fs::remove(fast("global_epoch1_step1") / file_names::kCheckpointManifest);
   EXPECT_EQ(store->load("global_epoch1_step1", plan_, 0).tier, "checkpoint_folder");
 
-  fs::remove(capacity("global_epoch1_step1") / kManifestFileName);
+  fs::remove(capacity("global_epoch1_step1") / file_names::kCheckpointManifest);
   dlbench::test::ExpectError([&] { store->load("global_epoch1_step1", plan_, 0); }, ExitCode::kIo,
                              {"neither complete on tier nvme"});
 }
@@ -394,8 +395,9 @@ TEST_P(DrainFaultTest, FailedDrainIsNeverDurableAndKeepsTheFastCopy) {
                              {"checkpoint global_epoch1_step1 is not durable", GetParam().operation,
                               capacity("global_epoch1_step1").string() + "/", GetParam().reason});
   EXPECT_EQ(faulty.injected(), 1u);
-  EXPECT_FALSE(fs::exists(capacity("global_epoch1_step1") / kManifestFileName));
-  EXPECT_TRUE(fs::exists(fast("global_epoch1_step1") / kManifestFileName)) << "not evicted";
+  EXPECT_FALSE(fs::exists(capacity("global_epoch1_step1") / file_names::kCheckpointManifest));
+  EXPECT_TRUE(fs::exists(fast("global_epoch1_step1") / file_names::kCheckpointManifest))
+      << "not evicted";
   for (const PlannedFile& f : plan_.for_rank(0).files) {
     EXPECT_EQ(fs::file_size(fast("global_epoch1_step1") / f.name), f.bytes);
   }
@@ -423,7 +425,7 @@ TEST_F(BurstBufferStoreTest, AnInterruptedDrainIsResumedByTheNextStore) {
   ASSERT_GE(mine.files.size(), 2u);
   const fs::path first = capacity(name) / mine.files.front().name;
   EXPECT_TRUE(fs::exists(first));
-  EXPECT_FALSE(fs::exists(capacity(name) / kManifestFileName));
+  EXPECT_FALSE(fs::exists(capacity(name) / file_names::kCheckpointManifest));
   const auto first_written = fs::last_write_time(first);
   // A file under its final name that the drain did not complete (here of the wrong size) is
   // copied again.
@@ -509,7 +511,8 @@ TEST_F(BurstBufferStoreTest, AStoreDestroyedMidDrainLeavesAResumableCheckpoint) 
     store.reset();
     opener.join();  // before `gate` goes: the opener may still be inside its notify_all()
   }
-  const bool durable = fs::exists(capacity("global_epoch1_step1") / kManifestFileName);
+  const bool durable =
+      fs::exists(capacity("global_epoch1_step1") / file_names::kCheckpointManifest);
   auto store = make(PosixEnv());
   EXPECT_EQ(store->resumed().size(), durable ? 0u : 1u);
   store->finish();
@@ -534,7 +537,7 @@ TEST_F(BurstBufferStoreTest, MaxPendingCheckpointsMakesTheNextSaveWaitAndReportI
   EXPECT_GT(second.backpressure, 0.0);
   EXPECT_LE(second.backpressure, second.end - second.start);
   // The wait lasted until the first checkpoint was durable.
-  EXPECT_TRUE(fs::exists(capacity("global_epoch1_step1") / kManifestFileName));
+  EXPECT_TRUE(fs::exists(capacity("global_epoch1_step1") / file_names::kCheckpointManifest));
   EXPECT_EQ(store->finish().size(), 2u);
   expect_durable("global_epoch1_step2");
 }

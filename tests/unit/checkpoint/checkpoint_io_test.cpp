@@ -25,6 +25,7 @@
 #include "support/test_support.h"
 #include "unit/checkpoint/model_fixtures.h"
 #include "util/error.h"
+#include "util/file_names.h"
 #include "util/path_text.h"
 
 namespace dlbench::checkpoint {
@@ -145,7 +146,7 @@ TEST(CheckpointIo, RecoveryRankShiftReadsTheShiftedRanksFiles) {
   EXPECT_NE(result.bytes, plan.for_rank(0).bytes);  // stage 1 holds different layers
   EXPECT_EQ(result.files.front().name, "layer_3-model_2_model_states.pt");
   EXPECT_EQ(counting.counts().bytes_read,
-            result.bytes + fs::file_size(JoinPath(folder, kManifestFileName)));
+            result.bytes + fs::file_size(JoinPath(folder, file_names::kCheckpointManifest)));
 }
 
 TEST(CheckpointIo, FsyncPerFileOnlyWhenAsked) {
@@ -270,7 +271,8 @@ TEST(CheckpointIo, ReaderRefusesIncompleteAndDetectsCorruption) {
 
 TEST(CheckpointIo, CorruptManifestIsAnIoError) {
   dlbench::test::TempDir dir;
-  dir.write("ckpt/" + std::string(kManifestFileName), "{\"format\": \"something else\"}");
+  dir.write("ckpt/" + std::string(file_names::kCheckpointManifest),
+            "{\"format\": \"something else\"}");
   dlbench::test::ExpectError([&] { ReadManifest(PosixEnv(), (dir / "ckpt").string()); },
                              ExitCode::kIo, {"corrupt"});
 }

@@ -22,6 +22,7 @@
 #include "support/test_support.h"
 #include "unit/checkpoint/model_fixtures.h"
 #include "util/error.h"
+#include "util/file_names.h"
 
 namespace dlbench::checkpoint {
 namespace {
@@ -63,8 +64,8 @@ TEST(DirectStore, SaveWritesThePlannedFilesThenTheManifest) {
   std::map<std::string, Bytes> expected;
   for (const PlannedFile& f : mine.files) expected[f.name] = f.bytes;
   std::map<std::string, Bytes> listing = dlbench::test::FileSizes(dir / kName);
-  ASSERT_EQ(listing.count(kManifestFileName), 1u);
-  listing.erase(kManifestFileName);
+  ASSERT_EQ(listing.count(file_names::kCheckpointManifest), 1u);
+  listing.erase(file_names::kCheckpointManifest);
   EXPECT_EQ(listing, expected);
   EXPECT_EQ(result.name, kName);
   EXPECT_EQ(result.tier, "checkpoint_folder");
@@ -98,7 +99,7 @@ TEST(DirectStore, LoadReadsEveryByteBackAndVerifiesIt) {
   store.save(kName, plan);
   env.reset();
   const StoreOpResult result = store.load(kName, plan, 0);
-  const Bytes manifest = fs::file_size(dir / kName / kManifestFileName);
+  const Bytes manifest = fs::file_size(dir / kName / file_names::kCheckpointManifest);
   EXPECT_EQ(result.bytes, plan.for_rank(0).bytes);
   EXPECT_EQ(env.counts().bytes_read, plan.for_rank(0).bytes + manifest);
   EXPECT_EQ(env.counts().bytes_written, 0u);
@@ -140,7 +141,7 @@ TEST(DirectStore, LoadRefusesACheckpointWithoutManifest) {
   std::string message = IoFailure([&] { store.load(kName, plan, 0); });
   EXPECT_NE(message.find("incomplete checkpoint"), std::string::npos) << message;
   store.save(kName, plan);
-  fs::remove(dir / kName / kManifestFileName);
+  fs::remove(dir / kName / file_names::kCheckpointManifest);
   message = IoFailure([&] { store.load(kName, plan, 0); });
   EXPECT_NE(message.find((dir / kName).string()), std::string::npos) << message;
   EXPECT_NE(message.find("incomplete checkpoint"), std::string::npos) << message;

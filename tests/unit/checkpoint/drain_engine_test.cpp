@@ -20,6 +20,7 @@
 #include "support/files.h"
 #include "support/test_support.h"
 #include "unit/checkpoint/model_fixtures.h"
+#include "util/file_names.h"
 
 namespace dlbench::checkpoint {
 namespace {
@@ -142,7 +143,7 @@ TEST_F(DrainEngineTest, ARankThatFailsStopsTheFinisherWithItsError) {
   EXPECT_NE(zero[0].error.find("rank 1 failed: "), std::string::npos) << zero[0].error;
   EXPECT_NE(zero[0].error.find("Input/output error"), std::string::npos) << zero[0].error;
   EXPECT_FALSE(zero[0].durable_at.has_value());
-  EXPECT_FALSE(fs::exists(capacity_ / kManifestFileName));
+  EXPECT_FALSE(fs::exists(capacity_ / file_names::kCheckpointManifest));
 }
 
 TEST_F(DrainEngineTest, ASilentRankMakesTheFinisherGiveUpNotHang) {
@@ -154,7 +155,7 @@ TEST_F(DrainEngineTest, ASilentRankMakesTheFinisherGiveUpNotHang) {
             std::string::npos)
       << zero[0].error;
   EXPECT_NE(zero[0].error.find(capacity_.string()), std::string::npos) << zero[0].error;
-  EXPECT_FALSE(fs::exists(capacity_ / kManifestFileName));
+  EXPECT_FALSE(fs::exists(capacity_ / file_names::kCheckpointManifest));
 }
 
 // A marker that is there but can never be read is the finisher's error, naming the marker and the
@@ -177,14 +178,14 @@ TEST_F(DrainEngineTest, AMarkerThatCannotBeReadIsAnErrorNotAWait) {
             std::string::npos)
       << zero[0].error;
   EXPECT_FALSE(zero[0].durable_at.has_value());
-  EXPECT_FALSE(fs::exists(capacity_ / kManifestFileName));
+  EXPECT_FALSE(fs::exists(capacity_ / file_names::kCheckpointManifest));
 }
 
 // Left by an earlier save of the same name (an earlier run, or litter): the capacity-side copy
 // of an earlier save, with a marker of rank 1 that its finisher did not get to remove.
 void LeaveAnEarlierSave(const fs::path& capacity) {
   fs::create_directories(capacity);
-  std::ofstream(capacity / kManifestFileName) << "{}";
+  std::ofstream(capacity / file_names::kCheckpointManifest) << "{}";
   std::ofstream(capacity / DrainedMarkerName(1)) << "dlbench-drain save1\ndrained\n";
   std::ofstream(capacity / DrainFailedMarkerName(1)) << "dlbench-drain save1\nold failure\n";
 }
@@ -197,7 +198,8 @@ TEST_F(DrainEngineTest, TheFinisherNeverTakesAnEarlierSavesMarker) {
   ASSERT_EQ(zero.size(), 1u);
   EXPECT_NE(zero[0].error.find("rank 1 (and 0 more) did not mark"), std::string::npos)
       << zero[0].error;
-  EXPECT_FALSE(fs::exists(capacity_ / kManifestFileName)) << "withdrawn, and not committed";
+  EXPECT_FALSE(fs::exists(capacity_ / file_names::kCheckpointManifest))
+      << "withdrawn, and not committed";
 
   DrainEngine rank1(PosixEnv(), options());  // rank 1 replaces its own markers
   rank1.enqueue(make_job(1));
@@ -235,7 +237,7 @@ TEST_F(DrainEngineTest, ASaveCancelledBeforeItsFirstFileLeavesAnEarlierCopyAlone
   rank0.enqueue(std::move(job));
   feed->cancel();
   EXPECT_TRUE(rank0.wait_all()[0].cancelled);
-  EXPECT_TRUE(fs::exists(capacity_ / kManifestFileName));
+  EXPECT_TRUE(fs::exists(capacity_ / file_names::kCheckpointManifest));
   for (const PlannedFile& f : plan_.for_rank(0).files) {
     EXPECT_EQ(fs::file_size(capacity_ / f.name), 3u) << f.name;
   }
@@ -248,7 +250,7 @@ TEST_F(DrainEngineTest, ASourceOfTheWrongSizeIsAnError) {
   const std::vector<DrainOutcome> zero = rank0.wait_all();
   ASSERT_EQ(zero.size(), 1u);
   EXPECT_NE(zero[0].error.find("size 3 B, expected"), std::string::npos) << zero[0].error;
-  EXPECT_FALSE(fs::exists(capacity_ / kManifestFileName));
+  EXPECT_FALSE(fs::exists(capacity_ / file_names::kCheckpointManifest));
 }
 
 TEST_F(DrainEngineTest, APipelinedJobCopiesEachFileOnceReadyAndMarksOnlyAfterTheCommit) {

@@ -10,11 +10,11 @@
 
 #include "format_files_fixture.h"
 #include "format_test_support.h"
-#include "formats/jpeg_reader.h"
-#include "formats/jpeg_writer.h"
-#include "formats/png_assembly.h"
-#include "formats/png_reader.h"
-#include "formats/png_writer.h"
+#include "formats/image/jpeg_reader.h"
+#include "formats/image/jpeg_writer.h"
+#include "formats/image/png_assembly.h"
+#include "formats/image/png_reader.h"
+#include "formats/image/png_writer.h"
 
 namespace dlbench::formats {
 namespace {

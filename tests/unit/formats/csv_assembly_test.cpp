@@ -3,7 +3,7 @@
 // writer prints for the values read; gzip files are one valid gzip member (zlib checks the
 // trailer's crc32 and length) whose text is the plain file's; files differ, and the same seed and
 // file give the same bytes whatever the writer wrote before or at the same time.
-#include "formats/csv_assembly.h"
+#include "formats/csv/csv_assembly.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -19,10 +19,10 @@
 
 #include "format_files_fixture.h"
 #include "format_test_support.h"
-#include "formats/csv_piece_pool.h"
-#include "formats/csv_reader.h"
-#include "formats/csv_text.h"
-#include "formats/csv_writer.h"
+#include "formats/csv/csv_piece_pool.h"
+#include "formats/csv/csv_reader.h"
+#include "formats/csv/csv_text.h"
+#include "formats/csv/csv_writer.h"
 #include "raw_inflate.h"
 #include "storage/file.h"
 #include "support/expect_error.h"

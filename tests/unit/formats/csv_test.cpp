@@ -11,9 +11,9 @@
 
 #include "format_files_fixture.h"
 #include "format_test_support.h"
-#include "formats/csv_reader.h"
-#include "formats/csv_text.h"
-#include "formats/csv_writer.h"
+#include "formats/csv/csv_reader.h"
+#include "formats/csv/csv_text.h"
+#include "formats/csv/csv_writer.h"
 #include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"

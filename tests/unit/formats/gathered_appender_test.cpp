@@ -1,6 +1,6 @@
 // GatheredAppender: kept pieces and copied bytes reach the file in order, in gathered writes of
 // at most kMaxPieces pieces, whatever the buffer's size.
-#include "formats/gathered_appender.h"
+#include "formats/io/gathered_appender.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-// Deflated HDF5 chunks read with a bound (formats/hdf5_chunks.h): files h5py writes with chunks
-// that split samples, hold several, or reach past the dataset, with and without shuffle, read
-// back exactly; hostile chunks (one inflating to 64 MiB, one short, a cut or corrupt stream, chunks
-// of 256 MiB over a dataset of 108 bytes) are an I/O error naming the file, dataset and chunk —
-// before hardening3 HDF5 inflated the 1 GiB chunk (2 GiB allocated, 11 s) and read it, and the
-// short one, as good samples. Shuffle, gzip and fletcher32 in any order read back exactly; a bomb
-// under a valid Fletcher-32 checksum or a changed byte fail naming the chunk; szip, nbit,
+// Deflated HDF5 chunks read with a bound (formats/hdf5/hdf5_chunks.h): files h5py writes with
+// chunks that split samples, hold several, or reach past the dataset, with and without shuffle,
+// read back exactly; hostile chunks (one inflating to 64 MiB, one short, a cut or corrupt stream,
+// chunks of 256 MiB over a dataset of 108 bytes) are an I/O error naming the file, dataset and
+// chunk — before hardening3 HDF5 inflated the 1 GiB chunk (2 GiB allocated, 11 s) and read it, and
+// the short one, as good samples. Shuffle, gzip and fletcher32 in any order read back exactly; a
+// bomb under a valid Fletcher-32 checksum or a changed byte fail naming the chunk; szip, nbit,
 // scaleoffset and plugins are refused at open (hardening4: before, HDF5 decoded them unbounded).
 #include <gtest/gtest.h>
 
@@ -16,8 +16,8 @@
 
 #include "format_files_fixture.h"
 #include "format_test_support.h"
-#include "formats/hdf5_reader.h"
-#include "formats/hdf5_writer.h"
+#include "formats/hdf5/hdf5_reader.h"
+#include "formats/hdf5/hdf5_writer.h"
 #include "support/expect_error.h"
 #include "support/test_support.h"
 #include "util/error.h"

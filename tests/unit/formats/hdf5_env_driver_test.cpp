@@ -1,5 +1,5 @@
-// The HDF5 Env driver (formats/hdf5_env_driver.h): every byte HDF5 moves goes through the Env —
-// the reader reports exactly what a counting Env saw, metadata included; the writer's writes,
+// The HDF5 Env driver (formats/hdf5/hdf5_env_driver.h): every byte HDF5 moves goes through the Env
+// — the reader reports exactly what a counting Env saw, metadata included; the writer's writes,
 // fsync and truncation reach the Env; and a failure injected into any of them comes back as the
 // Env's own Error (exit 3, path and operation named).
 #include <gtest/gtest.h>
@@ -11,9 +11,9 @@
 
 #include "format_files_fixture.h"
 #include "format_test_support.h"
-#include "formats/hdf5_handles.h"
-#include "formats/hdf5_reader.h"
-#include "formats/hdf5_writer.h"
+#include "formats/hdf5/hdf5_handles.h"
+#include "formats/hdf5/hdf5_reader.h"
+#include "formats/hdf5/hdf5_writer.h"
 #include "storage/counting_env.h"
 #include "storage/fault_injection_env.h"
 #include "support/expect_error.h"

@@ -6,8 +6,8 @@
 
 #include "format_files_fixture.h"
 #include "format_test_support.h"
-#include "formats/hdf5_reader.h"
-#include "formats/hdf5_writer.h"
+#include "formats/hdf5/hdf5_reader.h"
+#include "formats/hdf5/hdf5_writer.h"
 #include "storage/counting_env.h"
 #include "support/expect_error.h"
 #include "support/test_support.h"

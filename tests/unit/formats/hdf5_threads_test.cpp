@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "format_test_support.h"
-#include "formats/hdf5_reader.h"
-#include "formats/hdf5_writer.h"
+#include "formats/hdf5/hdf5_reader.h"
+#include "formats/hdf5/hdf5_writer.h"
 #include "support/test_support.h"
 #include "support/watchdog.h"
 #include "util/error.h"

@@ -6,9 +6,9 @@
 
 #include "format_files_fixture.h"
 #include "format_test_support.h"
-#include "formats/indexed_binary_reader.h"
-#include "formats/indexed_binary_writer.h"
-#include "formats/little_endian.h"
+#include "formats/indexed/indexed_binary_reader.h"
+#include "formats/indexed/indexed_binary_writer.h"
+#include "formats/io/little_endian.h"
 #include "storage/counting_env.h"
 #include "storage/fault_injection_env.h"
 #include "storage/throttled_env.h"

@@ -2,7 +2,7 @@
 // libjpeg-turbo (dlbench's reader, which takes libjpeg's warnings — data past the last block, a
 // scan ending early — as errors) to an image of that size full of noise, about as large as per
 // file. Determinism and pool reuse across threads: assembled_image_test.cpp.
-#include "formats/jpeg_assembly.h"
+#include "formats/image/jpeg_assembly.h"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 
 #include "format_files_fixture.h"
 #include "format_test_support.h"
-#include "formats/jpeg_reader.h"
-#include "formats/jpeg_writer.h"
+#include "formats/image/jpeg_reader.h"
+#include "formats/image/jpeg_writer.h"
 #include "storage/file.h"
 
 namespace dlbench::formats {

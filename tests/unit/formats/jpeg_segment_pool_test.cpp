@@ -1,7 +1,7 @@
 // The pieces of the assembled jpeg pool (jpeg_segment_pool.h): the bit counter against libjpeg's
 // encoder, the DCT against libjpeg's, the cut of a scan at counted offsets (and its refusal when
 // counter and encoder disagree), and the pool's segments: whole bytes, no marker, no DRI.
-#include "formats/jpeg_segment_pool.h"
+#include "formats/image/jpeg_segment_pool.h"
 
 #include <gtest/gtest.h>
 
@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "format_test_support.h"
-#include "formats/jpeg_bit_counter.h"
-#include "formats/jpeg_coefficients.h"
-#include "formats/jpeg_parameters.h"
+#include "formats/image/jpeg_bit_counter.h"
+#include "formats/image/jpeg_coefficients.h"
+#include "formats/image/jpeg_parameters.h"
 #include "support/expect_error.h"
 #include "util/error.h"
 

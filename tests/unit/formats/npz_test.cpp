@@ -6,9 +6,9 @@
 
 #include "format_files_fixture.h"
 #include "format_test_support.h"
-#include "formats/little_endian.h"
-#include "formats/npz_reader.h"
-#include "formats/npz_writer.h"
+#include "formats/io/little_endian.h"
+#include "formats/numpy/npz_reader.h"
+#include "formats/numpy/npz_writer.h"
 #include "recording_env.h"
 #include "support/expect_error.h"
 #include "support/test_support.h"

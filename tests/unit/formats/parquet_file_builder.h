@@ -21,10 +21,10 @@
 #include <string>
 #include <vector>
 
-#include "formats/dtype.h"
-#include "formats/little_endian.h"
-#include "formats/parquet_layout.h"
-#include "formats/parquet_metadata.h"
+#include "formats/io/dtype.h"
+#include "formats/io/little_endian.h"
+#include "formats/parquet/parquet_layout.h"
+#include "formats/parquet/parquet_metadata.h"
 
 namespace dlbench::formats::test {
 

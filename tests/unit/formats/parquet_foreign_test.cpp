@@ -8,8 +8,8 @@
 
 #include "format_files_fixture.h"
 #include "format_test_support.h"
-#include "formats/parquet_codec.h"
-#include "formats/parquet_reader.h"
+#include "formats/parquet/parquet_codec.h"
+#include "formats/parquet/parquet_reader.h"
 #include "parquet_file_builder.h"
 #include "recording_env.h"
 #include "util/error.h"

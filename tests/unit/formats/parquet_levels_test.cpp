@@ -1,4 +1,4 @@
-#include "formats/parquet_levels.h"
+#include "formats/parquet/parquet_levels.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "format_files_fixture.h"
-#include "formats/thrift_compact.h"
+#include "formats/parquet/thrift_compact.h"
 #include "parquet_file_builder.h"
 
 namespace dlbench::formats::parquet {

@@ -7,12 +7,12 @@
 
 #include "format_files_fixture.h"
 #include "format_test_support.h"
-#include "formats/little_endian.h"
-#include "formats/parquet_codec.h"
-#include "formats/parquet_layout.h"
-#include "formats/parquet_metadata.h"
-#include "formats/parquet_reader.h"
-#include "formats/parquet_writer.h"
+#include "formats/io/little_endian.h"
+#include "formats/parquet/parquet_codec.h"
+#include "formats/parquet/parquet_layout.h"
+#include "formats/parquet/parquet_metadata.h"
+#include "formats/parquet/parquet_reader.h"
+#include "formats/parquet/parquet_writer.h"
 #include "support/test_support.h"
 #include "util/error.h"
 

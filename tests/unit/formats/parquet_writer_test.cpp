@@ -1,7 +1,7 @@
 // ParquetWriter remembers per thread its last file_size answer and its last small file's image
 // (parquet_writer.cpp): every field the layout depends on must make it compute again, and the
 // path and file index must not; a file written from the image has the bytes of one built anew.
-#include "formats/parquet_writer.h"
+#include "formats/parquet/parquet_writer.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 
 #include "format_files_fixture.h"
 #include "format_test_support.h"
-#include "formats/parquet_reader.h"
+#include "formats/parquet/parquet_reader.h"
 #include "util/error.h"
 
 namespace dlbench::formats {

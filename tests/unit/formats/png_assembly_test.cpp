@@ -2,7 +2,7 @@
 // (dlbench's reader, which checks the IDAT and zlib checksums) to an image of that size full of
 // noise; the pools a writer keeps per width. Determinism and pool reuse across threads and
 // widths: assembled_image_test.cpp.
-#include "formats/png_assembly.h"
+#include "formats/image/png_assembly.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -14,10 +14,10 @@
 
 #include "format_files_fixture.h"
 #include "format_test_support.h"
-#include "formats/png_reader.h"
-#include "formats/png_row_filter.h"
-#include "formats/png_segment_pool.h"
-#include "formats/png_writer.h"
+#include "formats/image/png_reader.h"
+#include "formats/image/png_row_filter.h"
+#include "formats/image/png_segment_pool.h"
+#include "formats/image/png_writer.h"
 #include "storage/file.h"
 
 namespace dlbench::formats {

@@ -1,6 +1,6 @@
 // Deflate of noise as zlib codes it in a per-file png (png_literal_deflate.h): zlib inflates it
 // back, byte-aligned, for any bytes, a few of them or one value only among them.
-#include "formats/png_literal_deflate.h"
+#include "formats/image/png_literal_deflate.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>

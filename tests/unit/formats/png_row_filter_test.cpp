@@ -1,7 +1,7 @@
 // The assembled png pool's row filters (png_row_filter.h) are libpng's: every row of a per-file
 // png (PngWriter, which has libpng choose among None, Sub, Up and Paeth) is the filter and bytes
 // FilterPngRow gives for the same pixels.
-#include "formats/png_row_filter.h"
+#include "formats/image/png_row_filter.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -12,8 +12,8 @@
 
 #include "format_files_fixture.h"
 #include "format_test_support.h"
-#include "formats/png_reader.h"
-#include "formats/png_writer.h"
+#include "formats/image/png_reader.h"
+#include "formats/image/png_writer.h"
 #include "support/expect_error.h"
 #include "util/error.h"
 

@@ -1,7 +1,7 @@
 // The layouts that the whole-file writers and the shared-file writer share: the ranges of the
 // ranks' slices tile every part, and the bytes streamed slice by slice, placed at their ranges,
 // are the file the whole-file writer makes.
-#include "formats/slice_layout.h"
+#include "formats/io/slice_layout.h"
 
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "format_test_support.h"
-#include "formats/indexed_binary_writer.h"
-#include "formats/npy_writer.h"
-#include "formats/tfrecord_writer.h"
+#include "formats/indexed/indexed_binary_writer.h"
+#include "formats/numpy/npy_writer.h"
+#include "formats/tfrecord/tfrecord_writer.h"
 #include "support/test_support.h"
 
 namespace dlbench::formats {

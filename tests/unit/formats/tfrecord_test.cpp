@@ -6,12 +6,12 @@
 #include <vector>
 
 #include "format_test_support.h"
-#include "formats/crc32c.h"
-#include "formats/tfrecord_example.h"
-#include "formats/tfrecord_reader.h"
-#include "formats/tfrecord_writer.h"
+#include "formats/tfrecord/tfrecord_example.h"
+#include "formats/tfrecord/tfrecord_reader.h"
+#include "formats/tfrecord/tfrecord_writer.h"
 #include "support/expect_error.h"
 #include "support/test_support.h"
+#include "util/crc32c.h"
 #include "util/error.h"
 
 namespace dlbench::formats {

@@ -1,10 +1,10 @@
-#include "formats/thrift_compact.h"
+#include "formats/parquet/thrift_compact.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "formats/parquet_metadata.h"
+#include "formats/parquet/parquet_metadata.h"
 
 namespace dlbench::formats::thrift {
 namespace {

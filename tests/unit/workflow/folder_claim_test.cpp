@@ -4,11 +4,12 @@
 
 #include <filesystem>
 
+#include "generation/generation_resume.h"
 #include "support/expect_error.h"
 #include "support/limited_env.h"
 #include "support/test_support.h"
 #include "util/error.h"
-#include "workflow/generation_resume.h"
+#include "util/file_names.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -22,7 +23,7 @@ void Claim(const fs::path& folder, bool force = false) {
 TEST(ClaimFolder, CreatesAMissingFolderWithItsMarker) {
   test::TempDir dir;
   Claim(dir / "a" / "b");
-  EXPECT_TRUE(fs::is_regular_file(dir / "a" / "b" / kFolderMarkerName));
+  EXPECT_TRUE(fs::is_regular_file(dir / "a" / "b" / file_names::kFolderMarker));
   Claim(dir / "a" / "b");  // claimed: again is fine
 }
 
@@ -30,7 +31,7 @@ TEST(ClaimFolder, AcceptsAnEmptyFolderAndMarksIt) {
   test::TempDir dir;
   fs::create_directory(dir / "empty");
   Claim(dir / "empty");
-  EXPECT_TRUE(fs::is_regular_file(dir / "empty" / kFolderMarkerName));
+  EXPECT_TRUE(fs::is_regular_file(dir / "empty" / file_names::kFolderMarker));
 }
 
 TEST(ClaimFolder, RefusesAForeignFolderUnlessForced) {
@@ -38,22 +39,22 @@ TEST(ClaimFolder, RefusesAForeignFolderUnlessForced) {
   dir.write("theirs/notes.txt", "mine");
   test::ExpectError([&] { Claim(dir / "theirs"); }, ExitCode::kUsage,
                     {"is not empty (it holds notes.txt) and was not made by dlbench", "--force"});
-  EXPECT_FALSE(fs::exists(dir / "theirs" / kFolderMarkerName));  // refused: nothing written
+  EXPECT_FALSE(fs::exists(dir / "theirs" / file_names::kFolderMarker));  // refused: nothing written
   Claim(dir / "theirs", /*force=*/true);
-  EXPECT_TRUE(fs::is_regular_file(dir / "theirs" / kFolderMarkerName));
+  EXPECT_TRUE(fs::is_regular_file(dir / "theirs" / file_names::kFolderMarker));
   Claim(dir / "theirs");  // claimed by --force once, then dlbench's
 }
 
 TEST(ClaimFolder, AcceptsADataFolderGenerationMarked) {
   test::TempDir dir;
-  dir.write(std::string("data/") + kDatasetMarkerName, "{}");
+  dir.write(std::string("data/") + file_names::kDatasetMarker, "{}");
   dir.write("data/train/img_0_of_1.npz", "x");
   Claim(dir / "data");
 }
 
 TEST(ClaimFolder, RefusesALinkAtTheTopEvenForced) {
   test::TempDir dir;
-  dir.write(std::string("out/") + kFolderMarkerName, "");
+  dir.write(std::string("out/") + file_names::kFolderMarker, "");
   fs::create_directory(dir / "elsewhere");
   fs::create_directory_symlink(dir / "elsewhere", dir / "out" / "run");
   fs::create_symlink(dir / "nowhere", dir / "out" / "dangling");
@@ -65,7 +66,7 @@ TEST(ClaimFolder, RefusesALinkAtTheTopEvenForced) {
 
 TEST(ClaimFolder, RefusesALinkToAFolderAtAnyDepthEvenForced) {
   test::TempDir dir;
-  dir.write(std::string("data/") + kFolderMarkerName, "");
+  dir.write(std::string("data/") + file_names::kFolderMarker, "");
   dir.write("data/train/a/img_0_of_1.npz", "x");
   dir.write("elsewhere/precious", "x");
   fs::create_directory_symlink(dir / "elsewhere", dir / "data" / "train" / "a" / "b");
@@ -129,7 +130,7 @@ TEST(WrittenFolders, TheStagedDataFolderWhenStaging) {
 // listing is all it can show).
 TEST(ClaimFolder, LooksForLinksOnlyWhereTheStorageHasThem) {
   test::TempDir dir;
-  dir.write(std::string("out/") + kFolderMarkerName, "");
+  dir.write(std::string("out/") + file_names::kFolderMarker, "");
   fs::create_directory(dir / "elsewhere");
   fs::create_directory_symlink(dir / "elsewhere", dir / "out" / "run");
   storage::Capabilities no_links;
@@ -145,10 +146,10 @@ TEST(ClaimFolders, OneRankClaimsEveryFolder) {
   ClaimFolders(WrittenFolders(config, {.generates = true, .checkpoints = true}), false,
                storage::PosixEnv(), test::World());
   for (const char* folder : {"scratch/data", "pfs/ckpt", "nvme"}) {
-    EXPECT_TRUE(fs::is_regular_file(dir / folder / kFolderMarkerName)) << folder;
+    EXPECT_TRUE(fs::is_regular_file(dir / folder / file_names::kFolderMarker)) << folder;
   }
   dir.write("pfs/ckpt/notes.txt", "mine");
-  fs::remove(dir / "pfs" / "ckpt" / kFolderMarkerName);
+  fs::remove(dir / "pfs" / "ckpt" / file_names::kFolderMarker);
   test::ExpectError(
       [&] {
         ClaimFolders(WrittenFolders(config, {.checkpoints = true}), false, storage::PosixEnv(),

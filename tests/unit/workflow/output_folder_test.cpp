@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "support/test_support.h"
+#include "util/file_names.h"
 #include "workflow/folder_claim.h"
 
 namespace dlbench::workflow {
@@ -14,7 +15,7 @@ namespace fs = std::filesystem;
 
 TEST(PrepareOutputFolder, RemovesAnEarlierRunsResultsFromAFolderOfDlbenchs) {
   test::TempDir dir;
-  dir.write(std::string("out/") + kFolderMarkerName, "");
+  dir.write(std::string("out/") + file_names::kFolderMarker, "");
   for (const char* name :
        {"summary.json", "1_output.json", "1_per_epoch_stats.json", "1_posix_counters.json",
         "trace-1-of-2.pfw.gz", "notes.txt", "1_output.json.bak", "x_output.json"}) {
@@ -40,7 +41,7 @@ TEST(PrepareOutputFolder, AForcedForeignFolderKeepsFilesNamedLikeResults) {
   for (const char* name : {"notes.txt", "summary.json", "5_output.json"}) {
     EXPECT_TRUE(fs::exists(dir / "out" / name)) << name;
   }
-  EXPECT_TRUE(fs::exists(dir / "out" / kFolderMarkerName));
+  EXPECT_TRUE(fs::exists(dir / "out" / file_names::kFolderMarker));
 }
 
 }  // namespace

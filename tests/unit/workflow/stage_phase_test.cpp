@@ -4,12 +4,12 @@
 
 #include <filesystem>
 
+#include "generation/generation.h"
 #include "storage/env_wrapper.h"
 #include "support/expect_error.h"
 #include "support/staging_config.h"
 #include "support/test_support.h"
 #include "util/error.h"
-#include "workflow/generate_phase.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -86,7 +86,7 @@ TEST(StagedDataFolder, AConfigurationValidationRefusesIsAnInternalError) {
 TEST(RunStagePhase, AFileSystemWithoutTheFreeSpaceIsAnIoErrorBeforeAnyCopy) {
   test::TempDir dir;
   const config::Config config = Tiered(dir.path());
-  GenerateDataset(config, test::World(), storage::PosixEnv());
+  generation::GenerateDataset(config, test::World(), storage::PosixEnv());
   SmallDiskEnv small(storage::PosixEnv(), 1000);
   RunResults results(dir.path(), test::World());
   dlbench::test::ExpectError(
