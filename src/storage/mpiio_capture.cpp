@@ -14,7 +14,7 @@ namespace dlbench::storage {
 namespace {
 
 // One data transfer as the library asked for it.
-struct Transfer {
+struct MpiTransfer {
   MPI_Offset offset = 0;
   const void* data = nullptr;  // writes
   void* into = nullptr;        // reads
@@ -38,30 +38,30 @@ class LibraryFile final : public storage::SharedFile {
 
   MPI_File handle() const { return handle_; }
   int last_rc() const { return rc_; }
-  void expect(const Transfer& transfer) {
+  void expect(const MpiTransfer& transfer) {
     transfer_ = transfer;
     rc_ = MPI_SUCCESS;
   }
 
   const std::string& path() const override { return path_; }
   void write_at_all(Bytes offset, const void*, Bytes length) override {
-    Transfer& t = transfer_;
+    MpiTransfer& t = transfer_;
     check(PMPI_File_write_at_all(handle_, t.offset, t.data, t.count, t.type, status()),
           "MPI_File_write_at_all", offset, length);
   }
   void write_at(Bytes offset, const void*, Bytes length) override {
-    Transfer& t = transfer_;
+    MpiTransfer& t = transfer_;
     check(PMPI_File_write_at(handle_, t.offset, t.data, t.count, t.type, status()),
           "MPI_File_write_at", offset, length);
   }
   Bytes read_at(Bytes offset, void*, Bytes length) override {
-    Transfer& t = transfer_;
+    MpiTransfer& t = transfer_;
     check(PMPI_File_read_at(handle_, t.offset, t.into, t.count, t.type, status()),
           "MPI_File_read_at", offset, length);
     return read();
   }
   Bytes read_at_all(Bytes offset, void*, Bytes length) override {
-    Transfer& t = transfer_;
+    MpiTransfer& t = transfer_;
     check(PMPI_File_read_at_all(handle_, t.offset, t.into, t.count, t.type, status()),
           "MPI_File_read_at_all", offset, length);
     return read();
@@ -97,7 +97,7 @@ class LibraryFile final : public storage::SharedFile {
 
   MPI_File handle_;
   std::string path_;
-  Transfer transfer_;
+  MpiTransfer transfer_;
   MPI_Status own_status_{};
   int rc_ = MPI_SUCCESS;
 };
@@ -157,7 +157,7 @@ int FailedRc(int library_rc) { return library_rc != MPI_SUCCESS ? library_rc : M
 // Runs `routed` on the chain of `handle` with the library's `transfer`, or `direct` when the file
 // is not routed.
 template <typename Routed, typename Direct>
-int Dispatch(MPI_File handle, const Transfer& transfer, const Routed& routed,
+int Dispatch(MPI_File handle, const MpiTransfer& transfer, const Routed& routed,
              const Direct& direct) {
   const auto [file, capture] = Find(handle);
   if (file == nullptr) return direct();
@@ -203,7 +203,7 @@ bool MpiIoCapture::run(const std::function<void()>& call) {
 // The entry points parallel HDF5 calls (nm -D libhdf5.so | grep MPI_File). Signatures as <mpi.h>.
 using dlbench::Bytes;
 using dlbench::storage::Dispatch;
-using dlbench::storage::Transfer;
+using dlbench::storage::MpiTransfer;
 using dlbench::storage::SharedFile;
 
 extern "C" int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info,
@@ -243,7 +243,7 @@ extern "C" int MPI_File_close(MPI_File* fh) {
 
 extern "C" int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int count,
                                      MPI_Datatype datatype, MPI_Status* status) {
-  const Transfer transfer{offset, buf, nullptr, count, datatype, status};
+  const MpiTransfer transfer{offset, buf, nullptr, count, datatype, status};
   return Dispatch(
       fh, transfer,
       [&](SharedFile& file, Bytes bytes) {
@@ -254,7 +254,7 @@ extern "C" int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void*
 
 extern "C" int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void* buf, int count,
                                  MPI_Datatype datatype, MPI_Status* status) {
-  const Transfer transfer{offset, buf, nullptr, count, datatype, status};
+  const MpiTransfer transfer{offset, buf, nullptr, count, datatype, status};
   return Dispatch(
       fh, transfer,
       [&](SharedFile& file, Bytes bytes) { file.write_at(static_cast<Bytes>(offset), buf, bytes); },
@@ -263,7 +263,7 @@ extern "C" int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void* buf
 
 extern "C" int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void* buf, int count,
                                 MPI_Datatype datatype, MPI_Status* status) {
-  const Transfer transfer{offset, nullptr, buf, count, datatype, status};
+  const MpiTransfer transfer{offset, nullptr, buf, count, datatype, status};
   return Dispatch(
       fh, transfer,
       [&](SharedFile& file, Bytes bytes) { file.read_at(static_cast<Bytes>(offset), buf, bytes); },
@@ -272,7 +272,7 @@ extern "C" int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void* buf, int c
 
 extern "C" int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void* buf, int count,
                                     MPI_Datatype datatype, MPI_Status* status) {
-  const Transfer transfer{offset, nullptr, buf, count, datatype, status};
+  const MpiTransfer transfer{offset, nullptr, buf, count, datatype, status};
   return Dispatch(
       fh, transfer,
       [&](SharedFile& file, Bytes bytes) {
@@ -283,19 +283,19 @@ extern "C" int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void* buf, i
 
 extern "C" int MPI_File_get_size(MPI_File fh, MPI_Offset* size) {
   return Dispatch(
-      fh, Transfer{},
+      fh, MpiTransfer{},
       [&](SharedFile& file, Bytes) { *size = static_cast<MPI_Offset>(file.size()); },
       [&] { return PMPI_File_get_size(fh, size); });
 }
 
 extern "C" int MPI_File_set_size(MPI_File fh, MPI_Offset size) {
   return Dispatch(
-      fh, Transfer{}, [&](SharedFile& file, Bytes) { file.set_size(static_cast<Bytes>(size)); },
+      fh, MpiTransfer{}, [&](SharedFile& file, Bytes) { file.set_size(static_cast<Bytes>(size)); },
       [&] { return PMPI_File_set_size(fh, size); });
 }
 
 extern "C" int MPI_File_sync(MPI_File fh) {
   return Dispatch(
-      fh, Transfer{}, [&](SharedFile& file, Bytes) { file.sync(); },
+      fh, MpiTransfer{}, [&](SharedFile& file, Bytes) { file.sync(); },
       [&] { return PMPI_File_sync(fh); });
 }
