@@ -15,6 +15,11 @@ Error IoError(const std::string& operation, const std::string& path, int errno_v
   return Error(ExitCode::kIo, message);
 }
 
+Error CorruptDataError(const std::string& path, const std::string& expected,
+                       const std::string& detail) {
+  return IoError("read", path, 0, "bad " + expected + ": " + detail);
+}
+
 std::string FileText(std::string_view bytes, std::size_t most) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string text;

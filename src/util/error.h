@@ -50,6 +50,14 @@ inline Error InternalError(const std::string& message) {
 Error IoError(const std::string& operation, const std::string& path, int errno_value,
               const std::string& detail = "");
 
+// Data that is not what its format says — a damaged header, a wrong checksum, a file cut short,
+// a shape other than the configuration's (exit 3): "read <path>: bad <expected>: <detail>", for
+// example "read /d/img_3_of_8.png: bad png: IDAT: incorrect data check". `expected` names what
+// the bytes should have been ("png", "npy header", "zip directory"). Every format reader reports
+// corrupt data through this one helper, so the message always names the file and the format.
+Error CorruptDataError(const std::string& path, const std::string& expected,
+                       const std::string& detail);
+
 // Bytes of a data file as an error message shows them (a key of a damaged header, a name in a
 // hostile schema): printable ASCII as it is, a newline, return and tab as \n \r \t, any other
 // byte (control characters, 0x7F and above) as \xNN, and at most `most` bytes followed by "..."

@@ -42,9 +42,9 @@ std::span<const char> Inflate(std::span<const std::byte> gzip, std::size_t most,
   while (status != Z_STREAM_END) {
     if (produced > most) {
       inflateEnd(&z);
-      throw IoError("read", path, 0,
-                    "bad csv: the gzip stream inflates to more than " + std::to_string(most) +
-                        " bytes, more than its lines of numbers can take");
+      throw CorruptDataError(path, "csv",
+                             "the gzip stream inflates to more than " + std::to_string(most) +
+                                 " bytes, more than its lines of numbers can take");
     }
     if (produced == inflated.size()) inflated.resize(std::min(2 * inflated.size(), most + 1));
     z.next_out = reinterpret_cast<Bytef*>(inflated.data() + produced);
@@ -53,14 +53,14 @@ std::span<const char> Inflate(std::span<const std::byte> gzip, std::size_t most,
     produced = inflated.size() - z.avail_out;
     if (status == Z_BUF_ERROR && z.avail_in == 0) {
       inflateEnd(&z);
-      throw IoError("read", path, 0,
-                    "bad csv: the gzip stream ends early (truncated) after " +
-                        std::to_string(produced) + " bytes of text");
+      throw CorruptDataError(path, "csv",
+                             "the gzip stream ends early (truncated) after " +
+                                 std::to_string(produced) + " bytes of text");
     }
     if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR) {
       const std::string message = z.msg ? z.msg : "error " + std::to_string(status);
       inflateEnd(&z);
-      throw IoError("read", path, 0, "bad csv: corrupt gzip stream: " + message);
+      throw CorruptDataError(path, "csv", "corrupt gzip stream: " + message);
     }
   }
   inflateEnd(&z);
@@ -101,8 +101,8 @@ class CsvDecoder final : public SampleDecoder {
       }
     }
     if (p != end) {
-      throw IoError("read", path, 0,
-                    "bad csv: more than the expected " + std::to_string(rows_) + " lines");
+      throw CorruptDataError(path, "csv",
+                             "more than the expected " + std::to_string(rows_) + " lines");
     }
   }
 
@@ -113,18 +113,19 @@ class CsvDecoder final : public SampleDecoder {
     const std::string found =
         at == end ? "the end of the file"
                   : "'" + FileText(std::string_view(at, std::min<long>(end - at, 12)), 12) + "'";
-    throw IoError("read", path, 0,
-                  "bad csv: line " + std::to_string(line + 1) + ", field " +
-                      std::to_string(field + 1) + ": found " + found + "; expected " +
-                      std::to_string(rows_) + " lines of " + std::to_string(fields_) +
-                      " comma-separated numbers of the element type");
+    throw CorruptDataError(path, "csv",
+                           "line " + std::to_string(line + 1) + ", field " +
+                               std::to_string(field + 1) + ": found " + found + "; expected " +
+                               std::to_string(rows_) + " lines of " + std::to_string(fields_) +
+                               " comma-separated numbers of the element type");
   }
 
   [[noreturn]] static void truncated(const std::string& path, std::int64_t line) {
-    throw IoError("read", path, 0,
-                  "bad csv: line " + std::to_string(line + 1) +
-                      " ends without its newline: the file is cut short (truncated), maybe "
-                      "inside its last number");
+    throw CorruptDataError(
+        path, "csv",
+        "line " + std::to_string(line + 1) +
+            " ends without its newline: the file is cut short (truncated), maybe "
+            "inside its last number");
   }
 
   csv::ElementType type_;

@@ -92,8 +92,8 @@ ChunkInfo DatasetChunk(const Lock& lock, hid_t dset, std::uint64_t element_bytes
     // a shuffle + fletcher32 pipeline made H5Dread copy from a null pointer (a segfault the
     // fuzzer found).
     if (Check(lock, H5Pget_nfilters(dcpl.get()), "get filters", path) > 0) {
-      throw Error(ExitCode::kIo, "hdf5 " + path + ": dataset '" + name +
-                                     "' has filters but is not chunked (a damaged file)");
+      throw CorruptDataError(
+          path, "hdf5", "dataset '" + name + "' has filters but is not chunked (a damaged file)");
     }
     return info;
   }
@@ -128,28 +128,30 @@ ChunkInfo DatasetChunk(const Lock& lock, hid_t dset, std::uint64_t element_bytes
     }
   }
   if (!unsupported.empty()) {
-    throw Error(ExitCode::kIo,
-                "hdf5 " + path + ": dataset '" + name + "' is filtered with " + unsupported +
-                    ", which dlbench does not read (it reads chunks filtered with deflate, shuffle "
-                    "and fletcher32, decoded with a bound on their size; HDF5's other decoders "
-                    "allocate what the file says)");
+    throw CorruptDataError(
+        path, "hdf5",
+        "dataset '" + name + "' is filtered with " + unsupported +
+            ", which dlbench does not read (it reads chunks filtered with deflate, shuffle "
+            "and fletcher32, decoded with a bound on their size; HDF5's other decoders "
+            "allocate what the file says)");
   }
   // (A chunk dim of 0, which HDF5 itself refuses, is left to H5Dread to report.)
   info.read_directly = info.filtered && info.bytes > 0;
   if (info.filtered && bytes > std::max(dataset_bytes, kMaxFilteredChunkFloor)) {
     std::string dims;
     for (const hsize_t d : info.dims) dims += (dims.empty() ? "" : " x ") + std::to_string(d);
-    throw Error(ExitCode::kIo, "hdf5 " + path + ": dataset '" + name + "' has filtered chunks of " +
-                                   dims + " elements (" + std::to_string(bytes) +
-                                   " bytes), more than the dataset (" +
-                                   std::to_string(dataset_bytes) + " bytes) and " +
-                                   std::to_string(kMaxFilteredChunkFloor >> 20) +
-                                   " MiB: every sample read would inflate a whole chunk");
+    throw CorruptDataError(path, "hdf5",
+                           "dataset '" + name + "' has filtered chunks of " + dims + " elements (" +
+                               std::to_string(bytes) + " bytes), more than the dataset (" +
+                               std::to_string(dataset_bytes) + " bytes) and " +
+                               std::to_string(kMaxFilteredChunkFloor >> 20) +
+                               " MiB: every sample read would inflate a whole chunk");
   }
   // HDF5 itself refuses chunks of 4 GiB or more; zlib's counts are 32 bits.
   if (info.read_directly && bytes + 4u * info.filters.size() >= std::numeric_limits<uInt>::max()) {
-    throw Error(ExitCode::kIo, "hdf5 " + path + ": dataset '" + name + "' has filtered chunks of " +
-                                   std::to_string(bytes) + " bytes, 4 GiB or more");
+    throw CorruptDataError(path, "hdf5",
+                           "dataset '" + name + "' has filtered chunks of " +
+                               std::to_string(bytes) + " bytes, 4 GiB or more");
   }
   return info;
 }
@@ -162,9 +164,10 @@ ChunkReader::ChunkReader(ChunkInfo info, std::vector<hsize_t> shape, std::uint64
       name_(std::move(name)),
       path_(std::move(path)) {
   if (info_.dims.size() != shape_.size() || shape_.empty()) {
-    throw Error(ExitCode::kIo, "hdf5 " + path_ + ": dataset '" + name_ + "' has chunks of rank " +
-                                   std::to_string(info_.dims.size()) + ", the dataset rank " +
-                                   std::to_string(shape_.size()));
+    throw CorruptDataError(path_, "hdf5",
+                           "dataset '" + name_ + "' has chunks of rank " +
+                               std::to_string(info_.dims.size()) + ", the dataset rank " +
+                               std::to_string(shape_.size()));
   }
 }
 
@@ -225,8 +228,8 @@ void ChunkReader::load(const Lock& lock, hid_t dset, const std::vector<hsize_t>&
     Check(lock, status, operation, path_);
   };
   const auto bad = [&](const std::string& what) {
-    throw Error(ExitCode::kIo, "hdf5 read " + where() + ": dataset '" + name_ + "', chunk at " +
-                                   OffsetText(offset) + ": " + what);
+    throw CorruptDataError(where(), "hdf5",
+                           "dataset '" + name_ + "', chunk at " + OffsetText(offset) + ": " + what);
   };
   hsize_t stored = 0;
   check(H5Dget_chunk_storage_size(dset, offset.data(), &stored), "get chunk size");

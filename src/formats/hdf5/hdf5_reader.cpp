@@ -47,23 +47,23 @@ class Hdf5FileReader final : public FileReader {
       std::string name = hdf5::RecordsName(j);
       if (spec.num_dset_per_record == 1 && !exists(name) && exists("records")) name = "records";
       if (!exists(name)) {
-        throw Error(ExitCode::kIo, "hdf5 " + path_ + ": no dataset '" + name + "'");
+        throw CorruptDataError(path_, "hdf5", "no dataset '" + name + "'");
       }
       Handle dset = Open(lock, H5Dopen2(file_.get(), name.c_str(), H5P_DEFAULT), H5Dclose,
                          "open dataset", path_);
       const Handle type = Open(lock, H5Dget_type(dset.get()), H5Tclose, "get type", path_);
       if (Check(lock, H5Tequal(type.get(), expected_type), "compare type", path_) == 0) {
-        throw Error(ExitCode::kIo, "hdf5 " + path_ + ": dataset '" + name +
-                                       "' does not hold little-endian " + spec.dtype);
+        throw CorruptDataError(path_, "hdf5",
+                               "dataset '" + name + "' does not hold little-endian " + spec.dtype);
       }
       Handle space = Open(lock, H5Dget_space(dset.get()), H5Sclose, "get space", path_);
       const int rank = Check(lock, H5Sget_simple_extent_ndims(space.get()), "get rank", path_);
       std::vector<hsize_t> found(static_cast<std::size_t>(std::max(rank, 0)));
       Check(lock, H5Sget_simple_extent_dims(space.get(), found.data(), nullptr), "get dims", path_);
       if (found != shape) {
-        throw Error(ExitCode::kIo, "hdf5 " + path_ + ": dataset '" + name + "' has shape " +
-                                       npy::ShapeText(Signed(found)) + ", expected " +
-                                       npy::ShapeText(Signed(shape)));
+        throw CorruptDataError(path_, "hdf5",
+                               "dataset '" + name + "' has shape " + npy::ShapeText(Signed(found)) +
+                                   ", expected " + npy::ShapeText(Signed(shape)));
       }
       check_storage_size(lock, dset.get(), name);
       hdf5::ChunkInfo chunk =
@@ -127,9 +127,10 @@ class Hdf5FileReader final : public FileReader {
     Check(lock, H5Fget_filesize(file_.get(), &file_size), "get file size", path_);
     const hsize_t stored = H5Dget_storage_size(dset);
     if (stored > file_size) {
-      throw Error(ExitCode::kIo, "hdf5 " + path_ + ": dataset '" + name + "' says its data takes " +
-                                     std::to_string(stored) + " bytes, more than the file's " +
-                                     std::to_string(file_size) + " (a damaged chunk index)");
+      throw CorruptDataError(path_, "hdf5",
+                             "dataset '" + name + "' says its data takes " +
+                                 std::to_string(stored) + " bytes, more than the file's " +
+                                 std::to_string(file_size) + " (a damaged chunk index)");
     }
   }
 

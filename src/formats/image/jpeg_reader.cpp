@@ -21,7 +21,7 @@ class JpegDecoder final : public SampleDecoder {
     cinfo.err = InstallJpegErrors(errors, /*warnings_are_errors=*/true);
     if (setjmp(errors.jump)) {
       jpeg_destroy_decompress(&cinfo);
-      throw IoError("read", path, 0, std::string("bad jpeg: ") + errors.message);
+      throw CorruptDataError(path, "jpeg", errors.message);
     }
     jpeg_create_decompress(&cinfo);
     jpeg_mem_src(&cinfo, reinterpret_cast<const unsigned char*>(encoded.data()),
@@ -45,11 +45,11 @@ class JpegDecoder final : public SampleDecoder {
 
  private:
   [[noreturn]] void mismatch(const std::string& path, ImageShape found, int components) const {
-    throw IoError("read", path, 0,
-                  "jpeg image is " + std::to_string(found.height) + " x " +
-                      std::to_string(found.width) + " with " + std::to_string(components) +
-                      " component(s), expected " + std::to_string(shape_.height) + " x " +
-                      std::to_string(shape_.width) + " grayscale (1 component)");
+    throw CorruptDataError(path, "jpeg",
+                           "the image is " + std::to_string(found.height) + " x " +
+                               std::to_string(found.width) + " with " + std::to_string(components) +
+                               " component(s), expected " + std::to_string(shape_.height) + " x " +
+                               std::to_string(shape_.width) + " grayscale (1 component)");
   }
 
   ImageShape shape_;

@@ -49,7 +49,7 @@ class PngDecoder final : public SampleDecoder {
     }
     if (setjmp(png_jmpbuf(png))) {
       png_destroy_read_struct(&png, &info, nullptr);
-      throw IoError("read", path, 0, std::string("bad png: ") + input.errors.message);
+      throw CorruptDataError(path, "png", input.errors.message);
     }
     png_set_read_fn(png, &input, ReadBytes);
     png_set_user_limits(png, kPngMaxSide, kPngMaxSide);
@@ -76,12 +76,12 @@ class PngDecoder final : public SampleDecoder {
  private:
   [[noreturn]] void mismatch(const std::string& path, ImageShape found, int depth,
                              int color) const {
-    throw IoError("read", path, 0,
-                  "png image is " + std::to_string(found.height) + " x " +
-                      std::to_string(found.width) + ", bit depth " + std::to_string(depth) +
-                      ", color type " + std::to_string(color) + "; expected " +
-                      std::to_string(shape_.height) + " x " + std::to_string(shape_.width) +
-                      " 8-bit grayscale (color type 0)");
+    throw CorruptDataError(path, "png",
+                           "the image is " + std::to_string(found.height) + " x " +
+                               std::to_string(found.width) + ", bit depth " +
+                               std::to_string(depth) + ", color type " + std::to_string(color) +
+                               "; expected " + std::to_string(shape_.height) + " x " +
+                               std::to_string(shape_.width) + " 8-bit grayscale (color type 0)");
   }
 
   ImageShape shape_;

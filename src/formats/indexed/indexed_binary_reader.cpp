@@ -21,14 +21,14 @@ std::vector<Bytes> LoadIndex(storage::Env& env, const std::string& path, std::in
   auto file = env.open_read(path);
   const Bytes expected = 8 * static_cast<Bytes>(samples);
   if (file->size() < expected) {
-    throw IoError("open", path, 0,
-                  "index holds " + std::to_string(file->size() / 8) + " entries, expected " +
-                      std::to_string(samples));
+    throw CorruptDataError(path, "index",
+                           "it holds " + std::to_string(file->size() / 8) + " entries, expected " +
+                               std::to_string(samples));
   }
   std::vector<unsigned char> raw(expected);
   const Bytes got = file->read_at(0, raw.data(), expected);
   *bytes_read += got;
-  if (got != expected) throw IoError("read", path, 0, "short read of the index");
+  if (got != expected) throw CorruptDataError(path, "index", "short read");
   std::vector<Bytes> values(static_cast<std::size_t>(samples));
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = GetLe(raw.data() + 8 * i, 8);
   return values;
@@ -43,15 +43,15 @@ SampleIndex LoadAndValidate(storage::Env& env, const FileSpec& spec, Bytes data_
     const Bytes offset = index.offsets[i];
     const Bytes size = index.sizes[i];
     if (size != sample) {
-      throw IoError("open", spec.sizes_index(), 0,
-                    "entry " + std::to_string(i) + " says " + std::to_string(size) +
-                        " bytes, expected " + std::to_string(sample));
+      throw CorruptDataError(spec.sizes_index(), "index",
+                             "entry " + std::to_string(i) + " says " + std::to_string(size) +
+                                 " bytes, expected " + std::to_string(sample));
     }
     if (offset > data_size || size > data_size - offset) {
-      throw IoError("open", spec.offsets_index(), 0,
-                    "entry " + std::to_string(i) + " [" + std::to_string(offset) + ", +" +
-                        std::to_string(size) + ") lies beyond the end of " + spec.path + " (" +
-                        std::to_string(data_size) + " bytes)");
+      throw CorruptDataError(spec.offsets_index(), "index",
+                             "entry " + std::to_string(i) + " [" + std::to_string(offset) + ", +" +
+                                 std::to_string(size) + ") lies beyond the end of " + spec.path +
+                                 " (" + std::to_string(data_size) + " bytes)");
     }
   }
   return index;
@@ -63,10 +63,10 @@ Bytes ReadSample(storage::ReadableFile& file, std::int64_t k, const SampleIndex&
   const auto i = static_cast<std::size_t>(k);
   const Bytes got = file.read_at(index.offsets[i], out.data(), index.sizes[i]);
   if (got != index.sizes[i]) {
-    throw IoError("read", file.path(), 0,
-                  "sample " + std::to_string(k) + " at offset " + std::to_string(index.offsets[i]) +
-                      ": got " + std::to_string(got) + " of " + std::to_string(index.sizes[i]) +
-                      " bytes");
+    throw CorruptDataError(file.path(), "indexed_binary",
+                           "sample " + std::to_string(k) + " at offset " +
+                               std::to_string(index.offsets[i]) + ": got " + std::to_string(got) +
+                               " of " + std::to_string(index.sizes[i]) + " bytes");
   }
   return got;
 }

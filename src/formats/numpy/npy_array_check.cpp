@@ -11,18 +11,20 @@ namespace dlbench::formats {
 
 void CheckArrayHeader(const npy::Header& header, const FileSpec& spec, const std::string& where) {
   if (header.fortran_order) {
-    throw Error(ExitCode::kIo, where + ": fortran_order True arrays are not supported");
+    throw CorruptDataError(where, "npy", "fortran_order True arrays are not supported");
   }
   const DType& expected = LookupDType(spec.dtype);
   const auto found = DTypeFromDescr(header.descr);
   if (!found || found->name != expected.name) {
-    throw Error(ExitCode::kIo, where + ": dtype '" + FileText(header.descr) + "', expected '" +
-                                   std::string(expected.descr) + "' (" + spec.dtype + ")");
+    throw CorruptDataError(where, "npy",
+                           "dtype '" + FileText(header.descr) + "', expected '" +
+                               std::string(expected.descr) + "' (" + spec.dtype + ")");
   }
   const std::vector<std::int64_t> shape = SampleLastShape(spec);
   if (header.shape != shape) {
-    throw Error(ExitCode::kIo, where + ": shape " + npy::ShapeText(header.shape) + ", expected " +
-                                   npy::ShapeText(shape));
+    throw CorruptDataError(
+        where, "npy",
+        "shape " + npy::ShapeText(header.shape) + ", expected " + npy::ShapeText(shape));
   }
 }
 

@@ -13,7 +13,7 @@ constexpr std::string_view kMagic = "\x93NUMPY";
 constexpr std::size_t kGrowthAxisMaxDigits = 21;
 
 [[noreturn]] void Bad(const std::string& where, const std::string& what) {
-  throw Error(ExitCode::kIo, "npy header of " + where + ": " + what);
+  throw CorruptDataError(where, "npy header", what);
 }
 
 // A cursor over the Python dict literal.
@@ -96,7 +96,8 @@ class DictParser {
       if (peek() == ')') break;
       std::int64_t v = 0;
       const auto [end, ec] = std::from_chars(text_.data() + pos_, text_.data() + text_.size(), v);
-      if (ec != std::errc() || v < 0) Bad(where_, "bad shape at byte " + std::to_string(pos_));
+      if (ec != std::errc() || v < 0)
+        Bad(where_, "unreadable shape at byte " + std::to_string(pos_));
       if (dims.size() == kMaxDims) {
         Bad(where_, "its shape has more than " + std::to_string(kMaxDims) +
                         " dimensions, numpy's limit (a corrupt header)");

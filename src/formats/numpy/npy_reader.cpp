@@ -110,7 +110,7 @@ class NpyFileReader final : public FileReader, public storage::Recycled<NpyFileR
     try {
       return array_->read(*file_, k, out.data());
     } catch (const Error&) {
-      check_size("read");
+      check_size();
       throw;
     }
   }
@@ -127,7 +127,7 @@ class NpyFileReader final : public FileReader, public storage::Recycled<NpyFileR
     // A truncated file is found here with O_DIRECT (which knows the size anyway), else by the
     // first read that comes back short, with the same message: asking the size of every file
     // would cost a system call per sample.
-    if (direct_) check_size("open");
+    if (direct_) check_size();
     if (!direct_ && samples_ == 1 && got >= end_ && open_bytes_ == got) {  // no second read
       head.reader = id_ = NextReaderId();  // the sample is in this thread's buffer
       open_bytes_ -= sample_bytes_;        // its bytes count when read_sample delivers them
@@ -143,9 +143,9 @@ class NpyFileReader final : public FileReader, public storage::Recycled<NpyFileR
     const Bytes length = npy::HeaderLength(std::string_view(bytes.data(), have), path());
     // A corrupt length (up to 4 GiB) must not become an allocation: check it against the file.
     if (length > have && length > file_->size()) {
-      throw IoError("open", path(), 0,
-                    "truncated npy: header needs " + std::to_string(length) + " bytes, file has " +
-                        std::to_string(file_->size()));
+      throw CorruptDataError(path(), "npy",
+                             "truncated: header needs " + std::to_string(length) +
+                                 " bytes, file has " + std::to_string(file_->size()));
     }
     if (length > have) {
       if (bytes.size() < length) bytes.resize(length);
@@ -160,11 +160,11 @@ class NpyFileReader final : public FileReader, public storage::Recycled<NpyFileR
   }
 
   // Throws the truncation error when the file is shorter than its header says.
-  void check_size(const char* operation) const {
+  void check_size() const {
     if (file_->size() < end_) {
-      throw IoError(operation, path(), 0,
-                    "truncated npy: data needs " + std::to_string(end_) + " bytes, file has " +
-                        std::to_string(file_->size()));
+      throw CorruptDataError(path(), "npy",
+                             "truncated: data needs " + std::to_string(end_) + " bytes, file has " +
+                                 std::to_string(file_->size()));
     }
   }
 

@@ -77,7 +77,7 @@ class ZipDirectory {
         const Bytes end64 = GetLe(loc.data() + 8, 8);
         const std::string rec = read(end64, zip::kEnd64Bytes, "zip64 end of central directory");
         if (GetLe(rec.data(), 4) != zip::kEnd64Signature) {
-          bad("bad zip64 end-of-central-directory signature at offset " + std::to_string(end64));
+          bad("wrong zip64 end-of-central-directory signature at offset " + std::to_string(end64));
         }
         count = GetLe(rec.data() + 32, 8);
         cd_size = GetLe(rec.data() + 40, 8);
@@ -94,7 +94,7 @@ class ZipDirectory {
     for (Bytes i = 0; i < count; ++i) {
       if (p + zip::kCentralHeaderBytes > cd.size() ||
           GetLe(cd.data() + p, 4) != zip::kCentralSignature) {
-        bad("bad central directory entry " + std::to_string(i) + " at offset " +
+        bad("wrong central directory entry " + std::to_string(i) + " at offset " +
             std::to_string(cd_offset + p));
       }
       const char* h = cd.data() + p;
@@ -121,7 +121,7 @@ class ZipDirectory {
   }
 
   [[noreturn]] void bad(const std::string& what) const {
-    throw Error(ExitCode::kIo, "npz " + file_.path() + ": bad zip directory: " + what);
+    throw CorruptDataError(file_.path(), "zip directory", what);
   }
 
   std::string read(Bytes offset, Bytes length, const char* what) {
@@ -295,8 +295,8 @@ class NpzFileReader final : public FileReader {
       if (z.avail_in == 0) {
         std::span<std::byte> input;
         if (!next_input(read, &input)) {
-          throw IoError("read", path(), 0,
-                        "truncated x.npy at offset " + std::to_string(member_offset_ + read));
+          throw CorruptDataError(
+              path(), "npz", "truncated x.npy at offset " + std::to_string(member_offset_ + read));
         }
         if (input.empty()) break;
         read += input.size();
@@ -307,8 +307,9 @@ class NpzFileReader final : public FileReader {
       z.avail_out = static_cast<uInt>(inflate_buffer_.size());
       rc = inflate(&z, Z_NO_FLUSH);
       if (rc != Z_OK && rc != Z_STREAM_END) {
-        throw IoError("inflate", path(), 0,
-                      "corrupt deflate data in x.npy near member byte " + std::to_string(read));
+        throw CorruptDataError(
+            path(), "npz",
+            "corrupt deflate data in x.npy near member byte " + std::to_string(read));
       }
       const Bytes n = inflate_buffer_.size() - z.avail_out;
       more = sink(std::span<const std::byte>(inflate_buffer_.data(), n), produced);
@@ -344,7 +345,8 @@ class NpzFileReader final : public FileReader {
       if (header.size() >= npy::kProbeBytes) needed = npy::HeaderLength(header, where);
       return header.size() < needed;
     });
-    if (header.size() < needed) throw IoError("read", path(), 0, "x.npy ends inside its header");
+    if (header.size() < needed)
+      throw CorruptDataError(path(), "npz", "x.npy ends inside its header");
     header.resize(needed);
     return header;
   }

@@ -40,9 +40,9 @@ StoredSampleLastArray::StoredSampleLastArray(Bytes data_offset, std::int64_t sam
 
 void StoredSampleLastArray::truncated(const std::string& path, Bytes want, Bytes offset,
                                       Bytes got) const {
-  throw IoError("read", path, 0,
-                "truncated array: " + std::to_string(want) + " bytes expected at offset " +
-                    std::to_string(offset) + ", found " + std::to_string(got));
+  throw CorruptDataError(path, "array",
+                         "truncated: " + std::to_string(want) + " bytes expected at offset " +
+                             std::to_string(offset) + ", found " + std::to_string(got));
 }
 
 Bytes StoredSampleLastArray::read(storage::ReadableFile& file, std::int64_t k, std::byte* out) {

@@ -82,7 +82,7 @@ class ParquetFileReader final : public FileReader {
 
  private:
   [[noreturn]] void corrupt(Bytes offset, const std::string& what) const {
-    throw IoError("read", path(), 0, "offset " + std::to_string(offset) + ": " + what);
+    throw CorruptDataError(path(), "parquet", "offset " + std::to_string(offset) + ": " + what);
   }
 
   std::string label(std::size_t ci) const {

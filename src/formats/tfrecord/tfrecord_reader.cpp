@@ -56,7 +56,7 @@ class TfrecordFileReader final : public FileReader {
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw Error(ExitCode::kIo, "tfrecord " + path() + ": " + what);
+    throw CorruptDataError(path(), "tfrecord", what);
   }
 
   // Reads and checks record k's header; returns the payload length.
@@ -77,7 +77,7 @@ class TfrecordFileReader final : public FileReader {
     const std::uint32_t expected = crc32c::Mask(crc32c::Value(h.data(), 8));
     const auto found = static_cast<std::uint32_t>(LoadLe(h.data() + 8, 4));
     if (expected != found) {
-      fail("bad length CRC of record " + std::to_string(k) + " at offset " +
+      fail("wrong length CRC of record " + std::to_string(k) + " at offset " +
            std::to_string(offset) + ": expected " + Hex(expected) + ", found " + Hex(found));
     }
     stream_.advance(tfrecord::kHeaderBytes);
@@ -113,7 +113,7 @@ class TfrecordFileReader final : public FileReader {
       const std::uint32_t expected = crc32c::Mask(crc_);
       const auto found = static_cast<std::uint32_t>(LoadLe(f.data(), 4));
       if (expected != found) {
-        fail("bad data CRC of record " + std::to_string(k) + " at offset " +
+        fail("wrong data CRC of record " + std::to_string(k) + " at offset " +
              std::to_string(offset) + ": expected " + Hex(expected) + ", found " + Hex(found));
       }
     }

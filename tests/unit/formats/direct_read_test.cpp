@@ -370,7 +370,7 @@ TEST_F(DirectRead, TruncatedDataIsStillReported) {
   const std::string bytes = test::ReadAll(spec.path);
   test::WriteAll(spec.path, bytes.substr(0, bytes.size() - 1));
   dlbench::test::ExpectError([&] { NpyReader().open(env_, spec, Direct()); }, ExitCode::kIo,
-                             {"truncated npy"});
+                             {"bad npy: truncated"});
 }
 
 }  // namespace

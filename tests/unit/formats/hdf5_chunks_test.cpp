@@ -84,7 +84,7 @@ TEST_F(Hdf5Chunks, HostileChunksAreIoErrorsNamingTheChunk) {
     std::vector<std::byte> out(reader->sample_bytes());
     reader->read_sample(0, out);  // the other chunks stay readable
     dlbench::test::ExpectError([&] { reader->read_sample(1, out); }, ExitCode::kIo,
-                               {"hdf5 read " + spec.path + " sample 1: " + chunk + message});
+                               {"read " + spec.path + " sample 1: bad hdf5: " + chunk + message});
     reader->read_sample(2, out);
   }
 }
@@ -126,7 +126,7 @@ TEST_F(Hdf5Chunks, HostileChunksUnderFletcher32AreIoErrorsNamingTheChunk) {
     std::vector<std::byte> out(reader->sample_bytes());
     reader->read_sample(0, out);
     dlbench::test::ExpectError([&] { reader->read_sample(1, out); }, ExitCode::kIo,
-                               {"hdf5 read " + spec.path + " sample 1: " + chunk + message});
+                               {"read " + spec.path + " sample 1: bad hdf5: " + chunk + message});
     reader->read_sample(2, out);
   }
 }
@@ -143,9 +143,10 @@ TEST_F(Hdf5Chunks, FiltersWithoutABoundAreRefusedAtOpen) {
                                                         {"lzf", "with id 32000 (a plugin)"}}) {
     const FileSpec spec = hostile(mode);
     const std::string message = open_error(spec);
-    EXPECT_NE(message.find("hdf5 " + spec.path + ": dataset 'records_0' is filtered with " +
-                           filter + ", which dlbench does not read"),
-              std::string::npos)
+    EXPECT_NE(
+        message.find("read " + spec.path + ": bad hdf5: dataset 'records_0' is filtered with " +
+                     filter + ", which dlbench does not read"),
+        std::string::npos)
         << message;
   }
 }
@@ -157,8 +158,8 @@ TEST_F(Hdf5Chunks, FiltersOnADatasetThatIsNotChunkedAreRefusedAtOpen) {
   std::filesystem::copy_file(
       dlbench::test::SourceDir() / "tests/fuzz/corpus/hdf5/crash-filters-on-a-compact-dataset",
       spec.path);
-  EXPECT_NE(open_error(spec).find("hdf5 " + spec.path +
-                                  ": dataset 'records_0' has filters but is not chunked"),
+  EXPECT_NE(open_error(spec).find("read " + spec.path +
+                                  ": bad hdf5: dataset 'records_0' has filters but is not chunked"),
             std::string::npos)
       << open_error(spec);
 }

@@ -79,8 +79,9 @@ TEST_F(JpegFiles, TruncatedCorruptAndMismatchingFilesAreIoErrors) {
   const std::string bytes = test::ReadAll(spec.path);
   EXPECT_NO_THROW(ReadFirst(spec));
 
-  test::ExpectContains(read_error(make_spec({64, 65}, 1)),
-                       "jpeg image is 64 x 64 with 1 component(s), expected 64 x 65 grayscale");
+  test::ExpectContains(
+      read_error(make_spec({64, 65}, 1)),
+      "bad jpeg: the image is 64 x 64 with 1 component(s), expected 64 x 65 grayscale");
 
   test::WriteAll(spec.path, bytes.substr(0, bytes.size() / 2));
   test::ExpectContains(read_error(spec), "bad jpeg: Premature end of JPEG file");
@@ -117,9 +118,10 @@ TEST_F(PngFiles, TruncatedCorruptAndMismatchingFilesAreIoErrors) {
   test::WriteFile(PngWriter(), spec, test::RandomContent());
   const std::string bytes = test::ReadAll(spec.path);
 
-  test::ExpectContains(read_error(make_spec({63, 64}, 1)),
-                       "png image is 64 x 64, bit depth 8, color type 0; expected 63 x 64 8-bit "
-                       "grayscale");
+  test::ExpectContains(
+      read_error(make_spec({63, 64}, 1)),
+      "bad png: the image is 64 x 64, bit depth 8, color type 0; expected 63 x 64 8-bit "
+      "grayscale");
 
   test::WriteAll(spec.path, bytes.substr(0, bytes.size() / 2));
   test::ExpectContains(read_error(spec), "bad png: truncated");

@@ -86,7 +86,7 @@ TEST_F(IndexedBinaryFiles, BrokenIndexesAreReported) {
     EXPECT_NE(error.find("beyond the end"), std::string::npos) << error;
   }
   test::WriteAll(spec.path + ".off.idx", offsets.substr(0, 24));
-  EXPECT_NE(open_error<IndexedBinaryReader>(spec).find("index holds 3 entries, expected 4"),
+  EXPECT_NE(open_error<IndexedBinaryReader>(spec).find("bad index: it holds 3 entries, expected 4"),
             std::string::npos);
   test::WriteAll(spec.path + ".off.idx", offsets);
   EXPECT_NE(

@@ -79,7 +79,7 @@ TEST(NpyHeader, RejectsAShapeOfMoreDimensionsThanNumpyAllows) {
   std::vector<std::int64_t> many(50000, 1);
   const std::string message = dlbench::test::ExpectError(
       [&] { npy::Parse(npy::Encode("|u1", many), "f.npy"); }, ExitCode::kIo,
-      {"npy header of f.npy", "its shape has more than 64 dimensions, numpy's limit"});
+      {"read f.npy: bad npy header: its shape has more than 64 dimensions, numpy's limit"});
   EXPECT_LT(message.size(), 200u) << message.substr(0, 300);
 }
 
@@ -255,7 +255,7 @@ TEST_F(NpyFiles, AOneSampleFileReadsItsSampleStraightIntoTheCallersBuffer) {
   test::WriteAll(spec.path, bytes.substr(0, bytes.size() - 1));
   auto short_reader = NpyReader().open(storage::PosixEnv(), spec, options);
   dlbench::test::ExpectError([&] { short_reader->read_sample(0, options.sample_into); },
-                             ExitCode::kIo, {"truncated npy", spec.path});
+                             ExitCode::kIo, {"bad npy: truncated", spec.path});
 }
 
 // A version 3 header whose length field says 512 KiB, in a file of a few hundred bytes, is
@@ -270,8 +270,9 @@ TEST_F(NpyFiles, HeaderLongerThanTheFileIsRejectedBeforeReadingIt) {
   bytes.insert(10, std::string("\x08\x00", 2));  // HLEN (4 bytes in v3) = 0x00080000
   test::WriteAll(spec.path, bytes);
   test::RecordingEnv env(storage::PosixEnv());
-  dlbench::test::ExpectError([&] { NpyReader().open(env, spec, {}); }, ExitCode::kIo,
-                             {"truncated npy: header needs 524300 bytes, file has", spec.path});
+  dlbench::test::ExpectError(
+      [&] { NpyReader().open(env, spec, {}); }, ExitCode::kIo,
+      {"bad npy: truncated: header needs 524300 bytes, file has", spec.path});
   for (const auto& read : env.reads) EXPECT_LE(read.length, bytes.size());
 }
 
@@ -317,14 +318,14 @@ TEST_F(NpyFiles, RejectsMismatchesAndTruncation) {
   // Found by the first read (open does not ask the file's size, a system call per sample).
   test::WriteAll(spec.path, bytes.substr(0, bytes.size() - 1));
   const std::string error = read_error(spec);
-  EXPECT_NE(error.find("truncated npy"), std::string::npos) << error;
+  EXPECT_NE(error.find("bad npy: truncated"), std::string::npos) << error;
   EXPECT_NE(error.find(spec.path), std::string::npos) << error;
   // A file of one sample, which the first read fetches whole: the same error.
   const FileSpec one = make_spec({6, 6}, 1, "uint8");
   test::WriteFile(NpyWriter(), one, content);
   const std::string whole = test::ReadAll(one.path);
   test::WriteAll(one.path, whole.substr(0, whole.size() - 1));
-  EXPECT_NE(read_error(one).find("truncated npy"), std::string::npos) << read_error(one);
+  EXPECT_NE(read_error(one).find("bad npy: truncated"), std::string::npos) << read_error(one);
 
   std::string fortran = bytes;
   fortran.replace(fortran.find("False"), 5, "True ");

@@ -209,9 +209,10 @@ TEST_F(TfrecordFiles, BadLengthCrcNamesRecordOffsetAndValues) {
   test::WriteAll(spec.path, bytes);
   for (const FileReadOptions& options : {FileReadOptions{}, WithoutDataCrc()}) {
     const std::string error = error_of(spec, 2, options);
-    EXPECT_NE(error.find("tfrecord " + spec.path + ": bad length CRC of record 1 at offset " +
-                         std::to_string(record) + ": expected 0x"),
-              std::string::npos)
+    EXPECT_NE(
+        error.find("read " + spec.path + ": bad tfrecord: wrong length CRC of record 1 at offset " +
+                   std::to_string(record) + ": expected 0x"),
+        std::string::npos)
         << error;
     EXPECT_NE(error.find("found 0x"), std::string::npos);
   }
@@ -228,9 +229,10 @@ TEST_F(TfrecordFiles, BadDataCrcDetectedByDefault) {
   bytes[record + 30] ^= 0x40;  // inside record 1's image
   test::WriteAll(spec.path, bytes);
   const std::string error = error_of(spec, 1);
-  EXPECT_NE(error.find("tfrecord " + spec.path + ": bad data CRC of record 1 at offset " +
-                       std::to_string(record) + ": expected 0x"),
-            std::string::npos)
+  EXPECT_NE(
+      error.find("read " + spec.path + ": bad tfrecord: wrong data CRC of record 1 at offset " +
+                 std::to_string(record) + ": expected 0x"),
+      std::string::npos)
       << error;
 
   auto reader = TfrecordReader().open(storage::PosixEnv(), spec, {});
