@@ -188,6 +188,8 @@ class WritableFile {
 struct DirectoryEntry {
   std::string name;           // the base name; never "." or ".."
   bool is_directory = false;  // a folder, or a symbolic link to one
+  bool is_symlink = false;    // a symbolic link, to anything or to nothing (never on a backend
+                              // without Capabilities::symlinks)
 };
 
 // A file system: POSIX by default; wrappers add fault injection, throttling and counters. Code

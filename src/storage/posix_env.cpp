@@ -84,13 +84,20 @@ std::vector<DirectoryEntry> ListDirectory(const std::string& path) {
     const std::string name = entry->d_name;
     if (name == "." || name == "..") continue;
     bool is_directory = entry->d_type == DT_DIR;
-    if (entry->d_type == DT_LNK || entry->d_type == DT_UNKNOWN) {
-      // Follows a link; one that points nowhere is not a folder.
+    bool is_symlink = entry->d_type == DT_LNK;
+    if (entry->d_type == DT_UNKNOWN) {  // file systems that do not fill d_type
+      struct stat st {};
+      is_symlink = ::fstatat(::dirfd(dir.get()), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                   S_ISLNK(st.st_mode);
+      is_directory = !is_symlink && S_ISDIR(st.st_mode);
+    }
+    if (is_symlink) {
+      // Follows the link; one that points nowhere is not a folder.
       struct stat st {};
       is_directory =
           ::fstatat(::dirfd(dir.get()), entry->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
     }
-    entries.push_back({name, is_directory});
+    entries.push_back({name, is_directory, is_symlink});
   }
   if (errno != 0) throw IoError("list", path, errno);
   std::sort(entries.begin(), entries.end(),

@@ -110,12 +110,6 @@ std::size_t DeepestFolderHolding(std::span<const std::string> folders, std::stri
   return best;
 }
 
-bool IsSymbolicLink(const std::string& path) {
-  if (IsUri(path)) return false;
-  std::error_code error;
-  return fs::is_symlink(fs::symlink_status(path, error));
-}
-
 std::string UnsafeFolderReason(const std::string& folder) {
   // std::filesystem::absolute("") throws: `--output ""` ended in an internal error (exit 1).
   if (folder.empty()) return "'' is an empty path";

@@ -62,10 +62,6 @@ std::optional<std::string_view> PathBelow(std::string_view folder, std::string_v
 // npos when none does.
 std::size_t DeepestFolderHolding(std::span<const std::string> folders, std::string_view path);
 
-// True when `path` is a symbolic link (to anything, or to nothing); false when it is absent, and
-// for a URI.
-bool IsSymbolicLink(const std::string& path);
-
 // Why dlbench must not write into, or delete under, `folder`: it resolves (symbolic links
 // followed) to the root, a system folder (/usr, /etc, ...) or the home folder, or it is a URI
 // with no authority ("s3:///x" names no bucket). The text reads "'<folder>' is a system folder"

@@ -25,15 +25,15 @@ void WriteMarker(storage::Env& env, const std::string& folder) {
 }
 
 // The first symbolic link to a folder below the sub-folder `relative` of `folder`, at any depth,
-// as a path relative to `folder`; empty when there is none. Only folders are looked at with
-// lstat (DirectoryEntry::is_directory says which entries may be one), so a data folder of many
-// files costs one listing per sub-folder.
+// as a path relative to `folder`; empty when there is none. The listings say which entries are
+// folders and which are links (DirectoryEntry), so a data folder of many files costs one listing
+// per sub-folder and nothing per file.
 std::string LinkedFolderBelow(storage::Env& env, const std::string& folder,
                               const std::string& relative) {
   for (const storage::DirectoryEntry& entry : env.list_directory(JoinPath(folder, relative))) {
     if (!entry.is_directory) continue;
     const std::string below = relative.empty() ? entry.name : JoinPath(relative, entry.name);
-    if (IsSymbolicLink(JoinPath(folder, below))) return below;
+    if (entry.is_symlink) return below;
     if (std::string link = LinkedFolderBelow(env, folder, below); !link.empty()) return link;
   }
   return "";
@@ -60,7 +60,7 @@ void ClaimFolder(storage::Env& env, const std::string& folder, const std::string
       } else if (foreign.empty()) {
         foreign = entry.name;
       }
-      if (links && link.empty() && IsSymbolicLink(JoinPath(folder, entry.name))) {
+      if (links && link.empty() && entry.is_symlink) {
         link = entry.name;
       }
     }

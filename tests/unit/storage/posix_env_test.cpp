@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "storage/aligned_buffer.h"
@@ -313,7 +314,7 @@ TEST(PosixEnv, DirectoriesExistsRemove) {
   ExpectError([&] { env.remove(dir / "a/b"); }, ExitCode::kIo, {"remove", dir / "a/b"});
 }
 
-TEST(PosixEnv, ListDirectorySortsNamesAndTellsFolders) {
+TEST(PosixEnv, ListDirectorySortsNamesAndTellsFoldersAndLinks) {
   TempDir dir;
   Env& env = PosixEnv();
   env.create_directories(dir / "d/sub");
@@ -322,13 +323,15 @@ TEST(PosixEnv, ListDirectorySortsNamesAndTellsFolders) {
   ASSERT_EQ(::symlink((dir / "d/sub").c_str(), (dir / "d/link-to-sub").c_str()), 0);
   ASSERT_EQ(::symlink((dir / "nowhere").c_str(), (dir / "d/dangling").c_str()), 0);
   const std::vector<DirectoryEntry> entries = env.list_directory(dir / "d");
-  std::vector<std::pair<std::string, bool>> got;
-  for (const DirectoryEntry& entry : entries) got.emplace_back(entry.name, entry.is_directory);
-  const std::vector<std::pair<std::string, bool>> expected = {{"a.bin", false},
-                                                              {"b.bin", false},
-                                                              {"dangling", false},
-                                                              {"link-to-sub", true},
-                                                              {"sub", true}};
+  std::vector<std::tuple<std::string, bool, bool>> got;
+  for (const DirectoryEntry& entry : entries) {
+    got.emplace_back(entry.name, entry.is_directory, entry.is_symlink);
+  }
+  const std::vector<std::tuple<std::string, bool, bool>> expected = {{"a.bin", false, false},
+                                                                     {"b.bin", false, false},
+                                                                     {"dangling", false, true},
+                                                                     {"link-to-sub", true, true},
+                                                                     {"sub", true, false}};
   EXPECT_EQ(got, expected);
   EXPECT_TRUE(env.list_directory(dir / "d/sub").empty());
   EXPECT_TRUE(env.list_directory(dir / "absent").empty());  // as remove of an absent path
