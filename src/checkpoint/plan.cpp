@@ -76,6 +76,8 @@ CheckpointPlan::CheckpointPlan(const config::ModelConfig& model,
   if (!transformer_type_ && model.model_size_bytes > 0) {
     model_size_bytes_ = static_cast<Bytes>(model.model_size_bytes);
   }
+  model_size_ignored_by_dlio_ = !transformer_type_ && model.model_size_ignored_by_dlio &&
+                                model.model_size_bytes != config::ModelConfig{}.model_size_bytes;
   // DLIO's legacy lists: only their positive entries produce tensors.
   for (std::int64_t p : model.layer_parameters) layer_parameters_.push_back(p);
   for (std::int64_t g : model.optimization_groups) optimization_groups_.push_back(g);
@@ -245,6 +247,10 @@ PlanSummary CheckpointPlan::summarize() const {
   }
   // For a non-transformer DLIO reports the model size once, whatever the ranks holding it.
   summary.dlio_reported_bytes += model_size_bytes_ > 0 ? model_size_bytes_ : dlio_model;
+  if (model_size_ignored_by_dlio_) {
+    const auto dlio_default = static_cast<Bytes>(config::ModelConfig{}.model_size_bytes);
+    summary.dlio_own_bytes = summary.dlio_reported_bytes - model_size_bytes_ + dlio_default;
+  }
   for (const auto& [key, count] : sizes) {
     summary.file_sizes.push_back({std::get<0>(key), std::get<1>(key), count});
   }

@@ -69,6 +69,11 @@ struct PlanSummary {
   // DLIO's checkpoint_size_GB times 2^30: allocated (not written) layer state plus optimizer
   // state, legacy groups not counted, model_size_bytes for non-transformers.
   Bytes dlio_reported_bytes = 0;
+  // What DLIO >=2.0 itself writes and reports per checkpoint for the same configuration, when that
+  // is not what dlbench writes: with model_size_bytes given as model.model_size, a key DLIO never
+  // reads (config::ModelConfig::model_size_ignored_by_dlio), DLIO writes its default 10240-byte
+  // model instead. 0 when DLIO writes what dlbench writes.
+  Bytes dlio_own_bytes = 0;
 };
 
 class CheckpointPlan {
@@ -100,6 +105,7 @@ class CheckpointPlan {
   int zero_stage_ = 0;
   bool transformer_type_ = false;
   Bytes model_size_bytes_ = 0;  // model_states-{rank}.pt, non-transformers only
+  bool model_size_ignored_by_dlio_ = false;
   std::int64_t num_layers_ = -1;
   std::vector<std::int64_t> layer_parameters_;
   std::vector<std::int64_t> optimization_groups_;

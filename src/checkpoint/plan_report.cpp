@@ -83,7 +83,15 @@ std::string RenderPlan(const CheckpointPlan& plan, const PlanReportOptions& opti
     }
     out << " B\n";
   }
-  out << "  DLIO reports " << BytesAndGiB(s.dlio_reported_bytes) << " (DLIO labels GiB \"GB\")";
+  if (s.dlio_own_bytes > 0) {
+    out << "  DLIO reports " << BytesAndGiB(s.dlio_own_bytes)
+        << " (DLIO labels GiB \"GB\"): DLIO >=2.0 ignores model.model_size and writes its default "
+           "model; dlbench honours the key\n"
+        << "  dlbench's checkpoint by DLIO's count " << BytesAndGiB(s.dlio_reported_bytes)
+        << " (summary.json: checkpoint_size_GB; DLIO's own: dlio_checkpoint_size_GB)";
+  } else {
+    out << "  DLIO reports " << BytesAndGiB(s.dlio_reported_bytes) << " (DLIO labels GiB \"GB\")";
+  }
   if (s.dlio_reported_bytes != s.total_bytes) {
     out << "\n  note: DLIO's reported size differs from the bytes written."
         << DlioDifference(plan, s);

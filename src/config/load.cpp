@@ -84,10 +84,31 @@ void ExpandNodePaths(Config& config, const std::string& node) {
   }
 }
 
+// True when the model size is given as model.model_size (in the document or an override) and never
+// as model.model_size_bytes: DLIO >=2.0 reads only the latter. Looked at before the aliases
+// rewrite one into the other.
+bool ModelSizeOnlyInIgnoredKey(const DocNode& root, const std::vector<std::string>& overrides) {
+  bool ignored = false;
+  bool read = false;
+  if (const DocNode* model = root.is_map() ? root.find("model") : nullptr;
+      model && model->is_map()) {
+    ignored = model->find("model_size") != nullptr;
+    read = model->find("model_size_bytes") != nullptr;
+  }
+  for (const std::string& text : overrides) {
+    const Override o = ParseOverride(text);
+    const bool set = o.op != Override::Op::kDelete;
+    if (o.key == std::vector<std::string>{"model", "model_size"}) ignored = set;
+    if (o.key == std::vector<std::string>{"model", "model_size_bytes"}) read = set;
+  }
+  return ignored && !read;
+}
+
 LoadResult LoadDocument(DocNode root, const std::string& source_file,
                         const std::vector<std::string>& overrides, const LoadOptions& options) {
   LoadResult result;
   UnwrapWorkloadRoot(root, result.notices);
+  const bool model_size_ignored_by_dlio = ModelSizeOnlyInIgnoredKey(root, overrides);
   if (!root.is_null() && !root.is_map()) {
     throw UsageError(
         "a workload document must be a mapping of sections (model, dataset, ...), "
@@ -103,6 +124,7 @@ LoadResult LoadDocument(DocNode root, const std::string& source_file,
   BuildConfig(root, options.allow_unknown_keys, result.config, origins, result.notices);
   Normalize(result.config, result.notices);
   ResolveObjectStoreFolders(result.config, result.notices);
+  result.config.model.model_size_ignored_by_dlio = model_size_ignored_by_dlio;
   ExpandNodePaths(result.config, options.node);
   // An empty or unsafe --output (a system folder) is refused with its own message when the output
   // folder is prepared (workflow::PrepareOutputFolder); here it is checked for the overlap.

@@ -194,7 +194,7 @@ void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
   info.end = comm.broadcast(end);
   const metrics::RunMetrics run = metrics::ReduceRun(
       comm, record, {}, run_settings, info, config.metric.au, config.dataset.record_length_bytes);
-  const metrics::Json extra = CheckpointExtraFields(comm, finish, nullptr);
+  const metrics::Json extra = CheckpointExtraFields(comm, finish, nullptr, plan->summarize());
 
   WriteFileAtomically(
       results.folder() / file_names::RankFile(comm.rank(), file_names::kRankEpochStats),

@@ -50,10 +50,14 @@ void CheckpointLog::attach_drains(const std::vector<checkpoint::DrainResult>& dr
 }
 
 metrics::Json CheckpointExtraFields(const mpi::Communicator& comm, Seconds finish,
-                                    const Seconds* stall) {
+                                    const Seconds* stall, const checkpoint::PlanSummary& plan) {
   metrics::Json fields = metrics::Json::object();
   metrics::SetNumber(fields, "checkpoint_finish_seconds", comm.max(finish));
   if (stall != nullptr) metrics::SetNumber(fields, "checkpoint_stall_seconds", comm.max(*stall));
+  if (plan.dlio_own_bytes > 0) {
+    metrics::SetNumber(fields, "dlio_checkpoint_size_GB",
+                       static_cast<double>(plan.dlio_own_bytes) / static_cast<double>(GiB));
+  }
   return fields;
 }
 

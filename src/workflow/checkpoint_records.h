@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "checkpoint/checkpoint_store.h"
+#include "checkpoint/plan.h"
 #include "metrics/json_fields.h"
 #include "metrics/step_record.h"
 #include "mpi/communicator.h"
@@ -42,9 +43,11 @@ checkpoint::StoreOpResult Traced(bool load, const std::function<checkpoint::Stor
 // Collective. dlbench's fields that the metrics module does not derive from the records:
 // checkpoint_finish_seconds (max over ranks of the time CheckpointStore::Finish blocked: the wait
 // for every drain to be durable) and, when `stall` is given, checkpoint_stall_seconds (max over
-// ranks of the total time training was blocked by saves, commits included). Returns an object to
-// merge into summary.json's "metric".
+// ranks of the total time training was blocked by saves, commits included) and, when DLIO itself
+// would write another size for this configuration (checkpoint::PlanSummary::dlio_own_bytes),
+// dlio_checkpoint_size_GB, that size in GiB as DLIO reports it. Returns an object to merge into
+// summary.json's "metric".
 metrics::Json CheckpointExtraFields(const mpi::Communicator& comm, Seconds finish,
-                                    const Seconds* stall);
+                                    const Seconds* stall, const checkpoint::PlanSummary& plan);
 
 }  // namespace dlbench::workflow

@@ -88,7 +88,7 @@ double TrainingCheckpoints::nominal_size_GiB() const {
 }
 
 metrics::Json TrainingCheckpoints::summary_fields() const {
-  return CheckpointExtraFields(comm_, finish_, &stall_);
+  return CheckpointExtraFields(comm_, finish_, &stall_, plan_->summarize());
 }
 
 }  // namespace dlbench::workflow

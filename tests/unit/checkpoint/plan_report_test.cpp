@@ -51,6 +51,30 @@ TEST(PlanReport, NotesWhenDlioReportsSomethingElse) {
   EXPECT_TRUE(Contains(z2, "ZeRO 2 counts")) << z2;
 }
 
+// unet3d's YAML gives model.model_size, which DLIO >=2.0 never reads: DLIO writes and reports its
+// default 10,240-byte model, dlbench the size the YAML asks for.
+TEST(PlanReport, SaysWhatDlioWritesWhenItIgnoresModelSize) {
+  config::ModelConfig m;
+  m.model_size_bytes = 499'153'191;
+  m.model_size_ignored_by_dlio = true;
+  const CheckpointPlan plan(m, test::Default(), 2);
+  EXPECT_EQ(plan.summarize().dlio_own_bytes, 10'240u);
+  EXPECT_EQ(plan.summarize().dlio_reported_bytes, 499'153'191u);
+  const std::string text = RenderPlan(plan);
+  EXPECT_TRUE(Contains(text, "499,153,191 B (0.46 GiB) in 1 file written by 1 rank")) << text;
+  EXPECT_TRUE(Contains(text,
+                       "DLIO reports 10,240 B (0.00 GiB) (DLIO labels GiB \"GB\"): DLIO "
+                       ">=2.0 ignores model.model_size and writes its default model"))
+      << text;
+  EXPECT_TRUE(Contains(text, "dlbench's checkpoint by DLIO's count 499,153,191 B")) << text;
+
+  m.model_size_ignored_by_dlio = false;  // given as model.model_size_bytes: DLIO writes it too
+  const std::string same = RenderPlan(CheckpointPlan(m, test::Default(), 2));
+  EXPECT_EQ(CheckpointPlan(m, test::Default(), 2).summarize().dlio_own_bytes, 0u);
+  EXPECT_TRUE(Contains(same, "DLIO reports 499,153,191 B (0.46 GiB) (DLIO labels GiB \"GB\")\n"))
+      << same;
+}
+
 TEST(PlanReport, RanksThatWriteNothing) {
   config::ModelConfig m;  // non-transformer defaults: rank 0 writes 10,240 B
   const std::string text = RenderPlan(CheckpointPlan(m, test::Default(), 4));

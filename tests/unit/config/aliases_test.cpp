@@ -52,6 +52,25 @@ TEST(Aliases, ModelModelSizeIsHonouredWithTheDlioNote) {
             "but DLIO >=2.0 ignored it and wrote a 10240-byte model)");
 }
 
+// DLIO >=2.0 reads only model.model_size_bytes: the config remembers when the size came from the
+// key it ignores, in the document or an override, so that the plan can say what DLIO writes.
+TEST(Aliases, RemembersAModelSizeDlioIgnores) {
+  EXPECT_TRUE(
+      LoadText("model:\n  model_size: 499153191\n").config.model.model_size_ignored_by_dlio);
+  EXPECT_TRUE(
+      LoadText("", {"++workload.model.model_size=30102"}).config.model.model_size_ignored_by_dlio);
+  EXPECT_FALSE(
+      LoadText("model:\n  model_size_bytes: 499153191\n").config.model.model_size_ignored_by_dlio);
+  EXPECT_FALSE(LoadText("model:\n  model_size: 499153191\n  model_size_bytes: 499153191\n")
+                   .config.model.model_size_ignored_by_dlio);
+  EXPECT_FALSE(
+      LoadText("model:\n  model_size: 499153191\n", {"++workload.model.model_size_bytes=499153191"})
+          .config.model.model_size_ignored_by_dlio);
+  EXPECT_FALSE(LoadText("checkpoint:\n  model_size: 4034713312\n")  // DLIO <=1.0 read it
+                   .config.model.model_size_ignored_by_dlio);
+  EXPECT_FALSE(LoadText("").config.model.model_size_ignored_by_dlio);
+}
+
 TEST(Aliases, LegacyCheckpointModelKeys) {
   const auto result = LoadText(
       "checkpoint:\n  optimization_groups: [1009254400, 865075200]\n  num_layers: 40\n"
