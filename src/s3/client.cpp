@@ -1,6 +1,7 @@
 #include "s3/client.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <random>
 #include <thread>
@@ -83,54 +84,35 @@ Bytes ParseSize(std::string_view text) {
 
 namespace {
 
-// warp's op-log names (s3/op_log.h).
+// Each operation's name in messages and summary.json, and its name in warp's op-log
+// (s3/op_log.h), in the order of Operation.
+struct OperationNames {
+  const char* name;
+  const char* op_log;
+};
+constexpr std::array<OperationNames, kOperationCount> kOperationNames = {{
+    {"GET", "GET"},
+    {"range GET", "GET"},
+    {"HEAD", "STAT"},
+    {"PUT", "PUT"},
+    {"CreateMultipartUpload", "PUT"},
+    {"UploadPart", "PUT"},
+    {"CompleteMultipartUpload", "PUT"},
+    {"AbortMultipartUpload", "DELETE"},
+    {"ListObjectsV2", "LIST"},
+    {"DeleteObjects", "DELETE"},
+}};
+static_assert(static_cast<std::size_t>(Operation::kDelete) + 1 == kOperationCount,
+              "kOperationNames names every Operation, in order");
+
 const char* OpLogName(Operation operation) {
-  switch (operation) {
-    case Operation::kGet:
-    case Operation::kRangeGet:
-      return "GET";
-    case Operation::kHead:
-      return "STAT";
-    case Operation::kPut:
-    case Operation::kCreateMultipart:
-    case Operation::kUploadPart:
-    case Operation::kCompleteMultipart:
-      return "PUT";
-    case Operation::kList:
-      return "LIST";
-    case Operation::kAbortMultipart:
-    case Operation::kDelete:
-      return "DELETE";
-  }
-  return "?";
+  return kOperationNames[static_cast<std::size_t>(operation)].op_log;
 }
 
 }  // namespace
 
 const char* OperationName(Operation operation) {
-  switch (operation) {
-    case Operation::kGet:
-      return "GET";
-    case Operation::kRangeGet:
-      return "range GET";
-    case Operation::kHead:
-      return "HEAD";
-    case Operation::kPut:
-      return "PUT";
-    case Operation::kCreateMultipart:
-      return "CreateMultipartUpload";
-    case Operation::kUploadPart:
-      return "UploadPart";
-    case Operation::kCompleteMultipart:
-      return "CompleteMultipartUpload";
-    case Operation::kAbortMultipart:
-      return "AbortMultipartUpload";
-    case Operation::kList:
-      return "ListObjectsV2";
-    case Operation::kDelete:
-      return "DeleteObjects";
-  }
-  return "?";
+  return kOperationNames[static_cast<std::size_t>(operation)].name;
 }
 
 ObjectName ParseObjectUri(const std::string& uri) {
