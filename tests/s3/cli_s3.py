@@ -17,78 +17,28 @@ import io
 import json
 import os
 import shutil
-import subprocess
 import sys
 
-import boto3
 import numpy
 
+from rgw_fixture import Server
+
 dlbench, tiny_train, tiny_checkpoint, scratch, env_file = sys.argv[1:6]
-folder = os.path.dirname(env_file)
-if os.path.exists(os.path.join(folder, "skipped")):
-    print("cli_s3: skipped: " + open(os.path.join(folder, "skipped")).read().strip())
-    sys.exit(77)
-server = {}
-for line in open(env_file):
-    name, _, value = line.strip().partition("=")
-    if name:
-        server[name] = value
-bucket = server["DLBENCH_S3_BUCKET"]
-secret = server["AWS_SECRET_ACCESS_KEY"]
+server = Server(env_file, "cli_s3")
+bucket, secret, check = server.bucket, server.secret, server.check
+s3, objects = server.s3, server.objects
 prefix = "cli_s3/"
 shutil.rmtree(scratch, ignore_errors=True)
 os.makedirs(scratch)
-
-
-def fail(message):
-    sys.exit("cli_s3: " + message)
-
-
-def check(condition, what):
-    if not condition:
-        fail(what)
-
-
-s3 = boto3.client("s3", endpoint_url=server["AWS_ENDPOINT_URL"],
-                  aws_access_key_id=server["AWS_ACCESS_KEY_ID"], aws_secret_access_key=secret,
-                  region_name=server.get("AWS_REGION", "us-east-1"))
-
-
-def objects(under):
-    found = {}
-    for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=under):
-        for item in page.get("Contents", []):
-            found[item["Key"]] = (item["Size"], item["ETag"], item["LastModified"])
-    return found
-
-
-# Nothing of an earlier run of this test on the same server.
-stale = list(objects(prefix))
-for at in range(0, len(stale), 1000):
-    s3.delete_objects(Bucket=bucket,
-                      Delete={"Objects": [{"Key": key} for key in stale[at:at + 1000]]})
-
-environment = dict(os.environ)
-for name in ("AWS_ENDPOINT_URL", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION"):
-    environment[name] = server[name]
+server.remove(prefix)  # nothing of an earlier run of this test on the same server
+environment = server.environment
 
 
 def run(args, code, env=environment):
-    done = subprocess.run([dlbench] + args, capture_output=True, text=True, timeout=240, env=env)
-    text = done.stdout + done.stderr
-    if done.returncode != code:
-        fail("exit %d (expected %d) for %s:\n%s" % (done.returncode, code, " ".join(args), text))
-    check(secret not in text, "the secret appears in the output of %s" % args)
-    return text
+    return server.run(dlbench, args, code, env)
 
 
-def no_secret_under(path):
-    for root, _, files in os.walk(path):
-        for name in files:
-            with open(os.path.join(root, name), "rb") as handle:
-                check(secret.encode() not in handle.read(),
-                      "the secret appears in " + os.path.join(root, name))
-
+no_secret_under = server.no_secret_under
 
 mlperf = ["++workload.storage.storage_type=s3", "++workload.storage.storage_root=" + bucket,
           "++workload.storage.storage_library=s3dlio",
@@ -136,8 +86,8 @@ dlio_options = ["++workload.storage.storage_type=s3",
                 "++workload.storage.storage_root=" + bucket,
                 "++workload.dataset.data_folder=s3://%s/%sdata" % (bucket, prefix),
                 "++workload.workflow.generate_data=False",
-                "++workload.storage.storage_options.endpoint_url=" + server["AWS_ENDPOINT_URL"],
-                "++workload.storage.storage_options.access_key_id=" + server["AWS_ACCESS_KEY_ID"],
+                "++workload.storage.storage_options.endpoint_url=" + server.endpoint,
+                "++workload.storage.storage_options.access_key_id=" + server.settings["AWS_ACCESS_KEY_ID"],
                 "++workload.storage.storage_options.secret_access_key=" + secret]
 bare = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
 out = os.path.join(scratch, "dlio")
@@ -158,7 +108,7 @@ check(checkpoint.get("checkpoint_bytes_written", 0) > 0, "no checkpoint bytes: %
 # 5. Refused before any work: a wrong secret, a missing bucket.
 wrong = dict(environment, AWS_SECRET_ACCESS_KEY="not-the-secret-" + secret[::-1])
 text = run(["train", tiny_train] + mlperf + ["-o", os.path.join(scratch, "wrong")], 2, env=wrong)
-check("SignatureDoesNotMatch" in text and server["AWS_ENDPOINT_URL"] in text and bucket in text,
+check("SignatureDoesNotMatch" in text and server.endpoint in text and bucket in text,
       "a wrong secret is not named:\n" + text)
 check(wrong["AWS_SECRET_ACCESS_KEY"] not in text, "the wrong secret appears:\n" + text)
 text = run(["train", tiny_train, "++workload.storage.storage_type=s3",

@@ -1,0 +1,143 @@
+"""dlbench on S3 when the server misbehaves: the fault proxy (tests/s3/fault_proxy.py) between
+dlbench and the Ceph RGW of the fixture rgw (tests/s3/rgw.sh).
+
+1. Transient errors: every other PUT and GET answered 503 SlowDown once. Generation and training
+   succeed; summary.json counts the retries; every object is whole (numpy reads each one).
+2. Bodies cut short: every third GET's body stops halfway and the connection closes. Training
+   succeeds on retries and reads every sample (no sample counted as skipped, no corrupt-data
+   error).
+3. A lasting error: every GET of one object answered 503. Training ends with exit 3 within the
+   attempts allowed (s3_max_attempts), naming the object, the status and the attempts.
+4. The server killed during generation: exit 3 naming the object, well before the time limit;
+   every object under a final name is complete (numpy reads each); a rerun against the server
+   keeps them and completes the dataset.
+5. The server killed during a checkpoint: exit 3; no manifest names a checkpoint that is not
+   whole, so a load would never see a partial one; a rerun saves and loads them all.
+
+    faults_s3.py DLBENCH TINY_TRAIN_YAML TINY_CHECKPOINT_YAML SCRATCH RGW_ENV_FILE
+Exits 77 (skipped) when the fixture found no Ceph packages.
+"""
+import io
+import json
+import os
+import shutil
+import sys
+import time
+
+import numpy
+
+from fault_proxy import FaultProxy, Rule
+from rgw_fixture import Server
+
+dlbench, tiny_train, tiny_checkpoint, scratch, env_file = sys.argv[1:6]
+server = Server(env_file, "faults_s3")
+check = server.check
+prefix = "faults_s3/"
+shutil.rmtree(scratch, ignore_errors=True)
+os.makedirs(scratch)
+server.remove(prefix)
+
+proxy = FaultProxy(server.endpoint).start()
+through_proxy = dict(server.environment, AWS_ENDPOINT_URL=proxy.url)
+
+
+def on_s3(folder):
+    return ["++workload.storage.storage_type=s3", "++workload.storage.storage_root=" + server.bucket,
+            "++workload.dataset.data_folder=" + prefix + folder]
+
+
+def summary_of(out):
+    return json.load(open(os.path.join(out, "summary.json")))
+
+
+def retries(summary, operation):
+    return summary.get("object_storage", {}).get("requests", {}).get(operation, {}).get("retries", 0)
+
+
+def check_whole(keys):
+    """numpy reads every npz object of `keys` as the tiny workload's 2 samples of 4 KiB."""
+    for key in keys:
+        arrays = numpy.load(io.BytesIO(server.read(key)))
+        check(arrays["x"].nbytes == 2 * 4096, "%s holds %s" % (key, arrays["x"].shape))
+
+
+def npz_under(folder):
+    return sorted(key for key in server.objects(prefix + folder) if key.endswith(".npz"))
+
+
+# 1. Transient 503s on PUT and GET: retried, counted, nothing lost.
+proxy.rules = [Rule("status", {"PUT"}, every=2), Rule("status", {"GET"}, every=2)]
+out = os.path.join(scratch, "transient")
+server.run(dlbench, ["run", tiny_train] + on_s3("transient") + ["-o", out], 0, env=through_proxy)
+summary = summary_of(out)
+check(retries(summary, "PUT") > 0 and retries(summary, "range GET") > 0,
+      "summary.json counts no retries: %s" % summary.get("object_storage"))
+check(summary["metric"].get("train_samples_skipped_on_error", 0) == 0, "samples skipped")
+check_whole(npz_under("transient/"))
+check(len(npz_under("transient/")) == 10, "expected 10 objects: %s" % npz_under("transient/"))
+server.no_secret_under(out)
+
+# 2. Bodies cut short: retried; every sample read.
+proxy.rules = [Rule("truncate", {"GET"}, every=3)]
+out = os.path.join(scratch, "truncated")
+server.run(dlbench, ["train", tiny_train] + on_s3("transient") +
+           ["++workload.workflow.generate_data=False", "-o", out], 0, env=through_proxy)
+check(proxy.applied() > 0, "no GET was cut short")
+summary = summary_of(out)
+check(retries(summary, "range GET") > 0, "no retried GET: %s" % summary.get("object_storage"))
+check(summary["metric"].get("train_samples_skipped_on_error", 0) == 0, "samples skipped")
+
+# 3. One object always answered 503: exit 3 after the attempts allowed, naming it.
+victim = npz_under("transient/train/")[0]
+proxy.rules = [Rule("status", {"GET"}, key=victim)]
+text = server.run(dlbench, ["train", tiny_train] + on_s3("transient") +
+                  ["++workload.workflow.generate_data=False",
+                   "++workload.storage.storage_options.s3_max_attempts=2",
+                   "-o", os.path.join(scratch, "lasting")], 3, env=through_proxy)
+check(victim in text and "503" in text and "after 2 attempts" in text,
+      "the lasting error does not name the object, status and attempts:\n" + text)
+
+# 4. The server killed during generation.
+proxy.rules = [Rule("die", {"PUT"}, every=5)]
+started = time.monotonic()
+text = server.run(dlbench, ["generate", tiny_train] + on_s3("killed") +
+                  ["-o", os.path.join(scratch, "killed")], 3, env=through_proxy, timeout=120)
+check(time.monotonic() - started < 60, "a killed server took %.0f s to report" %
+      (time.monotonic() - started))
+check("s3://%s/%skilled/" % (server.bucket, prefix) in text,
+      "the error does not name the object:\n" + text)
+kept = npz_under("killed/")
+check(len(kept) < 10, "every object was written although the server died: %s" % kept)
+check_whole(kept)
+text = server.run(dlbench, ["generate", tiny_train] + on_s3("killed") +
+                  ["-o", os.path.join(scratch, "killed_rerun")], 0)
+if kept:
+    check("%d complete files kept" % len(kept) in text, "the rerun did not keep the %d objects:\n%s"
+          % (len(kept), text))
+check(len(npz_under("killed/")) == 10, "the rerun did not complete the dataset")
+check_whole(npz_under("killed/"))
+
+# 5. The server killed during a checkpoint (after a few of its parts).
+proxy = FaultProxy(server.endpoint).start()
+through_proxy["AWS_ENDPOINT_URL"] = proxy.url
+proxy.rules = [Rule("die", {"PUT"}, every=6)]
+checkpoint_args = ["checkpoint", tiny_checkpoint, "++workload.storage.storage_type=s3",
+                   "++workload.storage.storage_root=" + server.bucket,
+                   "++workload.checkpoint.checkpoint_folder=" + prefix + "ckpt"]
+server.run(dlbench, checkpoint_args + ["-o", os.path.join(scratch, "ckpt_killed")], 3,
+           env=through_proxy, timeout=120)
+saved = server.objects(prefix + "ckpt/")
+for manifest in (key for key in saved if key.endswith("dlbench_checkpoint_manifest.json")):
+    listed = json.loads(server.read(manifest))
+    folder = manifest.rsplit("/", 1)[0]
+    for entry in listed.get("files", []):
+        name = folder + "/" + entry["name"]
+        check(name in saved and saved[name][0] == entry["bytes"],
+              "%s names %s, which is not whole" % (manifest, name))
+out = os.path.join(scratch, "ckpt_rerun")
+server.run(dlbench, checkpoint_args + ["-o", out], 0)
+check(summary_of(out)["metric"].get("checkpoint_bytes_written", 0) > 0, "the rerun saved nothing")
+
+proxy.stop()
+server.remove(prefix)
+print("faults_s3: OK")
