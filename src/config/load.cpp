@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "config/aliases.h"
+#include "config/checker.h"
 #include "config/config_builder.h"
 #include "config/document.h"
 #include "config/override_apply.h"
@@ -45,8 +46,9 @@ void Normalize(Config& config, std::vector<std::string>& notices) {
 // With storage_type s3, a data or checkpoint folder that is not a URI is a key prefix in the bucket
 // storage.storage_root names (MLPerf Storage's spelling: `storage_root: mlp-s3dlio`,
 // `data_folder: test-run/unet3d`); DLIO's `data_folder: s3://bucket/prefix` stays as written.
-// Without a bucket the folder stays as it is, and validation refuses it (storage_rules.cpp).
-void ResolveObjectStoreFolders(Config& config, std::vector<std::string>& notices) {
+// Without a bucket the folder stays as it is, and validation refuses it (storage_rules.cpp). The
+// data folder's resolution is noticed when a phase that runs uses it (`uses_data`).
+void ResolveObjectStoreFolders(Config& config, bool uses_data, std::vector<std::string>& notices) {
   if (config.storage.storage_type != StorageType::kS3) return;
   std::string_view bucket = config.storage.storage_root;
   if (bucket.starts_with("s3://")) bucket.remove_prefix(5);
@@ -61,7 +63,7 @@ void ResolveObjectStoreFolders(Config& config, std::vector<std::string>& notices
     while (prefix.starts_with('/')) prefix.remove_prefix(1);
     while (prefix.ends_with('/')) prefix.remove_suffix(1);
     const std::string uri = "s3://" + std::string(bucket) + "/" + std::string(prefix);
-    if (folder == &config.dataset.data_folder) {
+    if (folder == &config.dataset.data_folder && uses_data) {
       notices.push_back(std::string(key) + ": '" + *folder +
                         "' is a key prefix in the bucket storage.storage_root names: " + uri);
     }
@@ -123,7 +125,9 @@ LoadResult LoadDocument(DocNode root, const std::string& source_file,
   KeyOrigins origins;
   BuildConfig(root, options.allow_unknown_keys, result.config, origins, result.notices);
   Normalize(result.config, result.notices);
-  ResolveObjectStoreFolders(result.config, result.notices);
+  const PhasesRun phases = PhasesThatRun(result.config.workflow, options.forced);
+  ResolveObjectStoreFolders(result.config, phases.generate || phases.stage || phases.train,
+                            result.notices);
   result.config.model.model_size_ignored_by_dlio = model_size_ignored_by_dlio;
   ExpandNodePaths(result.config, options.node);
   // An empty or unsafe --output (a system folder) is refused with its own message when the output

@@ -344,6 +344,12 @@ TEST(StorageRules, S3FoldersAreUrisOrKeyPrefixesInTheBucket) {
       "dataset.data_folder: 'test-run/unet3d' is a key prefix in the bucket "
       "storage.storage_root names: s3://mlp-s3dlio/test-run/unet3d";
   EXPECT_NE(std::find(mlperf.notices.begin(), mlperf.notices.end(), notice), mlperf.notices.end());
+  // A checkpoint-only run reads no data: the data folder's resolution is not noticed.
+  const LoadResult checkpoint_only = LoadText(
+      "storage: {storage_type: s3, storage_root: b}\n"
+      "workflow: {train: false, checkpoint: true}\n");
+  EXPECT_EQ(checkpoint_only.config.dataset.data_folder, "s3://b/data");
+  for (const std::string& n : checkpoint_only.notices) EXPECT_EQ(n.find("key prefix"), n.npos) << n;
   // A tier may stay local: a burst buffer on local NVMe in front of the bucket.
   EXPECT_NO_THROW(LoadText(
       "storage: {storage_type: s3, storage_root: b, tiers: {nvme: {path: /scratch/nvme}}}\n"));
