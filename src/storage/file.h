@@ -193,8 +193,11 @@ struct DirectoryEntry {
 };
 
 // A file system: POSIX by default; wrappers add fault injection, throttling and counters. Code
-// above storage/ touches files and folders only through an Env, never std::filesystem or POSIX
-// calls, so that every operation can be counted, throttled and failed on purpose.
+// above storage/ touches the storage a run measures (the dataset, its staged copy, checkpoints,
+// the run's results and markers) only through an Env, never std::filesystem or POSIX calls, so
+// that every operation can be counted, throttled and failed on purpose. Only the tool's own
+// local files are read directly: workload YAMLs, the result folders that compare, report and
+// sweep read afterwards, and /proc.
 class Env {
  public:
   virtual ~Env() = default;
