@@ -25,8 +25,7 @@ void BM_TfrecordFraming(benchmark::State& state) {
   for (auto _ : state) {
     const dlbench::formats::tfrecord::ExampleLayout layout(image_bytes);
     const auto header = dlbench::formats::tfrecord::EncodeHeader(layout.payload_bytes());
-    std::uint32_t crc =
-        dlbench::crc32c::Value(layout.prefix().data(), layout.prefix().size());
+    std::uint32_t crc = dlbench::crc32c::Value(layout.prefix().data(), layout.prefix().size());
     crc = dlbench::crc32c::Extend(crc, image.data(), image.size());
     crc = dlbench::crc32c::Extend(crc, layout.suffix().data(), layout.suffix().size());
     benchmark::DoNotOptimize(header);
