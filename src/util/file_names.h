@@ -30,7 +30,7 @@ inline std::string TraceFile(int rank, int ranks) {
 
 // Markers. The folder claim's marker in every folder dlbench created; generation's record of a
 // complete dataset in its data folder; a checkpoint folder's manifest; the drain's per-rank
-// records in the burst-buffer tier (followed by the rank and the checkpoint's name).
+// records in the burst-buffer tier (each followed by the rank's number).
 inline constexpr const char* kFolderMarker = ".dlbench-folder";
 inline constexpr const char* kDatasetMarker = ".dlbench-dataset.json";
 inline constexpr const char* kCheckpointManifest = "dlbench_checkpoint_manifest.json";
