@@ -166,7 +166,8 @@ RunFiles ListRunFiles(storage::Env& env, const std::filesystem::path& folder) {
       if (entry.name.rfind("run-", 0) == 0) files.run_folders.push_back(entry.name);
       continue;
     }
-    if (EndsWith(entry.name, ".pfw") || EndsWith(entry.name, ".pfw.gz")) {
+    const auto is_trace = [&](std::string_view suffix) { return EndsWith(entry.name, suffix); };
+    if (std::ranges::any_of(file_names::kTraceSuffixes, is_trace)) {
       files.traces.push_back(entry.name);
     } else if (EndsWith(entry.name, file_names::kRankCounters)) {
       files.counters.push_back(entry.name);

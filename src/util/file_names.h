@@ -25,7 +25,8 @@ inline constexpr std::string_view kTraceSuffixes[] = {".pfw", ".pfw.gz"};
 // "3_output.json".
 inline std::string RankFile(int rank, const char* suffix) { return std::to_string(rank) + suffix; }
 inline std::string TraceFile(int rank, int ranks) {
-  return kTracePrefix + std::to_string(rank) + "-of-" + std::to_string(ranks) + ".pfw.gz";
+  return kTracePrefix + std::to_string(rank) + "-of-" + std::to_string(ranks) +
+         std::string(kTraceSuffixes[1]);
 }
 
 // Markers. The folder claim's marker in every folder dlbench created; generation's record of a

@@ -95,7 +95,8 @@ metrics::Json RunTrace::finish() {
   mpi::AgreeOnFailure(comm_, [&] { stats = recorder_->finish(); });
   const trace::RecorderOptions& options = recorder_->options();
   metrics::Json& t = json["trace"];
-  t["files"] = "trace-<rank>-of-" + std::to_string(comm_.size()) + ".pfw.gz";
+  t["files"] = std::string(file_names::kTracePrefix) + "<rank>-of-" + std::to_string(comm_.size()) +
+               std::string(file_names::kTraceSuffixes[1]);
   t["events"] = comm_.sum(stats.events);
   t["dropped_events"] = comm_.sum(stats.dropped);
   t["blocked_events"] = comm_.sum(stats.blocked);
