@@ -11,7 +11,10 @@ namespace dlbench::insights {
 
 std::optional<Finding> RankImbalance(const RunFacts& facts) {
   const std::vector<double>& times = facts.read_time_per_rank_seconds;
-  if (times.size() < 2) return std::nullopt;
+  // Training runs only: there the reads are the data loader's, behind the step barrier. A
+  // checkpoint-only run's reads are its loads and its drains' copies, whose share per rank
+  // follows the checkpoint's layout (ZeRO 1: rank 0 also holds the model file).
+  if (times.size() < 2 || !facts.train_read_seconds) return std::nullopt;
   const auto slowest = std::max_element(times.begin(), times.end());
   const auto rank = static_cast<int>(slowest - times.begin());
   std::vector<double> others = times;

@@ -103,6 +103,7 @@ RunFacts RankReads(std::vector<double> seconds) {
   RunFacts facts;
   facts.ranks = static_cast<int>(seconds.size());
   facts.read_time_per_rank_seconds = std::move(seconds);
+  facts.train_read_seconds = 10;
   return facts;
 }
 
@@ -120,6 +121,10 @@ TEST(RankImbalance, NamesTheStragglerAtTheRatioToTheOthersMedian) {
   EXPECT_FALSE(RankImbalance(RankReads({0, 0.0999})));
   EXPECT_TRUE(RankImbalance(RankReads({0, 0.1})));
   EXPECT_FALSE(RankImbalance(RankReads({5.0})));
+  // No training: the reads are a checkpoint run's loads and drains, without a step barrier.
+  RunFacts checkpoint_only = RankReads({1.0, 3.0});
+  checkpoint_only.train_read_seconds.reset();
+  EXPECT_FALSE(RankImbalance(checkpoint_only));
 }
 
 RunFacts Epochs(std::vector<double> load_seconds) {
