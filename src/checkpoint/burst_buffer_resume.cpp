@@ -202,11 +202,12 @@ void BurstBufferStore::resume_drain(const std::string& name) {
         env_.exists(marker) &&
         ReadMarkerText(env_, marker) == DrainContentText(manifest.content, name, rank_files[old]);
   }
-  Saved saved{name, {}};
+  Saved saved{name, {}, {}};
   std::size_t complete = 0;
   for (const ManifestEntry& entry : manifest.files) {
     if (!mine.contains(entry.rank)) continue;
     saved.own_files.push_back(entry.name);
+    saved.own_sizes.push_back(entry.bytes);
     if (mine[entry.rank]) continue;
     const std::string copy = JoinPath(job.capacity_folder, entry.name);
     if (vouched[entry.rank] && env_.exists(copy) && env_.file_size(copy) == entry.bytes) {

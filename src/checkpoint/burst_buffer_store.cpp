@@ -15,10 +15,12 @@
 #include "checkpoint/checkpoint_writer.h"
 #include "checkpoint/direct_store.h"
 #include "checkpoint/drain_engine.h"
+#include "checkpoint/fast_tier_spares.h"
 #include "checkpoint/manifest.h"
 #include "checkpoint/name_lists.h"
 #include "metrics/clock.h"
 #include "mpi/agreement.h"
+#include "storage/atomic_file.h"
 #include "storage/tier_env.h"
 #include "util/error.h"
 #include "util/file_names.h"
@@ -99,7 +101,58 @@ BurstBufferStore::BurstBufferStore(const config::Config& config, const mpi::Comm
   drain.poll_interval = tuning.poll_interval;
   drains_ = std::make_unique<DrainEngine>(env_, drain);
   remover_ = std::make_unique<BackgroundRemover>(env_);
+  const std::string spare_root = JoinPath(tier_path_, file_names::kSpareFolder);
+  mpi::AgreeOnFailure(comm_, [&] {  // spares a run that stopped left behind
+    if (leads()) env_.remove_tree(spare_root);
+  });
+  const storage::Capabilities can = env_.capabilities(tier_path_);
+  if (can.rename && can.random_writes) {
+    spares_ =
+        std::make_unique<FastTierSpares>(env_, JoinPath(spare_root, std::to_string(comm_.rank())));
+  } else if (bb.preallocate) {
+    throw UsageError("checkpoint.burst_buffer.preallocate: tier " + tier_name_ + " (" + tier_path_ +
+                     ") cannot rename files and overwrite them in place, so a save " +
+                     "could not reuse the space; drop preallocate or use a file-system tier")
+        .mark_collective();
+  }
   resume();
+  if (bb.preallocate) preallocate();
+}
+
+void BurstBufferStore::preallocate() {
+  const config::BurstBufferConfig& bb = *config_.checkpoint.burst_buffer;
+  std::unique_ptr<CheckpointPlan> plan;
+  mpi::AgreeOnFailure(comm_, [&] {
+    plan = std::make_unique<CheckpointPlan>(config_.model, config_.checkpoint, comm_.size());
+  });
+  share_ = largest_node_share(*plan);
+  int sets = bb.max_pending_checkpoints;
+  if (tier_capacity_ && share_ > 0) {
+    sets = static_cast<int>(std::min<Bytes>(static_cast<Bytes>(sets), *tier_capacity_ / share_));
+  }
+  std::vector<Bytes> sizes;
+  for (const PlannedFile& file : plan->for_rank(comm_.rank()).files) sizes.push_back(file.bytes);
+  const Seconds start = metrics::Now();
+  mpi::AgreeOnFailure(comm_, [&] {
+    storage::AlignedBuffer zeros(tuning_.buffer_bytes);
+    spares_->preallocate(sizes, sets, zeros);
+  });
+  const Seconds took = comm_.max(metrics::Now() - start);
+  const Bytes total = comm_.sum(static_cast<std::uint64_t>(spares_->bytes()));
+  if (comm_.is_root()) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.2f", took);
+    sink::Note("preallocated " + DescribeBytes(total) + " on tier " + tier_name_ + " (" +
+               tier_path_ + "), the files of " + std::to_string(sets) + " checkpoint(s), in " +
+               seconds + " s (checkpoint.burst_buffer.preallocate): saves overwrite them in place");
+  }
+}
+
+bool BurstBufferStore::keeps_another_spare_set() const {
+  if (!spares_) return false;
+  const int sets = spares_->sets() + 1;
+  if (sets > config_.checkpoint.burst_buffer->max_pending_checkpoints) return false;
+  return !tier_capacity_ || static_cast<Bytes>(sets) * share_ <= *tier_capacity_;
 }
 
 BurstBufferStore::~BurstBufferStore() = default;
@@ -127,7 +180,7 @@ void BurstBufferStore::collect(std::vector<DrainOutcome> outcomes) {
   }
 }
 
-std::string BurstBufferStore::evict_durable() {
+std::string BurstBufferStore::evict_durable(bool keep_spares) {
   const bool evict = config_.checkpoint.burst_buffer->evict_after_drain;
   std::vector<std::string> lines;
   if (comm_.is_root()) {
@@ -166,12 +219,21 @@ std::string BurstBufferStore::evict_durable() {
         std::find_if(saved_.begin(), saved_.end(), [&](const Saved& s) { return s.name == name; });
     if (saved == saved_.end()) continue;
     if (evict && !kept.contains(name)) {
-      // Unreadable from now on (no fast-tier manifest): removed in the background, so that
-      // freeing their pages is not part of this (trainer's) call.
+      // Unreadable from now on (no fast-tier manifest): kept as spares for later saves, or
+      // removed in the background, so that freeing their pages is not part of this (trainer's)
+      // call.
       std::vector<std::string> files;
       for (const std::string& file : saved->own_files)
         files.push_back(JoinPath(fast_folder(name), file));
-      remover_->remove(std::move(files));
+      try {
+        if (keep_spares && keeps_another_spare_set()) {
+          spares_->give(files, saved->own_sizes);
+        } else {
+          remover_->remove(std::move(files));
+        }
+      } catch (const Error& e) {
+        if (error.empty()) error = e.what();
+      }
       evicted_folders_.push_back(fast_folder(name));
     }
     saved_.erase(saved);
@@ -210,7 +272,9 @@ StoreOpResult BurstBufferStore::save(const std::string& name, const CheckpointPl
         [&](int pending, Bytes pending_bytes) {
           if (pending >= bb.max_pending_checkpoints) return false;
           if (!capacity || pending == 0) return true;
-          return pending_bytes + share <= *capacity;
+          // Spare sets hold their space; this save overwrites one of them if there is one.
+          const int sets = std::max(spares_ ? spares_->sets() : 0, 1);
+          return pending_bytes + static_cast<Bytes>(sets) * share <= *capacity;
         },
         tuning_.on_backpressure);
     if (waited > 0) header = "1";
@@ -280,13 +344,29 @@ StoreOpResult BurstBufferStore::save(const std::string& name, const CheckpointPl
     job.token = token;
     job.content = content;
     drains_->enqueue(std::move(job));
+    std::vector<bool> reuse;
     try {
-      io = writer_->write_rank(fast_folder(name), mine, [&](std::size_t file) {
-        feed->mark_ready(file);
-        if (tuning_.on_file_written) tuning_.on_file_written(mine.files[file].name);
-      });
+      if (spares_ && spares_->sets() > 0) {
+        env_.create_directories(fast_folder(name));
+        reuse = spares_->take(fast_folder(name), mine.files);
+      }
+      io = writer_->write_rank(
+          fast_folder(name), mine,
+          [&](std::size_t file) {
+            feed->mark_ready(file);
+            if (tuning_.on_file_written) tuning_.on_file_written(mine.files[file].name);
+          },
+          reuse);
     } catch (const Error& e) {
       local_error = e.what();
+      // Spares moved to a temporary name that the writer, stopped by the error, never opened.
+      for (std::size_t i = 0; i < reuse.size(); ++i) {
+        if (!reuse[i]) continue;
+        try {
+          env_.remove(storage::PartialPathFor(JoinPath(fast_folder(name), mine.files[i].name)));
+        } catch (const Error&) {  // litter at worst: a temporary name is never read
+        }
+      }
     }
   }
   if (!CommitCheckpoint(comm_, nodes_, env_, fast_folder(name), plan, content,
@@ -298,9 +378,13 @@ StoreOpResult BurstBufferStore::save(const std::string& name, const CheckpointPl
   }
   if (feed) feed->commit();
 
-  Saved saved{name, {}};
-  for (const PlannedFile& file : mine.files) saved.own_files.push_back(file.name);
+  Saved saved{name, {}, {}};
+  for (const PlannedFile& file : mine.files) {
+    saved.own_files.push_back(file.name);
+    saved.own_sizes.push_back(file.bytes);
+  }
   saved_.push_back(std::move(saved));
+  share_ = share;
 
   result.bytes = io.bytes;
   result.end = metrics::Now() - origin_;
@@ -358,7 +442,9 @@ StoreOpResult BurstBufferStore::load(const std::string& name, const CheckpointPl
 
 std::vector<DrainResult> BurstBufferStore::finish() {
   collect(drains_->wait_all());
-  std::string local_error = evict_durable();
+  std::string local_error = evict_durable(/*keep_spares=*/false);
+  const bool had_spares = spares_ && spares_->created();
+  if (spares_) remover_->remove(spares_->release());
   remover_->wait_idle();
   const std::string removal_error = remover_->take_error();
   if (local_error.empty()) local_error = removal_error;
@@ -370,7 +456,15 @@ std::vector<DrainResult> BurstBufferStore::finish() {
     }
   }
   // Empty folders go only after every rank has removed its files.
-  comm_.barrier();
+  if (had_spares) {
+    try {
+      env_.remove(spares_->folder());
+    } catch (const Error&) {  // only if empty
+    }
+  }
+  if (comm_.max(had_spares ? 1 : 0) == 1 && leads()) {
+    evicted_folders_.push_back(JoinPath(tier_path_, file_names::kSpareFolder));
+  }
   if (leads()) {
     for (const std::string& folder : evicted_folders_) {
       try {

@@ -14,8 +14,10 @@
 //           rank 0 waits for every marker, then writes the manifest: durable. A failed save
 //           cancels its drain (copies removed, never a marker or manifest).
 //   evict:  at the next collective call after durability (Save, Load, Finish), with
-//           evict_after_drain: the fast-tier manifest first, then each rank's own files (removed
-//           by a background thread)
+//           evict_after_drain: the fast-tier manifest first, then each rank's own files, kept as
+//           spares for later saves to overwrite in place (fast_tier_spares.h) while the tier holds
+//           fewer than max_pending_checkpoints sets of them (and they fit its capacity), else
+//           removed by a background thread; Finish removes the spares
 // A Save touches nothing on the capacity tier from the calling (trainer's) thread.
 // The tier is shared (every rank sees one folder; rank 0 commits it and scans it on resume) or
 // node-local (storage.tiers.<name>.node_local, mpi/nodes.h): then each node's lowest rank commits,
@@ -43,6 +45,7 @@ namespace dlbench::checkpoint {
 class BackgroundRemover;
 class CheckpointReader;
 class DrainEngine;
+class FastTierSpares;
 struct DrainOutcome;
 
 // Requires config.checkpoint.burst_buffer (throws Error(kUsage) otherwise or when its tier is
@@ -92,6 +95,7 @@ class BurstBufferStore final : public CheckpointStore {
   struct Saved {
     std::string name;
     std::vector<std::string> own_files;  // this rank's files on the fast tier
+    std::vector<Bytes> own_sizes;        // their sizes
   };
   void resume();
   // Collective: queues the drain of checkpoint `name`, complete on some node's fast tier, unless
@@ -101,14 +105,21 @@ class BurstBufferStore final : public CheckpointStore {
   bool leads() const { return nodes_.leads(comm_.rank()); }
   // The bytes of `plan` in the fullest fast-tier folder (all of them on a shared tier).
   Bytes largest_node_share(const CheckpointPlan& plan) const;
+  // Collective, at construction: with checkpoint.burst_buffer.preallocate, each rank writes its
+  // spare sets for max_pending_checkpoints saves (fewer if the tier's capacity holds fewer).
+  void preallocate();
+  // Whether the files of one more evicted checkpoint stay as spares (the same answer on every
+  // rank: the inputs are).
+  bool keeps_another_spare_set() const;
   // Keeps the outcomes worth reporting (not those of cancelled drains) in finished_.
   void collect(std::vector<DrainOutcome> outcomes);
   // Collective. Rank 0 announces the drains of finished_ that are durable; with evict_after_drain
   // it removes their fast-tier manifests before the announcement and every rank queues its own
   // files for background removal after. Returns this rank's first error (including background
   // removals failed since the last call) instead of throwing, so that no rank leaves the
-  // collective early; the caller agrees on it.
-  std::string evict_durable();
+  // collective early; the caller agrees on it. `keep_spares` false: the evicted files are
+  // removed, not kept as spares (the run is finishing).
+  std::string evict_durable(bool keep_spares = true);
 
   const config::Config& config_;
   mpi::Communicator comm_;
@@ -125,6 +136,8 @@ class BurstBufferStore final : public CheckpointStore {
   std::unique_ptr<CheckpointReader> reader_;
   std::unique_ptr<DrainEngine> drains_;
   std::unique_ptr<BackgroundRemover> remover_;  // evicted fast-tier files
+  std::unique_ptr<FastTierSpares> spares_;      // null where the tier cannot rename and overwrite
+  Bytes share_ = 0;                             // largest_node_share of the last save's plan
   std::vector<std::string> resumed_;
   // Files of the resumed drains found complete on the capacity side (not copied again).
   std::size_t resumed_complete_files_ = 0;

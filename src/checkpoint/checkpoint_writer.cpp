@@ -59,7 +59,7 @@ Bytes CheckpointWriter::buffer_bytes() const {
 
 RankIoResult CheckpointWriter::write_rank(
     const std::string& folder, const RankPlan& plan,
-    const std::function<void(std::size_t file)>& on_file_complete) {
+    const std::function<void(std::size_t file)>& on_file_complete, const std::vector<bool>& reuse) {
   RankIoResult result;
   result.start = metrics::Now();
   env_.create_directories(folder);
@@ -80,6 +80,9 @@ RankIoResult CheckpointWriter::write_rank(
   // Storage without random writes (an object store) takes each file's chunks in order: one
   // thread, which appends them (the schedule lists a file's chunks by offset, file after file).
   const bool sequential = !env_.capabilities(folder).random_writes;
+  const auto reused = [&](std::size_t file) {
+    return !sequential && file < reuse.size() && reuse[file];
+  };
 
   ThreadTeam team(sequential ? 1 : options_.threads);
   team.run([&](int thread) {
@@ -96,7 +99,7 @@ RankIoResult CheckpointWriter::write_rank(
           file.open_attempted = true;
           file.start = metrics::Now();
           file.handle = std::make_unique<storage::AtomicFileWriter>(
-              env_, JoinPath(folder, plan.files[chunk.file].name), open);
+              env_, JoinPath(folder, plan.files[chunk.file].name), open, reused(chunk.file));
         }
         if (!file.handle) return;  // another thread failed to create it; the team is stopping
         out = &file.handle->file();
@@ -112,6 +115,7 @@ RankIoResult CheckpointWriter::write_rank(
       }
       // The thread that finishes a file's last chunk completes it: all its writes are done.
       if (file.chunks_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        if (reused(chunk.file)) out->truncate(plan.files[chunk.file].bytes);
         file.handle->commit(options_.fsync);
         file.end = metrics::Now();
         if (on_file_complete) on_file_complete(chunk.file);

@@ -70,9 +70,12 @@ class CheckpointWriter {
   // not. Not thread-safe: one call at a time per writer. `on_file_complete(i)` runs, on a writer
   // thread, as soon as plan.files[i] is complete under its final name (fsync'd when asked): a
   // burst buffer starts draining that file while the others are still being written. It must
-  // not throw and should return quickly.
+  // not throw and should return quickly. `reuse[i]` true: the caller moved an earlier file to
+  // plan.files[i]'s partial path (storage::PartialPathFor), which is overwritten in place and cut
+  // to size, not created (ignored on storage without random writes).
   RankIoResult write_rank(const std::string& folder, const RankPlan& plan,
-                          const std::function<void(std::size_t file)>& on_file_complete = {});
+                          const std::function<void(std::size_t file)>& on_file_complete = {},
+                          const std::vector<bool>& reuse = {});
 
  private:
   storage::Env& env_;

@@ -252,6 +252,9 @@ struct BurstBufferConfig {
   int drain_threads = 2;
   bool evict_after_drain = true;
   int max_pending_checkpoints = 2;
+  // Takes the tier's space for max_pending_checkpoints saves when the store starts, so that no
+  // save pays for allocating it (checkpoint/fast_tier_spares.h).
+  bool preallocate = false;
 
   bool operator==(const BurstBufferConfig&) const = default;
 };

@@ -286,7 +286,8 @@ Field KsmField() {
 Field BurstBufferField() {
   Field field;
   field.path = "checkpoint.burst_buffer";
-  field.subkeys = {"tier", "drain_threads", "evict_after_drain", "max_pending_checkpoints"};
+  field.subkeys = {"tier", "drain_threads", "evict_after_drain", "max_pending_checkpoints",
+                   "preallocate"};
   field.set = [](Config& config, const DocNode& node) {
     config.checkpoint.burst_buffer.reset();
     if (node.is_null()) return;
@@ -299,6 +300,7 @@ Field BurstBufferField() {
                    if (key == "evict_after_drain") Convert(value, path, buffer.evict_after_drain);
                    if (key == "max_pending_checkpoints")
                      Convert(value, path, buffer.max_pending_checkpoints);
+                   if (key == "preallocate") Convert(value, path, buffer.preallocate);
                  });
     if (!node.find("tier")) {
       FailAt(base, node, "a burst buffer needs `tier`, the name of a storage.tiers entry");
@@ -313,6 +315,7 @@ Field BurstBufferField() {
     map.set("drain_threads", ToNode(buffer.drain_threads));
     map.set("evict_after_drain", ToNode(buffer.evict_after_drain));
     map.set("max_pending_checkpoints", ToNode(buffer.max_pending_checkpoints));
+    map.set("preallocate", ToNode(buffer.preallocate));
     return map;
   };
   return field;

@@ -38,5 +38,7 @@ inline constexpr const char* kCheckpointManifest = "dlbench_checkpoint_manifest.
 inline constexpr const char* kDrainedPrefix = ".dlbench_drained_rank";
 inline constexpr const char* kDrainFailedPrefix = ".dlbench_drain_failed_rank";
 inline constexpr const char* kDrainContentPrefix = ".dlbench_drain_content_rank";
+// In a burst buffer's tier folder: <tier>/.dlbench-spare/<rank>/ holds the rank's spare files.
+inline constexpr const char* kSpareFolder = ".dlbench-spare";
 
 }  // namespace dlbench::file_names

@@ -195,3 +195,12 @@ dlbench_drain_test(drain_keeps_newer_direct_save ckpt_drain_newer_direct_save
   --once "note: kept the checkpoint folder's copy of 2 checkpoint\\(s\\) .* newer.* stays .*global_epoch1_step1 global_epoch1_step2"
   --once "note: kept the checkpoint folder's copy of 2 checkpoint\\(s\\) .* newer.* removed .*global_epoch1_step1 global_epoch1_step2"
   --no-match "resuming the drain" --match "kept: OK")
+# burst_buffer.preallocate: each rank writes its files of max_pending_checkpoints (2) checkpoints
+# on the fast tier when the run starts and the saves overwrite them (the loads verify the bytes);
+# the run says how much it took and leaves none of it behind.
+set(dir ${SCRATCH}/ckpt_burst_buffer_preallocate)
+dlbench_cli_test(checkpoint_burst_buffer_preallocate 0
+  --once "note: preallocated .* on tier nvme \\(.*/bb\\), the files of 2 checkpoint\\(s\\), in [0-9.]+ s"
+  --match "spares: OK" -- /bin/sh -c
+  "rm -rf ${dir} && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} ++workload.storage.tiers.nvme.path=${dir}/bb ++workload.checkpoint.burst_buffer.tier=nvme ++workload.checkpoint.checkpoint_folder=${dir}/ckpt ++workload.checkpoint.burst_buffer.preallocate=True ++workload.checkpoint.verify=True --output ${dir}/out && test ! -e ${dir}/bb/.dlbench-spare && test -f ${dir}/ckpt/global_epoch1_step2/dlbench_checkpoint_manifest.json && echo 'spares: OK'")
+set_tests_properties(cli.checkpoint_burst_buffer_preallocate PROPERTIES LABELS "cli;mpi")

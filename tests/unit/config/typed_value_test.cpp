@@ -199,13 +199,15 @@ TEST(TypedValue, BurstBuffer) {
   const Config config =
       LoadText(
           "storage: {tiers: {nvme: {path: /nvme}}}\ncheckpoint:\n  burst_buffer: {tier: nvme, "
-          "drain_threads: 3, evict_after_drain: no, max_pending_checkpoints: 1}\n")
+          "drain_threads: 3, evict_after_drain: no, max_pending_checkpoints: 1, preallocate: "
+          "yes}\n")
           .config;
   ASSERT_TRUE(config.checkpoint.burst_buffer);
   EXPECT_EQ(config.checkpoint.burst_buffer->tier, "nvme");
   EXPECT_EQ(config.checkpoint.burst_buffer->drain_threads, 3);
   EXPECT_FALSE(config.checkpoint.burst_buffer->evict_after_drain);
   EXPECT_EQ(config.checkpoint.burst_buffer->max_pending_checkpoints, 1);
+  EXPECT_TRUE(config.checkpoint.burst_buffer->preallocate);
   EXPECT_EQ(LoadError("checkpoint:\n  burst_buffer: {drain_threads: 3}\n"),
             "checkpoint.burst_buffer: a burst buffer needs `tier`, the name of a storage.tiers "
             "entry (w.yaml:2)");
