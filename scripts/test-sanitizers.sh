@@ -5,7 +5,8 @@
 #            build holds only the end-to-end ones, so this build also has -Werror in CI.
 #   thread   TSan, build-tsan/: the unit tests of the modules that run threads (THREADED_MODULES
 #            below: the reader pool and prefetch queue in pipeline, the drain engine in
-#            checkpoint, staging's file cache, the tracer in trace) and of what those threads share
+#            checkpoint, generation's writer threads, staging's file cache, the tracer in trace)
+#            and of what those threads share
 #            (storage's counting environments, util's sinks).
 #   scripts/test-sanitizers.sh [--build-only] [address|thread]... [-- CTEST_ARGS...]
 # Default: both. CTEST_ARGS (e.g. -R config) narrow the ASan run; the TSan run keeps its modules.
@@ -18,7 +19,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 ensure_packages "${DLBENCH_PACKAGES[@]}"
 
-THREADED_MODULES=(pipeline checkpoint staging trace storage util)
+THREADED_MODULES=(pipeline checkpoint generation staging trace storage util)
 
 build_only=0
 [ "${1:-}" = --build-only ] && { build_only=1; shift; }
