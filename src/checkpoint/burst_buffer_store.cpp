@@ -130,6 +130,7 @@ void BurstBufferStore::preallocate() {
   if (tier_capacity_ && share_ > 0) {
     sets = static_cast<int>(std::min<Bytes>(static_cast<Bytes>(sets), *tier_capacity_ / share_));
   }
+  if (sets == 0) return;  // not one checkpoint fits: the first save says so (exit 2)
   std::vector<Bytes> sizes;
   for (const PlannedFile& file : plan->for_rank(comm_.rank()).files) sizes.push_back(file.bytes);
   const Seconds start = metrics::Now();

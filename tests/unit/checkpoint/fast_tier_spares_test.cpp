@@ -160,6 +160,13 @@ TEST_F(SparesStoreTest, TheTiersCapacityBoundsThePreallocatedSets) {
   EXPECT_EQ(InodesUnder(spare_root()).size(), 2 * plan_.for_rank(0).files.size());
   store->finish();
   EXPECT_FALSE(fs::exists(spare_root()));
+
+  // Room for none: nothing is written, and the save says why.
+  config_.storage.tiers[0].capacity = plan_.for_rank(0).bytes - 1;
+  auto small = make(PosixEnv());
+  EXPECT_FALSE(fs::exists(spare_root()));
+  dlbench::test::ExpectError([&] { small->save("global_epoch1_step1", plan_); }, ExitCode::kUsage,
+                             {"more than its capacity"});
 }
 
 TEST_F(SparesStoreTest, SparesARunLeftBehindAreRemovedWhenTheNextStarts) {
