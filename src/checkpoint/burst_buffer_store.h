@@ -114,11 +114,11 @@ class BurstBufferStore final : public CheckpointStore {
   // Keeps the outcomes worth reporting (not those of cancelled drains) in finished_.
   void collect(std::vector<DrainOutcome> outcomes);
   // Collective. Rank 0 announces the drains of finished_ that are durable; with evict_after_drain
-  // it removes their fast-tier manifests before the announcement and every rank queues its own
-  // files for background removal after. Returns this rank's first error (including background
-  // removals failed since the last call) instead of throwing, so that no rank leaves the
-  // collective early; the caller agrees on it. `keep_spares` false: the evicted files are
-  // removed, not kept as spares (the run is finishing).
+  // it removes their fast-tier manifests before the announcement and every rank keeps its own
+  // files as spares or queues them for background removal after. Returns this rank's first error
+  // (including background removals failed since the last call) instead of throwing, so that no rank
+  // leaves the collective early; the caller agrees on it. `keep_spares` false: the evicted files
+  // are removed, not kept as spares (the run is finishing).
   std::string evict_durable(bool keep_spares = true);
 
   const config::Config& config_;

@@ -44,7 +44,7 @@ class FastTierSpares {
   // next spare creates it again).
   std::vector<std::string> release();
   const std::string& folder() const { return folder_; }
-  // The folder was created since the last release().
+  // This pool made its folder since the last release() (ask before releasing).
   bool created() const { return created_; }
 
  private:
