@@ -298,7 +298,9 @@ std::vector<storage::DirectoryEntry> S3Env::list_directory(const std::string& pa
       std::string base = object.key.substr(prefix.size());
       if (base.empty()) continue;  // the folder's own marker object
       sizes_[folder + base] = object.size;
-      entries.push_back({std::move(base), false});
+      storage::DirectoryEntry& entry = entries.emplace_back();
+      entry.name = std::move(base);
+      entry.size = object.size;
     }
   }
   for (const std::string& common : listing.common_prefixes) {

@@ -14,9 +14,10 @@
 //   publish() (create_for_publish) makes the object visible, whole: an object store publishes by
 //   completing the upload. A file abandoned, or destroyed before that, leaves nothing (a started
 //   upload is aborted). PublishOptions::partial_name is ignored: unfinished objects have no name.
-// - list_directory: ListObjectsV2 with delimiter '/'; exists, file_size and modified_ns: HEAD
-//   (exists then asks for one key under the prefix, for a folder); remove: DELETE; remove_tree:
-//   a listing and DeleteObjects in batches of 1000.
+// - list_directory: ListObjectsV2 with delimiter '/', each object with its size
+//   (DirectoryEntry::size); exists, file_size and modified_ns: HEAD (exists then asks for one key
+//   under the prefix, for a folder); remove: DELETE; remove_tree: a listing and DeleteObjects in
+//   batches of 1000.
 // - create_directories and sync_directory do nothing (prefixes need no creation; a complete
 //   upload is durable); free_space reports no limit.
 // - What an object store cannot do throws Error(kUsage) naming the operation and the path:

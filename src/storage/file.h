@@ -42,6 +42,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -190,6 +191,9 @@ struct DirectoryEntry {
   bool is_directory = false;  // a folder, or a symbolic link to one
   bool is_symlink = false;    // a symbolic link, to anything or to nothing (never on a backend
                               // without Capabilities::symlinks)
+  // The file's size, when the listing gives it without a question per file: an object store's
+  // listing does, a POSIX directory does not. Never set for a folder.
+  std::optional<Bytes> size = std::nullopt;
 };
 
 // A file system: POSIX by default; wrappers add fault injection, throttling and counters. Code

@@ -189,16 +189,25 @@ void MemoryObjectEnv::remove_tree(const std::string& path) {
 std::vector<storage::DirectoryEntry> MemoryObjectEnv::list_directory(const std::string& path) {
   const std::lock_guard lock(mutex_);
   const std::string prefix = PrefixOf(path);
-  std::map<std::string, bool> names;  // name -> a common prefix (a folder)
+  std::map<std::string, storage::DirectoryEntry> names;  // objects, and common prefixes (folders)
   for (auto it = objects_.lower_bound(prefix);
        it != objects_.end() && it->first.starts_with(prefix); ++it) {
     const std::string rest = it->first.substr(prefix.size());
     const std::size_t slash = rest.find('/');
     if (slash == 0) continue;  // "a//b": no name between the delimiters
-    names[rest.substr(0, slash)] |= slash != std::string::npos;
+    storage::DirectoryEntry& entry = names[rest.substr(0, slash)];
+    entry.name = rest.substr(0, slash);
+    if (slash != std::string::npos) {
+      entry.is_directory = true;
+    } else {
+      entry.size = it->second.bytes->size();  // a listing gives each object's size
+    }
   }
   std::vector<storage::DirectoryEntry> entries;
-  for (const auto& [name, is_folder] : names) entries.push_back({name, is_folder});
+  for (auto& [name, entry] : names) {
+    if (entry.is_directory) entry.size.reset();  // "a" and "a/b": the folder
+    entries.push_back(std::move(entry));
+  }
   return entries;
 }
 

@@ -9,7 +9,8 @@
 //   reads positionally): capabilities(path) says so.
 // - No directories: create_directories and sync_directory do nothing; a "folder" exists while
 //   an object's key starts with it and '/'; list_directory lists by prefix with '/' as the
-//   delimiter (ListObjectsV2: keys directly under it, and common prefixes as folders);
+//   delimiter (ListObjectsV2: keys directly under it with their sizes, and common prefixes as
+//   folders);
 //   remove_tree removes the key and every key under it.
 // - modified_ns is the publish time (the system clock, strictly increasing per Env).
 // Thread-safe per storage/file.h (one mutex; for tests). The Env outlives its files.
