@@ -21,6 +21,7 @@
 #include "generation/dataset_files.h"
 #include "generation/generation_plan.h"
 #include "generation/generation_resume.h"
+#include "generation/listed_files.h"
 #include "generation/published_files.h"
 #include "metrics/clock.h"
 #include "metrics/cross_rank.h"
@@ -212,7 +213,8 @@ class Generation {
  private:
   // Rank 0: folders, marker "incomplete" (so an interruption from now on is detectable), and
   // removal of our partial files. Every rank learns whether existing files can be trusted, or
-  // whether there are none to look for.
+  // whether there are none to look for, and when there are, which ones rank 0's listings found
+  // (ListedFiles).
   void prepare() {
     std::string policy;
     // Agreed, so that a failure here (a folder that cannot be made, a dataset larger than the
@@ -241,6 +243,26 @@ class Generation {
     policy_ = policy == "trusted" ? ExistingFiles::kTrusted
               : policy == "none"  ? ExistingFiles::kNone
                                   : ExistingFiles::kSizeOnly;
+    if (policy_ == ExistingFiles::kNone) return;
+    std::string packed;
+    mpi::AgreeOnFailure(comm_, [&] {
+      if (!comm_.is_root()) return;
+      packed = ListedFiles::Find(env_, files_, policy_, [&](const DatasetFile& file) {
+                 CheckSize(file);
+                 return shared_ ? shared_writer_->file_size(file.spec)
+                                : ExpectedSize(*writer_, file.spec);
+               }).packed();
+    });
+    listed_ = ListedFiles::Unpack(comm_.broadcast(packed), files_.total());
+  }
+
+  // Whether file `g` may be kept: what rank 0's listings found (ListedFiles), asking storage only
+  // when they could not tell.
+  bool may_keep(FileIndex g, const DatasetFile& file, std::optional<Bytes> expected) {
+    if (policy_ == ExistingFiles::kNone) return false;
+    const Listed listed = listed_.at(g);
+    return listed == Listed::kComplete ||
+           (listed == Listed::kAskSize && IsFileComplete(env_, file, expected, policy_));
   }
 
   // A fresh dataset that cannot fit in the file system's free space is refused before a byte is
@@ -292,7 +314,7 @@ class Generation {
           const std::optional<Bytes> expected =
               sizes_unknown ? std::nullopt : ExpectedSize(*writer_, file.spec);
           sizes_unknown = !expected;
-          if (IsFileComplete(env_, file, expected, policy_)) {
+          if (may_keep(g, file, expected)) {
             kept.fetch_add(1, std::memory_order_relaxed);
             continue;
           }
@@ -331,13 +353,12 @@ class Generation {
     for (FileIndex g = 0; g < files_.total(); ++g) {
       const DatasetFile file = files_.file(g);
       CheckSize(file);
-      std::string complete;
+      std::string keep;
       if (comm_.is_root()) {
         // Without an exact size (HDF5's metadata), a file is kept only under a trusted marker.
-        complete =
-            IsFileComplete(env_, file, shared_writer_->file_size(file.spec), policy_) ? "1" : "0";
+        keep = may_keep(g, file, shared_writer_->file_size(file.spec)) ? "1" : "0";
       }
-      if (comm_.broadcast(complete) == "1") {
+      if (comm_.broadcast(keep) == "1") {
         if (comm_.is_root()) ++result_.files_kept;
         continue;
       }
@@ -357,6 +378,7 @@ class Generation {
   Bytes buffer_bytes_;
   bool shared_ = false;
   ExistingFiles policy_ = ExistingFiles::kSizeOnly;
+  ListedFiles listed_;  // under kTrusted and kSizeOnly
   RankGeneration result_;
 };
 

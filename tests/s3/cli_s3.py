@@ -4,7 +4,8 @@
   credentials from the environment) generates an npz dataset, trains on it and saves and loads
   checkpoints; boto3 lists the objects and numpy opens one; summary.json records the storage;
   no output file holds the secret;
-- a rerun of generation keeps the complete objects (none rewritten);
+- a rerun of generation keeps the complete objects (none rewritten), found by listing (fewer
+  HEADs than objects);
 - DLIO's spelling (data_folder: s3://bucket/prefix, credentials in storage_options) trains on the
   same objects;
 - a wrong secret and a missing bucket are exit 2 before any work, naming the endpoint, the bucket
@@ -80,6 +81,10 @@ run(["generate", tiny_train] + mlperf + ["-o", os.path.join(scratch, "regenerate
 rewritten = sorted(key for key, stat in objects(prefix + "data/").items()
                    if key.endswith(".npz") and written.get(key) != stat)
 check(not rewritten, "the rerun rewrote %s" % rewritten)
+# Found by listing the folders, not by a HEAD per object (two each before: exists, then size).
+rerun = json.load(open(os.path.join(scratch, "regenerate", "summary.json")))["object_storage"]
+heads = rerun["requests"].get("HEAD", {}).get("requests", 0)
+check(heads < 10, "the rerun sent %d HEADs for 10 data objects: %s" % (heads, rerun["requests"]))
 
 # 3. DLIO's spelling: a URI, credentials in storage_options, the environment without them.
 dlio_options = ["++workload.storage.storage_type=s3",

@@ -10,6 +10,9 @@
 
 namespace dlbench::test {
 
+// The size of each of NpyDataset's files: the 128-byte npy header and two 1 KiB samples.
+inline constexpr std::uint64_t kNpyDatasetFileBytes = 128 + 2 * 1024;
+
 inline config::Config NpyDataset(const std::filesystem::path& data_folder, std::int64_t train,
                                  std::int64_t eval) {
   config::Config config;

@@ -12,6 +12,7 @@
 #include "storage/file.h"
 #include "support/memory_object_env.h"
 #include "support/npy_dataset.h"
+#include "support/question_counter.h"
 #include "support/test_support.h"
 #include "util/file_names.h"
 
@@ -58,9 +59,14 @@ TEST_P(ObjectStoreGeneration, PublishesTheSameFilesAsOnPosixAndKeepsThemOnARerun
   EXPECT_EQ(files, disk);
   EXPECT_GE(files.size(), 6u);  // the data files and their companions
 
-  const RankGeneration again = GenerateDataset(in_bucket, test::World(), objects);
+  // The listings give every object's size: the rerun asks nothing per object (on S3, a HEAD
+  // each), only whether the dataset marker exists.
+  test::QuestionCounter counter(objects);
+  const RankGeneration again = GenerateDataset(in_bucket, test::World(), counter);
   EXPECT_EQ(again.io.files, 0u);
   EXPECT_EQ(again.files_kept, 6u);
+  EXPECT_EQ(counter.exists_calls, 1);
+  EXPECT_EQ(counter.size_calls, 0);
   auto kept = Tree(objects, in_bucket.dataset.data_folder);
   kept.erase(file_names::kDatasetMarker);
   EXPECT_EQ(kept, files);
