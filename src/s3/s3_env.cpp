@@ -85,10 +85,13 @@ class S3ReadableFile : public storage::ReadableFile {
   const std::vector<std::byte>& head() const {
     const std::lock_guard lock(head_mutex_);
     if (!head_loaded_) {
-      head_.resize(kHeadWindow);
-      const GetResult result = env_.client().get(name_.bucket, name_.key, 0, std::span(head_));
-      head_.resize(result.bytes);
-      head_.shrink_to_fit();
+      // The GET lands in this thread's scratch window and the file keeps only what the object
+      // holds: a 256 KiB window allocated and zero-filled per file put memset, malloc and free
+      // at the top of a profile of 4 KiB object reads.
+      thread_local const std::unique_ptr<std::byte[]> scratch(new std::byte[kHeadWindow]);
+      const GetResult result =
+          env_.client().get(name_.bucket, name_.key, 0, std::span(scratch.get(), kHeadWindow));
+      head_.assign(scratch.get(), scratch.get() + result.bytes);
       size_.store(result.object_size, std::memory_order_relaxed);
       env_.learn_size(path_, result.object_size);
       head_loaded_ = true;
