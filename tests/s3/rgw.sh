@@ -13,7 +13,9 @@
 #
 # When the Ceph packages are missing (scripts/lib.sh installs them: ceph-mon ceph-osd ceph-mgr
 # radosgw), start writes the reason to DIR/skipped instead of DIR/env and exits 0: the tests then
-# skip, each saying why. Two settings matter: each daemon gets its own
+# skip, each saying why. The OSD keeps at most DLBENCH_RGW_MEMSTORE_BYTES of data (default 2 GiB,
+# in memory; RGW frees deleted objects' data only hours later): once full, every write waits, so
+# a benchmark that writes more sets it. Two settings matter: each daemon gets its own
 # keyring with --keyring (the mon's has no key for the others), and the beast frontend needs
 # tcp_nodelay=1, or every request on a kept-alive connection waits ~40 ms for a delayed ACK.
 set -eu
@@ -100,7 +102,7 @@ mon warn on pool no redundancy = false
 mon allow pool delete = true
 mon max pg per osd = 1000
 osd objectstore = memstore
-memstore device bytes = 2147483648
+memstore device bytes = ${DLBENCH_RGW_MEMSTORE_BYTES:-2147483648}
 osd max object name len = 460
 osd max object namespace len = 64
 run dir = $R/run
