@@ -51,6 +51,11 @@ class GateClock final : public storage::ThrottleClock {
     }
     opened_.notify_all();
   }
+  // Drain threads block again at their next sleep.
+  void close() {
+    std::lock_guard lock(mutex_);
+    open_ = false;
+  }
 
  private:
   std::mutex mutex_;

@@ -101,6 +101,12 @@ class SparesStoreTest : public BurstBufferStoreTest {
 TEST_F(SparesStoreTest, PreallocatedSpaceIsWhatTheSavesOverwrite) {
   config_.checkpoint.burst_buffer->preallocate = true;
   config_.checkpoint.burst_buffer->max_pending_checkpoints = 2;
+  // The drains wait at the gate until the loads below are done: a drain that finished first
+  // evicted the fast copy, and the load came from the capacity tier (seen under ASan, whose
+  // saves are slow enough).
+  GateClock gate;
+  config_.storage.tiers[1].latency = 0.001;
+  clock_ = &gate;
   auto store = make(PosixEnv());
   const std::set<ino_t> preallocated = InodesUnder(spare_root());
   EXPECT_EQ(preallocated.size(), 2 * plan_.for_rank(0).files.size()) << "two checkpoints' files";
@@ -114,6 +120,7 @@ TEST_F(SparesStoreTest, PreallocatedSpaceIsWhatTheSavesOverwrite) {
     EXPECT_EQ(store->load(name, plan_, 0).tier, "nvme") << "verified content";
   }
   EXPECT_TRUE(InodesUnder(spare_root()).empty()) << "both sets taken";
+  gate.open();
   store->finish();
   expect_durable("global_epoch1_step1");
   expect_durable("global_epoch1_step2");
@@ -122,6 +129,12 @@ TEST_F(SparesStoreTest, PreallocatedSpaceIsWhatTheSavesOverwrite) {
 }
 
 TEST_F(SparesStoreTest, AnEvictedCheckpointsFilesAreOverwrittenByTheNextSave) {
+  // The first drain runs; the second waits at the gate until its checkpoint was loaded from
+  // the fast tier (a drain that finished first evicted it).
+  GateClock gate;
+  config_.storage.tiers[1].latency = 0.001;
+  clock_ = &gate;
+  gate.open();
   auto store = make(PosixEnv());
   const std::string first = "global_epoch1_step1";
   store->save(first, plan_);
@@ -138,6 +151,7 @@ TEST_F(SparesStoreTest, AnEvictedCheckpointsFilesAreOverwrittenByTheNextSave) {
   }
   ASSERT_TRUE(evicted);
   EXPECT_FALSE(fs::exists(fast(first) / file_names::kCheckpointManifest));
+  gate.close();
   store->save("global_epoch1_step2", plan_);
   std::set<ino_t> second_files;
   for (const PlannedFile& f : plan_.for_rank(0).files) {
@@ -145,6 +159,7 @@ TEST_F(SparesStoreTest, AnEvictedCheckpointsFilesAreOverwrittenByTheNextSave) {
   }
   EXPECT_EQ(second_files, first_files);
   EXPECT_EQ(store->load("global_epoch1_step2", plan_, 0).tier, "nvme");
+  gate.open();
   store->finish();
   expect_durable(first);
   expect_durable("global_epoch1_step2");
