@@ -8,6 +8,10 @@
   HEADs than objects);
 - DLIO's spelling (data_folder: s3://bucket/prefix, credentials in storage_options) trains on the
   same objects;
+- a burst buffer on a local tier drains checkpoints to S3 (every byte saved is an object, the
+  fast tier is emptied), and a later job loads them from S3, comparing every byte;
+- staging copies the dataset from a tier on S3 to a local tier, byte-exact, and training reads
+  only the staged copy;
 - a wrong secret and a missing bucket are exit 2 before any work, naming the endpoint, the bucket
   and the server's error code, never the secret.
 
@@ -110,7 +114,54 @@ check(any(key.endswith("dlbench_checkpoint_manifest.json") for key in saved),
 checkpoint = json.load(open(os.path.join(out, "summary.json")))["metric"]
 check(checkpoint.get("checkpoint_bytes_written", 0) > 0, "no checkpoint bytes: %s" % checkpoint)
 
-# 5. Refused before any work: a wrong secret, a missing bucket.
+# 5. A burst buffer on a local tier draining to S3, then a job that loads from S3 and verifies.
+burst = os.path.join(scratch, "burst")
+fast_tier = os.path.join(scratch, "nvme")
+on_s3 = ["++workload.storage.storage_type=s3", "++workload.storage.storage_root=" + bucket,
+         "++workload.checkpoint.checkpoint_folder=" + prefix + "bbckpt"]
+run(["checkpoint", tiny_checkpoint] + on_s3 +
+    ["++workload.storage.tiers.nvme.path=" + fast_tier, "++workload.checkpoint.burst_buffer.tier=nvme",
+     "-o", burst], 0)
+metric = json.load(open(os.path.join(burst, "summary.json")))["metric"]
+drained = objects(prefix + "bbckpt/")
+manifests = [key for key in drained if key.endswith("/dlbench_checkpoint_manifest.json")]
+check(len(manifests) == 2, "expected 2 drained checkpoints, found %s" % sorted(drained))
+tensors = sum(size for key, (size, _, _) in drained.items() if key.endswith(".pt"))
+check(tensors == metric.get("save_checkpoint_bytes") and
+      metric.get("checkpoint_drained_bytes", 0) >= tensors,
+      "S3 holds %d B of checkpoint files; the run saved %s and drained %s" %
+      (tensors, metric.get("save_checkpoint_bytes"), metric.get("checkpoint_drained_bytes")))
+left = [os.path.join(root, name) for root, _, names in os.walk(fast_tier) for name in names
+        if name != ".dlbench-folder"]
+check(not left, "the fast tier still holds %s after the drains" % left)
+out = os.path.join(scratch, "load")
+run(["checkpoint", tiny_checkpoint] + on_s3 +
+    ["++workload.checkpoint.num_checkpoints_write=0", "++workload.checkpoint.verify=True",
+     "-o", out], 0)
+loaded = json.load(open(os.path.join(out, "summary.json")))
+check(loaded["metric"].get("load_checkpoint_bytes", 0) >= tensors and
+      loaded["object_storage"]["requests"].get("range GET", {}).get("bytes", 0) >= tensors,
+      "the load did not read the drained checkpoints from S3: %s" % loaded["object_storage"])
+
+# 6. Staging from a tier on S3 to a local tier; training reads the staged copy only.
+staged = os.path.join(scratch, "staged")
+out = os.path.join(scratch, "stage")
+run(["run", tiny_train, "++workload.storage.storage_type=s3",
+     "++workload.storage.storage_root=" + bucket, "++workload.workflow.generate_data=False",
+     "++workload.dataset.data_folder=s3://%s/%sdata" % (bucket, prefix),
+     "++workload.storage.tiers.capacity.path=s3://%s/%s" % (bucket, prefix.rstrip("/")),
+     "++workload.storage.tiers.local.path=" + staged, "++workload.workflow.stage=True",
+     "++workload.stage.to=local", "-o", out], 0)
+for key in train:
+    copy = os.path.join(staged, key[len(prefix):])
+    check(os.path.exists(copy) and open(copy, "rb").read() == server.read(key),
+          "the staged %s is not the object %s byte for byte" % (copy, key))
+gets = json.load(open(os.path.join(out, "summary.json")))["object_storage"]["requests"]
+gets = gets.get("range GET", {}).get("requests", 0)
+check(0 < gets <= len(written), "%d range GETs for %d objects: training read S3 too" %
+      (gets, len(written)))
+
+# 7. Refused before any work: a wrong secret, a missing bucket.
 wrong = dict(environment, AWS_SECRET_ACCESS_KEY="not-the-secret-" + secret[::-1])
 text = run(["train", tiny_train] + mlperf + ["-o", os.path.join(scratch, "wrong")], 2, env=wrong)
 check("SignatureDoesNotMatch" in text and server.endpoint in text and bucket in text,
