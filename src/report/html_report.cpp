@@ -14,6 +14,7 @@
 #include "report/insights_html.h"
 #include "report/io_charts.h"
 #include "report/page.h"
+#include "report/request_table.h"
 #include "report/svg_charts.h"
 #include "util/file_names.h"
 
@@ -336,6 +337,8 @@ std::string BuildHtmlReport(const std::vector<compare::Run>& runs, const std::st
     if (!epochs.empty() || !ranks.empty())
       html += "<div class=\"charts\">" + epochs + ranks + "</div>\n";
     html += "<h3>I/O</h3>\n" + IoCharts(LoadIoData(storage::PosixEnv(), run));
+    const std::string requests = RequestTable(run.summary);
+    if (!requests.empty()) html += "<h3>Object storage requests</h3>\n" + requests;
   }
   html += PageEnd();
   return html;

@@ -8,6 +8,9 @@
 #include <utility>
 
 #include "s3/xml.h"
+#include "trace/event.h"
+#include "trace/record.h"
+#include "trace/recorder.h"
 #include "util/error.h"
 #include "util/xml_text.h"
 
@@ -30,6 +33,7 @@ struct Client::Request {
   std::span<const std::byte> body;
   std::span<std::byte> into;
   long also_ok = 0;  // a status that is an answer, not an error (404 for HEAD, 416 for a range)
+  bool overflow_ok = false;  // a body longer than `into` is an answer (cut there), not an error
 };
 
 namespace {
@@ -84,23 +88,23 @@ Bytes ParseSize(std::string_view text) {
 
 namespace {
 
-// Each operation's name in messages and summary.json, and its name in warp's op-log
-// (s3/op_log.h), in the order of Operation.
+// Each operation's trace event (trace/event.h: its name, in messages and summary.json too) and
+// its name in warp's op-log (s3/op_log.h), in the order of Operation.
 struct OperationNames {
-  const char* name;
+  trace::Event event;
   const char* op_log;
 };
 constexpr std::array<OperationNames, kOperationCount> kOperationNames = {{
-    {"GET", "GET"},
-    {"range GET", "GET"},
-    {"HEAD", "STAT"},
-    {"PUT", "PUT"},
-    {"CreateMultipartUpload", "PUT"},
-    {"UploadPart", "PUT"},
-    {"CompleteMultipartUpload", "PUT"},
-    {"AbortMultipartUpload", "DELETE"},
-    {"ListObjectsV2", "LIST"},
-    {"DeleteObjects", "DELETE"},
+    {trace::Event::kS3Get, "GET"},
+    {trace::Event::kS3RangeGet, "GET"},
+    {trace::Event::kS3Head, "STAT"},
+    {trace::Event::kS3Put, "PUT"},
+    {trace::Event::kS3CreateMultipart, "PUT"},
+    {trace::Event::kS3UploadPart, "PUT"},
+    {trace::Event::kS3CompleteMultipart, "PUT"},
+    {trace::Event::kS3AbortMultipart, "DELETE"},
+    {trace::Event::kS3List, "LIST"},
+    {trace::Event::kS3Delete, "DELETE"},
 }};
 static_assert(static_cast<std::size_t>(Operation::kDelete) + 1 == kOperationCount,
               "kOperationNames names every Operation, in order");
@@ -109,10 +113,31 @@ const char* OpLogName(Operation operation) {
   return kOperationNames[static_cast<std::size_t>(operation)].op_log;
 }
 
+std::int64_t SteadyNs(std::chrono::steady_clock::time_point at) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(at.time_since_epoch()).count();
+}
+
+// The request's trace event, when a recorder is active and traces the object (its filter and
+// sampling, as for a file's I/O): `ret` bytes (-1: failed), the first byte `first_byte` seconds
+// after `start`.
+void TraceRequest(Operation operation, const std::string& bucket, const std::string& key,
+                  std::chrono::steady_clock::time_point start,
+                  std::chrono::steady_clock::time_point end, double first_byte, int attempts,
+                  std::int64_t ret) {
+  const trace::Recorder* recorder = trace::Active();
+  if (recorder == nullptr) return;
+  const std::string path = ObjectText(bucket, key);
+  const std::uint64_t hash = trace::HashPath(path);
+  if (!recorder->traces_path(path) || !recorder->sampled(hash)) return;
+  trace::Record(kOperationNames[static_cast<std::size_t>(operation)].event, SteadyNs(start),
+                SteadyNs(end), {ret, static_cast<std::int64_t>(first_byte * 1e6), attempts}, hash,
+                path);
+}
+
 }  // namespace
 
 const char* OperationName(Operation operation) {
-  return kOperationNames[static_cast<std::size_t>(operation)].name;
+  return trace::Info(kOperationNames[static_cast<std::size_t>(operation)].event).name;
 }
 
 ObjectName ParseObjectUri(const std::string& uri) {
@@ -229,7 +254,8 @@ HttpResponse Client::send(const Request& request) {
     ++counts.retries;
     Backoff(attempt);
   }
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const Clock::time_point end = Clock::now();
+  const double seconds = std::chrono::duration<double>(end - start).count();
   // No answer: its first byte never came; the request's time stands for it.
   const double first_byte =
       response.status == 0
@@ -244,7 +270,8 @@ HttpResponse Client::send(const Request& request) {
     counts.first_byte.record(first_byte);
   }
   const bool ok = (response.status >= 200 && response.status < 300) ||
-                  (request.also_ok != 0 && response.status == request.also_ok);
+                  (request.also_ok != 0 && response.status == request.also_ok) ||
+                  (request.overflow_ok && response.overflow);
   const std::uint64_t bytes = request.body.size() + response.received + response.body.size();
   const auto log = [&](std::string_view error) {
     if (op_log_ == nullptr) return;
@@ -261,6 +288,8 @@ HttpResponse Client::send(const Request& request) {
                      .first_byte = at(first_byte),
                      .end = at(seconds)});
   };
+  TraceRequest(request.operation, request.bucket, request.key, start, end, first_byte, attempt,
+               ok ? static_cast<std::int64_t>(bytes) : -1);
   if (ok) {
     counts.bytes += bytes;
     log("");
@@ -316,6 +345,16 @@ GetResult Client::get(const std::string& bucket, const std::string& key, Bytes o
 std::string Client::get_object(const std::string& bucket, const std::string& key) {
   Request request(Operation::kGet, "GET", bucket, key);
   return send(request).body;
+}
+
+std::optional<GetResult> Client::get_whole(const std::string& bucket, const std::string& key,
+                                           std::span<std::byte> into) {
+  Request request(Operation::kGet, "GET", bucket, key);
+  request.into = into;
+  request.overflow_ok = true;
+  const HttpResponse response = send(request);
+  if (response.overflow) return std::nullopt;
+  return GetResult{response.received, response.received};
 }
 
 std::optional<ObjectInfo> Client::head(const std::string& bucket, const std::string& key) {

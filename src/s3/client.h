@@ -98,6 +98,12 @@ class Client {
                 std::span<std::byte> into);
   // The whole object (a GET without a range).
   std::string get_object(const std::string& bucket, const std::string& key);
+  // The whole object, by a GET without a range, into `into`; nullopt when the object is larger
+  // than `into` (the transfer is cut there, which closes the connection). For objects expected
+  // to fit: RGW serves a plain GET of a small object with less work than a range GET (630
+  // against 490 objects/s of 4 KiB on one connection here).
+  std::optional<GetResult> get_whole(const std::string& bucket, const std::string& key,
+                                     std::span<std::byte> into);
   // The object's size and modification time; nullopt when it does not exist (404).
   std::optional<ObjectInfo> head(const std::string& bucket, const std::string& key);
   void put(const std::string& bucket, const std::string& key, std::span<const std::byte> bytes);

@@ -194,6 +194,7 @@ HttpResponse Perform(const HttpRequest& request) {
   curl_easy_getinfo(handle, CURLINFO_STARTTRANSFER_TIME_T, &first_byte_us);
   response.first_byte_seconds = static_cast<double>(first_byte_us) / 1e6;
   if (exchange.overflow) {
+    response.overflow = true;
     response.transport_error =
         "the server sent more bytes than the " + std::to_string(request.into.size()) + " asked for";
     return response;

@@ -41,6 +41,9 @@ struct HttpResponse {
   std::string last_modified;
   long long content_length = -1;
   double first_byte_seconds = 0;  // from the start to the first response byte
+  // A successful answer's body was longer than HttpRequest::into: the transfer was cut there
+  // (transport_error says so; `received` bytes are in `into`).
+  bool overflow = false;
 };
 
 // Performs `request` on the calling thread's handle. Never throws for HTTP or transport

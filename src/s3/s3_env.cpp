@@ -8,7 +8,9 @@
 #include <future>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <span>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -81,7 +83,9 @@ class S3ReadableFile : public storage::ReadableFile {
 
  private:
   // The object's bytes [0, min(size, kHeadWindow)), fetched once (the first caller's GET; others
-  // wait for it). A failed fetch is retried by the next caller.
+  // wait for it). A failed fetch is retried by the next caller. An object known to fit in the
+  // window is fetched whole (a plain GET, as a bare client reads a small object); else a range
+  // GET of the window learns the size too.
   const std::vector<std::byte>& head() const {
     const std::lock_guard lock(head_mutex_);
     if (!head_loaded_) {
@@ -89,11 +93,18 @@ class S3ReadableFile : public storage::ReadableFile {
       // holds: a 256 KiB window allocated and zero-filled per file put memset, malloc and free
       // at the top of a profile of 4 KiB object reads.
       thread_local const std::unique_ptr<std::byte[]> scratch(new std::byte[kHeadWindow]);
-      const GetResult result =
-          env_.client().get(name_.bucket, name_.key, 0, std::span(scratch.get(), kHeadWindow));
-      head_.assign(scratch.get(), scratch.get() + result.bytes);
-      size_.store(result.object_size, std::memory_order_relaxed);
-      env_.learn_size(path_, result.object_size);
+      const std::span<std::byte> window(scratch.get(), kHeadWindow);
+      const Bytes known = size_.load(std::memory_order_relaxed);
+      const Bytes expected =
+          known != S3Env::kUnknownSize ? known : env_.largest_read_in_folder(path_);
+      std::optional<GetResult> result;
+      if (expected <= kHeadWindow)
+        result = env_.client().get_whole(name_.bucket, name_.key, window);
+      if (!result) result = env_.client().get(name_.bucket, name_.key, 0, window);
+      head_.assign(scratch.get(), scratch.get() + result->bytes);
+      size_.store(result->object_size, std::memory_order_relaxed);
+      if (known == S3Env::kUnknownSize) env_.learn_size(path_, result->object_size);
+      env_.note_read(path_, result->object_size);
       head_loaded_ = true;
     }
     return head_;
@@ -223,6 +234,25 @@ Bytes S3Env::known_size(const std::string& path) const {
 void S3Env::learn_size(const std::string& path, Bytes size) {
   const std::lock_guard lock(sizes_mutex_);
   sizes_[path] = size;
+}
+
+namespace {
+// The folder part of an object's path ("s3://b/data/train/" of "s3://b/data/train/img_1.npz").
+std::string_view FolderOf(const std::string& path) {
+  return std::string_view(path).substr(0, path.rfind('/') + 1);
+}
+}  // namespace
+
+Bytes S3Env::largest_read_in_folder(const std::string& path) const {
+  const std::lock_guard lock(sizes_mutex_);
+  const auto found = largest_read_.find(std::string(FolderOf(path)));
+  return found == largest_read_.end() ? kUnknownSize : found->second;
+}
+
+void S3Env::note_read(const std::string& path, Bytes object_size) {
+  const std::lock_guard lock(sizes_mutex_);
+  Bytes& largest = largest_read_.try_emplace(std::string(FolderOf(path)), 0).first->second;
+  largest = std::max(largest, object_size);
 }
 
 std::unique_ptr<storage::ReadableFile> S3Env::open_read(const std::string& path,

@@ -1,11 +1,14 @@
 // storage::Env over S3: paths are "s3://bucket/key", one object per file, and a "folder" is a key
 // prefix ending in '/'.
 //
-// - open_read: opening costs no request. The object's first 256 KiB are fetched by one range GET
-//   the first time a read falls in them or size() is asked while unknown, and later reads there
-//   are served from memory: a small file read in pieces (npz: its end, its directory, its arrays)
-//   costs one GET and no HEAD. Other reads are range GETs; every GET learns the size
-//   (Content-Range), also known from an earlier list_directory or this Env's own write. A
+// - open_read: opening costs no request. The object's first 256 KiB are fetched by one GET the
+//   first time a read falls in them or size() is asked while unknown, and later reads there are
+//   served from memory: a small file read in pieces (npz: its end, its directory, its arrays)
+//   costs one GET and no HEAD. That GET is a plain GET of the whole object when the object is
+//   expected to fit (its size is known, or every object read so far in its folder fitted; one
+//   that turns out larger is cut at 256 KiB and read again by range), else a range GET. Other
+//   reads are range GETs; every GET learns the size (Content-Range), also known from an earlier
+//   list_directory or this Env's own write. A
 //   missing object fails at its first read or size(), naming s3://bucket/key and NoSuchKey. A
 //   read of more than 16 MiB goes out as 8 MiB range GETs, four at once after the first (a
 //   checkpoint's large reads).
@@ -80,6 +83,10 @@ class S3Env : public storage::Env {
   static constexpr Bytes kUnknownSize = ~Bytes{0};
   Bytes known_size(const std::string& path) const;
   void learn_size(const std::string& path, Bytes size);
+  // The largest object read so far in the folder holding `path` (noted by note_read), or
+  // kUnknownSize when none was: what the first read of an object of unknown size expects.
+  Bytes largest_read_in_folder(const std::string& path) const;
+  void note_read(const std::string& path, Bytes object_size);
 
  private:
   std::unique_ptr<storage::WritableFile> create_object(const std::string& path, bool direct,
@@ -89,7 +96,8 @@ class S3Env : public storage::Env {
   std::unique_ptr<OpLog> op_log_;  // after client_: destroyed before it
   WriteOptions write_;
   mutable std::mutex sizes_mutex_;
-  std::unordered_map<std::string, Bytes> sizes_;  // path → object size
+  std::unordered_map<std::string, Bytes> sizes_;         // path → object size
+  std::unordered_map<std::string, Bytes> largest_read_;  // folder → largest object read there
 };
 
 }  // namespace dlbench::s3

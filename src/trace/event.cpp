@@ -5,6 +5,8 @@ namespace {
 
 // I/O events: `ret` (bytes, 0, or -1 on failure), then the request's size and offset.
 constexpr std::array<const char*, kMaxArgs> kIoArgs{"ret", "size", "offset"};
+// Object-storage requests: `ret` as above, the time to the answer's first byte, the attempts.
+constexpr std::array<const char*, kMaxArgs> kRequestArgs{"ret", "first_byte_us", "attempts"};
 
 constexpr std::array<EventInfo, static_cast<std::size_t>(Event::kCount)> kEvents{{
     {"epoch.block", "pipeline", {"epoch", nullptr, nullptr}},
@@ -36,6 +38,16 @@ constexpr std::array<EventInfo, static_cast<std::size_t>(Event::kCount)> kEvents
     {"opendir", "POSIX", kIoArgs},
     {"statvfs", "POSIX", kIoArgs},
     {"posix_fadvise", "POSIX", kIoArgs},
+    {"GET", "S3", kRequestArgs},
+    {"range GET", "S3", kRequestArgs},
+    {"HEAD", "S3", kRequestArgs},
+    {"PUT", "S3", kRequestArgs},
+    {"CreateMultipartUpload", "S3", kRequestArgs},
+    {"UploadPart", "S3", kRequestArgs},
+    {"CompleteMultipartUpload", "S3", kRequestArgs},
+    {"AbortMultipartUpload", "S3", kRequestArgs},
+    {"ListObjectsV2", "S3", kRequestArgs},
+    {"DeleteObjects", "S3", kRequestArgs},
 }};
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The events dlbench traces: DLIO's names and categories for the training structure
 // (dftracer.python.ai), POSIX-style names for every storage operation
-// through the Env seam, and dlbench's own checkpoint and drain spans. One table
+// through the Env seam, one event per object-storage request (category S3), and dlbench's own
+// checkpoint and drain spans. One table
 // says each event's name, category and argument names, so the writer and the docs agree.
 #pragma once
 
@@ -41,6 +42,20 @@ enum class Event : std::uint8_t {
   kOpendir,     // opendir: list_directory
   kStatvfs,     // statvfs: free_space
   kFadvise,     // posix_fadvise: drop_cache
+  // Object-storage requests (cat S3): one event per request, its retries and backoffs included,
+  // on the thread that sent it; in the order of s3/client.h's Operation. Args: ret (payload bytes
+  // sent or received, -1 when the request failed), first_byte_us (time to the first byte of the
+  // answer), attempts.
+  kS3Get,                // GET
+  kS3RangeGet,           // range GET
+  kS3Head,               // HEAD
+  kS3Put,                // PUT
+  kS3CreateMultipart,    // CreateMultipartUpload
+  kS3UploadPart,         // UploadPart
+  kS3CompleteMultipart,  // CompleteMultipartUpload
+  kS3AbortMultipart,     // AbortMultipartUpload
+  kS3List,               // ListObjectsV2
+  kS3Delete,             // DeleteObjects
   kCount
 };
 

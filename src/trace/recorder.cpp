@@ -10,6 +10,7 @@
 #include "trace/gzip_members.h"
 #include "trace/record.h"
 #include "util/error.h"
+#include "util/path_text.h"
 #include "util/thread_priority.h"
 
 namespace dlbench::trace {
@@ -139,7 +140,7 @@ void Recorder::release(ThreadBuffer* buffer) {
 bool Recorder::traces_path(std::string_view path) const {
   if (options_.data_dirs.empty()) return true;
   std::string absolute;
-  if (path.empty() || path.front() != '/') {
+  if (path.empty() || (path.front() != '/' && !IsUri(path))) {
     absolute = working_directory_ + "/" + std::string(path);
     path = absolute;
   }

@@ -103,7 +103,7 @@ class Recorder {
 
   const RecorderOptions& options() const { return options_; }
   // Whether I/O on `path` is traced (data_dirs). Relative paths are taken from the working
-  // directory at construction.
+  // directory at construction; a URI ("s3://bucket/key") is compared as written.
   bool traces_path(std::string_view path) const;
   bool sampled(std::uint64_t key) const;
   // The writer thread's Linux thread id (for its scheduling policy and nice value).

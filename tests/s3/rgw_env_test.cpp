@@ -1,6 +1,7 @@
 // storage::Env over S3 (s3/s3_env.h) against a real Ceph RGW: files written through it are
-// objects (one PUT or a multipart upload, visible only once closed), reads are range GETs that
-// learn the size without a HEAD, listings give folders, and what S3 cannot do is refused.
+// objects (one PUT or a multipart upload, visible only once closed), reads are GETs that learn
+// the size without a HEAD (plain GETs of the objects expected to be small, range GETs of the
+// rest), listings give folders, and what S3 cannot do is refused.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -105,6 +106,44 @@ TEST(RgwEnv, ASmallObjectReadInPiecesCostsOneGet) {
   auto missing = env.open_read(path + ".gone", {});
   dlbench::test::ExpectError([&] { missing->read_at(0, piece.data(), 10); }, ExitCode::kIo,
                              {path + ".gone", "NoSuchKey"});
+}
+
+// RGW serves a plain GET of a small object faster than a range GET: once a folder's objects
+// are seen to be small, its objects of unknown size are read by plain GETs, whole. One that turns
+// out larger than the 256 KiB window is cut there and read by range, and the folder's next
+// objects go back to range GETs; an object of known size is read as its size says.
+TEST(RgwEnv, ObjectsExpectedToBeSmallAreReadByPlainGets) {
+  DLBENCH_REQUIRE_RGW(server);
+  S3Env writer(server.options, kSmallParts);
+  const std::string folder = Uri(server, TestPrefix() + "mixed/");
+  for (int i = 0; i < 3; ++i)
+    WriteFile(writer, folder + std::to_string(i), test::TestData(4 * KiB, i));
+  const std::string large = test::TestData(300 * KiB, 9);
+  WriteFile(writer, folder + "large", large);
+  WriteFile(writer, folder + "after", test::TestData(4 * KiB, 10));
+
+  S3Env env(server.options, kSmallParts);  // knows no size
+  const auto counts = [&] {
+    return std::pair(env.client().counts(Operation::kGet).requests,
+                     env.client().counts(Operation::kRangeGet).requests);
+  };
+  EXPECT_EQ(ReadFile(env, folder + "0"), test::TestData(4 * KiB, 0));
+  EXPECT_EQ(counts(), std::pair(std::uint64_t{0}, std::uint64_t{1}));  // nothing seen yet: a range
+  EXPECT_EQ(ReadFile(env, folder + "1"), test::TestData(4 * KiB, 1));
+  EXPECT_EQ(ReadFile(env, folder + "2"), test::TestData(4 * KiB, 2));
+  EXPECT_EQ(counts(), std::pair(std::uint64_t{2}, std::uint64_t{1}));
+  EXPECT_EQ(ReadFile(env, folder + "large"), large);  // cut at the window, then ranges
+  EXPECT_EQ(env.client().counts(Operation::kGet).requests, 3U);
+  EXPECT_EQ(env.client().counts(Operation::kGet).failures, 0U);
+  const std::uint64_t ranges = env.client().counts(Operation::kRangeGet).requests;
+  EXPECT_EQ(ReadFile(env, folder + "after"), test::TestData(4 * KiB, 10));
+  EXPECT_EQ(counts(), std::pair(std::uint64_t{3}, ranges + 1));
+  // Listed: known to be small, read whole at once.
+  S3Env listed(server.options, kSmallParts);
+  EXPECT_EQ(listed.list_directory(folder).size(), 5U);
+  EXPECT_EQ(ReadFile(listed, folder + "after"), test::TestData(4 * KiB, 10));
+  EXPECT_EQ(listed.client().counts(Operation::kGet).requests, 1U);
+  EXPECT_EQ(listed.client().counts(Operation::kRangeGet).requests, 0U);
 }
 
 TEST(RgwEnv, ALargeReadGoesOutAsParallelRanges) {

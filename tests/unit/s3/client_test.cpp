@@ -1,6 +1,7 @@
 // The client's requests, retries and error messages against a scripted local server
 // (fake_server.h): what goes on the wire, which failures are retried and counted, and what an
-// error says (the server's code, the object, the endpoint; never the secret).
+// error says (the server's code, the object, the endpoint; never the secret); and the trace event
+// each request leaves.
 #include "s3/client.h"
 
 #include <arpa/inet.h>
@@ -16,6 +17,9 @@
 
 #include "fake_server.h"
 #include "support/expect_error.h"
+#include "support/test_support.h"
+#include "trace/recorder.h"
+#include "unit/trace/trace_lines.h"
 
 namespace dlbench::s3 {
 namespace {
@@ -262,6 +266,68 @@ TEST(S3Client, ParsesObjectUris) {
                              {"'/local/path' is not an S3 URI"});
   dlbench::test::ExpectError([] { ParseObjectUri("s3:///k"); }, ExitCode::kUsage,
                              {"names no bucket"});
+}
+
+// One event per request (category S3, named as in summary.json) on the thread that sent it: the
+// payload bytes (-1 for a failed request), the time to the first byte and the attempts, retries
+// and their backoffs inside its span, the object's URI as its file.
+TEST(S3Client, TracesOneEventPerRequestWithItsBytesFirstByteAndAttempts) {
+  FakeServer server;
+  server.script({503, "", ErrorXml("SlowDown", "slow")});
+  server.script({200, "", ""});
+  server.script({206, "Content-Range: bytes 0-3/10\r\n", "0123"});
+  server.script({403, "", ErrorXml("AccessDenied", "no")});
+  const dlbench::test::TempDir dir;
+  {
+    trace::Recorder recorder(dlbench::test::TestRecorderOptions(dir / "t.pfw.gz"));
+    Client client(Options(server.endpoint(), 3));
+    const std::string payload = "twelve bytes";
+    client.put("bucket", "a/k", std::as_bytes(std::span(payload)));
+    std::string buffer(4, '\0');
+    client.get("bucket", "a/k", 0, std::as_writable_bytes(std::span(buffer)));
+    EXPECT_THROW(client.get("bucket", "a/k", 4, std::as_writable_bytes(std::span(buffer))), Error);
+    recorder.finish();
+  }
+  const dlbench::test::TraceLines trace = dlbench::test::ReadTrace(dir / "t.pfw.gz");
+  const auto puts = dlbench::test::Named(trace, "PUT");
+  ASSERT_EQ(puts.size(), 1U);
+  EXPECT_EQ(puts[0]["cat"], "S3");
+  EXPECT_EQ(puts[0]["args"]["ret"], 12);
+  EXPECT_EQ(puts[0]["args"]["attempts"], 2);
+  // The backoff (100 ms scaled by [0.5, 1]) comes before the answering attempt's first byte.
+  EXPECT_GE(puts[0]["args"]["first_byte_us"].get<std::int64_t>(), 50'000);
+  EXPECT_LE(puts[0]["args"]["first_byte_us"].get<std::int64_t>() * 1000,
+            puts[0]["dur_ns"].get<std::int64_t>());
+  EXPECT_EQ(dlbench::test::PathOf(trace, puts[0]["args"]["fhash"]), "s3://bucket/a/k");
+  const auto gets = dlbench::test::Named(trace, "range GET");
+  ASSERT_EQ(gets.size(), 2U);
+  EXPECT_EQ(gets[0]["args"]["ret"], 4);
+  EXPECT_EQ(gets[0]["args"]["attempts"], 1);
+  EXPECT_EQ(gets[1]["args"]["ret"], -1);  // AccessDenied
+  EXPECT_EQ(gets[0]["args"]["fhash"], puts[0]["args"]["fhash"]);
+}
+
+// profiling.trace_data_dirs may name S3 folders: requests for objects under them are traced,
+// others not (a URI is not a path under the working folder).
+TEST(S3Client, TracesOnlyTheObjectsUnderTheTracedFolders) {
+  FakeServer server;
+  server.script({200, "", ""});
+  server.script({200, "", ""});
+  const dlbench::test::TempDir dir;
+  {
+    trace::RecorderOptions options = dlbench::test::TestRecorderOptions(dir / "t.pfw.gz");
+    options.data_dirs = {"s3://bucket/traced"};
+    trace::Recorder recorder(options);
+    Client client(Options(server.endpoint()));
+    const std::string payload = "x";
+    client.put("bucket", "traced/k", std::as_bytes(std::span(payload)));
+    client.put("bucket", "other/k", std::as_bytes(std::span(payload)));
+    recorder.finish();
+  }
+  const dlbench::test::TraceLines trace = dlbench::test::ReadTrace(dir / "t.pfw.gz");
+  const auto puts = dlbench::test::Named(trace, "PUT");
+  ASSERT_EQ(puts.size(), 1U);
+  EXPECT_EQ(dlbench::test::PathOf(trace, puts[0]["args"]["fhash"]), "s3://bucket/traced/k");
 }
 
 }  // namespace

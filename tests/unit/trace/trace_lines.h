@@ -115,4 +115,12 @@ inline std::vector<nlohmann::json> Named(const TraceLines& trace, const std::str
   return found;
 }
 
+// The path an FH line gives for `fhash`; empty when none does.
+inline std::string PathOf(const TraceLines& trace, const nlohmann::json& fhash) {
+  for (const auto& e : trace.events) {
+    if (e.value("name", "") == "FH" && e["args"]["value"] == fhash) return e["args"]["name"];
+  }
+  return "";
+}
+
 }  // namespace dlbench::test

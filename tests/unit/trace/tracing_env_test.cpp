@@ -17,16 +17,9 @@ namespace dlbench::trace {
 namespace {
 
 using test::Named;
+using test::PathOf;
 using test::ReadTrace;
 using test::TestRecorderOptions;
-
-// The path an FH line gives for `fhash`.
-std::string PathOf(const test::TraceLines& trace, const nlohmann::json& fhash) {
-  for (const auto& e : trace.events) {
-    if (e["name"] == "FH" && e["args"]["value"] == fhash) return e["args"]["name"];
-  }
-  return "";
-}
 
 TEST(TracingEnv, RecordsEveryOperationWithFileOffsetSizeAndResult) {
   test::TempDir dir;
