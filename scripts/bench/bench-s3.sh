@@ -19,7 +19,9 @@
 #      same number of passes; runs alternating, the order rotated every repetition; medians,
 #      ratios of medians, paired ratios. Target >= 0.9 of the bare loop. dlbench splits a read
 #      above 16 MiB into 8 MiB range GETs, four at once, so on LARGE it has 8 requests in flight:
-#      the bare loop also runs with 8 threads there, the limit at that concurrency.
+#      the bare loop also runs with 8 threads there, the limit at that concurrency. On SMALL the
+#      bare loop also runs with range GETs of the first 256 KiB (BARE_S3_RANGE), the request a
+#      reader sends when it does not know an object's size: the server's cost of a range.
 #  (c) one checkpoint of 2.3 GiB on one rank (a model file and an optimizer file, multipart):
 #      dlbench's write rate and max RSS (bounded by its parts in flight, not by the file size)
 #      against boto3 uploading two objects of the same sizes on 2 threads.
@@ -189,7 +191,7 @@ for set in small large; do
   # The dataset dlbench wrote last above; the references read its training objects.
   "${boto3_load[@]}" keys "$bucket" "${last[$set]}/train/" >"$work/$set.keys"
   epochs=$epochs_small; [ $set = large ] && epochs=$epochs_large
-  d_runs=(); c_runs=(); w_runs=(); b_runs=(); gets=""
+  d_runs=(); c_runs=(); w_runs=(); r_runs=(); b_runs=(); gets=""
   order=(dlbench bare boto3)
   for rep in $(seq "$reps"); do
     for k in 0 1 2; do
@@ -201,8 +203,12 @@ for set in small large; do
           ;;
         bare)
           c_runs+=("$(reference_rates "$("$bare" 2 "$epochs" "$bucket" "$work/$set.keys")" | tr ' ' ,)")
-          [ $set = small ] ||
+          if [ $set = small ]; then
+            r_runs+=("$(reference_rates "$(BARE_S3_RANGE=262143 "$bare" 2 "$epochs" "$bucket" \
+              "$work/$set.keys")" | tr ' ' ,)")
+          else
             w_runs+=("$(reference_rates "$("$bare" 8 "$epochs" "$bucket" "$work/$set.keys")" | tr ' ' ,)")
+          fi
           ;;
         boto3) b_runs+=("$(reference_rates "$("${boto3_load[@]}" get 2 "$epochs" "$bucket" "$work/$set.keys")" | tr ' ' ,)") ;;
       esac
@@ -212,8 +218,11 @@ for set in small large; do
   [ $set = large ] && { column=1; unit="MiB/s"; }
   label="${files[$set]} x ${bytes[$set]} B ($gets GETs per object)"
   row "$label" "bare libcurl loop" "$unit" $column "${d_runs[@]}" -- "${c_runs[@]}"
-  [ $set = small ] ||
+  if [ $set = small ]; then
+    row "$label" "bare libcurl loop, range GETs" "$unit" $column "${d_runs[@]}" -- "${r_runs[@]}"
+  else
     row "$label" "bare libcurl loop, 8 threads" "$unit" $column "${d_runs[@]}" -- "${w_runs[@]}"
+  fi
   row "$label" "boto3" "$unit" $column "${d_runs[@]}" -- "${b_runs[@]}"
 done
 echo

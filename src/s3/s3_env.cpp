@@ -103,7 +103,8 @@ class S3ReadableFile : public storage::ReadableFile {
       if (!result) result = env_.client().get(name_.bucket, name_.key, 0, window);
       head_.assign(scratch.get(), scratch.get() + result->bytes);
       size_.store(result->object_size, std::memory_order_relaxed);
-      if (known == S3Env::kUnknownSize) env_.learn_size(path_, result->object_size);
+      // Not remembered per object (memory would grow with the files read): the folder's largest
+      // object is what the next reads need.
       env_.note_read(path_, result->object_size);
       head_loaded_ = true;
     }

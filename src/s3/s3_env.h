@@ -79,7 +79,8 @@ class S3Env : public storage::Env {
   // The client's (s3/client.h requests()).
   std::vector<storage::RequestCounts> requests() override { return client_.requests(); }
 
-  // The size an object is known to have (listed or written by this Env), or kUnknownSize.
+  // The size an object is known to have (listed or written by this Env; not learned from reads,
+  // so that reading a dataset adds nothing per object), or kUnknownSize.
   static constexpr Bytes kUnknownSize = ~Bytes{0};
   Bytes known_size(const std::string& path) const;
   void learn_size(const std::string& path, Bytes size);
