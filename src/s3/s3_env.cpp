@@ -83,9 +83,10 @@ class S3ReadableFile : public storage::ReadableFile {
 
  private:
   // The object's bytes [0, min(size, kHeadWindow)), fetched once (the first caller's GET; others
-  // wait for it). A failed fetch is retried by the next caller. An object known to fit in the
-  // window is fetched whole (a plain GET, as a bare client reads a small object); else a range
-  // GET of the window learns the size too.
+  // wait for it). A failed fetch is retried by the next caller. An object expected to fit in
+  // the window (its size known, or its folder's largest object read so far) is fetched whole by
+  // a plain GET, as a bare client reads a small object; else, or when it turns out larger, a
+  // range GET of the window, which learns the size too.
   const std::vector<std::byte>& head() const {
     const std::lock_guard lock(head_mutex_);
     if (!head_loaded_) {
