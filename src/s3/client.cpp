@@ -32,6 +32,9 @@ struct Client::Request {
   std::vector<Header> headers;  // signed with the rest
   std::span<const std::byte> body;
   std::span<std::byte> into;
+  // What the op-log, the trace and errors name after the bucket when the request has no key of
+  // its own (a listing: its prefix); empty: the key.
+  std::string subject;
   long also_ok = 0;  // a status that is an answer, not an error (404 for HEAD, 416 for a range)
   bool overflow_ok = false;  // a body longer than `into` is an answer (cut there), not an error
 };
@@ -273,6 +276,7 @@ HttpResponse Client::send(const Request& request) {
                   (request.also_ok != 0 && response.status == request.also_ok) ||
                   (request.overflow_ok && response.overflow);
   const std::uint64_t bytes = request.body.size() + response.received + response.body.size();
+  const std::string& subject = request.subject.empty() ? request.key : request.subject;
   const auto log = [&](std::string_view error) {
     if (op_log_ == nullptr) return;
     const auto at = [&](double offset) {
@@ -282,13 +286,13 @@ HttpResponse Client::send(const Request& request) {
     op_log_->record({.op = OpLogName(request.operation),
                      .bytes = ok ? bytes : 0,
                      .bucket = request.bucket,
-                     .key = request.key,
+                     .key = subject,
                      .error = error,
                      .start = wall_start,
                      .first_byte = at(first_byte),
                      .end = at(seconds)});
   };
-  TraceRequest(request.operation, request.bucket, request.key, start, end, first_byte, attempt,
+  TraceRequest(request.operation, request.bucket, subject, start, end, first_byte, attempt,
                ok ? static_cast<std::int64_t>(bytes) : -1);
   if (ok) {
     counts.bytes += bytes;
@@ -307,7 +311,7 @@ HttpResponse Client::send(const Request& request) {
   }
   what += " after " + std::to_string(attempt) + (attempt == 1 ? " attempt" : " attempts");
   log(what);
-  throw failure(request.operation, request.bucket, request.key, what);
+  throw failure(request.operation, request.bucket, subject, what);
 }
 
 Error Client::failure(Operation operation, const std::string& bucket, const std::string& key,
@@ -436,6 +440,7 @@ Listing Client::list(const std::string& bucket, const std::string& prefix,
   std::string token;
   do {
     Request request(Operation::kList, "GET", bucket);
+    request.subject = prefix;
     request.query = {{"list-type", "2"}, {"max-keys", std::to_string(page_keys)}};
     if (!prefix.empty()) request.query.emplace_back("prefix", prefix);
     if (!delimiter.empty()) request.query.emplace_back("delimiter", delimiter);

@@ -6,7 +6,8 @@
 //   received (0 for a failed request);
 // - op: warp's names: GET (whole or range), PUT (also a multipart upload's start, parts and
 //   completion), STAT (HEAD), LIST, DELETE (also an aborted upload);
-// - file: bucket/key; error: empty, or the failure as dlbench reports it;
+// - file: bucket/key (a listing: bucket/prefix); error: empty, or the failure as dlbench
+//   reports it;
 // - start, first_byte, end: RFC 3339 UTC with nanoseconds ("2026-12-02T04:31:07.123456789Z");
 //   first_byte is the last attempt's first response byte (= end when none came); duration_ns =
 //   end - start. A retried request is one line, its retries included in its time.

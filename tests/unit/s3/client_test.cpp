@@ -308,11 +308,16 @@ TEST(S3Client, TracesOneEventPerRequestWithItsBytesFirstByteAndAttempts) {
 }
 
 // profiling.trace_data_dirs may name S3 folders: requests for objects under them are traced,
-// others not (a URI is not a path under the working folder).
+// and listings of them (named by their prefix), others not (a URI is not a path under the
+// working folder).
 TEST(S3Client, TracesOnlyTheObjectsUnderTheTracedFolders) {
   FakeServer server;
   server.script({200, "", ""});
   server.script({200, "", ""});
+  for (int i = 0; i < 2; ++i) {
+    server.script(
+        {200, "", "<ListBucketResult><IsTruncated>false</IsTruncated></ListBucketResult>"});
+  }
   const dlbench::test::TempDir dir;
   {
     trace::RecorderOptions options = dlbench::test::TestRecorderOptions(dir / "t.pfw.gz");
@@ -322,12 +327,17 @@ TEST(S3Client, TracesOnlyTheObjectsUnderTheTracedFolders) {
     const std::string payload = "x";
     client.put("bucket", "traced/k", std::as_bytes(std::span(payload)));
     client.put("bucket", "other/k", std::as_bytes(std::span(payload)));
+    client.list("bucket", "traced/", "/");
+    client.list("bucket", "other/", "/");
     recorder.finish();
   }
   const dlbench::test::TraceLines trace = dlbench::test::ReadTrace(dir / "t.pfw.gz");
   const auto puts = dlbench::test::Named(trace, "PUT");
   ASSERT_EQ(puts.size(), 1U);
   EXPECT_EQ(dlbench::test::PathOf(trace, puts[0]["args"]["fhash"]), "s3://bucket/traced/k");
+  const auto lists = dlbench::test::Named(trace, "ListObjectsV2");
+  ASSERT_EQ(lists.size(), 1U);
+  EXPECT_EQ(dlbench::test::PathOf(trace, lists[0]["args"]["fhash"]), "s3://bucket/traced/");
 }
 
 }  // namespace

@@ -77,6 +77,7 @@ TEST(OpLog, TheClientLogsEachRequestOnceWithItsRetries) {
   test::FakeServer server;
   server.script({503, "", ""});
   server.script({200, "", ""});
+  server.script({200, "", "<ListBucketResult><IsTruncated>false</IsTruncated></ListBucketResult>"});
   {
     OpLog log(path, server.endpoint(), "host:0");
     ClientOptions options;
@@ -87,13 +88,16 @@ TEST(OpLog, TheClientLogsEachRequestOnceWithItsRetries) {
     client.set_op_log(&log);
     const std::string payload = "abc";
     client.put("bucket", "key", std::as_bytes(std::span(payload)));
+    client.list("bucket", "data/train/", "/");
   }
   const std::vector<std::vector<std::string>> rows = Rows(dlbench::test::ReadFile(path));
-  ASSERT_EQ(rows.size(), 2U);  // the header and one request
+  ASSERT_EQ(rows.size(), 3U);  // the header and two requests
   EXPECT_EQ(rows[1][2], "PUT");
   EXPECT_EQ(rows[1][5], "3");
   EXPECT_EQ(rows[1][7], "bucket/key");
   EXPECT_GE(std::stoll(rows[1][12]), 50'000'000);  // its retry's backoff: at least 50 ms
+  EXPECT_EQ(rows[2][2], "LIST");
+  EXPECT_EQ(rows[2][7], "bucket/data/train/");  // a listing: its prefix
 }
 
 }  // namespace
