@@ -8,10 +8,9 @@
 //   expected to fit (its size is known, or every object read so far in its folder fitted; one
 //   that turns out larger is cut at 256 KiB and read again by range), else a range GET. Other
 //   reads are range GETs; every GET learns the size (Content-Range), also known from an earlier
-//   list_directory or this Env's own write. A
-//   missing object fails at its first read or size(), naming s3://bucket/key and NoSuchKey. A
-//   read of more than 16 MiB goes out as 8 MiB range GETs, four at once after the first (a
-//   checkpoint's large reads).
+//   list_directory or this Env's own write. A missing object fails at its first read or size(),
+//   naming s3://bucket/key and NoSuchKey. A read of more than 16 MiB goes out as 8 MiB range
+//   GETs, four at once after the first (a checkpoint's large reads).
 // - create and create_for_publish: an s3/object_writer.h writer: appends only (write_at at the
 //   current end is an append), PUT below the part size, multipart above it. close() (create) or
 //   publish() (create_for_publish) makes the object visible, whole: an object store publishes by
