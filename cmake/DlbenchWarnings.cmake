@@ -6,7 +6,7 @@ target_compile_options(dlbench_flags INTERFACE -Wall -Wextra -Wpedantic -Wshadow
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
   target_compile_options(dlbench_flags INTERFACE -Wno-restrict)
 endif()
-# Unity builds (the sanitizer builds, scripts/test-sanitizers.sh) compile a library's .cpp files as
+# Unity builds (scripts/lib.sh builds so; CMAKE_UNITY_BUILD) compile a library's .cpp files as
 # #includes of one file. GCC then takes a class of one .cpp whose members use a type of that file's
 # anonymous namespace for a header's class and warns (-Wsubobject-linkage), which only makes sense
 # for headers: the .cpp is still one translation unit's own. The normal build keeps the warning.
