@@ -1,11 +1,13 @@
 // `dlbench compare BASELINE CURRENT`: the statistical comparison of two sets of runs that a
 // storage system's CI fails on (docs/ci.md). Not a parallel command: it reads result files only.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <memory>
 
 #include "app/commands.h"
 #include "compare/comparison.h"
 #include "compare/comparison_format.h"
+#include "compare/run_set.h"
 #include "insights/insights.h"
 #include "util/sink.h"
 
@@ -23,10 +25,20 @@ struct CompareOptions {
   bool force = false;
 };
 
+// A run's summary.json `start`, a timestamp that sorts as text; "" when it has none.
+std::string StartOf(const metrics::Json& summary) {
+  const metrics::Json* start = compare::FindPath(summary, "start");
+  return start != nullptr && start->is_string() ? start->get<std::string>() : "";
+}
+
+// The findings of a set, its runs in the order they ran (those across runs need it).
 std::vector<insights::Finding> SetFindings(const compare::RunSet& set) {
-  std::vector<std::vector<insights::Finding>> runs;
-  for (const compare::Run& run : set.runs) runs.push_back(insights::FindingsOf(run.summary));
-  return insights::MergedFindings(runs);
+  std::vector<metrics::Json> summaries;
+  for (const compare::Run& run : set.runs) summaries.push_back(run.summary);
+  std::stable_sort(
+      summaries.begin(), summaries.end(),
+      [](const metrics::Json& a, const metrics::Json& b) { return StartOf(a) < StartOf(b); });
+  return insights::SetFindings(summaries);
 }
 
 int RunCompare(const CompareOptions& options) {

@@ -5,6 +5,7 @@
 #include "app/workload_loading.h"
 #include "compare/aggregate.h"
 #include "generation/dataset_removal.h"
+#include "insights/insights.h"
 #include "mpi/agreement.h"
 #include "util/error.h"
 #include "util/file_names.h"
@@ -104,9 +105,16 @@ int RunRepeated(const WorkloadOptions& options, const config::Config& base,
     generation::RemoveGeneratedDataset(base, *storage, options.quiet, comm);
   }
   if (comm.is_root()) {
-    const metrics::Json aggregate = compare::AggregateRuns(runs, folder.string());
+    metrics::Json aggregate = compare::AggregateRuns(runs, folder.string());
+    // The set's findings: each run's, and those only the set shows (a rerun served from cache).
+    std::vector<metrics::Json> summaries;
+    for (const compare::Run& run : runs.runs) summaries.push_back(run.summary);
+    const std::vector<insights::Finding> findings = insights::SetFindings(summaries);
+    aggregate[insights::kInsightsKey] = insights::InsightsPart(findings)[insights::kInsightsKey];
     workflow::WriteFileAtomically(folder / file_names::kAggregate, aggregate.dump(2) + "\n");
-    if (!options.quiet) sink::Result(compare::AggregateTable(aggregate));
+    if (!options.quiet) {
+      sink::Result(compare::AggregateTable(aggregate) + insights::TerminalLines(findings));
+    }
   }
   return 0;
 }

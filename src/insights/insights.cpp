@@ -77,6 +77,25 @@ std::vector<Finding> MergedFindings(const std::vector<std::vector<Finding>>& run
   return merged;
 }
 
+std::vector<Finding> EvaluateSet(const std::vector<RunFacts>& runs) {
+  std::vector<Finding> findings;
+  if (std::optional<Finding> finding = PageCacheServedOnRerun(runs)) {
+    findings.push_back(std::move(*finding));
+  }
+  return findings;
+}
+
+std::vector<Finding> SetFindings(const std::vector<metrics::Json>& summaries) {
+  std::vector<std::vector<Finding>> each;
+  std::vector<RunFacts> facts;
+  for (const metrics::Json& summary : summaries) {
+    each.push_back(FindingsOf(summary));
+    facts.push_back(FactsFromSummary(summary));
+  }
+  each.push_back(EvaluateSet(facts));
+  return MergedFindings(each);
+}
+
 std::string DifferencesLine(const std::vector<Finding>& before, const std::vector<Finding>& after,
                             const std::string& before_name, const std::string& after_name) {
   const std::vector<std::string> changes = Differences(before, after);

@@ -28,6 +28,15 @@ std::vector<Finding> FindingsOf(const metrics::Json& summary);
 // it, in the order of first appearance.
 std::vector<Finding> MergedFindings(const std::vector<std::vector<Finding>>& runs);
 
+// The findings only a set of runs of one workload shows, its runs in the order they ran
+// (`dlbench run --repeat`): page_cache_served when the later runs read the same bytes faster
+// than the first (rules.h PageCacheServedOnRerun). Empty for fewer than 2 runs.
+std::vector<Finding> EvaluateSet(const std::vector<RunFacts>& runs);
+
+// The findings of a set from its runs' summary.json files, in the order the runs ran: each run's
+// (FindingsOf) and the set's own (EvaluateSet), merged (MergedFindings).
+std::vector<Finding> SetFindings(const std::vector<metrics::Json>& summaries);
+
 // "Insights that differ (<after> against <before>): a; b\n", or "" when Differences is empty.
 std::string DifferencesLine(const std::vector<Finding>& before, const std::vector<Finding>& after,
                             const std::string& before_name, const std::string& after_name);

@@ -1,5 +1,6 @@
 // The rules on training reads: storage_bound, small_reads, metadata_bound, first_epoch_slower,
-// page_cache_served.
+// page_cache_served (of a run, and across the runs of a set).
+#include <algorithm>
 #include <vector>
 
 #include "insights/rule_math.h"
@@ -139,6 +140,51 @@ std::optional<Finding> PageCacheServed(const RunFacts& facts) {
   f.suggestion =
       "To measure the storage, drop the page cache between epochs (reader.drop_caches: fadvise "
       "or drop), read with reader.odirect, or use a dataset larger than the hosts' memory.";
+  return f;
+}
+
+std::optional<Finding> PageCacheServedOnRerun(const std::vector<RunFacts>& runs) {
+  if (runs.size() < 2) return std::nullopt;
+  const RunFacts& first = runs.front();
+  std::vector<double> later_times;
+  double bytes_ratio_min = 1;
+  double bytes_ratio_max = 1;
+  for (const RunFacts& run : runs) {
+    if (run.cache_bypassed || run.staged || !run.reads || run.bytes_read <= 0) {
+      return std::nullopt;
+    }
+    const double ratio = run.bytes_read / first.bytes_read;
+    bytes_ratio_min = std::min(bytes_ratio_min, ratio);
+    bytes_ratio_max = std::max(bytes_ratio_max, ratio);
+    if (&run != &first) later_times.push_back(run.read_time_seconds);
+  }
+  if (bytes_ratio_min < 1 - kRerunSameBytesShare || bytes_ratio_max > 1 + kRerunSameBytesShare) {
+    return std::nullopt;  // not the same data
+  }
+  const double later = *MedianOf(later_times);
+  const double excess = first.read_time_seconds - later;
+  if (excess < kRerunMinExcessSeconds || first.read_time_seconds < kRerunRatio * later) {
+    return std::nullopt;
+  }
+  Finding f;
+  f.id = "page_cache_served";
+  f.severity = Severity::kWarning;
+  f.message = sink::Format(
+      "Run 1 spent %.3f s reading, the %zu later runs %.3f s (median) reading the same %.1f MiB: "
+      "they were served from the page cache, not the storage.",
+      first.read_time_seconds, runs.size() - 1, later, first.bytes_read / (1024.0 * 1024.0));
+  f.evidence.push_back({"posix_counters POSIX_F_READ_TIME, run 1 / median of later runs",
+                        later > 0 ? first.read_time_seconds / later : first.read_time_seconds,
+                        "ratio", kRerunRatio, ">="});
+  f.evidence.push_back(
+      {"run 1 minus median of later runs", excess, "s", kRerunMinExcessSeconds, ">="});
+  f.evidence.push_back({"posix_counters POSIX_BYTES_READ, largest deviation from run 1",
+                        std::max(1 - bytes_ratio_min, bytes_ratio_max - 1), "share",
+                        kRerunSameBytesShare, "<="});
+  f.suggestion =
+      "Make every run find the cache alike: reader.drop_caches (fadvise or drop) empties it "
+      "before each epoch; or read with reader.odirect, or use a dataset larger than the hosts' "
+      "memory.";
   return f;
 }
 

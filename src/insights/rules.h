@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "insights/finding.h"
 #include "insights/run_facts.h"
@@ -16,6 +17,9 @@ std::optional<Finding> SmallReads(const RunFacts& facts);
 std::optional<Finding> MetadataBound(const RunFacts& facts);
 std::optional<Finding> FirstEpochSlower(const RunFacts& facts);
 std::optional<Finding> PageCacheServed(const RunFacts& facts);
+// Over the runs of a set in the order they ran (`--repeat`): the later runs read the same bytes
+// faster than the first (its id is page_cache_served too).
+std::optional<Finding> PageCacheServedOnRerun(const std::vector<RunFacts>& runs);
 // rank_rules.cpp
 std::optional<Finding> RankImbalance(const RunFacts& facts);
 std::optional<Finding> SharedFileContention(const RunFacts& facts);

@@ -30,6 +30,12 @@ inline constexpr double kImbalanceMinExcessSeconds = 0.1;
 inline constexpr double kFirstEpochRatio = 1.5;
 inline constexpr double kFirstEpochMinExcessSeconds = 0.05;
 
+// page_cache_served across the runs of a set (`--repeat`): the first run's read time over the
+// median of the later runs', when every run read the same bytes (within a share of the first's).
+inline constexpr double kRerunRatio = 1.5;
+inline constexpr double kRerunMinExcessSeconds = 0.05;
+inline constexpr double kRerunSameBytesShare = 0.1;
+
 // checkpoint_stall: training blocked by saves, over the blocks' time plus that stall.
 inline constexpr double kStallShare = 0.1;
 inline constexpr double kStallHighShare = 0.3;

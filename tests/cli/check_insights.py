@@ -2,7 +2,7 @@
 """Checks the insights of a run (tests/cli/insights_tests.cmake, docs/insights.md).
 
 check_insights.py OUT [--none] [--fires ID[:SEVERITY]]... [--absent ID]... [--names TEXT]
-  OUT:       the run's output folder (summary.json)
+  OUT:       the run's output folder (summary.json), or a --repeat set's (aggregate.json)
   --none:    the run has no finding at all (a healthy run)
   --fires:   a finding with this id (and this severity, when given) is listed
   --absent:  no finding with this id is listed
@@ -47,10 +47,13 @@ def check_shape(finding):
 
 def main():
     out = sys.argv[1]
-    with open(os.path.join(out, "summary.json")) as f:
+    name = "summary.json"
+    if not os.path.exists(os.path.join(out, name)):
+        name = "aggregate.json"
+    with open(os.path.join(out, name)) as f:
         summary = json.load(f)
     if "insights" not in summary:
-        fail("summary.json has no insights")
+        fail(f"{name} has no insights")
     findings = summary["insights"]
     for finding in findings:
         check_shape(finding)

@@ -62,6 +62,17 @@ dlbench_insights_test(page_cache_served 1
   "${INS_HEALTHY} ++workload.reader.drop_caches=none" "--fires page_cache_served:info"
   --no-match "Insights")
 
+# page_cache_served across runs: a --repeat set over a 256 MiB dataset whose pages were dropped
+# before it (evict_page_cache.py), so run 1 reads the disk and run 2 the page cache; the same set
+# with reader.drop_caches (every epoch starts cold, the suggestion) has no such finding.
+set(dir ${SCRATCH}/insights_rerun)
+set(INS_RERUN "${INS_YAML} ++workload.dataset.data_folder=${dir}/data ++workload.dataset.num_files_train=64 ++workload.dataset.record_length_bytes=2097152 ++workload.workflow.evaluation=False ++workload.train.epochs=1 ++workload.train.computation_time=0 ++workload.workflow.generate_data=False")
+dlbench_cli_test(insights_page_cache_served_on_rerun 0 --match "check_insights: OK"
+  --match "^  \\[warning\\] page_cache_served: Run 1 spent .* reading, the 1 later runs"
+  -- /bin/sh -c
+  "rm -rf ${dir} && ${DLBENCH} generate ${INS_RERUN} ++workload.workflow.generate_data=True -q --output ${dir}/gen && ${DLBENCH_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/evict_page_cache.py ${dir}/data && ${DLBENCH} run ${INS_RERUN} --repeat 2 --output ${dir}/cold && ${CHECK_INSIGHTS} ${dir}/cold --fires page_cache_served:warning && ${DLBENCH} run ${INS_RERUN} ++workload.reader.drop_caches=fadvise --repeat 2 -q --output ${dir}/dropped && ${CHECK_INSIGHTS} ${dir}/dropped --absent page_cache_served; status=$?; rm -rf ${dir}/data; exit $status")
+set_tests_properties(cli.insights_page_cache_served_on_rerun PROPERTIES TIMEOUT 120)
+
 # Checkpoint runs: one epoch of 8 steps of 100 ms, the checkpoint folder on the tier pfs.
 set(INS_CKPT "${INS_HEALTHY} ++workload.train.computation_time=0.1 ++workload.train.epochs=1 ++workload.workflow.checkpoint=True ++workload.storage.tiers.pfs.path=@dir@/pfs ++workload.checkpoint.checkpoint_folder=@dir@/pfs/ckpt")
 # checkpoint_stall: a 2 MB checkpoint at the end of the epoch into a 1 MiB/s tier (about 1 s past

@@ -163,6 +163,23 @@ TEST(Differences, SayWhatAppearedDisappearedOrChangedSeverity) {
   EXPECT_EQ(DifferencesLine(after, after, "a", "b"), "");
 }
 
+TEST(SetFindings, AddTheFindingsAcrossRunsToEachRunsOwn) {
+  Json cold = HealthySummary();
+  cold["posix_counters"]["totals"]["POSIX_F_READ_TIME"] = 2.0;
+  const Json warm = HealthySummary();  // 1 s of reads for the same bytes
+  const std::vector<Finding> findings = SetFindings({cold, warm, warm});
+  ASSERT_EQ(findings.size(), 1U);
+  EXPECT_EQ(findings[0].id, "page_cache_served");
+  EXPECT_EQ(findings[0].severity, Severity::kWarning);
+  // In the other order the set shows nothing; a run's own findings are kept.
+  EXPECT_TRUE(SetFindings({warm, warm, cold}).empty());
+  Json imbalanced = HealthySummary();
+  imbalanced["posix_counters"]["read_time_per_rank_seconds"] = {0.2, 0.8};
+  ASSERT_EQ(SetFindings({warm, imbalanced}).size(), 1U);
+  EXPECT_EQ(SetFindings({warm, imbalanced})[0].id, "rank_imbalance");
+  EXPECT_TRUE(EvaluateSet({FactsFromSummary(warm)}).empty());
+}
+
 TEST(MergedFindings, KeepEachIdOnceAtItsHighestSeverity) {
   const std::vector<Finding> merged = MergedFindings(
       {{Made("rank_imbalance", Severity::kWarning)},

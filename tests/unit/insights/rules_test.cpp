@@ -161,6 +161,50 @@ TEST(PageCacheServed, FiresWhenMemoryHoldsTheDataAndEpochsRereadIt) {
   EXPECT_FALSE(PageCacheServed(big));
 }
 
+// A run that read `mib` MiB in `seconds` of read calls.
+RunFacts Reread(double seconds, double mib = 100) {
+  RunFacts facts;
+  facts.reads = 100;
+  facts.bytes_read = mib * 1048576;
+  facts.read_time_seconds = seconds;
+  return facts;
+}
+
+TEST(PageCacheServedOnRerun, FiresWhenTheLaterRunsReadTheSameBytesFaster) {
+  // Later runs at 0.4 s (median of 0.3, 0.4, 0.5): the first at 1.5x that and 0.05 s more fires.
+  const double later = 0.4;
+  const auto f = PageCacheServedOnRerun(
+      {Reread(kRerunRatio * later), Reread(0.3), Reread(later), Reread(0.5)});
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->id, "page_cache_served");
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_NE(f->message.find("3 later runs"), std::string::npos) << f->message;
+  EXPECT_TRUE(HasEvidence(*f, "POSIX_F_READ_TIME"));
+  EXPECT_NE(f->suggestion.find("reader.drop_caches"), std::string::npos);
+  EXPECT_FALSE(PageCacheServedOnRerun(
+      {Reread(kRerunRatio * later - 0.001), Reread(0.3), Reread(later), Reread(0.5)}));
+  // The ratio holds but the first run is not 0.05 s slower.
+  EXPECT_FALSE(PageCacheServedOnRerun({Reread(0.049), Reread(0.0)}));
+  EXPECT_TRUE(PageCacheServedOnRerun({Reread(kRerunMinExcessSeconds), Reread(0.0)}));
+}
+
+TEST(PageCacheServedOnRerun, SilentForOneRunOtherDataOrRunsThatKeptTheCacheOut) {
+  EXPECT_FALSE(PageCacheServedOnRerun({Reread(1)}));
+  EXPECT_FALSE(PageCacheServedOnRerun({}));
+  // Other bytes: more than kRerunSameBytesShare away from the first run's.
+  EXPECT_FALSE(PageCacheServedOnRerun({Reread(1, 100), Reread(0.1, 111)}));
+  EXPECT_FALSE(PageCacheServedOnRerun({Reread(1, 100), Reread(0.1, 89)}));
+  EXPECT_TRUE(PageCacheServedOnRerun({Reread(1, 100), Reread(0.1, 109)}));
+  RunFacts bypassed = Reread(0.1);
+  bypassed.cache_bypassed = true;
+  EXPECT_FALSE(PageCacheServedOnRerun({Reread(1), bypassed}));
+  RunFacts staged = Reread(0.1);
+  staged.staged = true;
+  EXPECT_FALSE(PageCacheServedOnRerun({Reread(1), staged}));
+  EXPECT_FALSE(PageCacheServedOnRerun({Reread(1), RunFacts{}}));   // no read counted
+  EXPECT_FALSE(PageCacheServedOnRerun({Reread(0.1), Reread(1)}));  // the later run slower
+}
+
 RunFacts Stall(double stall, double training) {
   RunFacts facts;
   facts.checkpoint_stall_seconds = stall;
