@@ -42,6 +42,13 @@ dlbench_insights_test(small_reads 1
   "${INS_HEALTHY} ++workload.dataset.record_length_bytes=1024 ++workload.dataset.num_files_train=64 ++workload.workflow.evaluation=False"
   "--fires small_reads --absent storage_bound")
 
+# metadata_bound: every open of a dataset file takes 20 ms more, its reads do not (the tier's
+# latency would slow both alike).
+dlbench_insights_test(metadata_bound 1 "${INS_HEALTHY}" "--fires metadata_bound --absent small_reads"
+  --match "metadata_bound: Opening, stat'ing and closing files took")
+set_tests_properties(cli.insights_metadata_bound PROPERTIES
+  ENVIRONMENT "DLBENCH_FAULTS=op=open_read,keep,slow=0.02,path=insights_metadata_bound/data")
+
 # rank_imbalance: rank 1's reads of the dataset each take 20 ms more; rank 1 is named.
 dlbench_insights_test(rank_imbalance_np2 2
   "${INS_HEALTHY}" "--fires rank_imbalance --names \"Rank 1 is the straggler\"")
