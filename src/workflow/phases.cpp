@@ -12,6 +12,7 @@
 #include "storage/counting_env.h"
 #include "util/build_info.h"
 #include "util/error.h"
+#include "util/path_text.h"
 #include "util/sink.h"
 #include "workflow/checkpoint_phase.h"
 #include "workflow/folder_claim.h"
@@ -125,11 +126,16 @@ void RunPhases(const config::Config& config, const RunRequest& request,
   AnnounceEmulation(*storage, request.quiet, comm);
   // Darshan's POSIX counters, always on, above the tiers: they see what the workload saw, and
   // staging runs group their per-path records by tier (staging/tier_counts.h).
+  const std::vector<std::string> checkpoint_folders = CheckpointFolders(config);
   storage::CountingEnv counted(*storage);
-  // Within profiling.counters_memory_mib; files beyond it fold into one record per tier (so that
-  // staging's per-tier counts stay whole) or one for the paths under no tier.
+  // Within profiling.counters_memory_mib; files beyond it fold into one record per checkpoint
+  // folder (so that rank_imbalance can leave their reads out), per tier (so that staging's
+  // per-tier counts stay whole) or one for the paths under no tier.
   counted.limit_records(static_cast<Bytes>(config.profiling.counters_memory_mib) * MiB,
-                        [tiers = storage.get()](const std::string& path) {
+                        [tiers = storage.get(), &checkpoint_folders](const std::string& path) {
+                          for (const std::string& folder : checkpoint_folders) {
+                            if (FolderContains(folder, path)) return folder;
+                          }
                           const storage::TierSpec* tier = tiers->tier_of(path);
                           return tier != nullptr ? tier->path
                                                  : std::string(storage::CountingEnv::kFoldedPath);
@@ -178,7 +184,7 @@ void RunPhases(const config::Config& config, const RunRequest& request,
                                       trains || Contains(request.phases, Phase::kCheckpoint))) {
     generation::RemoveGeneratedDataset(config, *storage, request.quiet, comm);
   }
-  WriteRunCounters(counted, comm, results, request.quiet);
+  WriteRunCounters(counted, comm, results, request.quiet, checkpoint_folders);
   results.add(RequestSummary(*storage, comm, request.quiet));
   results.add(trace.finish());
   results.add(FaultInjectionSummary(comm));

@@ -17,6 +17,7 @@
 #include "util/error.h"
 #include "util/file_names.h"
 #include "util/json_string.h"
+#include "util/path_text.h"
 #include "util/sink.h"
 
 namespace dlbench::workflow {
@@ -172,13 +173,10 @@ Json ReducedSummary(storage::CountsOfRank own, const mpi::Communicator& comm) {
   std::vector<storage::SharedRecord> shared(shared_paths.size());
   std::vector<storage::FileCounts> top;
   storage::IoCounts totals;
-  std::vector<double> read_time_per_rank(comm.is_root() ? static_cast<std::size_t>(comm.size())
-                                                        : 0);
   comm.gather_each(storage::EncodeCounts({own.totals, std::move(message)}),
                    [&](int rank, std::string_view bytes) {
                      storage::CountsOfRank received = storage::DecodeCounts(bytes);
                      storage::MergeCounts(totals, received.totals);
-                     read_time_per_rank[static_cast<std::size_t>(rank)] = received.totals.read_time;
                      if (received.files.size() < shared.size()) {
                        throw InternalError("counter records: rank " + std::to_string(rank) +
                                            " sent fewer records than the shared files");
@@ -221,11 +219,6 @@ Json ReducedSummary(storage::CountsOfRank own, const mpi::Communicator& comm) {
   Json top_files = Json::array();
   for (const storage::FileCounts& record : top) top_files.push_back(RecordJson(record));
   counters["top_files"] = std::move(top_files);
-  // Each rank's read time over its own records (its totals, before the shared-file reduction):
-  // the insights' rank_imbalance names the straggler from it.
-  Json read_times = Json::array();
-  for (const double seconds : read_time_per_rank) read_times.push_back(seconds);
-  counters["read_time_per_rank_seconds"] = std::move(read_times);
   if (perf.time_by_slowest > 0) {
     metrics::SetNumber(summary["metric"], "posix_agg_perf_by_slowest_MiB_per_second",
                        perf.MiB_per_second);
@@ -259,17 +252,42 @@ std::string RankCountersJson(const storage::CountsOfRank& counts, int rank) {
   return out;
 }
 
+std::vector<std::string> CheckpointFolders(const config::Config& config) {
+  std::vector<std::string> folders{config.checkpoint.checkpoint_folder};
+  const auto& buffer = config.checkpoint.burst_buffer;
+  if (buffer && !(config.workflow.stage && config.stage.to == buffer->tier)) {
+    if (const config::TierConfig* tier = config.storage.tier_named(buffer->tier)) {
+      folders.push_back(tier->path);
+    }
+  }
+  return folders;
+}
+
 void WriteRunCounters(const storage::CountingEnv& counting, const mpi::Communicator& comm,
-                      RunResults& results, bool quiet) {
+                      RunResults& results, bool quiet,
+                      const std::vector<std::string>& checkpoint_folders) {
   const auto start = std::chrono::steady_clock::now();
   storage::CountsOfRank own{counting.counts(), counting.files()};
-  for (storage::FileCounts& record : own.files) record.rank = comm.rank();
+  double checkpoint_read_time = 0;
+  for (storage::FileCounts& record : own.files) {
+    record.rank = comm.rank();
+    if (std::any_of(
+            checkpoint_folders.begin(), checkpoint_folders.end(),
+            [&](const std::string& folder) { return FolderContains(folder, record.path); })) {
+      checkpoint_read_time += record.counts.read_time;
+    }
+  }
+  // Each rank's read time over its own records, before the shared-file reduction, without the
+  // checkpoints': the insights' rank_imbalance names the straggler from it.
+  const std::vector<double> read_time_per_rank =
+      comm.all_gather(std::max(0.0, own.totals.read_time - checkpoint_read_time));
   WriteFileAtomically(
       results.folder() / file_names::RankFile(comm.rank(), file_names::kRankCounters),
       RankCountersJson(own, comm.rank()));
   // Rank 0 gets the records themselves, not the text: parsing it again cost more than the rest.
   Json summary = ReducedSummary(std::move(own), comm);
   if (!comm.is_root()) return;
+  summary["posix_counters"]["read_time_per_rank_seconds"] = read_time_per_rank;
   summary["posix_counters"]["write_seconds"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   results.add(summary);

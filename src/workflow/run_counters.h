@@ -5,7 +5,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "config/config.h"
 #include "mpi/communicator.h"
 #include "storage/counting_env.h"
 #include "storage/counts_wire.h"
@@ -13,10 +15,18 @@
 
 namespace dlbench::workflow {
 
+// The folders whose files are checkpoints: checkpoint.checkpoint_folder and, with a burst
+// buffer, its tier's path — unless that tier is also stage.to's, whose staged dataset it holds.
+std::vector<std::string> CheckpointFolders(const config::Config& config);
+
 // Collective: every rank of `comm` calls it once, after the last phase. Unless `quiet`, rank 0
-// prints one line: files, bytes and Darshan's rate.
+// prints one line: files, bytes and Darshan's rate. posix_counters.read_time_per_rank_seconds
+// holds each rank's read time outside `checkpoint_folders` (CheckpointFolders: the loads and
+// the burst buffer's drain copies follow the checkpoint's layout, not the dataset's); the files
+// folded beyond the records' budget keep that split when their fold group is such a folder.
 void WriteRunCounters(const storage::CountingEnv& counting, const mpi::Communicator& comm,
-                      RunResults& results, bool quiet);
+                      RunResults& results, bool quiet,
+                      const std::vector<std::string>& checkpoint_folders);
 
 // The text of <rank>_posix_counters.json (with its final newline): what
 // `{"rank", "totals" (every counter), "files": [{"file", "rank", "counters" (sparse)}]}` built as

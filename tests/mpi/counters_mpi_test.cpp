@@ -42,7 +42,7 @@ TEST(CountersMpi, SharedFileIsReducedAndOwnFilesKeepTheirRank) {
     own->close();
   }
   RunResults results(dir.path(), world);
-  WriteRunCounters(counting, world, results, /*quiet=*/true);
+  WriteRunCounters(counting, world, results, /*quiet=*/true, {});
   world.barrier();
 
   EXPECT_TRUE(std::filesystem::exists(dir / (std::to_string(r) + "_posix_counters.json")));
@@ -136,7 +136,7 @@ TEST(CountersMpi, ReducingOneRankAtATimeGivesDarshansReduction) {
     }
   }
   RunResults results(dir.path(), world);
-  WriteRunCounters(counting, world, results, /*quiet=*/true);
+  WriteRunCounters(counting, world, results, /*quiet=*/true, {});
   world.barrier();
   if (!world.is_root()) return;
 
@@ -181,6 +181,59 @@ TEST(CountersMpi, ReducingOneRankAtATimeGivesDarshansReduction) {
     EXPECT_EQ(top[i].at("counters"),
               storage::CountsToJson<nlohmann::json>(reduced[i].counts, /*sparse=*/true))
         << i;
+  }
+}
+
+// The read time of one rank's record of `file_part` in its <rank>_posix_counters.json.
+double RecordReadTime(const std::filesystem::path& folder, int rank, const std::string& file_part) {
+  std::ifstream file(folder / (std::to_string(rank) + "_posix_counters.json"));
+  const nlohmann::json json = nlohmann::json::parse(file);
+  for (const nlohmann::json& record : json.at("files")) {
+    if (record.at("file").get<std::string>().find(file_part) != std::string::npos) {
+      return record.at("counters").value("POSIX_F_READ_TIME", 0.0);
+    }
+  }
+  ADD_FAILURE() << "rank " << rank << " has no record of " << file_part;
+  return 0;
+}
+
+TEST(CountersMpi, PerRankReadTimeLeavesTheCheckpointFoldersOut) {
+  const mpi::Communicator world = test::World();
+  const int r = world.rank(), p = world.size();
+  test::SharedTempDir dir(world);
+  if (world.is_root()) {
+    std::filesystem::create_directories(dir / "data");
+    std::filesystem::create_directories(dir / "ckpt");
+  }
+  world.barrier();
+  const std::string rank_name = std::to_string(r) + ".bin";
+  storage::CountingEnv counting(storage::PosixEnv());
+  char buffer[4096] = {};
+  for (const char* folder : {"data", "ckpt"}) {
+    const std::string path = (dir / folder / rank_name).string();
+    auto out = storage::PosixEnv().create(path);
+    out->append(buffer, sizeof buffer);
+    out->close();
+    auto in = counting.open_read(path);
+    for (int i = 0; i < 4; ++i) ASSERT_EQ(in->read_at(1024 * i, buffer, 1024), 1024u);
+  }
+  RunResults results(dir.path(), world);
+  WriteRunCounters(counting, world, results, /*quiet=*/true, {(dir / "ckpt").string()});
+  world.barrier();
+  if (!world.is_root()) return;
+  std::ifstream file(dir / "summary.json");
+  const nlohmann::json per_rank =
+      nlohmann::json::parse(file).at("posix_counters").at("read_time_per_rank_seconds");
+  ASSERT_EQ(per_rank.size(), static_cast<std::size_t>(p));
+  for (int rank = 0; rank < p; ++rank) {
+    const std::string name = std::to_string(rank) + ".bin";
+    // The totals and the records round their ticks apart (~1e-5 of the value): the checkpoint
+    // file's read time is the scale that tells "left out" from "counted".
+    const double checkpoint = RecordReadTime(dir.path(), rank, "ckpt/" + name);
+    ASSERT_GT(checkpoint, 0);
+    EXPECT_NEAR(per_rank[static_cast<std::size_t>(rank)].get<double>(),
+                RecordReadTime(dir.path(), rank, "data/" + name), checkpoint / 2)
+        << "rank " << rank << ": its reads of the dataset only";
   }
 }
 
