@@ -39,8 +39,10 @@ for ((run = 1; run <= runs; run++)); do
   rc=0
   bash "$DLBENCH_ROOT/scripts/test.sh" "${test_args[@]}" >"$out" 2>&1 </dev/null || rc=$?
   [ $rc = 0 ] || status=1
-  failed=$(grep -E '^ *[0-9]+ - .* \((Failed|Timeout|SEGFAULT|Subprocess aborted|Exception)' \
-    "$out" | sed -E 's/^ *[0-9]+ - //' | tr '\n' ';' || true)
+  # ctest's list of failures: "<tab> 87 - cli.name (Failed)", one per build folder's run.
+  kinds='Failed|Timeout|SEGFAULT|Subprocess aborted|Exception'
+  failed=$(grep -E "^[[:space:]]*[0-9]+ - .* \\(($kinds)" "$out" |
+    sed -E 's/^[[:space:]]*[0-9]+ - //' | tr '\n' ' ' || true)
   log "run $run of $runs: exit $rc, $((SECONDS - start)) s wall, load $(cut -d' ' -f1-3 \
 /proc/loadavg); failed: ${failed:-none} ($out)"
 done
