@@ -95,10 +95,10 @@ std::optional<Finding> FirstEpochSlower(const RunFacts& facts) {
   const double first = facts.train_load_seconds.front();
   const std::optional<double> later = MedianOf(
       std::vector<double>(facts.train_load_seconds.begin() + 1, facts.train_load_seconds.end()));
-  const double excess = first - *later;
-  if (excess < kFirstEpochMinExcessSeconds || first < kFirstEpochRatio * *later) {
+  if (!FirstStandsOut(first, *later, kFirstEpochRatio, kFirstEpochMinExcessSeconds)) {
     return std::nullopt;
   }
+  const double excess = first - *later;
   Finding f;
   f.id = "first_epoch_slower";
   f.severity = Severity::kWarning;
@@ -109,7 +109,7 @@ std::optional<Finding> FirstEpochSlower(const RunFacts& facts) {
   f.evidence.push_back(
       {"metric.train_load_wait_seconds + train_first_batch_wait_seconds, "
        "epoch 1 / median of later epochs",
-       *later > 0 ? first / *later : first, "ratio", kFirstEpochRatio, ">="});
+       RatioToLater(first, *later), "ratio", kFirstEpochRatio, ">="});
   f.evidence.push_back(
       {"epoch 1 minus median of later epochs", excess, "s", kFirstEpochMinExcessSeconds, ">="});
   f.suggestion =
@@ -162,10 +162,10 @@ std::optional<Finding> PageCacheServedOnRerun(const std::vector<RunFacts>& runs)
     return std::nullopt;  // not the same data
   }
   const double later = *MedianOf(later_times);
-  const double excess = first.read_time_seconds - later;
-  if (excess < kRerunMinExcessSeconds || first.read_time_seconds < kRerunRatio * later) {
+  if (!FirstStandsOut(first.read_time_seconds, later, kRerunRatio, kRerunMinExcessSeconds)) {
     return std::nullopt;
   }
+  const double excess = first.read_time_seconds - later;
   Finding f;
   f.id = "page_cache_served";
   f.severity = Severity::kWarning;
@@ -174,8 +174,7 @@ std::optional<Finding> PageCacheServedOnRerun(const std::vector<RunFacts>& runs)
       "they were served from the page cache, not the storage.",
       first.read_time_seconds, runs.size() - 1, later, first.bytes_read / (1024.0 * 1024.0));
   f.evidence.push_back({"posix_counters POSIX_F_READ_TIME, run 1 / median of later runs",
-                        later > 0 ? first.read_time_seconds / later : first.read_time_seconds,
-                        "ratio", kRerunRatio, ">="});
+                        RatioToLater(first.read_time_seconds, later), "ratio", kRerunRatio, ">="});
   f.evidence.push_back(
       {"run 1 minus median of later runs", excess, "s", kRerunMinExcessSeconds, ">="});
   f.evidence.push_back({"posix_counters POSIX_BYTES_READ, largest deviation from run 1",
