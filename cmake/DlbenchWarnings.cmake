@@ -2,7 +2,7 @@
 add_library(dlbench_flags INTERFACE)
 target_compile_options(dlbench_flags INTERFACE -Wall -Wextra -Wpedantic -Wshadow
   -Wnon-virtual-dtor -Wold-style-cast -Wcast-align -Wnull-dereference)
-# GCC 12 reports false -Wrestrict positives inside libstdc++'s std::string at -O3 (GCC bug 105329).
+# GCC 12 reports false -Wrestrict positives inside libstdc++'s std::string at -O3.
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
   target_compile_options(dlbench_flags INTERFACE -Wno-restrict)
 endif()
@@ -20,7 +20,7 @@ if(DLBENCH_SANITIZE STREQUAL "address")
   target_compile_options(dlbench_flags INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
     -fno-sanitize-recover=undefined)
   # GCC 12-14 report false -Wmaybe-uninitialized positives inside libstdc++'s <regex> under
-  # -fsanitize=address (GCC bug 105616); the normal build checks that warning.
+  # -fsanitize=address; the normal build checks that warning.
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     target_compile_options(dlbench_flags INTERFACE -Wno-maybe-uninitialized)
   endif()

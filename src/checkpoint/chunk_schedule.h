@@ -20,7 +20,7 @@ namespace dlbench::checkpoint {
 
 // What the threads taking chunks of one file share: the file, opened by the first thread that
 // needs it (under `mutex`; not std::call_once, whose waiters block forever under libstdc++ when
-// the opener throws, GCC PR 66146, and opening can fail), and the chunks still to do, so that the
+// the opener throws, and opening can fail), and the chunks still to do, so that the
 // thread finishing the last one closes or commits it.
 template <typename Handle>
 struct ChunkedFile {

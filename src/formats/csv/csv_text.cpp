@@ -84,7 +84,7 @@ char* FormatBytesFromTable(const std::byte* in, std::size_t n, char* p) {
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 // GCC 12's AVX-512 shift intrinsics start from _mm512_undefined_epi32(), which it then reports as
-// maybe uninitialized when they are inlined (GCC bug 105593).
+// maybe uninitialized when they are inlined.
 #if !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
