@@ -16,10 +16,10 @@ function(dlbench_module name)
   endif()
 endfunction()
 
-# A unit-test executable per module: tests/unit/<module>/*.cpp, discovered by ctest. STARTS_MPI:
-# some of its tests start MPI, so it links dlbench_mpi_leak_stacks (tests/CMakeLists.txt).
+# A unit-test executable per module: tests/unit/<module>/*.cpp, discovered by ctest.
+# WHOLE_LEAK_STACKS: it links dlbench_whole_leak_stacks (tests/CMakeLists.txt).
 function(dlbench_unit_tests name)
-  cmake_parse_arguments(ARG "STARTS_MPI" "" "" ${ARGN})
+  cmake_parse_arguments(ARG "WHOLE_LEAK_STACKS" "" "" ${ARGN})
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${name}/*.cpp)
   if(NOT sources)
     return()
@@ -31,8 +31,8 @@ function(dlbench_unit_tests name)
   add_dependencies(unit_tests unit_${name})
   target_link_libraries(unit_${name} PRIVATE dlbench_${name} dlbench_test_support GTest::gtest
     dlbench_flags)
-  if(ARG_STARTS_MPI)
-    target_link_libraries(unit_${name} PRIVATE dlbench_mpi_leak_stacks)
+  if(ARG_WHOLE_LEAK_STACKS)
+    target_link_libraries(unit_${name} PRIVATE dlbench_whole_leak_stacks)
   endif()
   gtest_discover_tests(unit_${name} TEST_PREFIX "${name}." PROPERTIES LABELS unit TIMEOUT 120
     DISCOVERY_TIMEOUT 60)

@@ -31,8 +31,8 @@ ctest_args=("$@")
 supp="$DLBENCH_ROOT/tests/sanitizers"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 # Also in force while building: gtest_discover_tests runs each test executable to list its tests.
-# The test executables that start MPI keep whole allocation stacks for the leak suppressions
-# (tests/support/mpi_leak_stacks.cpp); the others unwind fast.
+# The test executables that meet Open MPI's or HDF5's own leaks keep whole allocation stacks for
+# the leak suppressions (tests/support/whole_leak_stacks.cpp); the others unwind fast.
 export ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1
 export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
