@@ -11,7 +11,7 @@
 #   scripts/test-sanitizers.sh [--build-only] [address|thread]... [-- CTEST_ARGS...]
 # Default: both. CTEST_ARGS (e.g. -R config) narrow the ASan run; the TSan run keeps its modules.
 # scripts/test.sh runs this on every run, so CI does: the builds (--build-only) while the
-# end-to-end tests run, then the tests. To fit CI's budget both builds are unity builds at -O1 -g1
+# end-to-end tests run, then the tests. To fit CI's budget both builds are unity builds at -Og -g1
 # and hold only these tests (docs/reliability.md, "Sanitizers", gives the measured times; each
 # stage logs its wall and CPU seconds). Suppressions (tests/sanitizers/) cover Open MPI's and
 # HDF5's own reports only. Exit status 1 when any sanitizer test fails.
@@ -61,7 +61,7 @@ for kind in "${kinds[@]}"; do
   esac
   stage_start
   DLBENCH_BUILD_DIR="$DLBENCH_ROOT/$dir" DLBENCH_BUILD_TARGETS="$targets" build_dlbench \
-    -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -g1" -DDLBENCH_SANITIZE="$kind" \
+    -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-Og -g1" -DDLBENCH_SANITIZE="$kind" \
     -DCMAKE_UNITY_BUILD=ON -DDLBENCH_TESTS=unit-mpi -DDLBENCH_BUILD_BENCHMARKS=OFF "${werror[@]}"
   stage_end "$kind sanitizer: build ($dir)"
   [ $build_only = 1 ] && continue
