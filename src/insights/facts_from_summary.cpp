@@ -1,5 +1,6 @@
 #include "insights/facts_from_summary.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -100,6 +101,21 @@ void ReadCheckpoints(const Json& metric, RunFacts& facts) {
       NumberAt(metric, "checkpoint_backpressure_total_seconds").value_or(0);
 }
 
+// The summed durations of the events named `name` (trace.event_totals), 0 when there is none.
+double EventSeconds(const Json& totals, const char* name) {
+  const Json* events = Child(totals, name);
+  return events == nullptr ? 0 : NumberAt(*events, "seconds").value_or(0);
+}
+
+void ReadTrace(const Json& trace, RunFacts& facts) {
+  const Json* totals = Child(trace, "event_totals");
+  if (totals == nullptr) return;  // a summary.json from before the totals
+  TraceFacts& t = facts.trace.emplace();
+  t.item_seconds = EventSeconds(*totals, "item");
+  t.preprocess_seconds = EventSeconds(*totals, "preprocess");
+  t.sample = std::max<std::uint64_t>(CountAt(trace, "sample"), 1);
+}
+
 }  // namespace
 
 RunFacts FactsFromSummary(const Json& summary) {
@@ -116,6 +132,7 @@ RunFacts FactsFromSummary(const Json& summary) {
   facts.staged = Child(summary, "stage") != nullptr;
   const Json* storage_type = Child(summary, "storage_type");
   facts.object_storage = storage_type != nullptr && *storage_type == "s3";
+  if (const Json* trace = Child(summary, "trace")) ReadTrace(*trace, facts);
   if (const Json* object = Child(summary, "object_storage")) {
     if (const Json* total = Child(*object, "total")) {
       ObjectStoreFacts& s = facts.object_store.emplace();

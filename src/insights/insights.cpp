@@ -13,9 +13,9 @@ using Rule = std::optional<Finding> (*)(const RunFacts&);
 
 // The rules, in the order their findings are listed.
 constexpr Rule kRules[] = {
-    StorageBound,  FirstEpochSlower,     RankImbalance,       SmallReads,
-    MetadataBound, SharedFileContention, PageCacheServed,     CheckpointStall,
-    DrainBacklog,  EvalDominates,        RequestLatencyBound, Retries,
+    StorageBound,  PreprocessBound,      FirstEpochSlower, RankImbalance,   SmallReads,
+    MetadataBound, SharedFileContention, PageCacheServed,  CheckpointStall, DrainBacklog,
+    EvalDominates, RequestLatencyBound,  Retries,
 };
 
 // The index of the finding with `id`, or the size of `findings` when there is none.

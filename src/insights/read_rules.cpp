@@ -9,20 +9,55 @@
 #include "util/sink.h"
 
 namespace dlbench::insights {
+namespace {
 
-std::optional<Finding> StorageBound(const RunFacts& facts) {
+// The AU points load waits cost per epoch, when at or beyond storage_bound's threshold.
+std::optional<double> LoadLossPoints(const RunFacts& facts) {
   const std::optional<double> points = MeanOf(facts.train_load_loss_points);
   if (!points || *points < kStorageBoundPoints) return std::nullopt;
-  Finding f;
-  f.id = "storage_bound";
-  f.severity = *points >= kStorageBoundHighPoints ? Severity::kHigh : Severity::kWarning;
-  const std::optional<double> au = MeanOf(facts.train_au_percent);
-  f.message = sink::Format(
-      "The accelerators waited for data: load waits cost %.1f AU points per epoch (AU %.1f %%).",
-      *points, au.value_or(0));
-  f.evidence.push_back({"metric.train_au_loss_load_percentage (mean over epochs)", *points,
+  return points;
+}
+
+Severity LoadLossSeverity(double points) {
+  return points >= kStorageBoundHighPoints ? Severity::kHigh : Severity::kWarning;
+}
+
+// From the trace: the reader threads' time on samples over their time in the reading window
+// (reader.read_threads × ranks × the training and evaluation windows), the kept samples' times
+// scaled by the trace's sampling. Unknown without a trace, reader threads or a window.
+std::optional<double> ReaderBusyShare(const RunFacts& facts) {
+  if (!facts.trace || facts.trace->item_seconds <= 0 || !facts.read_threads ||
+      *facts.read_threads <= 0) {
+    return std::nullopt;
+  }
+  const double window = facts.train_read_seconds.value_or(0) + facts.eval_read_seconds.value_or(0);
+  if (window <= 0) return std::nullopt;
+  return facts.trace->item_seconds * static_cast<double>(facts.trace->sample) /
+         (*facts.read_threads * facts.ranks * window);
+}
+
+// From the trace: the emulated preprocessing's share of the reader threads' time on samples.
+std::optional<double> PreprocessShare(const RunFacts& facts) {
+  if (!facts.trace || facts.trace->item_seconds <= 0) return std::nullopt;
+  return facts.trace->preprocess_seconds / facts.trace->item_seconds;
+}
+
+bool PreprocessHeldTheReaders(const RunFacts& facts) {
+  const std::optional<double> share = PreprocessShare(facts);
+  return share && *share >= kPreprocessShare;
+}
+
+constexpr const char* kBusyMetric =
+    "trace: data/item time / (reader.read_threads x ranks x (train_read_seconds + "
+    "eval_read_seconds))";
+
+// The evidence both load-wait findings start with: the AU points lost, the AU, the waits.
+void AddLoadLossEvidence(const RunFacts& facts, double points, Finding& f) {
+  f.evidence.push_back({"metric.train_au_loss_load_percentage (mean over epochs)", points,
                         "AU points", kStorageBoundPoints, ">="});
-  if (au) f.evidence.push_back({"metric.train_au_mean_percentage", *au, "%", {}, ""});
+  if (const std::optional<double> au = MeanOf(facts.train_au_percent)) {
+    f.evidence.push_back({"metric.train_au_mean_percentage", *au, "%", {}, ""});
+  }
   if (const std::optional<double> load = MeanOf(facts.train_load_seconds)) {
     f.evidence.push_back(
         {"metric.train_load_wait_seconds + train_first_batch_wait_seconds "
@@ -32,9 +67,60 @@ std::optional<Finding> StorageBound(const RunFacts& facts) {
          {},
          ""});
   }
+}
+
+}  // namespace
+
+std::optional<Finding> StorageBound(const RunFacts& facts) {
+  const std::optional<double> points = LoadLossPoints(facts);
+  if (!points || PreprocessHeldTheReaders(facts)) return std::nullopt;
+  Finding f;
+  f.id = "storage_bound";
+  f.severity = LoadLossSeverity(*points);
+  f.message = sink::Format(
+      "The accelerators waited for data: load waits cost %.1f AU points per epoch (AU %.1f %%).",
+      *points, MeanOf(facts.train_au_percent).value_or(0));
+  AddLoadLossEvidence(facts, *points, f);
+  const std::optional<double> busy = ReaderBusyShare(facts);
+  if (busy && *busy >= kReadersBusyShare) {
+    f.evidence.push_back({kBusyMetric, 100 * *busy, "%", 100 * kReadersBusyShare, ">="});
+    f.suggestion = sink::Format(
+        "The reader threads read without pause (%d per rank): the storage gave no more at this "
+        "concurrency. Stage the dataset to a faster tier (workflow.stage with stage.policy: "
+        "before_training), or raise reader.read_threads if the storage serves more concurrent "
+        "reads faster.",
+        *facts.read_threads);
+    return f;
+  }
+  if (busy) f.evidence.push_back({kBusyMetric, 100 * *busy, "%", {}, ""});
   f.suggestion =
       "Stage the dataset to a faster tier (workflow.stage with stage.policy: before_training), "
       "or raise reader.read_threads and reader.prefetch_size.";
+  return f;
+}
+
+std::optional<Finding> PreprocessBound(const RunFacts& facts) {
+  const std::optional<double> points = LoadLossPoints(facts);
+  if (!points || !PreprocessHeldTheReaders(facts)) return std::nullopt;
+  const double share = *PreprocessShare(facts);
+  Finding f;
+  f.id = "preprocess_bound";
+  f.severity = LoadLossSeverity(*points);
+  f.message = sink::Format(
+      "The accelerators waited for data while the reader threads spent %.0f %% of their sample "
+      "time in the emulated preprocessing: preprocessing, not storage, cost %.1f AU points per "
+      "epoch.",
+      100 * share, *points);
+  AddLoadLossEvidence(facts, *points, f);
+  f.evidence.push_back({"trace: data/preprocess time / data/item time", 100 * share, "%",
+                        100 * kPreprocessShare, ">="});
+  if (const std::optional<double> busy = ReaderBusyShare(facts)) {
+    f.evidence.push_back({kBusyMetric, 100 * *busy, "%", {}, ""});
+  }
+  f.suggestion =
+      "Raise reader.read_threads (each thread preprocesses the samples it reads), or set "
+      "reader.preprocess_time to what the real input pipeline takes; faster storage would not "
+      "raise AU here.";
   return f;
 }
 

@@ -13,6 +13,9 @@ namespace dlbench::insights {
 
 // read_rules.cpp
 std::optional<Finding> StorageBound(const RunFacts& facts);
+// Load waits as storage_bound's, with a trace that shows the reader threads mostly in the
+// emulated preprocessing; storage_bound is then silent.
+std::optional<Finding> PreprocessBound(const RunFacts& facts);
 std::optional<Finding> SmallReads(const RunFacts& facts);
 std::optional<Finding> MetadataBound(const RunFacts& facts);
 std::optional<Finding> FirstEpochSlower(const RunFacts& facts);

@@ -20,6 +20,16 @@ struct SharedFileFacts {
   double bytes = 0;                  // read + written
 };
 
+// From the trace, when the run was traced (summary.json trace.event_totals), summed over ranks:
+// the reader threads' time on samples (data/item: open, reads, preprocessing) and, within it, on
+// the emulated preprocessing (data/preprocess). With profiling.trace_sample N the trace keeps the
+// events of 1 sample in N: these are the kept samples' times.
+struct TraceFacts {
+  double item_seconds = 0;
+  double preprocess_seconds = 0;
+  std::uint64_t sample = 1;  // profiling.trace_sample
+};
+
 // Object storage (GET/PUT requests): dormant until summary.json carries these.
 struct ObjectStoreFacts {
   std::uint64_t requests = 0;
@@ -69,6 +79,9 @@ struct RunFacts {
   std::optional<int> burst_buffer_slots;  // checkpoint.burst_buffer.max_pending_checkpoints
 
   std::optional<ObjectStoreFacts> object_store;
+  std::optional<TraceFacts> trace;
+  // reader.read_threads per rank: set by the run (summary.json does not hold it).
+  std::optional<int> read_threads;
 };
 
 }  // namespace dlbench::insights

@@ -13,6 +13,12 @@ inline constexpr double kSmallAccessBytes = 102400;
 inline constexpr double kStorageBoundPoints = 10;
 inline constexpr double kStorageBoundHighPoints = 30;
 
+// From the trace: storage_bound says the storage gave no more at the run's concurrency when the
+// reader threads were busy with samples for this share of the reading window; preprocess_bound
+// replaces storage_bound when the emulated preprocessing took this share of their sample time.
+inline constexpr double kReadersBusyShare = 0.9;
+inline constexpr double kPreprocessShare = 0.5;
+
 // small_reads: at least this many reads, most of them small, and a small mean read.
 inline constexpr std::uint64_t kSmallReadsMinReads = 100;
 inline constexpr double kSmallReadsShare = 0.5;

@@ -72,12 +72,21 @@ int Communicator::max(int v) const { return Reduce(*this, v, MPI_INT, MPI_MAX); 
 int Communicator::min(int v) const { return Reduce(*this, v, MPI_INT, MPI_MIN); }
 int Communicator::sum(int v) const { return Reduce(*this, v, MPI_INT, MPI_SUM); }
 
-std::vector<double> Communicator::max(const std::vector<double>& values) const {
-  if (!uses_mpi_) return values;
+namespace {
+std::vector<double> AllReduce(const std::vector<double>& values, MPI_Op op, MPI_Comm comm) {
   std::vector<double> result(values.size());
-  MPI_Allreduce(values.data(), result.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX,
-                Comm(handle_));
+  MPI_Allreduce(values.data(), result.data(), static_cast<int>(values.size()), MPI_DOUBLE, op,
+                comm);
   return result;
+}
+}  // namespace
+
+std::vector<double> Communicator::max(const std::vector<double>& values) const {
+  return uses_mpi_ ? AllReduce(values, MPI_MAX, Comm(handle_)) : values;
+}
+
+std::vector<double> Communicator::sum(const std::vector<double>& values) const {
+  return uses_mpi_ ? AllReduce(values, MPI_SUM, Comm(handle_)) : values;
 }
 
 std::vector<double> Communicator::all_gather(double value) const {

@@ -57,8 +57,10 @@ class Communicator {
   int max(int value) const;
   int min(int value) const;
   int sum(int value) const;
-  // The element-wise maximum over ranks, in one reduction. Every rank passes the same length.
+  // The element-wise maximum / sum over ranks, in one reduction. Every rank passes the same
+  // length.
   std::vector<double> max(const std::vector<double>& values) const;
+  std::vector<double> sum(const std::vector<double>& values) const;
 
   // Every rank's value, in rank order, on every rank.
   std::vector<double> all_gather(double value) const;

@@ -8,7 +8,7 @@ constexpr std::array<const char*, kMaxArgs> kIoArgs{"ret", "size", "offset"};
 // Object-storage requests: `ret` as above, the time to the answer's first byte, the attempts.
 constexpr std::array<const char*, kMaxArgs> kRequestArgs{"ret", "first_byte_us", "attempts"};
 
-constexpr std::array<EventInfo, static_cast<std::size_t>(Event::kCount)> kEvents{{
+constexpr std::array<EventInfo, kEventCount> kEvents{{
     {"epoch.block", "pipeline", {"epoch", nullptr, nullptr}},
     {"train", "pipeline", {"epoch", nullptr, nullptr}},
     {"evaluate", "pipeline", {"epoch", nullptr, nullptr}},

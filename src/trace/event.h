@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace dlbench::trace {
@@ -60,6 +61,15 @@ enum class Event : std::uint8_t {
 };
 
 inline constexpr int kMaxArgs = 3;
+inline constexpr auto kEventCount = static_cast<std::size_t>(Event::kCount);
+
+// The events of one kind a trace holds: how many, and their summed durations (nested events are
+// each counted whole: an `item`'s reads are in the reads' total and in the item's).
+struct EventTotal {
+  std::uint64_t count = 0;
+  std::int64_t dur_ns = 0;
+};
+using EventTotals = std::array<EventTotal, kEventCount>;
 
 struct EventInfo {
   const char* name;

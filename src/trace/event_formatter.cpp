@@ -192,6 +192,9 @@ void EventFormatter::complete(std::string& out, const Slot& slot, std::string_vi
   line.put("}}\n");
   out += line.text();
   ++events_;
+  EventTotal& total = totals_[e];
+  ++total.count;
+  total.dur_ns += slot.dur_ns;
 }
 
 void EventFormatter::end(std::string& out, std::uint32_t tid, std::int64_t now_ns) {

@@ -39,6 +39,8 @@ class EventFormatter {
   void end(std::string& out, std::uint32_t tid, std::int64_t now_ns);
 
   std::uint64_t events() const { return events_; }
+  // Of the complete events formatted so far, per kind.
+  const EventTotals& totals() const { return totals_; }
 
  private:
   void head(std::string& out, std::string_view name, std::string_view cat, std::uint32_t tid);
@@ -60,6 +62,7 @@ class EventFormatter {
   std::int64_t steady_origin_ns_;
   std::int64_t wall_origin_ns_;
   std::uint64_t events_ = 0;
+  EventTotals totals_;
   // File hashes → the small integers written as fhash (DFTracer v1 writes small integers; a
   // 64-bit hash costs ~1.7 compressed bytes per event more), with whether its FH line was written.
   struct FileId {
@@ -72,9 +75,8 @@ class EventFormatter {
   std::unordered_map<std::uint32_t, std::string> thread_names_;  // as last written, per tid
   // Made once: per event, its line up to the tid's value and its arguments' keys (`,"ret":`);
   // the text between dur and the first argument (`,"ph":"X","args":{"hhash":N`).
-  static constexpr auto kEvents = static_cast<std::size_t>(Event::kCount);
-  std::array<std::string, kEvents> heads_;
-  std::array<std::array<std::string, kMaxArgs>, kEvents> arg_keys_;
+  std::array<std::string, kEventCount> heads_;
+  std::array<std::array<std::string, kMaxArgs>, kEventCount> arg_keys_;
   std::string complete_args_;
 };
 

@@ -346,6 +346,7 @@ TraceStats Recorder::finish() {
   flush_member();
   write_or_fail([&] { out_->close(); });
   stats_.events = formatter_->events();
+  stats_.totals = formatter_->totals();
   stats_.file_bytes = out_->bytes();
   stats_.members = out_->members();
   stats_.dropped = lost_;

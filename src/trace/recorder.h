@@ -75,6 +75,7 @@ struct TraceStats {
   std::uint64_t text_bytes = 0;
   std::uint64_t file_bytes = 0;  // compressed size
   std::uint64_t members = 0;     // gzip members (flushes)
+  EventTotals totals;  // of the events written, per kind (summary.json trace.event_totals)
 };
 
 class EventFormatter;

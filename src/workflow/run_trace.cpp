@@ -4,10 +4,12 @@
 
 #include <chrono>
 #include <cstdio>
+#include <vector>
 
 #include "metrics/clock.h"
 #include "metrics/cross_rank.h"
 #include "mpi/agreement.h"
+#include "trace/event.h"
 #include "trace/record.h"
 #include "util/file_names.h"
 #include "util/path_text.h"
@@ -15,6 +17,28 @@
 
 namespace dlbench::workflow {
 namespace {
+
+// {"item": {"count": N, "seconds": S}, ...}: the events of each name every rank's trace holds,
+// summed over ranks (one reduction), names no rank traced left out. Two kinds share a name
+// (open64: opens for reading and for writing), as in the trace.
+metrics::Json EventTotalsJson(const trace::EventTotals& totals, const mpi::Communicator& comm) {
+  std::vector<double> values;
+  values.reserve(2 * totals.size());
+  for (const trace::EventTotal& total : totals) {
+    values.push_back(static_cast<double>(total.count));
+    values.push_back(static_cast<double>(total.dur_ns) * 1e-9);
+  }
+  values = comm.sum(values);
+  metrics::Json json = metrics::Json::object();
+  for (std::size_t e = 0; e < totals.size(); ++e) {
+    if (values[2 * e] == 0) continue;
+    metrics::Json& name = json[trace::Info(static_cast<trace::Event>(e)).name];
+    if (!name.is_object()) name = {{"count", std::uint64_t{0}}, {"seconds", 0.0}};
+    name["count"] = name["count"].get<std::uint64_t>() + static_cast<std::uint64_t>(values[2 * e]);
+    name["seconds"] = name["seconds"].get<double>() + values[2 * e + 1];
+  }
+  return json;
+}
 
 std::int64_t WallNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -102,6 +126,7 @@ metrics::Json RunTrace::finish() {
   t["blocked_events"] = comm_.sum(stats.blocked);
   t["blocked_seconds"] = comm_.sum(stats.blocked_seconds);
   t["bytes"] = comm_.sum(stats.file_bytes);
+  t["event_totals"] = EventTotalsJson(stats.totals, comm_);
   t["policy"] = options.policy == trace::OverflowPolicy::kDrop ? "drop" : "block";
   t["sample"] = options.sample;
   const std::string priority = !options.writer_priority                           ? "normal"

@@ -16,7 +16,7 @@ import os
 import sys
 
 SEVERITIES = ("info", "warning", "high")
-IDS = ("storage_bound", "small_reads", "metadata_bound", "rank_imbalance", "first_epoch_slower",
+IDS = ("storage_bound", "preprocess_bound", "small_reads", "metadata_bound", "rank_imbalance", "first_epoch_slower",
        "page_cache_served", "checkpoint_stall", "drain_backlog", "eval_dominates",
        "shared_file_contention", "request_latency_bound", "retries")
 

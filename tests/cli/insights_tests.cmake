@@ -37,6 +37,23 @@ dlbench_insights_test(storage_bound 1 "${INS_HEALTHY} ${INS_PFS} ++workload.stor
   --match "^  \\[(warning|high)\\] storage_bound: The accelerators waited for data"
   --match "^    try: Stage the dataset")
 
+# From the trace (32 files, so that the readers' idle end of an epoch is short beside its reads):
+# storage_bound on the slow tier, traced, says the readers read without pause; 30 ms of emulated
+# preprocessing a sample with the dataset in the page cache (I/O at memory speed, whatever the
+# disk is doing) is preprocess_bound, traced, and storage_bound without the trace (the counters
+# cannot tell the two apart).
+set(INS_TRACED "++workload.dataset.num_files_train=32 ++workload.workflow.evaluation=False ++workload.workflow.profiling=True")
+dlbench_insights_test(storage_bound_traced 1
+  "${INS_HEALTHY} ${INS_PFS} ${INS_TRACED} ++workload.storage.tiers.pfs.latency=10ms"
+  "--fires storage_bound --absent preprocess_bound"
+  --match "^    try: The reader threads read without pause \\(2 per rank\\)")
+set(INS_PREPROCESS "${INS_HEALTHY} ++workload.dataset.num_files_train=32 ++workload.workflow.evaluation=False ++workload.reader.drop_caches=none ++workload.reader.preprocess_time=0.03")
+dlbench_insights_test(preprocess_bound 1 "${INS_PREPROCESS} ++workload.workflow.profiling=True"
+  "--fires preprocess_bound --absent storage_bound"
+  --match "^  \\[(warning|high)\\] preprocess_bound: The accelerators waited for data while the reader threads spent")
+dlbench_insights_test(preprocess_untraced 1 "${INS_PREPROCESS}"
+  "--fires storage_bound --absent preprocess_bound")
+
 # small_reads: 64 files of one 1 KiB sample each, read twice.
 dlbench_insights_test(small_reads 1
   "${INS_HEALTHY} ++workload.dataset.record_length_bytes=1024 ++workload.dataset.num_files_train=64 ++workload.workflow.evaluation=False"

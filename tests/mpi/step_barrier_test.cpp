@@ -2,7 +2,8 @@
 // ranks share the node, else Communicator::step_barrier) must be a real barrier: no rank
 // leaves it before the last rank has entered, whatever the spin-then-sleep polling does; the last
 // rank to enter must not wait for a sleeping rank's next poll; and the element-wise maximum the
-// trainer's barrier split uses after the run (Communicator::max of a vector) is one reduction.
+// trainer's barrier split uses after the run (Communicator::max of a vector) is one reduction, as
+// is the element-wise sum the trace's per-event totals use (Communicator::sum of a vector).
 // The barrier between phases (Communicator::barrier) waits the same way, without taking a core.
 #include "mpi/step_barrier.h"
 
@@ -152,6 +153,14 @@ TEST(StepBarrier, ElementWiseMaximumOverRanks) {
   const std::vector<double> mine{r, -r, r == 1 ? 10.0 : 0.0};
   const std::vector<double> all = comm.max(mine);
   EXPECT_EQ(all, (std::vector<double>{comm.size() - 1.0, 0.0, comm.size() > 1 ? 10.0 : 0.0}));
+}
+
+TEST(StepBarrier, ElementWiseSumOverRanks) {
+  const mpi::Communicator comm = test::World();
+  const double r = comm.rank();
+  const double n = comm.size();
+  const std::vector<double> all = comm.sum(std::vector<double>{1, r, r == 1 ? 0.5 : 0.0});
+  EXPECT_EQ(all, (std::vector<double>{n, n * (n - 1) / 2, comm.size() > 1 ? 0.5 : 0.0}));
 }
 
 }  // namespace

@@ -78,6 +78,17 @@ TEST(FactsFromSummary, ReadsWhatTheRulesNeed) {
   EXPECT_EQ(s3.object_store->requests, 200U);
   EXPECT_EQ(s3.object_store->retries, 3U);
   EXPECT_DOUBLE_EQ(s3.object_store->request_seconds, 1.5);
+  EXPECT_FALSE(s3.trace);
+  summary["trace"] = {{"sample", 4},
+                      {"event_totals",
+                       {{"item", {{"count", 8}, {"seconds", 2.5}}},
+                        {"preprocess", {{"count", 8}, {"seconds", 2.0}}}}}};
+  const RunFacts traced = FactsFromSummary(summary);
+  ASSERT_TRUE(traced.trace);
+  EXPECT_DOUBLE_EQ(traced.trace->item_seconds, 2.5);
+  EXPECT_DOUBLE_EQ(traced.trace->preprocess_seconds, 2.0);
+  EXPECT_EQ(traced.trace->sample, 4U);
+  EXPECT_FALSE(traced.read_threads);  // summary.json does not hold it: the run sets it
   EXPECT_DOUBLE_EQ(s3.object_store->first_byte_seconds, 1.0);
 }
 

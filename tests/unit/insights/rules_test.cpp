@@ -41,6 +41,60 @@ TEST(StorageBound, FiresAtTheShareOfAuLostToLoadWaits) {
   EXPECT_FALSE(StorageBound(RunFacts{}));  // no training
 }
 
+// A traced run of `ranks` ranks of 2 reader threads each, whose items took `busy` of the readers'
+// time in the 10 s window, a share `preprocess` of it in the emulated preprocessing.
+RunFacts Traced(double load_points, double busy, double preprocess, int ranks = 2) {
+  RunFacts facts = Training(load_points);
+  facts.ranks = ranks;
+  facts.read_threads = 2;
+  TraceFacts& t = facts.trace.emplace();
+  t.item_seconds = busy * 2 * ranks * *facts.train_read_seconds;
+  t.preprocess_seconds = preprocess * t.item_seconds;
+  return facts;
+}
+
+TEST(StorageBound, SaysTheStorageGaveNoMoreWhenTheTraceShowsTheReadersAlwaysBusy) {
+  const auto busy = StorageBound(Traced(kStorageBoundPoints, kReadersBusyShare, 0));
+  ASSERT_TRUE(busy);
+  EXPECT_TRUE(HasEvidence(*busy, "data/item"));
+  EXPECT_EQ(busy->evidence.back().threshold, 100 * kReadersBusyShare);
+  EXPECT_NE(busy->suggestion.find("read without pause (2 per rank)"), std::string::npos);
+  // Just below: the default suggestion, the share still shown (without a threshold).
+  const auto idle = StorageBound(Traced(kStorageBoundPoints, kReadersBusyShare - 0.01, 0));
+  ASSERT_TRUE(idle);
+  EXPECT_NEAR(idle->evidence.back().value, 100 * (kReadersBusyShare - 0.01), 1e-9);
+  EXPECT_FALSE(idle->evidence.back().threshold);
+  EXPECT_EQ(idle->suggestion.find("without pause"), std::string::npos);
+  // A trace kept 1 sample in 4: the kept samples' time is a quarter of the readers'.
+  RunFacts sampled = Traced(kStorageBoundPoints, kReadersBusyShare / 4, 0);
+  sampled.trace->sample = 4;
+  EXPECT_NE(StorageBound(sampled)->suggestion.find("without pause"), std::string::npos);
+  // No reader threads (reads on the trainer's thread), or no trace: no share.
+  RunFacts inline_reads = Traced(kStorageBoundPoints, 1, 0);
+  inline_reads.read_threads = 0;
+  EXPECT_FALSE(HasEvidence(*StorageBound(inline_reads), "data/item"));
+  EXPECT_FALSE(HasEvidence(*StorageBound(Training(kStorageBoundPoints)), "data/item"));
+}
+
+TEST(PreprocessBound, ReplacesStorageBoundWhenTheReadersMostlyPreprocessed) {
+  const RunFacts at = Traced(kStorageBoundPoints, 1, kPreprocessShare);
+  const auto f = PreprocessBound(at);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->id, "preprocess_bound");
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_TRUE(HasEvidence(*f, "data/preprocess"));
+  EXPECT_NE(f->suggestion.find("reader.read_threads"), std::string::npos);
+  EXPECT_FALSE(StorageBound(at));
+  EXPECT_EQ(PreprocessBound(Traced(kStorageBoundHighPoints, 1, 0.9))->severity, Severity::kHigh);
+  // Just below the share: storage_bound, not preprocess_bound.
+  const RunFacts below = Traced(kStorageBoundPoints, 1, kPreprocessShare - 0.01);
+  EXPECT_FALSE(PreprocessBound(below));
+  EXPECT_TRUE(StorageBound(below));
+  // No AU lost to load waits, or no trace: silent.
+  EXPECT_FALSE(PreprocessBound(Traced(kStorageBoundPoints - 0.01, 1, 1)));
+  EXPECT_FALSE(PreprocessBound(Training(kStorageBoundPoints)));
+}
+
 RunFacts Reads(std::uint64_t reads, std::uint64_t small, double bytes_per_read) {
   RunFacts facts = Training(0);
   facts.reads = reads;

@@ -203,6 +203,28 @@ TEST(Recorder, ThreadsAliveAtOnceNeverShareABuffer) {
   }
 }
 
+TEST(Recorder, TotalsPerKindHoldTheEventsWrittenAndTheirDurations) {
+  test::TempDir dir;
+  Recorder recorder(TestRecorderOptions(dir / "t.pfw.gz"));
+  for (int i = 0; i < 10; ++i) {
+    const std::int64_t start = NowNs();
+    Record(Event::kItem, start, start + 3000000, {i, 4096, 0});      // 3 ms
+    Record(Event::kPreprocess, start + 1000, start + 2001000, {i});  // 2 ms, inside
+  }
+  Record(Event::kRead, NowNs(), NowNs() + 500, {4096, 0, 4096});
+  const TraceStats stats = recorder.finish();
+  const auto at = [&](Event e) { return stats.totals[static_cast<std::size_t>(e)]; };
+  EXPECT_EQ(at(Event::kItem).count, 10u);
+  EXPECT_EQ(at(Event::kItem).dur_ns, 30000000);
+  EXPECT_EQ(at(Event::kPreprocess).count, 10u);
+  EXPECT_EQ(at(Event::kPreprocess).dur_ns, 20000000);
+  EXPECT_EQ(at(Event::kRead).count, 1u);
+  EXPECT_EQ(at(Event::kCompute).count, 0u);
+  std::uint64_t all = 0;
+  for (const EventTotal& total : stats.totals) all += total.count;
+  EXPECT_EQ(all, stats.events);
+}
+
 TEST(Recorder, DropPolicyCountsEveryDiscardedEvent) {
   test::TempDir dir;
   RecorderOptions options = TestRecorderOptions(dir / "t.pfw.gz");
@@ -216,6 +238,7 @@ TEST(Recorder, DropPolicyCountsEveryDiscardedEvent) {
     EXPECT_EQ(stats.events, kMinBufferEvents);
     EXPECT_EQ(stats.dropped, 1000u - kMinBufferEvents);
     EXPECT_EQ(stats.blocked, 0u);
+    EXPECT_EQ(stats.totals[static_cast<std::size_t>(Event::kCompute)].count, kMinBufferEvents);
   }
   EXPECT_EQ(Named(ReadTrace(dir / "t.pfw.gz"), "compute").size(), kMinBufferEvents);
 }

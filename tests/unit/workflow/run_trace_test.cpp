@@ -1,6 +1,6 @@
 // RunTrace (workflow/run_trace.h): a run whose trace drops events (profiling.trace_policy: drop,
 // the smallest buffer, a burst far faster than the writer's 10 ms polls) says so on rank 0 and
-// counts them in summary.json's trace.dropped_events.
+// counts them in summary.json's trace.dropped_events; trace.event_totals sums the events per name.
 #include "workflow/run_trace.h"
 
 #include <gtest/gtest.h>
@@ -59,6 +59,23 @@ TEST(RunTrace, NoWarningWhenNothingWasDropped) {
   EXPECT_EQ(json["trace"]["dropped_events"], 0u);
   EXPECT_EQ(json["trace"]["events"], 1u);
   EXPECT_TRUE(capture.messages().empty());
+}
+
+TEST(RunTrace, EventTotalsPerNameMergeTheKindsThatShareOne) {
+  test::TempDir dir;
+  config::Config config;
+  config.workflow.profiling = true;
+  const mpi::Communicator world = test::World();
+  RunTrace run_trace(config, dir.path(), storage::PosixEnv(), world);
+  trace::Record(trace::Event::kItem, 1000, 3001000, {0, 4096, 0});  // 3 ms
+  trace::Record(trace::Event::kOpen, 1000, 2000, {});               // open64 for reading
+  trace::Record(trace::Event::kOpenWrite, 5000, 7000, {});          // open64 for writing
+  const metrics::Json totals = run_trace.finish()["trace"]["event_totals"];
+  EXPECT_EQ(totals["item"]["count"], 1u);
+  EXPECT_DOUBLE_EQ(totals["item"]["seconds"].get<double>(), 0.003);
+  EXPECT_EQ(totals["open64"]["count"], 2u);
+  EXPECT_DOUBLE_EQ(totals["open64"]["seconds"].get<double>(), 3e-6);
+  EXPECT_FALSE(totals.contains("compute"));  // names no event had are left out
 }
 
 }  // namespace
