@@ -1,5 +1,5 @@
-// The rules on training reads: storage_bound, small_reads, metadata_bound, first_epoch_slower,
-// page_cache_served (of a run, and across the runs of a set).
+// The rules on training reads: storage_bound, preprocess_bound, small_reads, metadata_bound,
+// first_epoch_slower, page_cache_served (of a run, and across the runs of a set).
 #include <algorithm>
 #include <vector>
 
