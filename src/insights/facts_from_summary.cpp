@@ -130,6 +130,12 @@ RunFacts FactsFromSummary(const Json& summary) {
   facts.page_cache_possible = !caching.empty();
   for (double host : caching) facts.page_cache_possible &= host == 1;
   facts.staged = Child(summary, "stage") != nullptr;
+  if (const Json* cache = Child(summary, "page_cache")) {
+    const Json* drop = Child(*cache, "drop_caches");
+    const Json* odirect = Child(*cache, "odirect");
+    facts.cache_bypassed = (drop != nullptr && drop->is_string() && *drop != "none") ||
+                           (odirect != nullptr && odirect->is_boolean() && odirect->get<bool>());
+  }
   const Json* storage_type = Child(summary, "storage_type");
   facts.object_storage = storage_type != nullptr && *storage_type == "s3";
   if (const Json* trace = Child(summary, "trace")) ReadTrace(*trace, facts);

@@ -61,7 +61,8 @@ struct RunFacts {
   std::vector<SharedFileFacts> shared_files;
 
   // Page cache: every host's RAM holds its share of the data (summary.json potential_caching),
-  // and whether the run kept the cache out (reader.drop_caches, reader.odirect).
+  // and whether the run kept the cache out (summary.json page_cache: reader.drop_caches,
+  // reader.odirect).
   bool page_cache_possible = false;
   bool cache_bypassed = false;
   bool staged = false;  // training read a staged copy (workflow.stage)

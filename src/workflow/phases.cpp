@@ -141,6 +141,7 @@ void RunPhases(const config::Config& config, const RunRequest& request,
                                                  : std::string(storage::CountingEnv::kFoldedPath);
                         });
   results.add(WorkloadIdentity(ConfigAsRun(config, request.phases)));
+  results.add(PageCacheSettings(config));
   results.add(EmulationSummary(*storage));
   RunTrace trace(config, request.output_folder, counted, comm);
   if (staging) mpi::AgreeOnFailure(comm, [&] { StagedDataFolder(config); });

@@ -90,4 +90,10 @@ metrics::Json WorkloadIdentity(const config::Config& config) {
   return {{"workload", identity}};
 }
 
+metrics::Json PageCacheSettings(const config::Config& config) {
+  return {{"page_cache",
+           {{"drop_caches", config::ToString(config.reader.drop_caches)},
+            {"odirect", config.reader.odirect}}}};
+}
+
 }  // namespace dlbench::workflow

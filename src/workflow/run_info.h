@@ -28,4 +28,10 @@ metrics::Json RunHeader(const config::Config& config, const mpi::Communicator& c
 // (`run --repeat` generates it once, apart from the runs).
 metrics::Json WorkloadIdentity(const config::Config& config);
 
+// {"page_cache": {"drop_caches": "none|fadvise|drop", "odirect": bool}}: whether the run kept the
+// page cache out of its reads (reader.drop_caches, reader.odirect), for the insights of a set of
+// runs read back from summary.json (page_cache_served). Not part of the workload's identity:
+// comparing a run with and without the cache is a comparison users make on purpose.
+metrics::Json PageCacheSettings(const config::Config& config);
+
 }  // namespace dlbench::workflow

@@ -12,8 +12,6 @@ void AddRunInsights(const config::Config& config, RunResults& results, bool quie
                     const mpi::Communicator& comm) {
   if (!comm.is_root()) return;
   insights::RunFacts facts = insights::FactsFromSummary(results.snapshot());
-  facts.cache_bypassed =
-      config.reader.drop_caches != config::DropCaches::kNone || config.reader.odirect;
   facts.read_threads = static_cast<int>(config.reader.read_threads);
   if (config.checkpoint.burst_buffer) {
     facts.burst_buffer_slots = config.checkpoint.burst_buffer->max_pending_checkpoints;

@@ -191,6 +191,25 @@ TEST(SetFindings, AddTheFindingsAcrossRunsToEachRunsOwn) {
   EXPECT_TRUE(EvaluateSet({FactsFromSummary(warm)}).empty());
 }
 
+TEST(SetFindings, ASetThatKeptTheCacheOutReadTheStorageEveryRun) {
+  // The same read times as above, but every run dropped the cache or read with O_DIRECT: a slower
+  // run 1 is then the storage's own variation (a disk shared with a writer took 2.9 s against
+  // 1.1 s), not the page cache, and summary.json's page_cache says so.
+  for (const Json& settings : {Json{{"drop_caches", "fadvise"}, {"odirect", false}},
+                               Json{{"drop_caches", "none"}, {"odirect", true}}}) {
+    Json cold = HealthySummary();
+    cold["posix_counters"]["totals"]["POSIX_F_READ_TIME"] = 2.0;
+    cold["page_cache"] = settings;
+    Json warm = HealthySummary();
+    warm["page_cache"] = settings;
+    EXPECT_TRUE(FactsFromSummary(cold).cache_bypassed);
+    EXPECT_TRUE(SetFindings({cold, warm, warm}).empty()) << settings.dump();
+  }
+  Json kept = HealthySummary();
+  kept["page_cache"] = {{"drop_caches", "none"}, {"odirect", false}};
+  EXPECT_FALSE(FactsFromSummary(kept).cache_bypassed);
+}
+
 TEST(MergedFindings, KeepEachIdOnceAtItsHighestSeverity) {
   const std::vector<Finding> merged = MergedFindings(
       {{Made("rank_imbalance", Severity::kWarning)},

@@ -1,5 +1,5 @@
 // The run's insights at its end: rank 0 reads them from the summary it holds, adds the settings
-// summary.json does not say (reader.drop_caches, the burst buffer's slots), writes `insights` and
+// summary.json does not say (reader.read_threads, the burst buffer's slots), writes `insights` and
 // prints the warnings, or nothing with --quiet.
 #include "workflow/run_insights.h"
 
@@ -7,6 +7,7 @@
 
 #include "support/test_support.h"
 #include "util/sink.h"
+#include "workflow/run_info.h"
 
 namespace dlbench::workflow {
 namespace {
@@ -43,13 +44,14 @@ TEST(RunInsights, AreWrittenToTheSummaryAndTheWarningsPrinted) {
   EXPECT_EQ(capture.results().find("page_cache_served"), std::string::npos);
 }
 
-TEST(RunInsights, DroppingThePageCacheIsTakenFromTheConfigurationAndQuietPrintsNothing) {
+TEST(RunInsights, DroppingThePageCacheIsTakenFromTheSummaryAndQuietPrintsNothing) {
   test::TempDir dir;
   const mpi::Communicator world = test::World();
   RunResults results(dir.path(), world);
   results.add(StorageBoundRun());
   config::Config config;
   config.reader.drop_caches = config::DropCaches::kFadvise;
+  results.add(PageCacheSettings(config));  // as the run adds it before its phases
   sink::CapturingSink capture;
   {
     const sink::ScopedSink scoped(capture);
