@@ -294,6 +294,18 @@ constexpr ShufflePair kShuffles[] = {
     {Shuffle::kRandom, Shuffle::kRandom},
 };
 
+// Which pairs a rank count runs. Two ranks run all seven. More ranks change only where the shards
+// and the remainder fall in the epoch's order, so they run three that move it differently: none,
+// files only, files and samples. Under ASan every allocation of an MPI test unwinds its whole
+// stack (the leak suppressions need it), and at 3 ranks the seven pairs took 12 s idle and
+// over 100 s beside a load; the three take under half.
+std::vector<ShufflePair> ShufflesAt(int ranks) {
+  if (ranks <= 2) return {std::begin(kShuffles), std::end(kShuffles)};
+  return {{Shuffle::kOff, Shuffle::kOff},
+          {Shuffle::kSeed, Shuffle::kOff},
+          {Shuffle::kRandom, Shuffle::kRandom}};
+}
+
 // A batch size that divides ⌊N/P⌋ (the largest ≤ 7), and one that does not when there is one.
 std::vector<std::uint64_t> BatchSizes(std::uint64_t q) {
   std::vector<std::uint64_t> sizes;
@@ -325,7 +337,7 @@ TEST(TrainShardingMpi, EverySampleOnceAcrossRanksForUnevenFileCounts) {
     for (std::uint64_t spf = 1; spf <= max_spf; ++spf) {
       const std::uint64_t q = files * spf / static_cast<std::uint64_t>(comm.size());
       for (const SampleOrder order : {SampleOrder::kIndex, SampleOrder::kFileMajor}) {
-        for (const ShufflePair& shuffle : kShuffles) {
+        for (const ShufflePair& shuffle : ShufflesAt(comm.size())) {
           for (const std::uint64_t batch : BatchSizes(q)) {
             ++variant;
             Case c;
@@ -361,7 +373,7 @@ TEST(TrainShardingMpi, EverySampleOnceAcrossRanksForUnevenFileCounts) {
     }
   }
   // The loops above are the test: make sure they ran.
-  EXPECT_GT(ran, 500);
+  EXPECT_GT(ran, comm.size() <= 2 ? 500 : 200);
   if (comm.is_root()) std::printf("%d training runs checked at %d ranks\n", ran, comm.size());
 }
 
