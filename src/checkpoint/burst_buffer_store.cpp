@@ -109,17 +109,22 @@ BurstBufferStore::BurstBufferStore(const config::Config& config, const mpi::Comm
   if (can.rename && can.random_writes) {
     spares_ =
         std::make_unique<FastTierSpares>(env_, JoinPath(spare_root, std::to_string(comm_.rank())));
-  } else if (bb.preallocate) {
+  } else if (bb.preallocate == config::Preallocate::kYes) {
     throw UsageError("checkpoint.burst_buffer.preallocate: tier " + tier_name_ + " (" + tier_path_ +
                      ") cannot rename files and overwrite them in place, so a save " +
                      "could not reuse the space; drop preallocate or use a file-system tier")
         .mark_collective();
   }
   resume();
-  if (bb.preallocate) preallocate();
+  // By default only where a save would otherwise pay for new memory: every rank's tier in memory.
+  const bool automatic = bb.preallocate == config::Preallocate::kAuto;
+  if (bb.preallocate == config::Preallocate::kYes ||
+      (automatic && comm_.min(spares_ && can.memory ? 1 : 0) == 1)) {
+    preallocate(automatic);
+  }
 }
 
-void BurstBufferStore::preallocate() {
+void BurstBufferStore::preallocate(bool automatic) {
   const config::BurstBufferConfig& bb = *config_.checkpoint.burst_buffer;
   std::unique_ptr<CheckpointPlan> plan;
   mpi::AgreeOnFailure(comm_, [&] {
@@ -129,6 +134,16 @@ void BurstBufferStore::preallocate() {
   int sets = bb.max_pending_checkpoints;
   if (tier_capacity_ && share_ > 0) {
     sets = static_cast<int>(std::min<Bytes>(static_cast<Bytes>(sets), *tier_capacity_ / share_));
+  }
+  if (automatic && share_ > 0) {
+    // Half the free space at most: a tier in memory is the node's memory, which the run and
+    // others need too (Open MPI's shared-memory segments live in /dev/shm). Measured before any
+    // rank writes, and the same number of sets on every rank.
+    mpi::AgreeOnFailure(comm_, [&] {
+      const Bytes half = env_.free_space(tier_path_) / 2;
+      sets = static_cast<int>(std::min<Bytes>(static_cast<Bytes>(sets), half / share_));
+    });
+    sets = comm_.min(sets);
   }
   if (sets == 0) return;  // not one checkpoint fits: the first save says so (exit 2)
   std::vector<Bytes> sizes;
@@ -145,7 +160,9 @@ void BurstBufferStore::preallocate() {
     std::snprintf(seconds, sizeof seconds, "%.2f", took);
     sink::Note("preallocated " + DescribeBytes(total) + " on tier " + tier_name_ + " (" +
                tier_path_ + "), the files of " + std::to_string(sets) + " checkpoint(s), in " +
-               seconds + " s (checkpoint.burst_buffer.preallocate): saves overwrite them in place");
+               seconds + " s (checkpoint.burst_buffer.preallocate" +
+               (automatic ? ": auto, the tier is in memory; false to skip" : "") +
+               "): saves overwrite them in place");
   }
 }
 

@@ -105,9 +105,10 @@ class BurstBufferStore final : public CheckpointStore {
   bool leads() const { return nodes_.leads(comm_.rank()); }
   // The bytes of `plan` in the fullest fast-tier folder (all of them on a shared tier).
   Bytes largest_node_share(const CheckpointPlan& plan) const;
-  // Collective, at construction: with checkpoint.burst_buffer.preallocate, each rank writes its
-  // spare sets for max_pending_checkpoints saves (fewer if the tier's capacity holds fewer).
-  void preallocate();
+  // Collective, at construction: with checkpoint.burst_buffer.preallocate true, or `auto` when
+  // every rank's tier is in memory, each rank writes its spare sets for max_pending_checkpoints
+  // saves (fewer if the tier's capacity holds fewer, or under `auto` half its free space).
+  void preallocate(bool automatic);
   // Whether the files of one more evicted checkpoint stay as spares (the same answer on every
   // rank: the inputs are).
   bool keeps_another_spare_set() const;

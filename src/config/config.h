@@ -253,8 +253,9 @@ struct BurstBufferConfig {
   bool evict_after_drain = true;
   int max_pending_checkpoints = 2;
   // Takes the tier's space for max_pending_checkpoints saves when the store starts, so that no
-  // save pays for allocating it (checkpoint/fast_tier_spares.h).
-  bool preallocate = false;
+  // save pays for allocating it (checkpoint/fast_tier_spares.h); by default only on a tier in
+  // memory, as much as its free space holds.
+  Preallocate preallocate = Preallocate::kAuto;
 
   bool operator==(const BurstBufferConfig&) const = default;
 };

@@ -47,6 +47,10 @@ enum class ThreadPolicy { kBatch, kNormal };
 enum class StagePolicy { kBeforeTraining, kPerEpoch, kOnDemand };
 enum class TracePolicy { kBlock, kDrop };
 enum class TraceWriterPriority { kIdle, kLow, kNormal };
+// checkpoint.burst_buffer.preallocate: kAuto takes the tier's space at start only where writing
+// new space allocates memory (a tier in tmpfs, Capabilities::memory); written true / false (or any
+// YAML spelling of them) for always / never.
+enum class Preallocate { kAuto, kYes, kNo };
 
 template <typename E>
 struct EnumNames;  // specialised below: static constexpr std::array<std::pair<E, const char*>, N>
@@ -110,6 +114,8 @@ DLBENCH_ENUM_NAMES(StagePolicy, {StagePolicy::kBeforeTraining, "before_training"
 DLBENCH_ENUM_NAMES(TracePolicy, {TracePolicy::kBlock, "block"}, {TracePolicy::kDrop, "drop"})
 DLBENCH_ENUM_NAMES(TraceWriterPriority, {TraceWriterPriority::kIdle, "idle"},
                    {TraceWriterPriority::kLow, "low"}, {TraceWriterPriority::kNormal, "normal"})
+DLBENCH_ENUM_NAMES(Preallocate, {Preallocate::kAuto, "auto"}, {Preallocate::kYes, "true"},
+                   {Preallocate::kNo, "false"})
 #undef DLBENCH_ENUM_NAMES
 
 template <typename E>

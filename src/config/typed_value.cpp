@@ -179,6 +179,16 @@ void Convert(const DocNode& node, const std::string& path, Shuffle& out) {
   Convert<Shuffle>(node, path, out);
 }
 
+void Convert(const DocNode& node, const std::string& path, Preallocate& out) {
+  if (const std::string* text = PlainScalar(node)) {
+    if (const std::optional<bool> value = ParseBool(*text)) {
+      out = *value ? Preallocate::kYes : Preallocate::kNo;
+      return;
+    }
+  }
+  Convert<Preallocate>(node, path, out);
+}
+
 std::int64_t ConvertFlooredInteger(const DocNode& node, const std::string& path) {
   if (const std::string* text = PlainScalar(node)) {
     if (auto value = ParseFloat(*text);

@@ -34,6 +34,8 @@ void Convert(const DocNode& node, const std::string& path, std::vector<std::stri
 void Convert(const DocNode& node, const std::string& path, std::map<std::string, std::string>& out);
 // Shuffle also accepts every YAML 1.1 spelling of false (`off`, `no`, `false`) as off.
 void Convert(const DocNode& node, const std::string& path, Shuffle& out);
+// Preallocate accepts `auto` and every YAML 1.1 spelling of true and false.
+void Convert(const DocNode& node, const std::string& path, Preallocate& out);
 
 // An integer that DLIO allows to be written as a float (record_length_bytes_resize): floored,
 // which keeps DLIO's int(sqrt(x)) unchanged.

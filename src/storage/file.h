@@ -75,6 +75,10 @@ struct Capabilities {
   bool free_space = true;         // Env::free_space answers
   bool directories = true;        // real folders: create_directories, sync_directory, empty ones
   bool symlinks = true;           // symbolic links exist (folder safety looks for them)
+  // Not a capability but a property of the path's file system: its files live in the node's
+  // memory (tmpfs, ramfs), so writing new space allocates memory, which on a virtual machine can
+  // cost more than the write (checkpoint/fast_tier_spares.h).
+  bool memory = false;
 
   bool operator==(const Capabilities&) const = default;
 

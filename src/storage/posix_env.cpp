@@ -1,8 +1,10 @@
 // PosixEnv: the Env every real run uses.
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -261,7 +263,20 @@ class PosixEnvImpl final : public Env {
     return static_cast<Bytes>(st.f_bavail) * static_cast<Bytes>(st.f_frsize);
   }
 
-  Capabilities capabilities(const std::string& /*path*/) override { return {}; }  // all of them
+  // All of them; `memory` from the file system of the path, or of its nearest existing folder.
+  Capabilities capabilities(const std::string& path) override {
+    Capabilities can;
+    std::string at = path.empty() ? "." : path;
+    struct statfs st {};
+    while (::statfs(at.c_str(), &st) != 0) {
+      if (errno != ENOENT && errno != ENOTDIR) return can;
+      std::string parent(ParentFolder(at));
+      if (parent == at) return can;
+      at = std::move(parent);
+    }
+    can.memory = st.f_type == TMPFS_MAGIC || st.f_type == RAMFS_MAGIC;
+    return can;
+  }
 };
 
 }  // namespace

@@ -76,6 +76,9 @@ class BurstBufferStoreTest : public ::testing::Test {
     config_.checkpoint.verify = true;
     config_.checkpoint.burst_buffer = config::BurstBufferConfig{};
     config_.checkpoint.burst_buffer->tier = "nvme";
+    // Not the default `auto`: what it does depends on whether $TMPDIR is in memory (tmpfs); the
+    // tests that need preallocation ask for it, and those of `auto` say what the tier is.
+    config_.checkpoint.burst_buffer->preallocate = config::Preallocate::kNo;
     tuning_.buffer_bytes = kBuffer;
   }
   // The store over `env` with storage.tiers' emulation applied as a run applies it (one TierEnv

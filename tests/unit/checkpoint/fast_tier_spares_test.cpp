@@ -99,7 +99,7 @@ class SparesStoreTest : public BurstBufferStoreTest {
 };
 
 TEST_F(SparesStoreTest, PreallocatedSpaceIsWhatTheSavesOverwrite) {
-  config_.checkpoint.burst_buffer->preallocate = true;
+  config_.checkpoint.burst_buffer->preallocate = config::Preallocate::kYes;
   config_.checkpoint.burst_buffer->max_pending_checkpoints = 2;
   // The drains wait at the gate until the loads below are done: a drain that finished first
   // evicted the fast copy, and the load came from the capacity tier (seen under ASan, whose
@@ -168,7 +168,7 @@ TEST_F(SparesStoreTest, AnEvictedCheckpointsFilesAreOverwrittenByTheNextSave) {
 }
 
 TEST_F(SparesStoreTest, TheTiersCapacityBoundsThePreallocatedSets) {
-  config_.checkpoint.burst_buffer->preallocate = true;
+  config_.checkpoint.burst_buffer->preallocate = config::Preallocate::kYes;
   config_.checkpoint.burst_buffer->max_pending_checkpoints = 4;
   config_.storage.tiers[0].capacity = plan_.for_rank(0).bytes * 5 / 2;  // room for two
   auto store = make(PosixEnv());
@@ -193,7 +193,7 @@ TEST_F(SparesStoreTest, SparesARunLeftBehindAreRemovedWhenTheNextStarts) {
 }
 
 TEST_F(SparesStoreTest, ASaveThatFailsLeavesNoSpareUnderATemporaryName) {
-  config_.checkpoint.burst_buffer->preallocate = true;
+  config_.checkpoint.burst_buffer->preallocate = config::Preallocate::kYes;
   config_.checkpoint.burst_buffer->max_pending_checkpoints = 1;
   const std::vector<PlannedFile>& files = plan_.for_rank(0).files;
   ASSERT_GE(files.size(), 2u);
@@ -214,6 +214,68 @@ TEST_F(SparesStoreTest, ASaveThatFailsLeavesNoSpareUnderATemporaryName) {
   EXPECT_FALSE(fs::exists(spare_root()));
 }
 
+// A POSIX tier that says it is in memory (tmpfs), with the free space a test gives it.
+class InMemoryTierEnv final : public storage::EnvWrapper {
+ public:
+  InMemoryTierEnv(storage::Env& base, bool memory, Bytes free)
+      : EnvWrapper(base), memory_(memory), free_(free) {}
+  storage::Capabilities capabilities(const std::string& path) override {
+    storage::Capabilities can = target().capabilities(path);
+    can.memory = memory_;
+    return can;
+  }
+  Bytes free_space(const std::string& /*path*/) override { return free_; }
+
+ private:
+  bool memory_;
+  Bytes free_;
+};
+
+TEST_F(SparesStoreTest, AutoPreallocatesOnlyOnATierInMemory) {
+  config_.checkpoint.burst_buffer->preallocate = config::Preallocate::kAuto;
+  config_.checkpoint.burst_buffer->max_pending_checkpoints = 2;
+  const std::size_t files = plan_.for_rank(0).files.size();
+  InMemoryTierEnv disk(PosixEnv(), /*memory=*/false, Bytes{1} << 40);
+  auto on_disk = make(disk);
+  EXPECT_FALSE(fs::exists(spare_root())) << "a tier on disk: nothing preallocated";
+  on_disk->finish();
+
+  InMemoryTierEnv memory(PosixEnv(), /*memory=*/true, Bytes{1} << 40);
+  auto in_memory = make(memory);
+  const std::set<ino_t> preallocated = InodesUnder(spare_root());
+  EXPECT_EQ(preallocated.size(), 2 * files) << "two checkpoints' files";
+  in_memory->save("global_epoch1_step1", plan_);
+  for (const PlannedFile& f : plan_.for_rank(0).files) {
+    EXPECT_TRUE(preallocated.contains(Inode(fast("global_epoch1_step1") / f.name))) << f.name;
+  }
+  in_memory->finish();
+  expect_durable("global_epoch1_step1");
+  EXPECT_FALSE(fs::exists(spare_root()));
+}
+
+TEST_F(SparesStoreTest, AutoTakesAtMostHalfTheTiersFreeSpace) {
+  config_.checkpoint.burst_buffer->preallocate = config::Preallocate::kAuto;
+  config_.checkpoint.burst_buffer->max_pending_checkpoints = 4;
+  const Bytes one = plan_.for_rank(0).bytes;
+  InMemoryTierEnv roomy(PosixEnv(), /*memory=*/true, one * 5);  // half holds two
+  auto store = make(roomy);
+  EXPECT_EQ(InodesUnder(spare_root()).size(), 2 * plan_.for_rank(0).files.size());
+  store->finish();
+
+  InMemoryTierEnv full(PosixEnv(), /*memory=*/true, one * 2 - 1);  // half holds none
+  auto none = make(full);
+  EXPECT_FALSE(fs::exists(spare_root()));
+  none->save("global_epoch1_step1", plan_);  // saves as without preallocation
+  none->finish();
+  expect_durable("global_epoch1_step1");
+
+  // `true` is not bounded by the free space: it was asked for.
+  config_.checkpoint.burst_buffer->preallocate = config::Preallocate::kYes;
+  auto asked = make(full);
+  EXPECT_EQ(InodesUnder(spare_root()).size(), 4 * plan_.for_rank(0).files.size());
+  asked->finish();
+}
+
 // Storage that says it can neither rename nor overwrite at offsets (an object store's answer).
 class NoRenameEnv final : public storage::EnvWrapper {
  public:
@@ -224,12 +286,17 @@ class NoRenameEnv final : public storage::EnvWrapper {
 };
 
 TEST_F(SparesStoreTest, PreallocateOnATierThatCannotOverwriteInPlaceIsRefused) {
-  config_.checkpoint.burst_buffer->preallocate = true;
+  config_.checkpoint.burst_buffer->preallocate = config::Preallocate::kYes;
   NoRenameEnv env(PosixEnv());
   dlbench::test::ExpectError([&] { make(env); }, ExitCode::kUsage,
                              {"checkpoint.burst_buffer.preallocate: tier nvme",
                               "cannot rename files and overwrite them in place"});
   EXPECT_FALSE(fs::exists(spare_root()));
+  // `auto` does not ask for it: such a tier simply gets no spares.
+  config_.checkpoint.burst_buffer->preallocate = config::Preallocate::kAuto;
+  auto store = make(env);
+  EXPECT_FALSE(fs::exists(spare_root()));
+  store->finish();
 }
 
 }  // namespace

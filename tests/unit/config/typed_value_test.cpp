@@ -207,7 +207,22 @@ TEST(TypedValue, BurstBuffer) {
   EXPECT_EQ(config.checkpoint.burst_buffer->drain_threads, 3);
   EXPECT_FALSE(config.checkpoint.burst_buffer->evict_after_drain);
   EXPECT_EQ(config.checkpoint.burst_buffer->max_pending_checkpoints, 1);
-  EXPECT_TRUE(config.checkpoint.burst_buffer->preallocate);
+  EXPECT_EQ(config.checkpoint.burst_buffer->preallocate, Preallocate::kYes);
+  EXPECT_EQ(config::BurstBufferConfig{}.preallocate, Preallocate::kAuto);
+  for (const auto& [text, value] : {std::pair{"auto", Preallocate::kAuto},
+                                    {"off", Preallocate::kNo},
+                                    {"True", Preallocate::kYes}}) {
+    EXPECT_EQ(LoadText(std::string("storage: {tiers: {nvme: {path: /nvme}}}\ncheckpoint:\n  "
+                                   "burst_buffer: {tier: nvme, preallocate: ") +
+                       text + "}\n")
+                  .config.checkpoint.burst_buffer->preallocate,
+              value)
+        << text;
+  }
+  EXPECT_EQ(LoadError("storage: {tiers: {nvme: {path: /nvme}}}\ncheckpoint:\n  burst_buffer: "
+                      "{tier: nvme, preallocate: sometimes}\n"),
+            "checkpoint.burst_buffer.preallocate: 'sometimes' is not one of auto, true or false "
+            "(w.yaml:3)");
   EXPECT_EQ(LoadError("checkpoint:\n  burst_buffer: {drain_threads: 3}\n"),
             "checkpoint.burst_buffer: a burst buffer needs `tier`, the name of a storage.tiers "
             "entry (w.yaml:2)");

@@ -85,7 +85,8 @@ TEST(MountTable, CapabilitiesAreThoseOfTheBackendHoldingThePath) {
   test::LimitedEnv store(PosixEnv(), storage::Capabilities::ObjectStore("S3"));
   MountTable table(PosixEnv());
   table.mount_scheme("s3", store);
-  EXPECT_EQ(table.capabilities("data/x"), Capabilities{});
+  EXPECT_EQ(table.capabilities("data/x"), PosixEnv().capabilities("data/x"));
+  EXPECT_EQ(table.capabilities("data/x").backend, "POSIX");
   const Capabilities s3 = table.capabilities("s3://b/k");
   EXPECT_EQ(s3.backend, "S3");
   EXPECT_FALSE(s3.direct_io);

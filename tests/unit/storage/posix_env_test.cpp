@@ -373,6 +373,19 @@ TEST(PosixEnv, FreeSpaceIsWhatStatvfsSays) {
               {"statvfs", dir / "absent", "errno " + std::to_string(ENOENT)});
 }
 
+// /dev/shm is tmpfs on Linux; /proc is not a file system of files in memory.
+TEST(PosixEnv, CapabilitiesSayWhetherThePathsFileSystemIsInMemory) {
+  Env& env = PosixEnv();
+  EXPECT_TRUE(env.capabilities("/dev/shm").memory);
+  EXPECT_TRUE(env.capabilities("/dev/shm/dlbench-absent/a/b").memory) << "nearest existing folder";
+  EXPECT_FALSE(env.capabilities("/proc/self").memory);
+  EXPECT_FALSE(env.capabilities("/proc/dlbench-absent/x").memory);
+  // Everything else is as it always is on POSIX.
+  Capabilities can = env.capabilities("/dev/shm");
+  can.memory = false;
+  EXPECT_EQ(can, Capabilities{});
+}
+
 TEST(PosixEnv, DirectRoundTripWithUnalignedTail) {
   TempDir dir;  // under $TMPDIR, a disk file system that supports O_DIRECT
   const std::string path = dir / "direct.bin";
