@@ -135,6 +135,8 @@ void BurstBufferStore::preallocate(bool automatic) {
   if (tier_capacity_ && share_ > 0) {
     sets = static_cast<int>(std::min<Bytes>(static_cast<Bytes>(sets), *tier_capacity_ / share_));
   }
+  if (sets == 0) return;  // not one checkpoint fits the capacity: the first save says so (exit 2)
+  const int wanted = sets;
   if (automatic && share_ > 0) {
     // Half the free space at most: a tier in memory is the node's memory, which the run and
     // others need too (Open MPI's shared-memory segments live in /dev/shm). Measured before any
@@ -145,7 +147,18 @@ void BurstBufferStore::preallocate(bool automatic) {
     });
     sets = comm_.min(sets);
   }
-  if (sets == 0) return;  // not one checkpoint fits: the first save says so (exit 2)
+  const std::string limited = sets < wanted
+                                  ? ", " + std::to_string(sets) + " of " + std::to_string(wanted) +
+                                        " for half its free space"
+                                  : "";
+  if (sets == 0) {
+    if (comm_.is_root()) {
+      sink::Note("checkpoint.burst_buffer.preallocate: auto: half the free space of tier " +
+                 tier_name_ + " (" + tier_path_ + ", in memory) holds no checkpoint of " +
+                 DescribeBytes(share_) + ": not preallocated, saves allocate their memory");
+    }
+    return;
+  }
   std::vector<Bytes> sizes;
   for (const PlannedFile& file : plan->for_rank(comm_.rank()).files) sizes.push_back(file.bytes);
   const Seconds start = metrics::Now();
@@ -161,7 +174,7 @@ void BurstBufferStore::preallocate(bool automatic) {
     sink::Note("preallocated " + DescribeBytes(total) + " on tier " + tier_name_ + " (" +
                tier_path_ + "), the files of " + std::to_string(sets) + " checkpoint(s), in " +
                seconds + " s (checkpoint.burst_buffer.preallocate" +
-               (automatic ? ": auto, the tier is in memory; false to skip" : "") +
+               (automatic ? ": auto, the tier is in memory" + limited + "; false to skip" : "") +
                "): saves overwrite them in place");
   }
 }

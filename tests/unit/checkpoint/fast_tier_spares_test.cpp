@@ -26,6 +26,7 @@
 #include "unit/checkpoint/burst_buffer_fixture.h"
 #include "util/error.h"
 #include "util/file_names.h"
+#include "util/sink.h"
 
 namespace dlbench::checkpoint {
 namespace {
@@ -257,14 +258,26 @@ TEST_F(SparesStoreTest, AutoTakesAtMostHalfTheTiersFreeSpace) {
   config_.checkpoint.burst_buffer->preallocate = config::Preallocate::kAuto;
   config_.checkpoint.burst_buffer->max_pending_checkpoints = 4;
   const Bytes one = plan_.for_rank(0).bytes;
+  sink::CapturingSink capture;
+  const sink::ScopedSink scoped(capture);
   InMemoryTierEnv roomy(PosixEnv(), /*memory=*/true, one * 5);  // half holds two
   auto store = make(roomy);
   EXPECT_EQ(InodesUnder(spare_root()).size(), 2 * plan_.for_rank(0).files.size());
   store->finish();
+  ASSERT_EQ(capture.messages().size(), 1u);
+  EXPECT_NE(capture.messages()[0].find("the files of 2 checkpoint(s)"), std::string::npos);
+  EXPECT_NE(capture.messages()[0].find("auto, the tier is in memory, 2 of 4 for half its free "
+                                       "space; false to skip"),
+            std::string::npos)
+      << capture.messages()[0];
 
   InMemoryTierEnv full(PosixEnv(), /*memory=*/true, one * 2 - 1);  // half holds none
   auto none = make(full);
   EXPECT_FALSE(fs::exists(spare_root()));
+  ASSERT_EQ(capture.messages().size(), 2u);
+  EXPECT_NE(capture.messages()[1].find("half the free space of tier nvme"), std::string::npos)
+      << capture.messages()[1];
+  EXPECT_NE(capture.messages()[1].find("not preallocated"), std::string::npos);
   none->save("global_epoch1_step1", plan_);  // saves as without preallocation
   none->finish();
   expect_durable("global_epoch1_step1");
