@@ -12,7 +12,6 @@
 #include "storage/counting_env.h"
 #include "util/build_info.h"
 #include "util/error.h"
-#include "util/path_text.h"
 #include "util/sink.h"
 #include "workflow/checkpoint_phase.h"
 #include "workflow/folder_claim.h"
@@ -131,15 +130,15 @@ void RunPhases(const config::Config& config, const RunRequest& request,
   // Within profiling.counters_memory_mib; files beyond it fold into one record per checkpoint
   // folder (so that rank_imbalance can leave their reads out), per tier (so that staging's
   // per-tier counts stay whole) or one for the paths under no tier.
-  counted.limit_records(static_cast<Bytes>(config.profiling.counters_memory_mib) * MiB,
-                        [tiers = storage.get(), &checkpoint_folders](const std::string& path) {
-                          for (const std::string& folder : checkpoint_folders) {
-                            if (FolderContains(folder, path)) return folder;
-                          }
-                          const storage::TierSpec* tier = tiers->tier_of(path);
-                          return tier != nullptr ? tier->path
-                                                 : std::string(storage::CountingEnv::kFoldedPath);
-                        });
+  counted.limit_records(
+      static_cast<Bytes>(config.profiling.counters_memory_mib) * MiB,
+      [tiers = storage.get(), &checkpoint_folders](const std::string& path) {
+        if (const std::string* folder = CheckpointFolderHolding(checkpoint_folders, path)) {
+          return *folder;
+        }
+        const storage::TierSpec* tier = tiers->tier_of(path);
+        return tier != nullptr ? tier->path : std::string(storage::CountingEnv::kFoldedPath);
+      });
   results.add(WorkloadIdentity(ConfigAsRun(config, request.phases)));
   results.add(PageCacheSettings(config));
   results.add(EmulationSummary(*storage));

@@ -263,6 +263,14 @@ std::vector<std::string> CheckpointFolders(const config::Config& config) {
   return folders;
 }
 
+const std::string* CheckpointFolderHolding(const std::vector<std::string>& folders,
+                                           const std::string& path) {
+  for (const std::string& folder : folders) {
+    if (FolderContains(folder, path)) return &folder;
+  }
+  return nullptr;
+}
+
 void WriteRunCounters(const storage::CountingEnv& counting, const mpi::Communicator& comm,
                       RunResults& results, bool quiet,
                       const std::vector<std::string>& checkpoint_folders) {
@@ -271,9 +279,7 @@ void WriteRunCounters(const storage::CountingEnv& counting, const mpi::Communica
   double checkpoint_read_time = 0;
   for (storage::FileCounts& record : own.files) {
     record.rank = comm.rank();
-    if (std::any_of(
-            checkpoint_folders.begin(), checkpoint_folders.end(),
-            [&](const std::string& folder) { return FolderContains(folder, record.path); })) {
+    if (CheckpointFolderHolding(checkpoint_folders, record.path) != nullptr) {
       checkpoint_read_time += record.counts.read_time;
     }
   }

@@ -18,6 +18,9 @@ namespace dlbench::workflow {
 // The folders whose files are checkpoints: checkpoint.checkpoint_folder and, with a burst
 // buffer, its tier's path — unless that tier is also stage.to's, whose staged dataset it holds.
 std::vector<std::string> CheckpointFolders(const config::Config& config);
+// The folder of `folders` (CheckpointFolders) that holds `path`; nullptr when none does.
+const std::string* CheckpointFolderHolding(const std::vector<std::string>& folders,
+                                           const std::string& path);
 
 // Collective: every rank of `comm` calls it once, after the last phase. Unless `quiet`, rank 0
 // prints one line: files, bytes and Darshan's rate. posix_counters.read_time_per_rank_seconds

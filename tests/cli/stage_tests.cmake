@@ -57,7 +57,7 @@ stage_overrides(tiers ${dir})
 dlbench_cli_test(stage_full_tier_np2 2
   --once "more than tier nvme's capacity of 10 KiB \\(storage.tiers.nvme.capacity\\)"
   -- /bin/sh -c
-  "rm -rf ${dir} && ${DLBENCH} generate ${STAGE_YAML} ${tiers} -q --output ${dir}/gen && ${STAGE_MPIEXEC} 2 ${DLBENCH} stage ${STAGE_YAML} ${tiers} ++workload.storage.tiers.nvme.capacity=10KiB --output ${dir}/out; code=$?; test ! -e ${dir}/nvme/data/train/img_0_of_8.npz || exit 9; exit $code")
+  "trap 'test ! -e ${dir}/nvme/data/train/img_0_of_8.npz || exit 9' EXIT && rm -rf ${dir} && ${DLBENCH} generate ${STAGE_YAML} ${tiers} -q --output ${dir}/gen && ${STAGE_MPIEXEC} 2 ${DLBENCH} stage ${STAGE_YAML} ${tiers} ++workload.storage.tiers.nvme.capacity=10KiB --output ${dir}/out")
 set_tests_properties(cli.stage_full_tier_np2 PROPERTIES LABELS "cli;mpi")
 dlbench_cli_test(stage_unknown_tier 2 --once "stage.to: 'ssd' is not a storage.tiers entry"
   -- ${DLBENCH} stage ${STAGE_YAML} ++workload.storage.tiers.pfs.path=/tmp --to ssd)
