@@ -208,8 +208,10 @@ std::optional<Finding> FirstEpochSlower(const RunFacts& facts) {
   return f;
 }
 
+// An object store's reads come over the network, not from the node's page cache: a run on one
+// (not staged) is never page_cache_served.
 std::optional<Finding> PageCacheServed(const RunFacts& facts) {
-  if (!facts.page_cache_possible || facts.cache_bypassed || facts.staged ||
+  if (!facts.page_cache_possible || facts.cache_bypassed || facts.staged || facts.object_storage ||
       facts.train_load_seconds.size() < 2) {
     return std::nullopt;
   }
@@ -236,7 +238,8 @@ std::optional<Finding> PageCacheServedOnRerun(const std::vector<RunFacts>& runs)
   double bytes_ratio_min = 1;
   double bytes_ratio_max = 1;
   for (const RunFacts& run : runs) {
-    if (run.cache_bypassed || run.staged || !run.reads || run.bytes_read <= 0) {
+    if (run.cache_bypassed || run.staged || run.object_storage || !run.reads ||
+        run.bytes_read <= 0) {
       return std::nullopt;
     }
     const double ratio = run.bytes_read / first.bytes_read;

@@ -84,6 +84,11 @@ opens = summary["posix_counters"]["totals"]["POSIX_OPENS"]
 reads = get_requests(requests, "requests")
 check(reads <= opens, "%d GETs for %d opens" % (reads, opens))
 check("Object storage: " in text, "no object storage line:\n" + text)
+# Two epochs of a dataset that fits in memory, read over HTTP: no page cache served them, and
+# nothing was retried.
+found = [finding["id"] for finding in summary.get("insights", [])]
+check("page_cache_served" not in found and "retries" not in found,
+      "findings of a file system or of throttling on S3: %s" % found)
 no_secret_under(out)
 
 # 2. A rerun of generation keeps every complete object.

@@ -7,7 +7,11 @@ upstream endpoint, except where a rule says otherwise:
 - `truncate`: forward, then send the response's headers and only half its body, and close the
   connection (the client sees a body shorter than its Content-Length);
 - `die`: stop the server: close the listening socket and every connection, as a killed server
-  would; every later request is refused.
+  would; every later request is refused;
+- `delay`: forward, then wait `seconds` before sending the response (a slow server's time to
+  first byte);
+- `slow_body`: forward, send the headers and the first half of the body at once, then wait
+  `seconds` before the rest (a transfer that takes longer than the wait for its first byte).
 
 A rule applies to the requests whose method is in `methods` (and whose path holds `key`, when
 given), to every `every`-th of them (counted per rule), at most `times` times in all (None: no
@@ -22,6 +26,7 @@ import http.client
 import http.server
 import socket
 import threading
+import time
 import urllib.parse
 
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade",
@@ -29,9 +34,9 @@ HOP_BY_HOP = {"connection", "keep-alive", "proxy-connection", "te", "trailer", "
 
 
 class Rule:
-    def __init__(self, action, methods, every=1, times=None, key=None, status=503):
+    def __init__(self, action, methods, every=1, times=None, key=None, status=503, seconds=0.0):
         self.action, self.methods, self.every, self.times = action, set(methods), every, times
-        self.key, self.status = key, status
+        self.key, self.status, self.seconds = key, status, seconds
         self.seen = 0     # requests this rule looked at
         self.applied = 0  # requests it failed
 
@@ -56,6 +61,9 @@ class FaultProxy:
         proxy = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
+            # Headers and body go out as two writes: with Nagle's algorithm the body waited for
+            # the client's delayed ACK of the headers, 40 ms a response.
+            disable_nagle_algorithm = True
             protocol_version = "HTTP/1.1"
 
             def log_message(self, *args):
@@ -97,6 +105,8 @@ class FaultProxy:
                 response = upstream.getresponse()
                 data = response.read()
                 upstream.close()
+                if rule is not None and rule.action == "delay":
+                    time.sleep(rule.seconds)
                 self.send_response(response.status, response.reason)
                 # A HEAD's Content-Length is the object's size: kept as the server sent it.
                 head = self.command == "HEAD"
@@ -106,6 +116,12 @@ class FaultProxy:
                 if not head:
                     self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
+                if rule is not None and rule.action == "slow_body" and len(data) > 1:
+                    self.wfile.write(data[:len(data) // 2])
+                    self.wfile.flush()
+                    time.sleep(rule.seconds)
+                    self.wfile.write(data[len(data) // 2:])
+                    return
                 if rule is not None and rule.action == "truncate" and len(data) > 1:
                     self.wfile.write(data[:len(data) // 2])
                     self.wfile.flush()

@@ -13,6 +13,10 @@ dlbench and the Ceph RGW of the fixture rgw (tests/s3/rgw.sh).
    keeps them and completes the dataset.
 5. The server killed during a checkpoint: exit 3; no manifest names a checkpoint that is not
    whole, so a load would never see a partial one; a rerun saves and loads them all.
+The insights of the object-storage rules (docs/insights.md): the run of 1 reports `retries`;
+a training of 12 epochs (over 100 requests) whose GETs wait 30 ms for their first byte reports
+`request_latency_bound`; the same training whose GETs send half their body at once and the rest
+30 ms later (the transfer, not the first byte, takes the time) reports neither.
 
     faults_s3.py DLBENCH TINY_TRAIN_YAML TINY_CHECKPOINT_YAML SCRATCH RGW_ENV_FILE
 Exits 77 (skipped) when the fixture found no Ceph packages.
@@ -50,6 +54,10 @@ def summary_of(out):
     return json.load(open(os.path.join(out, "summary.json")))
 
 
+def insights(summary):
+    return {finding["id"]: finding for finding in summary.get("insights", [])}
+
+
 def retries(summary, *operations):
     requests = summary.get("object_storage", {}).get("requests", {})
     return sum(requests.get(operation, {}).get("retries", 0) for operation in operations)
@@ -76,7 +84,33 @@ check(retries(summary, "PUT") > 0 and retries(summary, "GET", "range GET") > 0,
 check(summary["metric"].get("train_samples_skipped_on_error", 0) == 0, "samples skipped")
 check_whole(npz_under("transient/"))
 check(len(npz_under("transient/")) == 10, "expected 10 objects: %s" % npz_under("transient/"))
+found = insights(summary)
+check("retries" in found and found["retries"]["severity"] == "high",
+      "half the requests retried, and no high `retries` finding: %s" % sorted(found))
 server.no_secret_under(out)
+
+# The time to first byte: 12 epochs of 10 GETs (over the rule's 100 requests), each delayed 30 ms
+# by the proxy before its first byte, then each slowed 30 ms after it. (Straight to the server
+# the 8 KiB objects are latency-bound too: nothing but the first byte takes time.)
+epochs = ["++workload.workflow.generate_data=False", "++workload.train.epochs=12"]
+proxy.rules = [Rule("delay", {"GET"}, seconds=0.03)]
+out = os.path.join(scratch, "first_byte")
+server.run(dlbench, ["train", tiny_train] + on_s3("transient") + epochs + ["-o", out], 0,
+           env=through_proxy)
+found = insights(summary_of(out))
+check("request_latency_bound" in found and "retries" not in found,
+      "GETs of 30 ms to the first byte: %s" % sorted(found))
+proxy.rules = [Rule("slow_body", {"GET"}, seconds=0.03)]
+out = os.path.join(scratch, "slow_body")
+server.run(dlbench, ["train", tiny_train] + on_s3("transient") + epochs + ["-o", out], 0,
+           env=through_proxy)
+summary = summary_of(out)
+found = insights(summary)
+check(summary["object_storage"]["total"]["requests"] >= 100,
+      "fewer requests than the rule needs: %s" % summary["object_storage"]["total"])
+check("request_latency_bound" not in found and "retries" not in found,
+      "transfers slower than their first byte: %s" % sorted(found))
+check("page_cache_served" not in found, "page_cache_served on an object store: %s" % sorted(found))
 
 # 2. Bodies cut short: retried; every sample read.
 proxy.rules = [Rule("truncate", {"GET"}, every=3)]

@@ -213,6 +213,10 @@ TEST(PageCacheServed, FiresWhenMemoryHoldsTheDataAndEpochsRereadIt) {
   RunFacts big = facts;
   big.page_cache_possible = false;
   EXPECT_FALSE(PageCacheServed(big));
+  // Read from an object store: no page cache in the way (fired on every S3 run before).
+  RunFacts on_s3 = facts;
+  on_s3.object_storage = true;
+  EXPECT_FALSE(PageCacheServed(on_s3));
 }
 
 // A run that read `mib` MiB in `seconds` of read calls.
@@ -240,6 +244,9 @@ TEST(PageCacheServedOnRerun, FiresWhenTheLaterRunsReadTheSameBytesFaster) {
   // The ratio holds but the first run is not 0.05 s slower.
   EXPECT_FALSE(PageCacheServedOnRerun({Reread(0.049), Reread(0.0)}));
   EXPECT_TRUE(PageCacheServedOnRerun({Reread(kRerunMinExcessSeconds), Reread(0.0)}));
+  RunFacts on_s3 = Reread(kRerunMinExcessSeconds);
+  on_s3.object_storage = true;
+  EXPECT_FALSE(PageCacheServedOnRerun({on_s3, Reread(0.0)}));
 }
 
 TEST(PageCacheServedOnRerun, SilentForOneRunOtherDataOrRunsThatKeptTheCacheOut) {
