@@ -123,6 +123,8 @@ TEST(BurstBufferStoreMpi, TierCapacityBackpressureWaitsOnEveryRank) {
   config.checkpoint.burst_buffer = config::BurstBufferConfig{};
   config.checkpoint.burst_buffer->tier = "nvme";
   config.checkpoint.burst_buffer->max_pending_checkpoints = 10;
+  // Not `auto`, whose effect depends on whether $TMPDIR is in memory.
+  config.checkpoint.burst_buffer->preallocate = config::Preallocate::kNo;
   std::vector<storage::TierSpec> specs;
   for (const config::TierConfig& t : config.storage.tiers) {
     specs.push_back({t.name, t.path, t.capacity, t.bandwidth_limit, t.latency});
