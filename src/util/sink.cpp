@@ -96,8 +96,11 @@ void TerminalSink::result(std::string_view text) {
 
 void TerminalSink::message(std::string_view line) {
   std::fflush(stdout);
-  std::fwrite(line.data(), 1, line.size(), stderr);
-  std::fputc('\n', stderr);
+  // One write, newline included: stderr is unbuffered, and under mpirun a line written in two
+  // pieces could be forwarded in two, with mpirun's own lines between them.
+  std::string text(line);
+  text += '\n';
+  std::fwrite(text.data(), 1, text.size(), stderr);
   std::fflush(stderr);
 }
 
