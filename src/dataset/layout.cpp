@@ -124,6 +124,20 @@ std::string DatasetLayout::file_name(Split split, FileIndex file) const {
   return name;
 }
 
+std::optional<FileIndex> DatasetLayout::number_in_name(std::string_view name) const {
+  if (!name.starts_with(name_head_)) return std::nullopt;
+  name.remove_prefix(name_head_.size());
+  const std::size_t end = name.find('_');
+  // At most 19 digits: any FileIndex, and no overflow.
+  if (end == 0 || end == std::string_view::npos || end > 19) return std::nullopt;
+  FileIndex number = 0;
+  for (const char digit : name.substr(0, end)) {
+    if (digit < '0' || digit > '9') return std::nullopt;
+    number = number * 10 + static_cast<FileIndex>(digit - '0');
+  }
+  return number;
+}
+
 void DatasetLayout::append_file_name(std::string& out, Split split, FileIndex file) const {
   check_file(split, file);
   const Side& s = side(split);

@@ -7,7 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -49,6 +51,11 @@ class DatasetLayout {
   std::vector<std::string> folders(Split split) const;
   // "img_007_of_168.npz" (base name) and its full path.
   std::string file_name(Split split, FileIndex file) const;
+  // The number in a name made by file_name, or in a companion's name that starts with one
+  // ("img_007_of_168.npz.idx": 7): the digits after "<file_prefix>_", up to the next '_'; nullopt
+  // when the name does not start so. Which file, of which split, if any, is the caller's to check
+  // (the path of the file of that number).
+  std::optional<FileIndex> number_in_name(std::string_view name) const;
   std::string file_path(Split split, FileIndex file) const;
   // file_path() written into `out`, reusing its storage: made for every sample read, so no
   // allocation once `out` has held a path as long.

@@ -1,10 +1,12 @@
 #include "generation/dataset_check.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "generation/dataset_files.h"
 #include "generation/generation_resume.h"
+#include "generation/listed_files.h"
 #include "mpi/agreement.h"
 #include "util/count_text.h"
 #include "util/error.h"
@@ -39,19 +41,23 @@ std::string Check(const config::Config& config, storage::Env& env) {
                      "); to train on this configuration, regenerate it: " + GenerateHint(config);
   }
   const DatasetFiles files(config.dataset);
-  // "folder/." exists only when the folder is one (a file there gives ENOTDIR).
-  if (env.exists(folder) && !env.exists(folder + "/.")) {
+  // "folder/." exists only when the folder is one (a file there gives ENOTDIR). An object
+  // store has no folders to tell from files: a prefix is one.
+  if (env.capabilities(folder).directories && env.exists(folder) && !env.exists(folder + "/.")) {
     throw Error(ExitCode::kIo, "dataset.data_folder '" + folder + "' is not a folder");
   }
   if (!env.exists(folder + "/train")) {
     throw UsageError("no dataset at " + folder + "; " + GenerateHint(config));
   }
+  // One listing per folder, not a question per file (a HEAD per object on S3).
+  const ListedFiles listed = ListedFiles::Find(
+      env, files, ExistingFiles::kTrusted,
+      [](const DatasetFile&) { return std::optional<Bytes>(); }, /*with_companions=*/false);
   std::uint64_t missing = 0;
   std::string first_missing;
   for (FileIndex g = 0; g < files.total(); ++g) {
-    const DatasetFile file = files.file(g);
-    if (env.exists(file.path)) continue;
-    if (missing++ == 0) first_missing = file.path;
+    if (listed.at(g) != Listed::kWrite) continue;
+    if (missing++ == 0) first_missing = files.file(g).path;
   }
   if (missing > 0) {
     // None of the files there is no dataset, as no folder is: the same code (a usage error:

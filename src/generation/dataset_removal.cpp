@@ -17,10 +17,12 @@ namespace {
 bool HoldsOnly(storage::Env& env, const std::string& folder,
                const std::vector<std::string>& allowed) {
   if (!env.exists(folder)) return false;
-  for (const storage::DirectoryEntry& entry : env.list_directory(folder)) {
-    if (std::find(allowed.begin(), allowed.end(), entry.name) == allowed.end()) return false;
-  }
-  return true;
+  bool only = true;
+  env.for_each_entry(folder, [&](const storage::DirectoryEntry& entry) {
+    only = std::find(allowed.begin(), allowed.end(), entry.name) != allowed.end();
+    return only;
+  });
+  return only;
 }
 
 }  // namespace
@@ -55,13 +57,21 @@ std::uint64_t RemoveGeneratedDataset(const config::Config& config, storage::Env&
   const DatasetFiles files(config.dataset);
   std::uint64_t removed = 0;
   mpi::AgreeOnFailure(comm, [&] {
+    // A thousand paths at a time: one DeleteObjects request on S3, and memory bounded.
+    constexpr std::size_t kBatch = 1000;
+    std::vector<std::string> batch;
     const auto ranks = static_cast<FileIndex>(comm.size());
     for (FileIndex g = static_cast<FileIndex>(comm.rank()); g < files.total(); g += ranks) {
-      const DatasetFile file = files.file(g);
-      for (const std::string& companion : file.companions) env.remove(companion);
-      env.remove(file.path);
+      DatasetFile file = files.file(g);
+      for (std::string& companion : file.companions) batch.push_back(std::move(companion));
+      batch.push_back(std::move(file.path));
       ++removed;
+      if (batch.size() >= kBatch) {
+        env.remove_files(batch);
+        batch.clear();
+      }
     }
+    env.remove_files(batch);
   });
   removed = comm.sum(removed);
   mpi::AgreeOnFailure(comm, [&] {

@@ -164,14 +164,14 @@ std::size_t RemovePartialFiles(storage::Env& env, const std::vector<std::string>
 }
 
 bool FoldersHoldNoDataFiles(storage::Env& env, const std::vector<std::string>& folders) {
+  bool none = true;
   for (const std::string& folder : folders) {
-    for (const storage::DirectoryEntry& entry : env.list_directory(folder)) {
-      if (entry.is_directory || entry.name == file_names::kDatasetMarker ||
-          entry.name == file_names::kFolderMarker || storage::IsPartialFileName(entry.name)) {
-        continue;
-      }
-      return false;
-    }
+    env.for_each_entry(folder, [&](const storage::DirectoryEntry& entry) {
+      none = entry.is_directory || entry.name == file_names::kDatasetMarker ||
+             entry.name == file_names::kFolderMarker || storage::IsPartialFileName(entry.name);
+      return none;
+    });
+    if (!none) return false;
   }
   return true;
 }

@@ -32,11 +32,13 @@ class ListedFiles {
   using ExpectedSize = std::function<std::optional<Bytes>(const DatasetFile&)>;
 
   // On rank 0, under ExistingFiles::kTrusted or kSizeOnly: lists each folder holding a data file
-  // or a companion once (Env::list_directory) and decides every file of `files`. `expected` is
-  // asked only for files listed with a size, and no more once it answered nullopt (a format
-  // whose sizes the content decides). Throws what the listings and `expected` throw.
+  // or a companion once (Env::for_each_entry, streamed: half a byte a file is held, no entry)
+  // and decides every file of `files`. `expected` is asked only for files listed with a size,
+  // and no more once it answered nullopt (a format whose sizes the content decides). Without
+  // `with_companions`, a data file listed is enough (its companions are not looked for). Throws
+  // what the listings and `expected` throw.
   static ListedFiles Find(storage::Env& env, const DatasetFiles& files, ExistingFiles policy,
-                          const ExpectedSize& expected);
+                          const ExpectedSize& expected, bool with_companions = true);
   // The bytes to broadcast, and the ListedFiles they hold on any rank; Error(kInternal) when
   // `packed` does not hold `total` files.
   const std::string& packed() const { return bits_; }

@@ -40,8 +40,8 @@ std::string FolderPrefix(const std::string& key) {
 
 class S3ReadableFile : public storage::ReadableFile {
  public:
-  S3ReadableFile(S3Env& env, std::string path, ObjectName name, Bytes size)
-      : env_(env), path_(std::move(path)), name_(std::move(name)), size_(size) {}
+  S3ReadableFile(S3Env& env, std::string path, ObjectName name)
+      : env_(env), path_(std::move(path)), name_(std::move(name)) {}
 
   const std::string& path() const override { return path_; }
 
@@ -84,8 +84,8 @@ class S3ReadableFile : public storage::ReadableFile {
  private:
   // The object's bytes [0, min(size, kHeadWindow)), fetched once (the first caller's GET; others
   // wait for it). A failed fetch is retried by the next caller. An object expected to fit in
-  // the window (its size known, or its folder's largest object read so far) is fetched whole by
-  // a plain GET, as a bare client reads a small object; else, or when it turns out larger, a
+  // the window (every object of its folder listed, written or read so far did) is fetched whole
+  // by a plain GET, as a bare client reads a small object; else, or when it turns out larger, a
   // range GET of the window, which learns the size too.
   const std::vector<std::byte>& head() const {
     const std::lock_guard lock(head_mutex_);
@@ -95,18 +95,13 @@ class S3ReadableFile : public storage::ReadableFile {
       // at the top of a profile of 4 KiB object reads.
       thread_local const std::unique_ptr<std::byte[]> scratch(new std::byte[kHeadWindow]);
       const std::span<std::byte> window(scratch.get(), kHeadWindow);
-      const Bytes known = size_.load(std::memory_order_relaxed);
-      const Bytes expected =
-          known != S3Env::kUnknownSize ? known : env_.largest_read_in_folder(path_);
       std::optional<GetResult> result;
-      if (expected <= kHeadWindow)
+      if (env_.largest_in_folder(path_) <= kHeadWindow)
         result = env_.client().get_whole(name_.bucket, name_.key, window);
       if (!result) result = env_.client().get(name_.bucket, name_.key, 0, window);
       head_.assign(scratch.get(), scratch.get() + result->bytes);
       size_.store(result->object_size, std::memory_order_relaxed);
-      // Not remembered per object (memory would grow with the files read): the folder's largest
-      // object is what the next reads need.
-      env_.note_read(path_, result->object_size);
+      env_.note_size(path_, result->object_size);
       head_loaded_ = true;
     }
     return head_;
@@ -142,7 +137,7 @@ class S3ReadableFile : public storage::ReadableFile {
   S3Env& env_;
   std::string path_;
   ObjectName name_;
-  mutable std::atomic<Bytes> size_;
+  mutable std::atomic<Bytes> size_{S3Env::kUnknownSize};  // learned by the first GET
   mutable std::mutex head_mutex_;
   mutable bool head_loaded_ = false;
   mutable std::vector<std::byte> head_;
@@ -207,7 +202,7 @@ class S3WritableFile : public storage::WritableFile {
  private:
   void complete() {
     writer_.complete();
-    env_.learn_size(path_, writer_.appended());
+    env_.note_size(path_, writer_.appended());
   }
 
   void require_for_publishing(const char* operation) const {
@@ -227,17 +222,6 @@ class S3WritableFile : public storage::WritableFile {
 S3Env::S3Env(ClientOptions options, WriteOptions write)
     : client_(std::move(options)), write_(write) {}
 
-Bytes S3Env::known_size(const std::string& path) const {
-  const std::lock_guard lock(sizes_mutex_);
-  const auto found = sizes_.find(path);
-  return found == sizes_.end() ? kUnknownSize : found->second;
-}
-
-void S3Env::learn_size(const std::string& path, Bytes size) {
-  const std::lock_guard lock(sizes_mutex_);
-  sizes_[path] = size;
-}
-
 namespace {
 // The folder part of an object's path ("s3://b/data/train/" of "s3://b/data/train/img_1.npz").
 std::string_view FolderOf(const std::string& path) {
@@ -245,23 +229,25 @@ std::string_view FolderOf(const std::string& path) {
 }
 }  // namespace
 
-Bytes S3Env::largest_read_in_folder(const std::string& path) const {
-  const std::lock_guard lock(sizes_mutex_);
-  const auto found = largest_read_.find(std::string(FolderOf(path)));
-  return found == largest_read_.end() ? kUnknownSize : found->second;
+Bytes S3Env::largest_in_folder(const std::string& path) const {
+  const std::lock_guard lock(largest_mutex_);
+  const auto found = largest_.find(FolderOf(path));
+  return found == largest_.end() ? kUnknownSize : found->second;
 }
 
-void S3Env::note_read(const std::string& path, Bytes object_size) {
-  const std::lock_guard lock(sizes_mutex_);
-  Bytes& largest = largest_read_.try_emplace(std::string(FolderOf(path)), 0).first->second;
-  largest = std::max(largest, object_size);
+void S3Env::note_size(const std::string& path, Bytes object_size) {
+  const std::string_view folder = FolderOf(path);
+  const std::lock_guard lock(largest_mutex_);
+  auto found = largest_.find(folder);
+  if (found == largest_.end()) found = largest_.emplace(folder, 0).first;
+  found->second = std::max(found->second, object_size);
 }
 
 std::unique_ptr<storage::ReadableFile> S3Env::open_read(const std::string& path,
                                                         const storage::OpenOptions& options) {
   if (options.direct) throw Unsupported("open with O_DIRECT", path);
   ObjectName name = ParseObjectUri(path);
-  return std::make_unique<S3ReadableFile>(*this, path, std::move(name), known_size(path));
+  return std::make_unique<S3ReadableFile>(*this, path, std::move(name));
 }
 
 std::unique_ptr<storage::WritableFile> S3Env::create(const std::string& path,
@@ -305,47 +291,66 @@ void S3Env::remove(const std::string& path) {
   const ObjectName name = ParseObjectUri(path);
   if (name.key.empty()) return;
   client_.delete_object(name.bucket, name.key);
-  const std::lock_guard lock(sizes_mutex_);
-  sizes_.erase(path);
+}
+
+void S3Env::remove_files(const std::vector<std::string>& paths) {
+  // Each run of keys of one bucket in DeleteObjects requests (the client batches them).
+  std::string bucket;
+  std::vector<std::string> keys;
+  for (const std::string& path : paths) {
+    ObjectName name = ParseObjectUri(path);
+    if (name.key.empty()) continue;
+    if (name.bucket != bucket && !keys.empty()) {
+      client_.delete_objects(bucket, keys);
+      keys.clear();
+    }
+    bucket = std::move(name.bucket);
+    keys.push_back(std::move(name.key));
+  }
+  if (!keys.empty()) client_.delete_objects(bucket, keys);
 }
 
 void S3Env::remove_tree(const std::string& path) {
   const ObjectName name = ParseObjectUri(path);
+  // A page of keys deleted at a time (DeleteObjects takes 1000, a listing's page): memory does
+  // not grow with the objects under the prefix. The listing goes on after the last key listed,
+  // so deleting what it listed does not disturb it.
   std::vector<std::string> keys;
-  for (ObjectInfo& object : client_.list(name.bucket, FolderPrefix(name.key)).objects) {
-    keys.push_back(std::move(object.key));
-  }
-  if (!name.key.empty() && name.key.back() != '/') keys.push_back(name.key);
-  client_.delete_objects(name.bucket, keys);
-  const std::lock_guard lock(sizes_mutex_);
-  std::erase_if(sizes_, [&](const auto& entry) { return entry.first.starts_with(path); });
+  client_.list_pages(name.bucket, FolderPrefix(name.key), "", [&](const Listing& page) {
+    keys.clear();
+    for (const ObjectInfo& object : page.objects) keys.push_back(object.key);
+    client_.delete_objects(name.bucket, keys);
+    return true;
+  });
+  if (!name.key.empty() && name.key.back() != '/') client_.delete_object(name.bucket, name.key);
 }
 
-std::vector<storage::DirectoryEntry> S3Env::list_directory(const std::string& path) {
+void S3Env::for_each_entry(const std::string& path, const EntryVisitor& visit) {
   const ObjectName name = ParseObjectUri(path);
   const std::string prefix = FolderPrefix(name.key);
-  const Listing listing = client_.list(name.bucket, prefix, "/");
   const std::string folder = "s3://" + name.bucket + "/" + prefix;
-  std::vector<storage::DirectoryEntry> entries;
-  {
-    const std::lock_guard lock(sizes_mutex_);
-    for (const ObjectInfo& object : listing.objects) {
-      std::string base = object.key.substr(prefix.size());
-      if (base.empty()) continue;  // the folder's own marker object
-      sizes_[folder + base] = object.size;
-      storage::DirectoryEntry& entry = entries.emplace_back();
-      entry.name = std::move(base);
+  storage::DirectoryEntry entry;
+  client_.list_pages(name.bucket, prefix, "/", [&](const Listing& page) {
+    Bytes largest = 0;
+    for (const ObjectInfo& object : page.objects) largest = std::max(largest, object.size);
+    if (!page.objects.empty()) note_size(folder, largest);
+    for (const ObjectInfo& object : page.objects) {
+      if (object.key.size() == prefix.size()) continue;  // the folder's own marker object
+      entry.name.assign(object.key, prefix.size());
+      entry.is_directory = false;
       entry.size = object.size;
+      if (!visit(entry)) return false;
     }
-  }
-  for (const std::string& common : listing.common_prefixes) {
-    std::string base = common.substr(prefix.size());
-    if (!base.empty() && base.back() == '/') base.pop_back();
-    if (!base.empty()) entries.push_back({std::move(base), true});
-  }
-  std::sort(entries.begin(), entries.end(),
-            [](const auto& a, const auto& b) { return a.name < b.name; });
-  return entries;
+    for (const std::string& common : page.common_prefixes) {
+      // "<prefix><name>/"
+      if (common.size() <= prefix.size() + 1) continue;
+      entry.name.assign(common, prefix.size(), common.size() - prefix.size() - 1);
+      entry.is_directory = true;
+      entry.size.reset();
+      if (!visit(entry)) return false;
+    }
+    return true;
+  });
 }
 
 bool S3Env::exists(const std::string& path) {

@@ -5,10 +5,10 @@
 //   first time a read falls in them or size() is asked while unknown, and later reads there are
 //   served from memory: a small file read in pieces (npz: its end, its directory, its arrays)
 //   costs one GET and no HEAD. That GET is a plain GET of the whole object when the object is
-//   expected to fit (its size is known, or every object read so far in its folder fitted; one
-//   that turns out larger is cut at 256 KiB and read again by range), else a range GET. Other
-//   reads are range GETs; every GET learns the size (Content-Range), also known from an earlier
-//   list_directory or this Env's own write. A missing object fails at its first read or size(),
+//   expected to fit (every object of its folder this Env listed, wrote or read so far fitted;
+//   one that turns out larger is cut at 256 KiB and read again by range), else a range GET.
+//   Other reads are range GETs; every GET learns the object's size (Content-Range), which the
+//   file keeps. A missing object fails at its first read or size(),
 //   naming s3://bucket/key and NoSuchKey. A read of more than 16 MiB goes out as 8 MiB range
 //   GETs, four at once after the first (a checkpoint's large reads).
 // - create and create_for_publish: an s3/object_writer.h writer: appends only (write_at at the
@@ -16,10 +16,10 @@
 //   publish() (create_for_publish) makes the object visible, whole: an object store publishes by
 //   completing the upload. A file abandoned, or destroyed before that, leaves nothing (a started
 //   upload is aborted). PublishOptions::partial_name is ignored: unfinished objects have no name.
-// - list_directory: ListObjectsV2 with delimiter '/', each object with its size
-//   (DirectoryEntry::size); exists, file_size and modified_ns: HEAD (exists then asks for one key
-//   under the prefix, for a folder); remove: DELETE; remove_tree: a listing and DeleteObjects in
-//   batches of 1000.
+// - for_each_entry: ListObjectsV2 with delimiter '/', a page of 1000 keys at a time, each object
+//   with its size (DirectoryEntry::size); exists, file_size and modified_ns: HEAD (exists then
+//   asks for one key under the prefix, for a folder); remove: DELETE; remove_tree: a page of the
+//   listing, then DeleteObjects of its keys, page after page.
 // - create_directories and sync_directory do nothing (prefixes need no creation; a complete
 //   upload is durable); free_space reports no limit.
 // - What an object store cannot do throws Error(kUsage) naming the operation and the path:
@@ -27,10 +27,11 @@
 //   open_shared (no shared files), O_DIRECT.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "s3/client.h"
@@ -65,8 +66,9 @@ class S3Env : public storage::Env {
   void rename(const std::string& from, const std::string& to) override;
   void create_directories(const std::string& path) override;
   void remove(const std::string& path) override;
+  void remove_files(const std::vector<std::string>& paths) override;
   void remove_tree(const std::string& path) override;
-  std::vector<storage::DirectoryEntry> list_directory(const std::string& path) override;
+  void for_each_entry(const std::string& path, const EntryVisitor& visit) override;
   bool exists(const std::string& path) override;
   Bytes file_size(const std::string& path) override;
   std::int64_t modified_ns(const std::string& path) override;
@@ -78,15 +80,12 @@ class S3Env : public storage::Env {
   // The client's (s3/client.h requests()).
   std::vector<storage::RequestCounts> requests() override { return client_.requests(); }
 
-  // The size an object is known to have (listed or written by this Env; not learned from reads,
-  // so that reading a dataset adds nothing per object), or kUnknownSize.
+  // The largest object this Env listed, wrote or read so far in the folder holding `path`
+  // (note_size), or kUnknownSize when none: what the first read of an object expects. One
+  // number per folder, none per object, so memory does not grow with the objects a run touches.
   static constexpr Bytes kUnknownSize = ~Bytes{0};
-  Bytes known_size(const std::string& path) const;
-  void learn_size(const std::string& path, Bytes size);
-  // The largest object read so far in the folder holding `path` (noted by note_read), or
-  // kUnknownSize when none was: what the first read of an object of unknown size expects.
-  Bytes largest_read_in_folder(const std::string& path) const;
-  void note_read(const std::string& path, Bytes object_size);
+  Bytes largest_in_folder(const std::string& path) const;
+  void note_size(const std::string& path, Bytes object_size);
 
  private:
   std::unique_ptr<storage::WritableFile> create_object(const std::string& path, bool direct,
@@ -95,9 +94,8 @@ class S3Env : public storage::Env {
   Client client_;
   std::unique_ptr<OpLog> op_log_;  // after client_: destroyed before it
   WriteOptions write_;
-  mutable std::mutex sizes_mutex_;
-  std::unordered_map<std::string, Bytes> sizes_;         // path → object size
-  std::unordered_map<std::string, Bytes> largest_read_;  // folder → largest object read there
+  mutable std::mutex largest_mutex_;
+  std::map<std::string, Bytes, std::less<>> largest_;  // folder ("s3://b/k/") → largest object
 };
 
 }  // namespace dlbench::s3

@@ -1,5 +1,6 @@
 #include "storage/atomic_file.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "util/error.h"
@@ -32,12 +33,14 @@ std::string FinalPathFor(const std::string& partial_path) {
 
 std::vector<std::string> FindPartialFiles(Env& env, const std::string& folder) {
   std::vector<std::string> found;
-  for (const DirectoryEntry& entry : env.list_directory(folder)) {
+  env.for_each_entry(folder, [&](const DirectoryEntry& entry) {
     if (!entry.is_directory && IsPartialFileName(entry.name)) {
       found.push_back(folder + (folder.ends_with('/') ? "" : "/") + entry.name);
     }
-  }
-  return found;  // sorted, as the listing
+    return true;
+  });
+  std::sort(found.begin(), found.end());
+  return found;
 }
 
 AtomicFileWriter::AtomicFileWriter(Env& env, std::string final_path, const OpenOptions& options,

@@ -459,15 +459,19 @@ void CountingEnv::remove(const std::string& path) {
   add_env_op(&IoCounts::removes);
 }
 
+void CountingEnv::remove_files(const std::vector<std::string>& paths) {
+  target().remove_files(paths);
+  for (std::size_t i = 0; i < paths.size(); ++i) add_env_op(&IoCounts::removes);
+}
+
 void CountingEnv::remove_tree(const std::string& path) {
   target().remove_tree(path);
   add_env_op(&IoCounts::tree_removes);
 }
 
-std::vector<DirectoryEntry> CountingEnv::list_directory(const std::string& path) {
-  std::vector<DirectoryEntry> entries = target().list_directory(path);
+void CountingEnv::for_each_entry(const std::string& path, const EntryVisitor& visit) {
+  target().for_each_entry(path, visit);
   add_env_op(&IoCounts::lists);
-  return entries;
 }
 
 void CountingEnv::sync_directory(const std::string& path) {

@@ -54,9 +54,10 @@ class EnvWrapper : public Env {
   void rename(const std::string& from, const std::string& to) override { target_.rename(from, to); }
   void create_directories(const std::string& path) override { target_.create_directories(path); }
   void remove(const std::string& path) override { target_.remove(path); }
+  void remove_files(const std::vector<std::string>& paths) override { target_.remove_files(paths); }
   void remove_tree(const std::string& path) override { target_.remove_tree(path); }
-  std::vector<DirectoryEntry> list_directory(const std::string& path) override {
-    return target_.list_directory(path);
+  void for_each_entry(const std::string& path, const EntryVisitor& visit) override {
+    target_.for_each_entry(path, visit);
   }
   bool exists(const std::string& path) override { return target_.exists(path); }
   Bytes file_size(const std::string& path) override { return target_.file_size(path); }

@@ -370,6 +370,11 @@ void FaultInjectionEnv::remove(const std::string& path) {
   target().remove(path);
 }
 
+void FaultInjectionEnv::remove_files(const std::vector<std::string>& paths) {
+  for (const std::string& path : paths) check(FaultOp::kRemove, path, "");
+  target().remove_files(paths);
+}
+
 void FaultInjectionEnv::sync_directory(const std::string& path) {
   check(FaultOp::kSyncDirectory, path, "");
   target().sync_directory(path);
@@ -380,9 +385,9 @@ void FaultInjectionEnv::remove_tree(const std::string& path) {
   target().remove_tree(path);
 }
 
-std::vector<DirectoryEntry> FaultInjectionEnv::list_directory(const std::string& path) {
+void FaultInjectionEnv::for_each_entry(const std::string& path, const EntryVisitor& visit) {
   check(FaultOp::kListDirectory, path, "");
-  return target().list_directory(path);
+  target().for_each_entry(path, visit);
 }
 
 Bytes FaultInjectionEnv::free_space(const std::string& path) {

@@ -145,8 +145,9 @@ class FaultInjectionEnv final : public EnvWrapper {
   void rename(const std::string& from, const std::string& to) override;
   void create_directories(const std::string& path) override;
   void remove(const std::string& path) override;
+  void remove_files(const std::vector<std::string>& paths) override;
   void remove_tree(const std::string& path) override;
-  std::vector<DirectoryEntry> list_directory(const std::string& path) override;
+  void for_each_entry(const std::string& path, const EntryVisitor& visit) override;
   void sync_directory(const std::string& path) override;
   Bytes free_space(const std::string& path) override;
 

@@ -41,6 +41,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -242,13 +243,24 @@ class Env {
   virtual void create_directories(const std::string& path) = 0;
   // Removes a file or an empty folder; no error if absent.
   virtual void remove(const std::string& path) = 0;
+  // Removes the files `paths`, each as remove() does; a backend that can removes many in one
+  // request (S3: DeleteObjects, 1000 keys a request), else one by one (this default). Throws
+  // Error(kIo) naming a file that could not go; others of `paths` may or may not be gone.
+  virtual void remove_files(const std::vector<std::string>& paths);
   // Removes `path` and, if it is a folder, everything under it (symbolic links are removed, not
   // followed); no error if absent. Throws Error(kIo) naming the entry that could not go.
   virtual void remove_tree(const std::string& path) = 0;
-  // The entries of folder `path`, sorted by name. An absent folder lists as empty (as an absent
-  // path removes without error); one that cannot be read (not a folder, no permission) throws
-  // Error(kIo) naming it.
-  virtual std::vector<DirectoryEntry> list_directory(const std::string& path) = 0;
+  // Calls `visit` with each entry of folder `path`, in no particular order, until it returns
+  // false. Holds one page of the listing at a time (a readdir buffer, one ListObjectsV2
+  // response), so a folder of millions of files costs no memory per file. An absent folder has
+  // no entries (as an absent path removes without error); one that cannot be read (not a folder,
+  // no permission) throws Error(kIo) naming it. What `visit` throws ends the listing and passes
+  // through. An entry created or removed in the folder meanwhile may or may not be visited.
+  using EntryVisitor = std::function<bool(const DirectoryEntry&)>;
+  virtual void for_each_entry(const std::string& path, const EntryVisitor& visit) = 0;
+  // for_each_entry's entries, collected and sorted by name: for folders of a few entries
+  // (markers, saves, results), never for a dataset's (for_each_entry).
+  std::vector<DirectoryEntry> list_directory(const std::string& path);
   virtual bool exists(const std::string& path) = 0;
   // The size of the regular file at `path`; Error(kIo) naming it when it is absent, or is a
   // folder, FIFO, socket or device (posix_file.h RequireRegularFile, the read side's rule too).

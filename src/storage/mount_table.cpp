@@ -133,10 +133,26 @@ void RoutingEnv::create_directories(const std::string& path) {
 
 void RoutingEnv::remove(const std::string& path) { route(path).remove(path); }
 
+void RoutingEnv::remove_files(const std::vector<std::string>& paths) {
+  // Each run of paths one backend holds goes to it at once.
+  std::vector<std::string> run;
+  Env* backend = nullptr;
+  for (const std::string& path : paths) {
+    Env& holder = route(path);
+    if (&holder != backend && !run.empty()) {
+      backend->remove_files(run);
+      run.clear();
+    }
+    backend = &holder;
+    run.push_back(path);
+  }
+  if (!run.empty()) backend->remove_files(run);
+}
+
 void RoutingEnv::remove_tree(const std::string& path) { route(path).remove_tree(path); }
 
-std::vector<DirectoryEntry> RoutingEnv::list_directory(const std::string& path) {
-  return route(path).list_directory(path);
+void RoutingEnv::for_each_entry(const std::string& path, const EntryVisitor& visit) {
+  route(path).for_each_entry(path, visit);
 }
 
 bool RoutingEnv::exists(const std::string& path) { return route(path).exists(path); }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -71,40 +72,38 @@ std::unique_ptr<WritableFile> OpenForWriting(
   return std::make_unique<PosixWritableFile>(path, fd, direct_fd, pending, final_path);
 }
 
-// A folder's entries, sorted; empty when the folder is absent.
-std::vector<DirectoryEntry> ListDirectory(const std::string& path) {
+// Env::for_each_entry on POSIX: readdir's order, one entry held at a time.
+void ForEachEntry(const std::string& path, const Env::EntryVisitor& visit) {
   const std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(path.c_str()), ::closedir);
   if (!dir) {
-    if (errno == ENOENT) return {};
+    if (errno == ENOENT) return;
     throw IoError("list", path, errno);
   }
-  std::vector<DirectoryEntry> entries;
+  DirectoryEntry entry;
   while (true) {
     errno = 0;
-    const dirent* entry = ::readdir(dir.get());
-    if (entry == nullptr) break;
-    const std::string name = entry->d_name;
-    if (name == "." || name == "..") continue;
-    bool is_directory = entry->d_type == DT_DIR;
-    bool is_symlink = entry->d_type == DT_LNK;
-    if (entry->d_type == DT_UNKNOWN) {  // file systems that do not fill d_type
+    const dirent* found = ::readdir(dir.get());
+    if (found == nullptr) break;
+    if (std::strcmp(found->d_name, ".") == 0 || std::strcmp(found->d_name, "..") == 0) continue;
+    entry.name = found->d_name;
+    entry.is_directory = found->d_type == DT_DIR;
+    entry.is_symlink = found->d_type == DT_LNK;
+    if (found->d_type == DT_UNKNOWN) {  // file systems that do not fill d_type
       struct stat st {};
-      is_symlink = ::fstatat(::dirfd(dir.get()), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-                   S_ISLNK(st.st_mode);
-      is_directory = !is_symlink && S_ISDIR(st.st_mode);
+      entry.is_symlink =
+          ::fstatat(::dirfd(dir.get()), found->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+          S_ISLNK(st.st_mode);
+      entry.is_directory = !entry.is_symlink && S_ISDIR(st.st_mode);
     }
-    if (is_symlink) {
+    if (entry.is_symlink) {
       // Follows the link; one that points nowhere is not a folder.
       struct stat st {};
-      is_directory =
-          ::fstatat(::dirfd(dir.get()), entry->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
+      entry.is_directory =
+          ::fstatat(::dirfd(dir.get()), found->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
     }
-    entries.push_back({name, is_directory, is_symlink});
+    if (!visit(entry)) return;
   }
   if (errno != 0) throw IoError("list", path, errno);
-  std::sort(entries.begin(), entries.end(),
-            [](const DirectoryEntry& a, const DirectoryEntry& b) { return a.name < b.name; });
-  return entries;
 }
 
 void RemoveTree(const std::string& path) {
@@ -114,7 +113,10 @@ void RemoveTree(const std::string& path) {
     throw IoError("remove", path, errno);
   }
   if (S_ISDIR(st.st_mode)) {
-    for (const DirectoryEntry& entry : ListDirectory(path)) RemoveTree(path + "/" + entry.name);
+    ForEachEntry(path, [&](const DirectoryEntry& entry) {
+      RemoveTree(path + "/" + entry.name);
+      return true;
+    });
     if (::rmdir(path.c_str()) != 0 && errno != ENOENT) throw IoError("remove folder", path, errno);
   } else if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
     throw IoError("remove", path, errno);
@@ -219,8 +221,8 @@ class PosixEnvImpl final : public Env {
 
   void remove_tree(const std::string& path) override { RemoveTree(path); }
 
-  std::vector<DirectoryEntry> list_directory(const std::string& path) override {
-    return ListDirectory(path);
+  void for_each_entry(const std::string& path, const EntryVisitor& visit) override {
+    ForEachEntry(path, visit);
   }
 
   bool exists(const std::string& path) override {

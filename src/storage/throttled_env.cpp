@@ -221,14 +221,19 @@ void ThrottledEnv::remove(const std::string& path) {
   target().remove(path);
 }
 
+void ThrottledEnv::remove_files(const std::vector<std::string>& paths) {
+  throttle(0);
+  target().remove_files(paths);
+}
+
 void ThrottledEnv::remove_tree(const std::string& path) {
   throttle(0);
   target().remove_tree(path);
 }
 
-std::vector<DirectoryEntry> ThrottledEnv::list_directory(const std::string& path) {
+void ThrottledEnv::for_each_entry(const std::string& path, const EntryVisitor& visit) {
   throttle(0);
-  return target().list_directory(path);
+  target().for_each_entry(path, visit);
 }
 
 bool ThrottledEnv::exists(const std::string& path) {

@@ -51,8 +51,9 @@ class ThrottledEnv final : public EnvWrapper {
   void rename(const std::string& from, const std::string& to) override;
   void create_directories(const std::string& path) override;
   void remove(const std::string& path) override;
+  void remove_files(const std::vector<std::string>& paths) override;
   void remove_tree(const std::string& path) override;  // one latency, whatever the tree holds
-  std::vector<DirectoryEntry> list_directory(const std::string& path) override;
+  void for_each_entry(const std::string& path, const EntryVisitor& visit) override;
   bool exists(const std::string& path) override;
   Bytes file_size(const std::string& path) override;
   std::int64_t modified_ns(const std::string& path) override;

@@ -38,9 +38,10 @@ enum class Event : std::uint8_t {
   kStat,        // __xstat64: exists, file_size
   kMkdir,       // mkdir: create_directories
   kRename,      // rename; a publish (a rename or a link into place)
-  kUnlink,      // unlink: remove; an abandon of a file created for publishing
+  kUnlink,      // unlink: remove; an abandon of a file created for publishing; remove_files,
+                // one event a batch on its first file (ret: files)
   kRemoveTree,  // remove_tree: a folder and everything under it
-  kOpendir,     // opendir: list_directory
+  kOpendir,     // opendir: for_each_entry, the caller's work on each entry included; ret entries
   kStatvfs,     // statvfs: free_space
   kFadvise,     // posix_fadvise: drop_cache
   // Object-storage requests (cat S3): one event per request, its retries and backoffs included,

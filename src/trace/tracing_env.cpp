@@ -214,14 +214,33 @@ void TracingEnv::remove(const std::string& path) {
   PathOp(Event::kUnlink, path, [&] { target().remove(path); });
 }
 
+void TracingEnv::remove_files(const std::vector<std::string>& paths) {
+  if (paths.empty()) return;
+  PathOp(
+      Event::kUnlink, paths.front(),
+      [&] {
+        target().remove_files(paths);
+        return kAsInt(paths.size());
+      },
+      [](std::int64_t removed) { return removed; });
+}
+
 void TracingEnv::remove_tree(const std::string& path) {
   PathOp(Event::kRemoveTree, path, [&] { target().remove_tree(path); });
 }
 
-std::vector<storage::DirectoryEntry> TracingEnv::list_directory(const std::string& path) {
-  return PathOp(
-      Event::kOpendir, path, [&] { return target().list_directory(path); },
-      [](const auto& entries) { return kAsInt(entries.size()); });
+void TracingEnv::for_each_entry(const std::string& path, const EntryVisitor& visit) {
+  PathOp(
+      Event::kOpendir, path,
+      [&] {
+        std::int64_t visited = 0;
+        target().for_each_entry(path, [&](const storage::DirectoryEntry& entry) {
+          ++visited;
+          return visit(entry);
+        });
+        return visited;
+      },
+      [](std::int64_t visited) { return visited; });
 }
 
 bool TracingEnv::exists(const std::string& path) {

@@ -30,13 +30,14 @@ void WriteMarker(storage::Env& env, const std::string& folder) {
 // per sub-folder and nothing per file.
 std::string LinkedFolderBelow(storage::Env& env, const std::string& folder,
                               const std::string& relative) {
-  for (const storage::DirectoryEntry& entry : env.list_directory(JoinPath(folder, relative))) {
-    if (!entry.is_directory) continue;
+  std::string link;
+  env.for_each_entry(JoinPath(folder, relative), [&](const storage::DirectoryEntry& entry) {
+    if (!entry.is_directory) return true;
     const std::string below = relative.empty() ? entry.name : JoinPath(relative, entry.name);
-    if (entry.is_symlink) return below;
-    if (std::string link = LinkedFolderBelow(env, folder, below); !link.empty()) return link;
-  }
-  return "";
+    link = entry.is_symlink ? below : LinkedFolderBelow(env, folder, below);
+    return link.empty();
+  });
+  return link;
 }
 
 }  // namespace
@@ -51,19 +52,20 @@ void ClaimFolder(storage::Env& env, const std::string& folder, const std::string
   env.create_directories(folder);
   const bool links = env.capabilities(folder).symlinks;
   bool marked = false;
-  std::string foreign;  // the first entry dlbench did not make
-  std::string link;     // the first symbolic link
+  std::string foreign;  // the first entry by name dlbench did not make
+  std::string link;     // the first symbolic link by name
   if (existed) {
-    for (const storage::DirectoryEntry& entry : env.list_directory(folder)) {
+    env.for_each_entry(folder, [&](const storage::DirectoryEntry& entry) {
       if (entry.name == file_names::kFolderMarker || entry.name == file_names::kDatasetMarker) {
         marked = true;
-      } else if (foreign.empty()) {
+      } else if (foreign.empty() || entry.name < foreign) {
         foreign = entry.name;
       }
-      if (links && link.empty() && entry.is_symlink) {
+      if (links && entry.is_symlink && (link.empty() || entry.name < link)) {
         link = entry.name;
       }
-    }
+      return true;
+    });
     if (links && link.empty()) link = LinkedFolderBelow(env, folder, "");
   }
   // Not even with --force: through a link to a folder, dlbench would write (and remove its

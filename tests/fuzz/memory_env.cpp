@@ -87,7 +87,7 @@ bool MemoryEnv::is_folder(const std::string& path) const {
   return it != files_.end() && it->first.starts_with(prefix);
 }
 
-std::vector<storage::DirectoryEntry> MemoryEnv::list_directory(const std::string& path) {
+void MemoryEnv::for_each_entry(const std::string& path, const EntryVisitor& visit) {
   const std::string prefix = path.ends_with('/') ? path : path + "/";
   std::set<std::string> files, folders;
   for (auto it = files_.lower_bound(prefix); it != files_.end() && it->first.starts_with(prefix);
@@ -103,9 +103,9 @@ std::vector<storage::DirectoryEntry> MemoryEnv::list_directory(const std::string
   std::vector<storage::DirectoryEntry> entries;
   for (const std::string& name : files) entries.push_back({name, false});
   for (const std::string& name : folders) entries.push_back({name, true});
-  std::sort(entries.begin(), entries.end(),
-            [](const auto& a, const auto& b) { return a.name < b.name; });
-  return entries;
+  for (const storage::DirectoryEntry& entry : entries) {
+    if (!visit(entry)) return;
+  }
 }
 
 bool MemoryEnv::exists(const std::string& path) { return files_.contains(path) || is_folder(path); }

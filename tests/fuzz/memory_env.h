@@ -36,7 +36,7 @@ class MemoryEnv final : public storage::Env {
   void create_directories(const std::string& path) override;
   void remove(const std::string& path) override;
   void remove_tree(const std::string& path) override;
-  std::vector<storage::DirectoryEntry> list_directory(const std::string& path) override;
+  void for_each_entry(const std::string& path, const EntryVisitor& visit) override;
   bool exists(const std::string& path) override;
   Bytes file_size(const std::string& path) override;
   // The order in which the file was added (a read-only file system has no clock).

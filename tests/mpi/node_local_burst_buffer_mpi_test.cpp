@@ -55,8 +55,8 @@ class RecordingEnv final : public storage::EnvWrapper {
   void create_directories(const std::string& p) override { EnvWrapper::create_directories(saw(p)); }
   void remove(const std::string& p) override { EnvWrapper::remove(saw(p)); }
   void remove_tree(const std::string& p) override { EnvWrapper::remove_tree(saw(p)); }
-  std::vector<storage::DirectoryEntry> list_directory(const std::string& p) override {
-    return EnvWrapper::list_directory(saw(p));
+  void for_each_entry(const std::string& p, const EntryVisitor& visit) override {
+    EnvWrapper::for_each_entry(saw(p), visit);
   }
   bool exists(const std::string& p) override { return EnvWrapper::exists(saw(p)); }
   Bytes file_size(const std::string& p) override { return EnvWrapper::file_size(saw(p)); }

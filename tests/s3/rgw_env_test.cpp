@@ -138,12 +138,20 @@ TEST(RgwEnv, ObjectsExpectedToBeSmallAreReadByPlainGets) {
   const std::uint64_t ranges = env.client().counts(Operation::kRangeGet).requests;
   EXPECT_EQ(ReadFile(env, folder + "after"), test::TestData(4 * KiB, 10));
   EXPECT_EQ(counts(), std::pair(std::uint64_t{3}, ranges + 1));
-  // Listed: known to be small, read whole at once.
+  // Listed: a folder of small objects is read whole from the first; one that lists an object
+  // larger than the window is read by ranges (one number per folder, none per object).
+  const std::string small = Uri(server, TestPrefix() + "small/");
+  WriteFile(writer, small + "a", test::TestData(4 * KiB, 11));
+  WriteFile(writer, small + "b", test::TestData(4 * KiB, 12));
   S3Env listed(server.options, kSmallParts);
+  EXPECT_EQ(listed.list_directory(small).size(), 2U);
+  EXPECT_EQ(ReadFile(listed, small + "b"), test::TestData(4 * KiB, 12));
+  EXPECT_EQ(listed.client().counts(Operation::kGet).requests, 1U);
+  EXPECT_EQ(listed.client().counts(Operation::kRangeGet).requests, 0U);
   EXPECT_EQ(listed.list_directory(folder).size(), 5U);
   EXPECT_EQ(ReadFile(listed, folder + "after"), test::TestData(4 * KiB, 10));
   EXPECT_EQ(listed.client().counts(Operation::kGet).requests, 1U);
-  EXPECT_EQ(listed.client().counts(Operation::kRangeGet).requests, 0U);
+  EXPECT_EQ(listed.client().counts(Operation::kRangeGet).requests, 1U);
 }
 
 TEST(RgwEnv, ALargeReadGoesOutAsParallelRanges) {

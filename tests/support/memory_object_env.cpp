@@ -186,8 +186,8 @@ void MemoryObjectEnv::remove_tree(const std::string& path) {
   while (it != objects_.end() && it->first.starts_with(prefix)) it = objects_.erase(it);
 }
 
-std::vector<storage::DirectoryEntry> MemoryObjectEnv::list_directory(const std::string& path) {
-  const std::lock_guard lock(mutex_);
+void MemoryObjectEnv::for_each_entry(const std::string& path, const EntryVisitor& visit) {
+  std::unique_lock lock(mutex_);
   const std::string prefix = PrefixOf(path);
   std::map<std::string, storage::DirectoryEntry> names;  // objects, and common prefixes (folders)
   for (auto it = objects_.lower_bound(prefix);
@@ -203,12 +203,11 @@ std::vector<storage::DirectoryEntry> MemoryObjectEnv::list_directory(const std::
       entry.size = it->second.bytes->size();  // a listing gives each object's size
     }
   }
-  std::vector<storage::DirectoryEntry> entries;
+  lock.unlock();  // `visit` may call this Env
   for (auto& [name, entry] : names) {
     if (entry.is_directory) entry.size.reset();  // "a" and "a/b": the folder
-    entries.push_back(std::move(entry));
+    if (!visit(entry)) return;
   }
-  return entries;
 }
 
 bool MemoryObjectEnv::exists(const std::string& path) {

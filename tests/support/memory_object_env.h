@@ -8,7 +8,7 @@
 // - No rename (Error(kIo)), no shared writers (open_shared), no O_DIRECT, no mmap (open_mapped
 //   reads positionally): capabilities(path) says so.
 // - No directories: create_directories and sync_directory do nothing; a "folder" exists while
-//   an object's key starts with it and '/'; list_directory lists by prefix with '/' as the
+//   an object's key starts with it and '/'; for_each_entry lists by prefix with '/' as the
 //   delimiter (ListObjectsV2: keys directly under it with their sizes, and common prefixes as
 //   folders);
 //   remove_tree removes the key and every key under it.
@@ -55,7 +55,7 @@ class MemoryObjectEnv final : public storage::Env {
   void create_directories(const std::string& path) override;
   void remove(const std::string& path) override;
   void remove_tree(const std::string& path) override;
-  std::vector<storage::DirectoryEntry> list_directory(const std::string& path) override;
+  void for_each_entry(const std::string& path, const EntryVisitor& visit) override;
   bool exists(const std::string& path) override;
   Bytes file_size(const std::string& path) override;
   std::int64_t modified_ns(const std::string& path) override;

@@ -104,8 +104,8 @@ class TrainerThreadCounter final : public storage::EnvWrapper {
   }
   void remove(const std::string& path) override { env_for(path).remove(path); }
   void remove_tree(const std::string& path) override { env_for(path).remove_tree(path); }
-  std::vector<storage::DirectoryEntry> list_directory(const std::string& path) override {
-    return env_for(path).list_directory(path);
+  void for_each_entry(const std::string& path, const EntryVisitor& visit) override {
+    env_for(path).for_each_entry(path, visit);
   }
   Bytes free_space(const std::string& path) override { return env_for(path).free_space(path); }
   bool exists(const std::string& path) override { return env_for(path).exists(path); }

@@ -28,6 +28,19 @@ TEST(DatasetLayout, Unet3dNames) {
   EXPECT_THROW(layout.file_name(Split::kTrain, 168), Error);
 }
 
+TEST(DatasetLayout, TheNumberInANameIsReadBackWhateverFollowsIt) {
+  config::DatasetConfig dataset = Dataset(config::Format::kNpz, 168);
+  dataset.file_prefix = "my_img";
+  DatasetLayout layout(dataset);
+  EXPECT_EQ(layout.number_in_name(layout.file_name(Split::kTrain, 7)), 7u);
+  EXPECT_EQ(layout.number_in_name("my_img_167_of_168.npz.idx"), 167u);
+  EXPECT_EQ(layout.number_in_name("my_img_9999999999999999999_of_1"), 9999999999999999999u);
+  for (const char* name : {"my_img_0x_of_168.npz", "my_img__of_168.npz", "my_img_12", "img_7_of_8",
+                           "my_img_", "my_img_99999999999999999999_of_1", ".my_img_1_of_2"}) {
+    EXPECT_EQ(layout.number_in_name(name), std::nullopt) << name;
+  }
+}
+
 TEST(DatasetLayout, Resnet50AndDaliIndex) {
   DatasetLayout layout(Dataset(config::Format::kTfrecord, 1024));
   EXPECT_EQ(layout.file_path(Split::kTrain, 0), "/data/train/img_0000_of_1024.tfrecord");

@@ -14,6 +14,7 @@
 #include "support/npy_dataset.h"
 #include "support/test_support.h"
 #include "util/error.h"
+#include "util/path_text.h"
 
 namespace dlbench::generation {
 namespace {
@@ -88,6 +89,58 @@ TEST(ListedFiles, APosixListingGivesNoSizeSoListedFilesAreLeftToAskAbout) {
     EXPECT_EQ(listed.at(g), g == 7 ? Listed::kWrite : Listed::kAskSize) << g;
   }
   EXPECT_EQ(asked, 0);
+}
+
+// Entries are matched to files by the number in their names and then by path, so that a
+// listing streams through: other names, numbers past the split's files, a name that only starts
+// like a file's, and files in the wrong subfolder are not taken for the dataset's.
+TEST(ListedFiles, EntriesThatOnlyLookLikeTheDatasetsFilesAreNotTakenForThem) {
+  test::MemoryObjectEnv objects;
+  config::Config config = Generated(objects, "/bucket/data");
+  const DatasetFiles files(config.dataset);
+  const std::string train = "/bucket/data/train/";
+  objects.remove(files.file(3).path);
+  objects.put(files.file(3).path + ".bak", std::string(test::kNpyDatasetFileBytes, 'x'));
+  objects.remove(files.file(4).path);
+  objects.put(train + "4/" + BaseName(files.file(4).path), "in a folder of that name");
+  objects.put(train + "img_9_of_6.npy", std::string(test::kNpyDatasetFileBytes, 'x'));
+  objects.put(train + "img_x_of_6.npy", "x");
+  objects.put(train + "img_", "x");
+  objects.put(train + "notes.txt", "x");
+  const ListedFiles listed =
+      FindWith(objects, config, ExistingFiles::kTrusted, test::kNpyDatasetFileBytes);
+  for (FileIndex g = 0; g < files.total(); ++g) {
+    EXPECT_EQ(listed.at(g), g == 3 || g == 4 ? Listed::kWrite : Listed::kComplete) << g;
+  }
+}
+
+TEST(ListedFiles, FilesInSubfoldersAreFoundWhereTheNamingRulePutsThem) {
+  test::TempDir dir;
+  config::Config config = test::NpyDataset((dir / "data").string(), 7, 0);
+  config.dataset.num_subfolders_train = 3;
+  GenerateDataset(config, test::World(), storage::PosixEnv());
+  const DatasetFiles files(config.dataset);
+  std::filesystem::rename(files.file(5).path,
+                          (dir / "data/train/0" / BaseName(files.file(5).path)));
+  const ListedFiles listed =
+      FindWith(storage::PosixEnv(), config, ExistingFiles::kTrusted, test::kNpyDatasetFileBytes);
+  for (FileIndex g = 0; g < 7; ++g) {
+    EXPECT_EQ(listed.at(g), g == 5 ? Listed::kWrite : Listed::kAskSize) << g;
+  }
+}
+
+TEST(ListedFiles, WithoutCompanionsADataFileListedIsEnough) {
+  test::MemoryObjectEnv objects;
+  const config::Config config = Generated(objects, "/bucket/data", config::Format::kTfrecord);
+  const DatasetFiles files(config.dataset);
+  objects.remove(files.file(2).companions[0]);
+  objects.remove(files.file(5).path);
+  const ListedFiles listed = ListedFiles::Find(
+      objects, files, ExistingFiles::kTrusted,
+      [](const DatasetFile&) { return std::optional<Bytes>(); }, /*with_companions=*/false);
+  for (FileIndex g = 0; g < files.total(); ++g) {
+    EXPECT_EQ(listed.at(g), g == 5 ? Listed::kWrite : Listed::kComplete) << g;
+  }
 }
 
 TEST(ListedFiles, PackedBytesHoldFourFilesEachAndRefuseAnotherCount) {

@@ -77,9 +77,9 @@ class Recorder final : public Env {
   }
   void remove(const std::string& path) override { calls.push_back("remove " + path); }
   void remove_tree(const std::string& path) override { calls.push_back("remove_tree " + path); }
-  std::vector<DirectoryEntry> list_directory(const std::string& path) override {
-    calls.push_back("list_directory " + path);
-    return {{"entry", true}};
+  void for_each_entry(const std::string& path, const EntryVisitor& visit) override {
+    calls.push_back("for_each_entry " + path);
+    visit({"entry", true});
   }
   bool exists(const std::string& path) override {
     calls.push_back("exists " + path);
@@ -118,6 +118,10 @@ TEST(EnvWrapper, ForwardsEveryEnvMethodToItsTarget) {
   env.rename("a", "b");
   env.create_directories("d");
   env.remove("x");
+  env.remove_files({"y", "z"});  // the target's own (the default: one by one)
+  const std::vector<DirectoryEntry> listed = env.list_directory("l");
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].name, "entry");
   EXPECT_TRUE(env.exists("e"));
   EXPECT_EQ(env.file_size("s"), 5u);
   EXPECT_EQ(env.modified_ns("t"), 11);
@@ -126,9 +130,11 @@ TEST(EnvWrapper, ForwardsEveryEnvMethodToItsTarget) {
   EXPECT_EQ(capabilities.backend, "recorder");
   EXPECT_FALSE(capabilities.mmap);
   const std::vector<std::string> expected = {
-      "open_read r",          "create c",      "open_write w", "open_shared m", "rename a b",
-      "create_directories d", "remove x",      "exists e",     "file_size s",   "modified_ns t",
-      "sync_directory f",     "capabilities k"};
+      "open_read r",      "create c",         "open_write w",
+      "open_shared m",    "rename a b",       "create_directories d",
+      "remove x",         "remove y",         "remove z",
+      "for_each_entry l", "exists e",         "file_size s",
+      "modified_ns t",    "sync_directory f", "capabilities k"};
   EXPECT_EQ(target.calls, expected);
 }
 

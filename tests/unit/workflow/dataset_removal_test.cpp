@@ -7,6 +7,7 @@
 
 #include "generation/generation.h"
 #include "generation/generation_resume.h"
+#include "storage/env_wrapper.h"
 #include "storage/fault_injection_env.h"
 #include "support/expect_error.h"
 #include "support/npy_dataset.h"
@@ -49,6 +50,40 @@ TEST(RemoveGeneratedDataset, RemovesTheGeneratedFilesAndTheEmptyFolders) {
   EXPECT_EQ(generation::RemoveGeneratedDataset(config, storage::PosixEnv(), true, test::World()),
             4u);
   EXPECT_FALSE(fs::exists(dir / "data"));  // nothing else was in it
+}
+
+// Counts single removes and batches (a DeleteObjects request each on S3).
+class RemoveCounter : public storage::EnvWrapper {
+ public:
+  using EnvWrapper::EnvWrapper;
+  void remove(const std::string& path) override {
+    ++single;
+    EnvWrapper::remove(path);
+  }
+  void remove_files(const std::vector<std::string>& paths) override {
+    if (!paths.empty()) ++batches;
+    batched += paths.size();
+    EnvWrapper::remove_files(paths);
+  }
+  int single = 0;
+  int batches = 0;
+  std::size_t batched = 0;
+};
+
+// The data files go in batches of a thousand (one request each on S3), not one by one: the
+// singles are the marker and the folders.
+TEST(RemoveGeneratedDataset, RemovesTheFilesInBatches) {
+  test::TempDir dir;
+  config::Config config = test::NpyDataset(dir / "data", 2100, 0);
+  config.dataset.keep_files = false;
+  config.dataset.record_length_bytes = 8;
+  Generate(config);
+  RemoveCounter counted(storage::PosixEnv());
+  EXPECT_EQ(generation::RemoveGeneratedDataset(config, counted, true, test::World()), 2100u);
+  EXPECT_EQ(counted.batches, 3);
+  EXPECT_EQ(counted.batched, 2100u);
+  EXPECT_LE(counted.single, 6);
+  EXPECT_FALSE(fs::exists(dir / "data"));
 }
 
 TEST(RemoveGeneratedDataset, AForeignFileAndItsFoldersSurvive) {
