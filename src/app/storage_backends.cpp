@@ -32,14 +32,19 @@ std::unique_ptr<storage::Env> MakeS3Env(const config::Config& config,
   if (const auto op_log = config.storage.storage_options.find("op_log");
       op_log != config.storage.storage_options.end()) {
     const bool several = mpi::LaunchFromEnvironment().size > 1;
-    const std::string path = op_log->second + (several ? "." + std::to_string(rank) : "");
+    const std::string path = several ? s3::RankOpLogPath(op_log->second, rank) : op_log->second;
     env->set_op_log(std::make_unique<s3::OpLog>(path, env->client().options().endpoint_url,
                                                 mpi::NodeName() + ":" + std::to_string(rank)));
   }
   if (rank == 0) {
-    std::set<std::string> buckets;
-    for (const std::string& folder : folders) buckets.insert(s3::ParseObjectUri(folder).bucket);
-    for (const std::string& bucket : buckets) env->client().check_bucket(bucket);
+    // Each folder's own prefix: credentials may be limited to it.
+    std::set<std::pair<std::string, std::string>> prefixes;
+    for (const std::string& folder : folders) {
+      s3::ObjectName name = s3::ParseObjectUri(folder);
+      if (!name.key.empty() && name.key.back() != '/') name.key += '/';
+      prefixes.emplace(std::move(name.bucket), std::move(name.key));
+    }
+    for (const auto& [bucket, prefix] : prefixes) env->client().check_bucket(bucket, prefix);
   }
   return env;
 }

@@ -125,6 +125,6 @@ void CheckElementType(const Checker& check, const std::string& key, const std::s
 // stage.threads always; the tiers staging names and where the dataset is when staging runs.
 void CheckStage(const Config& config, const Checker& check, bool stages);
 void CheckBurstBuffer(const Config& config, const Checker& check);
-void CheckFolders(const Config& config, const Checker& check);
+void CheckFolders(const Config& config, const Checker& check, const PhasesRun& run);
 
 }  // namespace dlbench::config

@@ -95,9 +95,15 @@ struct StorageConfig {
   std::string storage_root = "./";
   std::map<std::string, std::string> storage_options;
   // MLPerf Storage's DLIO fork: the S3 library it runs (s3dlio, s3torchconnector or minio);
-  // recorded, while dlbench always uses its own client.
+  // recorded, while dlbench always uses its own client. The fork also reads it from
+  // storage_options.storage_library, which its wrapper passes: library() says which was given.
   std::string storage_library;
   std::vector<TierConfig> tiers;  // dlbench
+
+  // storage_library, else storage_options.storage_library, else "".
+  std::string library() const;
+  // The key library() was read from.
+  std::string library_key() const;
 
   // The tier called `name`, or nullptr.
   const TierConfig* tier_named(const std::string& name) const;

@@ -2,6 +2,7 @@
 
 #include "config/aliases.h"
 #include "config/schema.h"
+#include "config/secrets.h"
 #include "util/error.h"
 
 namespace dlbench::config {
@@ -46,7 +47,7 @@ void ApplyOverride(DocNode& root, const Override& o, std::vector<std::string>& n
     notices.push_back(o.ignored_notice);
     return;
   }
-  const std::string origin = "override " + o.text;
+  const std::string origin = "override " + HideSecretOverride(o.text);  // origins are printed
   const auto key = CanonicalKey(o.key, o.value && o.value->is_scalar(), origin, notices);
   const KeyLookup lookup = Lookup(key);
   if (lookup.kind == KeyLookup::Kind::kUnknown) {

@@ -5,6 +5,7 @@
 
 #include "config/scalar_parser.h"
 #include "config/schema.h"
+#include "config/secrets.h"
 #include "config/utf8.h"
 #include "util/error.h"
 
@@ -46,6 +47,13 @@ class ValueParser {
   }
 
   [[noreturn]] void fail(const std::string& what) const {
+    // A credential is never shown, nor what in it did not parse.
+    const std::string shown = HideSecretOverride(override_text_);
+    if (shown != override_text_) {
+      throw UsageError("override '" + shown +
+                       "': the value does not parse as an override value; quote it, "
+                       "++key='value' (a quote inside escaped with a backslash)");
+    }
     throw UsageError("override '" + override_text_ + "': " + what + " (at character " +
                      std::to_string(pos_ + 1) + " of the value)");
   }
@@ -252,7 +260,7 @@ Override ParseOverride(const std::string& text) {
   }
   result.key = segments;
   if (equals != std::string::npos) {
-    ValueParser parser(rest.substr(equals + 1), "override " + text, text);
+    ValueParser parser(rest.substr(equals + 1), "override " + HideSecretOverride(text), text);
     result.value = parser.parse_top_level();
   }
   return result;

@@ -30,6 +30,18 @@ const TierConfig* StorageConfig::tier_named(const std::string& name) const {
   return nullptr;
 }
 
+std::string StorageConfig::library() const {
+  if (!storage_library.empty()) return storage_library;
+  const auto found = storage_options.find("storage_library");
+  return found == storage_options.end() ? "" : found->second;
+}
+
+std::string StorageConfig::library_key() const {
+  return storage_library.empty() && storage_options.contains("storage_library")
+             ? "storage.storage_options.storage_library"
+             : "storage.storage_library";
+}
+
 const TierConfig* StorageConfig::tier_holding(const std::string& path) const {
   std::vector<std::string> folders;
   for (const TierConfig& tier : tiers) folders.push_back(AbsoluteFolder(tier.path));
@@ -55,10 +67,10 @@ void CheckStorage(const Config& config, const Checker& check) {
     check.notice("storage.storage_type: parallel_fs" + check.at("storage.storage_type") +
                  " is POSIX I/O in dlbench, like local_fs (DLIO rejects it at run time)");
   }
-  const std::string& library = storage.storage_library;
+  const std::string library = storage.library();
   if (!library.empty() && library != "s3dlio" && library != "s3torchconnector" &&
       library != "minio") {
-    check.fail("storage.storage_library",
+    check.fail(storage.library_key(),
                "'" + library +
                    "' is not one of s3dlio, s3torchconnector, minio (MLPerf Storage's "
                    "S3 libraries; dlbench records the name and uses its own S3 client)");
@@ -203,13 +215,18 @@ void CheckStage(const Config& config, const Checker& check, bool stages) {
 
 // Folders dlbench writes into (and may delete, keep_files: false; evictions from a burst buffer)
 // must not be the root, the home folder or a system folder, symbolic links followed; the data,
-// checkpoint and output folders must not hold each other.
-void CheckFolders(const Config& config, const Checker& check) {
+// checkpoint (when checkpoints are written or read) and output folders must not hold each other.
+// DLIO's own S3 workloads keep the dataset at the bucket's root and its default checkpoint folder
+// inside it, with checkpointing off.
+void CheckFolders(const Config& config, const Checker& check, const PhasesRun& run) {
+  const std::pair<std::string, std::string> checkpoints = {"checkpoint.checkpoint_folder",
+                                                           config.checkpoint.checkpoint_folder};
   std::vector<std::pair<std::string, std::string>> folders = {
-      {"dataset.data_folder", config.dataset.data_folder},
-      {"checkpoint.checkpoint_folder", config.checkpoint.checkpoint_folder}};
+      {"dataset.data_folder", config.dataset.data_folder}};
+  if (run.checkpoint) folders.push_back(checkpoints);
   if (config.output.folder) folders.emplace_back("output.folder", *config.output.folder);
   std::vector<std::pair<std::string, std::string>> written = folders;
+  if (!run.checkpoint) written.push_back(checkpoints);
   if (config.checkpoint.burst_buffer) {
     for (const TierConfig& tier : config.storage.tiers) {
       if (tier.name == config.checkpoint.burst_buffer->tier) {

@@ -346,7 +346,7 @@ void Validate(const Config& config, const KeyOrigins& origins, int world_size,
   CheckBurstBuffer(config, check);
   CheckStage(config, check, run.stage);
   CheckOutput(config, check);
-  CheckFolders(config, check);
+  CheckFolders(config, check, run);
 }
 
 }  // namespace dlbench::config

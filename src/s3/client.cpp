@@ -37,6 +37,11 @@ struct Client::Request {
   std::string subject;
   long also_ok = 0;  // a status that is an answer, not an error (404 for HEAD, 416 for a range)
   bool overflow_ok = false;  // a body longer than `into` is an answer (cut there), not an error
+  // A check that must answer within seconds: at most these attempts, connect and stall times
+  // (0: ClientOptions' and HttpRequest's).
+  int attempts = 0;
+  double connect_timeout = 0;
+  double stall_timeout = 0;
 };
 
 namespace {
@@ -174,6 +179,25 @@ Client::Client(ClientOptions options) : options_(std::move(options)) {
     throw UsageError("s3_max_attempts must be at least 1, not " +
                      std::to_string(options_.max_attempts));
   }
+  // The host without its port ("[::1]:80", "10.0.0.1:9000", "localhost"): an address or
+  // localhost has no subdomains to name buckets.
+  const std::string host = authority_.front() == '['
+                               ? authority_.substr(0, authority_.find(']') + 1)
+                               : authority_.substr(0, authority_.rfind(':'));
+  const bool address =
+      host.front() == '[' || host.find_first_not_of("0123456789.") == std::string::npos;
+  virtual_hosts_ = !options_.path_style && !address && host != "localhost";
+}
+
+bool Client::virtual_hosted(const std::string& bucket) const {
+  if (!virtual_hosts_ || bucket.empty()) return false;
+  if (bucket.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-.") != std::string::npos) {
+    return false;
+  }
+  if (bucket.front() == '-' || bucket.back() == '-' || bucket.find("..") != std::string::npos) {
+    return false;
+  }
+  return scheme_ != "https" || bucket.find('.') == std::string::npos;
 }
 
 OperationCounts Client::counts(Operation operation) const {
@@ -213,10 +237,10 @@ HttpResponse Client::send(const Request& request) {
   Clock::time_point attempt_start = start;
   std::string host = authority_;
   std::string path = "/";
-  if (options_.path_style) {
-    path += request.bucket + "/";
-  } else {
+  if (virtual_hosted(request.bucket)) {
     host = request.bucket + "." + authority_;
+  } else {
+    path += request.bucket + "/";
   }
   path += UriEncodePath(request.key);
   const std::string query = CanonicalQuery(request.query);
@@ -226,7 +250,10 @@ HttpResponse Client::send(const Request& request) {
   http.body = request.body;
   http.into = request.into;
   http.ca_bundle = options_.ca_bundle;
-  http.connect_timeout = options_.connect_timeout;
+  http.connect_timeout =
+      request.connect_timeout > 0 ? request.connect_timeout : options_.connect_timeout;
+  if (request.stall_timeout > 0) http.stall_timeout = request.stall_timeout;
+  const int attempts = request.attempts > 0 ? request.attempts : options_.max_attempts;
   const std::string payload_hash =
       request.body.empty() ? std::string(kEmptyPayloadHash) : std::string(kUnsignedPayload);
 
@@ -253,7 +280,7 @@ HttpResponse Client::send(const Request& request) {
     response = Perform(http);
     const bool retryable =
         response.status == 0 ? response.transport_retryable : RetryableStatus(response.status);
-    if (!retryable || attempt >= options_.max_attempts) break;
+    if (!retryable || attempt >= attempts) break;
     ++counts.retries;
     Backoff(attempt);
   }
@@ -437,8 +464,25 @@ void Client::abort_multipart(const std::string& bucket, const std::string& key,
 Listing Client::list(const std::string& bucket, const std::string& prefix,
                      const std::string& delimiter, int page_keys, std::size_t most) {
   Listing listing;
+  list_pages(
+      bucket, prefix, delimiter,
+      [&](const Listing& page) {
+        listing.objects.insert(listing.objects.end(), page.objects.begin(), page.objects.end());
+        listing.common_prefixes.insert(listing.common_prefixes.end(), page.common_prefixes.begin(),
+                                       page.common_prefixes.end());
+        return listing.objects.size() + listing.common_prefixes.size() < most;
+      },
+      page_keys);
+  return listing;
+}
+
+void Client::list_pages(const std::string& bucket, const std::string& prefix,
+                        const std::string& delimiter, const PageVisitor& visit, int page_keys) {
+  Listing listing;
   std::string token;
   do {
+    listing.objects.clear();
+    listing.common_prefixes.clear();
     Request request(Operation::kList, "GET", bucket);
     request.subject = prefix;
     request.query = {{"list-type", "2"}, {"max-keys", std::to_string(page_keys)}};
@@ -465,13 +509,22 @@ Listing Client::list(const std::string& bucket, const std::string& prefix,
       throw failure(Operation::kList, bucket, prefix,
                     "returned a listing dlbench cannot read: " + FileText(response.body, 200));
     }
-  } while (!token.empty() && listing.objects.size() + listing.common_prefixes.size() < most);
-  return listing;
+  } while (visit(listing) && !token.empty());
 }
 
-void Client::check_bucket(const std::string& bucket) {
+void Client::check_bucket(const std::string& bucket, const std::string& prefix) {
+  // One key of the prefix the run uses (credentials may allow listing it only), and an answer
+  // within seconds: an endpoint that accepts connections and never answers fails here in about
+  // 20 s, not after the run's stall time of every attempt.
+  Request request(Operation::kList, "GET", bucket);
+  request.subject = prefix;
+  request.query = {{"list-type", "2"}, {"max-keys", "1"}};
+  if (!prefix.empty()) request.query.emplace_back("prefix", prefix);
+  request.attempts = 2;
+  request.connect_timeout = 5;
+  request.stall_timeout = 10;
   try {
-    list(bucket, "", "", 1, 1);
+    send(request);
   } catch (const Error& e) {
     if (e.code() != ExitCode::kIo) throw;
     throw UsageError(std::string(e.what()) +

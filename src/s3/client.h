@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -39,7 +40,10 @@ namespace dlbench::s3 {
 struct ClientOptions {
   std::string endpoint_url;  // "http://127.0.0.1:7480", "https://s3.us-east-1.amazonaws.com"
   std::string region = "us-east-1";
-  // Path-style "endpoint/bucket/key" when true, virtual-hosted "bucket.endpoint/key" when false.
+  // Path-style "endpoint/bucket/key" when true, virtual-hosted "bucket.endpoint/key" when false,
+  // except where no virtual host can name the bucket, as the AWS SDKs decide: an endpoint that is
+  // an IP address or localhost, a bucket name that is not a DNS label sequence, a bucket name
+  // with a dot over HTTPS (the certificate's wildcard covers one label).
   bool path_style = true;
   int max_attempts = 5;   // attempts of one request in all (1: no retry)
   std::string ca_bundle;  // AWS_CA_BUNDLE
@@ -125,16 +129,23 @@ class Client {
   Listing list(const std::string& bucket, const std::string& prefix,
                const std::string& delimiter = "", int page_keys = 1000,
                std::size_t most = SIZE_MAX);
+  // The same listing a page at a time: `visit` gets each response's objects and prefixes (in key
+  // order) and returns whether to go on; only one page is held at a time.
+  using PageVisitor = std::function<bool(const Listing& page)>;
+  void list_pages(const std::string& bucket, const std::string& prefix,
+                  const std::string& delimiter, const PageVisitor& visit, int page_keys = 1000);
   // Deletes `keys` with DeleteObjects, 1000 a request; absent keys are no error. Error(kIo)
   // naming the first key the server refused.
   void delete_objects(const std::string& bucket, const std::vector<std::string>& keys);
   void delete_object(const std::string& bucket, const std::string& key);
 
   // Checks before any work that the endpoint answers, the credentials are accepted and `bucket`
-  // exists, by listing one key: any failure is Error(kUsage) (exit 2, a configuration to fix)
-  // with the request's message (the server's code: SignatureDoesNotMatch, InvalidAccessKeyId,
-  // NoSuchBucket, or the connection's error).
-  void check_bucket(const std::string& bucket);
+  // exists, by listing one key under `prefix` (the folder the run uses: credentials may be
+  // allowed that prefix only), two attempts of at most 5 s to connect and 10 s without a byte:
+  // any failure is Error(kUsage) (exit 2, a configuration to fix) with the request's message
+  // (the server's code: SignatureDoesNotMatch, InvalidAccessKeyId, NoSuchBucket, AccessDenied,
+  // or the connection's error).
+  void check_bucket(const std::string& bucket, const std::string& prefix = "");
 
   OperationCounts counts(Operation operation) const;
   // Every request from now on gets a line in `log` (not owned; it outlives the client's
@@ -153,8 +164,10 @@ class Client {
 
   ClientOptions options_;
   OpLog* op_log_ = nullptr;
-  std::string scheme_;     // "http" or "https"
-  std::string authority_;  // host[:port] of the endpoint
+  std::string scheme_;          // "http" or "https"
+  std::string authority_;       // host[:port] of the endpoint
+  bool virtual_hosts_ = false;  // buckets may be named by virtual hosts (ClientOptions::path_style)
+  bool virtual_hosted(const std::string& bucket) const;
   struct AtomicCounts {
     std::atomic<std::uint64_t> requests{0};
     std::atomic<std::uint64_t> retries{0};

@@ -160,6 +160,9 @@ HttpResponse Perform(const HttpRequest& request) {
   headers = curl_slist_append(headers, "Accept:");
 
   curl_easy_setopt(handle, CURLOPT_URL, request.url.c_str());
+  // The path goes out as signed: libcurl would otherwise remove "." and ".." segments from it
+  // ("a/./b" is a key of its own on S3), and the server would check the signature of another path.
+  curl_easy_setopt(handle, CURLOPT_PATH_AS_IS, 1L);
   curl_easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(handle, CURLOPT_TCP_NODELAY, 1L);
   curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);

@@ -19,12 +19,27 @@ int ThreadNumber() {
   return number;
 }
 
-// Tabs and line ends in a field would break the columns.
+// Tabs and line ends in a field would break the columns; a field holding a '"' is quoted, its
+// quotes doubled, as the CSV readers of warp and s3dlio expect (a key may hold any character).
 void AppendField(std::string& out, std::string_view text) {
-  for (const char c : text) out += (c == '\t' || c == '\n' || c == '\r') ? ' ' : c;
+  const bool quoted = text.find('"') != std::string_view::npos;
+  if (quoted) out += '"';
+  for (const char c : text) {
+    if (c == '"') out += '"';
+    out += (c == '\t' || c == '\n' || c == '\r') ? ' ' : c;
+  }
+  if (quoted) out += '"';
 }
 
 }  // namespace
+
+std::string RankOpLogPath(const std::string& path, int rank) {
+  const std::size_t base = path.rfind('/') + 1;  // 0 when there is no '/'
+  const std::size_t dot = path.find('.', base + 1);
+  const std::string suffix = "." + std::to_string(rank);
+  if (dot == std::string::npos) return path + suffix;
+  return path.substr(0, dot) + suffix + path.substr(dot);
+}
 
 std::string FormatUtcNanos(std::chrono::system_clock::time_point time) {
   const auto since = time.time_since_epoch();
@@ -78,9 +93,10 @@ void OpLog::record(const OpRecord& record) {
   line += '\t';
   AppendField(line, endpoint_);
   line += '\t';
-  AppendField(line, record.bucket);
-  line += '/';
-  AppendField(line, record.key);
+  std::string file(record.bucket);
+  file += '/';
+  file += record.key;
+  AppendField(line, file);
   line += '\t';
   AppendField(line, record.error);
   line += '\t';

@@ -65,6 +65,10 @@ class OpLog {
   std::uint64_t next_index_ = 0;
 };
 
+// Where rank `rank` of a job of several writes the op-log the user named `path`: the rank before
+// the extension, which the peers' readers go by ("ops.tsv" -> "ops.3.tsv", "ops" -> "ops.3").
+std::string RankOpLogPath(const std::string& path, int rank);
+
 // "2026-12-02T04:31:07.123456789Z".
 std::string FormatUtcNanos(std::chrono::system_clock::time_point time);
 

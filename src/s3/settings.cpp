@@ -39,8 +39,8 @@ bool ParseBool(const std::string& key, const std::string& text) {
   throw UsageError(kOptions + key + ": '" + text + "' is not a boolean (true or false)");
 }
 
-// Entry `rank` mod n of a comma-separated list, as MLPerf Storage's fork picks an endpoint.
-std::string PickEndpoint(const std::string& list, int rank) {
+// The entries of a comma-separated list of endpoints (S3_ENDPOINT_URIS).
+std::vector<std::string> EndpointList(const std::string& list) {
   std::vector<std::string> entries;
   std::size_t start = 0;
   while (start <= list.size()) {
@@ -52,7 +52,7 @@ std::string PickEndpoint(const std::string& list, int rank) {
     start = comma + 1;
   }
   if (entries.empty()) throw UsageError("S3_ENDPOINT_URIS='" + list + "' lists no endpoint");
-  return entries[static_cast<std::size_t>(rank) % entries.size()];
+  return entries;
 }
 
 }  // namespace
@@ -71,10 +71,18 @@ ClientOptions ResolveClientOptions(const std::map<std::string, std::string>& sto
   options.region =
       Setting(storage_options, "region", environment, {"AWS_REGION", "AWS_DEFAULT_REGION"})
           .value_or("us-east-1");
-  if (const auto url = Setting(storage_options, "endpoint_url", environment, {})) {
+  // Several endpoints spread the ranks over them whatever else names one (rank r: entry r mod n),
+  // as MLPerf Storage's fork does: its workloads all give an endpoint_url.
+  std::vector<std::string> endpoints;
+  if (const auto list = environment("S3_ENDPOINT_URIS"); list && !list->empty()) {
+    endpoints = EndpointList(*list);
+  }
+  if (endpoints.size() > 1) {
+    options.endpoint_url = endpoints[static_cast<std::size_t>(rank) % endpoints.size()];
+  } else if (const auto url = Setting(storage_options, "endpoint_url", environment, {})) {
     options.endpoint_url = *url;
-  } else if (const auto list = environment("S3_ENDPOINT_URIS"); list && !list->empty()) {
-    options.endpoint_url = PickEndpoint(*list, rank);
+  } else if (!endpoints.empty()) {
+    options.endpoint_url = endpoints.front();
   } else {
     options.endpoint_url =
         Setting(storage_options, "endpoint_url", environment, {"AWS_ENDPOINT_URL"})

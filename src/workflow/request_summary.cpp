@@ -72,10 +72,13 @@ Json RequestSummary(storage::Env& storage, const mpi::Communicator& comm, bool q
     out["latency_seconds"] = PercentileFields(latency);
     out["first_byte_seconds"] = PercentileFields(first_byte);
     if (const std::optional<metrics::Percentiles> p = latency.summary()) {
-      line += sink::Format(
-          "\n  %-24s %9llu requests  p50 %8.3f ms  p99 %8.3f ms  first byte p50 %8.3f ms",
-          kind.operation.c_str(), static_cast<unsigned long long>(count), 1e3 * p->p50,
-          1e3 * p->p99, 1e3 * first_byte.summary().value_or(metrics::Percentiles{}).p50);
+      const metrics::Percentiles f = first_byte.summary().value_or(metrics::Percentiles{});
+      line += sink::Format("\n  %-24s %9llu %7llu %6llu %9.1f %8.3f %8.3f %8.3f  %8.3f %8.3f %8.3f",
+                           kind.operation.c_str(), static_cast<unsigned long long>(count),
+                           static_cast<unsigned long long>(retries),
+                           static_cast<unsigned long long>(failures),
+                           static_cast<double>(bytes) / 1048576.0, 1e3 * p->p50, 1e3 * p->p90,
+                           1e3 * p->p99, 1e3 * f.p50, 1e3 * f.p90, 1e3 * f.p99);
     }
   }
   Json summary = Json::object();
@@ -96,6 +99,9 @@ Json RequestSummary(storage::Env& storage, const mpi::Communicator& comm, bool q
                               static_cast<unsigned long long>(total_retries),
                               static_cast<unsigned long long>(total_failures),
                               static_cast<double>(total_bytes) / 1048576.0) +
+                 sink::Format("\n  %-24s %9s %7s %6s %9s %8s %8s %8s  %8s %8s %8s", "request",
+                              "count", "retries", "failed", "MiB", "p50 ms", "p90 ms", "p99 ms",
+                              "TTFB p50", "TTFB p90", "TTFB p99") +
                  line + "\n");
   }
   return summary;

@@ -30,7 +30,7 @@ metrics::RunInfo GatherRunInfo(const config::Config& config, const mpi::Communic
   info.potential_caching =
       metrics::PotentialCaching(info.host_memory_GiB, info.data_size_per_host_GiB);
   info.storage_type = ToString(config.storage.storage_type);
-  info.storage_library = config.storage.storage_library;
+  info.storage_library = config.storage.library();
   return info;
 }
 

@@ -54,7 +54,8 @@ dlbench_validation_test(data_folder_links_to_root
 dlbench_validation_test(checkpoints_through_a_link_into_the_data
   "dataset.data_folder = '${VALIDATION}/real_data' .* and checkpoint.checkpoint_folder = '${VALIDATION}/link_to_data/ckpt' .* overlap"
   run default ++workload.dataset.data_folder=${VALIDATION}/real_data
-  ++workload.checkpoint.checkpoint_folder=${VALIDATION}/link_to_data/ckpt)
+  ++workload.checkpoint.checkpoint_folder=${VALIDATION}/link_to_data/ckpt
+  ++workload.workflow.checkpoint=True)
 dlbench_cli_test(output_links_to_root 2
   --once "output folder '${VALIDATION}/link_to_root' resolves to /, a system folder"
   -- ${DLBENCH} generate default --output ${VALIDATION}/link_to_root)

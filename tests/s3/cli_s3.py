@@ -13,7 +13,9 @@
 - staging copies the dataset from a tier on S3 to a local tier, byte-exact, and training reads
   only the staged copy;
 - a wrong secret and a missing bucket are exit 2 before any work, naming the endpoint, the bucket
-  and the server's error code, never the secret.
+  and the server's error code, never the secret;
+- DLIO's own S3 workload layout runs as it ships (the dataset at the bucket's root, path style
+  off against an IP endpoint), and a dataset boto3 copied (no dlbench marker) is trained on.
 
     cli_s3.py DLBENCH TINY_TRAIN_YAML TINY_CHECKPOINT_YAML SCRATCH RGW_ENV_FILE
 Exits 77 (skipped) when the fixture found no Ceph packages.
@@ -172,7 +174,69 @@ gets = get_requests(json.load(open(os.path.join(out, "summary.json")))["object_s
                    "requests")
 check(0 < gets <= len(written), "%d GETs for %d objects: training read S3 too" % (gets, len(written)))
 
-# 7. Refused before any work: a wrong secret, a missing bucket.
+# 7. DLIO's own S3 workload as it ships, endpoint and credentials aside: the dataset at the root
+# of its bucket with DLIO's default checkpoint folder in that bucket (checkpointing off),
+# s3_force_path_style False against an endpoint given as an IP address (no virtual host can name
+# a bucket there: the bucket goes in the path), credentials in storage_options.
+root_bucket = "cli-s3-dlio-root"
+
+
+def empty_bucket(name):
+    for page in s3.get_paginator("list_objects_v2").paginate(Bucket=name):
+        for item in page.get("Contents", []):
+            s3.delete_object(Bucket=name, Key=item["Key"])
+
+
+try:
+    s3.create_bucket(Bucket=root_bucket)
+except s3.exceptions.BucketAlreadyOwnedByYou:
+    empty_bucket(root_bucket)
+workload = os.path.join(scratch, "unet3d_s3.yaml")
+with open(workload, "w") as out_file:
+    out_file.write("\n".join([
+        "model: {name: unet3d, type: cnn, model_size: 499153191}",
+        "framework: pytorch",
+        "workflow: {generate_data: True, train: True, checkpoint: False}",
+        "dataset: {data_folder: 's3://%s', format: npz, num_files_train: 8," % root_bucket,
+        "          num_samples_per_file: 1, record_length_bytes: 65536,",
+        "          record_length_bytes_stdev: 0, record_length_bytes_resize: 2097152}",
+        "storage:",
+        "  storage_type: s3",
+        "  storage_root: %s" % root_bucket,
+        "  storage_options: {access_key_id: '%s', secret_access_key: '%s', endpoint_url: '%s',"
+        % (server.settings["AWS_ACCESS_KEY_ID"], secret, server.endpoint),
+        "                    region: us-east-1, s3_force_path_style: False, s3_max_attempts: 5}",
+        "reader: {data_loader: pytorch, batch_size: 7, read_threads: 4, file_shuffle: seed,",
+        "         sample_shuffle: seed}",
+        "train: {epochs: 1, computation_time: 0.001}",
+        "checkpoint: {checkpoint_folder: checkpoints/unet3d, checkpoint_after_epoch: 5,",
+        "             epochs_between_checkpoints: 2}",
+        "metric: {au: 0.90}", ""]))
+out = os.path.join(scratch, "dlio_root")
+run(["run", workload, "-o", out], 0, env=bare)
+rooted = [item["Key"] for item in s3.list_objects_v2(Bucket=root_bucket).get("Contents", [])]
+check(len([key for key in rooted if key.startswith("train/") and key.endswith(".npz")]) == 8,
+      "DLIO's layout: expected 8 objects under train/ at the bucket's root, found %s" % rooted)
+no_secret_under(out)
+empty_bucket(root_bucket)
+s3.delete_bucket(Bucket=root_bucket)
+
+# 8. A dataset another client wrote (no dlbench marker: DLIO's or MLPerf Storage's generator):
+# accepted from one listing of its folder, not a question per object, and trained on.
+copied = [key for key in written if key.endswith(".npz")]
+for key in copied:
+    s3.copy_object(Bucket=bucket, Key=key.replace("/data/", "/foreign/"),
+                   CopySource={"Bucket": bucket, "Key": key})
+out = os.path.join(scratch, "foreign")
+run(["train", tiny_train, "++workload.storage.storage_type=s3",
+     "++workload.storage.storage_root=" + bucket,
+     "++workload.dataset.data_folder=" + prefix + "foreign", "-o", out], 0)
+foreign = json.load(open(os.path.join(out, "summary.json")))
+heads = foreign["object_storage"]["requests"].get("HEAD", {}).get("requests", 0)
+check(heads < len(copied), "%d HEADs for a dataset of %d objects" % (heads, len(copied)))
+check(foreign["metric"].get("train_au_mean_percentage", 0) > 0, "no training on the copy")
+
+# 9. Refused before any work: a wrong secret, a missing bucket.
 wrong = dict(environment, AWS_SECRET_ACCESS_KEY="not-the-secret-" + secret[::-1])
 text = run(["train", tiny_train] + mlperf + ["-o", os.path.join(scratch, "wrong")], 2, env=wrong)
 check("SignatureDoesNotMatch" in text and server.endpoint in text and bucket in text,

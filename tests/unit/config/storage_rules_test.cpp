@@ -43,6 +43,12 @@ const RuleCase kRules[] = {
      {},
      1,
      "storage.storage_library: 'boto4' is not one of s3dlio, s3torchconnector, minio"},
+    {"UnknownS3LibraryAsAStorageOption",
+     "storage: {storage_options: {storage_library: boto3}}\n",
+     {},
+     1,
+     "storage.storage_options.storage_library: 'boto3' is not one of s3dlio, s3torchconnector, "
+     "minio"},
     {"TierWithoutBandwidth",
      "storage: {tiers: {a: {path: /a, bandwidth_limit: 0MiB/s}}}\n",
      {},
@@ -119,7 +125,7 @@ const RuleCase kRules[] = {
      1,
      "dataset.data_folder: '/usr/lib/..' is a system folder"},
     {"CheckpointsInsideTheData",
-     "dataset: {data_folder: run/data}\n",
+     "dataset: {data_folder: run/data}\nworkflow: {checkpoint: true}\n",
      {"++checkpoint.checkpoint_folder=run/data/ckpt"},
      1,
      "dataset.data_folder = 'run/data' (w.yaml:1) and checkpoint.checkpoint_folder = "
@@ -278,9 +284,23 @@ TEST(StorageRules, ASymbolicLinkPointingOutOfTheDataFolderIntoAnotherIsAnOverlap
   std::filesystem::create_directory_symlink(dir / "data", dir / "ckpt");
   const std::string message = UsageMessage([&] {
     LoadText("{}", {"++dataset.data_folder=" + (dir / "data").string(),
-                    "++checkpoint.checkpoint_folder=" + (dir / "ckpt" / "c").string()});
+                    "++checkpoint.checkpoint_folder=" + (dir / "ckpt" / "c").string(),
+                    "++workflow.checkpoint=True"});
   });
   EXPECT_NE(message.find("overlap; give them separate folders"), std::string::npos) << message;
+}
+
+// DLIO's S3 workloads keep the dataset at the bucket's root and the default checkpoint folder in
+// the same bucket, with checkpointing off: the checkpoint folder is then not one dlbench uses.
+TEST(StorageRules, TheCheckpointFolderMayBeInsideTheDataWhenNoCheckpointIsWrittenOrRead) {
+  EXPECT_NO_THROW(LoadText("{}", {"++dataset.data_folder=run/data",
+                                  "++checkpoint.checkpoint_folder=run/data/checkpoints/unet3d"}));
+  EXPECT_NE(UsageMessage([&] {
+              LoadText("{}", {"++dataset.data_folder=run/data",
+                              "++checkpoint.checkpoint_folder=run/data/checkpoints/unet3d",
+                              "++workflow.train=False", "++workflow.checkpoint=True"});
+            }).find("overlap"),
+            std::string::npos);
 }
 
 TEST(StorageRules, ASymbolicLinkToADedicatedFolderIsFine) {
@@ -328,6 +348,18 @@ TEST(StorageRules, ValidCombinationsPass) {
 }
 
 // DLIO's spelling (a URI) and MLPerf Storage's (a key prefix in the bucket storage_root names).
+// MLPerf Storage's wrapper passes the library as a storage option; its fork reads it there too.
+TEST(StorageRules, TheS3LibraryIsReadFromEitherSpelling) {
+  EXPECT_EQ(
+      LoadText("storage: {storage_options: {storage_library: minio}}\n").config.storage.library(),
+      "minio");
+  EXPECT_EQ(LoadText("storage: {storage_library: s3dlio, storage_options: {storage_library: "
+                     "minio}}\n")
+                .config.storage.library(),
+            "s3dlio");
+  EXPECT_EQ(LoadText("{}").config.storage.library(), "");
+}
+
 TEST(StorageRules, S3FoldersAreUrisOrKeyPrefixesInTheBucket) {
   const LoadResult dlio = LoadText(
       "storage: {storage_type: s3, storage_root: ignored}\n"

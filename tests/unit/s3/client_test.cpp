@@ -243,7 +243,7 @@ TEST(S3Client, VirtualHostedAddressingPutsTheBucketInTheHost) {
   FakeServer server;
   // curl resolves every *.localhost name to the loopback address.
   std::string endpoint = server.endpoint();
-  endpoint.replace(endpoint.find("127.0.0.1"), 9, "localhost");
+  endpoint.replace(endpoint.find("127.0.0.1"), 9, "s3.localhost");
   ClientOptions options = Options(endpoint);
   options.path_style = false;
   Client client(options);
@@ -254,8 +254,62 @@ TEST(S3Client, VirtualHostedAddressingPutsTheBucketInTheHost) {
   const std::string port = endpoint.substr(endpoint.rfind(':') + 1);
   std::string headers = received[0].headers;
   for (char& c : headers) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  EXPECT_NE(headers.find("\nhost: bucket.localhost:" + port + "\r\n"), std::string::npos)
+  EXPECT_NE(headers.find("\nhost: bucket.s3.localhost:" + port + "\r\n"), std::string::npos)
       << received[0].headers;
+}
+
+// Where no virtual host can name the bucket, the bucket goes in the path whatever
+// s3_force_path_style says (as the AWS SDKs do): DLIO's S3 workloads say False and are run
+// against servers addressed by IP or as localhost.
+TEST(S3Client, BucketsNoVirtualHostCanNameGoInThePath) {
+  FakeServer server;
+  std::string named = server.endpoint();
+  named.replace(named.find("127.0.0.1"), 9, "localhost");
+  std::string subdomain = server.endpoint();
+  subdomain.replace(subdomain.find("127.0.0.1"), 9, "s3.localhost");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {server.endpoint(), "bucket"},  // an IP address
+      {named, "bucket"},              // localhost
+      {subdomain, "Bucket_1"},        // not a DNS name
+      {subdomain, "-bucket"},
+  };
+  for (const auto& [endpoint, bucket] : cases) {
+    // Closed after each answer: the server serves one connection at a time, and each case
+    // connects to another host name.
+    server.script({200, "Connection: close\r\n", ""});
+    ClientOptions options = Options(endpoint);
+    options.path_style = false;
+    Client client(options);
+    client.get_object(bucket, "dir/k");
+  }
+  const auto received = server.received();
+  ASSERT_EQ(received.size(), cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    EXPECT_EQ(received[i].target, "/" + cases[i].second + "/dir/k") << cases[i].first;
+  }
+}
+
+// The path is sent as signed: "." and ".." segments are parts of keys on S3, not steps between
+// folders, and a client that removed them would send a path the signature does not cover.
+TEST(S3Client, DotSegmentsOfAKeyAreSentAsTheyAre) {
+  FakeServer server;
+  Client client(Options(server.endpoint()));
+  client.get_object("bucket", "data/./x/../k");
+  client.get_object("bucket", "data/.");
+  const auto received = server.received();
+  ASSERT_EQ(received.size(), 2U);
+  EXPECT_EQ(received[0].target, "/bucket/data/./x/../k");
+  EXPECT_EQ(received[1].target, "/bucket/data/.");
+}
+
+// Credentials may be allowed to list only the prefix a run uses: the check lists one key there.
+TEST(S3Client, TheCredentialsCheckListsOneKeyOfTheRunsPrefix) {
+  FakeServer server;
+  server.script({200, "", "<ListBucketResult><IsTruncated>false</IsTruncated></ListBucketResult>"});
+  Client(Options(server.endpoint())).check_bucket("b", "team/data/");
+  const auto received = server.received();
+  ASSERT_EQ(received.size(), 1U);
+  EXPECT_EQ(received[0].target, "/b/?list-type=2&max-keys=1&prefix=team%2Fdata%2F");
 }
 
 TEST(S3Client, ParsesObjectUris) {

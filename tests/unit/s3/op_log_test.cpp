@@ -71,6 +71,35 @@ TEST(OpLog, WritesWarpsColumnsOneLineARequest) {
   EXPECT_EQ(rows[2][12], "0");
 }
 
+// A key may hold a '"': its field is quoted, as the CSV readers of warp and s3dlio read fields.
+TEST(OpLog, AFieldHoldingAQuoteIsQuoted) {
+  dlbench::test::TempDir dir;
+  const std::string path = (dir / "ops.tsv").string();
+  {
+    OpLog log(path, "http://h:1", "n:0");
+    const auto now = std::chrono::system_clock::now();
+    log.record({.op = "GET",
+                .bucket = "b",
+                .key = "q\"x/k",
+                .error = "",
+                .start = now,
+                .first_byte = now,
+                .end = now});
+    log.close();
+  }
+  const std::vector<std::vector<std::string>> rows = Rows(dlbench::test::ReadFile(path));
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_EQ(rows[1][7], "\"b/q\"\"x/k\"");
+}
+
+TEST(OpLog, EachRankWritesItsOwnFileKeepingTheExtension) {
+  EXPECT_EQ(RankOpLogPath("ops.tsv", 3), "ops.3.tsv");
+  EXPECT_EQ(RankOpLogPath("out/ops.tsv.zst", 0), "out/ops.0.tsv.zst");
+  EXPECT_EQ(RankOpLogPath("ops", 1), "ops.1");
+  EXPECT_EQ(RankOpLogPath("my.dir/ops", 2), "my.dir/ops.2");
+  EXPECT_EQ(RankOpLogPath(".ops", 2), ".ops.2");
+}
+
 TEST(OpLog, TheClientLogsEachRequestOnceWithItsRetries) {
   dlbench::test::TempDir dir;
   const std::string path = (dir / "ops.tsv").string();

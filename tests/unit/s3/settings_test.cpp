@@ -79,6 +79,23 @@ TEST(S3Settings, RankRUsesEntryRModNOfS3EndpointUris) {
   EXPECT_EQ(ResolveClientOptions({}, environment, 6).endpoint_url, "http://a:1");
 }
 
+// MLPerf Storage's workloads all name an endpoint_url; several endpoints in the environment
+// still spread the ranks over them (as its fork does). One entry is one endpoint among others.
+TEST(S3Settings, SeveralS3EndpointUrisWinOverTheWorkloadsEndpoint) {
+  const StorageOptions workload = {{"endpoint_url", "http://172.16.1.40:9000"}};
+  const auto several = Environment({{"AWS_ACCESS_KEY_ID", "AK"},
+                                    {"AWS_SECRET_ACCESS_KEY", "SK"},
+                                    {"S3_ENDPOINT_URIS", "http://a:1,http://b:2"}});
+  EXPECT_EQ(ResolveClientOptions(workload, several, 0).endpoint_url, "http://a:1");
+  EXPECT_EQ(ResolveClientOptions(workload, several, 1).endpoint_url, "http://b:2");
+  const auto one = Environment({{"AWS_ACCESS_KEY_ID", "AK"},
+                                {"AWS_SECRET_ACCESS_KEY", "SK"},
+                                {"AWS_ENDPOINT_URL", "http://unused:1"},
+                                {"S3_ENDPOINT_URIS", "http://a:1"}});
+  EXPECT_EQ(ResolveClientOptions(workload, one, 1).endpoint_url, "http://172.16.1.40:9000");
+  EXPECT_EQ(ResolveClientOptions({}, one, 1).endpoint_url, "http://a:1");
+}
+
 TEST(S3Settings, DefaultsToAwsVirtualHosted) {
   const ClientOptions options = ResolveClientOptions(
       {{"region", "eu-central-1"}},
