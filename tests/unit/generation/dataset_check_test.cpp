@@ -2,36 +2,20 @@
 
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <string>
 
 #include "generation/dataset_files.h"
 #include "generation/generation.h"
 #include "generation/generation_resume.h"
-#include "storage/env_wrapper.h"
 #include "support/expect_error.h"
 #include "support/memory_object_env.h"
 #include "support/npy_dataset.h"
+#include "support/question_counter.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
 namespace dlbench::generation {
 namespace {
-
-// Counts the questions asked about single paths (a HEAD each on S3).
-class QuestionCounter : public storage::EnvWrapper {
- public:
-  using EnvWrapper::EnvWrapper;
-  bool exists(const std::string& path) override {
-    ++questions;
-    return EnvWrapper::exists(path);
-  }
-  Bytes file_size(const std::string& path) override {
-    ++questions;
-    return EnvWrapper::file_size(path);
-  }
-  std::atomic<int> questions{0};
-};
 
 // A dataset another tool wrote (no dlbench marker) on an object store: accepted from one listing
 // of its folder, with no question per object and no "folder/." (a key of its own on S3).
@@ -40,9 +24,9 @@ TEST(RequireDataset, ADatasetWithoutMarkerOnAnObjectStoreIsCheckedByListing) {
   config::Config config = test::NpyDataset("/bucket/data", 40, 0);
   GenerateDataset(config, test::World(), objects);
   objects.remove(DatasetMarkerPath(config));
-  QuestionCounter counted(objects);
+  test::QuestionCounter counted(objects);
   EXPECT_EQ(RequireDataset(config, counted, test::World()), "");
-  EXPECT_LE(counted.questions.load(), 3);
+  EXPECT_LE(counted.exists_calls.load() + counted.size_calls.load(), 3);
 
   const DatasetFiles files(config.dataset);
   objects.remove(files.file(17).path);
