@@ -184,8 +184,8 @@ Client::Client(ClientOptions options) : options_(std::move(options)) {
   const std::string host = authority_.front() == '['
                                ? authority_.substr(0, authority_.find(']') + 1)
                                : authority_.substr(0, authority_.rfind(':'));
-  const bool address =
-      host.front() == '[' || host.find_first_not_of("0123456789.") == std::string::npos;
+  const bool address = host.empty() || host.front() == '[' ||
+                       host.find_first_not_of("0123456789.") == std::string::npos;
   virtual_hosts_ = !options_.path_style && !address && host != "localhost";
 }
 
