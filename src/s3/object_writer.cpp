@@ -4,12 +4,31 @@
 #include <utility>
 
 #include "util/error.h"
+#include "util/size_text.h"
 
 namespace dlbench::s3 {
 
-ObjectWriter::ObjectWriter(Client& client, std::string bucket, std::string key,
+Bytes PartSize(Bytes first, int number) {
+  Bytes size = first;
+  for (int doublings = (number - 1) / 1000; doublings > 0 && size < kLargestPart; --doublings)
+    size *= 2;
+  return std::min(size, kLargestPart);
+}
+
+Bytes MultipartCapacity(Bytes first) {
+  Bytes total = 0;
+  for (int block = 0; block < kMostParts / 1000; ++block)
+    total += 1000 * PartSize(first, block * 1000 + 1);
+  return total;
+}
+
+ObjectWriter::ObjectWriter(Client& client, TransferPool& pool, std::string bucket, std::string key,
                            WriteOptions options)
-    : client_(client), bucket_(std::move(bucket)), key_(std::move(key)), options_(options) {
+    : client_(client),
+      pool_(pool),
+      bucket_(std::move(bucket)),
+      key_(std::move(key)),
+      options_(options) {
   if (options_.part_size < 5 * MiB || options_.parallel_parts < 1) {
     throw InternalError("s3: a part size below 5 MiB or no parallel part (" +
                         std::to_string(options_.part_size) + ", " +
@@ -26,13 +45,13 @@ void ObjectWriter::append(std::span<const std::byte> bytes) {
     throw InternalError("s3: append to s3://" + bucket_ + "/" + key_ + " after it ended");
   appended_ += bytes.size();
   while (!bytes.empty()) {
-    const std::size_t room = options_.part_size - buffer_.size();
-    const std::size_t take = std::min(room, bytes.size());
-    if (buffer_.capacity() < options_.part_size) buffer_.reserve(options_.part_size);
+    const Bytes part_size = next_part_size();
+    const std::size_t take = std::min<std::size_t>(part_size - buffer_.size(), bytes.size());
+    if (buffer_.capacity() < part_size) buffer_.reserve(part_size);
     buffer_.insert(buffer_.end(), bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(take));
     bytes = bytes.subspan(take);
     // A full buffer goes out only when more bytes follow: the last part may be the whole object.
-    if (buffer_.size() == options_.part_size && !bytes.empty()) send_part();
+    if (buffer_.size() == part_size && !bytes.empty()) send_part();
   }
 }
 
@@ -48,13 +67,18 @@ void ObjectWriter::wait_oldest() {
 
 void ObjectWriter::send_part() {
   try {
+    if (parts_sent_ == kMostParts) {
+      throw Error(ExitCode::kIo, "S3 multipart upload of s3://" + bucket_ + "/" + key_ +
+                                     ": the object grows beyond the " +
+                                     DescribeBytes(MultipartCapacity(options_.part_size)) +
+                                     " that S3's 10,000 parts of an upload carry");
+    }
     if (upload_id_.empty()) upload_id_ = client_.create_multipart(bucket_, key_);
     while (static_cast<int>(in_flight_.size()) >= options_.parallel_parts) wait_oldest();
     const int number = ++parts_sent_;
-    in_flight_.emplace(number,
-                       std::async(std::launch::async, [this, number, part = std::move(buffer_)] {
-                         return client_.upload_part(bucket_, key_, upload_id_, number, part);
-                       }));
+    in_flight_.emplace(number, pool_.submit([this, number, part = std::move(buffer_)] {
+      return client_.upload_part(bucket_, key_, upload_id_, number, part);
+    }));
     buffer_ = {};
   } catch (...) {
     abandon();

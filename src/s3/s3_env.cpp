@@ -5,7 +5,6 @@
 #include <cerrno>
 #include <ctime>
 #include <exception>
-#include <future>
 #include <limits>
 #include <mutex>
 #include <optional>
@@ -19,13 +18,23 @@
 namespace dlbench::s3 {
 namespace {
 
-// A read_at larger than two of these is split into range GETs of this size, run in parallel.
+// A read_at of at least two kMinRange is split into kParallelReads range GETs run at once, each
+// of kMinRange to kReadChunk (a larger read takes more rounds of them): a checkpoint's 8 MiB
+// chunk goes out as four 2 MiB ranges in parallel, as parallel clients (boto3's transfers,
+// s3torchconnector) read large objects.
+constexpr Bytes kMinRange = 2 * MiB;
 constexpr Bytes kReadChunk = 8 * MiB;
 // The object's first bytes, fetched by one GET the first time a read falls in them (or its size
 // is asked): a format that reads a small file in pieces (npz: its end, its directory, its
 // arrays) costs one request, not one per piece.
 constexpr Bytes kHeadWindow = 256 * KiB;
 constexpr std::size_t kParallelReads = 4;
+
+// The size of the range GETs a read of `length` bytes is split into (`length`: not split).
+Bytes RangeSize(Bytes length) {
+  if (length < 2 * kMinRange) return length;
+  return std::clamp((length + kParallelReads - 1) / kParallelReads, kMinRange, kReadChunk);
+}
 
 Error Unsupported(const std::string& operation, const std::string& path) {
   return UsageError("S3 storage cannot " + operation + " (" + path +
@@ -68,15 +77,22 @@ class S3ReadableFile : public storage::ReadableFile {
       std::copy_n(first.data() + offset, n, bytes);
       return n;
     }
-    // The first range learns the size when nothing told it; the rest of a large read goes out
-    // in parallel ranges.
-    const Bytes first = length > 2 * kReadChunk ? kReadChunk : length;
-    const GetResult result =
-        env_.client().get(name_.bucket, name_.key, offset, std::span(bytes, first));
-    size_.store(result.object_size, std::memory_order_relaxed);
-    if (first == length || result.bytes < first) return result.bytes;
-    const Bytes end = std::min(offset + length, result.object_size);
-    return first + ReadRanges(offset + first, end, bytes + first);
+    // A read not split, or the first range when the size is unknown (it learns it), goes out on
+    // this thread; the ranges of a split read go out in parallel.
+    const Bytes range = RangeSize(length);
+    Bytes done = 0;
+    Bytes object_size = size;
+    if (range == length || size == S3Env::kUnknownSize) {
+      const GetResult result =
+          env_.client().get(name_.bucket, name_.key, offset, std::span(bytes, range));
+      size_.store(result.object_size, std::memory_order_relaxed);
+      if (range == length || result.bytes < range) return result.bytes;
+      done = range;
+      object_size = result.object_size;
+    }
+    const Bytes end = std::min(offset + length, object_size);
+    if (offset + done >= end) return done;
+    return done + ReadRanges(offset + done, end, bytes + done, range);
   }
 
   void drop_cache() override {}
@@ -107,20 +123,19 @@ class S3ReadableFile : public storage::ReadableFile {
     return head_;
   }
 
-  // Reads object bytes [from, to) into `out` with range GETs of kReadChunk, at most
-  // kParallelReads at once; returns the bytes read.
-  Bytes ReadRanges(Bytes from, Bytes to, std::byte* out) const {
+  // Reads object bytes [from, to) into `out` with range GETs of `range` bytes on the Env's
+  // transfer threads, at most kParallelReads at once; returns the bytes read.
+  Bytes ReadRanges(Bytes from, Bytes to, std::byte* out, Bytes range) const {
     std::vector<std::future<GetResult>> reads;
     Bytes total = 0;
-    for (Bytes at = from; at < to; at += kReadChunk) {
+    for (Bytes at = from; at < to; at += range) {
       if (reads.size() == kParallelReads) {
         total += reads.front().get().bytes;
         reads.erase(reads.begin());
       }
-      const std::span<std::byte> range(out + (at - from), std::min(kReadChunk, to - at));
-      reads.push_back(std::async(std::launch::async, [this, at, range] {
-        return env_.client().get(name_.bucket, name_.key, at, range);
-      }));
+      const std::span<std::byte> into(out + (at - from), std::min(range, to - at));
+      reads.push_back(env_.transfers().submit(
+          [this, at, into] { return env_.client().get(name_.bucket, name_.key, at, into); }));
     }
     std::exception_ptr failure;
     for (std::future<GetResult>& read : reads) {
@@ -149,7 +164,7 @@ class S3WritableFile : public storage::WritableFile {
                  bool for_publishing)
       : env_(env),
         path_(std::move(path)),
-        writer_(env.client(), name.bucket, name.key, options),
+        writer_(env.client(), env.transfers(), name.bucket, name.key, options),
         for_publishing_(for_publishing) {}
 
   const std::string& path() const override { return path_; }
@@ -220,7 +235,7 @@ class S3WritableFile : public storage::WritableFile {
 }  // namespace
 
 S3Env::S3Env(ClientOptions options, WriteOptions write)
-    : client_(std::move(options)), write_(write) {}
+    : client_(std::move(options)), write_(write), transfers_(kTransferThreads) {}
 
 namespace {
 // The folder part of an object's path ("s3://b/data/train/" of "s3://b/data/train/img_1.npz").

@@ -9,8 +9,10 @@
 //   one that turns out larger is cut at 256 KiB and read again by range), else a range GET.
 //   Other reads are range GETs; every GET learns the object's size (Content-Range), which the
 //   file keeps. A missing object fails at its first read or size(),
-//   naming s3://bucket/key and NoSuchKey. A read of more than 16 MiB goes out as 8 MiB range
-//   GETs, four at once after the first (a checkpoint's large reads).
+//   naming s3://bucket/key and NoSuchKey. A read of 4 MiB or more goes out as range GETs of
+//   a quarter of it (2 to 8 MiB), four at once (after the first when the size is unknown): a
+//   checkpoint's 8 MiB chunk is four parallel 2 MiB ranges. Part uploads and these ranges run on
+//   the Env's transfer threads (s3/transfer_pool.h), which keep their connections.
 // - create and create_for_publish: an s3/object_writer.h writer: appends only (write_at at the
 //   current end is an append), PUT below the part size, multipart above it. close() (create) or
 //   publish() (create_for_publish) makes the object visible, whole: an object store publishes by
@@ -37,6 +39,7 @@
 #include "s3/client.h"
 #include "s3/object_writer.h"
 #include "s3/op_log.h"
+#include "s3/transfer_pool.h"
 #include "storage/file.h"
 
 namespace dlbench::s3 {
@@ -46,6 +49,9 @@ class S3Env : public storage::Env {
   S3Env(ClientOptions options, WriteOptions write = {});
 
   Client& client() { return client_; }
+  // The threads that carry part uploads and the ranges of a split read (s3/transfer_pool.h).
+  TransferPool& transfers() { return transfers_; }
+  static constexpr std::size_t kTransferThreads = 64;
   // Every request of the client from now on gets a line in `log` (s3/op_log.h), which this Env
   // keeps. Call before the Env is shared between threads.
   void set_op_log(std::unique_ptr<OpLog> log) {
@@ -94,6 +100,7 @@ class S3Env : public storage::Env {
   Client client_;
   std::unique_ptr<OpLog> op_log_;  // after client_: destroyed before it
   WriteOptions write_;
+  TransferPool transfers_;  // after client_: its threads end before the client goes
   mutable std::mutex largest_mutex_;
   std::map<std::string, Bytes, std::less<>> largest_;  // folder ("s3://b/k/") → largest object
 };

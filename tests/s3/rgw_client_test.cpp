@@ -54,13 +54,16 @@ TEST(RgwClient, MultipartUploadsPartsInParallelAndBoto3ReadsItBack) {
   Client client(server.options);
   const std::string key = TestPrefix() + "big";
   const std::string data = test::TestData(23 * MiB + 5, 2);
-  ObjectWriter writer(client, server.bucket, key, {.part_size = 5 * MiB, .parallel_parts = 2});
+  TransferPool pool(8);
+  ObjectWriter writer(client, pool, server.bucket, key,
+                      {.part_size = 5 * MiB, .parallel_parts = 2});
   for (std::size_t at = 0; at < data.size(); at += 777777) {
     writer.append(AsBytes(data.substr(at, 777777)));
   }
   EXPECT_FALSE(client.head(server.bucket, key).has_value()) << "visible before complete";
   writer.complete();
   EXPECT_EQ(client.counts(Operation::kUploadPart).requests, 5U);
+  EXPECT_EQ(pool.threads(), 2U) << "two parts in flight at most, on threads that stay";
   EXPECT_EQ(client.counts(Operation::kCompleteMultipart).requests, 1U);
   EXPECT_EQ(Boto3(server, {"sha256", server.bucket, key}),
             std::to_string(data.size()) + " " + Sha256Hex(data) + "\n");
@@ -72,7 +75,9 @@ TEST(RgwClient, SmallObjectIsOnePut) {
   Client client(server.options);
   const std::string key = TestPrefix() + "small";
   const std::string data = test::TestData(3 * MiB, 3);
-  ObjectWriter writer(client, server.bucket, key, {.part_size = 5 * MiB, .parallel_parts = 2});
+  TransferPool pool(8);
+  ObjectWriter writer(client, pool, server.bucket, key,
+                      {.part_size = 5 * MiB, .parallel_parts = 2});
   writer.append(AsBytes(data));
   writer.complete();
   EXPECT_EQ(client.counts(Operation::kPut).requests, 1U);
@@ -86,7 +91,9 @@ TEST(RgwClient, AnAbandonedUploadLeavesNothing) {
   Client client(server.options);
   const std::string key = TestPrefix() + "abandoned";
   {
-    ObjectWriter writer(client, server.bucket, key, {.part_size = 5 * MiB, .parallel_parts = 2});
+    TransferPool pool(8);
+    ObjectWriter writer(client, pool, server.bucket, key,
+                        {.part_size = 5 * MiB, .parallel_parts = 2});
     writer.append(AsBytes(test::TestData(12 * MiB, 4)));
   }  // destroyed before complete()
   EXPECT_EQ(client.counts(Operation::kAbortMultipart).requests, 1U);

@@ -172,6 +172,30 @@ TEST(RgwEnv, ALargeReadGoesOutAsParallelRanges) {
   EXPECT_EQ(env.client().counts(Operation::kHead).requests, 0U);
 }
 
+// A checkpoint load reads 8 MiB chunks: each goes out as four 2 MiB ranges at once, on transfer
+// threads that stay from one chunk to the next.
+TEST(RgwEnv, AChunkOfACheckpointIsReadAsFourRangesAtOnce) {
+  DLBENCH_REQUIRE_RGW(server);
+  S3Env writer(server.options, kSmallParts);
+  const std::string path = Uri(server, TestPrefix() + "optim_states.pt");
+  const std::string data = test::TestData(21 * MiB + 7, 16);
+  WriteFile(writer, path, data);
+
+  S3Env env(server.options, kSmallParts);
+  auto file = env.open_read(path, {});
+  ASSERT_EQ(file->size(), data.size());  // one range GET of the object's head
+  std::string chunk(8 * MiB, '\0');
+  for (Bytes at = 0; at < data.size(); at += chunk.size()) {
+    const Bytes n = std::min<Bytes>(chunk.size(), data.size() - at);
+    ASSERT_EQ(file->read_at(at, chunk.data(), chunk.size()), n);
+    EXPECT_EQ(chunk.substr(0, n), data.substr(at, n)) << at;
+  }
+  // 1 + 4 + 4 + 3 (the last 5 MiB + 7: three ranges of 2 MiB at most)
+  EXPECT_EQ(env.client().counts(Operation::kRangeGet).requests, 12U);
+  EXPECT_LE(env.transfers().threads(), 4U);
+  EXPECT_EQ(env.client().counts(Operation::kHead).requests, 0U);
+}
+
 TEST(RgwEnv, ListingGivesFilesAndFoldersAndTheSizesReadersNeed) {
   DLBENCH_REQUIRE_RGW(server);
   S3Env env(server.options, kSmallParts);
