@@ -93,7 +93,9 @@ struct TierConfig {
 struct StorageConfig {
   StorageType storage_type = StorageType::kLocalFs;
   std::string storage_root = "./";
+  // The keys dlbench reads (kStorageOptionKeys); others draw a notice with s3 storage.
   std::map<std::string, std::string> storage_options;
+  static const std::vector<std::string> kStorageOptionKeys;
   // MLPerf Storage's DLIO fork: the S3 library it runs (s3dlio, s3torchconnector or minio);
   // recorded, while dlbench always uses its own client. The fork also reads it from
   // storage_options.storage_library, which its wrapper passes: library() says which was given.

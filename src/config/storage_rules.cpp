@@ -1,14 +1,17 @@
 // The rules on storage tiers, the burst buffer, staging and the folders dlbench writes into.
 // Storage, checkpoint, staging and workflow code trusts a Config that passed them (they are
 // checked nowhere else; code that meets a broken one throws InternalError).
+#include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "config/checker.h"
 #include "config/units_parser.h"
+#include "config/workload_catalog.h"
 #include "util/path_text.h"
 
 namespace dlbench::config {
@@ -22,6 +25,12 @@ std::string PlainNumber(double value) {
 }
 
 }  // namespace
+
+// Those s3/settings.cpp reads (DLIO's S3 keys, MLPerf Storage's storage_library, dlbench's
+// session_token and ca_bundle).
+const std::vector<std::string> StorageConfig::kStorageOptionKeys = {
+    "access_key_id", "secret_access_key",   "session_token",   "endpoint_url",   "region",
+    "ca_bundle",     "s3_force_path_style", "s3_max_attempts", "storage_library"};
 
 const TierConfig* StorageConfig::tier_named(const std::string& name) const {
   for (const TierConfig& tier : tiers) {
@@ -66,6 +75,25 @@ void CheckStorage(const Config& config, const Checker& check) {
   if (storage.storage_type == StorageType::kParallelFs) {
     check.notice("storage.storage_type: parallel_fs" + check.at("storage.storage_type") +
                  " is POSIX I/O in dlbench, like local_fs (DLIO rejects it at run time)");
+  }
+  // DLIO and MLPerf's fork pass storage_options on to their S3 libraries without a check, so an
+  // unknown key is no error; but a misspelt one (`endpoint` for `endpoint_url`) would silently
+  // leave the run on another endpoint or credentials.
+  if (storage.storage_type == StorageType::kS3) {
+    for (const auto& [key, value] : storage.storage_options) {
+      if (std::find(StorageConfig::kStorageOptionKeys.begin(),
+                    StorageConfig::kStorageOptionKeys.end(),
+                    key) != StorageConfig::kStorageOptionKeys.end())
+        continue;
+      // The closest spelling, else a key this one begins (`endpoint`, `secret`).
+      std::optional<std::string> closest = ClosestMatch(key, StorageConfig::kStorageOptionKeys);
+      for (const std::string& known : StorageConfig::kStorageOptionKeys) {
+        if (!closest && !key.empty() && known.starts_with(key)) closest = known;
+      }
+      check.notice("storage.storage_options." + key + check.at("storage.storage_options." + key) +
+                   " is not read by dlbench's S3 client and is ignored" +
+                   (closest ? "; did you mean " + *closest + "?" : ""));
+    }
   }
   const std::string library = storage.library();
   if (!library.empty() && library != "s3dlio" && library != "s3torchconnector" &&

@@ -360,6 +360,28 @@ TEST(StorageRules, TheS3LibraryIsReadFromEitherSpelling) {
   EXPECT_EQ(LoadText("{}").config.storage.library(), "");
 }
 
+// DLIO passes storage_options on unchecked, so an unknown key is no error; a misspelt one is
+// named, with the key it resembles, and never with its value (it may be a secret).
+TEST(StorageRules, AStorageOptionTheS3ClientDoesNotReadIsNoticedWithTheClosestKey) {
+  const LoadResult typo = LoadText(
+      "storage: {storage_type: s3, storage_root: b, storage_options: {endpoint: "
+      "'http://x:1', secret_acces_key: hush, access_key_id: AK, s3_max_attempts: 3}}\n");
+  std::vector<std::string> about;
+  for (const std::string& n : typo.notices) {
+    EXPECT_EQ(n.find("hush"), n.npos) << n;
+    if (n.find("is not read by dlbench's S3 client") != n.npos) about.push_back(n);
+  }
+  ASSERT_EQ(about.size(), 2u);
+  EXPECT_NE(about[0].find("storage.storage_options.endpoint (w.yaml:1) is not read"),
+            std::string::npos)
+      << about[0];
+  EXPECT_NE(about[0].find("did you mean endpoint_url?"), std::string::npos) << about[0];
+  EXPECT_NE(about[1].find("did you mean secret_access_key?"), std::string::npos) << about[1];
+  // POSIX storage reads no storage_options: nothing to say.
+  for (const std::string& n : LoadText("storage: {storage_options: {endpoint: x}}\n").notices)
+    EXPECT_EQ(n.find("storage_options"), n.npos) << n;
+}
+
 TEST(StorageRules, S3FoldersAreUrisOrKeyPrefixesInTheBucket) {
   const LoadResult dlio = LoadText(
       "storage: {storage_type: s3, storage_root: ignored}\n"
