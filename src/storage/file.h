@@ -80,6 +80,9 @@ struct Capabilities {
   // memory (tmpfs, ramfs), so writing new space allocates memory, which on a virtual machine can
   // cost more than the write (checkpoint/fast_tier_spares.h).
   bool memory = false;
+  // Nor is this: every read is a request to a server (an object store's range GET), so a wrapper
+  // that cuts one read into pieces (storage/throttled_env.h) would send a request per piece.
+  bool reads_are_requests = false;
 
   bool operator==(const Capabilities&) const = default;
 
@@ -94,7 +97,8 @@ struct Capabilities {
             .mmap = false,
             .free_space = false,
             .directories = false,
-            .symlinks = false};
+            .symlinks = false,
+            .reads_are_requests = true};
   }
 };
 

@@ -9,17 +9,27 @@ namespace {
 
 // Reads and writes move in pieces of at most ThrottledEnv::chunk() bytes, each paid for before
 // it moves: a large transfer then trickles through at the limit rather than passing whole after
-// one long wait, so no window sees more than one piece beyond the limit.
+// one long wait, so no window sees more than one piece beyond the limit. A file whose reads are
+// requests (Capabilities::reads_are_requests: an object store) pays for a read piece by piece
+// and then reads it whole, so the server sees the requests it would without the throttle.
 class ThrottledReadableFile final : public ReadableFileWrapper {
  public:
-  ThrottledReadableFile(std::unique_ptr<ReadableFile> target, ThrottledEnv& env)
-      : ReadableFileWrapper(std::move(target)), env_(env) {}
+  ThrottledReadableFile(std::unique_ptr<ReadableFile> target, ThrottledEnv& env, bool whole_reads)
+      : ReadableFileWrapper(std::move(target)), env_(env), whole_reads_(whole_reads) {}
   Bytes read_at(Bytes offset, void* buffer, Bytes length) override {
     // Each piece pays for what the file holds there (a read at the end is short); a file that
     // changed size meanwhile pays or gets back the difference.
     env_.throttle(0);
     const Bytes size = ReadableFileWrapper::size();
     const Bytes expected = offset < size ? std::min(length, size - offset) : 0;
+    if (whole_reads_) {
+      for (Bytes paid = 0; paid < expected; paid += env_.chunk())
+        env_.throttle_bytes(std::min(env_.chunk(), expected - paid));
+      const Bytes n = ReadableFileWrapper::read_at(offset, buffer, length);
+      if (n > expected) env_.throttle_bytes(n - expected);
+      if (n < expected) env_.refund(expected - n);
+      return n;
+    }
     auto* out = static_cast<char*>(buffer);
     Bytes done = 0;
     while (done < length) {
@@ -37,6 +47,7 @@ class ThrottledReadableFile final : public ReadableFileWrapper {
 
  private:
   ThrottledEnv& env_;
+  bool whole_reads_;
 };
 
 class ThrottledWritableFile final : public WritableFileWrapper {
@@ -161,6 +172,15 @@ void ThrottledEnv::throttle(Bytes bytes) {
   throttle_bytes(bytes);
 }
 
+bool ThrottledEnv::reads_are_requests(const std::string& path) {
+  int known = reads_are_requests_.load(std::memory_order_relaxed);
+  if (known < 0) {
+    known = target().capabilities(path).reads_are_requests ? 1 : 0;
+    reads_are_requests_.store(known, std::memory_order_relaxed);
+  }
+  return known == 1;
+}
+
 Bytes ThrottledEnv::chunk() const { return bucket_ ? chunk_ : ~Bytes{0}; }
 
 void ThrottledEnv::throttle_bytes(Bytes bytes) {
@@ -174,12 +194,14 @@ void ThrottledEnv::refund(Bytes bytes) {
 std::unique_ptr<ReadableFile> ThrottledEnv::open_read(const std::string& path,
                                                       const OpenOptions& options) {
   throttle(0);
-  return std::make_unique<ThrottledReadableFile>(target().open_read(path, options), *this);
+  return std::make_unique<ThrottledReadableFile>(target().open_read(path, options), *this,
+                                                 reads_are_requests(path));
 }
 
 std::unique_ptr<ReadableFile> ThrottledEnv::open_mapped(const std::string& path) {
   throttle(0);
-  return std::make_unique<ThrottledReadableFile>(target().open_mapped(path), *this);
+  return std::make_unique<ThrottledReadableFile>(target().open_mapped(path), *this,
+                                                 reads_are_requests(path));
 }
 
 std::unique_ptr<WritableFile> ThrottledEnv::create(const std::string& path,

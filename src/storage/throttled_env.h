@@ -8,9 +8,12 @@
 // bytes moved through one ThrottledEnv in any window of W seconds are at most bandwidth × W +
 // burst + one piece: bandwidth × (W + 2 × kBurstSeconds) with the default burst at limits of
 // 400 KiB/s and more (docs/configuration.md). Shared files' transfers (collective, MPI-IO) are
-// not split, and their reads pay after the read.
+// not split, and their reads pay after the read. Where reads are requests (an object store:
+// Capabilities::reads_are_requests), a read is paid in pieces and then sent whole, so the
+// server sees the requests it would see without the throttle.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -69,10 +72,15 @@ class ThrottledEnv final : public EnvWrapper {
   Bytes chunk() const;
 
  private:
+  // Whether the target's reads are requests (Capabilities::reads_are_requests), asked once: the
+  // paths of one ThrottledEnv (a tier's folder) are on one backend.
+  bool reads_are_requests(const std::string& path);
+
   ThrottleClock& clock_;
   Seconds latency_;
   std::optional<TokenBucket> bucket_;
   Bytes chunk_ = 0;
+  std::atomic<int> reads_are_requests_{-1};  // -1 until asked
 };
 
 }  // namespace dlbench::storage

@@ -3,14 +3,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <mutex>
 #include <span>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "memory_shared_file.h"
 #include "storage/token_bucket.h"
 #include "support/expect_error.h"
+#include "support/memory_object_env.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -269,6 +272,51 @@ TEST(ThrottledEnv, TheCapHoldsOverEveryWindow) {
               kRate * (width + 2 * ThrottleOptions::kBurstSeconds))
         << "window " << width << " s";
   }
+}
+
+// An object store's reads are requests: a throttled one still sends one read (range GET) per
+// read, paid for piece by piece before it goes; a file system's read moves piece by piece.
+TEST(ThrottledEnv, AReadOfAnObjectStoreIsPaidInPiecesAndSentWhole) {
+  class CountedReads final : public EnvWrapper {
+   public:
+    using EnvWrapper::EnvWrapper;
+    std::unique_ptr<ReadableFile> open_read(const std::string& path,
+                                            const OpenOptions& options) override {
+      class File final : public ReadableFileWrapper {
+       public:
+        File(std::unique_ptr<ReadableFile> target, std::vector<Bytes>& reads)
+            : ReadableFileWrapper(std::move(target)), reads_(reads) {}
+        Bytes read_at(Bytes offset, void* buffer, Bytes length) override {
+          reads_.push_back(length);
+          return ReadableFileWrapper::read_at(offset, buffer, length);
+        }
+
+       private:
+        std::vector<Bytes>& reads_;
+      };
+      return std::make_unique<File>(EnvWrapper::open_read(path, options), reads);
+    }
+    std::vector<Bytes> reads;
+  };
+  const std::string data(MiB + 5, 'o');
+  test::MemoryObjectEnv objects;
+  objects.put("s3://b/o", data);
+  CountedReads store(objects);
+  FakeClock clock;
+  ThrottledEnv env(store, {.bandwidth = 1.0 * MiB, .latency = 0, .burst = 64 * KiB}, clock);
+  std::string back(2 * MiB, '\0');
+  EXPECT_EQ(env.open_read("s3://b/o")->read_at(0, back.data(), back.size()), data.size());
+  EXPECT_EQ(back.substr(0, data.size()), data);
+  EXPECT_EQ(store.reads, std::vector<Bytes>{2 * MiB});
+  EXPECT_NEAR(clock.now() - 100.0, static_cast<double>(data.size()) / MiB, 1e-6);
+  EXPECT_GE(clock.sleeps().size(), 16u) << "paid in pieces of the burst";
+
+  test::TempDir dir;
+  std::ofstream(dir / "f", std::ios::binary) << data;
+  CountedReads posix(PosixEnv());
+  ThrottledEnv throttled(posix, {.bandwidth = 1.0 * MiB, .latency = 0, .burst = 64 * KiB}, clock);
+  EXPECT_EQ(throttled.open_read(dir / "f")->read_at(0, back.data(), back.size()), data.size());
+  EXPECT_EQ(posix.reads.size(), 17u);  // 16 pieces of 64 KiB, then one that finds 5 bytes
 }
 
 TEST(ThrottledEnv, LatencyOnlyAddsPerOperation) {
