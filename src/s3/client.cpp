@@ -485,16 +485,22 @@ void Client::list_pages(const std::string& bucket, const std::string& prefix,
     listing.common_prefixes.clear();
     Request request(Operation::kList, "GET", bucket);
     request.subject = prefix;
-    request.query = {{"list-type", "2"}, {"max-keys", std::to_string(page_keys)}};
+    // Keys come URL-encoded (as boto3 asks for them): a key holding a character that XML 1.0
+    // cannot carry ("\x01", which S3 allows in keys) would otherwise make the whole page
+    // unreadable, RGW writing it as "&#x01;", which expat rejects.
+    request.query = {
+        {"list-type", "2"}, {"max-keys", std::to_string(page_keys)}, {"encoding-type", "url"}};
     if (!prefix.empty()) request.query.emplace_back("prefix", prefix);
     if (!delimiter.empty()) request.query.emplace_back("delimiter", delimiter);
     if (!token.empty()) request.query.emplace_back("continuation-token", token);
     const HttpResponse response = send(request);
     token.clear();
     bool truncated = false;
+    bool url_encoded = false;  // the answer says it encoded (a server may ignore the parameter)
     ObjectInfo object;
     const bool well_formed =
         ParseXml(response.body, [&](std::string_view path, std::string_view text) {
+          if (path == "ListBucketResult/EncodingType") url_encoded = text == "url";
           if (path == "ListBucketResult/Contents/Key") object.key = text;
           if (path == "ListBucketResult/Contents/Size") object.size = ParseSize(text);
           if (path == "ListBucketResult/Contents/LastModified") object.last_modified = text;
@@ -508,6 +514,10 @@ void Client::list_pages(const std::string& bucket, const std::string& prefix,
     if (!well_formed || (truncated && token.empty())) {
       throw failure(Operation::kList, bucket, prefix,
                     "returned a listing dlbench cannot read: " + FileText(response.body, 200));
+    }
+    if (url_encoded) {
+      for (ObjectInfo& listed : listing.objects) listed.key = UrlDecodeListingValue(listed.key);
+      for (std::string& folder : listing.common_prefixes) folder = UrlDecodeListingValue(folder);
     }
   } while (visit(listing) && !token.empty());
 }
@@ -534,11 +544,24 @@ void Client::check_bucket(const std::string& bucket, const std::string& prefix) 
 }
 
 void Client::delete_objects(const std::string& bucket, const std::vector<std::string>& keys) {
-  for (std::size_t first = 0; first < keys.size(); first += kDeleteBatch) {
-    const std::size_t last = std::min(keys.size(), first + kDeleteBatch);
+  // XML 1.0 cannot carry a control character but tab and newline (not even as "&#x01;"), and
+  // reads a carriage return as a newline: a key holding one is deleted by a DELETE of its own.
+  std::vector<std::string> batched;
+  batched.reserve(keys.size());
+  for (const std::string& key : keys) {
+    const bool xml_safe = std::ranges::none_of(
+        key, [](char c) { return static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n'; });
+    if (xml_safe) {
+      batched.push_back(key);
+    } else {
+      delete_object(bucket, key);
+    }
+  }
+  for (std::size_t first = 0; first < batched.size(); first += kDeleteBatch) {
+    const std::size_t last = std::min(batched.size(), first + kDeleteBatch);
     std::string body = "<Delete><Quiet>true</Quiet>";
     for (std::size_t i = first; i < last; ++i) {
-      body += "<Object><Key>" + XmlEscape(keys[i]) + "</Key></Object>";
+      body += "<Object><Key>" + XmlEscape(batched[i]) + "</Key></Object>";
     }
     body += "</Delete>";
     Request request(Operation::kDelete, "POST", bucket);

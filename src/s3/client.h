@@ -125,7 +125,8 @@ class Client {
   // Every object under `prefix` (ListObjectsV2, following continuation tokens, `page_keys` keys
   // a page), or the first pages holding at least `most` objects and prefixes together. With a
   // non-empty `delimiter`, keys holding it after the prefix are rolled up into common prefixes,
-  // as a folder listing.
+  // as a folder listing. Keys are asked for URL-encoded (encoding-type=url, as boto3 does: XML
+  // 1.0 cannot carry every character a key may hold) and given back decoded, byte-exact.
   Listing list(const std::string& bucket, const std::string& prefix,
                const std::string& delimiter = "", int page_keys = 1000,
                std::size_t most = SIZE_MAX);
@@ -135,7 +136,8 @@ class Client {
   void list_pages(const std::string& bucket, const std::string& prefix,
                   const std::string& delimiter, const PageVisitor& visit, int page_keys = 1000);
   // Deletes `keys` with DeleteObjects, 1000 a request; absent keys are no error. Error(kIo)
-  // naming the first key the server refused.
+  // naming the first key the server refused. A key holding a control character other than tab
+  // and newline, which XML 1.0 cannot carry, is deleted by a DELETE of its own.
   void delete_objects(const std::string& bucket, const std::vector<std::string>& keys);
   void delete_object(const std::string& bucket, const std::string& key);
 

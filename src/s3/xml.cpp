@@ -35,6 +35,13 @@ void OnText(void* data, const XML_Char* text, int length) {
   if (!state.texts.empty()) state.texts.back().append(text, static_cast<std::size_t>(length));
 }
 
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
 }  // namespace
 
 bool ParseXml(std::string_view xml,
@@ -59,6 +66,24 @@ ErrorBody ParseErrorBody(std::string_view xml) {
     if (path == "Error/Message") error.message = text;
   });
   return error;
+}
+
+std::string UrlDecodeListingValue(std::string_view encoded) {
+  std::string out;
+  out.reserve(encoded.size());
+  for (std::size_t i = 0; i < encoded.size(); ++i) {
+    const char c = encoded[i];
+    if (c == '+') {
+      out += ' ';
+    } else if (c == '%' && i + 2 < encoded.size() && HexDigit(encoded[i + 1]) >= 0 &&
+               HexDigit(encoded[i + 2]) >= 0) {
+      out += static_cast<char>(HexDigit(encoded[i + 1]) * 16 + HexDigit(encoded[i + 2]));
+      i += 2;
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 }  // namespace dlbench::s3

@@ -23,4 +23,11 @@ struct ErrorBody {
 };
 ErrorBody ParseErrorBody(std::string_view xml);
 
+// A value of a listing asked for with encoding-type=url (ListObjectsV2's Key, Prefix, Delimiter,
+// StartAfter and CommonPrefixes/Prefix; ListMultipartUploads' Key, Prefix, Delimiter, KeyMarker
+// and NextKeyMarker) decoded as botocore decodes it (urllib's unquote_plus): "%XX" is the byte
+// 0xXX, '+' is a space (AWS encodes a space so; RGW as "%20", and a '+' as "%2B"), a '%' not
+// followed by two hex digits stays as it is. Keys are bytes: the result is not checked as UTF-8.
+std::string UrlDecodeListingValue(std::string_view encoded);
+
 }  // namespace dlbench::s3

@@ -201,6 +201,73 @@ TEST(S3Client, ListFollowsContinuationTokens) {
   EXPECT_NE(received[1].target.find("continuation-token=t%2F1%2B%3D"), std::string::npos);
 }
 
+// Listings ask for URL-encoded keys, as boto3 does, and decode them as botocore does: "%01" (a
+// character XML 1.0 cannot carry) is the byte, '+' a space (AWS's spelling), "%2B" a '+', "%20" a
+// space (RGW's spelling); the continuation token is not encoded.
+TEST(S3Client, ListAsksForUrlEncodedKeysAndDecodesThem) {
+  FakeServer server;
+  server.script({200, "",
+                 "<ListBucketResult><Prefix>p%2F</Prefix><Delimiter>%2F</Delimiter>"
+                 "<EncodingType>url</EncodingType><IsTruncated>true</IsTruncated>"
+                 "<Contents><Key>p%2Fa%01b</Key><Size>3</Size></Contents>"
+                 "<Contents><Key>p%2Fwith+space%2Band+plus</Key><Size>4</Size></Contents>"
+                 "<NextContinuationToken>1%2B/t=</NextContinuationToken></ListBucketResult>"});
+  server.script({200, "",
+                 "<ListBucketResult><EncodingType>url</EncodingType><IsTruncated>false"
+                 "</IsTruncated><Contents><Key>p%2Fz%20%25</Key><Size>5</Size></Contents>"
+                 "<CommonPrefixes><Prefix>p%2Fd+%01%2F</Prefix></CommonPrefixes>"
+                 "</ListBucketResult>"});
+  Client client(Options(server.endpoint()));
+  const Listing listing = client.list("bucket", "p/", "/", 2);
+  ASSERT_EQ(listing.objects.size(), 3U);
+  EXPECT_EQ(listing.objects[0].key, std::string("p/a\x01") + "b");
+  EXPECT_EQ(listing.objects[0].size, 3U);
+  EXPECT_EQ(listing.objects[1].key, "p/with space+and plus");
+  EXPECT_EQ(listing.objects[2].key, "p/z %");
+  EXPECT_EQ(listing.common_prefixes, std::vector<std::string>{"p/d \x01/"});
+  const auto received = server.received();
+  ASSERT_EQ(received.size(), 2U);
+  // Signed with the rest: in the canonical query, in sorted order.
+  EXPECT_EQ(received[0].target,
+            "/bucket/?delimiter=%2F&encoding-type=url&list-type=2&max-keys=2&prefix=p%2F");
+  EXPECT_EQ(received[1].target,
+            "/bucket/?continuation-token=1%252B%2Ft%3D&delimiter=%2F&encoding-type=url&"
+            "list-type=2&max-keys=2&prefix=p%2F");
+}
+
+// A server that ignores encoding-type sends keys as they are: nothing to decode (botocore decodes
+// only an answer whose EncodingType is url).
+TEST(S3Client, ListDecodesOnlyAnAnswerThatSaysItIsEncoded) {
+  FakeServer server;
+  server.script({200, "",
+                 "<ListBucketResult><IsTruncated>false</IsTruncated><Contents><Key>p/a+b%41"
+                 "</Key><Size>1</Size></Contents></ListBucketResult>"});
+  Client client(Options(server.endpoint()));
+  const Listing listing = client.list("bucket", "p/");
+  ASSERT_EQ(listing.objects.size(), 1U);
+  EXPECT_EQ(listing.objects[0].key, "p/a+b%41");
+}
+
+// XML 1.0 cannot carry "\x01" (not even as "&#x01;": RGW refuses the body) and reads "\r" as
+// "\n": such keys go out as DELETEs of their own, the others in one DeleteObjects.
+TEST(S3Client, DeletesKeysXmlCannotCarryOneByOne) {
+  FakeServer server;
+  Client client(Options(server.endpoint()));
+  client.delete_objects("bucket", {"a\tb", std::string("c\x01") + "d", "e\rf", "g\nh"});
+  const auto received = server.received();
+  ASSERT_EQ(received.size(), 3U);
+  EXPECT_EQ(received[0].method, "DELETE");
+  EXPECT_EQ(received[0].target, "/bucket/c%01d");
+  EXPECT_EQ(received[1].method, "DELETE");
+  EXPECT_EQ(received[1].target, "/bucket/e%0Df");
+  EXPECT_EQ(received[2].method, "POST");
+  EXPECT_EQ(received[2].target, "/bucket/?delete=");
+  EXPECT_EQ(received[2].body,
+            "<Delete><Quiet>true</Quiet><Object><Key>a\tb</Key></Object><Object><Key>g\nh</Key>"
+            "</Object></Delete>");
+  EXPECT_EQ(client.counts(Operation::kDelete).requests, 3U);
+}
+
 TEST(S3Client, RefusesAnUnreadableListing) {
   FakeServer server;
   server.script({200, "", "<ListBucketResult><IsTruncated>true</IsTruncated>"});

@@ -35,5 +35,18 @@ TEST(S3Xml, GivesPathsWithNamespacesAndEntities) {
   EXPECT_FALSE(ParseXml("<a><b></a>", [](std::string_view, std::string_view) {}));
 }
 
+// As urllib's unquote_plus (botocore's decoding of encoding-type=url listings), on bytes.
+TEST(S3Xml, DecodesUrlEncodedListingValues) {
+  EXPECT_EQ(UrlDecodeListingValue("a%01b"), std::string("a\x01") + "b");
+  EXPECT_EQ(UrlDecodeListingValue("a+b%2Bc%20d"), "a b+c d");
+  EXPECT_EQ(UrlDecodeListingValue("%E2%82%ac%2f"), "\xE2\x82\xAC/");  // either case of hex
+  EXPECT_EQ(UrlDecodeListingValue("%00"), std::string(1, '\0'));
+  // A '%' without two hex digits after it stays.
+  EXPECT_EQ(UrlDecodeListingValue("100%"), "100%");
+  EXPECT_EQ(UrlDecodeListingValue("%4"), "%4");
+  EXPECT_EQ(UrlDecodeListingValue("%zz%4g"), "%zz%4g");
+  EXPECT_EQ(UrlDecodeListingValue(""), "");
+}
+
 }  // namespace
 }  // namespace dlbench::s3
