@@ -7,8 +7,13 @@
 // 200 ms, ... at most 5 s, each scaled by a random factor in [0.5, 1]); each retry is counted.
 // Any other answer ends the request: the error names the operation, the object
 // (s3://bucket/key), the endpoint, the HTTP status and the server's error code and message
-// (SignatureDoesNotMatch, NoSuchBucket, InvalidAccessKeyId...), never a credential. Errors are
-// dlbench::Error with ExitCode::kIo.
+// (SignatureDoesNotMatch, NoSuchBucket, InvalidAccessKeyId...), never a credential. An answer
+// without an error body (a HEAD's) is named by its x-amz-error-code header when it has one, else
+// by its status as S3 names it for HEAD (NotFound, Forbidden, BadRequest, PermanentRedirect...).
+// When the answer says the bucket is in another region (301 PermanentRedirect,
+// AuthorizationHeaderMalformed, IllegalLocationConstraintException, or an x-amz-bucket-region
+// other than ClientOptions::region), the error names that region and the setting to change;
+// redirects are never followed. Errors are dlbench::Error with ExitCode::kIo.
 //
 // Counts: per operation, requests, retries, failures and bytes, and each request's time (first
 // attempt's start to last byte) and time to first byte, in histograms (requests()).

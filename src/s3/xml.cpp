@@ -64,6 +64,7 @@ ErrorBody ParseErrorBody(std::string_view xml) {
   ParseXml(xml, [&](std::string_view path, std::string_view text) {
     if (path == "Error/Code") error.code = text;
     if (path == "Error/Message") error.message = text;
+    if (path == "Error/Region") error.region = text;
   });
   return error;
 }

@@ -15,11 +15,13 @@ namespace dlbench::s3 {
 bool ParseXml(std::string_view xml,
               const std::function<void(std::string_view path, std::string_view text)>& on_element);
 
-// The <Code> and <Message> of an S3 error body ("<Error><Code>NoSuchKey</Code>..."); empty
+// The <Code> and <Message> of an S3 error body ("<Error><Code>NoSuchKey</Code>..."), and its
+// <Region> (a PermanentRedirect's or AuthorizationHeaderMalformed's: the bucket's region); empty
 // strings when the body is not one (a HEAD has no body, a proxy may answer with HTML).
 struct ErrorBody {
   std::string code;
   std::string message;
+  std::string region;
 };
 ErrorBody ParseErrorBody(std::string_view xml);
 

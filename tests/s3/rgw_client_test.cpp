@@ -165,6 +165,20 @@ TEST(RgwClient, AWrongSecretIsSignatureDoesNotMatchInOneMessage) {
   EXPECT_EQ(message.find(server.options.credentials.secret_access_key), std::string::npos);
 }
 
+// RGW answers a HEAD without a body: the error is named by the status, as S3 names it for HEAD.
+TEST(RgwClient, AHeadWithAWrongSecretIsForbidden) {
+  DLBENCH_REQUIRE_RGW(server);
+  ClientOptions options = server.options;
+  options.credentials.secret_access_key = "not-the-secret-" + options.credentials.secret_access_key;
+  Client client(options);
+  const std::string message = dlbench::test::ExpectError(
+      [&] { client.head(server.bucket, "any"); }, ExitCode::kIo,
+      {"S3 HEAD of s3://" + server.bucket + "/any at " + server.options.endpoint_url,
+       "failed: Forbidden (HTTP 403): the answer carries no error code: a wrong secret, a missing "
+       "permission or an expired token after 1 attempt"});
+  EXPECT_EQ(message.find(options.credentials.secret_access_key), std::string::npos);
+}
+
 TEST(RgwClient, TheCheckBeforeWorkGivesExit2) {
   DLBENCH_REQUIRE_RGW(server);
   Client(server.options).check_bucket(server.bucket);

@@ -161,6 +161,98 @@ TEST(S3Client, DoesNotRetryClientErrors) {
   EXPECT_EQ(server.received().size(), 1U);
 }
 
+// A HEAD's answer has no body to carry an error code: the error names the status as S3 does for
+// HEAD, and says what a bare 403 may be.
+TEST(S3Client, AnAnswerWithoutABodyIsNamedByItsStatus) {
+  FakeServer server;
+  server.script({403, "", ""});
+  server.script({400, "", ""});
+  server.script({404, "", ""});
+  server.script({418, "", ""});
+  Client client(Options(server.endpoint()));
+  std::vector<std::string> messages;
+  messages.push_back(
+      dlbench::test::ExpectError([&] { client.head("bucket", "k"); }, ExitCode::kIo,
+                                 {"S3 HEAD of s3://bucket/k",
+                                  "failed: Forbidden (HTTP 403): the answer carries no error "
+                                  "code: a wrong secret, a missing permission or an expired "
+                                  "token after 1 attempt"}));
+  messages.push_back(dlbench::test::ExpectError([&] { client.head("bucket", "k"); }, ExitCode::kIo,
+                                                {"failed: BadRequest (HTTP 400) after 1 attempt"}));
+  messages.push_back(dlbench::test::ExpectError([&] { client.get_object("bucket", "k"); },
+                                                ExitCode::kIo,
+                                                {"failed: NotFound (HTTP 404) after 1 attempt"}));
+  messages.push_back(
+      dlbench::test::ExpectError([&] { client.get_object("bucket", "k"); }, ExitCode::kIo,
+                                 {"failed: ClientError (HTTP 418) after 1 attempt"}));
+  for (const std::string& message : messages) {
+    EXPECT_EQ(message.find("no error code ("), std::string::npos) << message;
+    EXPECT_EQ(message.find("region"), std::string::npos) << message;
+  }
+}
+
+// Some servers send the error code of a HEAD in headers.
+TEST(S3Client, AnAnswerWithoutABodyMayNameItsErrorInHeaders) {
+  FakeServer server;
+  server.script(
+      {403, "x-amz-error-code: AccessDenied\r\nx-amz-error-message: Access Denied\r\n", ""});
+  Client client(Options(server.endpoint()));
+  dlbench::test::ExpectError([&] { client.head("bucket", "k"); }, ExitCode::kIo,
+                             {"failed: AccessDenied (HTTP 403): Access Denied after 1 attempt"});
+}
+
+// An answer that says the bucket is in another region says which and what to set; the redirect
+// is not followed (the request was signed for the configured region).
+TEST(S3Client, AnAnswerFromAnotherRegionSaysWhichAndWhatToSet) {
+  FakeServer server;
+  const std::string set = ": set storage.storage_options.region or AWS_REGION";
+  // HEAD: no body, the region in a header.
+  server.script(
+      {301, "x-amz-bucket-region: eu-west-1\r\nLocation: http://127.0.0.1:1/elsewhere\r\n", ""});
+  // The region in the error body.
+  server.script({400, "",
+                 "<Error><Code>AuthorizationHeaderMalformed</Code><Message>the region 'us-east-1' "
+                 "is wrong; expecting 'eu-central-1'</Message><Region>eu-central-1</Region>"
+                 "</Error>"});
+  server.script({400, "x-amz-bucket-region: ap-south-1\r\n",
+                 ErrorXml("IllegalLocationConstraintException", "elsewhere")});
+  // Any error whose x-amz-bucket-region is not the configured one.
+  server.script({403, "x-amz-bucket-region: us-west-2\r\n", ErrorXml("AccessDenied", "no")});
+  // A redirect that names no region.
+  server.script({301, "", ErrorXml("PermanentRedirect", "use the right endpoint")});
+  // The configured region, at another endpoint.
+  server.script({301, "x-amz-bucket-region: us-east-1\r\n", ""});
+  // The configured region: nothing to say about regions.
+  server.script({403, "x-amz-bucket-region: us-east-1\r\n", ErrorXml("AccessDenied", "no")});
+  Client client(Options(server.endpoint()));
+  dlbench::test::ExpectError(
+      [&] { client.head("bucket", "k"); }, ExitCode::kIo,
+      {"failed: PermanentRedirect (HTTP 301) after 1 attempt: the bucket is in region eu-west-1" +
+       set});
+  dlbench::test::ExpectError([&] { client.get_object("bucket", "k"); }, ExitCode::kIo,
+                             {"AuthorizationHeaderMalformed (HTTP 400)",
+                              "after 1 attempt: the bucket is in region eu-central-1" + set});
+  dlbench::test::ExpectError([&] { client.list("bucket", "p/"); }, ExitCode::kIo,
+                             {"IllegalLocationConstraintException (HTTP 400): elsewhere after 1 "
+                              "attempt: the bucket is in region ap-south-1" +
+                              set});
+  dlbench::test::ExpectError(
+      [&] { client.get_object("bucket", "k"); }, ExitCode::kIo,
+      {"AccessDenied (HTTP 403): no after 1 attempt: the bucket is in region us-west-2" + set});
+  dlbench::test::ExpectError([&] { client.get_object("bucket", "k"); }, ExitCode::kIo,
+                             {"PermanentRedirect (HTTP 301): use the right endpoint after 1 "
+                              "attempt: the bucket is in another region than us-east-1" +
+                              set});
+  dlbench::test::ExpectError(
+      [&] { client.head("bucket", "k"); }, ExitCode::kIo,
+      {"after 1 attempt: the bucket is in region us-east-1, the one configured, but not at " +
+       server.endpoint() + ": set storage.storage_options.endpoint_url or AWS_ENDPOINT_URL"});
+  const std::string same = dlbench::test::ExpectError([&] { client.get_object("bucket", "k"); },
+                                                      ExitCode::kIo, {"AccessDenied (HTTP 403)"});
+  EXPECT_EQ(same.find("region"), std::string::npos) << same;
+  EXPECT_EQ(server.received().size(), 7U);  // no redirect followed, nothing retried
+}
+
 TEST(S3Client, KeepsOneConnectionAcrossRequests) {
   FakeServer server;
   Client client(Options(server.endpoint()));

@@ -14,6 +14,11 @@ TEST(S3Xml, ReadsTheErrorCodeAndMessage) {
       "<Message>The specified bucket does not exist</Message><BucketName>x</BucketName></Error>");
   EXPECT_EQ(error.code, "NoSuchBucket");
   EXPECT_EQ(error.message, "The specified bucket does not exist");
+  EXPECT_EQ(error.region, "");
+  EXPECT_EQ(ParseErrorBody("<Error><Code>PermanentRedirect</Code><Region>eu-west-1</Region>"
+                           "</Error>")
+                .region,
+            "eu-west-1");
 }
 
 TEST(S3Xml, AnythingElseHasNoCode) {
