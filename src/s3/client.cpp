@@ -37,6 +37,13 @@ struct Client::Request {
   std::string subject;
   long also_ok = 0;  // a status that is an answer, not an error (404 for HEAD, 416 for a range)
   bool overflow_ok = false;  // a body longer than `into` is an answer (cut there), not an error
+  // A 2xx answer whose body is an S3 <Error> is that error, retried when its code is
+  // (CompleteMultipartUpload: S3 answers 200 at once, sends whitespace while it works, then the
+  // result or an error; DeleteObjects).
+  bool error_in_ok = false;
+  // The root element a 2xx answer's body must have (empty: any body); another is an unreadable
+  // answer, not retried.
+  std::string ok_root;
   // A check that must answer within seconds: at most these attempts, connect and stall times
   // (0: ClientOptions' and HttpRequest's).
   int attempts = 0;
@@ -60,8 +67,20 @@ void Backoff(int attempt) {
   std::this_thread::sleep_for(std::chrono::duration<double>(wait));
 }
 
+// Statuses retried, as botocore retries them: too many requests, and the server's errors.
 bool RetryableStatus(long status) {
-  return status == 500 || status == 502 || status == 503 || status == 504;
+  return status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
+}
+
+// Error codes retried whatever the status, as botocore's standard retry mode does: a request
+// that took the server too long to receive, throttling, and the codes of a 500 and a 503, which
+// a 200's error body may carry.
+bool RetryableCode(std::string_view code) {
+  static constexpr std::array<std::string_view, 8> kCodes = {
+      "RequestTimeout", "RequestTimeoutException", "PriorRequestNotComplete",
+      "Throttling",     "ThrottlingException",     "SlowDown",
+      "InternalError",  "ServiceUnavailable"};
+  return std::ranges::find(kCodes, code) != kCodes.end();
 }
 
 // The name of an answer's status where the answer carries no error code (a HEAD's answer has no
@@ -352,6 +371,7 @@ HttpResponse Client::send(const Request& request) {
       request.body.empty() ? std::string(kEmptyPayloadHash) : std::string(kUnsignedPayload);
 
   HttpResponse response;
+  bool error_in_ok = false;  // a 2xx answer whose body is an S3 error (Request::error_in_ok)
   int attempt = 1;
   for (;; ++attempt) {
     SigningInput input;
@@ -372,8 +392,15 @@ HttpResponse Client::send(const Request& request) {
     http.headers.emplace_back("Authorization", Authorization(input, options_.credentials));
     attempt_start = Clock::now();
     response = Perform(http);
-    const bool retryable =
-        response.status == 0 ? response.transport_retryable : RetryableStatus(response.status);
+    const bool success = response.status >= 200 && response.status < 300;
+    error_in_ok = success && request.error_in_ok && RootElement(response.body) == "Error";
+    bool retryable = false;
+    if (response.status == 0) {
+      retryable = response.transport_retryable;
+    } else if (error_in_ok || (!success && response.status != request.also_ok)) {
+      retryable = (!error_in_ok && RetryableStatus(response.status)) ||
+                  RetryableCode(AnswerError(response).code);
+    }
     if (!retryable || attempt >= attempts) break;
     ++counts.retries;
     Backoff(attempt);
@@ -393,7 +420,12 @@ HttpResponse Client::send(const Request& request) {
     counts.latency.record(seconds);
     counts.first_byte.record(first_byte);
   }
-  const bool ok = (response.status >= 200 && response.status < 300) ||
+  const bool success = response.status >= 200 && response.status < 300;
+  // A success whose body is not the answer the request expects: nothing to retry (the server
+  // did what it answers), nothing to read.
+  const bool unreadable = success && !error_in_ok && !request.ok_root.empty() &&
+                          RootElement(response.body) != request.ok_root;
+  const bool ok = (success && !error_in_ok && !unreadable) ||
                   (request.also_ok != 0 && response.status == request.also_ok) ||
                   (request.overflow_ok && response.overflow);
   const std::uint64_t bytes = request.body.size() + response.received + response.body.size();
@@ -425,6 +457,9 @@ HttpResponse Client::send(const Request& request) {
   std::string hint;
   if (response.status == 0) {
     what += ": " + response.transport_error;
+  } else if (unreadable) {
+    what += ": an unreadable answer (HTTP " + std::to_string(response.status) +
+            "): " + FileText(response.body, 200);
   } else {
     const ErrorBody error = AnswerError(response);
     what += ": " + error.code + " (HTTP " + std::to_string(response.status) + ")";
@@ -541,13 +576,10 @@ void Client::complete_multipart(const std::string& bucket, const std::string& ke
   Request request(Operation::kCompleteMultipart, "POST", bucket, key);
   request.query = {{"uploadId", upload_id}};
   request.body = std::as_bytes(std::span(body));
-  const HttpResponse response = send(request);
-  // S3 may answer 200 with an error body once the upload has started to complete.
-  const ErrorBody error = ParseErrorBody(response.body);
-  if (!error.code.empty()) {
-    throw failure(Operation::kCompleteMultipart, bucket, key,
-                  "failed: " + error.code + ": " + FileText(error.message, 200));
-  }
+  // S3 answers 200 once it starts to complete the upload, and the body says how it ended.
+  request.error_in_ok = true;
+  request.ok_root = "CompleteMultipartUploadResult";
+  send(request);
 }
 
 void Client::abort_multipart(const std::string& bucket, const std::string& key,
@@ -664,6 +696,7 @@ void Client::delete_objects(const std::string& bucket, const std::vector<std::st
     request.query = {{"delete", ""}};
     request.headers = {{"content-md5", Md5Base64(body)}};
     request.body = std::as_bytes(std::span(body));
+    request.error_in_ok = true;  // the request's error, not a key's (DeleteResult/Error)
     const HttpResponse response = send(request);
     std::string failed_key;
     std::string failed_code;

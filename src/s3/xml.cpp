@@ -46,6 +46,12 @@ int HexDigit(char c) {
 
 bool ParseXml(std::string_view xml,
               const std::function<void(std::string_view path, std::string_view text)>& on_element) {
+  // Whitespace before the XML declaration is no XML, but what a server that sends whitespace
+  // while it works (CompleteMultipartUpload) may send before it: skipped.
+  while (!xml.empty() && (xml.front() == ' ' || xml.front() == '\n' || xml.front() == '\r' ||
+                          xml.front() == '\t')) {
+    xml.remove_prefix(1);
+  }
   XML_Parser parser = XML_ParserCreate(nullptr);
   if (parser == nullptr) return false;
   XmlState state;
@@ -57,6 +63,14 @@ bool ParseXml(std::string_view xml,
       XML_Parse(parser, xml.data(), static_cast<int>(xml.size()), XML_TRUE) == XML_STATUS_OK;
   XML_ParserFree(parser);
   return ok;
+}
+
+std::string RootElement(std::string_view xml) {
+  std::string root;
+  const bool well_formed = ParseXml(xml, [&](std::string_view path, std::string_view /*text*/) {
+    if (path.find('/') == std::string_view::npos) root = path;
+  });
+  return well_formed ? root : std::string();
 }
 
 ErrorBody ParseErrorBody(std::string_view xml) {

@@ -11,9 +11,14 @@ namespace dlbench::s3 {
 
 // Calls `on_element(path, text)` at the end of every element, in document order; `path` joins
 // the element names from the root with '/', `text` is the element's own character data. Returns
-// false when `xml` is not well-formed (the elements before the fault have been seen).
+// false when `xml` is not well-formed (the elements before the fault have been seen). Whitespace
+// before the document is skipped (S3 sends some while it completes a multipart upload).
 bool ParseXml(std::string_view xml,
               const std::function<void(std::string_view path, std::string_view text)>& on_element);
+
+// The name of the document's root element ("Error", "CompleteMultipartUploadResult"); empty
+// when `xml` is not a well-formed document (nothing, a truncated body, HTML that is no XML).
+std::string RootElement(std::string_view xml);
 
 // The <Code> and <Message> of an S3 error body ("<Error><Code>NoSuchKey</Code>..."), and its
 // <Region> (a PermanentRedirect's or AuthorizationHeaderMalformed's: the bucket's region); empty

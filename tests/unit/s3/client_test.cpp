@@ -96,6 +96,36 @@ TEST(S3Client, RetriesSlowDownAndServerErrorsAndCountsEachRetry) {
   for (const auto& request : received) EXPECT_EQ(request.body, payload);  // resent whole
 }
 
+// As botocore: 429, and the codes of a request the server took too long to receive and of
+// throttling, whatever their status (S3 sends them with 400 or 503), are retried; other 400s not.
+TEST(S3Client, RetriesTooManyRequestsTimeoutsAndThrottling) {
+  FakeServer server;
+  server.script({429, "", ""});
+  server.script({200, "", ""});
+  const std::vector<std::string> codes = {"RequestTimeout",          "RequestTimeoutException",
+                                          "PriorRequestNotComplete", "Throttling",
+                                          "ThrottlingException",     "SlowDown"};
+  for (const std::string& code : codes) {
+    server.script({400, "", ErrorXml(code, "again")});
+    server.script({200, "", ""});
+  }
+  server.script({400, "", ErrorXml("InvalidArgument", "no")});
+  server.script({400, "", ""});
+  Client client(Options(server.endpoint(), 3));
+  const std::string payload = "x";
+  for (std::size_t i = 0; i < codes.size() + 1; ++i) {
+    client.put("bucket", "k", std::as_bytes(std::span(payload)));
+  }
+  EXPECT_EQ(client.counts(Operation::kPut).requests, codes.size() + 1);
+  EXPECT_EQ(client.counts(Operation::kPut).retries, codes.size() + 1);
+  EXPECT_EQ(client.counts(Operation::kPut).failures, 0U);
+  dlbench::test::ExpectError([&] { client.put("bucket", "k", std::as_bytes(std::span(payload))); },
+                             ExitCode::kIo, {"InvalidArgument (HTTP 400): no after 1 attempt"});
+  dlbench::test::ExpectError([&] { client.head("bucket", "k"); }, ExitCode::kIo,
+                             {"BadRequest (HTTP 400) after 1 attempt"});
+  EXPECT_EQ(server.received().size(), 2 * codes.size() + 4);
+}
+
 // A request's time spans its attempts and backoffs; its first byte is the last attempt's.
 TEST(S3Client, TimesEachRequestFromItsFirstAttemptToItsLastByte) {
   FakeServer server;
@@ -251,6 +281,86 @@ TEST(S3Client, AnAnswerFromAnotherRegionSaysWhichAndWhatToSet) {
                                                       ExitCode::kIo, {"AccessDenied (HTTP 403)"});
   EXPECT_EQ(same.find("region"), std::string::npos) << same;
   EXPECT_EQ(server.received().size(), 7U);  // no redirect followed, nothing retried
+}
+
+constexpr char kCompleted[] =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<CompleteMultipartUploadResult><Bucket>b</Bucket>"
+    "<Key>k</Key><ETag>\"e-2\"</ETag></CompleteMultipartUploadResult>";
+
+// S3 answers CompleteMultipartUpload 200 at once and sends whitespace while it works: the body
+// then says how it ended. An <Error> there is that error: retried when its code is, else the end.
+TEST(S3Client, ACompleteAnswered200WithAnErrorIsThatError) {
+  FakeServer server;
+  server.script(
+      {200, "", "\n   \n" + ErrorXml("InternalError", "We encountered an internal error")});
+  server.script({200, "", kCompleted});
+  server.script({200, "", "  " + ErrorXml("NoSuchUpload", "The upload does not exist")});
+  server.script({200, "", ErrorXml("InternalError", "still")});
+  server.script({200, "", ErrorXml("SlowDown", "slower")});
+  Client client(Options(server.endpoint(), 2));
+  client.complete_multipart("bucket", "k", "up-1", {"\"e1\"", "\"e2\""});
+  EXPECT_EQ(client.counts(Operation::kCompleteMultipart).retries, 1U);
+  EXPECT_EQ(client.counts(Operation::kCompleteMultipart).failures, 0U);
+  dlbench::test::ExpectError(
+      [&] { client.complete_multipart("bucket", "k", "up-1", {"\"e1\""}); }, ExitCode::kIo,
+      {"S3 CompleteMultipartUpload of s3://bucket/k at " + server.endpoint(),
+       "failed: NoSuchUpload (HTTP 200): The upload does not exist after 1 attempt"});
+  dlbench::test::ExpectError([&] { client.complete_multipart("bucket", "k", "up-1", {"\"e1\""}); },
+                             ExitCode::kIo,
+                             {"failed: SlowDown (HTTP 200): slower after 2 attempts"});
+  EXPECT_EQ(client.counts(Operation::kCompleteMultipart).requests, 3U);
+  EXPECT_EQ(client.counts(Operation::kCompleteMultipart).retries, 2U);
+  EXPECT_EQ(client.counts(Operation::kCompleteMultipart).failures, 2U);
+  const auto received = server.received();
+  ASSERT_EQ(received.size(), 5U);
+  EXPECT_EQ(received[0].target, "/bucket/k?uploadId=up-1");
+  EXPECT_EQ(received[1].body, received[0].body);  // resent whole
+}
+
+// A 200 whose body is neither the result nor an error: the upload's fate is unknown, and a
+// retry could not say it either.
+TEST(S3Client, ACompleteAnswered200WithAnythingElseIsAnUnreadableAnswer) {
+  FakeServer server;
+  server.script({200, "", ""});
+  server.script({200, "", "<html><body>OK</body></html>"});
+  server.script({200, "", "<CompleteMultipartUploadResult><Key>k</Key>"});  // cut short
+  Client client(Options(server.endpoint(), 3));
+  for (int i = 0; i < 3; ++i) {
+    dlbench::test::ExpectError(
+        [&] { client.complete_multipart("bucket", "k", "up-1", {"\"e1\""}); }, ExitCode::kIo,
+        {"S3 CompleteMultipartUpload of s3://bucket/k", "failed: an unreadable answer (HTTP 200)",
+         "after 1 attempt"});
+  }
+  EXPECT_EQ(server.received().size(), 3U);
+  EXPECT_EQ(client.counts(Operation::kCompleteMultipart).failures, 3U);
+}
+
+// DeleteObjects' per-key errors are DeleteResult/Error; a top-level <Error> in a 200 is the
+// request's, retried when its code is.
+TEST(S3Client, ADeleteAnswered200WithAnErrorIsThatError) {
+  FakeServer server;
+  server.script({200, "", ErrorXml("SlowDown", "slower")});
+  server.script({200, "", "<DeleteResult></DeleteResult>"});
+  server.script({200, "", ErrorXml("AccessDenied", "Access Denied")});
+  server.script({200, "",
+                 "<DeleteResult><Error><Key>k2</Key><Code>AccessDenied</Code><Message>no"
+                 "</Message></Error></DeleteResult>"});
+  Client client(Options(server.endpoint(), 3));
+  client.delete_objects("bucket", {"k1", "k2"});
+  EXPECT_EQ(client.counts(Operation::kDelete).retries, 1U);
+  dlbench::test::ExpectError(
+      [&] {
+        client.delete_objects("bucket", {"k1", "k2"});
+      },
+      ExitCode::kIo,
+      {"S3 DeleteObjects of s3://bucket/",
+       "failed: AccessDenied (HTTP 200): Access Denied after 1 attempt"});
+  dlbench::test::ExpectError(
+      [&] {
+        client.delete_objects("bucket", {"k1", "k2"});
+      },
+      ExitCode::kIo, {"DeleteObjects of s3://bucket/k2", "AccessDenied"});
+  EXPECT_EQ(server.received().size(), 4U);
 }
 
 TEST(S3Client, KeepsOneConnectionAcrossRequests) {

@@ -40,6 +40,17 @@ TEST(S3Xml, GivesPathsWithNamespacesAndEntities) {
   EXPECT_FALSE(ParseXml("<a><b></a>", [](std::string_view, std::string_view) {}));
 }
 
+TEST(S3Xml, NamesTheRootElementOfAWellFormedDocument) {
+  EXPECT_EQ(RootElement("\n  <?xml version=\"1.0\"?><Error><Code>X</Code></Error>"), "Error");
+  EXPECT_EQ(RootElement("<?xml version=\"1.0\"?>\n  <Error><Code>X</Code></Error>"), "Error");
+  EXPECT_EQ(RootElement("<CompleteMultipartUploadResult xmlns=\"http://s3.amazonaws.com/doc/"
+                        "2006-03-01/\"><Key>k</Key></CompleteMultipartUploadResult>"),
+            "CompleteMultipartUploadResult");
+  EXPECT_EQ(RootElement(""), "");
+  EXPECT_EQ(RootElement("<Error><Code>X</Code>"), "");
+  EXPECT_EQ(RootElement("Bad Gateway"), "");
+}
+
 // As urllib's unquote_plus (botocore's decoding of encoding-type=url listings), on bytes.
 TEST(S3Xml, DecodesUrlEncodedListingValues) {
   EXPECT_EQ(UrlDecodeListingValue("a%01b"), std::string("a\x01") + "b");
