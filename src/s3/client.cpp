@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <iterator>
 #include <random>
 #include <thread>
 #include <utility>
@@ -226,8 +227,9 @@ constexpr std::array<OperationNames, kOperationCount> kOperationNames = {{
     {trace::Event::kS3AbortMultipart, "DELETE"},
     {trace::Event::kS3List, "LIST"},
     {trace::Event::kS3Delete, "DELETE"},
+    {trace::Event::kS3ListMultipart, "LIST"},
 }};
-static_assert(static_cast<std::size_t>(Operation::kDelete) + 1 == kOperationCount,
+static_assert(static_cast<std::size_t>(Operation::kListMultipart) + 1 == kOperationCount,
               "kOperationNames names every Operation, in order");
 
 const char* OpLogName(Operation operation) {
@@ -587,6 +589,58 @@ void Client::abort_multipart(const std::string& bucket, const std::string& key,
   Request request(Operation::kAbortMultipart, "DELETE", bucket, key);
   request.query = {{"uploadId", upload_id}};
   send(request);
+}
+
+std::vector<PendingUpload> Client::list_multipart_uploads(const std::string& bucket,
+                                                          const std::string& prefix,
+                                                          const std::string& delimiter) {
+  std::vector<PendingUpload> uploads;
+  std::string key_marker;
+  std::string upload_id_marker;
+  for (;;) {
+    Request request(Operation::kListMultipart, "GET", bucket);
+    request.subject = prefix;
+    request.query = {{"uploads", ""}, {"encoding-type", "url"}};
+    if (!prefix.empty()) request.query.emplace_back("prefix", prefix);
+    if (!delimiter.empty()) request.query.emplace_back("delimiter", delimiter);
+    if (!key_marker.empty()) request.query.emplace_back("key-marker", key_marker);
+    if (!upload_id_marker.empty()) request.query.emplace_back("upload-id-marker", upload_id_marker);
+    const HttpResponse response = send(request);
+    bool truncated = false;
+    std::optional<std::string> encoding;  // the answer's EncodingType, when it has one
+    std::string next_key;
+    std::string next_upload_id;
+    PendingUpload upload;
+    std::vector<PendingUpload> page;
+    const bool well_formed =
+        ParseXml(response.body, [&](std::string_view path, std::string_view text) {
+          if (path == "ListMultipartUploadsResult/EncodingType") encoding = text;
+          if (path == "ListMultipartUploadsResult/Upload/Key") upload.key = text;
+          if (path == "ListMultipartUploadsResult/Upload/UploadId") upload.upload_id = text;
+          if (path == "ListMultipartUploadsResult/Upload") page.push_back(std::move(upload));
+          if (path == "ListMultipartUploadsResult/IsTruncated") truncated = text == "true";
+          if (path == "ListMultipartUploadsResult/NextKeyMarker") next_key = text;
+          if (path == "ListMultipartUploadsResult/NextUploadIdMarker") next_upload_id = text;
+        });
+    // An answer that says it is URL-encoded has its keys and NextKeyMarker encoded (S3). RGW
+    // encodes the keys without saying so, and writes NextKeyMarker as it is.
+    if (!encoding || *encoding == "url") {
+      for (PendingUpload& listed : page) listed.key = UrlDecodeListingValue(listed.key);
+    }
+    if (encoding == "url") next_key = UrlDecodeListingValue(next_key);
+    // A truncated page must say where the next starts, and somewhere new.
+    if (!well_formed ||
+        (truncated && ((next_key.empty() && next_upload_id.empty()) ||
+                       (next_key == key_marker && next_upload_id == upload_id_marker)))) {
+      throw failure(Operation::kListMultipart, bucket, prefix,
+                    "returned a listing dlbench cannot read: " + FileText(response.body, 200));
+    }
+    uploads.insert(uploads.end(), std::make_move_iterator(page.begin()),
+                   std::make_move_iterator(page.end()));
+    if (!truncated) return uploads;
+    key_marker = std::move(next_key);
+    upload_id_marker = std::move(next_upload_id);
+  }
 }
 
 Listing Client::list(const std::string& bucket, const std::string& prefix,

@@ -1,6 +1,6 @@
 // A thin S3 client: the requests dlbench needs (GET whole or a range, HEAD, PUT, multipart
-// upload, ListObjectsV2, DeleteObjects), each signed with SigV4 (s3/sigv4.h) and sent on the
-// calling thread's keep-alive connection (s3/http.h).
+// upload, ListObjectsV2, DeleteObjects, ListMultipartUploads), each signed with SigV4 (s3/sigv4.h)
+// and sent on the calling thread's keep-alive connection (s3/http.h).
 //
 // Retries, as botocore decides them: a refused or broken connection, a timeout, HTTP 429, 500,
 // 502, 503 or 504, and any answer whose error code is RequestTimeout, RequestTimeoutException,
@@ -75,8 +75,9 @@ enum class Operation : std::uint8_t {
   kAbortMultipart,
   kList,
   kDelete,
+  kListMultipart,
 };
-inline constexpr std::size_t kOperationCount = 10;
+inline constexpr std::size_t kOperationCount = 11;
 const char* OperationName(Operation operation);
 
 struct OperationCounts {
@@ -95,6 +96,13 @@ struct ObjectInfo {
 struct Listing {
   std::vector<ObjectInfo> objects;           // sorted by key, as S3 lists them
   std::vector<std::string> common_prefixes;  // with a delimiter: the "folders", each ending in it
+};
+
+// A multipart upload started and neither completed nor aborted: its parts are stored (and
+// billed) until it is aborted.
+struct PendingUpload {
+  std::string key;
+  std::string upload_id;
 };
 
 struct GetResult {
@@ -133,6 +141,17 @@ class Client {
                           const std::string& upload_id, const std::vector<std::string>& etags);
   void abort_multipart(const std::string& bucket, const std::string& key,
                        const std::string& upload_id);
+  // The multipart uploads started under `prefix` and neither completed nor aborted
+  // (ListMultipartUploads, following NextKeyMarker and NextUploadIdMarker while the answer is
+  // truncated), in the server's order: by key, then by the time each started. Keys are asked
+  // for URL-encoded and given back decoded, also from an answer without EncodingType (RGW
+  // encodes them without saying so; a server that ignored the parameter and sent a key holding
+  // "%XX" or '+' would have it decoded). With a non-empty `delimiter`, uploads of keys holding
+  // it after the prefix are not given (the server rolls them up into common prefixes).
+  // Error(kIo) when the answer cannot be read.
+  std::vector<PendingUpload> list_multipart_uploads(const std::string& bucket,
+                                                    const std::string& prefix,
+                                                    const std::string& delimiter = "");
 
   // Every object under `prefix` (ListObjectsV2, following continuation tokens, `page_keys` keys
   // a page), or the first pages holding at least `most` objects and prefixes together. With a

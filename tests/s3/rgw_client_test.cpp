@@ -141,6 +141,24 @@ TEST(RgwClient, ListsAKeyThatXmlCannotCarry) {
   EXPECT_TRUE(client.list(server.bucket, prefix).objects.empty());
 }
 
+// An upload started and not ended is listed until it is aborted; its key (RGW URL-encodes it
+// without saying so) byte-exact.
+TEST(RgwClient, ListsAPendingMultipartUploadUntilItIsAborted) {
+  DLBENCH_REQUIRE_RGW(server);
+  Client client(server.options);
+  const std::string prefix = TestPrefix();
+  const std::string key = prefix + "pending upload+plus";
+  const std::string upload_id = client.create_multipart(server.bucket, key);
+  const std::vector<PendingUpload> pending = client.list_multipart_uploads(server.bucket, prefix);
+  ASSERT_EQ(pending.size(), 1U);
+  EXPECT_EQ(pending[0].key, key);
+  EXPECT_EQ(pending[0].upload_id, upload_id);
+  client.abort_multipart(server.bucket, key, upload_id);
+  EXPECT_TRUE(client.list_multipart_uploads(server.bucket, prefix).empty());
+  EXPECT_EQ(client.counts(Operation::kListMultipart).requests, 2U);
+  EXPECT_EQ(client.counts(Operation::kListMultipart).failures, 0U);
+}
+
 TEST(RgwClient, ReadsWhatBoto3Wrote) {
   DLBENCH_REQUIRE_RGW(server);
   Client client(server.options);

@@ -470,6 +470,86 @@ TEST(S3Client, DeletesKeysXmlCannotCarryOneByOne) {
   EXPECT_EQ(client.counts(Operation::kDelete).requests, 3U);
 }
 
+// Uploads started and not ended, page after page (NextKeyMarker, NextUploadIdMarker), keys
+// asked for URL-encoded and decoded; counted as ListMultipartUploads. An answer that says
+// EncodingType url (S3) has its keys and NextKeyMarker encoded; one without (RGW) its keys only.
+TEST(S3Client, ListsPendingMultipartUploadsPageByPage) {
+  FakeServer server;
+  server.script(
+      {200, "",
+       "<ListMultipartUploadsResult><Bucket>bucket</Bucket><Prefix>p%2F</Prefix>"
+       "<EncodingType>url</EncodingType><IsTruncated>true</IsTruncated>"
+       "<NextKeyMarker>p%2Fc+d</NextKeyMarker><NextUploadIdMarker>u/2</NextUploadIdMarker>"
+       "<Upload><Key>p%2Fa%01b</Key><UploadId>u1</UploadId><Initiated>2026-12-03T00:00:00Z"
+       "</Initiated></Upload><Upload><Key>p%2Fc+d</Key><UploadId>u/2</UploadId></Upload>"
+       "</ListMultipartUploadsResult>"});
+  server.script({200, "",
+                 "<ListMultipartUploadsResult><Prefix>p/</Prefix><IsTruncated>true</IsTruncated>"
+                 "<NextKeyMarker>p/e f+%</NextKeyMarker><NextUploadIdMarker>u4</NextUploadIdMarker>"
+                 "<Upload><Key>p/c%20d</Key><UploadId>u3</UploadId></Upload>"
+                 "<Upload><Key>p/e%20f%2B%25</Key><UploadId>u4</UploadId></Upload>"
+                 "</ListMultipartUploadsResult>"});
+  server.script({200, "",
+                 "<ListMultipartUploadsResult><EncodingType>url</EncodingType><IsTruncated>false"
+                 "</IsTruncated><Upload><Key>p%2Fg</Key><UploadId>u5</UploadId></Upload>"
+                 "<CommonPrefixes><Prefix>p%2Fsub%2F</Prefix></CommonPrefixes>"
+                 "</ListMultipartUploadsResult>"});
+  Client client(Options(server.endpoint()));
+  const std::vector<PendingUpload> uploads = client.list_multipart_uploads("bucket", "p/", "/");
+  ASSERT_EQ(uploads.size(), 5U);
+  EXPECT_EQ(uploads[0].key, std::string("p/a\x01") + "b");
+  EXPECT_EQ(uploads[0].upload_id, "u1");
+  EXPECT_EQ(uploads[1].key, "p/c d");
+  EXPECT_EQ(uploads[1].upload_id, "u/2");
+  EXPECT_EQ(uploads[2].key, "p/c d");
+  EXPECT_EQ(uploads[2].upload_id, "u3");
+  EXPECT_EQ(uploads[3].key, "p/e f+%");
+  EXPECT_EQ(uploads[4].key, "p/g");
+  EXPECT_EQ(uploads[4].upload_id, "u5");
+  const auto received = server.received();
+  ASSERT_EQ(received.size(), 3U);
+  EXPECT_EQ(received[0].method, "GET");
+  EXPECT_EQ(received[0].target, "/bucket/?delimiter=%2F&encoding-type=url&prefix=p%2F&uploads=");
+  EXPECT_EQ(received[1].target,
+            "/bucket/?delimiter=%2F&encoding-type=url&key-marker=p%2Fc%20d&prefix=p%2F&"
+            "upload-id-marker=u%2F2&uploads=");
+  EXPECT_EQ(received[2].target,
+            "/bucket/?delimiter=%2F&encoding-type=url&key-marker=p%2Fe%20f%2B%25&prefix=p%2F&"
+            "upload-id-marker=u4&uploads=");
+  EXPECT_EQ(client.counts(Operation::kListMultipart).requests, 3U);
+  EXPECT_EQ(client.counts(Operation::kList).requests, 0U);
+  EXPECT_STREQ(OperationName(Operation::kListMultipart), "ListMultipartUploads");
+  const std::vector<storage::RequestCounts> all = client.requests();
+  ASSERT_EQ(all.size(), kOperationCount);
+  EXPECT_EQ(all.back().operation, "ListMultipartUploads");
+  EXPECT_EQ(all.back().requests, 3U);
+}
+
+// A truncated page that says not where the next starts, or names where this one started, would
+// list forever: refused.
+TEST(S3Client, RefusesAMultipartListingThatCannotGoOn) {
+  FakeServer server;
+  server.script({200, "",
+                 "<ListMultipartUploadsResult><IsTruncated>true</IsTruncated>"
+                 "</ListMultipartUploadsResult>"});
+  server.script({200, "",
+                 "<ListMultipartUploadsResult><IsTruncated>true</IsTruncated><NextKeyMarker>k"
+                 "</NextKeyMarker><NextUploadIdMarker>u</NextUploadIdMarker>"
+                 "</ListMultipartUploadsResult>"});
+  server.script({200, "",
+                 "<ListMultipartUploadsResult><IsTruncated>true</IsTruncated><NextKeyMarker>k"
+                 "</NextKeyMarker><NextUploadIdMarker>u</NextUploadIdMarker>"
+                 "</ListMultipartUploadsResult>"});
+  server.script({200, "", "<ListMultipartUploadsResult><IsTruncated>"});
+  Client client(Options(server.endpoint()));
+  for (int i = 0; i < 3; ++i) {
+    dlbench::test::ExpectError([&] { client.list_multipart_uploads("bucket", "p/"); },
+                               ExitCode::kIo,
+                               {"S3 ListMultipartUploads of s3://bucket/p/", "cannot read"});
+  }
+  EXPECT_EQ(server.received().size(), 4U);
+}
+
 TEST(S3Client, RefusesAnUnreadableListing) {
   FakeServer server;
   server.script({200, "", "<ListBucketResult><IsTruncated>true</IsTruncated>"});
