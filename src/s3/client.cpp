@@ -542,9 +542,11 @@ std::string Client::create_multipart(const std::string& bucket, const std::strin
   request.query = {{"uploads", ""}};
   const HttpResponse response = send(request);
   std::string upload_id;
-  ParseXml(response.body, [&](std::string_view path, std::string_view text) {
-    if (path == "InitiateMultipartUploadResult/UploadId") upload_id = text;
-  });
+  // The answer names the key, which XML may not carry (the upload id it can).
+  ParseXml(ReplaceForbiddenCharacterReferences(response.body),
+           [&](std::string_view path, std::string_view text) {
+             if (path == "InitiateMultipartUploadResult/UploadId") upload_id = text;
+           });
   if (upload_id.empty()) {
     throw failure(Operation::kCreateMultipart, bucket, key,
                   "returned no UploadId: " + FileText(response.body, 200));
@@ -610,27 +612,46 @@ std::vector<PendingUpload> Client::list_multipart_uploads(const std::string& buc
     std::optional<std::string> encoding;  // the answer's EncodingType, when it has one
     std::string next_key;
     std::string next_upload_id;
+    bool common_prefixes = false;
     PendingUpload upload;
     std::vector<PendingUpload> page;
-    const bool well_formed =
-        ParseXml(response.body, [&](std::string_view path, std::string_view text) {
-          if (path == "ListMultipartUploadsResult/EncodingType") encoding = text;
-          if (path == "ListMultipartUploadsResult/Upload/Key") upload.key = text;
-          if (path == "ListMultipartUploadsResult/Upload/UploadId") upload.upload_id = text;
-          if (path == "ListMultipartUploadsResult/Upload") page.push_back(std::move(upload));
-          if (path == "ListMultipartUploadsResult/IsTruncated") truncated = text == "true";
-          if (path == "ListMultipartUploadsResult/NextKeyMarker") next_key = text;
-          if (path == "ListMultipartUploadsResult/NextUploadIdMarker") next_upload_id = text;
-        });
+    const auto parse = [&](std::string_view xml) {
+      truncated = false;
+      encoding.reset();
+      next_key.clear();
+      next_upload_id.clear();
+      common_prefixes = false;
+      page.clear();
+      return ParseXml(xml, [&](std::string_view path, std::string_view text) {
+        if (path == "ListMultipartUploadsResult/EncodingType") encoding = text;
+        if (path == "ListMultipartUploadsResult/Upload/Key") upload.key = text;
+        if (path == "ListMultipartUploadsResult/Upload/UploadId") upload.upload_id = text;
+        if (path == "ListMultipartUploadsResult/Upload") page.push_back(std::move(upload));
+        if (path == "ListMultipartUploadsResult/IsTruncated") truncated = text == "true";
+        if (path == "ListMultipartUploadsResult/NextKeyMarker") next_key = text;
+        if (path == "ListMultipartUploadsResult/NextUploadIdMarker") next_upload_id = text;
+        if (path == "ListMultipartUploadsResult/CommonPrefixes") common_prefixes = true;
+      });
+    };
+    bool well_formed = parse(response.body);
+    // RGW writes NextKeyMarker unencoded, a "\x01" in it as "&#x01;", which XML 1.0 forbids (the
+    // keys come encoded): read past it, and take the marker from the last upload listed.
+    const bool marker_unreadable = !well_formed;
+    if (marker_unreadable) well_formed = parse(ReplaceForbiddenCharacterReferences(response.body));
     // An answer that says it is URL-encoded has its keys and NextKeyMarker encoded (S3). RGW
     // encodes the keys without saying so, and writes NextKeyMarker as it is.
     if (!encoding || *encoding == "url") {
       for (PendingUpload& listed : page) listed.key = UrlDecodeListingValue(listed.key);
     }
     if (encoding == "url") next_key = UrlDecodeListingValue(next_key);
+    if (truncated && marker_unreadable && !page.empty() && !common_prefixes) {
+      next_key = page.back().key;
+      next_upload_id = page.back().upload_id;
+    }
     // A truncated page must say where the next starts, and somewhere new.
     if (!well_formed ||
-        (truncated && ((next_key.empty() && next_upload_id.empty()) ||
+        (truncated && ((marker_unreadable && (page.empty() || common_prefixes)) ||
+                       (next_key.empty() && next_upload_id.empty()) ||
                        (next_key == key_marker && next_upload_id == upload_id_marker)))) {
       throw failure(Operation::kListMultipart, bucket, prefix,
                     "returned a listing dlbench cannot read: " + FileText(response.body, 200));

@@ -317,6 +317,31 @@ TEST(S3Client, ACompleteAnswered200WithAnErrorIsThatError) {
   EXPECT_EQ(received[1].body, received[0].body);  // resent whole
 }
 
+// RGW names a key holding "\x01" as "&#x01;" in these answers, which XML 1.0 forbids: the upload
+// id and the result are read all the same.
+TEST(S3Client, AMultipartUploadOfAKeyXmlCannotCarry) {
+  FakeServer server;
+  server.script({200, "",
+                 "<InitiateMultipartUploadResult><Bucket>b</Bucket><Key>k&#x01;</Key><UploadId>"
+                 "2~up</UploadId></InitiateMultipartUploadResult>"});
+  server.script({200, "",
+                 "<CompleteMultipartUploadResult><Bucket>b</Bucket><Key>k&#x01;</Key><ETag>e</ETag>"
+                 "</CompleteMultipartUploadResult>"});
+  server.script({404, "",
+                 "<Error><Key>k&#x01;</Key><Code>NoSuchUpload</Code><Message>gone</Message>"
+                 "</Error>"});
+  Client client(Options(server.endpoint()));
+  const std::string key = std::string("k\x01");
+  EXPECT_EQ(client.create_multipart("bucket", key), "2~up");
+  client.complete_multipart("bucket", key, "2~up", {"\"e1\""});
+  EXPECT_EQ(client.counts(Operation::kCompleteMultipart).failures, 0U);
+  dlbench::test::ExpectError([&] { client.abort_multipart("bucket", key, "2~up"); }, ExitCode::kIo,
+                             {"NoSuchUpload (HTTP 404): gone"});
+  const auto received = server.received();
+  ASSERT_EQ(received.size(), 3U);
+  EXPECT_EQ(received[0].target, "/bucket/k%01?uploads=");
+}
+
 // A 200 whose body is neither the result nor an error: the upload's fate is unknown, and a
 // retry could not say it either.
 TEST(S3Client, ACompleteAnswered200WithAnythingElseIsAnUnreadableAnswer) {
@@ -523,6 +548,39 @@ TEST(S3Client, ListsPendingMultipartUploadsPageByPage) {
   ASSERT_EQ(all.size(), kOperationCount);
   EXPECT_EQ(all.back().operation, "ListMultipartUploads");
   EXPECT_EQ(all.back().requests, 3U);
+}
+
+// RGW writes NextKeyMarker unencoded, "&#x01;" for a "\x01" (which XML 1.0 forbids): the next
+// page starts after the last upload listed.
+TEST(S3Client, ListsPendingUploadsPastAMarkerXmlCannotCarry) {
+  FakeServer server;
+  server.script({200, "",
+                 "<ListMultipartUploadsResult><IsTruncated>true</IsTruncated><NextKeyMarker>"
+                 "p/a&#x01;</NextKeyMarker><NextUploadIdMarker>u1</NextUploadIdMarker><Upload>"
+                 "<Key>p/a%01</Key><UploadId>u1</UploadId></Upload></ListMultipartUploadsResult>"});
+  server.script({200, "",
+                 "<ListMultipartUploadsResult><IsTruncated>false</IsTruncated><NextKeyMarker>"
+                 "p/b&#x01;</NextKeyMarker><NextUploadIdMarker>u2</NextUploadIdMarker><Upload>"
+                 "<Key>p/b%01</Key><UploadId>u2</UploadId></Upload></ListMultipartUploadsResult>"});
+  // With common prefixes, the last upload need not be where the page ended: refused.
+  server.script({200, "",
+                 "<ListMultipartUploadsResult><IsTruncated>true</IsTruncated><NextKeyMarker>"
+                 "p/c&#x01;</NextKeyMarker><NextUploadIdMarker>u3</NextUploadIdMarker><Upload>"
+                 "<Key>p/a</Key><UploadId>u3</UploadId></Upload><CommonPrefixes><Prefix>p/c/"
+                 "</Prefix></CommonPrefixes></ListMultipartUploadsResult>"});
+  Client client(Options(server.endpoint()));
+  const std::vector<PendingUpload> uploads = client.list_multipart_uploads("bucket", "p/");
+  ASSERT_EQ(uploads.size(), 2U);
+  EXPECT_EQ(uploads[0].key, std::string("p/a\x01"));
+  EXPECT_EQ(uploads[1].key, std::string("p/b\x01"));
+  EXPECT_EQ(uploads[1].upload_id, "u2");
+  const auto received = server.received();
+  ASSERT_EQ(received.size(), 2U);
+  EXPECT_EQ(received[1].target,
+            "/bucket/?encoding-type=url&key-marker=p%2Fa%01&prefix=p%2F&upload-id-marker=u1&"
+            "uploads=");
+  dlbench::test::ExpectError([&] { client.list_multipart_uploads("bucket", "p/", "/"); },
+                             ExitCode::kIo, {"ListMultipartUploads", "cannot read"});
 }
 
 // A truncated page that says not where the next starts, or names where this one started, would
