@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <iterator>
 #include <random>
 #include <thread>
 #include <utility>
@@ -37,6 +38,13 @@ struct Client::Request {
   std::string subject;
   long also_ok = 0;  // a status that is an answer, not an error (404 for HEAD, 416 for a range)
   bool overflow_ok = false;  // a body longer than `into` is an answer (cut there), not an error
+  // A 2xx answer whose body is an S3 <Error> is that error, retried when its code is
+  // (CompleteMultipartUpload: S3 answers 200 at once, sends whitespace while it works, then the
+  // result or an error; DeleteObjects).
+  bool error_in_ok = false;
+  // The root element a 2xx answer's body must have (empty: any body); another is an unreadable
+  // answer, not retried.
+  std::string ok_root;
   // A check that must answer within seconds: at most these attempts, connect and stall times
   // (0: ClientOptions' and HttpRequest's).
   int attempts = 0;
@@ -60,8 +68,114 @@ void Backoff(int attempt) {
   std::this_thread::sleep_for(std::chrono::duration<double>(wait));
 }
 
+// Statuses retried, as botocore retries them: too many requests, and the server's errors.
 bool RetryableStatus(long status) {
-  return status == 500 || status == 502 || status == 503 || status == 504;
+  return status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
+}
+
+// Error codes retried whatever the status, as botocore's standard retry mode does: a request
+// that took the server too long to receive, throttling, and the codes of a 500 and a 503, which
+// a 200's error body may carry.
+bool RetryableCode(std::string_view code) {
+  static constexpr std::array<std::string_view, 8> kCodes = {
+      "RequestTimeout", "RequestTimeoutException", "PriorRequestNotComplete",
+      "Throttling",     "ThrottlingException",     "SlowDown",
+      "InternalError",  "ServiceUnavailable"};
+  return std::ranges::find(kCodes, code) != kCodes.end();
+}
+
+// The name of an answer's status where the answer carries no error code (a HEAD's answer has no
+// body): S3's for HEAD (404 NotFound, 403 Forbidden, 400 BadRequest, 301 PermanentRedirect), else
+// the code S3 sends with that status, else its class.
+const char* StatusName(long status) {
+  switch (status) {
+    case 301:
+      return "PermanentRedirect";
+    case 307:
+      return "TemporaryRedirect";
+    case 400:
+      return "BadRequest";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "NotFound";
+    case 405:
+      return "MethodNotAllowed";
+    case 409:
+      return "Conflict";
+    case 411:
+      return "MissingContentLength";
+    case 412:
+      return "PreconditionFailed";
+    case 416:
+      return "InvalidRange";
+    case 429:
+      return "TooManyRequests";
+    case 500:
+      return "InternalError";
+    case 501:
+      return "NotImplemented";
+    case 502:
+      return "BadGateway";
+    case 503:
+      return "ServiceUnavailable";
+    case 504:
+      return "GatewayTimeout";
+    default:
+      break;
+  }
+  if (status >= 500) return "ServerError";
+  if (status >= 400) return "ClientError";
+  return "UnexpectedStatus";
+}
+
+// The error an answer carries: its body's S3 <Error>, else its x-amz-error-code header (some
+// servers send one), else its status's name; the bucket's region from x-amz-bucket-region, else
+// from the body.
+ErrorBody AnswerError(const HttpResponse& response) {
+  ErrorBody error = ParseErrorBody(response.body);
+  if (error.code.empty()) {
+    error.code = response.error_code;
+    if (error.message.empty()) error.message = response.error_message;
+  }
+  if (error.code.empty()) {
+    error.code = StatusName(response.status);
+    if (response.status == 403 && error.message.empty()) {
+      error.message =
+          "the answer carries no error code: a wrong secret, a missing permission or an expired "
+          "token";
+    }
+  }
+  if (!response.bucket_region.empty()) error.region = response.bucket_region;
+  return error;
+}
+
+// What to set when the answer says the bucket is in another region than `region` (the one
+// configured, which signed the request): a redirect (301 PermanentRedirect), a signature scoped
+// to the wrong region (AuthorizationHeaderMalformed), IllegalLocationConstraintException, or an
+// x-amz-bucket-region naming another. Empty when it does not. Redirects are not followed: the
+// request was signed for the configured region.
+std::string RegionHint(const HttpResponse& response, const ErrorBody& error,
+                       const std::string& region, const std::string& endpoint) {
+  const bool redirect = response.status == 301 || error.code == "PermanentRedirect";
+  const bool about_region = redirect || error.code == "AuthorizationHeaderMalformed" ||
+                            error.code == "IllegalLocationConstraintException" ||
+                            (!response.bucket_region.empty() && response.bucket_region != region);
+  if (!about_region) return "";
+  if (!error.region.empty() && error.region != region) {
+    return "the bucket is in region " + FileText(error.region) +
+           ": set storage.storage_options.region or AWS_REGION";
+  }
+  if (!error.region.empty() && redirect) {
+    return "the bucket is in region " + FileText(error.region) +
+           ", the one configured, but not at " + endpoint +
+           ": set storage.storage_options.endpoint_url or AWS_ENDPOINT_URL";
+  }
+  if (redirect) {
+    return "the bucket is in another region than " + region +
+           ": set storage.storage_options.region or AWS_REGION";
+  }
+  return "";
 }
 
 long long EpochSeconds() {
@@ -113,8 +227,9 @@ constexpr std::array<OperationNames, kOperationCount> kOperationNames = {{
     {trace::Event::kS3AbortMultipart, "DELETE"},
     {trace::Event::kS3List, "LIST"},
     {trace::Event::kS3Delete, "DELETE"},
+    {trace::Event::kS3ListMultipart, "LIST"},
 }};
-static_assert(static_cast<std::size_t>(Operation::kDelete) + 1 == kOperationCount,
+static_assert(static_cast<std::size_t>(Operation::kListMultipart) + 1 == kOperationCount,
               "kOperationNames names every Operation, in order");
 
 const char* OpLogName(Operation operation) {
@@ -258,6 +373,7 @@ HttpResponse Client::send(const Request& request) {
       request.body.empty() ? std::string(kEmptyPayloadHash) : std::string(kUnsignedPayload);
 
   HttpResponse response;
+  bool error_in_ok = false;  // a 2xx answer whose body is an S3 error (Request::error_in_ok)
   int attempt = 1;
   for (;; ++attempt) {
     SigningInput input;
@@ -278,8 +394,15 @@ HttpResponse Client::send(const Request& request) {
     http.headers.emplace_back("Authorization", Authorization(input, options_.credentials));
     attempt_start = Clock::now();
     response = Perform(http);
-    const bool retryable =
-        response.status == 0 ? response.transport_retryable : RetryableStatus(response.status);
+    const bool success = response.status >= 200 && response.status < 300;
+    error_in_ok = success && request.error_in_ok && RootElement(response.body) == "Error";
+    bool retryable = false;
+    if (response.status == 0) {
+      retryable = response.transport_retryable;
+    } else if (error_in_ok || (!success && response.status != request.also_ok)) {
+      retryable = (!error_in_ok && RetryableStatus(response.status)) ||
+                  RetryableCode(AnswerError(response).code);
+    }
     if (!retryable || attempt >= attempts) break;
     ++counts.retries;
     Backoff(attempt);
@@ -299,7 +422,12 @@ HttpResponse Client::send(const Request& request) {
     counts.latency.record(seconds);
     counts.first_byte.record(first_byte);
   }
-  const bool ok = (response.status >= 200 && response.status < 300) ||
+  const bool success = response.status >= 200 && response.status < 300;
+  // A success whose body is not the answer the request expects: nothing to retry (the server
+  // did what it answers), nothing to read.
+  const bool unreadable = success && !error_in_ok && !request.ok_root.empty() &&
+                          RootElement(response.body) != request.ok_root;
+  const bool ok = (success && !error_in_ok && !unreadable) ||
                   (request.also_ok != 0 && response.status == request.also_ok) ||
                   (request.overflow_ok && response.overflow);
   const std::uint64_t bytes = request.body.size() + response.received + response.body.size();
@@ -328,15 +456,20 @@ HttpResponse Client::send(const Request& request) {
   }
   ++counts.failures;
   std::string what = "failed";
+  std::string hint;
   if (response.status == 0) {
     what += ": " + response.transport_error;
+  } else if (unreadable) {
+    what += ": an unreadable answer (HTTP " + std::to_string(response.status) +
+            "): " + FileText(response.body, 200);
   } else {
-    const ErrorBody error = ParseErrorBody(response.body);
-    what += ": " + (error.code.empty() ? std::string("no error code") : error.code) + " (HTTP " +
-            std::to_string(response.status) + ")";
+    const ErrorBody error = AnswerError(response);
+    what += ": " + error.code + " (HTTP " + std::to_string(response.status) + ")";
     if (!error.message.empty()) what += ": " + FileText(error.message, 200);
+    hint = RegionHint(response, error, options_.region, options_.endpoint_url);
   }
   what += " after " + std::to_string(attempt) + (attempt == 1 ? " attempt" : " attempts");
+  if (!hint.empty()) what += ": " + hint;
   log(what);
   throw failure(request.operation, request.bucket, subject, what);
 }
@@ -409,9 +542,11 @@ std::string Client::create_multipart(const std::string& bucket, const std::strin
   request.query = {{"uploads", ""}};
   const HttpResponse response = send(request);
   std::string upload_id;
-  ParseXml(response.body, [&](std::string_view path, std::string_view text) {
-    if (path == "InitiateMultipartUploadResult/UploadId") upload_id = text;
-  });
+  // The answer names the key, which XML may not carry (the upload id it can).
+  ParseXml(ReplaceForbiddenCharacterReferences(response.body),
+           [&](std::string_view path, std::string_view text) {
+             if (path == "InitiateMultipartUploadResult/UploadId") upload_id = text;
+           });
   if (upload_id.empty()) {
     throw failure(Operation::kCreateMultipart, bucket, key,
                   "returned no UploadId: " + FileText(response.body, 200));
@@ -445,13 +580,10 @@ void Client::complete_multipart(const std::string& bucket, const std::string& ke
   Request request(Operation::kCompleteMultipart, "POST", bucket, key);
   request.query = {{"uploadId", upload_id}};
   request.body = std::as_bytes(std::span(body));
-  const HttpResponse response = send(request);
-  // S3 may answer 200 with an error body once the upload has started to complete.
-  const ErrorBody error = ParseErrorBody(response.body);
-  if (!error.code.empty()) {
-    throw failure(Operation::kCompleteMultipart, bucket, key,
-                  "failed: " + error.code + ": " + FileText(error.message, 200));
-  }
+  // S3 answers 200 once it starts to complete the upload, and the body says how it ended.
+  request.error_in_ok = true;
+  request.ok_root = "CompleteMultipartUploadResult";
+  send(request);
 }
 
 void Client::abort_multipart(const std::string& bucket, const std::string& key,
@@ -459,6 +591,77 @@ void Client::abort_multipart(const std::string& bucket, const std::string& key,
   Request request(Operation::kAbortMultipart, "DELETE", bucket, key);
   request.query = {{"uploadId", upload_id}};
   send(request);
+}
+
+std::vector<PendingUpload> Client::list_multipart_uploads(const std::string& bucket,
+                                                          const std::string& prefix,
+                                                          const std::string& delimiter) {
+  std::vector<PendingUpload> uploads;
+  std::string key_marker;
+  std::string upload_id_marker;
+  for (;;) {
+    Request request(Operation::kListMultipart, "GET", bucket);
+    request.subject = prefix;
+    request.query = {{"uploads", ""}, {"encoding-type", "url"}};
+    if (!prefix.empty()) request.query.emplace_back("prefix", prefix);
+    if (!delimiter.empty()) request.query.emplace_back("delimiter", delimiter);
+    if (!key_marker.empty()) request.query.emplace_back("key-marker", key_marker);
+    if (!upload_id_marker.empty()) request.query.emplace_back("upload-id-marker", upload_id_marker);
+    const HttpResponse response = send(request);
+    bool truncated = false;
+    std::optional<std::string> encoding;  // the answer's EncodingType, when it has one
+    std::string next_key;
+    std::string next_upload_id;
+    bool common_prefixes = false;
+    PendingUpload upload;
+    std::vector<PendingUpload> page;
+    const auto parse = [&](std::string_view xml) {
+      truncated = false;
+      encoding.reset();
+      next_key.clear();
+      next_upload_id.clear();
+      common_prefixes = false;
+      page.clear();
+      return ParseXml(xml, [&](std::string_view path, std::string_view text) {
+        if (path == "ListMultipartUploadsResult/EncodingType") encoding = text;
+        if (path == "ListMultipartUploadsResult/Upload/Key") upload.key = text;
+        if (path == "ListMultipartUploadsResult/Upload/UploadId") upload.upload_id = text;
+        if (path == "ListMultipartUploadsResult/Upload") page.push_back(std::move(upload));
+        if (path == "ListMultipartUploadsResult/IsTruncated") truncated = text == "true";
+        if (path == "ListMultipartUploadsResult/NextKeyMarker") next_key = text;
+        if (path == "ListMultipartUploadsResult/NextUploadIdMarker") next_upload_id = text;
+        if (path == "ListMultipartUploadsResult/CommonPrefixes") common_prefixes = true;
+      });
+    };
+    bool well_formed = parse(response.body);
+    // RGW writes NextKeyMarker unencoded, a "\x01" in it as "&#x01;", which XML 1.0 forbids (the
+    // keys come encoded): read past it, and take the marker from the last upload listed.
+    const bool marker_unreadable = !well_formed;
+    if (marker_unreadable) well_formed = parse(ReplaceForbiddenCharacterReferences(response.body));
+    // An answer that says it is URL-encoded has its keys and NextKeyMarker encoded (S3). RGW
+    // encodes the keys without saying so, and writes NextKeyMarker as it is.
+    if (!encoding || *encoding == "url") {
+      for (PendingUpload& listed : page) listed.key = UrlDecodeListingValue(listed.key);
+    }
+    if (encoding == "url") next_key = UrlDecodeListingValue(next_key);
+    if (truncated && marker_unreadable && !page.empty() && !common_prefixes) {
+      next_key = page.back().key;
+      next_upload_id = page.back().upload_id;
+    }
+    // A truncated page must say where the next starts, and somewhere new.
+    if (!well_formed ||
+        (truncated && ((marker_unreadable && (page.empty() || common_prefixes)) ||
+                       (next_key.empty() && next_upload_id.empty()) ||
+                       (next_key == key_marker && next_upload_id == upload_id_marker)))) {
+      throw failure(Operation::kListMultipart, bucket, prefix,
+                    "returned a listing dlbench cannot read: " + FileText(response.body, 200));
+    }
+    uploads.insert(uploads.end(), std::make_move_iterator(page.begin()),
+                   std::make_move_iterator(page.end()));
+    if (!truncated) return uploads;
+    key_marker = std::move(next_key);
+    upload_id_marker = std::move(next_upload_id);
+  }
 }
 
 Listing Client::list(const std::string& bucket, const std::string& prefix,
@@ -485,16 +688,22 @@ void Client::list_pages(const std::string& bucket, const std::string& prefix,
     listing.common_prefixes.clear();
     Request request(Operation::kList, "GET", bucket);
     request.subject = prefix;
-    request.query = {{"list-type", "2"}, {"max-keys", std::to_string(page_keys)}};
+    // Keys come URL-encoded (as boto3 asks for them): a key holding a character that XML 1.0
+    // cannot carry ("\x01", which S3 allows in keys) would otherwise make the whole page
+    // unreadable, RGW writing it as "&#x01;", which expat rejects.
+    request.query = {
+        {"list-type", "2"}, {"max-keys", std::to_string(page_keys)}, {"encoding-type", "url"}};
     if (!prefix.empty()) request.query.emplace_back("prefix", prefix);
     if (!delimiter.empty()) request.query.emplace_back("delimiter", delimiter);
     if (!token.empty()) request.query.emplace_back("continuation-token", token);
     const HttpResponse response = send(request);
     token.clear();
     bool truncated = false;
+    bool url_encoded = false;  // the answer says it encoded (a server may ignore the parameter)
     ObjectInfo object;
     const bool well_formed =
         ParseXml(response.body, [&](std::string_view path, std::string_view text) {
+          if (path == "ListBucketResult/EncodingType") url_encoded = text == "url";
           if (path == "ListBucketResult/Contents/Key") object.key = text;
           if (path == "ListBucketResult/Contents/Size") object.size = ParseSize(text);
           if (path == "ListBucketResult/Contents/LastModified") object.last_modified = text;
@@ -508,6 +717,10 @@ void Client::list_pages(const std::string& bucket, const std::string& prefix,
     if (!well_formed || (truncated && token.empty())) {
       throw failure(Operation::kList, bucket, prefix,
                     "returned a listing dlbench cannot read: " + FileText(response.body, 200));
+    }
+    if (url_encoded) {
+      for (ObjectInfo& listed : listing.objects) listed.key = UrlDecodeListingValue(listed.key);
+      for (std::string& folder : listing.common_prefixes) folder = UrlDecodeListingValue(folder);
     }
   } while (visit(listing) && !token.empty());
 }
@@ -534,17 +747,31 @@ void Client::check_bucket(const std::string& bucket, const std::string& prefix) 
 }
 
 void Client::delete_objects(const std::string& bucket, const std::vector<std::string>& keys) {
-  for (std::size_t first = 0; first < keys.size(); first += kDeleteBatch) {
-    const std::size_t last = std::min(keys.size(), first + kDeleteBatch);
+  // XML 1.0 cannot carry a control character but tab and newline (not even as "&#x01;"), and
+  // reads a carriage return as a newline: a key holding one is deleted by a DELETE of its own.
+  std::vector<std::string> batched;
+  batched.reserve(keys.size());
+  for (const std::string& key : keys) {
+    const bool xml_safe = std::ranges::none_of(
+        key, [](char c) { return static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n'; });
+    if (xml_safe) {
+      batched.push_back(key);
+    } else {
+      delete_object(bucket, key);
+    }
+  }
+  for (std::size_t first = 0; first < batched.size(); first += kDeleteBatch) {
+    const std::size_t last = std::min(batched.size(), first + kDeleteBatch);
     std::string body = "<Delete><Quiet>true</Quiet>";
     for (std::size_t i = first; i < last; ++i) {
-      body += "<Object><Key>" + XmlEscape(keys[i]) + "</Key></Object>";
+      body += "<Object><Key>" + XmlEscape(batched[i]) + "</Key></Object>";
     }
     body += "</Delete>";
     Request request(Operation::kDelete, "POST", bucket);
     request.query = {{"delete", ""}};
     request.headers = {{"content-md5", Md5Base64(body)}};
     request.body = std::as_bytes(std::span(body));
+    request.error_in_ok = true;  // the request's error, not a key's (DeleteResult/Error)
     const HttpResponse response = send(request);
     std::string failed_key;
     std::string failed_code;

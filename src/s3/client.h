@@ -1,14 +1,26 @@
 // A thin S3 client: the requests dlbench needs (GET whole or a range, HEAD, PUT, multipart
-// upload, ListObjectsV2, DeleteObjects), each signed with SigV4 (s3/sigv4.h) and sent on the
-// calling thread's keep-alive connection (s3/http.h).
+// upload, ListObjectsV2, DeleteObjects, ListMultipartUploads), each signed with SigV4 (s3/sigv4.h)
+// and sent on the calling thread's keep-alive connection (s3/http.h).
 //
-// Retries: a refused or broken connection, a timeout, HTTP 500, 502, 503 (SlowDown) or 504 is
-// retried up to `max_attempts` attempts in all, after an exponential backoff with jitter (100 ms,
-// 200 ms, ... at most 5 s, each scaled by a random factor in [0.5, 1]); each retry is counted.
+// Retries, as botocore decides them: a refused or broken connection, a timeout, HTTP 429, 500,
+// 502, 503 or 504, and any answer whose error code is RequestTimeout, RequestTimeoutException,
+// PriorRequestNotComplete, Throttling, ThrottlingException or SlowDown (S3 sends these with 400
+// or 503) are retried up to `max_attempts` attempts in all, after an exponential backoff with
+// jitter (100 ms, 200 ms, ... at most 5 s, each scaled by a random factor in [0.5, 1]); each
+// retry is counted. A CompleteMultipartUpload or DeleteObjects answered 200 whose body is an
+// S3 <Error> (S3 answers a completion 200 at once and says in the body how it ended) is that
+// error: retried when its code is one of those or InternalError or ServiceUnavailable (a 500's
+// and a 503's), else the end of the request, naming the code. A completion answered 200 with
+// any other body than its result is an unreadable answer, not retried.
 // Any other answer ends the request: the error names the operation, the object
 // (s3://bucket/key), the endpoint, the HTTP status and the server's error code and message
-// (SignatureDoesNotMatch, NoSuchBucket, InvalidAccessKeyId...), never a credential. Errors are
-// dlbench::Error with ExitCode::kIo.
+// (SignatureDoesNotMatch, NoSuchBucket, InvalidAccessKeyId...), never a credential. An answer
+// without an error body (a HEAD's) is named by its x-amz-error-code header when it has one, else
+// by its status as S3 names it for HEAD (NotFound, Forbidden, BadRequest, PermanentRedirect...).
+// When the answer says the bucket is in another region (301 PermanentRedirect,
+// AuthorizationHeaderMalformed, IllegalLocationConstraintException, or an x-amz-bucket-region
+// other than ClientOptions::region), the error names that region and the setting to change;
+// redirects are never followed. Errors are dlbench::Error with ExitCode::kIo.
 //
 // Counts: per operation, requests, retries, failures and bytes, and each request's time (first
 // attempt's start to last byte) and time to first byte, in histograms (requests()).
@@ -63,8 +75,9 @@ enum class Operation : std::uint8_t {
   kAbortMultipart,
   kList,
   kDelete,
+  kListMultipart,
 };
-inline constexpr std::size_t kOperationCount = 10;
+inline constexpr std::size_t kOperationCount = 11;
 const char* OperationName(Operation operation);
 
 struct OperationCounts {
@@ -83,6 +96,13 @@ struct ObjectInfo {
 struct Listing {
   std::vector<ObjectInfo> objects;           // sorted by key, as S3 lists them
   std::vector<std::string> common_prefixes;  // with a delimiter: the "folders", each ending in it
+};
+
+// A multipart upload started and neither completed nor aborted: its parts are stored (and
+// billed) until it is aborted.
+struct PendingUpload {
+  std::string key;
+  std::string upload_id;
 };
 
 struct GetResult {
@@ -121,11 +141,23 @@ class Client {
                           const std::string& upload_id, const std::vector<std::string>& etags);
   void abort_multipart(const std::string& bucket, const std::string& key,
                        const std::string& upload_id);
+  // The multipart uploads started under `prefix` and neither completed nor aborted
+  // (ListMultipartUploads, following NextKeyMarker and NextUploadIdMarker while the answer is
+  // truncated), in the server's order: by key, then by the time each started. Keys are asked
+  // for URL-encoded and given back decoded, also from an answer without EncodingType (RGW
+  // encodes them without saying so; a server that ignored the parameter and sent a key holding
+  // "%XX" or '+' would have it decoded). With a non-empty `delimiter`, uploads of keys holding
+  // it after the prefix are not given (the server rolls them up into common prefixes).
+  // Error(kIo) when the answer cannot be read.
+  std::vector<PendingUpload> list_multipart_uploads(const std::string& bucket,
+                                                    const std::string& prefix,
+                                                    const std::string& delimiter = "");
 
   // Every object under `prefix` (ListObjectsV2, following continuation tokens, `page_keys` keys
   // a page), or the first pages holding at least `most` objects and prefixes together. With a
   // non-empty `delimiter`, keys holding it after the prefix are rolled up into common prefixes,
-  // as a folder listing.
+  // as a folder listing. Keys are asked for URL-encoded (encoding-type=url, as boto3 does: XML
+  // 1.0 cannot carry every character a key may hold) and given back decoded, byte-exact.
   Listing list(const std::string& bucket, const std::string& prefix,
                const std::string& delimiter = "", int page_keys = 1000,
                std::size_t most = SIZE_MAX);
@@ -135,7 +167,8 @@ class Client {
   void list_pages(const std::string& bucket, const std::string& prefix,
                   const std::string& delimiter, const PageVisitor& visit, int page_keys = 1000);
   // Deletes `keys` with DeleteObjects, 1000 a request; absent keys are no error. Error(kIo)
-  // naming the first key the server refused.
+  // naming the first key the server refused. A key holding a control character other than tab
+  // and newline, which XML 1.0 cannot carry, is deleted by a DELETE of its own.
   void delete_objects(const std::string& bucket, const std::vector<std::string>& keys);
   void delete_object(const std::string& bucket, const std::string& key);
 

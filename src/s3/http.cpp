@@ -86,6 +86,9 @@ std::size_t OnHeader(char* data, std::size_t size, std::size_t count, void* user
     response.etag.clear();
     response.last_modified.clear();
     response.content_length = -1;
+    response.error_code.clear();
+    response.error_message.clear();
+    response.bucket_region.clear();
     return length;
   }
   const std::size_t colon = line.find(':');
@@ -100,6 +103,9 @@ std::size_t OnHeader(char* data, std::size_t size, std::size_t count, void* user
   if (name == "content-range") response.content_range = value;
   if (name == "etag") response.etag = value;
   if (name == "last-modified") response.last_modified = value;
+  if (name == "x-amz-error-code") response.error_code = value;
+  if (name == "x-amz-error-message") response.error_message = value;
+  if (name == "x-amz-bucket-region") response.bucket_region = value;
   if (name == "content-length") {
     response.content_length = 0;
     for (const char c : value) {

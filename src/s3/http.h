@@ -40,6 +40,10 @@ struct HttpResponse {
   std::string etag;
   std::string last_modified;
   long long content_length = -1;
+  // The error some servers put in headers, where an answer without a body (HEAD) can say it.
+  std::string error_code;         // x-amz-error-code
+  std::string error_message;      // x-amz-error-message
+  std::string bucket_region;      // x-amz-bucket-region: the region the bucket is in
   double first_byte_seconds = 0;  // from the start to the first response byte
   // A successful answer's body was longer than HttpRequest::into: the transfer was cut there
   // (transport_error says so; `received` bytes are in `into`).

@@ -48,6 +48,7 @@ constexpr std::array<EventInfo, kEventCount> kEvents{{
     {"AbortMultipartUpload", "S3", kRequestArgs},
     {"ListObjectsV2", "S3", kRequestArgs},
     {"DeleteObjects", "S3", kRequestArgs},
+    {"ListMultipartUploads", "S3", kRequestArgs},
 }};
 
 }  // namespace

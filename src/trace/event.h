@@ -58,6 +58,7 @@ enum class Event : std::uint8_t {
   kS3AbortMultipart,     // AbortMultipartUpload
   kS3List,               // ListObjectsV2
   kS3Delete,             // DeleteObjects
+  kS3ListMultipart,      // ListMultipartUploads
   kCount
 };
 

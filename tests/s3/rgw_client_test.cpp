@@ -21,6 +21,14 @@ std::span<const std::byte> AsBytes(const std::string& text) {
   return std::as_bytes(std::span(text));
 }
 
+// Aborts the uploads an earlier run of the test left pending under `prefix` (ClearTestPrefix
+// deletes objects only).
+void AbortPendingUploads(Client& client, const std::string& bucket, const std::string& prefix) {
+  for (const PendingUpload& upload : client.list_multipart_uploads(bucket, prefix)) {
+    client.abort_multipart(bucket, upload.key, upload.upload_id);
+  }
+}
+
 TEST(RgwClient, PutGetRangeHeadAndDelete) {
   DLBENCH_REQUIRE_RGW(server);
   Client client(server.options);
@@ -127,6 +135,76 @@ TEST(RgwClient, ListsPageByPageAndDeletesInBatches) {
   EXPECT_TRUE(client.list(server.bucket, prefix).objects.empty());
 }
 
+// A key holding "\x01" (which XML 1.0 cannot carry: RGW would write "&#x01;" into a listing that
+// expat rejects), a space and a '+' is listed back byte-exact: the listing asks for URL-encoded
+// keys and decodes them.
+TEST(RgwClient, ListsAKeyThatXmlCannotCarry) {
+  DLBENCH_REQUIRE_RGW(server);
+  Client client(server.options);
+  const std::string prefix = TestPrefix();
+  const std::string key = prefix + "ctl\x01" + "char and space+plus%41";
+  client.put(server.bucket, key, AsBytes("x"));
+  const Listing listing = client.list(server.bucket, prefix);
+  ASSERT_EQ(listing.objects.size(), 1U);
+  EXPECT_EQ(listing.objects[0].key, key);
+  EXPECT_EQ(listing.objects[0].size, 1U);
+  const Listing folder = client.list(server.bucket, prefix, "/");
+  ASSERT_EQ(folder.objects.size(), 1U);
+  EXPECT_EQ(folder.objects[0].key, key);
+  EXPECT_EQ(client.get_object(server.bucket, listing.objects[0].key), "x");
+  client.delete_objects(server.bucket, {key});
+  EXPECT_TRUE(client.list(server.bucket, prefix).objects.empty());
+}
+
+// An upload started and not ended is listed until it is aborted; its key (RGW URL-encodes it
+// without saying so) byte-exact.
+TEST(RgwClient, ListsAPendingMultipartUploadUntilItIsAborted) {
+  DLBENCH_REQUIRE_RGW(server);
+  Client client(server.options);
+  const std::string prefix = TestPrefix();
+  AbortPendingUploads(client, server.bucket, prefix);
+  const OperationCounts before = client.counts(Operation::kListMultipart);
+  const std::string key = prefix + "pending upload+plus";
+  const std::string upload_id = client.create_multipart(server.bucket, key);
+  const std::vector<PendingUpload> pending = client.list_multipart_uploads(server.bucket, prefix);
+  ASSERT_EQ(pending.size(), 1U);
+  EXPECT_EQ(pending[0].key, key);
+  EXPECT_EQ(pending[0].upload_id, upload_id);
+  client.abort_multipart(server.bucket, key, upload_id);
+  EXPECT_TRUE(client.list_multipart_uploads(server.bucket, prefix).empty());
+  EXPECT_EQ(client.counts(Operation::kListMultipart).requests - before.requests, 2U);
+  EXPECT_EQ(client.counts(Operation::kListMultipart).failures, 0U);
+}
+
+// RGW names a key holding "\x01" as "&#x01;" in its CreateMultipartUpload and
+// CompleteMultipartUpload answers, which XML 1.0 forbids: the upload goes through all the same,
+// and its pending upload is listed with the key byte-exact.
+TEST(RgwClient, UploadsInPartsAKeyThatXmlCannotCarry) {
+  DLBENCH_REQUIRE_RGW(server);
+  Client client(server.options);
+  const std::string prefix = TestPrefix();
+  AbortPendingUploads(client, server.bucket, prefix);
+  const std::string key = prefix + "ctl\x01" + "char in parts";
+  const std::string data = test::TestData(5 * MiB + 9, 5);
+  const std::string upload_id = client.create_multipart(server.bucket, key);
+  const std::vector<PendingUpload> pending = client.list_multipart_uploads(server.bucket, prefix);
+  ASSERT_EQ(pending.size(), 1U);
+  EXPECT_EQ(pending[0].key, key);
+  EXPECT_EQ(pending[0].upload_id, upload_id);
+  std::vector<std::string> etags;
+  etags.push_back(
+      client.upload_part(server.bucket, key, upload_id, 1, AsBytes(data.substr(0, 5 * MiB))));
+  etags.push_back(
+      client.upload_part(server.bucket, key, upload_id, 2, AsBytes(data.substr(5 * MiB))));
+  client.complete_multipart(server.bucket, key, upload_id, etags);
+  EXPECT_TRUE(client.list_multipart_uploads(server.bucket, prefix).empty());
+  EXPECT_EQ(client.get_object(server.bucket, key), data);
+  const Listing listing = client.list(server.bucket, prefix);
+  ASSERT_EQ(listing.objects.size(), 1U);
+  EXPECT_EQ(listing.objects[0].key, key);
+  EXPECT_EQ(listing.objects[0].size, data.size());
+}
+
 TEST(RgwClient, ReadsWhatBoto3Wrote) {
   DLBENCH_REQUIRE_RGW(server);
   Client client(server.options);
@@ -149,6 +227,20 @@ TEST(RgwClient, AWrongSecretIsSignatureDoesNotMatchInOneMessage) {
        "SignatureDoesNotMatch (HTTP 403)", "after 1 attempt"});
   EXPECT_EQ(message.find(options.credentials.secret_access_key), std::string::npos);
   EXPECT_EQ(message.find(server.options.credentials.secret_access_key), std::string::npos);
+}
+
+// RGW answers a HEAD without a body: the error is named by the status, as S3 names it for HEAD.
+TEST(RgwClient, AHeadWithAWrongSecretIsForbidden) {
+  DLBENCH_REQUIRE_RGW(server);
+  ClientOptions options = server.options;
+  options.credentials.secret_access_key = "not-the-secret-" + options.credentials.secret_access_key;
+  Client client(options);
+  const std::string message = dlbench::test::ExpectError(
+      [&] { client.head(server.bucket, "any"); }, ExitCode::kIo,
+      {"S3 HEAD of s3://" + server.bucket + "/any at " + server.options.endpoint_url,
+       "failed: Forbidden (HTTP 403): the answer carries no error code: a wrong secret, a missing "
+       "permission or an expired token after 1 attempt"});
+  EXPECT_EQ(message.find(options.credentials.secret_access_key), std::string::npos);
 }
 
 TEST(RgwClient, TheCheckBeforeWorkGivesExit2) {
