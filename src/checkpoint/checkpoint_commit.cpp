@@ -22,6 +22,9 @@ bool CommitCheckpoint(const mpi::Communicator& comm, const mpi::NodeMap& nodes, 
       CheckPlannedFiles(env, folder, plan, nodes.ranks_of(nodes.node_of(comm.rank())));
       WriteManifestText(env, folder, ManifestText(PlannedManifest(folder, plan, content)), fsync);
       wrote = true;
+      // Every rank's files are complete now: an upload still pending in the folder is an
+      // interrupted earlier save's (a killed job's), which an object store would keep.
+      env.abort_pending_writes(folder);
     });
   } catch (const Error&) {
     // Complete on one node only is not complete: no node keeps a manifest.

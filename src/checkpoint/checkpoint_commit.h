@@ -1,5 +1,6 @@
 // Completing a checkpoint across ranks: every rank reports whether its own files were written;
-// only if all were does each node's leader check its node's planned files and write the manifest
+// only if all were does each node's leader check its node's planned files, write the manifest
+// and abort the writes an interrupted earlier save left pending (Env::abort_pending_writes)
 // in its node's folder (one node, rank 0, unless the folder is node-local: then no rank looks at
 // another node's folder). The outcome is shared, so every rank returns or throws the same way and
 // none waits forever.

@@ -159,6 +159,7 @@ std::size_t RemovePartialFiles(storage::Env& env, const std::vector<std::string>
       env.remove(partial);
       ++removed;
     }
+    removed += env.abort_pending_writes(folder);
   }
   return removed;
 }

@@ -60,8 +60,9 @@ enum class ExistingFiles { kTrusted, kSizeOnly, kNone };
 bool IsFileComplete(storage::Env& env, const DatasetFile& file, std::optional<Bytes> expected_size,
                     ExistingFiles policy);
 
-// Removes the partial files left by an interrupted run under `folders` (not recursively: only
-// names made by storage::PartialPathFor, never anything else). Returns how many were removed.
+// Removes what an interrupted run left unfinished in `folders` (not recursively): the partial
+// files (names made by storage::PartialPathFor, never anything else) and, on an object store,
+// the uploads started and never completed (Env::abort_pending_writes). Returns how many.
 std::size_t RemovePartialFiles(storage::Env& env, const std::vector<std::string>& folders);
 
 // True when none of `folders` holds anything but folders, partial files of ours and the dataset

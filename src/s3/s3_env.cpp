@@ -340,6 +340,15 @@ void S3Env::remove_tree(const std::string& path) {
   if (!name.key.empty() && name.key.back() != '/') client_.delete_object(name.bucket, name.key);
 }
 
+std::size_t S3Env::abort_pending_writes(const std::string& path) {
+  const ObjectName name = ParseObjectUri(path);
+  const std::vector<PendingUpload> pending =
+      client_.list_multipart_uploads(name.bucket, FolderPrefix(name.key), "/");
+  for (const PendingUpload& upload : pending)
+    client_.abort_multipart(name.bucket, upload.key, upload.upload_id);
+  return pending.size();
+}
+
 void S3Env::for_each_entry(const std::string& path, const EntryVisitor& visit) {
   const ObjectName name = ParseObjectUri(path);
   const std::string prefix = FolderPrefix(name.key);

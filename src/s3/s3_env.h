@@ -21,7 +21,9 @@
 // - for_each_entry: ListObjectsV2 with delimiter '/', a page of 1000 keys at a time, each object
 //   with its size (DirectoryEntry::size); exists, file_size and modified_ns: HEAD (exists then
 //   asks for one key under the prefix, for a folder); remove: DELETE; remove_tree: a page of the
-//   listing, then DeleteObjects of its keys, page after page.
+//   listing, then DeleteObjects of its keys, page after page; abort_pending_writes:
+//   ListMultipartUploads of the folder's prefix (delimiter '/'), then an AbortMultipartUpload of
+//   each upload found.
 // - create_directories and sync_directory do nothing (prefixes need no creation; a complete
 //   upload is durable); free_space reports no limit.
 // - What an object store cannot do throws Error(kUsage) naming the operation and the path:
@@ -74,6 +76,7 @@ class S3Env : public storage::Env {
   void remove(const std::string& path) override;
   void remove_files(const std::vector<std::string>& paths) override;
   void remove_tree(const std::string& path) override;
+  std::size_t abort_pending_writes(const std::string& path) override;
   void for_each_entry(const std::string& path, const EntryVisitor& visit) override;
   bool exists(const std::string& path) override;
   Bytes file_size(const std::string& path) override;

@@ -56,6 +56,9 @@ class EnvWrapper : public Env {
   void remove(const std::string& path) override { target_.remove(path); }
   void remove_files(const std::vector<std::string>& paths) override { target_.remove_files(paths); }
   void remove_tree(const std::string& path) override { target_.remove_tree(path); }
+  std::size_t abort_pending_writes(const std::string& path) override {
+    return target_.abort_pending_writes(path);
+  }
   void for_each_entry(const std::string& path, const EntryVisitor& visit) override {
     target_.for_each_entry(path, visit);
   }

@@ -8,6 +8,8 @@ void Env::remove_files(const std::vector<std::string>& paths) {
   for (const std::string& path : paths) remove(path);
 }
 
+std::size_t Env::abort_pending_writes(const std::string& /*path*/) { return 0; }
+
 std::vector<DirectoryEntry> Env::list_directory(const std::string& path) {
   std::vector<DirectoryEntry> entries;
   for_each_entry(path, [&](const DirectoryEntry& entry) {

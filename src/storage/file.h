@@ -254,6 +254,12 @@ class Env {
   // Removes `path` and, if it is a folder, everything under it (symbolic links are removed, not
   // followed); no error if absent. Throws Error(kIo) naming the entry that could not go.
   virtual void remove_tree(const std::string& path) = 0;
+  // Drops the writes started directly in folder `path` that were never published and have no
+  // name there: an object store's multipart uploads started and neither completed nor aborted
+  // (a killed run's, which a bucket keeps, and bills, until they are aborted). Returns how many.
+  // File systems have none (0, this default): their unfinished files have partial names
+  // (storage/atomic_file.h FindPartialFiles). Not for a folder other writers are writing in.
+  virtual std::size_t abort_pending_writes(const std::string& path);
   // Calls `visit` with each entry of folder `path`, in no particular order, until it returns
   // false. Holds one page of the listing at a time (a readdir buffer, one ListObjectsV2
   // response), so a folder of millions of files costs no memory per file. An absent folder has

@@ -151,6 +151,10 @@ void RoutingEnv::remove_files(const std::vector<std::string>& paths) {
 
 void RoutingEnv::remove_tree(const std::string& path) { route(path).remove_tree(path); }
 
+std::size_t RoutingEnv::abort_pending_writes(const std::string& path) {
+  return route(path).abort_pending_writes(path);
+}
+
 void RoutingEnv::for_each_entry(const std::string& path, const EntryVisitor& visit) {
   route(path).for_each_entry(path, visit);
 }

@@ -52,6 +52,7 @@ class RoutingEnv : public Env {
   void remove(const std::string& path) override;
   void remove_files(const std::vector<std::string>& paths) override;
   void remove_tree(const std::string& path) override;
+  std::size_t abort_pending_writes(const std::string& path) override;
   void for_each_entry(const std::string& path, const EntryVisitor& visit) override;
   bool exists(const std::string& path) override;
   Bytes file_size(const std::string& path) override;

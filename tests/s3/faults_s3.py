@@ -13,6 +13,9 @@ dlbench and the Ceph RGW of the fixture rgw (tests/s3/rgw.sh).
    keeps them and completes the dataset.
 5. The server killed during a checkpoint: exit 3; no manifest names a checkpoint that is not
    whole, so a load would never see a partial one; a rerun saves and loads them all.
+6. dlbench killed (SIGKILL) during generation and during a checkpoint, while a part of a
+   multipart upload is on the server: the upload stays pending (stored, billed, no object); the
+   rerun aborts it and completes, and no upload is left pending.
 The insights of the object-storage rules (docs/insights.md): the run of 1 reports `retries`;
 a training of 12 epochs (over 100 requests) whose GETs wait 30 ms for their first byte reports
 `request_latency_bound`; the same training whose GETs send half their body at once and the rest
@@ -25,6 +28,8 @@ import io
 import json
 import os
 import shutil
+import signal
+import subprocess
 import sys
 import time
 
@@ -174,5 +179,47 @@ server.run(dlbench, checkpoint_args + ["-o", out], 0)
 check(summary_of(out)["metric"].get("checkpoint_bytes_written", 0) > 0, "the rerun saved nothing")
 
 proxy.stop()
+
+
+# 6. dlbench killed while a part is on the server: its answer is held back by the proxy, so the
+# kill lands mid-upload, deterministically.
+def killed_mid_upload(args, folder, out):
+    proxy = FaultProxy(server.endpoint).start()
+    hold = Rule("delay", {"PUT"}, key="uploadId", seconds=60)
+    proxy.rules = [hold]
+    run = subprocess.Popen([dlbench] + args + ["-o", os.path.join(scratch, out)],
+                           env=dict(through_proxy, AWS_ENDPOINT_URL=proxy.url),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while hold.applied == 0 and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    check(hold.applied > 0, "no part upload reached the server before %s ended" % out)
+    time.sleep(0.5)  # the part is stored upstream; its answer waits in the proxy
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    proxy.stop()
+    check(server.pending(prefix + folder), "no upload pending after %s was killed" % out)
+
+
+big = ["++workload.dataset.format=npy", "++workload.dataset.num_files_train=2",
+       "++workload.dataset.num_files_eval=0", "++workload.dataset.num_samples_per_file=1",
+       "++workload.dataset.record_length_bytes=%d" % (20 << 20)]
+killed_mid_upload(["generate", tiny_train] + on_s3("pending") + big, "pending/", "gen_killed")
+out = os.path.join(scratch, "gen_after_kill")
+server.run(dlbench, ["generate", tiny_train] + on_s3("pending") + big + ["-o", out], 0)
+check(summary_of(out)["generation"].get("partial_files_removed", 0) >= 1,
+      "the rerun reports no unfinished upload removed: %s" % summary_of(out)["generation"])
+check(not server.pending(prefix + "pending/"),
+      "uploads left pending after the rerun: %s" % server.pending(prefix + "pending/"))
+check(len(server.objects(prefix + "pending/train/")) == 2, "the rerun did not complete the dataset")
+
+# An optimizer file of 45 MiB: a multipart upload.
+wide = ["++workload.model.transformer.hidden_size=256",
+        "++workload.model.transformer.ffn_hidden_size=896"]
+killed_mid_upload(checkpoint_args + wide, "ckpt/", "ckpt_killed_client")
+server.run(dlbench, checkpoint_args + wide + ["-o", os.path.join(scratch, "ckpt_after_kill")], 0)
+check(not server.pending(prefix + "ckpt/"),
+      "uploads left pending after the checkpoint's rerun: %s" % server.pending(prefix + "ckpt/"))
+
 server.remove(prefix)
 print("faults_s3: OK")

@@ -238,6 +238,28 @@ TEST(RgwEnv, AFileDroppedBeforeCloseLeavesNoObject) {
   EXPECT_EQ(env.client().counts(Operation::kAbortMultipart).requests, 1U);
 }
 
+// A killed writer leaves its multipart upload pending (stored parts, billed, no object): a rerun
+// aborts those of the folders it writes, the folder's own only.
+TEST(RgwEnv, PendingUploadsOfAFolderAreAbortedAndNoOthers) {
+  DLBENCH_REQUIRE_RGW(server);
+  S3Env env(server.options, kSmallParts);
+  Client& client = env.client();
+  const std::string folder = TestPrefix() + "killed";
+  const std::string data = test::TestData(5 * MiB, 17);
+  for (const std::string& key : {folder + "/a.npz", folder + "/b.npz", folder + "/sub/c.npz"}) {
+    const std::string id = client.create_multipart(server.bucket, key);
+    client.upload_part(server.bucket, key, id, 1, std::as_bytes(std::span(data)));
+  }
+  EXPECT_EQ(env.abort_pending_writes(Uri(server, folder)), 2U);
+  const std::vector<PendingUpload> left =
+      client.list_multipart_uploads(server.bucket, folder + "/");
+  ASSERT_EQ(left.size(), 1U);
+  EXPECT_EQ(left[0].key, folder + "/sub/c.npz");
+  EXPECT_EQ(env.abort_pending_writes(Uri(server, folder)), 0U);
+  EXPECT_EQ(env.abort_pending_writes(Uri(server, folder + "/sub")), 1U);
+  EXPECT_TRUE(client.list_multipart_uploads(server.bucket, folder + "/").empty());
+}
+
 TEST(RgwEnv, MissingObjectsAreNamed) {
   DLBENCH_REQUIRE_RGW(server);
   S3Env env(server.options, kSmallParts);

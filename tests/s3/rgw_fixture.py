@@ -50,12 +50,24 @@ class Server:
                 found[item["Key"]] = (item["Size"], item["ETag"], item["LastModified"])
         return found
 
+    def pending(self, under):
+        """[(key, upload id)] of the multipart uploads started under `under` and neither
+        completed nor aborted."""
+        found = []
+        for page in self.s3.get_paginator("list_multipart_uploads").paginate(Bucket=self.bucket,
+                                                                             Prefix=under):
+            found += [(item["Key"], item["UploadId"]) for item in page.get("Uploads", [])]
+        return found
+
     def remove(self, under):
-        """Removes every object under `under` (what an earlier run of a test left)."""
+        """Removes every object and pending upload under `under` (what an earlier run of a
+        test left)."""
         stale = list(self.objects(under))
         for at in range(0, len(stale), 1000):
             self.s3.delete_objects(Bucket=self.bucket, Delete={
                 "Objects": [{"Key": key} for key in stale[at:at + 1000]]})
+        for key, upload_id in self.pending(under):
+            self.s3.abort_multipart_upload(Bucket=self.bucket, Key=key, UploadId=upload_id)
 
     def read(self, key):
         return self.s3.get_object(Bucket=self.bucket, Key=key)["Body"].read()

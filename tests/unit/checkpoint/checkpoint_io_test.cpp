@@ -19,6 +19,7 @@
 #include "checkpoint/rank_mapping.h"
 #include "checkpoint/tensor_content.h"
 #include "storage/counting_env.h"
+#include "storage/env_wrapper.h"
 #include "storage/fault_injection_env.h"
 #include "support/expect_error.h"
 #include "support/files.h"
@@ -380,15 +381,28 @@ TEST(CheckpointIo, DirectIoRoundTrip) {
 }
 
 TEST(CheckpointIo, CommitWritesTheManifestWhenEveryRankSucceeded) {
+  // An object store holding uploads an earlier, killed save left: the commit aborts them.
+  class PendingWrites final : public storage::EnvWrapper {
+   public:
+    using EnvWrapper::EnvWrapper;
+    std::size_t abort_pending_writes(const std::string& path) override {
+      asked.push_back(path);
+      return 1;
+    }
+    std::vector<std::string> asked;
+  };
   dlbench::test::TempDir dir;
   const mpi::Communicator world = dlbench::test::World();
   const std::string folder = world.broadcast(FolderIn(dir));  // rank 0's folder for all ranks
   const CheckpointPlan plan(test::Transformer(4, 100, 32, 64, 4, 2, 1, 1, 3), test::Default(),
                             world.size());
   CheckpointWriter(PosixEnv(), Options(1)).write_rank(folder, plan.for_rank(world.rank()));
-  EXPECT_TRUE(CommitCheckpoint(world, PosixEnv(), folder, plan, Options(1).content, true, true));
+  PendingWrites env(PosixEnv());
+  EXPECT_TRUE(CommitCheckpoint(world, env, folder, plan, Options(1).content, true, true));
   EXPECT_TRUE(IsCheckpointComplete(PosixEnv(), folder));
   EXPECT_EQ(ReadManifest(PosixEnv(), folder).files.size(), 2u * world.size());
+  EXPECT_EQ(env.asked,
+            world.is_root() ? std::vector<std::string>{folder} : std::vector<std::string>{});
 
   // A file lost before the commit: every rank gets rank 0's error, and there is no manifest.
   const std::string second = folder + "_b";

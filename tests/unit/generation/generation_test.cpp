@@ -2,11 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "generation/dataset_files.h"
 #include "generation/generation_resume.h"
@@ -20,6 +22,7 @@
 #include "support/test_support.h"
 #include "util/error.h"
 #include "util/file_names.h"
+#include "util/path_text.h"
 
 namespace dlbench::generation {
 namespace {
@@ -174,6 +177,31 @@ TEST(GenerateDataset, RerunRemovesOurPartialFilesRedoesShortFilesAndKeepsForeign
   EXPECT_TRUE(fs::exists(data / "train/notes.txt"));
   EXPECT_TRUE(fs::exists(data / "train/.hidden.dlbench"));
   EXPECT_EQ(CountEnding(Listing(data), ".dlbench-partial"), 0u);
+}
+
+// An object store keeps the uploads a killed run started: a rerun aborts those of each folder it
+// writes, before writing, and counts them with the partial files.
+TEST(GenerateDataset, ARerunAbortsThePendingWritesOfTheFoldersItWrites) {
+  class PendingWrites final : public storage::EnvWrapper {
+   public:
+    using EnvWrapper::EnvWrapper;
+    std::size_t abort_pending_writes(const std::string& path) override {
+      asked.push_back(path);
+      return 2;
+    }
+    std::vector<std::string> asked;
+  };
+  test::TempDir dir;
+  const config::Config config = TinyNpy(dir.path());
+  PendingWrites env(storage::PosixEnv());
+  const RankGeneration run = GenerateDataset(config, test::World(), env);
+  std::vector<std::string> asked = env.asked;
+  std::sort(asked.begin(), asked.end());
+  const std::string data = config.dataset.data_folder;
+  EXPECT_EQ(asked,
+            (std::vector<std::string>{data, JoinPath(data, "train"), JoinPath(data, "valid")}));
+  EXPECT_EQ(run.partials_removed, 6u);
+  EXPECT_EQ(run.io.files, 8u);
 }
 
 TEST(GenerateDataset, ChangedFingerprintRegeneratesFilesOfTheSameSize) {

@@ -77,6 +77,10 @@ class Recorder final : public Env {
   }
   void remove(const std::string& path) override { calls.push_back("remove " + path); }
   void remove_tree(const std::string& path) override { calls.push_back("remove_tree " + path); }
+  std::size_t abort_pending_writes(const std::string& path) override {
+    calls.push_back("abort_pending_writes " + path);
+    return 2;
+  }
   void for_each_entry(const std::string& path, const EntryVisitor& visit) override {
     calls.push_back("for_each_entry " + path);
     visit({"entry", true});
@@ -119,6 +123,7 @@ TEST(EnvWrapper, ForwardsEveryEnvMethodToItsTarget) {
   env.create_directories("d");
   env.remove("x");
   env.remove_files({"y", "z"});  // the target's own (the default: one by one)
+  EXPECT_EQ(env.abort_pending_writes("u"), 2u);
   const std::vector<DirectoryEntry> listed = env.list_directory("l");
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_EQ(listed[0].name, "entry");
@@ -130,11 +135,10 @@ TEST(EnvWrapper, ForwardsEveryEnvMethodToItsTarget) {
   EXPECT_EQ(capabilities.backend, "recorder");
   EXPECT_FALSE(capabilities.mmap);
   const std::vector<std::string> expected = {
-      "open_read r",      "create c",         "open_write w",
-      "open_shared m",    "rename a b",       "create_directories d",
-      "remove x",         "remove y",         "remove z",
-      "for_each_entry l", "exists e",         "file_size s",
-      "modified_ns t",    "sync_directory f", "capabilities k"};
+      "open_read r",          "create c", "open_write w", "open_shared m", "rename a b",
+      "create_directories d", "remove x", "remove y",     "remove z",      "abort_pending_writes u",
+      "for_each_entry l",     "exists e", "file_size s",  "modified_ns t", "sync_directory f",
+      "capabilities k"};
   EXPECT_EQ(target.calls, expected);
 }
 

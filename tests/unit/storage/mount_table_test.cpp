@@ -114,6 +114,26 @@ TEST(MountTable, PublishingAndMappedReadsGoToTheBackendHoldingThePath) {
   EXPECT_EQ(std::string(out, 3), "abc");
 }
 
+// A store whose folders hold pending uploads: the table asks the backend holding the folder.
+TEST(MountTable, PendingWritesAreAbortedByTheBackendHoldingTheFolder) {
+  class PendingUploads final : public EnvWrapper {
+   public:
+    using EnvWrapper::EnvWrapper;
+    std::size_t abort_pending_writes(const std::string& path) override {
+      asked.push_back(path);
+      return 3;
+    }
+    std::vector<std::string> asked;
+  };
+  test::MemoryObjectEnv objects;
+  PendingUploads store(objects);
+  MountTable table(PosixEnv());
+  table.mount_scheme("s3", store);
+  EXPECT_EQ(table.abort_pending_writes("s3://b/data/train"), 3u);
+  EXPECT_EQ(table.abort_pending_writes(::testing::TempDir()), 0u);  // a file system has none
+  EXPECT_EQ(store.asked, std::vector<std::string>{"s3://b/data/train"});
+}
+
 TEST(MountTable, MountingASchemeOrFolderTwiceIsABug) {
   MountTable table(PosixEnv());
   table.mount_scheme("s3", PosixEnv());
