@@ -19,10 +19,10 @@
 #include "checkpoint/rank_mapping.h"
 #include "checkpoint/tensor_content.h"
 #include "storage/counting_env.h"
-#include "storage/env_wrapper.h"
 #include "storage/fault_injection_env.h"
 #include "support/expect_error.h"
 #include "support/files.h"
+#include "support/pending_writes_env.h"
 #include "support/test_support.h"
 #include "unit/checkpoint/model_fixtures.h"
 #include "util/error.h"
@@ -381,23 +381,14 @@ TEST(CheckpointIo, DirectIoRoundTrip) {
 }
 
 TEST(CheckpointIo, CommitWritesTheManifestWhenEveryRankSucceeded) {
-  // An object store holding uploads an earlier, killed save left: the commit aborts them.
-  class PendingWrites final : public storage::EnvWrapper {
-   public:
-    using EnvWrapper::EnvWrapper;
-    std::size_t abort_pending_writes(const std::string& path) override {
-      asked.push_back(path);
-      return 1;
-    }
-    std::vector<std::string> asked;
-  };
   dlbench::test::TempDir dir;
   const mpi::Communicator world = dlbench::test::World();
   const std::string folder = world.broadcast(FolderIn(dir));  // rank 0's folder for all ranks
   const CheckpointPlan plan(test::Transformer(4, 100, 32, 64, 4, 2, 1, 1, 3), test::Default(),
                             world.size());
   CheckpointWriter(PosixEnv(), Options(1)).write_rank(folder, plan.for_rank(world.rank()));
-  PendingWrites env(PosixEnv());
+  // An object store holding uploads an earlier, killed save left: the commit aborts them.
+  dlbench::test::PendingWritesEnv env(PosixEnv(), 1);
   EXPECT_TRUE(CommitCheckpoint(world, env, folder, plan, Options(1).content, true, true));
   EXPECT_TRUE(IsCheckpointComplete(PosixEnv(), folder));
   EXPECT_EQ(ReadManifest(PosixEnv(), folder).files.size(), 2u * world.size());

@@ -18,6 +18,7 @@
 #include "storage/fault_injection_env.h"
 #include "support/expect_error.h"
 #include "support/npy_dataset.h"
+#include "support/pending_writes_env.h"
 #include "support/question_counter.h"
 #include "support/test_support.h"
 #include "util/error.h"
@@ -182,18 +183,9 @@ TEST(GenerateDataset, RerunRemovesOurPartialFilesRedoesShortFilesAndKeepsForeign
 // An object store keeps the uploads a killed run started: a rerun aborts those of each folder it
 // writes, before writing, and counts them with the partial files.
 TEST(GenerateDataset, ARerunAbortsThePendingWritesOfTheFoldersItWrites) {
-  class PendingWrites final : public storage::EnvWrapper {
-   public:
-    using EnvWrapper::EnvWrapper;
-    std::size_t abort_pending_writes(const std::string& path) override {
-      asked.push_back(path);
-      return 2;
-    }
-    std::vector<std::string> asked;
-  };
   test::TempDir dir;
   const config::Config config = TinyNpy(dir.path());
-  PendingWrites env(storage::PosixEnv());
+  test::PendingWritesEnv env(storage::PosixEnv(), 2);
   const RankGeneration run = GenerateDataset(config, test::World(), env);
   std::vector<std::string> asked = env.asked;
   std::sort(asked.begin(), asked.end());

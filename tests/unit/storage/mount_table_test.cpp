@@ -10,6 +10,7 @@
 #include "support/expect_error.h"
 #include "support/limited_env.h"
 #include "support/memory_object_env.h"
+#include "support/pending_writes_env.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -116,17 +117,8 @@ TEST(MountTable, PublishingAndMappedReadsGoToTheBackendHoldingThePath) {
 
 // A store whose folders hold pending uploads: the table asks the backend holding the folder.
 TEST(MountTable, PendingWritesAreAbortedByTheBackendHoldingTheFolder) {
-  class PendingUploads final : public EnvWrapper {
-   public:
-    using EnvWrapper::EnvWrapper;
-    std::size_t abort_pending_writes(const std::string& path) override {
-      asked.push_back(path);
-      return 3;
-    }
-    std::vector<std::string> asked;
-  };
   test::MemoryObjectEnv objects;
-  PendingUploads store(objects);
+  test::PendingWritesEnv store(objects, 3);
   MountTable table(PosixEnv());
   table.mount_scheme("s3", store);
   EXPECT_EQ(table.abort_pending_writes("s3://b/data/train"), 3u);
