@@ -27,10 +27,10 @@ std::string PlainNumber(double value) {
 }  // namespace
 
 // Those s3/settings.cpp reads (DLIO's S3 keys, MLPerf Storage's storage_library, dlbench's
-// session_token and ca_bundle).
+// session_token and ca_bundle), and op_log, which --op-log sets (app/storage_backends.cpp).
 const std::vector<std::string> StorageConfig::kStorageOptionKeys = {
-    "access_key_id", "secret_access_key",   "session_token",   "endpoint_url",   "region",
-    "ca_bundle",     "s3_force_path_style", "s3_max_attempts", "storage_library"};
+    "access_key_id", "secret_access_key",   "session_token",   "endpoint_url",    "region",
+    "ca_bundle",     "s3_force_path_style", "s3_max_attempts", "storage_library", "op_log"};
 
 const TierConfig* StorageConfig::tier_named(const std::string& name) const {
   for (const TierConfig& tier : tiers) {

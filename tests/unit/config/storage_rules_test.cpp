@@ -365,7 +365,8 @@ TEST(StorageRules, TheS3LibraryIsReadFromEitherSpelling) {
 TEST(StorageRules, AStorageOptionTheS3ClientDoesNotReadIsNoticedWithTheClosestKey) {
   const LoadResult typo = LoadText(
       "storage: {storage_type: s3, storage_root: b, storage_options: {endpoint: "
-      "'http://x:1', secret_acces_key: hush, access_key_id: AK, s3_max_attempts: 3}}\n");
+      "'http://x:1', secret_acces_key: hush, access_key_id: AK, s3_max_attempts: 3, op_log: "
+      "ops.tsv}}\n");
   std::vector<std::string> about;
   for (const std::string& n : typo.notices) {
     EXPECT_EQ(n.find("hush"), n.npos) << n;
