@@ -4,7 +4,9 @@
 #include <atomic>
 #include <cerrno>
 #include <ctime>
+#include <deque>
 #include <exception>
+#include <future>
 #include <limits>
 #include <mutex>
 #include <optional>
@@ -124,27 +126,32 @@ class S3ReadableFile : public storage::ReadableFile {
   }
 
   // Reads object bytes [from, to) into `out` with range GETs of `range` bytes on the Env's
-  // transfer threads, at most kParallelReads at once; returns the bytes read.
+  // transfer threads, at most kParallelReads at once; returns the bytes read. Returns or throws
+  // (the first failure) only once no range is in flight: they write into the caller's buffer.
   Bytes ReadRanges(Bytes from, Bytes to, std::byte* out, Bytes range) const {
-    std::vector<std::future<GetResult>> reads;
+    std::deque<std::future<GetResult>> reads;
     Bytes total = 0;
-    for (Bytes at = from; at < to; at += range) {
-      if (reads.size() == kParallelReads) {
-        total += reads.front().get().bytes;
-        reads.erase(reads.begin());
-      }
-      const std::span<std::byte> into(out + (at - from), std::min(range, to - at));
-      reads.push_back(env_.transfers().submit(
-          [this, at, into] { return env_.client().get(name_.bucket, name_.key, at, into); }));
-    }
     std::exception_ptr failure;
-    for (std::future<GetResult>& read : reads) {
+    const auto settle_oldest = [&] {
       try {
-        total += read.get().bytes;
+        total += reads.front().get().bytes;
       } catch (...) {
         if (!failure) failure = std::current_exception();
       }
+      reads.pop_front();
+    };
+    for (Bytes at = from; at < to && !failure; at += range) {
+      if (reads.size() == kParallelReads) settle_oldest();
+      if (failure) break;
+      const std::span<std::byte> into(out + (at - from), std::min(range, to - at));
+      try {
+        reads.push_back(env_.transfers().submit(
+            [this, at, into] { return env_.client().get(name_.bucket, name_.key, at, into); }));
+      } catch (...) {  // no thread to run it
+        failure = std::current_exception();
+      }
     }
+    while (!reads.empty()) settle_oldest();
     if (failure) std::rethrow_exception(failure);
     return total;
   }
