@@ -8,8 +8,10 @@
 # of rank 0 and rank 1, the training time (summary.json metric.train_read_seconds), the
 # counters' end (posix_counters.write_seconds: snapshot, per-rank file, reduction), the whole
 # run's wall time, samples/s over the read spans (per-sample cost) and the size of
-# 0_posix_counters.json. The dataset is deleted after each N (1,000,000 files of 512 B take
-# ~4.5 GB of tmpfs blocks less: ~1 GB of page cache with 4 KiB pages).
+# 0_posix_counters.json.gz (gzip'd JSON; its JSON text's size in brackets) or, for a binary of an
+# earlier version, of the plain 0_posix_counters.json. The dataset is deleted after each N
+# (1,000,000 files of 512 B take ~4.5 GB of tmpfs blocks less: ~1 GB of page cache with 4 KiB
+# pages).
 #
 #   scripts/bench/bench-scale.sh [--files "10000 100000 1000000"] [--reps N] [--dlbench PATH]
 #                          [--dir /dev/shm/dlbench-scale] [--budget MIB]
@@ -52,7 +54,7 @@ rss_mib() {  # rank -> max RSS in MiB
 }
 
 echo "load: $(uptime)"
-echo "| files | generate wall s | gen RSS r0 / r1 MiB | rerun of gen: wall s, RSS r0 / r1 MiB | train RSS r0 / r1 MiB | training s | counters end s | run wall s | samples/s | 0_posix_counters.json |"
+echo "| files | generate wall s | gen RSS r0 / r1 MiB | rerun of gen: wall s, RSS r0 / r1 MiB | train RSS r0 / r1 MiB | training s | counters end s | run wall s | samples/s | 0_posix_counters.json.gz (JSON) |"
 echo "|---:|---:|---|---|---|---:|---:|---:|---:|---:|"
 for files in $files_list; do
   read_bench_workload scale "$dir/data" npy "$files" 512 32 2 seed >"$dir/w.yaml"
@@ -65,13 +67,17 @@ for files in $files_list; do
   for _ in $(seq "$reps"); do
     wall=$(timed_run run "$dir/w.yaml" "$dir/out")
     rows+=("$(/usr/bin/python3 - "$dir/out" "$wall" "$(rss_mib 0)" "$(rss_mib 1)" <<'PY'
-import json, os, sys
+import gzip, json, os, sys
 out, wall, rss0, rss1 = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
 s = json.load(open(os.path.join(out, "summary.json")))
 m, c = s["metric"], s["posix_counters"]
 rate = m["train_sample_read_latency_count"] / m["train_read_seconds"]
-size = os.path.getsize(os.path.join(out, "0_posix_counters.json"))
-print(rss0, rss1, m["train_read_seconds"], c["write_seconds"], wall, rate, size)
+path = os.path.join(out, "0_posix_counters.json.gz")
+if os.path.exists(path):
+    size, text = os.path.getsize(path), len(gzip.open(path).read())
+else:  # an earlier version's plain file
+    size = text = os.path.getsize(os.path.join(out, "0_posix_counters.json"))
+print(rss0, rss1, m["train_read_seconds"], c["write_seconds"], wall, rate, size, text)
 PY
 )")
   done
@@ -85,7 +91,8 @@ def col(i, fmt):
     return fmt.format(m) + (f" ({fmt.format(min(v))}–{fmt.format(max(v))})" if len(v) > 1 else "")
 print(f"| {files:,} | {gen_wall:.1f} | {gen_rss} | {col(0, '{:.0f}')} / {col(1, '{:.0f}')} | "
       f"{col(2, '{:.2f}')} | {col(3, '{:.3f}')} | {col(4, '{:.1f}')} | {col(5, '{:,.0f}')} | "
-      f"{statistics.median(r[6] for r in runs) / 2**20:.1f} MiB |")
+      f"{statistics.median(r[6] for r in runs) / 2**20:.2f} MiB "
+      f"({statistics.median(r[7] for r in runs) / 2**20:.1f} MiB) |")
 PY
   rm -rf "$dir/data" "$dir/gen" "$dir/out"
 done

@@ -40,7 +40,7 @@ std::optional<Finding> RankImbalance(const RunFacts& facts) {
   f.evidence.push_back({"straggler rank", static_cast<double>(rank), "rank", {}, ""});
   f.suggestion = sink::Format(
       "Look at rank %d's storage path (its node, its tier, its files in "
-      "<rank>_posix_counters.json); balance the files over ranks or give its node the same "
+      "<rank>_posix_counters.json.gz); balance the files over ranks or give its node the same "
       "storage as the others.",
       rank);
   return f;

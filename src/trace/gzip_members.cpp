@@ -7,18 +7,33 @@
 
 namespace dlbench::trace {
 
-void GzipMembers::FreeCompressor::operator()(libdeflate_compressor* c) const {
+void GzipCompressor::FreeCompressor::operator()(libdeflate_compressor* c) const {
   libdeflate_free_compressor(c);
+}
+
+GzipCompressor::GzipCompressor(int level) {
+  if (level < 1 || level > 9) {
+    throw UsageError("gzip compression level must be 1..9, got " + std::to_string(level));
+  }
+  compressor_.reset(libdeflate_alloc_compressor(level));
+  if (!compressor_) throw InternalError("libdeflate: no memory for a compressor");
+}
+
+GzipCompressor::~GzipCompressor() = default;
+
+std::string_view GzipCompressor::member(std::string_view text) {
+  out_.resize(libdeflate_gzip_compress_bound(compressor_.get(), text.size()));
+  const std::size_t n = libdeflate_gzip_compress(compressor_.get(), text.data(), text.size(),
+                                                 out_.data(), out_.size());
+  if (n == 0) throw InternalError("libdeflate: a gzip member did not fit its bound");
+  return {reinterpret_cast<const char*>(out_.data()), n};
 }
 
 GzipMembers::GzipMembers(const std::string& path, bool compress, int level) {
   if (level < 1 || level > 9) {
     throw UsageError("trace compression level must be 1..9, got " + std::to_string(level));
   }
-  if (compress) {
-    compressor_.reset(libdeflate_alloc_compressor(level));
-    if (!compressor_) throw InternalError("libdeflate: no memory for a compressor");
-  }
+  if (compress) compressor_ = std::make_unique<GzipCompressor>(level);
   file_ = storage::PosixEnv().create(path);
 }
 
@@ -26,18 +41,9 @@ GzipMembers::~GzipMembers() = default;
 
 void GzipMembers::write(std::string_view text) {
   if (!file_) throw InternalError("trace file written after close");
-  if (!compressor_) {
-    file_->append(text.data(), text.size());
-    bytes_ += text.size();
-    ++members_;
-    return;
-  }
-  out_.resize(libdeflate_gzip_compress_bound(compressor_.get(), text.size()));
-  const std::size_t n = libdeflate_gzip_compress(compressor_.get(), text.data(), text.size(),
-                                                 out_.data(), out_.size());
-  if (n == 0) throw InternalError("libdeflate: a trace member did not fit its bound");
-  file_->append(out_.data(), n);
-  bytes_ += n;
+  const std::string_view bytes = compressor_ ? compressor_->member(text) : text;
+  file_->append(bytes.data(), bytes.size());
+  bytes_ += bytes.size();
   ++members_;
 }
 

@@ -3,7 +3,9 @@
 // still decompresses up to its last complete member. Without compression the text is appended as
 // is. Written through storage::PosixEnv: the trace is a result file, not the workload's I/O.
 // Compressed by libdeflate, which compresses a whole buffer at a time — what a member is — with
-// ~10 % fewer bytes than zlib at the same level and no more CPU (results/trace.md).
+// ~10 % fewer bytes than zlib at the same level and no more CPU (results/trace.md). GzipCompressor
+// makes the members in memory, for files written otherwise (the counters files, written whole
+// through a rename).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +19,26 @@
 struct libdeflate_compressor;
 
 namespace dlbench::trace {
+
+// Makes gzip members (RFC 1952) with libdeflate at one level.
+class GzipCompressor {
+ public:
+  // Throws Error(kUsage) for a level outside 1..9.
+  explicit GzipCompressor(int level);
+  ~GzipCompressor();
+  GzipCompressor(const GzipCompressor&) = delete;
+  GzipCompressor& operator=(const GzipCompressor&) = delete;
+
+  // `text` as one gzip member; valid until the next call.
+  std::string_view member(std::string_view text);
+
+ private:
+  struct FreeCompressor {
+    void operator()(libdeflate_compressor* c) const;
+  };
+  std::unique_ptr<libdeflate_compressor, FreeCompressor> compressor_;
+  std::vector<unsigned char> out_;
+};
 
 class GzipMembers {
  public:
@@ -35,12 +57,8 @@ class GzipMembers {
   std::uint64_t members() const { return members_; }
 
  private:
-  struct FreeCompressor {
-    void operator()(libdeflate_compressor* c) const;
-  };
-  std::unique_ptr<libdeflate_compressor, FreeCompressor> compressor_;  // null without compression
+  std::unique_ptr<GzipCompressor> compressor_;  // null without compression
   std::unique_ptr<storage::WritableFile> file_;
-  std::vector<unsigned char> out_;
   std::uint64_t bytes_ = 0;
   std::uint64_t members_ = 0;
 };

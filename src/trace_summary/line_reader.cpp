@@ -95,4 +95,12 @@ bool LineReader::next(std::string_view& line) {
   }
 }
 
+bool LineReader::next_bytes(std::string_view& bytes) {
+  begin_ = end_;
+  if (!fill()) return false;
+  bytes = std::string_view(text_.data() + begin_, end_ - begin_);
+  begin_ = end_;
+  return true;
+}
+
 }  // namespace dlbench::trace_summary

@@ -2,7 +2,8 @@
 // independent members), through a fixed buffer: memory does not grow with the file. A file cut
 // short (a rank killed mid-run: the last gzip member cut, the last line without its newline) is
 // read up to its last complete line and reports why it is incomplete; data that is not gzip where
-// gzip was promised throws Error(kIo) naming the file and the byte offset.
+// gzip was promised throws Error(kIo) naming the file and the byte offset. next_bytes reads a file
+// whole through the same decoding (the counters files: one JSON line of any length).
 #pragma once
 
 #include <zlib.h>
@@ -27,6 +28,12 @@ class LineReader {
   // The next complete line, without its newline; valid until the next call. False at the end.
   bool next(std::string_view& line);
 
+  // The next decoded bytes, wherever lines end; valid until the next call. False at the end. A
+  // reader gives its file either by lines or by bytes, not both.
+  bool next_bytes(std::string_view& bytes);
+
+  // Whether the file starts with gzip's magic (and is read as gzip members).
+  bool gzip() const { return gzip_; }
   // Empty when the file ended cleanly; else why it is incomplete.
   const std::string& cut() const { return cut_; }
   const std::string& path() const { return path_; }

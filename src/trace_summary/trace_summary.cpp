@@ -7,6 +7,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 
 #include "trace_summary/event_line.h"
 #include "trace_summary/line_reader.h"
@@ -99,6 +100,23 @@ std::string LineError(const std::string& path, std::uint64_t line, const std::st
   return path + " line " + std::to_string(line) + ": " + what + " (not a DFTracer trace)";
 }
 
+// The JSON text of a counters file: gzip'd (<rank>_posix_counters.json.gz) or plain, as runs before
+// wrote it (<rank>_posix_counters.json). Throws Error(kIo) naming the file if a .gz is not gzip,
+// is not valid gzip data or is cut short: the file is written whole, so a cut one is damaged.
+std::string CountersText(storage::Env& env, const std::string& path) {
+  LineReader reader(env, path);
+  if (EndsWith(path, ".gz") && !reader.gzip()) {
+    throw Error(ExitCode::kIo, path + ": not gzip data (no gzip header at its start)");
+  }
+  std::string text;
+  std::string_view bytes;
+  while (reader.next_bytes(bytes)) text += bytes;
+  if (!reader.cut().empty()) {
+    throw Error(ExitCode::kIo, path + ": not a complete gzip file (" + reader.cut() + ")");
+  }
+  return text;
+}
+
 }  // namespace
 
 std::vector<double> MiBPerSecond(const BandwidthBins& bins, std::int64_t first, std::int64_t last,
@@ -169,10 +187,16 @@ RunFiles ListRunFiles(storage::Env& env, const std::filesystem::path& folder) {
     const auto is_trace = [&](std::string_view suffix) { return EndsWith(entry.name, suffix); };
     if (std::ranges::any_of(file_names::kTraceSuffixes, is_trace)) {
       files.traces.push_back(entry.name);
-    } else if (EndsWith(entry.name, file_names::kRankCounters)) {
+    } else if (EndsWith(entry.name, file_names::kRankCounters) ||
+               EndsWith(entry.name, file_names::kRankCountersPlain)) {
       files.counters.push_back(entry.name);
     }
   }
+  // A plain counters file beside its .gz (one gunzip'd to read it) is the same rank's: read once.
+  const std::set<std::string> counters(files.counters.begin(), files.counters.end());
+  std::erase_if(files.counters, [&](const std::string& name) {
+    return EndsWith(name, file_names::kRankCountersPlain) && counters.contains(name + ".gz");
+  });
   return files;
 }
 
@@ -194,7 +218,8 @@ TraceSummary SummarizeRun(storage::Env& env, const std::filesystem::path& folder
     }
     throw Error(ExitCode::kIo, "trace summary: " + folder.string() +
                                    " holds no traces (trace-*.pfw[.gz]; run with --trace) and no "
-                                   "counters files (*_posix_counters.json)" +
+                                   "counters files (*_posix_counters.json.gz, or "
+                                   "*_posix_counters.json of earlier versions)" +
                                    hint);
   }
   for (std::size_t i = 0; i < traces.size(); ++i) {
@@ -212,9 +237,7 @@ TraceSummary SummarizeRun(storage::Env& env, const std::filesystem::path& folder
   }
   for (const std::string& name : counters) {
     const std::string path = (folder / name).string();
-    auto file = env.open_read(path);
-    std::string text(file->size(), '\0');
-    text.resize(file->read_at(0, text.data(), text.size()));
+    const std::string text = CountersText(env, path);
     try {
       const nlohmann::json json = nlohmann::json::parse(text);
       // get<int> would wrap 1e12 or -1 into some rank and truncate 1.5 silently.

@@ -1,9 +1,10 @@
 // `dlbench trace summary RUN_DIR`: one streaming pass over every DFTracer trace of a run folder
-// (trace-<rank>-of-<ranks>.pfw[.gz]) and its Darshan counters files (<rank>_posix_counters.json):
-// per event name count, size statistics and total time; the wall time split into compute, I/O and
-// overlap; read and write bytes per second; per rank and in total (docs/counters.md). Memory does
-// not grow with the number of events (quantile_sketch.h, time_split.h); it grows with the number
-// of ranks, event names and seconds of run time.
+// (trace-<rank>-of-<ranks>.pfw[.gz]) and its Darshan counters files (<rank>_posix_counters.json.gz,
+// or the plain <rank>_posix_counters.json of runs by earlier versions): per event name count, size
+// statistics and total time; the wall time split into compute, I/O and overlap; read and write
+// bytes per second; per rank and in total (docs/counters.md). Memory does not grow with the number
+// of events (quantile_sketch.h, time_split.h); it grows with the number of ranks, event names and
+// seconds of run time.
 #pragma once
 
 #include <array>
@@ -46,7 +47,7 @@ struct RankSummary {
   TimeSplit split;        // splitter's result, once every file was read
   BandwidthBins bandwidth;
   bool has_counters = false;
-  storage::IoCounts counters;  // totals of <rank>_posix_counters.json
+  storage::IoCounts counters;  // totals of <rank>_posix_counters.json[.gz]
 };
 
 struct TraceSummary {
@@ -64,8 +65,9 @@ struct TraceSummary {
   storage::IoCounts counters() const;
 };
 
-// The trace files (trace-*.pfw, *.pfw.gz) and counters files (<rank>_posix_counters.json) of a
-// run folder, by name; both empty when it holds neither. Throws Error(kIo) if it cannot be listed.
+// The trace files (trace-*.pfw, *.pfw.gz) and counters files (<rank>_posix_counters.json.gz, and
+// <rank>_posix_counters.json unless the .gz of the same name is there) of a run folder, by name;
+// both empty when it holds neither. Throws Error(kIo) if it cannot be listed.
 struct RunFiles {
   std::vector<std::string> traces;
   std::vector<std::string> counters;
@@ -74,9 +76,10 @@ struct RunFiles {
 RunFiles ListRunFiles(storage::Env& env, const std::filesystem::path& folder);
 
 // Reads the traces and counters files of `folder`. Throws Error(kUsage) if `folder` does not
-// exist, Error(kIo) if it is not a folder or holds neither, or if a trace is not a DFTracer trace
-// (naming the file and line). A trace cut short is summarised up to its last complete event, with a
-// warning.
+// exist, Error(kIo) if it is not a folder or holds neither, if a trace is not a DFTracer trace
+// (naming the file and line), or if a counters file is not one (naming the file: a .gz that is not
+// gzip, is corrupt or is cut short, JSON that is not a dlbench counters file). A trace cut short
+// is summarised up to its last complete event, with a warning.
 TraceSummary SummarizeRun(storage::Env& env, const std::filesystem::path& folder);
 
 // The summary of one trace file, merged into `rank` (exposed for tests).

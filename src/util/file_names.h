@@ -16,7 +16,11 @@ inline constexpr const char* kAggregate = "aggregate.json";  // --repeat's aggre
 inline constexpr const char* kSweep = "sweep.json";          // a sweep's grid and runs
 inline constexpr const char* kRankOutput = "_output.json";   // <rank>_output.json
 inline constexpr const char* kRankEpochStats = "_per_epoch_stats.json";
-inline constexpr const char* kRankCounters = "_posix_counters.json";
+// <rank>_posix_counters.json.gz: the rank's Darshan counters, gzip'd JSON. Runs before it wrote
+// them plain, as <rank>_posix_counters.json: `trace summary` still reads that name, and a rerun
+// into the folder removes it.
+inline constexpr const char* kRankCounters = "_posix_counters.json.gz";
+inline constexpr const char* kRankCountersPlain = "_posix_counters.json";
 // trace-<rank>-of-<ranks>.pfw.gz, written by --trace; `trace summary` also reads uncompressed .pfw.
 inline constexpr const char* kTracePrefix = "trace-";
 inline constexpr std::string_view kTraceSuffixes[] = {".pfw", ".pfw.gz"};

@@ -32,11 +32,12 @@ bool AllDigits(std::string_view text) {
 }
 
 // The names a run gives its results in the output folder: summary.json, <rank>_output.json,
-// <rank>_per_epoch_stats.json, <rank>_posix_counters.json and trace-<rank>-of-<ranks>.pfw[.gz].
+// <rank>_per_epoch_stats.json, <rank>_posix_counters.json.gz (<rank>_posix_counters.json before)
+// and trace-<rank>-of-<ranks>.pfw[.gz].
 bool IsRunResultName(std::string_view name) {
   if (name == file_names::kSummary) return true;
-  for (std::string_view suffix :
-       {file_names::kRankOutput, file_names::kRankEpochStats, file_names::kRankCounters}) {
+  for (std::string_view suffix : {file_names::kRankOutput, file_names::kRankEpochStats,
+                                  file_names::kRankCounters, file_names::kRankCountersPlain}) {
     if (name.ends_with(suffix)) return AllDigits(name.substr(0, name.size() - suffix.size()));
   }
   for (std::string_view suffix : file_names::kTraceSuffixes) {

@@ -24,11 +24,11 @@ void ClaimOutputFolder(const std::filesystem::path& folder, bool force,
 
 // Claims the folder (rank 0; folder_claim.h: created with its marker, or refused unless `force`),
 // removes the results an earlier run into it left when it held dlbench's marker before the claim
-// (summary.json, <rank>_output.json, _per_epoch_stats.json, _posix_counters.json,
-// trace-<rank>-of-<ranks>.pfw[.gz]: names dlbench gives, nothing else; a folder claimed with
-// --force keeps them),
-// and writes config.yaml (the resolved config) and overrides.yaml (the overrides, verbatim) into
-// it, as DLIO/Hydra do. All ranks return after the folder exists, or throw the same error.
+// (summary.json, <rank>_output.json, _per_epoch_stats.json, _posix_counters.json.gz and the
+// _posix_counters.json of earlier versions, trace-<rank>-of-<ranks>.pfw[.gz]: names dlbench gives,
+// nothing else; a folder claimed with --force keeps them), and writes config.yaml (the resolved
+// config) and overrides.yaml (the overrides, verbatim) into it, as DLIO/Hydra do. All ranks return
+// after the folder exists, or throw the same error.
 void PrepareOutputFolder(const std::filesystem::path& folder, const config::Config& config,
                          bool force, const mpi::Communicator& comm);
 

@@ -14,6 +14,7 @@
 #include "metrics/json_fields.h"
 #include "storage/counts_wire.h"
 #include "storage/io_counts.h"
+#include "trace/gzip_members.h"
 #include "util/error.h"
 #include "util/file_names.h"
 #include "util/json_string.h"
@@ -252,6 +253,16 @@ std::string RankCountersJson(const storage::CountsOfRank& counts, int rank) {
   return out;
 }
 
+std::string RankCountersGzip(const storage::CountsOfRank& counts, int rank) {
+  const std::string text = RankCountersJson(counts, rank);
+  trace::GzipCompressor compressor(kCountersGzipLevel);
+  std::string bytes;
+  for (std::size_t at = 0; at < text.size(); at += kCountersMemberBytes) {
+    bytes += compressor.member(std::string_view(text).substr(at, kCountersMemberBytes));
+  }
+  return bytes;
+}
+
 std::vector<std::string> CheckpointFolders(const config::Config& config) {
   std::vector<std::string> folders{config.checkpoint.checkpoint_folder};
   const auto& buffer = config.checkpoint.burst_buffer;
@@ -289,7 +300,7 @@ void WriteRunCounters(const storage::CountingEnv& counting, const mpi::Communica
       comm.all_gather(std::max(0.0, own.totals.read_time - checkpoint_read_time));
   WriteFileAtomically(
       results.folder() / file_names::RankFile(comm.rank(), file_names::kRankCounters),
-      RankCountersJson(own, comm.rank()));
+      RankCountersGzip(own, comm.rank()));
   // Rank 0 gets the records themselves, not the text: parsing it again cost more than the rest.
   Json summary = ReducedSummary(std::move(own), comm);
   if (!comm.is_root()) return;
@@ -314,7 +325,7 @@ void WriteRunCounters(const storage::CountingEnv& counting, const mpi::Communica
     line += sink::Format("; Darshan's rate by slowest rank %.1f MiB/s",
                          counters.at("agg_perf_by_slowest_MiB_per_second").get<double>());
   }
-  sink::Result(line + " (summary.json posix_counters, <rank>_posix_counters.json)\n");
+  sink::Result(line + " (summary.json posix_counters, <rank>_posix_counters.json.gz)\n");
 }
 
 }  // namespace dlbench::workflow

@@ -1,7 +1,8 @@
-// The run's Darshan POSIX counters (docs/counters.md): every rank writes <rank>_posix_counters.json
-// (its per-file records and totals), and rank 0 reduces all ranks' records as Darshan does (shared
-// files to one record) into summary.json: `posix_counters` (totals, top files, file counts) and
-// Darshan's I/O rate by slowest rank in `metric`, beside dlbench's read rates.
+// The run's Darshan POSIX counters (docs/counters.md): every rank writes
+// <rank>_posix_counters.json.gz (its per-file records and totals, gzip'd JSON), and rank 0 reduces
+// all ranks' records as Darshan does (shared files to one record) into summary.json:
+// `posix_counters` (totals, top files, file counts) and Darshan's I/O rate by slowest rank in
+// `metric`, beside dlbench's read rates.
 #pragma once
 
 #include <string>
@@ -31,12 +32,22 @@ void WriteRunCounters(const storage::CountingEnv& counting, const mpi::Communica
                       RunResults& results, bool quiet,
                       const std::vector<std::string>& checkpoint_folders);
 
-// The text of <rank>_posix_counters.json (with its final newline): what
+// The JSON text of <rank>_posix_counters.json.gz (with its final newline): what
 // `{"rank", "totals" (every counter), "files": [{"file", "rank", "counters" (sparse)}]}` built as
 // a metrics::Json and dumped gives, byte for byte, written without building that tree (which
 // cost ~50 K instructions a file: most of a short run's end). Throws what the JSON library
 // throws for a path that is not UTF-8.
 std::string RankCountersJson(const storage::CountsOfRank& counts, int rank);
+
+// libdeflate's level for <rank>_posix_counters.json.gz, and the text in each of its gzip members.
+// Level 1 is the fastest: the file is written at the run's end, which every rank waits for.
+inline constexpr int kCountersGzipLevel = 1;
+inline constexpr std::size_t kCountersMemberBytes = std::size_t{1} << 20;
+
+// The bytes of <rank>_posix_counters.json.gz: RankCountersJson's text in independent gzip members
+// of kCountersMemberBytes of text each (the compression buffer stays that size; gzip readers read
+// the members as one text).
+std::string RankCountersGzip(const storage::CountsOfRank& counts, int rank);
 
 // How many files summary.json lists in posix_counters.top_files (by bytes read + written).
 inline constexpr std::size_t kTopCounterFiles = 10;

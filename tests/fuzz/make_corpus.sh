@@ -94,12 +94,22 @@ zcat "$work/out-trace/trace-0-of-1.pfw.gz" | awk 'NR == 1 || (/"ph":"M"/ && m++ 
 {
   cat "$work/trace.pfw"
   printf '%s' "$sep"
-  # the counters file without its per-file records, which the summary does not read
-  /usr/bin/python3 -c 'import json, sys; d = json.load(sys.stdin); d.pop("files"); print(json.dumps(d))' \
-    <"$work/out-trace/0_posix_counters.json"
+  # the counters file without its per-file records, which the summary does not read, as plain
+  # JSON (the 0_posix_counters.json of earlier versions)
+  /usr/bin/python3 -c 'import gzip, json, sys; d = json.load(gzip.open(sys.argv[1], "rt")); d.pop("files"); print(json.dumps(d))' \
+    "$work/out-trace/0_posix_counters.json.gz"
   printf '%s' "$sep"
   cat "$work/trace.pfw"
 } | seed trace_summary text-counters-two-ranks
+{
+  cat "$work/trace.pfw"
+  printf '%s' "$sep"
+  # the same, gzip'd as dlbench writes it (0_posix_counters.json.gz)
+  /usr/bin/python3 -c 'import gzip, json, sys; d = json.load(gzip.open(sys.argv[1], "rt")); d.pop("files"); sys.stdout.buffer.write(gzip.compress((json.dumps(d) + "\n").encode(), mtime=0))' \
+    "$work/out-trace/0_posix_counters.json.gz"
+  printf '%s' "$sep"
+  cat "$work/trace.pfw"
+} | seed trace_summary gzip-counters-two-ranks
 
 # compare: baseline summary, current summary, tolerance file.
 train out-again

@@ -5,16 +5,31 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "storage/counting_env.h"
 #include "storage/io_counts.h"
 #include "support/shared_temp_dir.h"
 #include "support/test_support.h"
+#include "trace/gzip_members.h"
+#include "util/file_names.h"
 #include "workflow/run_counters.h"
 
 namespace dlbench::workflow {
 namespace {
+
+// A rank's <rank>_posix_counters.json.gz, decompressed and parsed; a test failure if it is not
+// gzip or its gzip is cut.
+nlohmann::json RankCounters(const std::filesystem::path& folder, int rank) {
+  std::ifstream file(folder / file_names::RankFile(rank, file_names::kRankCounters),
+                     std::ios::binary);
+  const std::string bytes{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  EXPECT_EQ(bytes.substr(0, 2), "\x1f\x8b") << "rank " << rank << "'s counters are not gzip";
+  const trace::Inflated inflated = trace::InflateMembers(bytes);
+  EXPECT_TRUE(inflated.complete) << "rank " << rank;
+  return nlohmann::json::parse(inflated.text);
+}
 
 TEST(CountersMpi, SharedFileIsReducedAndOwnFilesKeepTheirRank) {
   const mpi::Communicator world = test::World();
@@ -45,7 +60,9 @@ TEST(CountersMpi, SharedFileIsReducedAndOwnFilesKeepTheirRank) {
   WriteRunCounters(counting, world, results, /*quiet=*/true, {});
   world.barrier();
 
-  EXPECT_TRUE(std::filesystem::exists(dir / (std::to_string(r) + "_posix_counters.json")));
+  EXPECT_TRUE(std::filesystem::exists(dir / (std::to_string(r) + "_posix_counters.json.gz")));
+  EXPECT_FALSE(std::filesystem::exists(dir / (std::to_string(r) + "_posix_counters.json")));
+  EXPECT_EQ(RankCounters(dir.path(), r).at("rank"), r);
   if (world.is_root()) {
     std::ifstream file(dir / "summary.json");
     const nlohmann::json summary = nlohmann::json::parse(file);
@@ -142,8 +159,7 @@ TEST(CountersMpi, ReducingOneRankAtATimeGivesDarshansReduction) {
 
   std::vector<std::vector<storage::FileCounts>> per_rank;
   for (int rank = 0; rank < p; ++rank) {
-    std::ifstream file(dir / (std::to_string(rank) + "_posix_counters.json"));
-    const nlohmann::json json = nlohmann::json::parse(file);
+    const nlohmann::json json = RankCounters(dir.path(), rank);
     std::vector<storage::FileCounts>& records = per_rank.emplace_back();
     for (const nlohmann::json& record : json.at("files")) {
       records.push_back({record.at("file").get<std::string>(), record.at("rank").get<int>(),
@@ -184,10 +200,9 @@ TEST(CountersMpi, ReducingOneRankAtATimeGivesDarshansReduction) {
   }
 }
 
-// The read time of one rank's record of `file_part` in its <rank>_posix_counters.json.
+// The read time of one rank's record of `file_part` in its <rank>_posix_counters.json.gz.
 double RecordReadTime(const std::filesystem::path& folder, int rank, const std::string& file_part) {
-  std::ifstream file(folder / (std::to_string(rank) + "_posix_counters.json"));
-  const nlohmann::json json = nlohmann::json::parse(file);
+  const nlohmann::json json = RankCounters(folder, rank);
   for (const nlohmann::json& record : json.at("files")) {
     if (record.at("file").get<std::string>().find(file_part) != std::string::npos) {
       return record.at("counters").value("POSIX_F_READ_TIME", 0.0);

@@ -17,7 +17,7 @@ After each run:
   - coverage: with one sample per file and nothing left unread, every training file is opened
     exactly once per epoch (on_demand reading), by the counters;
   - counters: the job totals of summary.json's posix_counters are the sums of the ranks'
-    <rank>_posix_counters.json; the bytes read from the dataset's files are the train and eval
+    <rank>_posix_counters.json.gz (gzip'd JSON); the bytes read from the dataset's files are the train and eval
     read bytes the summary reports; the bytes written to data files are the generation's; the
     checkpoint bytes written and read are the summary's checkpoint bytes;
   - manifests: the dataset marker says complete; tests/cli/check_checkpoints.py holds every
@@ -33,6 +33,7 @@ keeps the process alive past the time limit).
 """
 import argparse
 import glob
+import gzip
 import json
 import os
 import random
@@ -242,7 +243,7 @@ def rank_counters(out, ranks):
     """Per path, the additive counters summed over the ranks; and the ranks' totals summed."""
     files, totals = {}, {}
     for rank in range(ranks):
-        with open(os.path.join(out, f"{rank}_posix_counters.json")) as f:
+        with gzip.open(os.path.join(out, f"{rank}_posix_counters.json.gz"), "rt") as f:
             counters = json.load(f)
         for key in ADDITIVE:
             totals[key] = totals.get(key, 0) + counters["totals"].get(key, 0)

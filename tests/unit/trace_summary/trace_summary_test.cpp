@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "support/expect_error.h"
 #include "support/test_support.h"
@@ -221,12 +223,17 @@ TEST(TraceSummary, FolderWithoutTracesOrCountersIsAnError) {
 
 TEST(TraceSummary, CountersFilesBecomeTheCountersTable) {
   TempDir dir;
-  dir.write("0_posix_counters.json",
-            R"({"rank":0,"totals":{"POSIX_OPENS":3,"POSIX_BYTES_READ":100},"files":[]})");
+  // Rank 0's as dlbench writes it now, gzip'd in two members; rank 1's plain, as runs before did.
+  const std::string rank0 =
+      R"({"rank":0,"totals":{"POSIX_OPENS":3,"POSIX_BYTES_READ":100},"files":[]})"
+      "\n";
+  dir.write("0_posix_counters.json.gz",
+            GzipMember(rank0.substr(0, 20)) + GzipMember(rank0.substr(20)));
   dir.write("1_posix_counters.json",
             R"({"rank":1,"totals":{"POSIX_OPENS":2,"POSIX_BYTES_READ":50},"files":[]})");
   const TraceSummary summary = SummarizeRun(storage::PosixEnv(), dir.path());
   EXPECT_FALSE(summary.has_traces);
+  EXPECT_EQ(summary.ranks.size(), 2u);
   EXPECT_EQ(summary.counters().opens, 5u);
   EXPECT_EQ(summary.counters().bytes_read, 150u);
   const std::string text = FormatText(summary);
@@ -240,6 +247,56 @@ TEST(TraceSummary, CountersFilesBecomeTheCountersTable) {
     dir.write("2_posix_counters.json", R"({"rank":)" + rank + R"(,"totals":{"POSIX_OPENS":1}})");
     test::ExpectError([&] { SummarizeRun(storage::PosixEnv(), dir.path()); }, ExitCode::kIo,
                       {"2_posix_counters.json: not a dlbench counters file (rank " + rank});
+  }
+}
+
+// A counters file is one JSON line of up to ~7 MiB (the records of the 8 MiB budget): longer than
+// the longest trace line the reader accepts, read whole all the same.
+TEST(TraceSummary, CountersFileOfOneLongLineIsReadWhole) {
+  const auto counters_text = [](int rank) {
+    std::string text = R"({"rank":)" + std::to_string(rank) + R"(,"totals":{"POSIX_OPENS":)" +
+                       std::to_string(7 + rank) + R"(},"files":[)";
+    for (int i = 0; text.size() < (std::size_t{6} << 20); ++i) {
+      if (i > 0) text += ',';
+      text += R"({"file":"/data/train/img_)" + std::to_string(i) +
+              R"(_of_100000.npy","rank":0,"counters":{"POSIX_OPENS":1,"POSIX_READS":2}})";
+    }
+    return text + "]}\n";
+  };
+  TempDir dir;
+  dir.write("0_posix_counters.json.gz", GzipMember(counters_text(0)));
+  dir.write("1_posix_counters.json", counters_text(1));  // plain, as runs before wrote it
+  const TraceSummary summary = SummarizeRun(storage::PosixEnv(), dir.path());
+  EXPECT_EQ(summary.ranks.at(0).counters.opens, 7u);
+  EXPECT_EQ(summary.ranks.at(1).counters.opens, 8u);
+}
+
+// A plain file beside the .gz of the same name (gunzip -k) is the same rank's counters: read once.
+TEST(TraceSummary, CountersFileInBothSpellingsIsReadOnce) {
+  TempDir dir;
+  const std::string text = R"({"rank":0,"totals":{"POSIX_OPENS":3},"files":[]})";
+  dir.write("0_posix_counters.json.gz", GzipMember(text));
+  dir.write("0_posix_counters.json", R"({"rank":0,"totals":{"POSIX_OPENS":1000},"files":[]})");
+  EXPECT_EQ(ListRunFiles(storage::PosixEnv(), dir.path()).counters,
+            std::vector<std::string>{"0_posix_counters.json.gz"});
+  EXPECT_EQ(SummarizeRun(storage::PosixEnv(), dir.path()).counters().opens, 3u);
+}
+
+// A damaged .gz counters file is an I/O error naming it (exit 3), whatever the damage.
+TEST(TraceSummary, DamagedGzipCountersFileIsAnErrorNamingIt) {
+  const std::string gzip = GzipMember(R"({"rank":0,"totals":{"POSIX_OPENS":3},"files":[]})");
+  const std::pair<std::string, std::string> cases[] = {
+      {std::string("\x1f\x8b\x08\x00garbagegarbagegarbage", 25), "not valid gzip data"},
+      {gzip.substr(0, gzip.size() / 2), "the last gzip member is cut"},
+      {gzip + "trailing junk", "not valid gzip data"},
+      {R"({"rank":0,"totals":{"POSIX_OPENS":3},"files":[]})", "not gzip data"},
+      {"", "not gzip data"},
+  };
+  for (const auto& [bytes, why] : cases) {
+    TempDir dir;
+    dir.write("0_posix_counters.json.gz", bytes);
+    test::ExpectError([&] { SummarizeRun(storage::PosixEnv(), dir.path()); }, ExitCode::kIo,
+                      {"0_posix_counters.json.gz: ", why});
   }
 }
 

@@ -1,7 +1,9 @@
-// <rank>_posix_counters.json is written without building a JSON tree (RankCountersJson): its text
-// must be, byte for byte, what the tree it replaced dumped — every counter type, doubles of every
-// magnitude, paths that need escaping and paths beyond ASCII.
+// <rank>_posix_counters.json.gz holds JSON written without building a JSON tree (RankCountersJson):
+// its text must be, byte for byte, what the tree it replaced dumped — every counter type, doubles
+// of every magnitude, paths that need escaping and paths beyond ASCII; the file is that text
+// gzip'd (RankCountersGzip).
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <cmath>
 #include <limits>
@@ -9,6 +11,7 @@
 
 #include "metrics/json_fields.h"
 #include "storage/counts_wire.h"
+#include "trace/gzip_members.h"
 #include "workflow/run_counters.h"
 
 namespace dlbench::workflow {
@@ -89,6 +92,45 @@ TEST(RankCountersJson, APathThatIsNotUtf8FailsAsTheTreeDid) {
   counts.files.push_back({"bad\xff", 0, storage::IoCounts{}});
   EXPECT_THROW(TreeText(counts, 0), Json::exception);
   EXPECT_THROW(RankCountersJson(counts, 0), Json::exception);
+}
+
+// The text of the first gzip member of `bytes` (zlib stops at its end).
+std::string FirstMember(const std::string& bytes) {
+  z_stream z{};
+  EXPECT_EQ(inflateInit2(&z, 16 + MAX_WBITS), Z_OK);
+  std::string text(bytes.size() * 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  z.avail_in = static_cast<uInt>(bytes.size());
+  z.next_out = reinterpret_cast<Bytef*>(text.data());
+  z.avail_out = static_cast<uInt>(text.size());
+  EXPECT_EQ(inflate(&z, Z_FINISH), Z_STREAM_END);
+  text.resize(z.total_out);
+  inflateEnd(&z);
+  return text;
+}
+
+TEST(RankCountersGzip, IsTheJsonTextInGzipMembersOfBoundedText) {
+  storage::CountsOfRank counts;
+  counts.totals = Varied(0);
+  for (int i = 0; i < 3000; ++i) {
+    counts.files.push_back({"/data/train/img_" + std::to_string(i) + "_of_3000.npy", 0,
+                            Varied(static_cast<std::uint64_t>(i) + 1)});
+  }
+  const std::string text = RankCountersJson(counts, 1);
+  ASSERT_GT(text.size(), 2 * kCountersMemberBytes);
+  const std::string bytes = RankCountersGzip(counts, 1);
+  EXPECT_EQ(bytes.substr(0, 3), "\x1f\x8b\x08");  // gzip's magic, deflate
+  const trace::Inflated inflated = trace::InflateMembers(bytes);
+  EXPECT_TRUE(inflated.complete);
+  EXPECT_EQ(inflated.text, text);
+  EXPECT_EQ(FirstMember(bytes), text.substr(0, kCountersMemberBytes));
+  EXPECT_LT(bytes.size(), text.size() / 4) << "compact: " << bytes.size() << " of " << text.size();
+}
+
+TEST(RankCountersGzip, ASmallFileIsOneMember) {
+  const std::string bytes = RankCountersGzip({}, 0);
+  EXPECT_EQ(FirstMember(bytes), RankCountersJson({}, 0));
+  EXPECT_EQ(trace::InflateMembers(bytes).text, RankCountersJson({}, 0));
 }
 
 }  // namespace
