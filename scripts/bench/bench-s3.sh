@@ -19,12 +19,15 @@
 #      same number of passes; runs alternating, the order rotated every repetition; medians,
 #      ratios of medians, paired ratios. Target >= 0.9 of the bare loop. dlbench splits a read
 #      above 16 MiB into 8 MiB range GETs, four at once, so on LARGE it has 8 requests in flight:
-#      the bare loop also runs with 8 threads there, the limit at that concurrency. On SMALL the
+#      the bare loop also runs with 8 threads there, the limit at that concurrency, and boto3
+#      also with download_fileobj (8 MiB ranges, 4 at once per object). On SMALL the
 #      bare loop also runs with range GETs of the first 256 KiB (BARE_S3_RANGE), the request a
 #      reader sends when it does not know an object's size: the server's cost of a range.
-#  (c) one checkpoint of 2.3 GiB on one rank (a model file and an optimizer file, multipart):
-#      dlbench's write rate and max RSS (bounded by its parts in flight, not by the file size)
-#      against boto3 uploading two objects of the same sizes on 2 threads.
+#  (c) one checkpoint of 2.3 GiB on one rank (a model file and an optimizer file, multipart),
+#      saved then loaded: dlbench's write rate and max RSS (bounded by its parts in flight, not
+#      by the file size) against boto3 uploading objects of the same sizes on 2 threads; its
+#      load rate (8 MiB chunks, each four 2 MiB range GETs at once) against boto3's
+#      download_fileobj of the same objects on 1 thread (8 MiB ranges, 4 at once).
 # Each part has a server of its own (DLBENCH_RGW_MEMSTORE_BYTES: 6 GiB).
 # The machine is shared by the server and the clients (2 vCPUs): every figure is a ratio within
 # one script run, never an absolute rate to compare across machines.
@@ -191,7 +194,7 @@ for set in small large; do
   # The dataset dlbench wrote last above; the references read its training objects.
   "${boto3_load[@]}" keys "$bucket" "${last[$set]}/train/" >"$work/$set.keys"
   epochs=$epochs_small; [ $set = large ] && epochs=$epochs_large
-  d_runs=(); c_runs=(); w_runs=(); r_runs=(); b_runs=(); gets=""
+  d_runs=(); c_runs=(); w_runs=(); r_runs=(); b_runs=(); t_runs=(); gets=""
   order=(dlbench bare boto3)
   for rep in $(seq "$reps"); do
     for k in 0 1 2; do
@@ -210,7 +213,11 @@ for set in small large; do
             w_runs+=("$(reference_rates "$("$bare" 8 "$epochs" "$bucket" "$work/$set.keys")" | tr ' ' ,)")
           fi
           ;;
-        boto3) b_runs+=("$(reference_rates "$("${boto3_load[@]}" get 2 "$epochs" "$bucket" "$work/$set.keys")" | tr ' ' ,)") ;;
+        boto3)
+          b_runs+=("$(reference_rates "$("${boto3_load[@]}" get 2 "$epochs" "$bucket" "$work/$set.keys")" | tr ' ' ,)")
+          [ $set = small ] || t_runs+=("$(reference_rates "$("${boto3_load[@]}" download 2 "$epochs" \
+            "$bucket" "$work/$set.keys")" | tr ' ' ,)")
+          ;;
       esac
     done
   done
@@ -224,6 +231,7 @@ for set in small large; do
     row "$label" "bare libcurl loop, 8 threads" "$unit" $column "${d_runs[@]}" -- "${w_runs[@]}"
   fi
   row "$label" "boto3" "$unit" $column "${d_runs[@]}" -- "${b_runs[@]}"
+  [ $set = small ] || row "$label" "boto3, 8 MiB ranges, 4 at once" "$unit" $column "${d_runs[@]}" -- "${t_runs[@]}"
 done
 echo
 
@@ -248,23 +256,29 @@ framework: pytorch
 workflow: {generate_data: false, train: false, checkpoint: true}
 storage: {storage_type: s3, storage_root: $bucket}
 checkpoint: {checkpoint_folder: bench/checkpoint, time_between_checkpoints: 0,
-             num_checkpoints_write: 1, num_checkpoints_read: 0}
+             num_checkpoints_write: 1, num_checkpoints_read: 1}
 EOF
 rm -rf "$work/out"
 /usr/bin/time -v -o "$work/time.0" "$dlbench" checkpoint "$work/checkpoint.yaml" --output "$work/out" \
   --quiet >/dev/null 2>"$work/stderr" || { cat "$work/stderr" >&2; exit 1; }
 mapfile -t sizes < <("${boto3_load[@]}" sizes "$bucket" bench/checkpoint/)
+"${boto3_load[@]}" keys "$bucket" bench/checkpoint/ >"$work/checkpoint.keys"
 line=$("${boto3_load[@]}" put-sizes 2 "$bucket" bench/boto3-checkpoint "${sizes[@]}")
+load=$("${boto3_load[@]}" download 1 1 "$bucket" "$work/checkpoint.keys")
 py '
 import json, sys
 m = json.load(open(sys.argv[1]))["metric"]
 rss = [l for l in open(sys.argv[2]) if "Maximum resident" in l][0].split(":")[1]
 rate, n, seconds, size = map(float, sys.argv[3:7])
-print("| client | objects | GiB | GiB/s | max RSS, MiB |")
-print("|---|---:|---:|---:|---:|")
-print("| dlbench | %d | %.2f | %.3f | %.0f |" % (len(sys.argv[7:]), m["checkpoint_bytes_written"] / 2**30,
-      m["checkpoint_write_GiB_per_second"], int(rss) / 1024))
-print("| boto3 | %d | %.2f | %.3f | |" % (n, size / 2**30, size / seconds / 2**30))' \
-  "$work/out/summary.json" "$work/time.0" $line "${sizes[@]}"
+_, _, load_seconds, load_size = map(float, sys.argv[7:11])
+written = m["checkpoint_bytes_written"]
+print("| client | objects | GiB | save GiB/s | load GiB/s | max RSS, MiB |")
+print("|---|---:|---:|---:|---:|---:|")
+print("| dlbench | %d | %.2f | %.3f | %.3f | %.0f |" % (len(sys.argv[11:]), written / 2**30,
+      m["checkpoint_write_GiB_per_second"],
+      written / m["load_checkpoint_duration_mean_seconds"] / 2**30, int(rss) / 1024))
+print("| boto3 | %d | %.2f | %.3f | %.3f | |" % (n, size / 2**30, size / seconds / 2**30,
+      load_size / load_seconds / 2**30))' \
+  "$work/out/summary.json" "$work/time.0" $line $load "${sizes[@]}"
 echo
 echo "Machine load at the end: $(uptime | sed 's/.*load average/load average/')"

@@ -6,6 +6,9 @@ and credentials from AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
   boto3_load.py get THREADS PASSES BUCKET KEYS_FILE
       GETs the objects of KEYS_FILE (one key a line) whole, PASSES times; thread t reads the
       t-th of THREADS contiguous shards in list order (as bare_s3_get_loop does).
+  boto3_load.py download THREADS PASSES BUCKET KEYS_FILE
+      the same with download_fileobj: objects from 16 MiB in 8 MiB range GETs, 4 at once per
+      object (the concurrency of dlbench's split reads), into a sink that keeps no byte.
   boto3_load.py put THREADS BUCKET PREFIX COUNT SIZE
       writes COUNT objects of SIZE random bytes under PREFIX, THREADS at once: below 16 MiB
       each with one put_object, from 16 MiB with upload_fileobj, a multipart upload of 16 MiB
@@ -16,7 +19,7 @@ and credentials from AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
   boto3_load.py sizes BUCKET PREFIX     prints the sizes of the objects under PREFIX, one a line
   boto3_load.py remove BUCKET PREFIX    deletes every object under PREFIX
 
-get, put and put-sizes print one line: "objects/s OBJECTS SECONDS BYTES", the time running from the
+get, download, put and put-sizes print one line: "objects/s OBJECTS SECONDS BYTES", the time running from the
 threads' release to the last one's end.
 """
 import io
@@ -57,16 +60,49 @@ def timed(threads, work):
     return time.perf_counter() - begin, results
 
 
-def get(threads, passes, bucket, keys_file):
+class Sink(io.RawIOBase):
+    """A seekable file that keeps no byte: what download_fileobj writes, counted."""
+
+    def __init__(self):
+        self.at = 0
+        self.bytes = 0
+
+    def writable(self):
+        return True
+
+    def seekable(self):
+        return True
+
+    def seek(self, offset, whence=io.SEEK_SET):
+        self.at = offset if whence == io.SEEK_SET else self.at + offset
+        return self.at
+
+    def tell(self):
+        return self.at
+
+    def write(self, data):
+        self.at += len(data)
+        self.bytes += len(data)
+        return len(data)
+
+
+def get(threads, passes, bucket, keys_file, ranges=False):
     keys = [line.strip() for line in open(keys_file) if line.strip()]
     shard = len(keys) // threads
     s3 = client(threads)
+    config = TransferConfig(multipart_threshold=16 * MiB, multipart_chunksize=8 * MiB,
+                            max_concurrency=4)
 
     def work(t):
         got = 0
         for _ in range(passes):
             for key in keys[t * shard:(t + 1) * shard]:
-                got += len(s3.get_object(Bucket=bucket, Key=key)["Body"].read())
+                if ranges:
+                    sink = Sink()
+                    s3.download_fileobj(bucket, key, sink, Config=config)
+                    got += sink.bytes
+                else:
+                    got += len(s3.get_object(Bucket=bucket, Key=key)["Body"].read())
         return got
 
     seconds, sizes = timed(threads, work)
@@ -108,6 +144,8 @@ def keys(bucket, prefix):
 def main(argv):
     if argv[0] == "get":
         get(int(argv[1]), int(argv[2]), argv[3], argv[4])
+    elif argv[0] == "download":
+        get(int(argv[1]), int(argv[2]), argv[3], argv[4], ranges=True)
     elif argv[0] == "put":
         put(int(argv[1]), argv[2], argv[3], [int(argv[5])] * int(argv[4]))
     elif argv[0] == "put-sizes":
