@@ -2,7 +2,9 @@
 dlbench's), with the readers the field uses: npy and npz with numpy, jpeg and png with PIL, csv
 with pandas, parquet with hyparquet (npm, run by node); and dlbench trains on each dataset
 (generation then one epoch: every sample read, none skipped). HDF5 is not written to an object
-store (refused before any work, naming the file: s3.cli_end_to_end).
+store (refused before any work, naming the file): h5py writes the files, boto3 uploads them
+without dlbench's marker (as DLIO's generator leaves a dataset), and dlbench trains on them
+through its HDF5 virtual file driver over S3.
 
     formats_s3.py DLBENCH TINY_TRAIN_YAML SCRATCH RGW_ENV_FILE NODE HYPARQUET_DIR
 Exits 77 (skipped) when the fixture found no Ceph packages.
@@ -14,6 +16,7 @@ import shutil
 import subprocess
 import sys
 
+import h5py
 import numpy
 import pandas
 from PIL import Image
@@ -88,6 +91,33 @@ for fmt, samples in per_file.items():
     for key in keys:
         found = samples_in(fmt, server.read(key))
         check(found == samples, "%s holds %d samples, not %d" % (key, found, samples))
+
+# HDF5: h5py's files under the names dlbench gives them (a local generation shows them), DLIO's
+# layout (records_0 (samples, 64, 64) uint8, labels), uploaded by boto3.
+local = os.path.join(scratch, "hdf5_names")
+server.run(dlbench, ["generate", tiny_train, "++workload.dataset.data_folder=" + local,
+                     "++workload.dataset.format=hdf5", "++workload.dataset.num_files_train=4",
+                     "++workload.dataset.num_files_eval=0", "-o", local + "_out"], 0)
+names = sorted(os.listdir(os.path.join(local, "train")))
+check(len(names) == 4, "a local hdf5 generation wrote %s" % names)
+records = numpy.arange(2 * 64 * 64, dtype=numpy.uint8).reshape(2, 64, 64)
+for name in names:
+    path = os.path.join(scratch, name)
+    with h5py.File(path, "w") as handle:
+        handle.create_dataset("records_0", data=records)
+        handle.create_dataset("labels", data=numpy.zeros(2, numpy.int64))
+    server.s3.upload_file(path, server.bucket, prefix + "hdf5/train/" + name)
+out = os.path.join(scratch, "hdf5")
+server.run(dlbench, ["train", tiny_train, "++workload.storage.storage_type=s3",
+                     "++workload.storage.storage_root=" + server.bucket,
+                     "++workload.dataset.data_folder=" + prefix + "hdf5",
+                     "++workload.dataset.format=hdf5", "++workload.dataset.num_files_train=4",
+                     "++workload.dataset.num_files_eval=0", "++workload.workflow.evaluation=False",
+                     "++workload.train.epochs=1", "-o", out], 0)
+metric = json.load(open(os.path.join(out, "summary.json")))["metric"]
+check(metric.get("train_samples_skipped_on_error", 0) == 0, "hdf5: samples skipped")
+check(metric.get("train_sample_read_latency_count", 0) == 8,
+      "hdf5: %s samples read, not 8" % metric.get("train_sample_read_latency_count"))
 
 server.remove(prefix)
 print("formats_s3: OK")
