@@ -26,8 +26,10 @@ std::string PlainNumber(double value) {
 
 }  // namespace
 
-// Those s3/settings.cpp reads (DLIO's S3 keys, MLPerf Storage's storage_library, dlbench's
-// session_token and ca_bundle), and op_log, which --op-log sets (app/storage_backends.cpp).
+// Those s3/settings.cpp reads (DLIO's S3 keys, dlbench's session_token and ca_bundle), MLPerf
+// Storage's storage_library (read here) and op_log, which --op-log sets (app/storage_backends.cpp).
+// config may not include s3/, so the list is kept equal to what s3/settings.cpp reads by a test:
+// unit_s3's S3Settings.ReadsTheStorageOptionsTheConfigurationLists.
 const std::vector<std::string> StorageConfig::kStorageOptionKeys = {
     "access_key_id", "secret_access_key",   "session_token",   "endpoint_url",    "region",
     "ca_bundle",     "s3_force_path_style", "s3_max_attempts", "storage_library", "op_log"};

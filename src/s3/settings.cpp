@@ -12,13 +12,13 @@ constexpr char kOptions[] = "storage.storage_options.";
 
 // The storage option `key`, else the first set variable of `variables`; names where it came from
 // in `source`.
-std::optional<std::string> Setting(const std::map<std::string, std::string>& options,
-                                   const std::string& key, const EnvironmentLookup& environment,
+std::optional<std::string> Setting(const OptionLookup& option, const std::string& key,
+                                   const EnvironmentLookup& environment,
                                    const std::vector<std::string>& variables,
                                    std::string* source = nullptr) {
-  if (const auto found = options.find(key); found != options.end() && !found->second.empty()) {
+  if (std::optional<std::string> value = option(key); value && !value->empty()) {
     if (source != nullptr) *source = kOptions + key;
-    return found->second;
+    return value;
   }
   for (const std::string& variable : variables) {
     if (std::optional<std::string> value = environment(variable); value && !value->empty()) {
@@ -67,10 +67,20 @@ EnvironmentLookup ProcessEnvironment() {
 
 ClientOptions ResolveClientOptions(const std::map<std::string, std::string>& storage_options,
                                    const EnvironmentLookup& environment, int rank) {
+  return ResolveClientOptionsFrom(
+      [&](const std::string& key) -> std::optional<std::string> {
+        const auto found = storage_options.find(key);
+        if (found == storage_options.end()) return std::nullopt;
+        return found->second;
+      },
+      environment, rank);
+}
+
+ClientOptions ResolveClientOptionsFrom(const OptionLookup& option,
+                                       const EnvironmentLookup& environment, int rank) {
   ClientOptions options;
-  options.region =
-      Setting(storage_options, "region", environment, {"AWS_REGION", "AWS_DEFAULT_REGION"})
-          .value_or("us-east-1");
+  options.region = Setting(option, "region", environment, {"AWS_REGION", "AWS_DEFAULT_REGION"})
+                       .value_or("us-east-1");
   // Several endpoints spread the ranks over them whatever else names one (rank r: entry r mod n),
   // as MLPerf Storage's fork does: its workloads all give an endpoint_url.
   std::vector<std::string> endpoints;
@@ -79,18 +89,16 @@ ClientOptions ResolveClientOptions(const std::map<std::string, std::string>& sto
   }
   if (endpoints.size() > 1) {
     options.endpoint_url = endpoints[static_cast<std::size_t>(rank) % endpoints.size()];
-  } else if (const auto url = Setting(storage_options, "endpoint_url", environment, {})) {
+  } else if (const auto url = Setting(option, "endpoint_url", environment, {})) {
     options.endpoint_url = *url;
   } else if (!endpoints.empty()) {
     options.endpoint_url = endpoints.front();
   } else {
-    options.endpoint_url =
-        Setting(storage_options, "endpoint_url", environment, {"AWS_ENDPOINT_URL"})
-            .value_or("https://s3." + options.region + ".amazonaws.com");
+    options.endpoint_url = Setting(option, "endpoint_url", environment, {"AWS_ENDPOINT_URL"})
+                               .value_or("https://s3." + options.region + ".amazonaws.com");
   }
-  const auto access = Setting(storage_options, "access_key_id", environment, {"AWS_ACCESS_KEY_ID"});
-  const auto secret =
-      Setting(storage_options, "secret_access_key", environment, {"AWS_SECRET_ACCESS_KEY"});
+  const auto access = Setting(option, "access_key_id", environment, {"AWS_ACCESS_KEY_ID"});
+  const auto secret = Setting(option, "secret_access_key", environment, {"AWS_SECRET_ACCESS_KEY"});
   if (!access || !secret) {
     throw UsageError(std::string("S3 storage needs credentials: no ") +
                      (access ? "secret key" : "access key") + " in " + kOptions +
@@ -100,18 +108,15 @@ ClientOptions ResolveClientOptions(const std::map<std::string, std::string>& sto
   options.credentials.access_key_id = *access;
   options.credentials.secret_access_key = *secret;
   options.credentials.session_token =
-      Setting(storage_options, "session_token", environment, {"AWS_SESSION_TOKEN"}).value_or("");
-  options.ca_bundle =
-      Setting(storage_options, "ca_bundle", environment, {"AWS_CA_BUNDLE"}).value_or("");
-  if (const auto style = storage_options.find("s3_force_path_style");
-      style != storage_options.end()) {
-    options.path_style = ParseBool("s3_force_path_style", style->second);
+      Setting(option, "session_token", environment, {"AWS_SESSION_TOKEN"}).value_or("");
+  options.ca_bundle = Setting(option, "ca_bundle", environment, {"AWS_CA_BUNDLE"}).value_or("");
+  if (const auto style = option("s3_force_path_style")) {
+    options.path_style = ParseBool("s3_force_path_style", *style);
   } else {
     options.path_style = options.endpoint_url.find(".amazonaws.com") == std::string::npos;
   }
-  if (const auto attempts = storage_options.find("s3_max_attempts");
-      attempts != storage_options.end()) {
-    const std::string& text = attempts->second;
+  if (const auto attempts = option("s3_max_attempts")) {
+    const std::string& text = *attempts;
     char* end = nullptr;
     const long value = std::strtol(text.c_str(), &end, 10);
     if (text.empty() || *end != '\0' || value < 1 || value > 100) {

@@ -29,5 +29,11 @@ EnvironmentLookup ProcessEnvironment();
 
 ClientOptions ResolveClientOptions(const std::map<std::string, std::string>& storage_options,
                                    const EnvironmentLookup& environment, int rank);
+// The same, each storage option read through `option` (nullopt when absent): the keys asked are
+// the keys this module reads, which config::StorageConfig::kStorageOptionKeys must list (a test
+// compares them).
+using OptionLookup = std::function<std::optional<std::string>(const std::string& key)>;
+ClientOptions ResolveClientOptionsFrom(const OptionLookup& option,
+                                       const EnvironmentLookup& environment, int rank);
 
 }  // namespace dlbench::s3

@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <string>
 
+#include "config/config.h"
 #include "support/expect_error.h"
 
 namespace dlbench::s3 {
@@ -141,6 +143,38 @@ TEST(S3Settings, RefusesMissingCredentialsAndBadValuesNamingTheKey) {
                              0);
       },
       ExitCode::kUsage, {"S3_ENDPOINT_URIS=' , ' lists no endpoint"});
+}
+
+// The configuration lists the storage options dlbench reads (config::StorageConfig::
+// kStorageOptionKeys: any other key draws a notice that it is ignored): the keys this module asks
+// for, with nothing given and with every listed key given, and two it does not read:
+// storage_library (the configuration's own) and op_log (the app's --op-log). A key read here and
+// not listed, or listed and read nowhere, fails here.
+TEST(S3Settings, ReadsTheStorageOptionsTheConfigurationLists) {
+  std::set<std::string> listed(config::StorageConfig::kStorageOptionKeys.begin(),
+                               config::StorageConfig::kStorageOptionKeys.end());
+  ASSERT_EQ(listed.size(), config::StorageConfig::kStorageOptionKeys.size()) << "listed twice";
+  StorageOptions every;
+  for (const std::string& key : listed) every[key] = "1";
+  every["endpoint_url"] = "http://localhost:9020";
+  std::set<std::string> asked;
+  for (const StorageOptions& given : {StorageOptions{}, every}) {
+    const OptionLookup option = [&](const std::string& key) -> std::optional<std::string> {
+      asked.insert(key);
+      const auto found = given.find(key);
+      if (found == given.end()) return std::nullopt;
+      return found->second;
+    };
+    ResolveClientOptionsFrom(
+        option, Environment({{"AWS_ACCESS_KEY_ID", "AK"}, {"AWS_SECRET_ACCESS_KEY", "SK"}}), 0);
+  }
+  config::StorageConfig storage;
+  storage.storage_options = {{"storage_library", "minio"}};
+  EXPECT_EQ(storage.library(), "minio");
+  for (const char* elsewhere : {"storage_library", "op_log"}) {
+    EXPECT_EQ(listed.erase(elsewhere), 1U) << elsewhere;
+  }
+  EXPECT_EQ(asked, listed);
 }
 
 }  // namespace
