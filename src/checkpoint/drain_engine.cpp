@@ -271,6 +271,11 @@ DrainOutcome DrainEngine::drain(const DrainJob& job, std::uint64_t sequence) {
     }
     if (job.finisher) {
       await_markers(job, outcome.end - outcome.start);
+      // Every rank's files are on the capacity side now: an upload still pending in the folder is
+      // an interrupted earlier drain's (a killed job's), which an object store would keep. Before
+      // the manifest, as the commit of a direct save: a checkpoint is durable only once they are
+      // gone, and a failure here leaves the drain to be resumed.
+      outcome.pending_writes_aborted = env_.abort_pending_writes(job.capacity_folder);
       commit_manifest(job);
       outcome.durable_at = now();
       // The markers only served the finisher; the manifest now says it all.

@@ -4,14 +4,15 @@
 // appending each file in order where the capacity storage has no random writes). Each copied
 // file is fsync'd and published (AtomicFileWriter), then a per-rank marker file says
 // "this rank's part is drained". The finisher (one rank) polls for every rank's marker on the
-// shared capacity folder and then writes the checkpoint's manifest there, last: that makes the
-// checkpoint durable. A drain reads only its own rank's files on the fast tier, which may be
-// node-local (burst_buffer_store.h). The drain is pipelined with the save: a job is enqueued when
-// its save starts and copies each file as soon as the writer has published it on the fast
-// tier (a DrainFeed says which), but writes its markers only once the fast-tier checkpoint is
-// committed; a save that fails cancels its job, whose copied files are then removed. Drain threads
-// never call MPI; a rank that fails writes a failure marker so that the finisher stops waiting, and
-// the finisher gives up after a timeout, never hangs.
+// shared capacity folder, aborts the writes an interrupted earlier drain left pending there
+// (Env::abort_pending_writes: an object store's multipart uploads), and then writes the
+// checkpoint's manifest there, last: that makes the checkpoint durable. A drain reads only its own
+// rank's files on the fast tier, which may be node-local (burst_buffer_store.h). The drain is
+// pipelined with the save: a job is enqueued when its save starts and copies each file as soon as
+// the writer has published it on the fast tier (a DrainFeed says which), but writes its markers
+// only once the fast-tier checkpoint is committed; a save that fails cancels its job, whose copied
+// files are then removed. Drain threads never call MPI; a rank that fails writes a failure marker
+// so that the finisher stops waiting, and the finisher gives up after a timeout, never hangs.
 //
 // The capacity side of a new save is prepared here, not by the saving (trainer) thread: before a
 // rank replaces its first file there, its drain withdraws the capacity-side manifest of an earlier
@@ -129,6 +130,9 @@ struct DrainOutcome {
   std::optional<Seconds> durable_at;  // finisher only: when the capacity manifest was committed
   std::string error;                  // empty on success
   bool cancelled = false;             // its save failed: not drained, copied files removed
+  // Finisher only: the uploads an interrupted earlier drain left pending in the capacity folder
+  // (Env::abort_pending_writes), aborted once every rank's files were drained.
+  std::size_t pending_writes_aborted = 0;
 };
 
 struct DrainOptions {

@@ -1,7 +1,8 @@
 // An Env wrapper standing for an object store whose every folder holds `per_folder` uploads a
 // killed run left pending: abort_pending_writes records the folder asked and returns that many.
-// For the code that must abort them (generation's rerun, a checkpoint's commit) and route the
-// question (the mount table). Not thread-safe: the callers ask from one rank's one thread.
+// For the code that must abort them (generation's rerun, a checkpoint's commit, a drain's
+// finisher) and route the question (the mount table). Not thread-safe: the callers ask from one
+// rank's one thread.
 #pragma once
 
 #include <cstddef>

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -18,6 +19,7 @@
 #include "checkpoint/manifest.h"
 #include "storage/fault_injection_env.h"
 #include "support/files.h"
+#include "support/pending_writes_env.h"
 #include "support/test_support.h"
 #include "unit/checkpoint/model_fixtures.h"
 #include "util/file_names.h"
@@ -62,6 +64,24 @@ class DrainEngineTest : public ::testing::Test {
     options.poll_interval = 0.001;
     return options;
   }
+  // Rank 0's part (the finisher's) drained on `env0` with `rank0_options` and, once `meanwhile`
+  // returned, rank 1's on `env1`, each by an engine of its own: their outcomes, rank 0's first.
+  std::vector<DrainOutcome> drain_both(storage::Env& env0, storage::Env& env1,
+                                       const DrainOptions& rank0_options,
+                                       const std::function<void()>& meanwhile = {}) const {
+    DrainEngine rank0(env0, rank0_options);
+    rank0.enqueue(make_job(0));
+    if (meanwhile) meanwhile();
+    std::vector<DrainOutcome> one;
+    {
+      DrainEngine rank1(env1, options());
+      rank1.enqueue(make_job(1));
+      one = rank1.wait_all();
+    }
+    std::vector<DrainOutcome> both = rank0.wait_all();
+    both.insert(both.end(), one.begin(), one.end());
+    return both;
+  }
 
   dlbench::test::TempDir dir_;
   fs::path fast_ = dir_ / "bb" / "global_epoch1_step1";
@@ -71,23 +91,16 @@ class DrainEngineTest : public ::testing::Test {
 
 TEST_F(DrainEngineTest, TheFinisherWritesTheManifestOnceEveryRankIsDrained) {
   ASSERT_FALSE(plan_.for_rank(1).files.empty());
-  DrainEngine rank0(PosixEnv(), options());
-  rank0.enqueue(make_job(0));
-  std::vector<DrainOutcome> one;
-  {
-    DrainEngine rank1(PosixEnv(), options());
-    rank1.enqueue(make_job(1));
-    one = rank1.wait_all();
-  }
-  const std::vector<DrainOutcome> zero = rank0.wait_all();
-  ASSERT_EQ(zero.size(), 1u);
-  ASSERT_EQ(one.size(), 1u);
-  EXPECT_EQ(zero[0].error, "");
-  EXPECT_EQ(one[0].error, "");
-  ASSERT_TRUE(zero[0].durable_at.has_value());
-  EXPECT_FALSE(one[0].durable_at.has_value());
-  EXPECT_GE(*zero[0].durable_at, one[0].end) << "durable only after rank 1's part";
-  EXPECT_EQ(one[0].bytes, plan_.for_rank(1).bytes);
+  const std::vector<DrainOutcome> both = drain_both(PosixEnv(), PosixEnv(), options());
+  ASSERT_EQ(both.size(), 2u);
+  const DrainOutcome& zero = both[0];
+  const DrainOutcome& one = both[1];
+  EXPECT_EQ(zero.error, "");
+  EXPECT_EQ(one.error, "");
+  ASSERT_TRUE(zero.durable_at.has_value());
+  EXPECT_FALSE(one.durable_at.has_value());
+  EXPECT_GE(*zero.durable_at, one.end) << "durable only after rank 1's part";
+  EXPECT_EQ(one.bytes, plan_.for_rank(1).bytes);
   const Manifest manifest = ReadManifest(PosixEnv(), capacity_.string());
   EXPECT_EQ(manifest.files.size(), plan_.summarize().files);
   for (const ManifestEntry& e : manifest.files) {
@@ -95,6 +108,22 @@ TEST_F(DrainEngineTest, TheFinisherWritesTheManifestOnceEveryRankIsDrained) {
   }
   EXPECT_FALSE(fs::exists(capacity_ / DrainedMarkerName(0)));
   EXPECT_FALSE(fs::exists(capacity_ / DrainedMarkerName(1)));
+}
+
+// A drain killed mid-upload leaves its upload pending in the capacity folder, which an object
+// store keeps (and bills) for good: the finisher of the next drain there aborts the uploads
+// pending in it once every rank's files are drained, and counts them. No other rank asks.
+TEST_F(DrainEngineTest, TheFinisherAbortsTheUploadsLeftPendingInTheCapacityFolder) {
+  dlbench::test::PendingWritesEnv store0(PosixEnv(), 2);
+  dlbench::test::PendingWritesEnv store1(PosixEnv(), 2);
+  const std::vector<DrainOutcome> both = drain_both(store0, store1, options());
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[0].error, "");
+  EXPECT_TRUE(both[0].durable_at.has_value());
+  EXPECT_EQ(both[0].pending_writes_aborted, 2u);
+  EXPECT_EQ(store0.asked, std::vector<std::string>{capacity_.string()});
+  EXPECT_EQ(both[1].pending_writes_aborted, 0u);
+  EXPECT_EQ(store1.asked, std::vector<std::string>{});
 }
 
 // The finisher looks for the other ranks' markers again after 1 ms, then ever less often up to
@@ -105,25 +134,17 @@ TEST_F(DrainEngineTest, TheFinisherWritesTheManifestOnceEveryRankIsDrained) {
 TEST_F(DrainEngineTest, TheFinisherNoticesALateMarkerWithoutAWholePollInterval) {
   DrainOptions slow = options();
   slow.poll_interval = 60;
-  DrainEngine rank0(PosixEnv(), slow);
-  rank0.enqueue(make_job(0));
-  // Rank 0 writes its own marker just before it starts looking for rank 1's.
-  for (int i = 0; i < 10000 && !fs::exists(capacity_ / DrainedMarkerName(0)); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  ASSERT_TRUE(fs::exists(capacity_ / DrainedMarkerName(0)));
-  std::vector<DrainOutcome> one;
-  {
-    DrainEngine rank1(PosixEnv(), options());
-    rank1.enqueue(make_job(1));
-    one = rank1.wait_all();
-  }
-  const std::vector<DrainOutcome> zero = rank0.wait_all();
-  ASSERT_EQ(zero.size(), 1u);
-  ASSERT_EQ(one.size(), 1u);
-  EXPECT_EQ(zero[0].error, "");
-  ASSERT_TRUE(zero[0].durable_at.has_value());
-  EXPECT_LT(*zero[0].durable_at - one[0].end, 20.0);
+  const std::vector<DrainOutcome> both = drain_both(PosixEnv(), PosixEnv(), slow, [&] {
+    // Rank 0 writes its own marker just before it starts looking for rank 1's.
+    for (int i = 0; i < 10000 && !fs::exists(capacity_ / DrainedMarkerName(0)); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    EXPECT_TRUE(fs::exists(capacity_ / DrainedMarkerName(0)));
+  });
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[0].error, "");
+  ASSERT_TRUE(both[0].durable_at.has_value());
+  EXPECT_LT(*both[0].durable_at - both[1].end, 20.0);
 }
 
 TEST_F(DrainEngineTest, ARankThatFailsStopsTheFinisherWithItsError) {
@@ -147,7 +168,8 @@ TEST_F(DrainEngineTest, ARankThatFailsStopsTheFinisherWithItsError) {
 }
 
 TEST_F(DrainEngineTest, ASilentRankMakesTheFinisherGiveUpNotHang) {
-  DrainEngine rank0(PosixEnv(), options(/*timeout=*/0.05));
+  dlbench::test::PendingWritesEnv store(PosixEnv(), 1);
+  DrainEngine rank0(store, options(/*timeout=*/0.05));
   rank0.enqueue(make_job(0));
   const std::vector<DrainOutcome> zero = rank0.wait_all();
   ASSERT_EQ(zero.size(), 1u);
@@ -156,6 +178,8 @@ TEST_F(DrainEngineTest, ASilentRankMakesTheFinisherGiveUpNotHang) {
       << zero[0].error;
   EXPECT_NE(zero[0].error.find(capacity_.string()), std::string::npos) << zero[0].error;
   EXPECT_FALSE(fs::exists(capacity_ / file_names::kCheckpointManifest));
+  // Rank 1's part may still be on its way: its uploads are live, not left.
+  EXPECT_EQ(store.asked, std::vector<std::string>{});
 }
 
 // A marker that is there but can never be read is the finisher's error, naming the marker and the
