@@ -2,25 +2,21 @@
 // upload, ListObjectsV2, DeleteObjects, ListMultipartUploads), each signed with SigV4 (s3/sigv4.h)
 // and sent on the calling thread's keep-alive connection (s3/http.h).
 //
-// Retries, as botocore decides them: a refused or broken connection, a timeout, HTTP 429, 500,
-// 502, 503 or 504, and any answer whose error code is RequestTimeout, RequestTimeoutException,
-// PriorRequestNotComplete, Throttling, ThrottlingException or SlowDown (S3 sends these with 400
-// or 503) are retried up to `max_attempts` attempts in all, after an exponential backoff with
+// Retries, as botocore decides them: a refused or broken connection, a timeout, and an answer
+// whose status or error code is retryable (s3/answer_errors.h: 429, 5xx, SlowDown, throttling,
+// timeouts) are retried up to `max_attempts` attempts in all, after an exponential backoff with
 // jitter (100 ms, 200 ms, ... at most 5 s, each scaled by a random factor in [0.5, 1]); each
 // retry is counted. A CompleteMultipartUpload or DeleteObjects answered 200 whose body is an
 // S3 <Error> (S3 answers a completion 200 at once and says in the body how it ended) is that
-// error: retried when its code is one of those or InternalError or ServiceUnavailable (a 500's
-// and a 503's), else the end of the request, naming the code. A completion answered 200 with
-// any other body than its result is an unreadable answer, not retried.
+// error: retried when its code is, else the end of the request, naming the code. A completion
+// answered 200 with any other body than its result is an unreadable answer, not retried.
 // Any other answer ends the request: the error names the operation, the object
 // (s3://bucket/key), the endpoint, the HTTP status and the server's error code and message
-// (SignatureDoesNotMatch, NoSuchBucket, InvalidAccessKeyId...), never a credential. An answer
-// without an error body (a HEAD's) is named by its x-amz-error-code header when it has one, else
-// by its status as S3 names it for HEAD (NotFound, Forbidden, BadRequest, PermanentRedirect...).
-// When the answer says the bucket is in another region (301 PermanentRedirect,
-// AuthorizationHeaderMalformed, IllegalLocationConstraintException, or an x-amz-bucket-region
-// other than ClientOptions::region), the error names that region and the setting to change;
-// redirects are never followed. Errors are dlbench::Error with ExitCode::kIo.
+// (SignatureDoesNotMatch, NoSuchBucket, InvalidAccessKeyId...; an answer without an error body,
+// a HEAD's, by a header or its status: answer_errors.h), never a credential. When the answer
+// says the bucket is in another region than ClientOptions::region, the error names that region
+// and the setting to change; redirects are never followed. Errors are dlbench::Error with
+// ExitCode::kIo.
 //
 // Counts: per operation, requests, retries, failures and bytes, and each request's time (first
 // attempt's start to last byte) and time to first byte, in histograms (requests()).
