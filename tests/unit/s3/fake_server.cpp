@@ -136,4 +136,17 @@ bool FakeServer::serve_one(int connection) {
   return SendAll(connection, answer) && !reply.truncate;
 }
 
+ClientOptions ClientOptionsFor(const std::string& endpoint, int attempts) {
+  ClientOptions options;
+  options.endpoint_url = endpoint;
+  options.max_attempts = attempts;
+  options.credentials = {"AKTEST", kSecret, ""};
+  return options;
+}
+
+std::string ErrorXml(const std::string& code, const std::string& message) {
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + code + "</Code><Message>" +
+         message + "</Message><BucketName>b</BucketName></Error>";
+}
+
 }  // namespace dlbench::s3::test

@@ -2,7 +2,7 @@
 // with the next scripted reply (or 200 with an empty body when the script is used up) and
 // records what it received. A reply may instead close the connection without answering, or
 // announce more body bytes than it sends (a truncated body). Keep-alive: one thread serves the
-// connections one after the other.
+// connections one after the other. With it, what the client's tests script and sign with.
 #pragma once
 
 #include <atomic>
@@ -11,6 +11,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "s3/client.h"
 
 namespace dlbench::s3::test {
 
@@ -54,5 +56,14 @@ class FakeServer {
   std::vector<Received> received_;
   std::thread thread_;
 };
+
+// The secret of ClientOptionsFor's credentials, which no message, header or log may hold.
+inline constexpr char kSecret[] = "s3cr3t-never-printed";
+
+// A client of `endpoint` (path-style, `attempts` attempts in all), signing with kSecret.
+ClientOptions ClientOptionsFor(const std::string& endpoint, int attempts = 3);
+
+// The body of an S3 error answer: <Error> with `code` and `message`.
+std::string ErrorXml(const std::string& code, const std::string& message);
 
 }  // namespace dlbench::s3::test
