@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <iterator>
 #include <random>
 #include <thread>
 #include <utility>
 
 #include "s3/answer_errors.h"
+#include "s3/client_request.h"
 #include "s3/xml.h"
 #include "trace/event.h"
 #include "trace/record.h"
@@ -17,41 +17,6 @@
 #include "util/xml_text.h"
 
 namespace dlbench::s3 {
-
-struct Client::Request {
-  Request(Operation operation_in, std::string method_in, std::string bucket_in,
-          std::string key_in = "")
-      : operation(operation_in),
-        method(std::move(method_in)),
-        bucket(std::move(bucket_in)),
-        key(std::move(key_in)) {}
-
-  Operation operation = Operation::kGet;
-  std::string method;
-  std::string bucket;
-  std::string key;
-  std::vector<QueryParameter> query;
-  std::vector<Header> headers;  // signed with the rest
-  std::span<const std::byte> body;
-  std::span<std::byte> into;
-  // What the op-log, the trace and errors name after the bucket when the request has no key of
-  // its own (a listing: its prefix); empty: the key.
-  std::string subject;
-  long also_ok = 0;  // a status that is an answer, not an error (404 for HEAD, 416 for a range)
-  bool overflow_ok = false;  // a body longer than `into` is an answer (cut there), not an error
-  // A 2xx answer whose body is an S3 <Error> is that error, retried when its code is
-  // (CompleteMultipartUpload: S3 answers 200 at once, sends whitespace while it works, then the
-  // result or an error; DeleteObjects).
-  bool error_in_ok = false;
-  // The root element a 2xx answer's body must have (empty: any body); another is an unreadable
-  // answer, not retried.
-  std::string ok_root;
-  // A check that must answer within seconds: at most these attempts, connect and stall times
-  // (0: ClientOptions' and HttpRequest's).
-  int attempts = 0;
-  double connect_timeout = 0;
-  double stall_timeout = 0;
-};
 
 namespace {
 
@@ -87,19 +52,6 @@ std::optional<Bytes> RangeTotal(const std::string& content_range) {
   }
   return total;
 }
-
-Bytes ParseSize(std::string_view text) {
-  Bytes value = 0;
-  for (const char c : text) {
-    if (c < '0' || c > '9') break;
-    value = value * 10 + static_cast<Bytes>(c - '0');
-  }
-  return value;
-}
-
-}  // namespace
-
-namespace {
 
 // Each operation's trace event (trace/event.h: its name, in messages and summary.json too) and
 // its name in warp's op-log (s3/op_log.h), in the order of Operation.
@@ -481,138 +433,6 @@ void Client::abort_multipart(const std::string& bucket, const std::string& key,
   Request request(Operation::kAbortMultipart, "DELETE", bucket, key);
   request.query = {{"uploadId", upload_id}};
   send(request);
-}
-
-std::vector<PendingUpload> Client::list_multipart_uploads(const std::string& bucket,
-                                                          const std::string& prefix,
-                                                          const std::string& delimiter) {
-  std::vector<PendingUpload> uploads;
-  std::string key_marker;
-  std::string upload_id_marker;
-  for (;;) {
-    Request request(Operation::kListMultipart, "GET", bucket);
-    request.subject = prefix;
-    request.query = {{"uploads", ""}, {"encoding-type", "url"}};
-    if (!prefix.empty()) request.query.emplace_back("prefix", prefix);
-    if (!delimiter.empty()) request.query.emplace_back("delimiter", delimiter);
-    if (!key_marker.empty()) request.query.emplace_back("key-marker", key_marker);
-    if (!upload_id_marker.empty()) request.query.emplace_back("upload-id-marker", upload_id_marker);
-    const HttpResponse response = send(request);
-    bool truncated = false;
-    std::optional<std::string> encoding;  // the answer's EncodingType, when it has one
-    std::string next_key;
-    std::string next_upload_id;
-    bool common_prefixes = false;
-    PendingUpload upload;
-    std::vector<PendingUpload> page;
-    const auto parse = [&](std::string_view xml) {
-      truncated = false;
-      encoding.reset();
-      next_key.clear();
-      next_upload_id.clear();
-      common_prefixes = false;
-      page.clear();
-      return ParseXml(xml, [&](std::string_view path, std::string_view text) {
-        if (path == "ListMultipartUploadsResult/EncodingType") encoding = text;
-        if (path == "ListMultipartUploadsResult/Upload/Key") upload.key = text;
-        if (path == "ListMultipartUploadsResult/Upload/UploadId") upload.upload_id = text;
-        if (path == "ListMultipartUploadsResult/Upload") page.push_back(std::move(upload));
-        if (path == "ListMultipartUploadsResult/IsTruncated") truncated = text == "true";
-        if (path == "ListMultipartUploadsResult/NextKeyMarker") next_key = text;
-        if (path == "ListMultipartUploadsResult/NextUploadIdMarker") next_upload_id = text;
-        if (path == "ListMultipartUploadsResult/CommonPrefixes") common_prefixes = true;
-      });
-    };
-    bool well_formed = parse(response.body);
-    // RGW writes NextKeyMarker unencoded, a "\x01" in it as "&#x01;", which XML 1.0 forbids (the
-    // keys come encoded): read past it, and take the marker from the last upload listed.
-    const bool marker_unreadable = !well_formed;
-    if (marker_unreadable) well_formed = parse(ReplaceForbiddenCharacterReferences(response.body));
-    // An answer that says it is URL-encoded has its keys and NextKeyMarker encoded (S3). RGW
-    // encodes the keys without saying so, and writes NextKeyMarker as it is.
-    if (!encoding || *encoding == "url") {
-      for (PendingUpload& listed : page) listed.key = UrlDecodeListingValue(listed.key);
-    }
-    if (encoding == "url") next_key = UrlDecodeListingValue(next_key);
-    if (truncated && marker_unreadable && !page.empty() && !common_prefixes) {
-      next_key = page.back().key;
-      next_upload_id = page.back().upload_id;
-    }
-    // A truncated page must say where the next starts, and somewhere new.
-    if (!well_formed ||
-        (truncated && ((marker_unreadable && (page.empty() || common_prefixes)) ||
-                       (next_key.empty() && next_upload_id.empty()) ||
-                       (next_key == key_marker && next_upload_id == upload_id_marker)))) {
-      throw failure(Operation::kListMultipart, bucket, prefix,
-                    "returned a listing dlbench cannot read: " + FileText(response.body, 200));
-    }
-    uploads.insert(uploads.end(), std::make_move_iterator(page.begin()),
-                   std::make_move_iterator(page.end()));
-    if (!truncated) return uploads;
-    key_marker = std::move(next_key);
-    upload_id_marker = std::move(next_upload_id);
-  }
-}
-
-Listing Client::list(const std::string& bucket, const std::string& prefix,
-                     const std::string& delimiter, int page_keys, std::size_t most) {
-  Listing listing;
-  list_pages(
-      bucket, prefix, delimiter,
-      [&](const Listing& page) {
-        listing.objects.insert(listing.objects.end(), page.objects.begin(), page.objects.end());
-        listing.common_prefixes.insert(listing.common_prefixes.end(), page.common_prefixes.begin(),
-                                       page.common_prefixes.end());
-        return listing.objects.size() + listing.common_prefixes.size() < most;
-      },
-      page_keys);
-  return listing;
-}
-
-void Client::list_pages(const std::string& bucket, const std::string& prefix,
-                        const std::string& delimiter, const PageVisitor& visit, int page_keys) {
-  Listing listing;
-  std::string token;
-  do {
-    listing.objects.clear();
-    listing.common_prefixes.clear();
-    Request request(Operation::kList, "GET", bucket);
-    request.subject = prefix;
-    // Keys come URL-encoded (as boto3 asks for them): a key holding a character that XML 1.0
-    // cannot carry ("\x01", which S3 allows in keys) would otherwise make the whole page
-    // unreadable, RGW writing it as "&#x01;", which expat rejects.
-    request.query = {
-        {"list-type", "2"}, {"max-keys", std::to_string(page_keys)}, {"encoding-type", "url"}};
-    if (!prefix.empty()) request.query.emplace_back("prefix", prefix);
-    if (!delimiter.empty()) request.query.emplace_back("delimiter", delimiter);
-    if (!token.empty()) request.query.emplace_back("continuation-token", token);
-    const HttpResponse response = send(request);
-    token.clear();
-    bool truncated = false;
-    bool url_encoded = false;  // the answer says it encoded (a server may ignore the parameter)
-    ObjectInfo object;
-    const bool well_formed =
-        ParseXml(response.body, [&](std::string_view path, std::string_view text) {
-          if (path == "ListBucketResult/EncodingType") url_encoded = text == "url";
-          if (path == "ListBucketResult/Contents/Key") object.key = text;
-          if (path == "ListBucketResult/Contents/Size") object.size = ParseSize(text);
-          if (path == "ListBucketResult/Contents/LastModified") object.last_modified = text;
-          if (path == "ListBucketResult/Contents") listing.objects.push_back(std::move(object));
-          if (path == "ListBucketResult/CommonPrefixes/Prefix") {
-            listing.common_prefixes.emplace_back(text);
-          }
-          if (path == "ListBucketResult/IsTruncated") truncated = text == "true";
-          if (path == "ListBucketResult/NextContinuationToken") token = text;
-        });
-    if (!well_formed || (truncated && token.empty())) {
-      throw failure(Operation::kList, bucket, prefix,
-                    "returned a listing dlbench cannot read: " + FileText(response.body, 200));
-    }
-    if (url_encoded) {
-      for (ObjectInfo& listed : listing.objects) listed.key = UrlDecodeListingValue(listed.key);
-      for (std::string& folder : listing.common_prefixes) folder = UrlDecodeListingValue(folder);
-    }
-  } while (visit(listing) && !token.empty());
 }
 
 void Client::check_bucket(const std::string& bucket, const std::string& prefix) {

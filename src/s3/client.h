@@ -185,7 +185,7 @@ class Client {
   std::vector<storage::RequestCounts> requests() const;
 
  private:
-  struct Request;
+  struct Request;  // s3/client_request.h
   HttpResponse send(const Request& request);
   // Error(kIo): "S3 <operation> of s3://bucket/key at <endpoint> <what>".
   Error failure(Operation operation, const std::string& bucket, const std::string& key,
