@@ -21,23 +21,17 @@
 Exits 77 (skipped) when the fixture found no Ceph packages.
 """
 import io
-import json
 import os
-import shutil
 import sys
 
 import numpy
 
-from rgw_fixture import Server
+from rgw_fixture import Server, summary_of
 
 dlbench, tiny_train, tiny_checkpoint, scratch, env_file = sys.argv[1:6]
-server = Server(env_file, "cli_s3")
-bucket, secret, check = server.bucket, server.secret, server.check
+server = Server(env_file, "cli_s3", scratch)
+bucket, secret, check, prefix = server.bucket, server.secret, server.check, server.prefix
 s3, objects = server.s3, server.objects
-prefix = "cli_s3/"
-shutil.rmtree(scratch, ignore_errors=True)
-os.makedirs(scratch)
-server.remove(prefix)  # nothing of an earlier run of this test on the same server
 environment = server.environment
 
 
@@ -68,7 +62,7 @@ check(len([key for key in written if key.startswith(prefix + "data/valid/")]) ==
       "expected 2 evaluation objects, found %s" % sorted(written))
 sample = numpy.load(io.BytesIO(s3.get_object(Bucket=bucket, Key=train[0])["Body"].read()))
 check(sample["x"].nbytes == 2 * 4096, "numpy reads %s as %s" % (train[0], sample["x"].shape))
-summary = json.load(open(os.path.join(out, "summary.json")))
+summary = summary_of(out)
 check(summary.get("storage_type") == "s3" and summary.get("storage_library") == "s3dlio",
       "summary.json does not record the storage: %s" % summary.get("storage_type"))
 metric = summary["metric"]
@@ -100,7 +94,7 @@ rewritten = sorted(key for key, stat in objects(prefix + "data/").items()
                    if key.endswith(".npz") and written.get(key) != stat)
 check(not rewritten, "the rerun rewrote %s" % rewritten)
 # Found by listing the folders, not by a HEAD per object (two each before: exists, then size).
-rerun = json.load(open(os.path.join(scratch, "regenerate", "summary.json")))["object_storage"]
+rerun = summary_of(os.path.join(scratch, "regenerate"))["object_storage"]
 heads = rerun["requests"].get("HEAD", {}).get("requests", 0)
 check(heads < 10, "the rerun sent %d HEADs for 10 data objects: %s" % (heads, rerun["requests"]))
 
@@ -125,7 +119,7 @@ run(["checkpoint", tiny_checkpoint, "++workload.storage.storage_type=s3",
 saved = objects(prefix + "ckpt/")
 check(any(key.endswith("dlbench_checkpoint_manifest.json") for key in saved),
       "no checkpoint manifest among %s" % sorted(saved))
-checkpoint = json.load(open(os.path.join(out, "summary.json")))["metric"]
+checkpoint = summary_of(out)["metric"]
 check(checkpoint.get("checkpoint_bytes_written", 0) > 0, "no checkpoint bytes: %s" % checkpoint)
 
 # 5. A burst buffer on a local tier draining to S3, then a job that loads from S3 and verifies.
@@ -136,7 +130,7 @@ on_s3 = ["++workload.storage.storage_type=s3", "++workload.storage.storage_root=
 run(["checkpoint", tiny_checkpoint] + on_s3 +
     ["++workload.storage.tiers.nvme.path=" + fast_tier, "++workload.checkpoint.burst_buffer.tier=nvme",
      "-o", burst], 0)
-metric = json.load(open(os.path.join(burst, "summary.json")))["metric"]
+metric = summary_of(burst)["metric"]
 drained = objects(prefix + "bbckpt/")
 manifests = [key for key in drained if key.endswith("/dlbench_checkpoint_manifest.json")]
 check(len(manifests) == 2, "expected 2 drained checkpoints, found %s" % sorted(drained))
@@ -152,7 +146,7 @@ out = os.path.join(scratch, "load")
 run(["checkpoint", tiny_checkpoint] + on_s3 +
     ["++workload.checkpoint.num_checkpoints_write=0", "++workload.checkpoint.verify=True",
      "-o", out], 0)
-loaded = json.load(open(os.path.join(out, "summary.json")))
+loaded = summary_of(out)
 check(loaded["metric"].get("load_checkpoint_bytes", 0) >= tensors and
       get_requests(loaded["object_storage"]["requests"], "bytes") >= tensors,
       "the load did not read the drained checkpoints from S3: %s" % loaded["object_storage"])
@@ -170,8 +164,7 @@ for key in train:
     copy = os.path.join(staged, key[len(prefix):])
     check(os.path.exists(copy) and open(copy, "rb").read() == server.read(key),
           "the staged %s is not the object %s byte for byte" % (copy, key))
-gets = get_requests(json.load(open(os.path.join(out, "summary.json")))["object_storage"]["requests"],
-                   "requests")
+gets = get_requests(summary_of(out)["object_storage"]["requests"], "requests")
 check(0 < gets <= len(written), "%d GETs for %d objects: training read S3 too" % (gets, len(written)))
 
 # 7. DLIO's own S3 workload as it ships, endpoint and credentials aside: the dataset at the root
@@ -231,7 +224,7 @@ out = os.path.join(scratch, "foreign")
 run(["train", tiny_train, "++workload.storage.storage_type=s3",
      "++workload.storage.storage_root=" + bucket,
      "++workload.dataset.data_folder=" + prefix + "foreign", "-o", out], 0)
-foreign = json.load(open(os.path.join(out, "summary.json")))
+foreign = summary_of(out)
 heads = foreign["object_storage"]["requests"].get("HEAD", {}).get("requests", 0)
 check(heads < len(copied), "%d HEADs for a dataset of %d objects" % (heads, len(copied)))
 check(foreign["metric"].get("train_au_mean_percentage", 0) > 0, "no training on the copy")

@@ -27,7 +27,6 @@ Exits 77 (skipped) when the fixture found no Ceph packages.
 import io
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -36,27 +35,14 @@ import time
 import numpy
 
 from fault_proxy import FaultProxy, Rule
-from rgw_fixture import Server
+from rgw_fixture import Server, summary_of
 
 dlbench, tiny_train, tiny_checkpoint, scratch, env_file = sys.argv[1:6]
-server = Server(env_file, "faults_s3")
-check = server.check
-prefix = "faults_s3/"
-shutil.rmtree(scratch, ignore_errors=True)
-os.makedirs(scratch)
-server.remove(prefix)
+server = Server(env_file, "faults_s3", scratch)
+check, on_s3, prefix = server.check, server.on_s3, server.prefix
 
 proxy = FaultProxy(server.endpoint).start()
 through_proxy = dict(server.environment, AWS_ENDPOINT_URL=proxy.url)
-
-
-def on_s3(folder):
-    return ["++workload.storage.storage_type=s3", "++workload.storage.storage_root=" + server.bucket,
-            "++workload.dataset.data_folder=" + prefix + folder]
-
-
-def summary_of(out):
-    return json.load(open(os.path.join(out, "summary.json")))
 
 
 def insights(summary):
@@ -221,5 +207,4 @@ server.run(dlbench, checkpoint_args + wide + ["-o", os.path.join(scratch, "ckpt_
 check(not server.pending(prefix + "ckpt/"),
       "uploads left pending after the checkpoint's rerun: %s" % server.pending(prefix + "ckpt/"))
 
-server.remove(prefix)
-print("faults_s3: OK")
+server.passed()

@@ -10,9 +10,7 @@ through its HDF5 virtual file driver over S3.
 Exits 77 (skipped) when the fixture found no Ceph packages.
 """
 import io
-import json
 import os
-import shutil
 import subprocess
 import sys
 
@@ -21,15 +19,11 @@ import numpy
 import pandas
 from PIL import Image
 
-from rgw_fixture import Server
+from rgw_fixture import Server, summary_of
 
 dlbench, tiny_train, scratch, env_file, node, hyparquet_dir = sys.argv[1:7]
-server = Server(env_file, "formats_s3")
+server = Server(env_file, "formats_s3", scratch)
 check = server.check
-prefix = "formats_s3/"
-shutil.rmtree(scratch, ignore_errors=True)
-os.makedirs(scratch)
-server.remove(prefix)
 
 # hyparquet reads every row of the file and prints their number.
 HYPARQUET = """
@@ -73,20 +67,18 @@ def samples_in(fmt, data):
 
 per_file = {"npy": 2, "npz": 2, "jpeg": 1, "png": 1, "csv": 2, "parquet": 2}
 for fmt, samples in per_file.items():
-    folder = prefix + fmt
     out = os.path.join(scratch, fmt)
-    server.run(dlbench, ["run", tiny_train, "++workload.storage.storage_type=s3",
-                         "++workload.storage.storage_root=" + server.bucket,
-                         "++workload.dataset.data_folder=" + folder,
-                         "++workload.dataset.format=" + fmt,
-                         "++workload.dataset.num_files_train=4",
-                         "++workload.dataset.num_files_eval=0",
-                         "++workload.dataset.num_samples_per_file=%d" % samples,
-                         "++workload.workflow.evaluation=False", "++workload.train.epochs=1",
-                         "-o", out], 0)
-    metric = json.load(open(os.path.join(out, "summary.json")))["metric"]
+    server.run(dlbench, ["run", tiny_train] + server.on_s3(fmt) +
+               ["++workload.dataset.format=" + fmt,
+                "++workload.dataset.num_files_train=4",
+                "++workload.dataset.num_files_eval=0",
+                "++workload.dataset.num_samples_per_file=%d" % samples,
+                "++workload.workflow.evaluation=False", "++workload.train.epochs=1",
+                "-o", out], 0)
+    metric = summary_of(out)["metric"]
     check(metric.get("train_samples_skipped_on_error", 0) == 0, "%s: samples skipped" % fmt)
-    keys = sorted(key for key in server.objects(folder + "/train/") if key.endswith("." + fmt))
+    keys = sorted(key for key in server.objects(server.prefix + fmt + "/train/")
+                  if key.endswith("." + fmt))
     check(len(keys) == 4, "%s: expected 4 objects, boto3 lists %s" % (fmt, keys))
     for key in keys:
         found = samples_in(fmt, server.read(key))
@@ -106,18 +98,15 @@ for name in names:
     with h5py.File(path, "w") as handle:
         handle.create_dataset("records_0", data=records)
         handle.create_dataset("labels", data=numpy.zeros(2, numpy.int64))
-    server.s3.upload_file(path, server.bucket, prefix + "hdf5/train/" + name)
+    server.s3.upload_file(path, server.bucket, server.prefix + "hdf5/train/" + name)
 out = os.path.join(scratch, "hdf5")
-server.run(dlbench, ["train", tiny_train, "++workload.storage.storage_type=s3",
-                     "++workload.storage.storage_root=" + server.bucket,
-                     "++workload.dataset.data_folder=" + prefix + "hdf5",
-                     "++workload.dataset.format=hdf5", "++workload.dataset.num_files_train=4",
-                     "++workload.dataset.num_files_eval=0", "++workload.workflow.evaluation=False",
-                     "++workload.train.epochs=1", "-o", out], 0)
-metric = json.load(open(os.path.join(out, "summary.json")))["metric"]
+server.run(dlbench, ["train", tiny_train] + server.on_s3("hdf5") +
+           ["++workload.dataset.format=hdf5", "++workload.dataset.num_files_train=4",
+            "++workload.dataset.num_files_eval=0", "++workload.workflow.evaluation=False",
+            "++workload.train.epochs=1", "-o", out], 0)
+metric = summary_of(out)["metric"]
 check(metric.get("train_samples_skipped_on_error", 0) == 0, "hdf5: samples skipped")
 check(metric.get("train_sample_read_latency_count", 0) == 8,
       "hdf5: %s samples read, not 8" % metric.get("train_sample_read_latency_count"))
 
-server.remove(prefix)
-print("formats_s3: OK")
+server.passed()

@@ -1,17 +1,30 @@
 """What the end-to-end S3 tests share: the server the fixture rgw started (tests/s3/rgw.sh), a
-boto3 client of it, and running dlbench against it.
+boto3 client of it, each test's set-up and clean-up, and running dlbench against it.
 
-    server = Server(ENV_FILE, "name")  # exits 77 (skipped) when the fixture found no Ceph packages
+    server = Server(ENV_FILE, "name", SCRATCH)  # exits 77 (skipped) when the fixture found no
+                                                # Ceph packages
+    ...                                         # keys under server.prefix, files in SCRATCH
+    server.passed()                             # prints "name: OK"
 """
+import json
 import os
+import shutil
 import subprocess
 import sys
 
 import boto3
 
 
+def summary_of(out):
+    """The summary.json of the run whose output folder is `out`."""
+    with open(os.path.join(out, "summary.json")) as handle:
+        return json.load(handle)
+
+
 class Server:
-    def __init__(self, env_file, name):
+    def __init__(self, env_file, name, scratch):
+        """The server, and the test `name`'s set-up: an empty local folder `scratch`, and nothing
+        an earlier run of the test left under its prefix in the bucket, `name/` (self.prefix)."""
         self.name = name
         folder = os.path.dirname(env_file)
         if os.path.exists(os.path.join(folder, "skipped")):
@@ -33,6 +46,22 @@ class Server:
         self.environment = dict(os.environ)
         for key in ("AWS_ENDPOINT_URL", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION"):
             self.environment[key] = self.settings[key]
+        self.prefix = name + "/"
+        shutil.rmtree(scratch, ignore_errors=True)
+        os.makedirs(scratch)
+        self.remove(self.prefix)
+
+    def passed(self):
+        """Removes what the test left under its prefix and says it passed."""
+        self.remove(self.prefix)
+        print("%s: OK" % self.name)
+
+    def on_s3(self, folder):
+        """The overrides that put a workload's dataset in the bucket, in `folder` under the
+        test's prefix."""
+        return ["++workload.storage.storage_type=s3",
+                "++workload.storage.storage_root=" + self.bucket,
+                "++workload.dataset.data_folder=" + self.prefix + folder]
 
     def fail(self, message):
         sys.exit("%s: %s" % (self.name, message))
