@@ -5,6 +5,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string_view>
+#include <unordered_set>
 
 #include "checkpoint/chunk_schedule.h"
 #include "checkpoint/manifest.h"
@@ -49,7 +51,11 @@ Bytes CheckpointReader::buffer_bytes() const {
 RankIoResult CheckpointReader::read_rank(const std::string& folder, const RankPlan& plan) {
   RankIoResult result;
   result.start = metrics::Now();
-  const Manifest manifest = ReadManifest(env_, folder);
+  // The manifest lists every file of the job; this rank keeps those it reads.
+  std::unordered_set<std::string_view> wanted;
+  for (const PlannedFile& f : plan.files) wanted.insert(f.name);
+  const Manifest manifest =
+      ReadManifest(env_, folder, [&](const ManifestEntry& e) { return wanted.contains(e.name); });
   std::map<std::string, Bytes> listed;
   for (const ManifestEntry& e : manifest.files) listed.emplace(e.name, e.bytes);
   for (const PlannedFile& f : plan.files) {

@@ -60,14 +60,16 @@ void RequireCompleteCheckpoints(const config::CheckpointConfig& checkpoint, stor
       const std::string folder =
           JoinPath(checkpoint.checkpoint_folder, checkpoint::CheckpointFolderName(1, i));
       if (checkpoint::IsCheckpointComplete(env, folder)) {
-        const checkpoint::Manifest written = checkpoint::ReadManifest(env, folder);
+        // Its shape only: no file kept (every rank reads it, and it lists the job's files).
+        const checkpoint::Manifest written = checkpoint::ReadManifest(
+            env, folder, [](const checkpoint::ManifestEntry&) { return false; });
         if (written.world == plan.world() && written.total_bytes == planned.total_bytes &&
-            written.files.size() == planned.files) {
+            written.listed_files == planned.files) {
           continue;
         }
         throw UsageError(
             "checkpoint " + folder + " was written by a job of " +
-            JobShape(written.world, written.files.size(), written.total_bytes) +
+            JobShape(written.world, written.listed_files, written.total_bytes) +
             "; this job plans " + JobShape(plan.world(), planned.files, planned.total_bytes) +
             ": read it back with the rank count and model keys that wrote it "
             "(`dlbench checkpoint plan` shows a plan), or write the checkpoints first");
