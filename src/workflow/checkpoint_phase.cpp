@@ -55,7 +55,7 @@ void RequireCompleteCheckpoints(const config::CheckpointConfig& checkpoint, stor
                                 const mpi::Communicator& comm,
                                 const checkpoint::CheckpointPlan& plan) {
   mpi::AgreeOnFailure(comm, [&] {
-    const checkpoint::PlanSummary planned = plan.summarize();
+    const checkpoint::PlanSummary planned = plan.totals();
     for (int i = 1; i <= checkpoint.num_checkpoints_read; ++i) {
       const std::string folder =
           JoinPath(checkpoint.checkpoint_folder, checkpoint::CheckpointFolderName(1, i));
@@ -97,7 +97,7 @@ void RequireRoomForCheckpoints(const config::CheckpointConfig& checkpoint, stora
                                const checkpoint::CheckpointPlan& plan) {
   mpi::AgreeOnFailure(comm, [&] {
     if (!comm.is_root() || checkpoint.num_checkpoints_write <= 0) return;
-    const Bytes each = plan.summarize().total_bytes;
+    const Bytes each = plan.totals().total_bytes;
     std::uint64_t fresh = 0;
     for (int i = 1; i <= checkpoint.num_checkpoints_write; ++i) {
       const std::string folder =
@@ -188,7 +188,7 @@ void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
   run_settings.exclusion = {config.output.metric.exclude_start_steps,
                             config.output.metric.exclude_end_steps};
   run_settings.checkpoint_size_GiB =
-      static_cast<double>(plan->summarize().dlio_reported_bytes) / static_cast<double>(GiB);
+      static_cast<double>(plan->totals().dlio_reported_bytes) / static_cast<double>(GiB);
 
   const metrics::HostInfo host = metrics::ReadHostInfo();
   metrics::RunInfo info = GatherRunInfo(config, comm, host);
@@ -196,7 +196,7 @@ void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
   info.end = comm.broadcast(end);
   const metrics::RunMetrics run = metrics::ReduceRun(
       comm, record, {}, run_settings, info, config.metric.au, config.dataset.record_length_bytes);
-  const metrics::Json extra = CheckpointExtraFields(comm, finish, nullptr, plan->summarize());
+  const metrics::Json extra = CheckpointExtraFields(comm, finish, nullptr, plan->totals());
 
   WriteFileAtomically(
       results.folder() / file_names::RankFile(comm.rank(), file_names::kRankEpochStats),
