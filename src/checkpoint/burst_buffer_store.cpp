@@ -368,8 +368,7 @@ StoreOpResult BurstBufferStore::save(const std::string& name, const CheckpointPl
     job.marks = {comm_.rank()};
     job.world = plan.world();
     job.finisher = comm_.is_root();
-    if (job.finisher)
-      job.manifest = ManifestText(PlannedManifest(fast_folder(name), plan, content));
+    if (job.finisher) job.manifest = PlannedManifestText(fast_folder(name), plan, content);
     job.total_bytes = share;
     job.feed = feed;
     job.token = token;

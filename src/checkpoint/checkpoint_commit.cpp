@@ -20,7 +20,7 @@ bool CommitCheckpoint(const mpi::Communicator& comm, const mpi::NodeMap& nodes, 
     mpi::AgreeOnFailure(comm, [&] {
       if (!nodes.leads(comm.rank())) return;
       CheckPlannedFiles(env, folder, plan, nodes.ranks_of(nodes.node_of(comm.rank())));
-      WriteManifestText(env, folder, ManifestText(PlannedManifest(folder, plan, content)), fsync);
+      WritePlannedManifest(env, folder, plan, content, fsync);
       wrote = true;
       // Every rank's files are complete now: an upload still pending in the folder is an
       // interrupted earlier save's (a killed job's), which an object store would keep.

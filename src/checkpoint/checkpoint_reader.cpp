@@ -2,9 +2,11 @@
 
 #include <atomic>
 #include <cstring>
-#include <map>
 #include <memory>
 #include <mutex>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "checkpoint/chunk_schedule.h"
 #include "checkpoint/manifest.h"
@@ -49,22 +51,32 @@ Bytes CheckpointReader::buffer_bytes() const {
 RankIoResult CheckpointReader::read_rank(const std::string& folder, const RankPlan& plan) {
   RankIoResult result;
   result.start = metrics::Now();
-  const Manifest manifest = ReadManifest(env_, folder);
-  std::map<std::string, Bytes> listed;
-  for (const ManifestEntry& e : manifest.files) listed.emplace(e.name, e.bytes);
+  // The manifest lists every file of the job: of its entries (each checked by the parse) this
+  // rank notes the size of the first naming each of its files, and keeps none.
+  const std::size_t n = plan.files.size();
+  std::unordered_map<std::string_view, std::size_t> position;
+  for (std::size_t i = 0; i < n; ++i) position.emplace(plan.files[i].name, i);
+  std::vector<bool> listed(n, false);
+  std::vector<Bytes> listed_bytes(n, 0);
+  const Manifest manifest = ReadManifest(env_, folder, [&](const ManifestEntry& e) {
+    const auto it = position.find(e.name);
+    if (it != position.end() && !listed[it->second]) {
+      listed[it->second] = true;
+      listed_bytes[it->second] = e.bytes;
+    }
+    return false;
+  });
   for (const PlannedFile& f : plan.files) {
-    const auto it = listed.find(f.name);
-    if (it == listed.end() || it->second != f.bytes) {
+    const std::size_t i = position.at(f.name);
+    if (!listed[i] || listed_bytes[i] != f.bytes) {
       throw IoError("read checkpoint", JoinPath(folder, f.name), 0,
-                    it == listed.end()
-                        ? "not in the checkpoint's manifest (written with another model or rank "
-                          "count?)"
-                        : "manifest lists " + std::to_string(it->second) + " B, the plan " +
-                              std::to_string(f.bytes) + " B");
+                    !listed[i] ? "not in the checkpoint's manifest (written with another model or "
+                                 "rank count?)"
+                               : "manifest lists " + std::to_string(listed_bytes[i]) +
+                                     " B, the plan " + std::to_string(f.bytes) + " B");
     }
   }
 
-  const std::size_t n = plan.files.size();
   std::vector<Bytes> sizes;
   for (const PlannedFile& f : plan.files) sizes.push_back(f.bytes);
   const ChunkSchedule schedule(sizes, options_.buffer_bytes);

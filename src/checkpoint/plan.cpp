@@ -197,52 +197,58 @@ RankPlan CheckpointPlan::for_rank(Rank rank) const {
   return plan;
 }
 
-PlanSummary CheckpointPlan::summarize() const {
+PlanSummary CheckpointPlan::summarize() const { return make_summary(true); }
+
+PlanSummary CheckpointPlan::totals() const { return make_summary(false); }
+
+PlanSummary CheckpointPlan::make_summary(bool with_groups) const {
   // Plans differ only by mp and by whether dp == 0 (names aside), so one representative of each
-  // (mp, dp == 0) class and the class sizes give the whole job.
+  // (mp, dp == 0) class and the class sizes give the whole job. One class's plan is built at a
+  // time, in the order of their first ranks (that of the groups), and kept only as the example of
+  // a new group.
   const int world = layout_.world;
   const int mp = layout_.mp();
   const int classes_per_kind = std::min(mp, world);
-  struct Class {
-    RankPlan plan;
-    std::uint64_t ranks = 0;
-    int group = -1;
-  };
-  std::vector<Class> classes(2 * static_cast<std::size_t>(classes_per_kind));
   auto class_of = [&](Rank r) { return static_cast<std::size_t>(r % mp) * 2 + (r < mp ? 0 : 1); };
-  for (int m = 0; m < classes_per_kind; ++m) {
-    Class& first = classes[2 * static_cast<std::size_t>(m)];
-    first.plan = for_rank(m);
-    first.ranks = 1;
-    if (m + mp < world) {
-      Class& replica = classes[2 * static_cast<std::size_t>(m) + 1];
-      replica.plan = for_rank(m + mp);
-      replica.ranks = static_cast<std::uint64_t>(world - 1 - m) / static_cast<std::uint64_t>(mp);
-    }
-  }
+  std::vector<int> group_of_class(2 * static_cast<std::size_t>(classes_per_kind), -1);
 
   PlanSummary summary;
   std::map<std::tuple<FileKind, Bytes>, std::uint64_t> sizes;
   std::map<std::vector<std::pair<FileKind, Bytes>>, int> group_of_profile;
   bool any_writer = false;
   Bytes dlio_model = 0;
-  for (Class& c : classes) {
-    if (c.ranks == 0) continue;
-    const RankPlan& p = c.plan;
-    summary.total_bytes += p.bytes * c.ranks;
-    summary.files += p.files.size() * c.ranks;
-    dlio_model += p.dlio_model_bytes * c.ranks;
-    summary.dlio_reported_bytes += p.dlio_optimizer_bytes * c.ranks;
-    for (const PlannedFile& f : p.files) {
-      (f.kind == FileKind::kOptimizer ? summary.optimizer_bytes : summary.model_bytes) +=
-          f.bytes * c.ranks;
-      sizes[{f.kind, f.bytes}] += c.ranks;
-    }
-    if (!p.files.empty()) {
-      summary.writing_ranks += static_cast<int>(c.ranks);
-      summary.min_rank_bytes = any_writer ? std::min(summary.min_rank_bytes, p.bytes) : p.bytes;
-      summary.max_rank_bytes = any_writer ? std::max(summary.max_rank_bytes, p.bytes) : p.bytes;
-      any_writer = true;
+  for (int replica = 0; replica < 2; ++replica) {
+    for (int m = 0; m < classes_per_kind; ++m) {
+      const Rank first = m + replica * mp;
+      if (first >= world) continue;
+      const std::uint64_t ranks =
+          replica == 0 ? 1
+                       : static_cast<std::uint64_t>(world - 1 - m) / static_cast<std::uint64_t>(mp);
+      RankPlan p = for_rank(first);
+      summary.total_bytes += p.bytes * ranks;
+      summary.files += p.files.size() * ranks;
+      dlio_model += p.dlio_model_bytes * ranks;
+      summary.dlio_reported_bytes += p.dlio_optimizer_bytes * ranks;
+      for (const PlannedFile& f : p.files) {
+        (f.kind == FileKind::kOptimizer ? summary.optimizer_bytes : summary.model_bytes) +=
+            f.bytes * ranks;
+        sizes[{f.kind, f.bytes}] += ranks;
+      }
+      if (!p.files.empty()) {
+        summary.writing_ranks += static_cast<int>(ranks);
+        summary.min_rank_bytes = any_writer ? std::min(summary.min_rank_bytes, p.bytes) : p.bytes;
+        summary.max_rank_bytes = any_writer ? std::max(summary.max_rank_bytes, p.bytes) : p.bytes;
+        any_writer = true;
+      }
+      if (with_groups) {
+        auto [it, inserted] =
+            group_of_profile.try_emplace(Profile(p), static_cast<int>(summary.groups.size()));
+        if (inserted) {
+          summary.groups.emplace_back();
+          summary.groups.back().example = std::move(p);
+        }
+        group_of_class[class_of(first)] = it->second;
+      }
     }
   }
   // For a non-transformer DLIO reports the model size once, whatever the ranks holding it.
@@ -259,18 +265,10 @@ PlanSummary CheckpointPlan::summarize() const {
                      return std::tie(a.kind, a.bytes) < std::tie(b.kind, b.bytes);
                    });
 
-  for (Rank r = 0; r < world; ++r) {
-    Class& c = classes[class_of(r)];
-    if (c.group < 0) {
-      auto [it, inserted] =
-          group_of_profile.try_emplace(Profile(c.plan), static_cast<int>(summary.groups.size()));
-      if (inserted) {
-        summary.groups.emplace_back();
-        summary.groups.back().example = for_rank(r);
-      }
-      c.group = it->second;
+  if (with_groups) {
+    for (Rank r = 0; r < world; ++r) {
+      summary.groups[static_cast<std::size_t>(group_of_class[class_of(r)])].ranks.push_back(r);
     }
-    summary.groups[static_cast<std::size_t>(c.group)].ranks.push_back(r);
   }
   return summary;
 }

@@ -95,8 +95,13 @@ class CheckpointPlan {
   RankPlan for_rank(Rank rank) const;
 
   PlanSummary summarize() const;
+  // summarize() without `groups` (left empty), holding one rank's plan at a time: the groups'
+  // examples are one plan of each kind of rank, the job's files when each pipeline stage has its
+  // own layer files. For a run's checks and metrics, which need the totals only.
+  PlanSummary totals() const;
 
  private:
+  PlanSummary make_summary(bool with_groups) const;
   void add_layer_files(RankPlan& plan) const;
   void add_optimizer_file(RankPlan& plan) const;
   std::vector<Bytes> layer_tensor_bytes(std::int64_t layer) const;

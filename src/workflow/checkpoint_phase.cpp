@@ -55,19 +55,21 @@ void RequireCompleteCheckpoints(const config::CheckpointConfig& checkpoint, stor
                                 const mpi::Communicator& comm,
                                 const checkpoint::CheckpointPlan& plan) {
   mpi::AgreeOnFailure(comm, [&] {
-    const checkpoint::PlanSummary planned = plan.summarize();
+    const checkpoint::PlanSummary planned = plan.totals();
     for (int i = 1; i <= checkpoint.num_checkpoints_read; ++i) {
       const std::string folder =
           JoinPath(checkpoint.checkpoint_folder, checkpoint::CheckpointFolderName(1, i));
       if (checkpoint::IsCheckpointComplete(env, folder)) {
-        const checkpoint::Manifest written = checkpoint::ReadManifest(env, folder);
+        // Its shape only: no file kept (every rank reads it, and it lists the job's files).
+        const checkpoint::Manifest written = checkpoint::ReadManifest(
+            env, folder, [](const checkpoint::ManifestEntry&) { return false; });
         if (written.world == plan.world() && written.total_bytes == planned.total_bytes &&
-            written.files.size() == planned.files) {
+            written.listed_files == planned.files) {
           continue;
         }
         throw UsageError(
             "checkpoint " + folder + " was written by a job of " +
-            JobShape(written.world, written.files.size(), written.total_bytes) +
+            JobShape(written.world, written.listed_files, written.total_bytes) +
             "; this job plans " + JobShape(plan.world(), planned.files, planned.total_bytes) +
             ": read it back with the rank count and model keys that wrote it "
             "(`dlbench checkpoint plan` shows a plan), or write the checkpoints first");
@@ -95,7 +97,7 @@ void RequireRoomForCheckpoints(const config::CheckpointConfig& checkpoint, stora
                                const checkpoint::CheckpointPlan& plan) {
   mpi::AgreeOnFailure(comm, [&] {
     if (!comm.is_root() || checkpoint.num_checkpoints_write <= 0) return;
-    const Bytes each = plan.summarize().total_bytes;
+    const Bytes each = plan.totals().total_bytes;
     std::uint64_t fresh = 0;
     for (int i = 1; i <= checkpoint.num_checkpoints_write; ++i) {
       const std::string folder =
@@ -186,7 +188,7 @@ void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
   run_settings.exclusion = {config.output.metric.exclude_start_steps,
                             config.output.metric.exclude_end_steps};
   run_settings.checkpoint_size_GiB =
-      static_cast<double>(plan->summarize().dlio_reported_bytes) / static_cast<double>(GiB);
+      static_cast<double>(plan->totals().dlio_reported_bytes) / static_cast<double>(GiB);
 
   const metrics::HostInfo host = metrics::ReadHostInfo();
   metrics::RunInfo info = GatherRunInfo(config, comm, host);
@@ -194,7 +196,7 @@ void RunCheckpointPhase(const config::Config& config, const RunRequest& request,
   info.end = comm.broadcast(end);
   const metrics::RunMetrics run = metrics::ReduceRun(
       comm, record, {}, run_settings, info, config.metric.au, config.dataset.record_length_bytes);
-  const metrics::Json extra = CheckpointExtraFields(comm, finish, nullptr, plan->summarize());
+  const metrics::Json extra = CheckpointExtraFields(comm, finish, nullptr, plan->totals());
 
   WriteFileAtomically(
       results.folder() / file_names::RankFile(comm.rank(), file_names::kRankEpochStats),

@@ -84,11 +84,11 @@ void TrainingCheckpoints::finish(metrics::RankRecord& record) {
 }
 
 double TrainingCheckpoints::nominal_size_GiB() const {
-  return static_cast<double>(plan_->summarize().dlio_reported_bytes) / static_cast<double>(GiB);
+  return static_cast<double>(plan_->totals().dlio_reported_bytes) / static_cast<double>(GiB);
 }
 
 metrics::Json TrainingCheckpoints::summary_fields() const {
-  return CheckpointExtraFields(comm_, finish_, &stall_, plan_->summarize());
+  return CheckpointExtraFields(comm_, finish_, &stall_, plan_->totals());
 }
 
 }  // namespace dlbench::workflow

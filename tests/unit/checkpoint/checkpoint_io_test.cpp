@@ -270,6 +270,28 @@ TEST(CheckpointIo, ReaderRefusesIncompleteAndDetectsCorruption) {
                              ExitCode::kIo, {"not in the checkpoint's manifest"});
 }
 
+// A rank keeps none of the manifest's entries, only what they say of its own files: a size other
+// than the plan's is refused, naming both, and other ranks' files do not matter.
+TEST(CheckpointIo, ReaderRefusesAManifestListingAnotherSize) {
+  dlbench::test::TempDir dir;
+  const std::string folder = FolderIn(dir);
+  const CheckpointPlan plan = TinyPlan();
+  WriteEveryRank(PosixEnv(), folder, plan, Options(1));
+  Manifest manifest = PlannedManifest(folder, plan, Options(1).content);
+  const RankPlan rank3 = plan.for_rank(3);
+  for (ManifestEntry& e : manifest.files) {
+    if (e.name == rank3.files.front().name) e.bytes += 5;
+  }
+  WriteManifestText(PosixEnv(), folder, ManifestText(manifest), false);
+  CheckpointReader reader(PosixEnv(), ReaderOptionsFor(1));
+  dlbench::test::ExpectError(
+      [&] { reader.read_rank(folder, rank3); }, ExitCode::kIo,
+      {JoinPath(folder, rank3.files.front().name),
+       "manifest lists " + std::to_string(rank3.files.front().bytes + 5) + " B, the plan " +
+           std::to_string(rank3.files.front().bytes) + " B"});
+  EXPECT_EQ(reader.read_rank(folder, plan.for_rank(0)).bytes, plan.for_rank(0).bytes);
+}
+
 TEST(CheckpointIo, CorruptManifestIsAnIoError) {
   dlbench::test::TempDir dir;
   dir.write("ckpt/" + std::string(file_names::kCheckpointManifest),

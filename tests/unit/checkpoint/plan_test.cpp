@@ -68,8 +68,31 @@ void ExpectSummaryMatchesEveryRank(const CheckpointPlan& plan) {
   EXPECT_EQ(s.min_rank_bytes, b.min_rank);
   EXPECT_EQ(s.max_rank_bytes, b.max_rank);
   std::size_t ranks_in_groups = 0;
-  for (const RankGroup& g : s.groups) ranks_in_groups += g.ranks.size();
+  for (const RankGroup& g : s.groups) {
+    ranks_in_groups += g.ranks.size();
+    EXPECT_EQ(g.example.rank, g.ranks.front());
+    EXPECT_EQ(g.example.files.size(), plan.for_rank(g.ranks.front()).files.size());
+  }
   EXPECT_EQ(ranks_in_groups, static_cast<std::size_t>(plan.world()));
+
+  // The totals a run uses are the summary's, without the groups.
+  const PlanSummary t = plan.totals();
+  EXPECT_EQ(t.total_bytes, s.total_bytes);
+  EXPECT_EQ(t.model_bytes, s.model_bytes);
+  EXPECT_EQ(t.optimizer_bytes, s.optimizer_bytes);
+  EXPECT_EQ(t.files, s.files);
+  EXPECT_EQ(t.writing_ranks, s.writing_ranks);
+  EXPECT_EQ(t.min_rank_bytes, s.min_rank_bytes);
+  EXPECT_EQ(t.max_rank_bytes, s.max_rank_bytes);
+  EXPECT_EQ(t.dlio_reported_bytes, s.dlio_reported_bytes);
+  EXPECT_EQ(t.dlio_own_bytes, s.dlio_own_bytes);
+  ASSERT_EQ(t.file_sizes.size(), s.file_sizes.size());
+  for (std::size_t i = 0; i < t.file_sizes.size(); ++i) {
+    EXPECT_EQ(t.file_sizes[i].kind, s.file_sizes[i].kind);
+    EXPECT_EQ(t.file_sizes[i].bytes, s.file_sizes[i].bytes);
+    EXPECT_EQ(t.file_sizes[i].count, s.file_sizes[i].count);
+  }
+  EXPECT_TRUE(t.groups.empty());
 }
 
 TEST(CheckpointPlan, Llama3_8b) {
