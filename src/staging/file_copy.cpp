@@ -129,18 +129,28 @@ void ForEachInParallel(int threads, std::size_t count, Bytes buffer_bytes,
 
 CopyStats CopyFiles(storage::Env& env, const std::vector<FileCopy>& files,
                     const CopyOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  std::set<std::string> folders;
-  for (const FileCopy& file : files) folders.insert(ParentOf(file.to));
-  for (const std::string& folder : folders) env.create_directories(folder);
+  return CopyUnits(
+      env, files.size(), [&](std::size_t i) { return std::vector<FileCopy>{files[i]}; }, options);
+}
 
+CopyStats CopyUnits(storage::Env& env, std::size_t units, const CopiesOfUnit& copies_of,
+                    const CopyOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
   std::mutex mutex;
+  std::set<std::string> folders;  // created so far: a dataset has few
   CopyStats total;
-  ForEachInParallel(options.threads, files.size(), options.buffer_bytes, options.cancel,
+  ForEachInParallel(options.threads, units, options.buffer_bytes, options.cancel,
                     [&](std::size_t i, std::vector<char>& buffer) {
-                      const CopyStats one = CopyFile(env, files[i], buffer, options);
-                      const std::lock_guard lock(mutex);
-                      total.add(one);
+                      for (const FileCopy& file : copies_of(i)) {
+                        std::string folder = ParentOf(file.to);
+                        {
+                          const std::lock_guard lock(mutex);
+                          if (folders.insert(folder).second) env.create_directories(folder);
+                        }
+                        const CopyStats one = CopyFile(env, file, buffer, options);
+                        const std::lock_guard lock(mutex);
+                        total.add(one);
+                      }
                     });
   total.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return total;

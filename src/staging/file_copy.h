@@ -51,6 +51,14 @@ struct CopyStats {
 CopyStats CopyFiles(storage::Env& env, const std::vector<FileCopy>& files,
                     const CopyOptions& options);
 
+// The copies of unit i (a file and its companions), asked for when a thread takes the unit.
+using CopiesOfUnit = std::function<std::vector<FileCopy>(std::size_t)>;
+// CopyFiles of the copies of units [0, units), without holding every unit's paths at once: a
+// dataset of a million files is a million path pairs, which the caller need not build. Each
+// destination folder is created when a copy into it is first taken.
+CopyStats CopyUnits(storage::Env& env, std::size_t units, const CopiesOfUnit& copies_of,
+                    const CopyOptions& options);
+
 // Runs fn(i, buffer) for i in [0, count) on `threads` threads (the caller's among them), each
 // with its own buffer of `buffer_bytes`, stopping early when `cancel` is set or fn throws; then
 // rethrows the first error.

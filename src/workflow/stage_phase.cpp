@@ -182,19 +182,19 @@ void RunStagePhase(const config::Config& config, bool quiet, const mpi::Communic
                                       });
   const mpi::NodeMap nodes =
       node_local ? mpi::NodeMap::Of(comm) : mpi::NodeMap::Single(comm.size());
-  std::vector<staging::FileCopy> mine;
+  std::vector<FileIndex> mine;  // the files this rank copies (8 B each, not their paths)
   Bytes my_total = 0;
   Bytes my_missing = 0;
   mpi::AgreeOnFailure(comm, [&] {
     const std::vector<int> owner = StagingOwners(config, source, comm, nodes);
     for (FileIndex g = 0; g < source.total(); ++g) {
       if (owner[g] != comm.rank()) continue;
-      for (staging::FileCopy& copy : CopiesOf(source, target, g)) {
+      for (const staging::FileCopy& copy : CopiesOf(source, target, g)) {
         const Bytes size = env.file_size(copy.from);
         my_total += size;
         if (!env.exists(copy.to) || env.file_size(copy.to) != size) my_missing += size;
-        mine.push_back(std::move(copy));
       }
+      mine.push_back(g);
     }
   });
   const std::vector<std::uint64_t> totals = comm.all_gather(my_total);
@@ -232,7 +232,9 @@ void RunStagePhase(const config::Config& config, bool quiet, const mpi::Communic
   });
 
   comm.barrier();
-  staging::CopyStats copied = staging::CopyFiles(env, mine, CopyOptionsFrom(config.stage));
+  staging::CopyStats copied = staging::CopyUnits(
+      env, mine.size(), [&](std::size_t i) { return CopiesOf(source, target, mine[i]); },
+      CopyOptionsFrom(config.stage));
   comm.barrier();
   if (leader && env.exists(generation::DatasetMarkerPath(config))) {
     std::vector<char> buffer(Bytes{1} << 16);

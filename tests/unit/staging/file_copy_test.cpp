@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <mutex>
 #include <sstream>
 
 #include "storage/atomic_file.h"
@@ -63,6 +64,26 @@ TEST(CopyFiles, StagedFilesAreIdenticalToTheSource) {
       EXPECT_TRUE(storage::FindPartialFiles(storage::PosixEnv(), (dir / "dst/a").string()).empty());
     }
   }
+}
+
+// A unit's paths are asked for when a thread takes it, once, and never all at once; a unit's
+// companions (the second copy) are copied with it, into folders created as they are first met.
+TEST(CopyUnits, AsksForEachUnitsCopiesOnceWhenItIsTaken) {
+  TempDir dir;
+  const std::vector<FileCopy> files = MakeFiles(dir);  // 10 files: 5 units of 2
+  std::mutex mutex;
+  std::vector<int> asked(5, 0);
+  const CopyStats stats = CopyUnits(
+      storage::PosixEnv(), 5,
+      [&](std::size_t i) {
+        const std::lock_guard lock(mutex);
+        ++asked[i];
+        return std::vector<FileCopy>{files[2 * i], files[2 * i + 1]};
+      },
+      Small(3, false));
+  EXPECT_EQ(asked, std::vector<int>(5, 1));
+  EXPECT_EQ(stats.files_copied, 10u);
+  for (const FileCopy& f : files) EXPECT_EQ(test::ReadFile(f.to), test::ReadFile(f.from)) << f.to;
 }
 
 TEST(CopyFiles, EveryByteGoesThroughTheEnv) {
