@@ -13,8 +13,13 @@
 # (1,000,000 files of 512 B take ~4.5 GB of tmpfs blocks less: ~1 GB of page cache with 4 KiB
 # pages).
 #
+# With --stage, a second table: per N, `dlbench stage` (policy before_training, 2 ranks, 4 copy
+# threads each) copies the dataset to a second tmpfs folder ($dir.fast): wall time, max RSS per
+# rank and the stage's own seconds (summary.json stage.seconds), then a rerun over the complete
+# staged copy (every file "already there").
+#
 #   scripts/bench/bench-scale.sh [--files "10000 100000 1000000"] [--reps N] [--dlbench PATH]
-#                          [--dir /dev/shm/dlbench-scale] [--budget MIB]
+#                          [--dir /dev/shm/dlbench-scale] [--budget MIB] [--stage]
 #
 # --budget sets profiling.counters_memory_mib (default: the configuration's default, 8).
 set -euo pipefail
@@ -26,12 +31,13 @@ files_list="10000 100000 1000000"
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 dir=/dev/shm/dlbench-scale
 budget=""
-parse_options "reps files=files_list dlbench dir budget" "$@"
+stage=0
+parse_options "reps files=files_list dlbench dir budget stage!" "$@"
 ensure_packages time python3 openmpi-bin
 [ -x "$dlbench" ] || build_dlbench
 mapfile -t mpi_flags < <(mpirun_flags)
-trap 'rm -rf "$dir"' EXIT
-rm -rf "$dir"
+trap 'rm -rf "$dir" "$dir.fast"' EXIT
+rm -rf "$dir" "$dir.fast"
 mkdir -p "$dir"
 overrides=()
 [ -n "$budget" ] && overrides+=("++workload.profiling.counters_memory_mib=$budget")
@@ -52,6 +58,15 @@ timed_run() {  # command yaml output [override...]
 rss_mib() {  # rank -> max RSS in MiB
   awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2 / 1024}' "$dir/time.$1"
 }
+# The stage's own seconds and files copied / already there, from summary.json.
+stage_figures() {  # output
+  /usr/bin/python3 - "$1" <<'PY2'
+import json, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))["stage"]
+print(f"{s['seconds']:.2f} s, {s['files']:,} copied, {s['skipped_files']:,} there")
+PY2
+}
+stage_rows=()
 
 echo "load: $(uptime)"
 echo "| files | generate wall s | gen RSS r0 / r1 MiB | rerun of gen: wall s, RSS r0 / r1 MiB | train RSS r0 / r1 MiB | training s | counters end s | run wall s | samples/s | 0_posix_counters.json.gz (JSON) |"
@@ -94,5 +109,23 @@ print(f"| {files:,} | {gen_wall:.1f} | {gen_rss} | {col(0, '{:.0f}')} / {col(1, 
       f"{statistics.median(r[6] for r in runs) / 2**20:.2f} MiB "
       f"({statistics.median(r[7] for r in runs) / 2**20:.1f} MiB) |")
 PY
-  rm -rf "$dir/data" "$dir/gen" "$dir/out"
+  if [ "$stage" = 1 ]; then
+    { cat "$dir/w.yaml"
+      echo "storage: {tiers: {capacity: {path: $dir}, fast: {path: $dir.fast}}}"
+      echo "stage: {to: fast, threads: 4}"; } >"$dir/stage.yaml"
+    row="| $(/usr/bin/python3 -c "print(f'{$files:,}')") |"
+    for _ in first rerun; do
+      wall=$(timed_run stage "$dir/stage.yaml" "$dir/stage")
+      row="$row $wall | $(rss_mib 0) / $(rss_mib 1) | $(stage_figures "$dir/stage") |"
+    done
+    stage_rows+=("$row")
+    rm -rf "$dir.fast"
+  fi
+  rm -rf "$dir/data" "$dir/gen" "$dir/out" "$dir/stage"
 done
+if [ "$stage" = 1 ]; then
+  echo
+  echo "| files | stage wall s | stage RSS r0 / r1 MiB | stage (summary.json) | rerun wall s | rerun RSS r0 / r1 MiB | rerun (summary.json) |"
+  echo "|---:|---:|---|---|---:|---|---|"
+  printf '%s\n' "${stage_rows[@]}"
+fi
