@@ -4,8 +4,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
-#include <string_view>
-#include <unordered_map>
+#include <optional>
 #include <vector>
 
 #include "checkpoint/chunk_schedule.h"
@@ -52,38 +51,32 @@ RankIoResult CheckpointReader::read_rank(const std::string& folder, const RankPl
   RankIoResult result;
   result.start = metrics::Now();
   // The manifest lists every file of the job: of its entries (each checked by the parse) this
-  // rank notes the size of the first naming each of its files, and keeps none.
+  // rank notes the size of the first naming each of its files (found by parsing the name), and
+  // keeps none.
   const std::size_t n = plan.files.size();
-  std::unordered_map<std::string_view, std::size_t> position;
-  for (std::size_t i = 0; i < n; ++i) position.emplace(plan.files[i].name, i);
-  std::vector<bool> listed(n, false);
-  std::vector<Bytes> listed_bytes(n, 0);
+  std::vector<std::optional<Bytes>> listed(n);
   const Manifest manifest = ReadManifest(env_, folder, [&](const ManifestEntry& e) {
-    const auto it = position.find(e.name);
-    if (it != position.end() && !listed[it->second]) {
-      listed[it->second] = true;
-      listed_bytes[it->second] = e.bytes;
-    }
+    const std::optional<std::size_t> i = plan.files.find(e.name);
+    if (i && !listed[*i]) listed[*i] = e.bytes;
     return false;
   });
-  for (const PlannedFile& f : plan.files) {
-    const std::size_t i = position.at(f.name);
-    if (!listed[i] || listed_bytes[i] != f.bytes) {
-      throw IoError("read checkpoint", JoinPath(folder, f.name), 0,
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!listed[i] || *listed[i] != plan.files.bytes(i)) {
+      throw IoError("read checkpoint", JoinPath(folder, plan.files.name(i)), 0,
                     !listed[i] ? "not in the checkpoint's manifest (written with another model or "
                                  "rank count?)"
-                               : "manifest lists " + std::to_string(listed_bytes[i]) +
-                                     " B, the plan " + std::to_string(f.bytes) + " B");
+                               : "manifest lists " + std::to_string(*listed[i]) + " B, the plan " +
+                                     std::to_string(plan.files.bytes(i)) + " B");
     }
   }
 
   std::vector<Bytes> sizes;
-  for (const PlannedFile& f : plan.files) sizes.push_back(f.bytes);
+  for (std::size_t i = 0; i < n; ++i) sizes.push_back(plan.files.bytes(i));
   const ChunkSchedule schedule(sizes, options_.buffer_bytes);
   std::unique_ptr<OpenReadFile[]> files(new OpenReadFile[n]);
   for (std::size_t i = 0; i < n; ++i) {
     files[i].chunks_left.store(schedule.chunks_in_file(i), std::memory_order_relaxed);
-    files[i].key = ContentKey(manifest.content.seed, manifest.checkpoint, plan.files[i].name);
+    files[i].key = ContentKey(manifest.content.seed, manifest.checkpoint, plan.files.name(i));
   }
   std::atomic<std::uint64_t> next_chunk{0};
   const storage::OpenOptions open{.direct = options_.direct};
@@ -96,7 +89,7 @@ RankIoResult CheckpointReader::read_rank(const std::string& folder, const RankPl
       if (index >= schedule.size()) return;
       const Chunk chunk = schedule.at(index);
       OpenReadFile& file = files[chunk.file];
-      const std::string& name = plan.files[chunk.file].name;
+      const std::string name = plan.files.name(chunk.file);
       storage::ReadableFile* in = nullptr;
       {
         std::lock_guard lock(file.mutex);
@@ -105,10 +98,10 @@ RankIoResult CheckpointReader::read_rank(const std::string& folder, const RankPl
           file.start = metrics::Now();
           std::unique_ptr<storage::ReadableFile> opened =
               env_.open_read(JoinPath(folder, name), open);
-          if (opened->size() != plan.files[chunk.file].bytes) {
+          if (opened->size() != plan.files.bytes(chunk.file)) {
             throw IoError("read checkpoint", opened->path(), 0,
                           "size " + std::to_string(opened->size()) + " B, planned " +
-                              std::to_string(plan.files[chunk.file].bytes) + " B");
+                              std::to_string(plan.files.bytes(chunk.file)) + " B");
           }
           file.handle = std::move(opened);
         }
@@ -145,8 +138,8 @@ RankIoResult CheckpointReader::read_rank(const std::string& folder, const RankPl
     }
   });
   for (std::size_t i = 0; i < n; ++i) {
-    result.files.push_back({plan.files[i].name, plan.files[i].bytes, files[i].start, files[i].end});
-    result.bytes += plan.files[i].bytes;
+    result.files.push_back({plan.files.name(i), plan.files.bytes(i), files[i].start, files[i].end});
+    result.bytes += plan.files.bytes(i);
   }
   result.end = metrics::Now();
   TraceFiles(trace::Event::kRestart, result);

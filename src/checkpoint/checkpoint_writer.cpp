@@ -67,13 +67,13 @@ RankIoResult CheckpointWriter::write_rank(
   const std::size_t n = plan.files.size();
   std::vector<Bytes> sizes;
   sizes.reserve(n);
-  for (const PlannedFile& f : plan.files) sizes.push_back(f.bytes);
+  for (std::size_t i = 0; i < n; ++i) sizes.push_back(plan.files.bytes(i));
   const ChunkSchedule schedule(sizes, options_.buffer_bytes);
   const std::string checkpoint = BaseName(folder);
   std::unique_ptr<OpenWriteFile[]> files(new OpenWriteFile[n]);
   for (std::size_t i = 0; i < n; ++i) {
     files[i].chunks_left.store(schedule.chunks_in_file(i), std::memory_order_relaxed);
-    files[i].key = ContentKey(options_.content.seed, checkpoint, plan.files[i].name);
+    files[i].key = ContentKey(options_.content.seed, checkpoint, plan.files.name(i));
   }
   std::atomic<std::uint64_t> next_chunk{0};
   const storage::OpenOptions open{.direct = options_.direct};
@@ -99,7 +99,7 @@ RankIoResult CheckpointWriter::write_rank(
           file.open_attempted = true;
           file.start = metrics::Now();
           file.handle = std::make_unique<storage::AtomicFileWriter>(
-              env_, JoinPath(folder, plan.files[chunk.file].name), open, reused(chunk.file));
+              env_, JoinPath(folder, plan.files.name(chunk.file)), open, reused(chunk.file));
         }
         if (!file.handle) return;  // another thread failed to create it; the team is stopping
         out = &file.handle->file();
@@ -115,7 +115,7 @@ RankIoResult CheckpointWriter::write_rank(
       }
       // The thread that finishes a file's last chunk completes it: all its writes are done.
       if (file.chunks_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        if (reused(chunk.file)) out->truncate(plan.files[chunk.file].bytes);
+        if (reused(chunk.file)) out->truncate(plan.files.bytes(chunk.file));
         file.handle->commit(options_.fsync);
         file.end = metrics::Now();
         if (on_file_complete) on_file_complete(chunk.file);
@@ -128,8 +128,8 @@ RankIoResult CheckpointWriter::write_rank(
   });
   // Reached only on success: every file committed.
   for (std::size_t i = 0; i < n; ++i) {
-    result.files.push_back({plan.files[i].name, plan.files[i].bytes, files[i].start, files[i].end});
-    result.bytes += plan.files[i].bytes;
+    result.files.push_back({plan.files.name(i), plan.files.bytes(i), files[i].start, files[i].end});
+    result.bytes += plan.files.bytes(i);
     if (options_.fsync) ++result.fsyncs;
   }
   result.end = metrics::Now();
