@@ -160,7 +160,8 @@ void BurstBufferStore::preallocate(bool automatic) {
     return;
   }
   std::vector<Bytes> sizes;
-  for (const PlannedFile& file : plan->for_rank(comm_.rank()).files) sizes.push_back(file.bytes);
+  const PlannedFiles files = plan->for_rank(comm_.rank()).files;
+  for (std::size_t i = 0; i < files.size(); ++i) sizes.push_back(files.bytes(i));
   const Seconds start = metrics::Now();
   mpi::AgreeOnFailure(comm_, [&] {
     storage::AlignedBuffer zeros(tuning_.buffer_bytes);
@@ -364,7 +365,9 @@ StoreOpResult BurstBufferStore::save(const std::string& name, const CheckpointPl
     job.name = name;
     job.fast_folder = fast_folder(name);
     job.capacity_folder = capacity_folder(name);
-    for (const PlannedFile& file : mine.files) job.files.push_back({file.name, file.bytes});
+    for (std::size_t i = 0; i < mine.files.size(); ++i) {
+      job.files.push_back({mine.files.name(i), mine.files.bytes(i)});
+    }
     job.marks = {comm_.rank()};
     job.world = plan.world();
     job.finisher = comm_.is_root();
@@ -384,7 +387,7 @@ StoreOpResult BurstBufferStore::save(const std::string& name, const CheckpointPl
           fast_folder(name), mine,
           [&](std::size_t file) {
             feed->mark_ready(file);
-            if (tuning_.on_file_written) tuning_.on_file_written(mine.files[file].name);
+            if (tuning_.on_file_written) tuning_.on_file_written(mine.files.name(file));
           },
           reuse);
     } catch (const Error& e) {
@@ -393,7 +396,7 @@ StoreOpResult BurstBufferStore::save(const std::string& name, const CheckpointPl
       for (std::size_t i = 0; i < reuse.size(); ++i) {
         if (!reuse[i]) continue;
         try {
-          env_.remove(storage::PartialPathFor(JoinPath(fast_folder(name), mine.files[i].name)));
+          env_.remove(storage::PartialPathFor(JoinPath(fast_folder(name), mine.files.name(i))));
         } catch (const Error&) {  // litter at worst: a temporary name is never read
         }
       }
@@ -409,9 +412,9 @@ StoreOpResult BurstBufferStore::save(const std::string& name, const CheckpointPl
   if (feed) feed->commit();
 
   Saved saved{name, {}, {}};
-  for (const PlannedFile& file : mine.files) {
-    saved.own_files.push_back(file.name);
-    saved.own_sizes.push_back(file.bytes);
+  for (std::size_t i = 0; i < mine.files.size(); ++i) {
+    saved.own_files.push_back(mine.files.name(i));
+    saved.own_sizes.push_back(mine.files.bytes(i));
   }
   saved_.push_back(std::move(saved));
   share_ = share;

@@ -30,16 +30,6 @@ WriterOptions WriterOptions::FromConfig(const config::CheckpointConfig& checkpoi
   return options;
 }
 
-void TraceFiles(trace::Event event, const RankIoResult& result) {
-  if (trace::Active() == nullptr) return;
-  std::vector<trace::Interval> files;
-  files.reserve(result.files.size());
-  for (const FileTiming& f : result.files) {
-    files.push_back({f.start, f.end, static_cast<std::int64_t>(f.bytes)});
-  }
-  trace::RecordOnTracks(event, files);
-}
-
 CheckpointWriter::CheckpointWriter(storage::Env& env, const WriterOptions& options)
     : env_(env), options_(options) {
   RequireThreadsAndBuffer(options_.threads, options_.buffer_bytes, "checkpoint.write_threads");
@@ -65,16 +55,11 @@ RankIoResult CheckpointWriter::write_rank(
   env_.create_directories(folder);
 
   const std::size_t n = plan.files.size();
-  std::vector<Bytes> sizes;
-  sizes.reserve(n);
-  for (const PlannedFile& f : plan.files) sizes.push_back(f.bytes);
-  const ChunkSchedule schedule(sizes, options_.buffer_bytes);
+  const ChunkSchedule schedule(plan.files, options_.buffer_bytes);
   const std::string checkpoint = BaseName(folder);
-  std::unique_ptr<OpenWriteFile[]> files(new OpenWriteFile[n]);
-  for (std::size_t i = 0; i < n; ++i) {
-    files[i].chunks_left.store(schedule.chunks_in_file(i), std::memory_order_relaxed);
-    files[i].key = ContentKey(options_.content.seed, checkpoint, plan.files[i].name);
-  }
+  FileWindow<storage::AtomicFileWriter> window(FilesInFlight(options_.threads));
+  // Each file's span for the trace, kept only while tracing (the trace records every file).
+  std::vector<trace::Interval> traced(trace::Active() != nullptr ? n : 0);
   std::atomic<std::uint64_t> next_chunk{0};
   const storage::OpenOptions open{.direct = options_.direct};
   // Storage without random writes (an object store) takes each file's chunks in order: one
@@ -87,53 +72,66 @@ RankIoResult CheckpointWriter::write_rank(
   ThreadTeam team(sequential ? 1 : options_.threads);
   team.run([&](int thread) {
     storage::AlignedBuffer& buffer = buffers_[static_cast<std::size_t>(thread)];
-    while (!team.stop()) {
-      const std::uint64_t index = next_chunk.fetch_add(1, std::memory_order_relaxed);
-      if (index >= schedule.size()) return;
-      const Chunk chunk = schedule.at(index);
-      OpenWriteFile& file = files[chunk.file];
-      storage::WritableFile* out = nullptr;
-      {
-        std::lock_guard lock(file.mutex);
-        if (!file.open_attempted) {
-          file.open_attempted = true;
-          file.start = metrics::Now();
-          file.handle = std::make_unique<storage::AtomicFileWriter>(
-              env_, JoinPath(folder, plan.files[chunk.file].name), open, reused(chunk.file));
+    try {
+      while (!team.stop()) {
+        const std::uint64_t index = next_chunk.fetch_add(1, std::memory_order_relaxed);
+        if (index >= schedule.size()) return;
+        const Chunk chunk = schedule.at(index);
+        OpenWriteFile* file = window.enter(chunk.file, [&](OpenWriteFile& f) {
+          f.chunks_left.store(schedule.chunks_in_file(chunk.file), std::memory_order_relaxed);
+          f.key = ContentKey(options_.content.seed, checkpoint, plan.files.name(chunk.file));
+        });
+        if (file == nullptr) return;  // another thread failed; the team is stopping
+        storage::WritableFile* out = nullptr;
+        {
+          std::lock_guard lock(file->mutex);
+          if (!file->open_attempted) {
+            file->open_attempted = true;
+            file->start = metrics::Now();
+            file->handle = std::make_unique<storage::AtomicFileWriter>(
+                env_, JoinPath(folder, plan.files.name(chunk.file)), open, reused(chunk.file));
+          }
+          if (!file->handle) return;  // another thread failed to create it; the team is stopping
+          out = &file->handle->file();
         }
-        if (!file.handle) return;  // another thread failed to create it; the team is stopping
-        out = &file.handle->file();
-      }
-      if (chunk.length > 0) {
-        std::span<std::byte> bytes = buffer.span().first(static_cast<std::size_t>(chunk.length));
-        if (options_.content.randomize) FillContent(file.key, true, chunk.offset, bytes);
-        if (sequential) {
-          AppendInOrder(*out, chunk, bytes.data());
-        } else {
-          out->write_at(chunk.offset, bytes.data(), chunk.length);
+        if (chunk.length > 0) {
+          std::span<std::byte> bytes = buffer.span().first(static_cast<std::size_t>(chunk.length));
+          if (options_.content.randomize) FillContent(file->key, true, chunk.offset, bytes);
+          if (sequential) {
+            AppendInOrder(*out, chunk, bytes.data());
+          } else {
+            out->write_at(chunk.offset, bytes.data(), chunk.length);
+          }
+        }
+        // The thread that finishes a file's last chunk completes it: all its writes are done.
+        if (file->chunks_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+          if (reused(chunk.file)) out->truncate(plan.files.bytes(chunk.file));
+          file->handle->commit(options_.fsync);
+          file->end = metrics::Now();
+          if (!traced.empty()) {
+            traced[chunk.file] = {file->start, file->end,
+                                  static_cast<std::int64_t>(plan.files.bytes(chunk.file))};
+          }
+          if (on_file_complete) on_file_complete(chunk.file);
+          // Published and closed: its writer goes now, and its slot to a later file.
+          {
+            std::lock_guard lock(file->mutex);
+            file->handle.reset();
+          }
+          window.leave(chunk.file);
         }
       }
-      // The thread that finishes a file's last chunk completes it: all its writes are done.
-      if (file.chunks_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        if (reused(chunk.file)) out->truncate(plan.files[chunk.file].bytes);
-        file.handle->commit(options_.fsync);
-        file.end = metrics::Now();
-        if (on_file_complete) on_file_complete(chunk.file);
-        // Published and closed: its writer is only memory now (~600 B a file, held for every
-        // file of the rank until the end before).
-        std::lock_guard lock(file.mutex);
-        file.handle.reset();
-      }
+    } catch (...) {
+      window.abort();  // a thread waiting for a slot must not wait for this one
+      throw;
     }
   });
   // Reached only on success: every file committed.
-  for (std::size_t i = 0; i < n; ++i) {
-    result.files.push_back({plan.files[i].name, plan.files[i].bytes, files[i].start, files[i].end});
-    result.bytes += plan.files[i].bytes;
-    if (options_.fsync) ++result.fsyncs;
-  }
+  result.files = n;
+  for (const FileRun& run : plan.files.runs()) result.bytes += run.bytes * run.count;
+  if (options_.fsync) result.fsyncs = n;
   result.end = metrics::Now();
-  TraceFiles(trace::Event::kCapture, result);
+  trace::RecordOnTracks(trace::Event::kCapture, traced);
   return result;
 }
 

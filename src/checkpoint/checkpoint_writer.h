@@ -1,9 +1,10 @@
 // Writes one rank's files of a checkpoint through a storage::Env, streaming from fixed buffers:
 // `threads` threads each own one buffer of `buffer_bytes` and take fixed-size chunks of the rank's
 // files in order, so memory is threads x buffer_bytes whatever the checkpoint size (DLIO keeps the
-// whole checkpoint in RAM, defect D20). Every file is created for publishing, fsync'd when asked,
-// and published when complete (storage::AtomicFileWriter); on storage without random writes (an
-// object store) one thread appends each file's chunks in order instead. The folder is a
+// whole checkpoint in RAM, defect D20), and the state of a bounded window of files in flight
+// whatever their number (chunk_schedule.h). Every file is created for publishing, fsync'd when
+// asked, and published when complete (storage::AtomicFileWriter); on storage without random writes
+// (an object store) one thread appends each file's chunks in order instead. The folder is a
 // parameter, so a burst-buffer layer can point the writer at a fast tier and drain complete
 // checkpoints (manifest last) later.
 #pragma once
@@ -19,7 +20,6 @@
 #include "config/config.h"
 #include "storage/aligned_buffer.h"
 #include "storage/file.h"
-#include "trace/event.h"
 #include "util/units.h"
 
 namespace dlbench::checkpoint {
@@ -37,21 +37,13 @@ struct WriterOptions {
                                   std::uint64_t content_seed);
 };
 
-struct FileTiming {
-  std::string name;  // relative to the checkpoint folder
-  Bytes bytes = 0;
-  Seconds start = 0;  // metrics::Now() when the file was opened
-  Seconds end = 0;    // when it was complete (committed after a write, fully read after a read)
-  Seconds duration() const { return end - start; }
-};
-
 // What one rank moved for one checkpoint.
 struct RankIoResult {
   Bytes bytes = 0;
-  Seconds start = 0;              // entry into WriteRank/ReadRank (folder creation included)
-  Seconds end = 0;                // the last file complete
-  std::vector<FileTiming> files;  // in plan order
-  std::uint64_t fsyncs = 0;       // file fsyncs requested (a directory fsync follows each publish)
+  Seconds start = 0;         // entry into WriteRank/ReadRank (folder creation included)
+  Seconds end = 0;           // the last file complete
+  std::uint64_t files = 0;   // files written or read, every file of the plan
+  std::uint64_t fsyncs = 0;  // file fsyncs requested (a directory fsync follows each publish)
   Seconds duration() const { return end - start; }
 };
 
@@ -72,7 +64,9 @@ class CheckpointWriter {
   // burst buffer starts draining that file while the others are still being written. It must
   // not throw and should return quickly. `reuse[i]` true: the caller moved an earlier file to
   // plan.files[i]'s partial path (storage::PartialPathFor), which is overwritten in place and cut
-  // to size, not created (ignored on storage without random writes).
+  // to size, not created (ignored on storage without random writes). With tracing on, each file
+  // is one trace::Event::kCapture on the trace's file tracks (its chunks are spread over threads,
+  // so its span is no one thread's).
   RankIoResult write_rank(const std::string& folder, const RankPlan& plan,
                           const std::function<void(std::size_t file)>& on_file_complete = {},
                           const std::vector<bool>& reuse = {});
@@ -82,9 +76,5 @@ class CheckpointWriter {
   WriterOptions options_;
   std::vector<storage::AlignedBuffer> buffers_;  // one per thread
 };
-
-// Records each file of `result` as one `event` (trace::Event::kCapture or kRestart) on the
-// trace's file tracks: a file's chunks are spread over threads, so its span is no one thread's.
-void TraceFiles(trace::Event event, const RankIoResult& result);
 
 }  // namespace dlbench::checkpoint

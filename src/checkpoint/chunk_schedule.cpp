@@ -46,24 +46,51 @@ void RequireThreadsAndBuffer(int threads, Bytes buffer_bytes, const char* thread
   }
 }
 
+ChunkSchedule::ChunkSchedule(const std::vector<SizeRun>& runs, Bytes chunk_bytes)
+    : chunk_bytes_(chunk_bytes) {
+  for (const SizeRun& run : runs) add(run);
+}
+
+ChunkSchedule::ChunkSchedule(const PlannedFiles& files, Bytes chunk_bytes)
+    : chunk_bytes_(chunk_bytes) {
+  for (const FileRun& run : files.runs()) add({run.bytes, run.count});
+}
+
 ChunkSchedule::ChunkSchedule(const std::vector<Bytes>& file_sizes, Bytes chunk_bytes)
-    : sizes_(file_sizes), chunk_bytes_(chunk_bytes) {
-  first_chunk_.reserve(sizes_.size() + 1);
-  first_chunk_.push_back(0);
-  for (Bytes size : sizes_) {
-    // An empty file still gets one chunk, so that it is created and committed like the others.
-    const std::uint64_t chunks = size == 0 ? 1 : (size + chunk_bytes_ - 1) / chunk_bytes_;
-    first_chunk_.push_back(first_chunk_.back() + chunks);
+    : chunk_bytes_(chunk_bytes) {
+  for (Bytes size : file_sizes) add({size, 1});
+}
+
+void ChunkSchedule::add(const SizeRun& run) {
+  if (run.files == 0) return;
+  // Files of one size in a row are one run, whatever list they came from.
+  if (!runs_.empty() && runs_.back().size == run.size) {
+    files_ += run.files;
+    chunks_ += run.files * runs_.back().chunks_per_file;
+    return;
   }
+  // An empty file still gets one chunk, so that it is created and committed like the others.
+  const std::uint64_t per_file = run.size == 0 ? 1 : (run.size + chunk_bytes_ - 1) / chunk_bytes_;
+  runs_.push_back({run.size, files_, chunks_, per_file});
+  files_ += run.files;
+  chunks_ += run.files * per_file;
+}
+
+const ChunkSchedule::Run& ChunkSchedule::run_of_file(std::size_t file) const {
+  const auto it = std::upper_bound(runs_.begin(), runs_.end(), file,
+                                   [](std::size_t f, const Run& r) { return f < r.first_file; });
+  return *(it - 1);
 }
 
 Chunk ChunkSchedule::at(std::uint64_t index) const {
-  const auto it = std::upper_bound(first_chunk_.begin(), first_chunk_.end(), index);
-  const std::size_t file = static_cast<std::size_t>(it - first_chunk_.begin()) - 1;
+  const auto it = std::upper_bound(runs_.begin(), runs_.end(), index,
+                                   [](std::uint64_t i, const Run& r) { return i < r.first_chunk; });
+  const Run& run = *(it - 1);
+  const std::uint64_t in_run = index - run.first_chunk;
   Chunk chunk;
-  chunk.file = file;
-  chunk.offset = (index - first_chunk_[file]) * chunk_bytes_;
-  chunk.length = std::min(chunk_bytes_, sizes_[file] - chunk.offset);
+  chunk.file = static_cast<std::size_t>(run.first_file + in_run / run.chunks_per_file);
+  chunk.offset = (in_run % run.chunks_per_file) * chunk_bytes_;
+  chunk.length = std::min(chunk_bytes_, run.size - chunk.offset);
   return chunk;
 }
 

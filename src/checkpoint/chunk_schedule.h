@@ -1,18 +1,22 @@
 // Splits the files of one rank into fixed-size chunks that a pool of threads takes in order, so
 // that a rank with one huge file still uses all its threads and every thread streams through a
-// single reused buffer. Files are visited in plan order, so only about `threads` files are open at
-// a time.
+// single reused buffer. Files are visited in plan order, and a FileWindow holds the state of the
+// few files in flight: neither the schedule nor the window grows with the number of files.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <vector>
 
+#include "checkpoint/planned_files.h"
 #include "storage/file.h"
 #include "util/units.h"
 
@@ -47,21 +51,109 @@ struct Chunk {
   Bytes length = 0;  // 0 only for the single chunk of an empty file
 };
 
+// Files in a row of one size.
+struct SizeRun {
+  Bytes size = 0;
+  std::uint64_t files = 0;
+};
+
 class ChunkSchedule {
  public:
+  // The files of `runs`, in order: a few runs for a rank's planned files, whatever their number.
+  ChunkSchedule(const std::vector<SizeRun>& runs, Bytes chunk_bytes);
+  ChunkSchedule(const PlannedFiles& files, Bytes chunk_bytes);
+  // One file of each size (adjacent files of one size are one run).
   ChunkSchedule(const std::vector<Bytes>& file_sizes, Bytes chunk_bytes);
 
-  std::uint64_t size() const { return first_chunk_.back(); }
-  std::uint64_t chunks_in_file(std::size_t file) const {
-    return first_chunk_[file + 1] - first_chunk_[file];
-  }
+  std::uint64_t size() const { return chunks_; }
+  std::uint64_t chunks_in_file(std::size_t file) const { return run_of_file(file).chunks_per_file; }
   Chunk at(std::uint64_t index) const;
 
  private:
-  std::vector<Bytes> sizes_;
-  std::vector<std::uint64_t> first_chunk_;  // prefix sums, one extra at the end
+  struct Run {
+    Bytes size = 0;
+    std::uint64_t first_file = 0;
+    std::uint64_t first_chunk = 0;
+    std::uint64_t chunks_per_file = 0;
+  };
+  void add(const SizeRun& run);
+  const Run& run_of_file(std::size_t file) const;
+
+  std::vector<Run> runs_;
+  std::uint64_t files_ = 0;
+  std::uint64_t chunks_ = 0;
   Bytes chunk_bytes_;
 };
+
+// The files of a chunked pass that are in flight at once: file i takes slot i % slots once file
+// i - slots is done, so a pass over a million files holds `slots` files' state. Chunks are taken
+// in order, so every chunk of file i - slots was taken before any chunk of file i: a thread that
+// waits for a slot waits for threads that are moving those chunks, never for one that waits.
+template <typename Handle>
+class FileWindow {
+ public:
+  explicit FileWindow(std::size_t slots) : slots_(new Slot[slots]), count_(slots) {}
+
+  // The state of `file`, which `start(state)` sets up (chunks_left, key) when the first of its
+  // chunks gets here, the rest reset (not opened, no handle, no times); null once aborted.
+  template <typename Start>
+  ChunkedFile<Handle>* enter(std::size_t file, const Start& start) {
+    Slot& slot = slots_[file % count_];
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] {
+      return aborted_ || slot.file == file ||
+             (slot.done && (slot.file == kNone ? file < count_ : slot.file + count_ == file));
+    });
+    if (aborted_) return nullptr;
+    if (slot.file != file) {
+      slot.file = file;
+      slot.done = false;
+      ChunkedFile<Handle>& state = slot.state;
+      state.open_attempted = false;
+      state.handle.reset();
+      state.start = 0;
+      state.end = 0;
+      start(state);
+    }
+    return &slot.state;
+  }
+  // Every chunk of `file` is done and its handle gone: its slot goes to file + slots.
+  void leave(std::size_t file) {
+    {
+      std::lock_guard lock(mutex_);
+      slots_[file % count_].done = true;
+    }
+    changed_.notify_all();
+  }
+  // A thread failed: every wait ends, and enter() returns null from now on.
+  void abort() {
+    {
+      std::lock_guard lock(mutex_);
+      aborted_ = true;
+    }
+    changed_.notify_all();
+  }
+
+ private:
+  static constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+  struct Slot {
+    ChunkedFile<Handle> state;
+    std::size_t file = kNone;
+    bool done = true;
+  };
+
+  std::unique_ptr<Slot[]> slots_;
+  std::size_t count_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool aborted_ = false;
+};
+
+// How many files a pass of `threads` threads keeps in flight: enough that threads racing through
+// small files while one moves a large one seldom wait.
+inline std::size_t FilesInFlight(int threads) {
+  return std::max<std::size_t>(64, 4 * static_cast<std::size_t>(threads));
+}
 
 // Appends `chunk` to `file`, whose chunks come in order: the sequential path for storage without
 // random writes (storage::Capabilities::random_writes), taken by one thread. Throws InternalError

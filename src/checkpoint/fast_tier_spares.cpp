@@ -48,15 +48,14 @@ void FastTierSpares::give(const std::vector<std::string>& paths, const std::vect
   ++sets_;
 }
 
-std::vector<bool> FastTierSpares::take(const std::string& folder,
-                                       const std::vector<PlannedFile>& files) {
+std::vector<bool> FastTierSpares::take(const std::string& folder, const PlannedFiles& files) {
   std::vector<bool> taken(files.size(), false);
   if (sets_ == 0) return taken;
   --sets_;
   for (std::size_t i = 0; i < files.size(); ++i) {
-    auto spare = files_.lower_bound(files[i].bytes);
+    auto spare = files_.lower_bound(files.bytes(i));
     if (spare == files_.end()) continue;
-    env_.rename(spare->second, storage::PartialPathFor(JoinPath(folder, files[i].name)));
+    env_.rename(spare->second, storage::PartialPathFor(JoinPath(folder, files.name(i))));
     bytes_ -= spare->first;
     files_.erase(spare);
     taken[i] = true;

@@ -39,7 +39,7 @@ class FastTierSpares {
   // Takes one set: for each of `files`, moves a spare at least as large to the partial path of
   // <folder>/<name> (storage::PartialPathFor; the folder must exist), to be overwritten in place
   // and cut to size. Returns, per file, whether it got one.
-  std::vector<bool> take(const std::string& folder, const std::vector<PlannedFile>& files);
+  std::vector<bool> take(const std::string& folder, const PlannedFiles& files);
   // Empties the pool: the paths of every spare, for the caller to remove, then the folder (the
   // next spare creates it again).
   std::vector<std::string> release();

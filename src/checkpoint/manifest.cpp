@@ -85,9 +85,10 @@ void EmitPlannedManifest(const std::string& folder, const CheckpointPlan& plan,
   TextBuilder text(piece, BaseName(folder), plan.world(), content);
   Bytes total = 0;
   for (Rank r = 0; r < plan.world(); ++r) {
-    for (const PlannedFile& file : plan.for_rank(r).files) {
-      text.add(file.name, file.bytes, r);
-      total += file.bytes;
+    const PlannedFiles files = plan.for_rank(r).files;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      text.add(files.name(i), files.bytes(i), r);
+      total += files.bytes(i);
       if (piece.size() >= kPieceBytes) {
         emit(piece);
         piece.clear();
@@ -349,9 +350,10 @@ Manifest PlannedManifest(const std::string& folder, const CheckpointPlan& plan,
   manifest.world = plan.world();
   manifest.content = content;
   for (Rank r = 0; r < plan.world(); ++r) {
-    for (const PlannedFile& file : plan.for_rank(r).files) {
-      manifest.files.push_back({file.name, file.bytes, r});
-      manifest.total_bytes += file.bytes;
+    const PlannedFiles files = plan.for_rank(r).files;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      manifest.files.push_back({files.name(i), files.bytes(i), r});
+      manifest.total_bytes += files.bytes(i);
     }
   }
   manifest.listed_files = manifest.files.size();
@@ -376,17 +378,18 @@ std::string PlannedManifestText(const std::string& folder, const CheckpointPlan&
 void CheckPlannedFiles(storage::Env& env, const std::string& folder, const CheckpointPlan& plan,
                        const std::vector<Rank>& ranks) {
   for (Rank r : ranks) {
-    for (const PlannedFile& file : plan.for_rank(r).files) {
-      const std::string path = JoinPath(folder, file.name);
+    const PlannedFiles files = plan.for_rank(r).files;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      const std::string path = JoinPath(folder, files.name(i));
       if (!env.exists(path)) {
         throw IoError("complete checkpoint", path, 0,
                       "missing (rank " + std::to_string(r) + " did not write it); no manifest");
       }
       const Bytes size = env.file_size(path);
-      if (size != file.bytes) {
+      if (size != files.bytes(i)) {
         throw IoError("complete checkpoint", path, 0,
-                      "size " + std::to_string(size) + " B, planned " + std::to_string(file.bytes) +
-                          " B; no manifest");
+                      "size " + std::to_string(size) + " B, planned " +
+                          std::to_string(files.bytes(i)) + " B; no manifest");
       }
     }
   }

@@ -18,42 +18,31 @@ Bytes Sum(const std::vector<Bytes>& values) {
   return std::accumulate(values.begin(), values.end(), Bytes{0});
 }
 
-PlannedFile MakeFile(std::string name, FileKind kind, std::vector<Bytes> tensors,
-                     std::int64_t layer = -1) {
-  PlannedFile file;
-  file.name = std::move(name);
-  file.kind = kind;
-  file.layer = layer;
-  file.bytes = Sum(tensors);
-  file.tensor_bytes = std::move(tensors);
-  return file;
+FileRun OneFile(std::string name, FileKind kind, std::vector<Bytes> tensors) {
+  FileRun run;
+  run.kind = kind;
+  run.name = std::move(name);
+  run.bytes = Sum(tensors);
+  run.tensor_bytes = std::move(tensors);
+  return run;
 }
 
-// (kind, size) of every file in order: two ranks with the same profile write the same bytes.
-std::vector<std::pair<FileKind, Bytes>> Profile(const RankPlan& plan) {
-  std::vector<std::pair<FileKind, Bytes>> profile;
-  profile.reserve(plan.files.size());
-  for (const PlannedFile& file : plan.files) profile.emplace_back(file.kind, file.bytes);
+// (kind, size, files in a row) of every file in order, adjacent runs of one kind and size joined:
+// two ranks with the same profile write the same bytes.
+std::vector<std::tuple<FileKind, Bytes, std::uint64_t>> Profile(const RankPlan& plan) {
+  std::vector<std::tuple<FileKind, Bytes, std::uint64_t>> profile;
+  for (const FileRun& run : plan.files.runs()) {
+    if (!profile.empty() && std::get<0>(profile.back()) == run.kind &&
+        std::get<1>(profile.back()) == run.bytes) {
+      std::get<2>(profile.back()) += run.count;
+    } else {
+      profile.emplace_back(run.kind, run.bytes, run.count);
+    }
+  }
   return profile;
 }
 
 }  // namespace
-
-const char* FileKindName(FileKind kind) {
-  switch (kind) {
-    case FileKind::kModelStates:
-      return "model state";
-    case FileKind::kLayer:
-      return "layer";
-    case FileKind::kModel:
-      return "model";
-    case FileKind::kZeroModel:
-      return "model shard";
-    case FileKind::kOptimizer:
-      return "optimizer";
-  }
-  return "?";
-}
 
 CheckpointPlan::CheckpointPlan(const config::ModelConfig& model,
                                const config::CheckpointConfig& checkpoint, int world)
@@ -105,46 +94,68 @@ std::vector<Bytes> CheckpointPlan::layer_tensor_bytes(std::int64_t layer) const 
   return bytes;
 }
 
+std::vector<LayerRange> CheckpointPlan::same_tensor_pieces(const LayerRange& range) const {
+  // Only the embedding (0), the head (L+1) and the final norm (L+2) differ from the transformer
+  // layers 1..L (tensor_sizes.h); DLIO's legacy layers are all alike.
+  const std::int64_t l = num_layers_;
+  const LayerRange kinds[] = {{0, 0}, {1, l}, {l + 1, l + 1}, {l + 2, l + 2}};
+  std::vector<LayerRange> pieces;
+  for (const LayerRange& kind : kinds) {
+    const LayerRange piece{std::max(range.first, kind.first), std::min(range.last, kind.last)};
+    if (!piece.empty()) pieces.push_back(piece);
+  }
+  return pieces;
+}
+
 void CheckpointPlan::add_layer_files(RankPlan& plan) const {
   if (num_layers_ <= 0) return;
   const RankCoordinates& at = plan.at;
   const LayerRange range = StageLayers(num_layers_, layout_.pp, at.pp, !legacy_layers());
   if (range.empty()) return;
+  const std::vector<LayerRange> pieces = same_tensor_pieces(range);
 
   // DLIO allocates layer state everywhere except on ZeRO-1 replicas, and counts what it
   // allocates (not what it writes) in its reported size; legacy layers are never counted.
   const bool allocated = !(zero_stage_ == 1 && at.dp != 0);
   if (allocated && !legacy_layers()) {
-    for (std::int64_t i = range.first; i <= range.last; ++i) {
-      plan.dlio_model_bytes += Sum(layer_tensor_bytes(i));
+    for (const LayerRange& piece : pieces) {
+      plan.dlio_model_bytes +=
+          Sum(layer_tensor_bytes(piece.first)) * static_cast<Bytes>(piece.count());
     }
   }
 
   if (zero_stage_ == 1 || zero_stage_ == 2) {
     if (at.dp != 0) return;  // only the first replica writes the (replicated) model
     if (layout_.pp > 1) {
-      for (std::int64_t i = range.first; i <= range.last; ++i) {
-        plan.files.push_back(
-            MakeFile(LayerFileName(i, at.mp), FileKind::kLayer, layer_tensor_bytes(i), i));
+      for (const LayerRange& piece : pieces) {
+        FileRun run;
+        run.kind = FileKind::kLayer;
+        run.first_layer = piece.first;
+        run.mp = at.mp;
+        run.count = static_cast<std::uint64_t>(piece.count());
+        run.tensor_bytes = layer_tensor_bytes(piece.first);
+        run.bytes = Sum(run.tensor_bytes);
+        plan.files.add(std::move(run));
       }
       return;
     }
-    std::vector<Bytes> tensors;
-    for (std::int64_t i = range.first; i <= range.last; ++i) {
-      std::vector<Bytes> layer = layer_tensor_bytes(i);
-      tensors.insert(tensors.end(), layer.begin(), layer.end());
-    }
-    plan.files.push_back(MakeFile(ModelFileName(at.mp), FileKind::kModel, std::move(tensors)));
+    plan.files.add(OneFile(ModelFileName(at.mp), FileKind::kModel, stage_tensors(pieces)));
     return;
   }
   // ZeRO 0 (full stage, first replica only) and ZeRO 3 (1/DP shard on every rank).
+  plan.files.add(
+      OneFile(ZeroModelFileName(at.dp, at.mp), FileKind::kZeroModel, stage_tensors(pieces)));
+}
+
+std::vector<Bytes> CheckpointPlan::stage_tensors(const std::vector<LayerRange>& pieces) const {
   std::vector<Bytes> tensors;
-  for (std::int64_t i = range.first; i <= range.last; ++i) {
-    std::vector<Bytes> layer = layer_tensor_bytes(i);
-    tensors.insert(tensors.end(), layer.begin(), layer.end());
+  for (const LayerRange& piece : pieces) {
+    const std::vector<Bytes> layer = layer_tensor_bytes(piece.first);
+    for (std::int64_t i = 0; i < piece.count(); ++i) {
+      tensors.insert(tensors.end(), layer.begin(), layer.end());
+    }
   }
-  plan.files.push_back(
-      MakeFile(ZeroModelFileName(at.dp, at.mp), FileKind::kZeroModel, std::move(tensors)));
+  return tensors;
 }
 
 void CheckpointPlan::add_optimizer_file(RankPlan& plan) const {
@@ -171,8 +182,8 @@ void CheckpointPlan::add_optimizer_file(RankPlan& plan) const {
     for (std::uint64_t e : elements) tensors.push_back(e * optimizer_element_bytes_);
     plan.dlio_optimizer_bytes = Sum(tensors);
   }
-  plan.files.push_back(
-      MakeFile(OptimizerFileName(at.dp, at.mp), FileKind::kOptimizer, std::move(tensors)));
+  plan.files.add(
+      OneFile(OptimizerFileName(at.dp, at.mp), FileKind::kOptimizer, std::move(tensors)));
 }
 
 RankPlan CheckpointPlan::for_rank(Rank rank) const {
@@ -188,12 +199,11 @@ RankPlan CheckpointPlan::for_rank(Rank rank) const {
   if (!plan.participates) return plan;
   // DLIO's save order: model state, layers, optimizer.
   if (model_size_bytes_ > 0) {
-    plan.files.push_back(
-        MakeFile(ModelStatesFileName(rank), FileKind::kModelStates, {model_size_bytes_}));
+    plan.files.add(OneFile(ModelStatesFileName(rank), FileKind::kModelStates, {model_size_bytes_}));
   }
   add_layer_files(plan);
   add_optimizer_file(plan);
-  for (const PlannedFile& file : plan.files) plan.bytes += file.bytes;
+  for (const FileRun& run : plan.files.runs()) plan.bytes += run.bytes * run.count;
   return plan;
 }
 
@@ -214,7 +224,7 @@ PlanSummary CheckpointPlan::make_summary(bool with_groups) const {
 
   PlanSummary summary;
   std::map<std::tuple<FileKind, Bytes>, std::uint64_t> sizes;
-  std::map<std::vector<std::pair<FileKind, Bytes>>, int> group_of_profile;
+  std::map<std::vector<std::tuple<FileKind, Bytes, std::uint64_t>>, int> group_of_profile;
   bool any_writer = false;
   Bytes dlio_model = 0;
   for (int replica = 0; replica < 2; ++replica) {
@@ -229,10 +239,10 @@ PlanSummary CheckpointPlan::make_summary(bool with_groups) const {
       summary.files += p.files.size() * ranks;
       dlio_model += p.dlio_model_bytes * ranks;
       summary.dlio_reported_bytes += p.dlio_optimizer_bytes * ranks;
-      for (const PlannedFile& f : p.files) {
-        (f.kind == FileKind::kOptimizer ? summary.optimizer_bytes : summary.model_bytes) +=
-            f.bytes * ranks;
-        sizes[{f.kind, f.bytes}] += ranks;
+      for (const FileRun& run : p.files.runs()) {
+        (run.kind == FileKind::kOptimizer ? summary.optimizer_bytes : summary.model_bytes) +=
+            run.bytes * run.count * ranks;
+        sizes[{run.kind, run.bytes}] += run.count * ranks;
       }
       if (!p.files.empty()) {
         summary.writing_ranks += static_cast<int>(ranks);

@@ -2,13 +2,17 @@
 // (global_epoch{E}_step{S}/), their sizes and the tensors inside them, following DLIO's
 // Megatron-DeepSpeed model. Pure arithmetic:
 // a rank's plan is computed on its own, and the summary of a whole job visits one representative
-// rank per model-parallel rank, so a 1024-rank 1T plan costs microseconds.
+// rank per model-parallel rank, so a 1024-rank 1T plan costs microseconds. A rank's layer files
+// are held as runs (planned_files.h): neither a plan nor the totals grow with the number of
+// layer files.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "checkpoint/layer_split.h"
+#include "checkpoint/planned_files.h"
 #include "checkpoint/rank_mapping.h"
 #include "checkpoint/tensor_sizes.h"
 #include "config/config.h"
@@ -16,28 +20,11 @@
 
 namespace dlbench::checkpoint {
 
-enum class FileKind {
-  kModelStates,  // model_states-{rank}.pt (non-transformer model)
-  kLayer,        // layer_{i}-model_{mp}_model_states.pt
-  kModel,        // model_{mp}_model_states.pt
-  kZeroModel,    // zero_pp_rank_{dp}_mp_rank_{mp}_model_states.pt
-  kOptimizer,    // zero_pp_rank_{dp}_mp_rank_{mp}_optim_states.pt
-};
-const char* FileKindName(FileKind kind);
-
-struct PlannedFile {
-  std::string name;  // relative to the checkpoint folder
-  FileKind kind = FileKind::kOptimizer;
-  std::int64_t layer = -1;          // the layer index of a kLayer file
-  std::vector<Bytes> tensor_bytes;  // in the order they are written
-  Bytes bytes = 0;                  // sum of tensor_bytes: the file's size as dlbench writes it
-};
-
 struct RankPlan {
   Rank rank = 0;
   RankCoordinates at;
   bool participates = false;  // false: ZeRO 0 ranks outside the first model-parallel group
-  std::vector<PlannedFile> files;
+  PlannedFiles files;         // a few runs whatever the number of files
   Bytes bytes = 0;
   // What DLIO counts for this rank in its reported checkpoint size.
   Bytes dlio_model_bytes = 0;
@@ -95,9 +82,8 @@ class CheckpointPlan {
   RankPlan for_rank(Rank rank) const;
 
   PlanSummary summarize() const;
-  // summarize() without `groups` (left empty), holding one rank's plan at a time: the groups'
-  // examples are one plan of each kind of rank, the job's files when each pipeline stage has its
-  // own layer files. For a run's checks and metrics, which need the totals only.
+  // summarize() without `groups` (left empty), holding one rank's plan at a time. For a run's
+  // checks and metrics, which need the totals only.
   PlanSummary totals() const;
 
  private:
@@ -105,6 +91,11 @@ class CheckpointPlan {
   void add_layer_files(RankPlan& plan) const;
   void add_optimizer_file(RankPlan& plan) const;
   std::vector<Bytes> layer_tensor_bytes(std::int64_t layer) const;
+  // `range` cut where the layers' tensors change (embedding, transformer layers, head, norm).
+  std::vector<LayerRange> same_tensor_pieces(const LayerRange& range) const;
+  // The tensors of every layer of `pieces` in order: the one file of a stage (ZeRO 0 and 3, or
+  // pipeline 1).
+  std::vector<Bytes> stage_tensors(const std::vector<LayerRange>& pieces) const;
 
   ParallelLayout layout_;
   int zero_stage_ = 0;

@@ -204,3 +204,11 @@ dlbench_cli_test(checkpoint_burst_buffer_preallocate 0
   --match "spares: OK" -- /bin/sh -c
   "rm -rf ${dir} && ${CKPT_MPIEXEC} 2 ${DLBENCH} checkpoint ${CKPT_YAML} ++workload.storage.tiers.nvme.path=${dir}/bb ++workload.checkpoint.burst_buffer.tier=nvme ++workload.checkpoint.checkpoint_folder=${dir}/ckpt ++workload.checkpoint.burst_buffer.preallocate=True ++workload.checkpoint.verify=True --output ${dir}/out && test ! -e ${dir}/bb/.dlbench-spare && test -f ${dir}/ckpt/global_epoch1_step2/dlbench_checkpoint_manifest.json && echo 'spares: OK'")
 set_tests_properties(cli.checkpoint_burst_buffer_preallocate PROPERTIES LABELS "cli;mpi")
+# A checkpoint's memory is bounded by the configuration, not the number of its files: a save and
+# a load of 2,000 and 20,000 layer files a rank within 4 MiB of each other
+# (checkpoint_memory_bound.py). Not timed.
+add_test(NAME cli.checkpoint_memory_flat_in_the_number_of_files
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/checkpoint_memory_bound.py ${DLBENCH}
+  ${SCRATCH} "${MPIEXEC_TEXT}")
+set_tests_properties(cli.checkpoint_memory_flat_in_the_number_of_files PROPERTIES
+  LABELS "cli;mpi" TIMEOUT 240)

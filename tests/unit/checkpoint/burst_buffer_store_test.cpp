@@ -193,7 +193,7 @@ TEST_F(BurstBufferStoreTest, ARerunOverwritesTheCheckpointFoldersEarlierCopyInPl
 }
 
 TEST_F(BurstBufferStoreTest, TheDrainOfTheFirstFileStartsBeforeTheSaveReturns) {
-  const std::vector<PlannedFile>& files = plan_.for_rank(0).files;
+  const PlannedFiles files = plan_.for_rank(0).files;
   ASSERT_GE(files.size(), 2u);
   const std::string name = "global_epoch1_step1";
   // The writer holds back its last file until the first one is on the capacity side: a drain
@@ -215,7 +215,7 @@ TEST_F(BurstBufferStoreTest, TheDrainOfTheFirstFileStartsBeforeTheSaveReturns) {
 }
 
 TEST_F(BurstBufferStoreTest, ASaveThatFailsAfterSomeFilesWereDrainedIsNeverDurable) {
-  const std::vector<PlannedFile>& files = plan_.for_rank(0).files;
+  const PlannedFiles files = plan_.for_rank(0).files;
   ASSERT_GE(files.size(), 2u);
   const std::string name = "global_epoch1_step1";
   // The last file cannot be created on the fast tier; the first is drained before that.

@@ -278,7 +278,7 @@ TEST_F(DrainEngineTest, ASourceOfTheWrongSizeIsAnError) {
 }
 
 TEST_F(DrainEngineTest, APipelinedJobCopiesEachFileOnceReadyAndMarksOnlyAfterTheCommit) {
-  const std::vector<PlannedFile>& files = plan_.for_rank(0).files;
+  const PlannedFiles files = plan_.for_rank(0).files;
   ASSERT_GE(files.size(), 2u);
   auto feed = std::make_shared<DrainFeed>(files.size());
   DrainJob job = make_job(0);  // rank 0's two files; rank 1 has one
@@ -311,7 +311,7 @@ TEST_F(DrainEngineTest, APipelinedJobCopiesEachFileOnceReadyAndMarksOnlyAfterThe
 // cannot have copied anything before the hold (its files were not ready); the wait bounds
 // nothing the outcome depends on: a held job copies nothing however long it is held.
 TEST_F(DrainEngineTest, AHeldJobCopiesNothingUntilReleased) {
-  const std::vector<PlannedFile>& files = plan_.for_rank(0).files;
+  const PlannedFiles files = plan_.for_rank(0).files;
   auto feed = std::make_shared<DrainFeed>(files.size());
   DrainJob job = make_job(0);
   job.finisher = false;  // the finisher's part is covered above
@@ -371,7 +371,7 @@ class CancelledDrainTest : public DrainEngineTest, public ::testing::WithParamIn
 
 TEST_P(CancelledDrainTest, ACancelledSaveLeavesNoMarkerAndNoCopies) {
   const bool all_ready = GetParam();
-  const std::vector<PlannedFile>& files = plan_.for_rank(0).files;
+  const PlannedFiles files = plan_.for_rank(0).files;
   ASSERT_GE(files.size(), 2u);
   auto feed = std::make_shared<DrainFeed>(files.size());
   DrainJob job = make_job(0);  // rank 0's two files; rank 1 has one

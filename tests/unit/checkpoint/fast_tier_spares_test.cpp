@@ -38,13 +38,13 @@ void WriteText(const fs::path& path, const std::string& text) {
   std::ofstream(path) << text;
 }
 
-std::vector<PlannedFile> Files(const std::vector<std::pair<std::string, Bytes>>& sizes) {
-  std::vector<PlannedFile> files;
+PlannedFiles Files(const std::vector<std::pair<std::string, Bytes>>& sizes) {
+  PlannedFiles files;
   for (const auto& [name, bytes] : sizes) {
-    PlannedFile file;
+    FileRun file;
     file.name = name;
     file.bytes = bytes;
-    files.push_back(file);
+    files.add(file);
   }
   return files;
 }
@@ -196,7 +196,7 @@ TEST_F(SparesStoreTest, SparesARunLeftBehindAreRemovedWhenTheNextStarts) {
 TEST_F(SparesStoreTest, ASaveThatFailsLeavesNoSpareUnderATemporaryName) {
   config_.checkpoint.burst_buffer->preallocate = config::Preallocate::kYes;
   config_.checkpoint.burst_buffer->max_pending_checkpoints = 1;
-  const std::vector<PlannedFile>& files = plan_.for_rank(0).files;
+  const PlannedFiles files = plan_.for_rank(0).files;
   ASSERT_GE(files.size(), 2u);
   const std::string name = "global_epoch1_step1";
   // The first file fails; the spares moved for the others were never opened by the writer.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -406,6 +407,50 @@ TEST(CheckpointPlan, RejectsInconsistentParallelism) {
   CheckpointPlan plan(test::Llama3_8b(), Default(), 8);
   EXPECT_THROW(plan.for_rank(8), Error);
   EXPECT_THROW(plan.for_rank(-1), Error);
+}
+
+// A rank's layer files are runs made by index: a million layers are three runs on rank 0, not
+// half a million names, and every file, name and lookup is what a list would give.
+TEST(CheckpointPlan, AMillionLayerFilesAreAFewRunsMadeByIndex) {
+  const CheckpointPlan plan(test::Transformer(1'000'000, 64, 8, 16, 2, 2, 1, 2, 1), Default(), 2);
+  const RankPlan r0 = plan.for_rank(0);
+  ASSERT_EQ(r0.files.size(), 500'002u);   // layers 0..500,000 and the optimizer
+  EXPECT_EQ(r0.files.runs().size(), 3u);  // the embedding, the transformer layers, the optimizer
+  const PlannedFile embedding = r0.files[0];
+  EXPECT_EQ(embedding.name, "layer_0-model_0_model_states.pt");
+  EXPECT_EQ(embedding.kind, FileKind::kLayer);
+  EXPECT_EQ(embedding.tensor_bytes, std::vector<Bytes>{64 * 8 * 2});
+  const PlannedFile middle = r0.files[123'456];
+  EXPECT_EQ(middle.name, "layer_123456-model_0_model_states.pt");
+  EXPECT_EQ(middle.layer, 123'456);
+  EXPECT_EQ(middle.tensor_bytes.size(), 6u);
+  EXPECT_EQ(r0.files.name(500'000), "layer_500000-model_0_model_states.pt");
+  EXPECT_EQ(r0.files.back().name, "zero_pp_rank_0_mp_rank_0_optim_states.pt");
+  EXPECT_EQ(r0.files.bytes(500'001), r0.files.back().bytes);
+  EXPECT_EQ(r0.files.find("layer_123456-model_0_model_states.pt"), 123'456u);
+  EXPECT_EQ(r0.files.find("zero_pp_rank_0_mp_rank_0_optim_states.pt"), 500'001u);
+  EXPECT_EQ(r0.files.find("layer_500001-model_0_model_states.pt"), std::nullopt);  // rank 1's
+  EXPECT_EQ(r0.files.find("layer_5-model_1_model_states.pt"), std::nullopt);
+  EXPECT_EQ(r0.files.find("layer_05-model_0_model_states.pt"), std::nullopt);
+  EXPECT_EQ(r0.files.find("layer_5-model_0_model_states.pt.tmp"), std::nullopt);
+  EXPECT_EQ(r0.files.find("zero_pp_rank_1_mp_rank_0_optim_states.pt"), std::nullopt);
+  Bytes sum = 0;
+  std::uint64_t files = 0;
+  for (const PlannedFile& f : r0.files) {
+    sum += f.bytes;
+    ++files;
+  }
+  EXPECT_EQ(files, r0.files.size());
+  EXPECT_EQ(sum, r0.bytes);
+  const RankPlan r1 = plan.for_rank(1);
+  EXPECT_EQ(r1.files.size(), 500'003u);   // layers 500,001..1,000,002 and the optimizer
+  EXPECT_EQ(r1.files.runs().size(), 4u);  // transformer layers, the head, the norm, the optimizer
+  EXPECT_EQ(r1.files.name(499'999), "layer_1000000-model_1_model_states.pt");
+  EXPECT_EQ(r1.files.find("layer_1000002-model_1_model_states.pt"), 500'001u);
+  const PlanSummary totals = plan.totals();
+  EXPECT_EQ(totals.files, 1'000'005u);
+  EXPECT_EQ(totals.total_bytes, r0.bytes + r1.bytes);
+  EXPECT_EQ(CountOf(totals, FileKind::kLayer, middle.bytes), 1'000'000u);
 }
 
 }  // namespace

@@ -1,0 +1,100 @@
+#include "checkpoint/planned_files.h"
+
+#include <charconv>
+
+#include "checkpoint/file_names.h"
+#include "util/error.h"
+
+namespace dlbench::checkpoint {
+namespace {
+
+constexpr std::string_view kLayerPrefix = "layer_";
+
+std::string NameIn(const FileRun& run, std::uint64_t offset) {
+  if (run.kind != FileKind::kLayer) return run.name;
+  return LayerFileName(run.first_layer + static_cast<std::int64_t>(offset), run.mp);
+}
+
+// The layer a layer file's name carries (layer_{i}-...), if it starts like one.
+std::optional<std::int64_t> LayerOfName(std::string_view name) {
+  if (!name.starts_with(kLayerPrefix)) return std::nullopt;
+  const char* first = name.data() + kLayerPrefix.size();
+  std::int64_t layer = 0;
+  const auto [end, error] = std::from_chars(first, name.data() + name.size(), layer);
+  if (error != std::errc{} || end == first) return std::nullopt;
+  return layer;
+}
+
+}  // namespace
+
+const char* FileKindName(FileKind kind) {
+  switch (kind) {
+    case FileKind::kModelStates:
+      return "model state";
+    case FileKind::kLayer:
+      return "layer";
+    case FileKind::kModel:
+      return "model";
+    case FileKind::kZeroModel:
+      return "model shard";
+    case FileKind::kOptimizer:
+      return "optimizer";
+  }
+  return "?";
+}
+
+void PlannedFiles::add(FileRun run) {
+  if (run.count == 0 || (run.kind != FileKind::kLayer && run.count != 1)) {
+    throw InternalError("a planned file run of " + std::to_string(run.count) + " files of kind " +
+                        FileKindName(run.kind));
+  }
+  size_ += static_cast<std::size_t>(run.count);
+  runs_.push_back(std::move(run));
+}
+
+std::pair<const FileRun*, std::uint64_t> PlannedFiles::locate(std::size_t index) const {
+  std::uint64_t offset = index;
+  for (const FileRun& run : runs_) {
+    if (offset < run.count) return {&run, offset};
+    offset -= run.count;
+  }
+  throw InternalError("planned file " + std::to_string(index) + " of " + std::to_string(size_));
+}
+
+PlannedFile PlannedFiles::operator[](std::size_t index) const {
+  const auto [run, offset] = locate(index);
+  PlannedFile file;
+  file.name = NameIn(*run, offset);
+  file.kind = run->kind;
+  if (run->kind == FileKind::kLayer) {
+    file.layer = run->first_layer + static_cast<std::int64_t>(offset);
+  }
+  file.tensor_bytes = run->tensor_bytes;
+  file.bytes = run->bytes;
+  return file;
+}
+
+std::string PlannedFiles::name(std::size_t index) const {
+  const auto [run, offset] = locate(index);
+  return NameIn(*run, offset);
+}
+
+Bytes PlannedFiles::bytes(std::size_t index) const { return locate(index).first->bytes; }
+
+std::optional<std::size_t> PlannedFiles::find(std::string_view name) const {
+  const std::optional<std::int64_t> layer = LayerOfName(name);
+  std::size_t first = 0;
+  for (const FileRun& run : runs_) {
+    if (run.kind != FileKind::kLayer) {
+      if (run.name == name) return first;
+    } else if (layer && *layer >= run.first_layer &&
+               static_cast<std::uint64_t>(*layer - run.first_layer) < run.count &&
+               LayerFileName(*layer, run.mp) == name) {
+      return first + static_cast<std::size_t>(*layer - run.first_layer);
+    }
+    first += static_cast<std::size_t>(run.count);
+  }
+  return std::nullopt;
+}
+
+}  // namespace dlbench::checkpoint
