@@ -102,6 +102,9 @@ std::string AnswerLines(const std::string& workload, const SweepResult& result,
     if (search.first_failure) {
       const PointResult* failed = Find(result.points, entry.grid, *search.first_failure);
       if (failed) line += Printf("; %d: %s", *search.first_failure, Describe(*failed).c_str());
+    } else if (search.max_passing > 0 && !search.stopped) {
+      // The search stops at --max-accelerators: with no count failed, the host's limit is higher.
+      line += "; every count tried passed, up to --max-accelerators: a lower bound (raise it)";
     }
     if (search.stopped) line += "; stopped early (--stop-on-error): a lower bound";
     text += line + "\n";

@@ -135,6 +135,20 @@ TEST(RunSweep, StopOnErrorEndsTheSweepAtTheFailedPoint) {
   EXPECT_NE(AnswerLines("w", result, kThreshold, 1).find("a lower bound"), std::string::npos);
 }
 
+// Every count up to --max-accelerators passing is a lower bound, and the answer line says so.
+TEST(RunSweep, AllCountsPassingUpToTheMaximumIsALowerBound) {
+  ScriptedRuns runs;
+  runs.au = {{1, 99}, {2, 98}, {4, 97}};
+  test::TempDir dir;
+  const SweepResult result = Sweep(Search(4), runs, dir);
+  EXPECT_EQ(runs.calls, (std::vector<int>{1, 2, 4}));
+  EXPECT_EQ(result.searches[0].search.max_passing, 4);
+  EXPECT_FALSE(result.searches[0].search.first_failure);
+  EXPECT_EQ(AnswerLines("w", result, kThreshold, 1),
+            "w: 4 accelerator(s) per host meet AU >= 90 % (median AU 97.00 % over 1 run); every "
+            "count tried passed, up to --max-accelerators: a lower bound (raise it)\n");
+}
+
 // A point whose run measured no step (AU would read 0 %) is "unmeasured", not an AU of 0, and
 // does not pass.
 TEST(RunSweep, RunWithoutMeasuredStepIsUnmeasured) {
