@@ -45,8 +45,9 @@ inline constexpr int kCountersGzipLevel = 1;
 inline constexpr std::size_t kCountersMemberBytes = std::size_t{1} << 20;
 
 // The bytes of <rank>_posix_counters.json.gz: RankCountersJson's text in independent gzip members
-// of kCountersMemberBytes of text each (the compression buffer stays that size; gzip readers read
-// the members as one text).
+// of kCountersMemberBytes of text each (gzip readers read the members as one text), the text made
+// and compressed a member at a time: neither the whole text nor a buffer larger than about two
+// members is held.
 std::string RankCountersGzip(const storage::CountsOfRank& counts, int rank);
 
 // How many files summary.json lists in posix_counters.top_files (by bytes read + written).
