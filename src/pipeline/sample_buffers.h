@@ -1,7 +1,8 @@
 // Scratch memory the reader threads read sample bytes into. It lives for the whole run, not for
 // one epoch's reader pool: a fresh buffer per epoch would be faulted in (and, as a std::vector,
 // zero-filled) again every epoch — for 64 MiB samples a 64 MiB first touch per thread per epoch
-// on the read path. Never zero-filled: readers overwrite what they use.
+// on the read path. Never zero-filled: readers overwrite what they use. Large buffers are on huge
+// pages (storage::AllocateBuffer).
 #pragma once
 
 #include <cstddef>
@@ -9,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "storage/aligned_buffer.h"
 #include "util/units.h"
 
 namespace dlbench::pipeline {
@@ -21,7 +23,9 @@ class SampleBuffer {
   static constexpr Bytes kHeadroom = 256;  // the npy header dlbench writes takes 128
   std::span<std::byte> get(Bytes need) {
     if (need > size_ || !data_) {
-      data_.reset(new std::byte[kHeadroom + need]);  // default-initialised: no memset
+      data_.reset();  // before the new allocation: the two never coexist
+      size_ = 0;
+      data_.reset(storage::AllocateBuffer(kHeadroom + need, alignof(std::max_align_t)));
       size_ = need;
     }
     return {data_.get() + kHeadroom, need};
@@ -32,7 +36,7 @@ class SampleBuffer {
   }
 
  private:
-  std::unique_ptr<std::byte[]> data_;
+  std::unique_ptr<std::byte, storage::FreeBuffer> data_;
   Bytes size_ = 0;
 };
 
