@@ -20,11 +20,26 @@ BackgroundRemover::~BackgroundRemover() {
   thread_.join();
 }
 
+void BackgroundRemover::remove(std::string folder, PathSource next) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back({std::move(folder), std::move(next)});
+  }
+  changed_.notify_all();
+}
+
 void BackgroundRemover::remove(std::vector<std::string> paths) {
   if (paths.empty()) return;
   {
     std::lock_guard lock(mutex_);
-    for (std::string& path : paths) queue_.push_back(std::move(path));
+    for (std::string& path : paths) {
+      PathSource once = [path, given = false]() mutable -> std::optional<std::string> {
+        if (given) return std::nullopt;
+        given = true;
+        return path;
+      };
+      queue_.push_back({std::move(path), std::move(once)});
+    }
   }
   changed_.notify_all();
 }
@@ -45,8 +60,11 @@ void BackgroundRemover::release() {
 bool BackgroundRemover::any_under(const std::string& folder) const {
   const std::string prefix = folder.ends_with('/') ? folder : folder + "/";
   if (running_.starts_with(prefix)) return true;
-  for (const std::string& path : queue_) {
-    if (path.starts_with(prefix)) return true;
+  for (const Removal& removal : queue_) {
+    // Its paths are under `removal.folder`: they may be under `folder` if either folder holds
+    // the other.
+    const std::string inside = removal.folder + "/";
+    if (inside.starts_with(prefix) || prefix.starts_with(inside)) return true;
   }
   return false;
 }
@@ -72,8 +90,13 @@ void BackgroundRemover::run() {
   while (true) {
     changed_.wait(lock, [&] { return stopping_ || (!queue_.empty() && held_ == 0); });
     if (queue_.empty()) return;  // stopping, and everything queued is done
-    running_ = std::move(queue_.front());
-    queue_.pop_front();
+    std::optional<std::string> next = queue_.front().next();
+    if (!next) {
+      queue_.pop_front();
+      changed_.notify_all();
+      continue;
+    }
+    running_ = std::move(*next);
     const std::string path = running_;
     lock.unlock();
     std::string error;

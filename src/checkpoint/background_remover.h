@@ -2,12 +2,16 @@
 // frees their pages: unlinking the last name of a 300 MB tmpfs file frees its pages in that call
 // (~0.03 s of CPU, 0.2-0.3 s wall on a busy 2-core machine), which used to happen inside the next
 // save when a durable checkpoint was evicted from the fast tier. Removals run in queue order.
-// Errors are kept for the owner to report at its next collective call (TakeError).
+// Errors are kept for the owner to report at its next collective call (TakeError). A removal of
+// many files names them one at a time as their turn comes (a PathSource), so that a queued
+// checkpoint's files take a few runs of memory, not a path each.
 #pragma once
 
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,6 +29,11 @@ class BackgroundRemover {
   BackgroundRemover(const BackgroundRemover&) = delete;
   BackgroundRemover& operator=(const BackgroundRemover&) = delete;
 
+  // Each call gives the next path of a removal, or nothing once every path was given.
+  using PathSource = std::function<std::optional<std::string>()>;
+  // Removes the paths `next` gives, each asked for when its turn comes; every one is inside
+  // `folder` (what wait_folder goes by).
+  void remove(std::string folder, PathSource next);
   void remove(std::vector<std::string> paths);
   // While held (a save is being written), no removal starts: freeing pages beside a save that
   // allocates its own slows it (see above). Counted; wait_folder and wait_idle must not be called
@@ -40,14 +49,18 @@ class BackgroundRemover {
   std::string take_error();
 
  private:
+  struct Removal {
+    std::string folder;  // every path `next` gives is inside it
+    PathSource next;
+  };
   void run();
   bool any_under(const std::string& folder) const;  // under mutex_
 
   storage::Env& env_;
   std::mutex mutex_;
   std::condition_variable changed_;
-  std::deque<std::string> queue_;
-  std::string running_;  // the path being removed, "" when idle
+  std::deque<Removal> queue_;  // the front one's paths are being removed
+  std::string running_;        // the path being removed, "" when idle
   std::string error_;
   bool stopping_ = false;
   int held_ = 0;

@@ -190,31 +190,30 @@ void BurstBufferStore::resume_drain(const std::string& name) {
   for (const auto& [n, bytes] : node_bytes) job.total_bytes = std::max(job.total_bytes, bytes);
   // Within a part not marked drained, a file the interrupted drain completed is not copied again:
   // its rank's content marker vouches for the files under their final names (drain_engine.h).
-  std::map<Rank, std::vector<DrainFile>> rank_files;
+  // The manifest's files are held as runs (PlannedFiles::append_listed) from here on.
+  std::map<Rank, PlannedFiles> rank_files;
   for (const ManifestEntry& entry : manifest.files) {
-    rank_files[entry.rank].push_back({entry.name, entry.bytes});
+    if (mine.contains(entry.rank)) rank_files[entry.rank].append_listed(entry.name, entry.bytes);
   }
   std::map<Rank, bool> vouched;
   for (const auto& [old, drained] : mine) {
     if (drained) continue;
-    const std::string marker = JoinPath(job.capacity_folder, DrainContentMarkerName(old));
     vouched[old] =
-        env_.exists(marker) &&
-        ReadMarkerText(env_, marker) == DrainContentText(manifest.content, name, rank_files[old]);
+        DrainContentMatches(env_, JoinPath(job.capacity_folder, DrainContentMarkerName(old)),
+                            manifest.content, name, rank_files[old]);
   }
-  Saved saved{name, {}, {}};
+  Saved saved{name, {}};
   std::size_t complete = 0;
   for (const ManifestEntry& entry : manifest.files) {
     if (!mine.contains(entry.rank)) continue;
-    saved.own_files.push_back(entry.name);
-    saved.own_sizes.push_back(entry.bytes);
+    saved.files.append_listed(entry.name, entry.bytes);
     if (mine[entry.rank]) continue;
     const std::string copy = JoinPath(job.capacity_folder, entry.name);
     if (vouched[entry.rank] && env_.exists(copy) && env_.file_size(copy) == entry.bytes) {
       ++complete;
       continue;
     }
-    job.files.push_back({entry.name, entry.bytes});
+    job.files.append_listed(entry.name, entry.bytes);
   }
   resumed_complete_files_ += complete;
   saved_.push_back(std::move(saved));

@@ -5,8 +5,11 @@
 #include <cstdio>
 #include <exception>
 #include <map>
+#include <memory>
+#include <optional>
 #include <random>
 #include <set>
+#include <string>
 #include <utility>
 
 #include "checkpoint/background_remover.h"
@@ -43,6 +46,15 @@ std::string FormatSeconds(Seconds value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.17g", value);
   return text;
+}
+
+// The paths of `files` in `folder`, one a call, made as they are asked for.
+BackgroundRemover::PathSource PathsOf(std::string folder, PlannedFiles files) {
+  return [folder = std::move(folder), files = std::move(files),
+          next = std::size_t{0}]() mutable -> std::optional<std::string> {
+    if (next == files.size()) return std::nullopt;
+    return JoinPath(folder, files.name(next++));
+  };
 }
 
 }  // namespace
@@ -159,13 +171,11 @@ void BurstBufferStore::preallocate(bool automatic) {
     }
     return;
   }
-  std::vector<Bytes> sizes;
   const PlannedFiles files = plan->for_rank(comm_.rank()).files;
-  for (std::size_t i = 0; i < files.size(); ++i) sizes.push_back(files.bytes(i));
   const Seconds start = metrics::Now();
   mpi::AgreeOnFailure(comm_, [&] {
     storage::AlignedBuffer zeros(tuning_.buffer_bytes);
-    spares_->preallocate(sizes, sets, zeros);
+    spares_->preallocate(files, sets, zeros);
   });
   const Seconds took = comm_.max(metrics::Now() - start);
   const Bytes total = comm_.sum(static_cast<std::uint64_t>(spares_->bytes()));
@@ -254,14 +264,11 @@ std::string BurstBufferStore::evict_durable(bool keep_spares) {
       // Unreadable from now on (no fast-tier manifest): kept as spares for later saves, or
       // removed in the background, so that freeing their pages is not part of this (trainer's)
       // call.
-      std::vector<std::string> files;
-      for (const std::string& file : saved->own_files)
-        files.push_back(JoinPath(fast_folder(name), file));
       try {
         if (keep_spares && keeps_another_spare_set()) {
-          spares_->give(files, saved->own_sizes);
+          spares_->give(fast_folder(name), saved->files);
         } else {
-          remover_->remove(std::move(files));
+          remover_->remove(fast_folder(name), PathsOf(fast_folder(name), saved->files));
         }
       } catch (const Error& e) {
         if (error.empty()) error = e.what();
@@ -365,13 +372,12 @@ StoreOpResult BurstBufferStore::save(const std::string& name, const CheckpointPl
     job.name = name;
     job.fast_folder = fast_folder(name);
     job.capacity_folder = capacity_folder(name);
-    for (std::size_t i = 0; i < mine.files.size(); ++i) {
-      job.files.push_back({mine.files.name(i), mine.files.bytes(i)});
-    }
+    job.files = mine.files.without_tensors();
     job.marks = {comm_.rank()};
     job.world = plan.world();
     job.finisher = comm_.is_root();
-    if (job.finisher) job.manifest = PlannedManifestText(fast_folder(name), plan, content);
+    // The manifest the commit below prints on the fast tier, printed again by the finisher.
+    if (job.finisher) job.plan = std::make_shared<const CheckpointPlan>(plan);
     job.total_bytes = share;
     job.feed = feed;
     job.token = token;
@@ -411,12 +417,7 @@ StoreOpResult BurstBufferStore::save(const std::string& name, const CheckpointPl
   }
   if (feed) feed->commit();
 
-  Saved saved{name, {}, {}};
-  for (std::size_t i = 0; i < mine.files.size(); ++i) {
-    saved.own_files.push_back(mine.files.name(i));
-    saved.own_sizes.push_back(mine.files.bytes(i));
-  }
-  saved_.push_back(std::move(saved));
+  saved_.push_back({name, mine.files.without_tensors()});
   share_ = share;
 
   result.bytes = io.bytes;
@@ -477,7 +478,7 @@ std::vector<DrainResult> BurstBufferStore::finish() {
   collect(drains_->wait_all());
   std::string local_error = evict_durable(/*keep_spares=*/false);
   const bool had_spares = spares_ && spares_->created();
-  if (spares_) remover_->remove(spares_->release());
+  if (spares_) remover_->remove(spares_->folder(), spares_->release());
   remover_->wait_idle();
   const std::string removal_error = remover_->take_error();
   if (local_error.empty()) local_error = removal_error;

@@ -34,6 +34,7 @@
 
 #include "checkpoint/checkpoint_store.h"
 #include "checkpoint/checkpoint_writer.h"
+#include "checkpoint/planned_files.h"
 #include "config/config.h"
 #include "mpi/communicator.h"
 #include "mpi/nodes.h"
@@ -94,8 +95,7 @@ class BurstBufferStore final : public CheckpointStore {
  private:
   struct Saved {
     std::string name;
-    std::vector<std::string> own_files;  // this rank's files on the fast tier
-    std::vector<Bytes> own_sizes;        // their sizes
+    PlannedFiles files;  // this rank's files on the fast tier: a few runs
   };
   void resume();
   // Collective: queues the drain of checkpoint `name`, complete on some node's fast tier, unless

@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <string_view>
 #include <utility>
 
 #include "checkpoint/chunk_schedule.h"
@@ -29,16 +30,18 @@ std::string MarkerText(const DrainJob& job, const std::string& body) {
   return "dlbench-drain " + job.token + "\n" + body;
 }
 
-// A file opened by the first thread that needs it (see checkpoint_writer.cpp for why not
-// std::call_once).
-struct CopiedFile {
-  std::mutex mutex;
-  bool open_attempted = false;
-  bool reused = false;  // written over the earlier copy of this file
+// A file being copied: opened by the first thread that needs it (ChunkedFile), both ends at once.
+struct CopyEnds {
   std::unique_ptr<storage::ReadableFile> source;
   std::unique_ptr<storage::AtomicFileWriter> target;
-  std::atomic<std::uint64_t> chunks_left{0};
+  bool reused = false;  // written over the earlier copy of this file
 };
+using CopiedFile = ChunkedFile<CopyEnds>;
+
+// A content marker's text is emitted in pieces of about this size, in a buffer reserved with room
+// for one more line (a name of up to 255 bytes), so that it never grows by doubling.
+constexpr std::size_t kContentPieceBytes = 64 * 1024;
+constexpr std::size_t kContentPieceSlack = 4096;
 
 // Thrown inside the copy when the engine is being destroyed.
 struct Abandoned {};
@@ -71,15 +74,48 @@ std::string DrainedMarkerName(Rank rank) { return kDrainedPrefix + std::to_strin
 std::string DrainFailedMarkerName(Rank rank) { return kDrainFailedPrefix + std::to_string(rank); }
 std::string DrainContentMarkerName(Rank rank) { return kDrainContentPrefix + std::to_string(rank); }
 
-std::string DrainContentText(const ContentSettings& content, const std::string& checkpoint,
-                             const std::vector<DrainFile>& files) {
-  std::string text = "dlbench-drain-content 1\nseed " + std::to_string(content.seed) +
-                     "\nrandomize " + (content.randomize ? "1" : "0") + "\ncheckpoint " +
-                     checkpoint + "\n";
-  for (const DrainFile& file : files) {
-    text += "file " + std::to_string(file.bytes) + " " + file.name + "\n";
+void EmitDrainContentText(const ContentSettings& content, const std::string& checkpoint,
+                          const PlannedFiles& files,
+                          const std::function<void(std::string_view)>& emit) {
+  std::string piece;
+  piece.reserve(kContentPieceBytes + kContentPieceSlack);
+  piece += "dlbench-drain-content 1\nseed " + std::to_string(content.seed) + "\nrandomize " +
+           (content.randomize ? "1" : "0") + "\ncheckpoint " + checkpoint + "\n";
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    piece += "file " + std::to_string(files.bytes(i)) + " " + files.name(i) + "\n";
+    if (piece.size() >= kContentPieceBytes) {
+      emit(piece);
+      piece.clear();
+    }
   }
-  return text;
+  if (!piece.empty()) emit(piece);
+}
+
+bool DrainContentMatches(storage::Env& env, const std::string& path, const ContentSettings& content,
+                         const std::string& checkpoint, const PlannedFiles& files) {
+  if (!env.exists(path)) return false;
+  std::unique_ptr<storage::ReadableFile> file = env.open_read(path);
+  const Bytes size = file->size();
+  Bytes offset = 0;
+  bool same = true;
+  std::string read;
+  EmitDrainContentText(content, checkpoint, files, [&](std::string_view piece) {
+    if (!same) return;
+    if (size - offset < piece.size()) {
+      same = false;
+      return;
+    }
+    read.resize(piece.size());
+    const Bytes n = file->read_at(offset, read.data(), read.size());
+    if (n != read.size()) {
+      throw IoError(
+          "read", path, offset,
+          "short read: " + std::to_string(n) + " of " + std::to_string(read.size()) + " B");
+    }
+    same = read == piece;
+    offset += n;
+  });
+  return same && offset == size;
 }
 bool IsDrainFailedMarkerName(const std::string& file_name) {
   return file_name.starts_with(kDrainFailedPrefix);
@@ -243,7 +279,7 @@ void DrainEngine::run() {
 DrainOutcome DrainEngine::drain(const DrainJob& job, std::uint64_t sequence) {
   trace::Span span(trace::Event::kDrain);
   Bytes own_bytes = 0;  // this rank's files (total_bytes is the whole checkpoint's)
-  for (const DrainFile& f : job.files) own_bytes += f.bytes;
+  for (const FileRun& run : job.files.runs()) own_bytes += run.bytes * run.count;
   span.set_arg(0, static_cast<std::int64_t>(own_bytes));
   DrainOutcome outcome;
   outcome.name = job.name;
@@ -292,8 +328,8 @@ DrainOutcome DrainEngine::drain(const DrainJob& job, std::uint64_t sequence) {
     // the copies made so far are removed (best effort: without a manifest they are never read).
     // Unprepared, the capacity side was not touched: its files may be an earlier durable copy.
     if (prepared) {
-      for (const DrainFile& f : job.files) {
-        RemoveLeftover(env_, JoinPath(job.capacity_folder, f.name));
+      for (std::size_t i = 0; i < job.files.size(); ++i) {
+        RemoveLeftover(env_, JoinPath(job.capacity_folder, job.files.name(i)));
       }
       for (Rank rank : job.marks) {
         RemoveLeftover(env_, JoinPath(job.capacity_folder, DrainContentMarkerName(rank)));
@@ -335,8 +371,8 @@ void DrainEngine::prepare_capacity_side(const DrainJob& job) {
   // its final name is one this drain completed.
   const storage::Capabilities can = env_.capabilities(job.capacity_folder);
   const bool reuse = can.rename && can.random_writes;
-  for (const DrainFile& file : job.files) {
-    const std::string path = JoinPath(job.capacity_folder, file.name);
+  for (std::size_t i = 0; i < job.files.size(); ++i) {
+    const std::string path = JoinPath(job.capacity_folder, job.files.name(i));
     if (!env_.exists(path)) continue;
     if (reuse) {
       env_.rename(path, storage::PartialPathFor(path));
@@ -345,27 +381,26 @@ void DrainEngine::prepare_capacity_side(const DrainJob& job) {
     }
   }
   if (!job.content) return;
-  const std::string text = DrainContentText(*job.content, job.name, job.files);
-  for (Rank rank : job.marks) write_marker(job, DrainContentMarkerName(rank), text);
+  for (Rank rank : job.marks) {
+    storage::AtomicFileWriter writer(env_,
+                                     JoinPath(job.capacity_folder, DrainContentMarkerName(rank)));
+    EmitDrainContentText(*job.content, job.name, job.files, [&](std::string_view piece) {
+      writer.file().append(piece.data(), piece.size());
+    });
+    writer.commit(/*fsync=*/true);
+  }
 }
 
 void DrainEngine::copy_files(const DrainJob& job, std::uint64_t sequence, DrainOutcome& outcome,
                              bool& prepared) {
-  const std::size_t n = job.files.size();
-  std::vector<Bytes> sizes;
-  sizes.reserve(n);
-  for (const DrainFile& f : job.files) sizes.push_back(f.bytes);
-  const ChunkSchedule schedule(sizes, options_.buffer_bytes);
-  std::unique_ptr<CopiedFile[]> files(new CopiedFile[n]);
-  for (std::size_t i = 0; i < n; ++i) {
-    files[i].chunks_left.store(schedule.chunks_in_file(i), std::memory_order_relaxed);
-  }
-  std::atomic<std::uint64_t> next_chunk{0};
-  std::atomic<bool> started{false};
-  std::mutex prepare_mutex;  // the first file to open prepares the capacity side, once
+  const ChunkSchedule schedule(job.files, options_.buffer_bytes);
   // Storage without random writes (an object store) gets each file's chunks in order: one
   // thread, which appends them (the schedule lists a file's chunks by offset, file after file).
   const bool sequential = !env_.capabilities(job.capacity_folder).random_writes;
+  FileWindow<CopyEnds> window(FilesInFlight(sequential ? 1 : options_.threads));
+  std::atomic<std::uint64_t> next_chunk{0};
+  std::atomic<bool> started{false};
+  std::mutex prepare_mutex;  // the first file to open prepares the capacity side, once
 
   ThreadTeam team(sequential ? 1 : options_.threads);
   team.run([&](int thread) {
@@ -373,85 +408,102 @@ void DrainEngine::copy_files(const DrainJob& job, std::uint64_t sequence, DrainO
       LowerThisThread(ThreadPriority::kLowest);  // thread 0 is the engine's, lowered in Run
     if (trace::Active() != nullptr) trace::NameThread("drain-" + std::to_string(thread));
     storage::AlignedBuffer& buffer = buffers_[static_cast<std::size_t>(thread)];
-    while (!team.stop()) {
-      wait_unless_held(sequence);  // a later save is being written: no copy beside it
-      if (stopping_.load(std::memory_order_relaxed)) throw Abandoned{};
-      const std::uint64_t index = next_chunk.fetch_add(1, std::memory_order_relaxed);
-      if (index >= schedule.size()) return;
-      const Chunk chunk = schedule.at(index);
-      CopiedFile& file = files[chunk.file];
-      const DrainFile& spec = job.files[chunk.file];
-      storage::ReadableFile* source = nullptr;
-      storage::WritableFile* target = nullptr;
-      {
-        std::lock_guard lock(file.mutex);
-        if (!file.open_attempted) {
-          if (job.feed) {
-            // The writer renames a file into place when it is complete; only then is it copied.
-            const DrainFeed::Wait wait = job.feed->wait_file(
-                chunk.file, options_.poll_interval,
-                [&] { return team.stop() || stopping_.load(std::memory_order_relaxed); });
-            if (wait == DrainFeed::Wait::kCancelled) throw Cancelled{};
-            if (wait == DrainFeed::Wait::kGaveUp) {
-              if (stopping_.load(std::memory_order_relaxed)) throw Abandoned{};
-              return;  // another thread failed; the team is stopping
+    try {
+      while (!team.stop()) {
+        wait_unless_held(sequence);  // a later save is being written: no copy beside it
+        if (stopping_.load(std::memory_order_relaxed)) throw Abandoned{};
+        const std::uint64_t index = next_chunk.fetch_add(1, std::memory_order_relaxed);
+        if (index >= schedule.size()) return;
+        const Chunk chunk = schedule.at(index);
+        CopiedFile* file = window.enter(chunk.file, [&](CopiedFile& f) {
+          f.chunks_left.store(schedule.chunks_in_file(chunk.file), std::memory_order_relaxed);
+        });
+        if (file == nullptr) return;  // another thread failed; the team is stopping
+        const Bytes file_bytes = job.files.bytes(chunk.file);
+        storage::ReadableFile* source = nullptr;
+        storage::WritableFile* target = nullptr;
+        bool reused = false;
+        {
+          std::lock_guard lock(file->mutex);
+          if (!file->open_attempted) {
+            if (job.feed) {
+              // The writer renames a file into place when it is complete; only then is it copied.
+              const DrainFeed::Wait wait = job.feed->wait_file(
+                  chunk.file, options_.poll_interval,
+                  [&] { return team.stop() || stopping_.load(std::memory_order_relaxed); });
+              if (wait == DrainFeed::Wait::kCancelled) throw Cancelled{};
+              if (wait == DrainFeed::Wait::kGaveUp) {
+                if (stopping_.load(std::memory_order_relaxed)) throw Abandoned{};
+                return;  // another thread failed; the team is stopping
+              }
             }
+            if (!started.exchange(true)) outcome.start = now();
+            {
+              std::lock_guard prepare_lock(prepare_mutex);
+              if (!prepared) {
+                prepare_capacity_side(job);
+                prepared = true;
+              }
+            }
+            file->open_attempted = true;
+            const std::string name = job.files.name(chunk.file);
+            auto ends = std::make_unique<CopyEnds>();
+            const std::string from = JoinPath(job.fast_folder, name);
+            ends->source = env_.open_read(from);
+            if (ends->source->size() != file_bytes) {
+              throw IoError("drain", from, 0,
+                            "size " + std::to_string(ends->source->size()) + " B, expected " +
+                                std::to_string(file_bytes) + " B");
+            }
+            // An earlier copy of this file (its manifest already withdrawn) is overwritten in
+            // place, not replaced: replacing it would free its pages, and on a memory-backed tier
+            // in a VM a save allocating pages freed just before ran several times slower
+            // (docs/checkpointing.md, "What a save does not wait for").
+            // (prepare_capacity_side moved it to its partial name.)
+            const std::string to = JoinPath(job.capacity_folder, name);
+            ends->reused =
+                !sequential && !job.token.empty() && env_.exists(storage::PartialPathFor(to));
+            ends->target = std::make_unique<storage::AtomicFileWriter>(
+                env_, to, storage::OpenOptions{}, ends->reused);
+            file->handle = std::move(ends);
           }
-          if (!started.exchange(true)) outcome.start = now();
+          if (!file->handle) return;  // another thread failed to open it; the team is stopping
+          source = file->handle->source.get();
+          target = &file->handle->target->file();
+          reused = file->handle->reused;
+        }
+        if (chunk.length > 0) {
+          void* bytes = buffer.data();
+          const Bytes got = source->read_at(chunk.offset, bytes, chunk.length);
+          if (got != chunk.length) {
+            throw IoError("drain read", source->path(), 0,
+                          "short read at offset " + std::to_string(chunk.offset) + ": " +
+                              std::to_string(got) + " of " + std::to_string(chunk.length) + " B");
+          }
+          if (sequential) {
+            AppendInOrder(*target, chunk, bytes);
+          } else {
+            target->write_at(chunk.offset, bytes, chunk.length);
+          }
+        }
+        // Durability is the point of the drain: every file is fsync'd, whatever checkpoint.fsync.
+        if (file->chunks_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+          if (reused) target->truncate(file_bytes);
+          file->handle->target->commit(/*fsync=*/true);
+          // Published and closed: both ends go now, and its slot to a later file.
           {
-            std::lock_guard prepare_lock(prepare_mutex);
-            if (!prepared) {
-              prepare_capacity_side(job);
-              prepared = true;
-            }
+            std::lock_guard lock(file->mutex);
+            file->handle.reset();
           }
-          file.open_attempted = true;
-          const std::string from = JoinPath(job.fast_folder, spec.name);
-          file.source = env_.open_read(from);
-          if (file.source->size() != spec.bytes) {
-            throw IoError("drain", from, 0,
-                          "size " + std::to_string(file.source->size()) + " B, expected " +
-                              std::to_string(spec.bytes) + " B");
-          }
-          // An earlier copy of this file (its manifest already withdrawn) is overwritten in
-          // place, not replaced: replacing it would free its pages, and on a memory-backed tier
-          // in a VM a save allocating pages freed just before ran several times slower
-          // (docs/checkpointing.md, "What a save does not wait for").
-          // (prepare_capacity_side moved it to its partial name.)
-          const std::string to = JoinPath(job.capacity_folder, spec.name);
-          file.reused =
-              !sequential && !job.token.empty() && env_.exists(storage::PartialPathFor(to));
-          file.target = std::make_unique<storage::AtomicFileWriter>(
-              env_, to, storage::OpenOptions{}, file.reused);
-        }
-        if (!file.target) return;  // another thread failed to open it; the team is stopping
-        source = file.source.get();
-        target = &file.target->file();
-      }
-      if (chunk.length > 0) {
-        void* bytes = buffer.data();
-        const Bytes got = source->read_at(chunk.offset, bytes, chunk.length);
-        if (got != chunk.length) {
-          throw IoError("drain read", source->path(), 0,
-                        "short read at offset " + std::to_string(chunk.offset) + ": " +
-                            std::to_string(got) + " of " + std::to_string(chunk.length) + " B");
-        }
-        if (sequential) {
-          AppendInOrder(*target, chunk, bytes);
-        } else {
-          target->write_at(chunk.offset, bytes, chunk.length);
+          window.leave(chunk.file);
         }
       }
-      // Durability is the point of the drain: every file is fsync'd, whatever checkpoint.fsync.
-      if (file.chunks_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        if (file.reused) target->truncate(spec.bytes);
-        file.target->commit(/*fsync=*/true);
-        std::lock_guard lock(file.mutex);
-        file.source.reset();
-      }
+    } catch (...) {
+      window.abort();  // a thread waiting for a slot must not wait for this one
+      throw;
     }
   });
-  for (const DrainFile& f : job.files) outcome.bytes += f.bytes;
+  for (const FileRun& run : job.files.runs()) outcome.bytes += run.bytes * run.count;
 }
 
 void DrainEngine::write_marker(const DrainJob& job, const std::string& file_name,
@@ -523,23 +575,39 @@ void DrainEngine::await_markers(const DrainJob& job, Seconds own_duration) {
 
 void DrainEngine::commit_manifest(const DrainJob& job) {
   // The manifest lists every rank's files; each must now be on the capacity side, whole.
-  const Manifest manifest =
-      ParseManifest(job.manifest, "the manifest of " + job.name + " for " + job.capacity_folder);
-  for (const ManifestEntry& entry : manifest.files) {
-    const std::string path = JoinPath(job.capacity_folder, entry.name);
+  const auto check = [&](const std::string& name, Bytes bytes) {
+    const std::string path = JoinPath(job.capacity_folder, name);
     if (!env_.exists(path)) {
       throw IoError("drain", path, 0, "missing after every rank marked its part drained");
     }
     const Bytes size = env_.file_size(path);
-    if (size != entry.bytes) {
-      throw IoError("drain", path, 0,
-                    "size " + std::to_string(size) + " B, manifest says " +
-                        std::to_string(entry.bytes) + " B");
+    if (size != bytes) {
+      throw IoError(
+          "drain", path, 0,
+          "size " + std::to_string(size) + " B, manifest says " + std::to_string(bytes) + " B");
     }
+  };
+  if (job.plan) {
+    for (Rank r = 0; r < job.plan->world(); ++r) {
+      const PlannedFiles files = job.plan->for_rank(r).files;
+      for (std::size_t i = 0; i < files.size(); ++i) check(files.name(i), files.bytes(i));
+    }
+  } else {
+    // Checked as the parser meets each entry, none kept.
+    ParseManifest(job.manifest, "the manifest of " + job.name + " for " + job.capacity_folder,
+                  [&](const ManifestEntry& entry) {
+                    check(entry.name, entry.bytes);
+                    return false;
+                  });
   }
   // The checkpoint folder's own entry in its parent must be durable before the manifest is.
   env_.sync_directory(std::string(ParentFolder(job.capacity_folder)));
-  WriteManifestText(env_, job.capacity_folder, job.manifest, /*fsync=*/true);
+  if (job.plan) {
+    if (!job.content) throw InternalError("drain of " + job.name + ": a plan without content");
+    WritePlannedManifest(env_, job.capacity_folder, *job.plan, *job.content, /*fsync=*/true);
+  } else {
+    WriteManifestText(env_, job.capacity_folder, job.manifest, /*fsync=*/true);
+  }
 }
 
 }  // namespace dlbench::checkpoint

@@ -1,8 +1,10 @@
 // The background half of the burst buffer: copies this rank's files of each complete checkpoint
 // from the fast tier to the capacity folder, one checkpoint at a time in save order, through a
 // fixed set of reused buffers (threads x buffer_bytes, whatever the checkpoint size; one thread
-// appending each file in order where the capacity storage has no random writes). Each copied
-// file is fsync'd and published (AtomicFileWriter), then a per-rank marker file says
+// appending each file in order where the capacity storage has no random writes), holding the
+// state of a window of files in flight (chunk_schedule.h), whatever the number of files: a job's
+// files are runs (planned_files.h), and the finisher prints a new save's manifest from its plan.
+// Each copied file is fsync'd and published (AtomicFileWriter), then a per-rank marker file says
 // "this rank's part is drained". The finisher (one rank) polls for every rank's marker on the
 // shared capacity folder, aborts the writes an interrupted earlier drain left pending there
 // (Env::abort_pending_writes: an object store's multipart uploads), and then writes the
@@ -31,12 +33,15 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "checkpoint/checkpoint_writer.h"
 #include "checkpoint/manifest.h"
+#include "checkpoint/plan.h"
+#include "checkpoint/planned_files.h"
 #include "storage/file.h"
 #include "util/units.h"
 
@@ -49,7 +54,7 @@ std::string DrainFailedMarkerName(Rank rank);
 // moved every earlier copy of the rank's files away from their final names (to their partial
 // names, to be overwritten in place), it says that every file of the rank under its final name
 // in this folder was copied whole (fsync'd, renamed into place) for the content it names
-// (DrainContentText). A resumed drain skips such a file when its size is right, instead of
+// (EmitDrainContentText). A resumed drain skips such a file when its size is right, instead of
 // copying it again: size alone would not do, as an earlier save of the same name and size may
 // have held other bytes.
 std::string DrainContentMarkerName(Rank rank);
@@ -59,15 +64,16 @@ std::string ReadMarkerText(storage::Env& env, const std::string& path);
 bool IsDrainMarkerName(const std::string& file_name);
 bool IsDrainFailedMarkerName(const std::string& file_name);
 
-struct DrainFile {
-  std::string name;  // relative to the checkpoint folder
-  Bytes bytes = 0;
-};
-
 // What decides the bytes of a saving rank's files (tensor_content.h: the seed, randomize, the
-// checkpoint's name and each file's name and size), as the text of its content marker.
-std::string DrainContentText(const ContentSettings& content, const std::string& checkpoint,
-                             const std::vector<DrainFile>& files);
+// checkpoint's name and each file's name and size), as the text of its content marker: a header,
+// then a line for each file. Handed to `emit` in pieces of a few KiB, never held whole.
+void EmitDrainContentText(const ContentSettings& content, const std::string& checkpoint,
+                          const PlannedFiles& files,
+                          const std::function<void(std::string_view)>& emit);
+// The marker at `path` holds exactly that text (compared a piece at a time). False when it is
+// absent; Error(kIo) naming `path` when it cannot be read.
+bool DrainContentMatches(storage::Env& env, const std::string& path, const ContentSettings& content,
+                         const std::string& checkpoint, const PlannedFiles& files);
 
 // How a save still being written hands its files to its drain job. The saving thread marks each
 // file ready once it is complete under its final name on the fast tier, then either commits (the
@@ -99,14 +105,19 @@ class DrainFeed {
 };
 
 struct DrainJob {
-  std::string name;              // the checkpoint's folder name
-  std::string fast_folder;       // <tier path>/<name>, complete (manifest present)
-  std::string capacity_folder;   // <checkpoint_folder>/<name>
-  std::vector<DrainFile> files;  // what this rank copies
-  std::vector<Rank> marks;       // ranks whose drained marker this rank writes when done
-  int world = 1;                 // the finisher waits for markers of ranks 0..world-1
-  bool finisher = false;         // this rank writes the capacity-side manifest
-  std::string manifest;          // finisher: its text (ManifestText), as the fast tier holds it
+  std::string name;             // the checkpoint's folder name
+  std::string fast_folder;      // <tier path>/<name>, complete (manifest present)
+  std::string capacity_folder;  // <checkpoint_folder>/<name>
+  PlannedFiles files;           // what this rank copies, in this order: a few runs
+  std::vector<Rank> marks;      // ranks whose drained marker this rank writes when done
+  int world = 1;                // the finisher waits for markers of ranks 0..world-1
+  bool finisher = false;        // this rank writes the capacity-side manifest
+  // Finisher: the capacity-side manifest, the same as the fast tier's. A new save's is printed
+  // from its plan when it is written (WritePlannedManifest, with `content`), as the fast-tier
+  // commit printed it; without a plan, `manifest` holds its text (a resumed drain's, read back
+  // from the fast tier).
+  std::shared_ptr<const CheckpointPlan> plan;
+  std::string manifest;
   // For backpressure: what the checkpoint holds in the fullest fast-tier folder (all of it on a
   // shared tier, the largest node's share on a node-local one).
   Bytes total_bytes = 0;

@@ -7,12 +7,17 @@
 // pays that; one that allocates does, and so would a real job's checkpoint on such a node.
 //
 // The spares of one rank live in <tier>/.dlbench-spare/<rank>/ (file_names::kSpareFolder), under
-// numbers; a set is one checkpoint's worth of this rank's files. Only for a tier that can rename
-// and overwrite at offsets (a file system). Not thread-safe: the store's (trainer's) thread only.
+// numbers; a set is one checkpoint's worth of this rank's files. The pool holds, for each size,
+// runs of consecutive numbers (a checkpoint's files of one size are given numbers in a row), not
+// a path a spare. Only for a tier that can rename and overwrite at offsets (a file system). Not
+// thread-safe: the store's (trainer's) thread only.
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,28 +36,39 @@ class FastTierSpares {
   int sets() const { return sets_; }
   Bytes bytes() const { return bytes_; }
 
-  // Writes `sets` sets of files of `sizes` (zeros from `buffer`, whose size is the write size),
-  // so that their space is allocated and touched. Throws Error(kIo) naming the file.
-  void preallocate(const std::vector<Bytes>& sizes, int sets, storage::AlignedBuffer& buffer);
-  // Moves the files of one evicted checkpoint (complete, no longer readable) in as one set.
-  void give(const std::vector<std::string>& paths, const std::vector<Bytes>& sizes);
+  // Writes `sets` sets of files of the sizes of `files` (zeros from `buffer`, whose size is the
+  // write size), so that their space is allocated and touched. Throws Error(kIo) naming the file.
+  void preallocate(const PlannedFiles& files, int sets, storage::AlignedBuffer& buffer);
+  // Moves `files` of `folder`, one evicted checkpoint's (complete, no longer readable), in as
+  // one set.
+  void give(const std::string& folder, const PlannedFiles& files);
   // Takes one set: for each of `files`, moves a spare at least as large to the partial path of
   // <folder>/<name> (storage::PartialPathFor; the folder must exist), to be overwritten in place
   // and cut to size. Returns, per file, whether it got one.
   std::vector<bool> take(const std::string& folder, const PlannedFiles& files);
-  // Empties the pool: the paths of every spare, for the caller to remove, then the folder (the
-  // next spare creates it again).
-  std::vector<std::string> release();
+  // Empties the pool: each call of the returned source gives the path of one spare, for the
+  // caller to remove, then nothing; then the folder (the next spare creates it again).
+  std::function<std::optional<std::string>()> release();
   const std::string& folder() const { return folder_; }
   // This pool made its folder since the last release() (ask before releasing).
   bool created() const { return created_; }
 
  private:
-  std::string next_path();
+  // Numbers first .. first + count - 1.
+  struct NumberRun {
+    std::uint64_t first = 0;
+    std::uint64_t count = 0;
+  };
+  using Pool = std::map<Bytes, std::deque<NumberRun>>;  // by size, oldest first
+
+  // The number of a new spare (its folder created the first time).
+  std::uint64_t next_number();
+  std::string path_of(std::uint64_t number) const;
+  void keep(Bytes size, std::uint64_t number);
 
   storage::Env& env_;
   std::string folder_;
-  std::multimap<Bytes, std::string> files_;  // by size
+  Pool files_;
   int sets_ = 0;
   Bytes bytes_ = 0;
   std::uint64_t next_ = 0;  // names the next spare

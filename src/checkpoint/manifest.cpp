@@ -31,6 +31,10 @@ constexpr int kMaxWorld = 1 << 20;
 // A manifest is read, and written by a commit, in pieces of this size: it lists every file of the
 // job (~95 B each), which no rank needs to hold as a whole.
 constexpr std::size_t kPieceBytes = std::size_t{1} << 20;
+// Room reserved beyond kPieceBytes for a printed piece, more than one file's entry takes (a name
+// of 255 bytes, each escaped to 6), so that the piece's buffer never grows past its reservation:
+// growing by doubling made it 2 MiB once a manifest passed 1 MiB, and ~0.5 MiB below that.
+constexpr std::size_t kPieceSlack = 64 * 1024;
 
 // A manifest's count that must be a whole number >= 0 (nlohmann's get<Bytes> would wrap -5 and
 // truncate 1.5).
@@ -82,6 +86,7 @@ void EmitPlannedManifest(const std::string& folder, const CheckpointPlan& plan,
                          const ContentSettings& content,
                          const std::function<void(const std::string&)>& emit) {
   std::string piece;
+  piece.reserve(kPieceBytes + kPieceSlack);
   TextBuilder text(piece, BaseName(folder), plan.world(), content);
   Bytes total = 0;
   for (Rank r = 0; r < plan.world(); ++r) {

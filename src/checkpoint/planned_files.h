@@ -2,7 +2,8 @@
 // the layer files of a pipeline stage are one run per kind of layer (embedding, transformer
 // layers, head, final norm), so a rank with a million layer files holds a few runs, not a
 // million names and tensor lists. A file (its name, size and tensors) is made on demand by its
-// index in plan order; a name is found back by parsing it.
+// index in plan order; a name is found back by parsing it. A list of files read back from a
+// manifest is held the same way (append_listed): consecutive layer files of one size are one run.
 #pragma once
 
 #include <cstddef>
@@ -79,6 +80,11 @@ class PlannedFiles {
 
   // Appends a run (count >= 1; a kLayer run names its layers, any other run its one file).
   void add(FileRun run);
+  // Appends a file known by its name and size only (a manifest's entry): a layer file's name
+  // (LayerFileName) that follows the last run's last layer with the same model-parallel rank and
+  // size extends that run, any other name is a run of its own. A listing tells no tensors: the
+  // file's one tensor is its size, and a file other than a layer file counts as kModel.
+  void append_listed(const std::string& name, Bytes bytes);
 
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
@@ -91,6 +97,9 @@ class PlannedFiles {
   Bytes bytes(std::size_t index) const;
   // The index of the file named `name`, if this rank plans one.
   std::optional<std::size_t> find(std::string_view name) const;
+  // The same files with no tensor lists (a stage's one model file lists every layer's tensors):
+  // what copying or removing them needs, kept per pending checkpoint by a burst buffer.
+  PlannedFiles without_tensors() const;
 
   const std::vector<FileRun>& runs() const { return runs_; }
   Iterator begin() const { return {this, 0}; }
@@ -101,6 +110,9 @@ class PlannedFiles {
   std::pair<const FileRun*, std::uint64_t> locate(std::size_t index) const;
 
   std::vector<FileRun> runs_;
+  // ends_[k]: the index after run k's last file; a run is found by bisection, as a listing
+  // (append_listed) may be many runs.
+  std::vector<std::size_t> ends_;
   std::size_t size_ = 0;
 };
 

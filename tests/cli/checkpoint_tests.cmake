@@ -212,3 +212,10 @@ add_test(NAME cli.checkpoint_memory_flat_in_the_number_of_files
   ${SCRATCH} "${MPIEXEC_TEXT}")
 set_tests_properties(cli.checkpoint_memory_flat_in_the_number_of_files PROPERTIES
   LABELS "cli;mpi" TIMEOUT 240)
+# The same for two saves through a burst buffer (drained to the checkpoint folder, the second
+# over the first's spares) and a load.
+add_test(NAME cli.checkpoint_burst_buffer_memory_flat_in_the_number_of_files
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/checkpoint_memory_bound.py ${DLBENCH}
+  ${SCRATCH} "${MPIEXEC_TEXT}" burst_buffer)
+set_tests_properties(cli.checkpoint_burst_buffer_memory_flat_in_the_number_of_files PROPERTIES
+  LABELS "cli;mpi" TIMEOUT 400)

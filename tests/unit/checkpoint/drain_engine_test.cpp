@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -49,7 +50,7 @@ class DrainEngineTest : public ::testing::Test {
     job.name = "global_epoch1_step1";
     job.fast_folder = fast_.string();
     job.capacity_folder = capacity_.string();
-    for (const PlannedFile& f : plan_.for_rank(rank).files) job.files.push_back({f.name, f.bytes});
+    job.files = plan_.for_rank(rank).files;
     job.marks = {rank};
     job.world = kRanks;
     job.finisher = rank == 0;
@@ -397,6 +398,51 @@ TEST_P(CancelledDrainTest, ACancelledSaveLeavesNoMarkerAndNoCopies) {
 
 INSTANTIATE_TEST_SUITE_P(AfterOneOrAllFiles, CancelledDrainTest, ::testing::Bool(),
                          [](const auto& param) { return param.param ? "AllCopied" : "OneCopied"; });
+
+// A new save's content marker, streamed from its files' runs, is the text a resumed drain checks
+// (DrainContentMatches), and the finisher prints the manifest from the save's plan: the bytes
+// of the fast tier's.
+TEST_F(DrainEngineTest, ANewSavePrintsItsMarkerAndManifestFromItsPlan) {
+  const ContentSettings content = WriterOptions().content;
+  const PlannedFiles files = plan_.for_rank(0).files;
+  std::string expected = "dlbench-drain-content 1\nseed " + std::to_string(content.seed) +
+                         "\nrandomize " + (content.randomize ? "1" : "0") +
+                         "\ncheckpoint global_epoch1_step1\n";
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    expected += "file " + std::to_string(files.bytes(i)) + " " + files.name(i) + "\n";
+  }
+  std::string marker;
+  EmitDrainContentText(content, "global_epoch1_step1", files,
+                       [&](std::string_view piece) { marker += piece; });
+  EXPECT_EQ(marker, expected);
+  dlbench::test::TempDir dir;
+  const auto matches = [&](const char* name) {
+    return DrainContentMatches(PosixEnv(), (dir / name).string(), content, "global_epoch1_step1",
+                               files);
+  };
+  std::ofstream(dir / "same") << expected;
+  std::ofstream(dir / "longer") << expected << "x";
+  std::ofstream(dir / "shorter") << expected.substr(0, expected.size() - 1);
+  EXPECT_TRUE(matches("same"));
+  EXPECT_FALSE(matches("longer"));
+  EXPECT_FALSE(matches("shorter"));
+  EXPECT_FALSE(matches("absent"));
+
+  DrainEngine rank1(PosixEnv(), options());
+  rank1.enqueue(make_job(1));
+  ASSERT_EQ(rank1.wait_all()[0].error, "");
+  DrainJob job = make_job(0);
+  job.manifest.clear();
+  job.plan = std::make_shared<const CheckpointPlan>(plan_);
+  job.content = content;
+  DrainEngine rank0(PosixEnv(), options());
+  rank0.enqueue(std::move(job));
+  const std::vector<DrainOutcome> zero = rank0.wait_all();
+  ASSERT_EQ(zero[0].error, "");
+  EXPECT_TRUE(zero[0].durable_at.has_value());
+  EXPECT_EQ(dlbench::test::ReadFile(capacity_ / file_names::kCheckpointManifest),
+            dlbench::test::ReadFile(fast_ / file_names::kCheckpointManifest));
+}
 
 }  // namespace
 }  // namespace dlbench::checkpoint

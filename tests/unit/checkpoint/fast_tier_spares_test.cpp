@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -61,7 +62,7 @@ TEST(FastTierSpares, TakesTheSmallestSpareLargeEnoughAndMovesItToThePartialName)
   dlbench::test::TempDir dir;
   FastTierSpares spares(PosixEnv(), (dir.path() / "spare").string());
   storage::AlignedBuffer buffer(4096);
-  spares.preallocate({100, 5000}, 1, buffer);
+  spares.preallocate(Files({{"x.pt", 100}, {"y.pt", 5000}}), 1, buffer);
   EXPECT_EQ(spares.sets(), 1);
   EXPECT_EQ(spares.bytes(), 5100u);
   fs::create_directories(dir.path() / "ckpt");
@@ -81,13 +82,42 @@ TEST(FastTierSpares, ReleaseHandsBackEveryFile) {
   FastTierSpares spares(PosixEnv(), (dir.path() / "spare").string());
   EXPECT_FALSE(spares.created()) << "no folder before the first spare";
   WriteText(dir.path() / "old.pt", std::string(300, 'x'));
-  spares.give({(dir.path() / "old.pt").string()}, {300});
+  spares.give(dir.path().string(), Files({{"old.pt", 300}}));
   EXPECT_TRUE(spares.created());
   EXPECT_FALSE(fs::exists(dir.path() / "old.pt"));
-  const std::vector<std::string> paths = spares.release();
-  ASSERT_EQ(paths.size(), 1u);
-  EXPECT_EQ(fs::file_size(paths[0]), 300u);
+  const auto next = spares.release();
+  const std::optional<std::string> path = next();
+  ASSERT_TRUE(path);
+  EXPECT_EQ(fs::file_size(*path), 300u);
+  EXPECT_FALSE(next()) << "one spare";
   EXPECT_EQ(spares.sets(), 0);
+}
+
+// Spares of one size are held as runs of numbers: a set of many files takes a few runs, and each
+// file comes back (the smallest large enough, the oldest of its size first) exactly once.
+TEST(FastTierSpares, TakesEveryGivenFileOnceInTheOrderGiven) {
+  dlbench::test::TempDir dir;
+  FastTierSpares spares(PosixEnv(), (dir.path() / "spare").string());
+  std::vector<std::pair<std::string, Bytes>> given;
+  for (int i = 0; i < 5; ++i) given.push_back({"l" + std::to_string(i) + ".pt", 10});
+  given.push_back({"big.pt", 20});
+  for (const auto& [name, bytes] : given) WriteText(dir.path() / name, std::string(bytes, 'x'));
+  spares.give(dir.path().string(), Files(given));
+  EXPECT_EQ(spares.bytes(), 70u);
+  fs::create_directories(dir.path() / "ckpt");
+  const std::vector<bool> taken = spares.take((dir.path() / "ckpt").string(),
+                                              Files({{"a.pt", 10}, {"b.pt", 15}, {"c.pt", 10}}));
+  EXPECT_EQ(taken, (std::vector<bool>{true, true, true}));
+  EXPECT_EQ(fs::file_size(storage::PartialPathFor((dir.path() / "ckpt" / "b.pt").string())), 20u)
+      << "the smallest spare large enough";
+  EXPECT_EQ(spares.bytes(), 30u);
+  std::set<std::string> left;
+  const auto next = spares.release();
+  while (const std::optional<std::string> path = next()) {
+    EXPECT_TRUE(left.insert(*path).second) << *path << " given twice";
+    EXPECT_EQ(fs::file_size(*path), 10u);
+  }
+  EXPECT_EQ(left.size(), 3u);
 }
 
 class SparesStoreTest : public BurstBufferStoreTest {

@@ -92,7 +92,7 @@ TEST(ObjectStoreCheckpoint, DrainsFromOneFolderToAnotherWhole) {
     job.name = "global_epoch1_step1";
     job.fast_folder = fast;
     job.capacity_folder = capacity;
-    for (const PlannedFile& f : plan.for_rank(r).files) job.files.push_back({f.name, f.bytes});
+    job.files = plan.for_rank(r).files;
     job.marks = {r};
     job.world = kObjectStoreRanks;
     job.finisher = r == 0;

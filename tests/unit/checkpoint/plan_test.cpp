@@ -453,5 +453,40 @@ TEST(CheckpointPlan, AMillionLayerFilesAreAFewRunsMadeByIndex) {
   EXPECT_EQ(CountOf(totals, FileKind::kLayer, middle.bytes), 1'000'000u);
 }
 
+// A manifest's list read back is held as runs too: consecutive layer files of one size and one
+// model-parallel rank extend a run, and every name and size comes back as listed.
+TEST(PlannedFiles, AListingOfLayerFilesIsAFewRuns) {
+  const CheckpointPlan plan(test::Transformer(10'000, 64, 8, 16, 2, 2, 1, 2, 1), Default(), 2);
+  const PlannedFiles planned = plan.for_rank(1).files;
+  PlannedFiles listed;
+  for (std::size_t i = 0; i < planned.size(); ++i) {
+    listed.append_listed(planned.name(i), planned.bytes(i));
+  }
+  const PlannedFiles bare = planned.without_tensors();
+  EXPECT_EQ(listed.size(), planned.size());
+  EXPECT_EQ(listed.runs().size(), planned.runs().size());
+  EXPECT_EQ(bare.size(), planned.size());
+  for (std::size_t i = 0; i < planned.size(); ++i) {
+    ASSERT_EQ(listed.name(i), planned.name(i)) << i;
+    ASSERT_EQ(listed.bytes(i), planned.bytes(i)) << i;
+    ASSERT_EQ(bare.name(i), planned.name(i)) << i;
+    ASSERT_EQ(bare.bytes(i), planned.bytes(i)) << i;
+  }
+  EXPECT_TRUE(bare.back().tensor_bytes.empty());
+  PlannedFiles mixed;
+  for (const char* name : {"layer_3-model_0_model_states.pt", "layer_4-model_0_model_states.pt",
+                           "layer_6-model_0_model_states.pt", "layer_7-model_1_model_states.pt",
+                           "layer_08-model_1_model_states.pt", "notes.pt"}) {
+    mixed.append_listed(name, 5);
+  }
+  mixed.append_listed("layer_9-model_1_model_states.pt", 6);
+  EXPECT_EQ(mixed.size(), 7u);
+  EXPECT_EQ(mixed.runs().size(), 6u) << "a gap, another mp, a padded name, another size";
+  EXPECT_EQ(mixed.name(1), "layer_4-model_0_model_states.pt");
+  EXPECT_EQ(mixed.name(4), "layer_08-model_1_model_states.pt");
+  EXPECT_EQ(mixed.name(5), "notes.pt");
+  EXPECT_EQ(mixed.bytes(6), 6u);
+}
+
 }  // namespace
 }  // namespace dlbench::checkpoint
