@@ -178,7 +178,7 @@ RankIoResult CheckpointReader::read_rank(const std::string& folder, const RankPl
     }
   });
   result.files = n;
-  for (const FileRun& run : plan.files.runs()) result.bytes += run.bytes * run.count;
+  result.bytes = plan.files.total_bytes();
   result.end = metrics::Now();
   trace::RecordOnTracks(trace::Event::kRestart, traced);
   return result;

@@ -128,7 +128,7 @@ RankIoResult CheckpointWriter::write_rank(
   });
   // Reached only on success: every file committed.
   result.files = n;
-  for (const FileRun& run : plan.files.runs()) result.bytes += run.bytes * run.count;
+  result.bytes = plan.files.total_bytes();
   if (options_.fsync) result.fsyncs = n;
   result.end = metrics::Now();
   trace::RecordOnTracks(trace::Event::kCapture, traced);

@@ -278,8 +278,8 @@ void DrainEngine::run() {
 
 DrainOutcome DrainEngine::drain(const DrainJob& job, std::uint64_t sequence) {
   trace::Span span(trace::Event::kDrain);
-  Bytes own_bytes = 0;  // this rank's files (total_bytes is the whole checkpoint's)
-  for (const FileRun& run : job.files.runs()) own_bytes += run.bytes * run.count;
+  // This rank's files (job.total_bytes is the whole checkpoint's).
+  const Bytes own_bytes = job.files.total_bytes();
   span.set_arg(0, static_cast<std::int64_t>(own_bytes));
   DrainOutcome outcome;
   outcome.name = job.name;
@@ -503,7 +503,7 @@ void DrainEngine::copy_files(const DrainJob& job, std::uint64_t sequence, DrainO
       throw;
     }
   });
-  for (const FileRun& run : job.files.runs()) outcome.bytes += run.bytes * run.count;
+  outcome.bytes = job.files.total_bytes();
 }
 
 void DrainEngine::write_marker(const DrainJob& job, const std::string& file_name,

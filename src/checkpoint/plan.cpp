@@ -203,7 +203,7 @@ RankPlan CheckpointPlan::for_rank(Rank rank) const {
   }
   add_layer_files(plan);
   add_optimizer_file(plan);
-  for (const FileRun& run : plan.files.runs()) plan.bytes += run.bytes * run.count;
+  plan.bytes = plan.files.total_bytes();
   return plan;
 }
 

@@ -123,6 +123,12 @@ std::string PlannedFiles::name(std::size_t index) const {
 
 Bytes PlannedFiles::bytes(std::size_t index) const { return locate(index).first->bytes; }
 
+Bytes PlannedFiles::total_bytes() const {
+  Bytes total = 0;
+  for (const FileRun& run : runs_) total += run.bytes * run.count;
+  return total;
+}
+
 PlannedFiles PlannedFiles::without_tensors() const {
   PlannedFiles files;
   files.size_ = size_;

@@ -95,6 +95,8 @@ class PlannedFiles {
   // Its name and size only, without its tensors (a merged model file lists every layer's).
   std::string name(std::size_t index) const;
   Bytes bytes(std::size_t index) const;
+  // The bytes of every file.
+  Bytes total_bytes() const;
   // The index of the file named `name`, if this rank plans one.
   std::optional<std::size_t> find(std::string_view name) const;
   // The same files with no tensor lists (a stage's one model file lists every layer's tensors):
