@@ -108,7 +108,7 @@ RankIoResult CheckpointReader::read_rank(const std::string& folder, const RankPl
   ThreadTeam team(options_.threads);
   team.run([&](int thread) {
     storage::AlignedBuffer& buffer = buffers_[static_cast<std::size_t>(thread)];
-    try {
+    window.guard([&] {
       while (!team.stop()) {
         const std::uint64_t index = next_chunk.fetch_add(1, std::memory_order_relaxed);
         if (index >= schedule.size()) return;
@@ -165,17 +165,10 @@ RankIoResult CheckpointReader::read_rank(const std::string& folder, const RankPl
             traced[chunk.file] = {file->start, file->end,
                                   static_cast<std::int64_t>(plan.files.bytes(chunk.file))};
           }
-          {
-            std::lock_guard lock(file->mutex);
-            file->handle.reset();
-          }
-          window.leave(chunk.file);
+          window.close(chunk.file);
         }
       }
-    } catch (...) {
-      window.abort();  // a thread waiting for a slot must not wait for this one
-      throw;
-    }
+    });
   });
   result.files = n;
   result.bytes = plan.files.total_bytes();

@@ -72,7 +72,7 @@ RankIoResult CheckpointWriter::write_rank(
   ThreadTeam team(sequential ? 1 : options_.threads);
   team.run([&](int thread) {
     storage::AlignedBuffer& buffer = buffers_[static_cast<std::size_t>(thread)];
-    try {
+    window.guard([&] {
       while (!team.stop()) {
         const std::uint64_t index = next_chunk.fetch_add(1, std::memory_order_relaxed);
         if (index >= schedule.size()) return;
@@ -113,18 +113,11 @@ RankIoResult CheckpointWriter::write_rank(
                                   static_cast<std::int64_t>(plan.files.bytes(chunk.file))};
           }
           if (on_file_complete) on_file_complete(chunk.file);
-          // Published and closed: its writer goes now, and its slot to a later file.
-          {
-            std::lock_guard lock(file->mutex);
-            file->handle.reset();
-          }
-          window.leave(chunk.file);
+          // Published and closed: its handle goes now, and its slot to a later file.
+          window.close(chunk.file);
         }
       }
-    } catch (...) {
-      window.abort();  // a thread waiting for a slot must not wait for this one
-      throw;
-    }
+    });
   });
   // Reached only on success: every file committed.
   result.files = n;

@@ -117,21 +117,35 @@ class FileWindow {
     }
     return &slot.state;
   }
-  // Every chunk of `file` is done and its handle gone: its slot goes to file + slots.
-  void leave(std::size_t file) {
+  // Every chunk of `file` is done: its handle goes (under the state's mutex, which a thread that
+  // found the open failed may hold), then its slot goes to file + slots.
+  void close(std::size_t file) {
+    Slot& slot = slots_[file % count_];
+    {
+      std::lock_guard lock(slot.state.mutex);
+      slot.state.handle.reset();
+    }
     {
       std::lock_guard lock(mutex_);
-      slots_[file % count_].done = true;
+      slot.done = true;
     }
     changed_.notify_all();
   }
-  // A thread failed: every wait ends, and enter() returns null from now on.
-  void abort() {
-    {
-      std::lock_guard lock(mutex_);
-      aborted_ = true;
+  // Runs one thread's share of the pass. When it throws, the window is aborted before the
+  // exception goes on: every wait for a slot ends (a thread must not wait for a file this one
+  // will never close), and enter() returns null from then on.
+  template <typename Body>
+  void guard(const Body& body) {
+    try {
+      body();
+    } catch (...) {
+      {
+        std::lock_guard lock(mutex_);
+        aborted_ = true;
+      }
+      changed_.notify_all();
+      throw;
     }
-    changed_.notify_all();
   }
 
  private:

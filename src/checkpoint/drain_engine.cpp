@@ -408,7 +408,7 @@ void DrainEngine::copy_files(const DrainJob& job, std::uint64_t sequence, DrainO
       LowerThisThread(ThreadPriority::kLowest);  // thread 0 is the engine's, lowered in Run
     if (trace::Active() != nullptr) trace::NameThread("drain-" + std::to_string(thread));
     storage::AlignedBuffer& buffer = buffers_[static_cast<std::size_t>(thread)];
-    try {
+    window.guard([&] {
       while (!team.stop()) {
         wait_unless_held(sequence);  // a later save is being written: no copy beside it
         if (stopping_.load(std::memory_order_relaxed)) throw Abandoned{};
@@ -490,18 +490,11 @@ void DrainEngine::copy_files(const DrainJob& job, std::uint64_t sequence, DrainO
         if (file->chunks_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
           if (reused) target->truncate(file_bytes);
           file->handle->target->commit(/*fsync=*/true);
-          // Published and closed: both ends go now, and its slot to a later file.
-          {
-            std::lock_guard lock(file->mutex);
-            file->handle.reset();
-          }
-          window.leave(chunk.file);
+          // Published and closed: its handle goes now, and its slot to a later file.
+          window.close(chunk.file);
         }
       }
-    } catch (...) {
-      window.abort();  // a thread waiting for a slot must not wait for this one
-      throw;
-    }
+    });
   });
   outcome.bytes = job.files.total_bytes();
 }

@@ -2,12 +2,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "checkpoint/checkpoint_commit.h"
@@ -533,6 +536,54 @@ TEST(ChunkSchedule, RunsOfEqualFilesScheduleAsTheFilesOneByOne) {
   EXPECT_EQ(runs.at(10).file, 6u);
   EXPECT_EQ(runs.at(10).offset, 8192u);
   EXPECT_EQ(runs.at(10).length, 1u);
+}
+
+// File i + slots gets its slot only once file i is closed, and closing drops file i's handle.
+TEST(FileWindow, ClosingAFileDropsItsHandleAndHandsItsSlotOn) {
+  struct Handle {
+    explicit Handle(int* counter) : closed(counter) {}
+    ~Handle() { ++*closed; }
+    int* closed;
+  };
+  int closed = 0;
+  FileWindow<Handle> window(2);
+  const auto start = [](ChunkedFile<Handle>& f) { f.key = 7; };
+  ChunkedFile<Handle>* zero = window.enter(0, start);
+  ASSERT_NE(zero, nullptr);
+  zero->handle = std::make_unique<Handle>(&closed);
+  ChunkedFile<Handle>* one = window.enter(1, start);
+  ASSERT_NE(one, nullptr);
+  one->handle = std::make_unique<Handle>(&closed);
+  std::atomic<bool> entered{false};
+  std::thread later([&] {
+    ChunkedFile<Handle>* two = window.enter(2, [](ChunkedFile<Handle>& f) { f.key = 9; });
+    EXPECT_EQ(two, zero);  // file 0's slot
+    EXPECT_EQ(two->key, 9u);
+    entered = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(entered);  // file 0 is still open
+  window.close(1);
+  EXPECT_EQ(closed, 1);
+  EXPECT_EQ(one->handle, nullptr);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(entered);  // file 1's slot is not file 2's
+  window.close(0);
+  later.join();
+  EXPECT_TRUE(entered);
+  EXPECT_EQ(closed, 2);
+}
+
+// A thread that fails ends every wait for a slot: the waiters get null, and the failure goes on.
+TEST(FileWindow, AThreadThatThrowsEndsTheWaitsOfTheOthers) {
+  FileWindow<int> window(1);
+  const auto start = [](ChunkedFile<int>&) {};
+  ASSERT_NE(window.enter(0, start), nullptr);
+  std::thread waiter([&] { EXPECT_EQ(window.enter(1, start), nullptr); });
+  EXPECT_THROW(window.guard([] { throw IoError("write checkpoint", "a.pt", EIO, "failed"); }),
+               Error);
+  waiter.join();  // would hang if the failure left file 0's slot taken
+  EXPECT_EQ(window.enter(0, start), nullptr);
 }
 
 TEST(TensorContent, AdjacentRangesMatchOneFillAndKeysDiffer) {
