@@ -189,7 +189,7 @@ void BurstBufferStore::resume_drain(const std::string& name) {
   }
   for (const auto& [n, bytes] : node_bytes) job.total_bytes = std::max(job.total_bytes, bytes);
   // Within a part not marked drained, a file the interrupted drain completed is not copied again:
-  // its rank's content marker vouches for the files under their final names (drain_engine.h).
+  // its rank's content marker vouches for the files under their final names (drain_markers.h).
   // The manifest's files are held as runs (PlannedFiles::append_listed) from here on.
   std::map<Rank, PlannedFiles> rank_files;
   for (const ManifestEntry& entry : manifest.files) {
