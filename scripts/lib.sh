@@ -152,12 +152,30 @@ _children_cpu_seconds() {
   rm -f "$file"
 }
 
-# mpirun flags that let the scripts run as root (CI) and on fewer cores than ranks. Open MPI
-# binds each rank to one core by default, which would make a rank's reader threads share it.
+# Where Open MPI's mpirun puts its session directory: tmpfs when there is one. Every rank's
+# MPI_Finalize waits until mpirun has removed that directory, and on a /tmp of a disk busy writing
+# each rmdir waits for the file system's journal: 34 ms per directory here, runs ending up to
+# 0.33 s late beside one disk writer (docs/cluster.md, "The end of a run").
+mpi_session_base() {
+  if [ -d /dev/shm ] && [ -w /dev/shm ]; then echo /dev/shm; else echo "${TMPDIR:-/tmp}"; fi
+}
+
+# mpirun flags that let the scripts run as root (CI) and on fewer cores than ranks, with the
+# session directory of mpi_session_base. Open MPI binds each rank to one core by default, which
+# would make a rank's reader threads share it.
 mpirun_flags() {
-  local flags=(--oversubscribe --bind-to none)
+  local flags=(--oversubscribe --bind-to none --mca orte_tmpdir_base "$(mpi_session_base)")
   [ "$(id -u)" -eq 0 ] && flags+=(--allow-run-as-root)
   printf '%s\n' "${flags[@]}"
+}
+
+# The same for every mpirun the tests start (ctest, the Python harnesses), through Open MPI's
+# environment variables: root allowed (CI runs as root), more ranks than cores.
+export_test_mpi_environment() {
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  export OMPI_MCA_rmaps_base_oversubscribe=1
+  OMPI_MCA_orte_tmpdir_base="$(mpi_session_base)"
+  export OMPI_MCA_orte_tmpdir_base
 }
 
 # The training-read workload of the read benchmarks (bench-read.sh, bench-read-limit.sh): NAME,

@@ -29,7 +29,7 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do kinds+=("$1"); shift; done
 ctest_args=("$@")
 [ ${#kinds[@]} -eq 0 ] && kinds=(address thread)
 supp="$DLBENCH_ROOT/tests/sanitizers"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export_test_mpi_environment
 # Also in force while building: gtest_discover_tests runs each test executable to list its tests.
 # The test executables that meet Open MPI's or HDF5's own leaks keep whole allocation stacks for
 # the leak suppressions (tests/support/whole_leak_stacks.cpp); the others unwind fast.

@@ -24,9 +24,7 @@ stage_start
 build_dlbench -DDLBENCH_BUILD_TESTS=ON -DDLBENCH_BUILD_BENCHMARKS=ON -DDLBENCH_TESTS=$tests
 stage_end "build (build/, Release, $tests tests)"
 
-# MPI tests run as root in CI; Open MPI refuses that unless told.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
+export_test_mpi_environment
 builds_log="$DLBENCH_BUILD_DIR/sanitizer-builds.log"
 if [ "$sanitizers" != 0 ]; then
   # A build that fails shows its errors when test-sanitizers.sh builds again below.
