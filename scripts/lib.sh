@@ -154,8 +154,8 @@ _children_cpu_seconds() {
 
 # Where Open MPI's mpirun puts its session directory: tmpfs when there is one. Every rank's
 # MPI_Finalize waits until mpirun has removed that directory, and on a /tmp of a disk busy writing
-# each rmdir waits for the file system's journal: 34 ms per directory here, runs ending up to
-# 0.33 s late beside one disk writer (docs/cluster.md, "The end of a run").
+# each rmdir waits for the file system's journal (docs/cluster.md, "The end of a run";
+# results/end-of-run.md).
 mpi_session_base() {
   if [ -d /dev/shm ] && [ -w /dev/shm ]; then echo /dev/shm; else echo "${TMPDIR:-/tmp}"; fi
 }

@@ -3,14 +3,15 @@
 # summary.json (MPI_Finalize of both ranks and mpirun's own end), for a 2-rank training of 2,000
 # npy files of one 512-byte sample on tmpfs (1 epoch, batch 32, computation 0), with Open MPI's
 # session directory under /tmp and under mpi_session_base (lib.sh: /dev/shm), alternated, --reps
-# runs each. --load disk runs --writers stress-ng disk writers (--hdd, 1 GiB files in --scratch,
-# a folder on the disk /tmp is on) beside them, --load cpu as many CPU hogs (stress-ng --cpu);
-# --load none runs them alone. Prints, per session directory: the median, 90th percentile and max
-# of that lag, how many runs ended more than 0.15 s after their summary, and the median wall time
-# of mpirun.
+# runs each. Beside them, --writers times: --load disk a stress-ng disk writer (--hdd, 1 GiB
+# files in --scratch, a folder on the disk /tmp is on), --load files a loop of `dlbench generate`
+# writing 20,000 npy files of 512 B there (dirty metadata on that disk, as a dataset generated
+# beside a run), --load cpu a CPU hog (stress-ng --cpu); --load none runs them alone. Prints, per
+# session directory: the median, 90th percentile and max of that lag, how many runs ended more
+# than 0.15 s after their summary, and the median wall time of mpirun.
 #
-#   scripts/bench/bench-end.sh [--reps N] [--load disk|cpu|none] [--writers N] [--scratch DIR]
-#                              [--dlbench PATH]
+#   scripts/bench/bench-end.sh [--reps N] [--load disk|files|cpu|none] [--writers N]
+#                              [--scratch DIR] [--dlbench PATH]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/../lib.sh"
@@ -21,13 +22,18 @@ writers=1
 scratch=/var/tmp/dlbench-bench-end
 dlbench="${DLBENCH:-$DLBENCH_BUILD_DIR/dlbench}"
 parse_options "reps load writers scratch dlbench" "$@"
-case "$load" in disk | cpu | none) ;; *) echo "--load is disk, cpu or none" >&2; exit 2 ;; esac
+case "$load" in disk | files | cpu | none) ;; *) echo "--load is disk, files, cpu or none" >&2; exit 2 ;; esac
 ensure_packages python3 openmpi-bin stress-ng
 [ -x "$dlbench" ] || build_dlbench
 shm=/dev/shm/dlbench-bench-end
-stress=""
+loaders=()
 cleanup() {
-  [ -n "$stress" ] && kill "$stress" 2>/dev/null && wait "$stress" 2>/dev/null
+  local pid
+  for pid in "${loaders[@]}"; do
+    pkill -P "$pid" 2>/dev/null || true
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
   rm -rf "$shm" "$scratch"
 }
 trap cleanup EXIT
@@ -35,14 +41,29 @@ rm -rf "$shm"
 mkdir -p "$shm"
 read_bench_workload endbench "$shm/data" npy 2000 512 32 1 seed >"$shm/w.yaml"
 "$dlbench" generate "$shm/w.yaml" --output "$shm/gen" --quiet >/dev/null
-if [ "$load" != none ]; then
-  mkdir -p "$scratch"
-  hogs=(--hdd "$writers" --hdd-bytes 1G)
-  [ "$load" = cpu ] && hogs=(--cpu "$writers")
-  stress-ng "${hogs[@]}" --temp-path "$scratch" --timeout 0 >/dev/null 2>&1 &
-  stress=$!
-  sleep 3
-fi
+generate_loop() {  # folder: generates a dataset there, again and again
+  read_bench_workload endload "$1/data" npy 20000 512 32 1 off >"$1.yaml"
+  while :; do
+    rm -rf "$1"
+    "$dlbench" generate "$1.yaml" --output "$1.gen" --quiet >/dev/null 2>&1 || true
+  done
+}
+mkdir -p "$scratch"
+case "$load" in
+  disk | cpu)
+    hogs=(--hdd "$writers" --hdd-bytes 1G)
+    [ "$load" = cpu ] && hogs=(--cpu "$writers")
+    stress-ng "${hogs[@]}" --temp-path "$scratch" --timeout 0 >/dev/null 2>&1 &
+    loaders+=($!)
+    ;;
+  files)
+    for i in $(seq "$writers"); do
+      generate_loop "$scratch/load$i" &
+      loaders+=($!)
+    done
+    ;;
+esac
+[ "$load" != none ] && sleep 3
 
 base_flags=(--oversubscribe --bind-to none)
 [ "$(id -u)" -eq 0 ] && base_flags+=(--allow-run-as-root)
